@@ -1,0 +1,270 @@
+"""The batched pipeline: perturb → formalise → check → prove → case results.
+
+Each stage receives all of its work in one call per component (one vLLM call for thousands of
+prompts, one pool of provers), never one call per test item. Identical work is sent once: a
+step perturbed by one perturber is formalised once on its original side however many
+perturbers there are, and a statement is proved once however many cases produced it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from afcheck.plugins import Plugins
+from afcheck.types import (
+    CaseResult,
+    Formalisation,
+    FormaliseRequest,
+    Perturbation,
+    ProofTask,
+    Side,
+    Step,
+    Verdict,
+)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A component chosen for a case: its registered name and options."""
+
+    name: str
+    options: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def of(cls, name: str, options: Mapping[str, str] | None = None) -> Choice:
+        return cls(name, tuple(sorted((options or {}).items())))
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class CaseSpec:
+    """What one test item needs to be decided; collection builds these, nothing heavier."""
+
+    case_id: str
+    step: Step
+    perturber: Choice
+    formaliser: Choice
+    checker: Choice
+    prover: Choice
+    seed: int = 0
+    keep_ineffective: bool = False
+
+
+@dataclass
+class StageTimes:
+    """Seconds spent inside each kind of component (the rest is the runner's own cost)."""
+
+    seconds: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+
+    def add(self, stage: str, seconds: float) -> None:
+        self.seconds[stage] += seconds
+
+    @property
+    def total(self) -> float:
+        return sum(self.seconds.values())
+
+
+class Components:
+    """Creates each chosen component once per run."""
+
+    def __init__(self, plugins: Plugins) -> None:
+        self.plugins = plugins
+        self._made: dict[tuple[str, Choice], Any] = {}
+
+    def get(self, kind: str, choice: Choice) -> Any:
+        key = (kind, choice)
+        if key not in self._made:
+            self._made[key] = self.plugins.create(kind, choice.name, dict(choice.options))
+        return self._made[key]
+
+    def versions(self) -> dict[str, str]:
+        return {f"{kind}:{choice.name}": str(getattr(made, "version", ""))
+                for (kind, choice), made in self._made.items()}
+
+
+def run(
+    cases: Sequence[CaseSpec],
+    components: Components,
+    on_result: Callable[[CaseResult], None] | None = None,
+    times: StageTimes | None = None,
+) -> dict[str, CaseResult]:
+    """Decide every case; results by case id, reported through ``on_result`` as they form."""
+    times = times if times is not None else StageTimes()
+    perturbations = _perturb(cases, components, times)
+    formalisations = _formalise(cases, perturbations, components, times)
+    checked = _check(cases, formalisations, components, times)
+    verdicts = _prove(cases, checked, components, times)
+    results: dict[str, CaseResult] = {}
+    for case in cases:
+        result = _assemble(case, perturbations, checked, verdicts)
+        results[case.case_id] = result
+        if on_result is not None:
+            on_result(result)
+    return results
+
+
+# -- stages ------------------------------------------------------------------------------------
+
+_PKey = tuple[Choice, int, str]  # perturber, seed, step id
+_FKey = tuple[Choice, str]  # formaliser, request key
+
+
+def _perturb(cases: Sequence[CaseSpec], components: Components,
+             times: StageTimes) -> dict[_PKey, Perturbation]:
+    groups: dict[tuple[Choice, int], dict[str, Step]] = defaultdict(dict)
+    for case in cases:
+        groups[(case.perturber, case.seed)][case.step.id] = case.step
+    out: dict[_PKey, Perturbation] = {}
+    for (choice, seed), steps in groups.items():
+        perturber = components.get("perturber", choice)
+        batch = list(steps.values())
+        made = _timed(times, "perturb", lambda: perturber.perturb(batch, seed))
+        _check_length(choice, "perturbations", batch, made)
+        for step, perturbation in zip(batch, made):
+            out[(choice, seed, step.id)] = perturbation
+    return out
+
+
+def _request_key(step: Step, side: Side, perturber: Choice, seed: int) -> str:
+    if side is Side.ORIGINAL:
+        return f"{step.id}#original"
+    return f"{step.id}#perturbed@{perturber.name}/{seed}"
+
+
+def _requests_of(case: CaseSpec, perturbation: Perturbation) -> Iterable[FormaliseRequest]:
+    step = case.step
+    metadata = {
+        **step.metadata,
+        "dataset": step.dataset,
+        "perturber": case.perturber.name,
+        "perturbation_rule": perturbation.rule,
+        "given_perturbation": step.perturbed_text,
+    }
+    yield FormaliseRequest(_request_key(step, Side.ORIGINAL, case.perturber, case.seed),
+                           step.id, Side.ORIGINAL, step.text, step.context, step.problem,
+                           metadata)
+    if perturbation.text is not None:
+        yield FormaliseRequest(_request_key(step, Side.PERTURBED, case.perturber, case.seed),
+                               step.id, Side.PERTURBED, perturbation.text, step.context,
+                               step.problem, metadata)
+
+
+def _formalise(cases: Sequence[CaseSpec], perturbations: Mapping[_PKey, Perturbation],
+               components: Components, times: StageTimes) -> dict[_FKey, Formalisation]:
+    groups: dict[Choice, dict[str, FormaliseRequest]] = defaultdict(dict)
+    for case in cases:
+        perturbation = perturbations[(case.perturber, case.seed, case.step.id)]
+        for request in _requests_of(case, perturbation):
+            groups[case.formaliser].setdefault(request.key, request)
+    out: dict[_FKey, Formalisation] = {}
+    for choice, requests in groups.items():
+        formaliser = components.get("formaliser", choice)
+        batch = list(requests.values())
+        made = _timed(times, "formalise", lambda: formaliser.formalise(batch))
+        _check_length(choice, "formalisations", batch, made)
+        for request, formalisation in zip(batch, made):
+            out[(choice, request.key)] = formalisation
+    return out
+
+
+def _check(cases: Sequence[CaseSpec], formalisations: Mapping[_FKey, Formalisation],
+           components: Components, times: StageTimes) -> dict[tuple[Choice, _FKey], Formalisation]:
+    groups: dict[Choice, dict[_FKey, Formalisation]] = defaultdict(dict)
+    for case in cases:
+        for key in _case_fkeys(case):
+            if key in formalisations:
+                groups[case.checker][key] = formalisations[key]
+    out: dict[tuple[Choice, _FKey], Formalisation] = {}
+    for choice, items in groups.items():
+        checker = components.get("checker", choice)
+        keys = list(items)
+        batch = [items[k] for k in keys]
+        made = _timed(times, "check", lambda: checker.check(batch))
+        _check_length(choice, "checked statements", batch, made)
+        for key, formalisation in zip(keys, made):
+            out[(choice, key)] = formalisation
+    return out
+
+
+def _prove(cases: Sequence[CaseSpec], checked: Mapping[tuple[Choice, _FKey], Formalisation],
+           components: Components, times: StageTimes) -> dict[tuple[Choice, str, str], Verdict]:
+    groups: dict[Choice, dict[tuple[str, str], ProofTask]] = defaultdict(dict)
+    for case in cases:
+        for key in _case_fkeys(case):
+            formalisation = checked.get((case.checker, key))
+            if formalisation is not None and formalisation.ok and formalisation.statement:
+                task_key = (formalisation.statement, formalisation.header)
+                groups[case.prover].setdefault(
+                    task_key, ProofTask(str(len(groups[case.prover])), *task_key))
+    out: dict[tuple[Choice, str, str], Verdict] = {}
+    for choice, tasks in groups.items():
+        prover = components.get("prover", choice)
+        batch = list(tasks.values())
+        made = _timed(times, "prove", lambda: prover.prove(batch))
+        _check_length(choice, "verdicts", batch, made)
+        for task, verdict in zip(batch, made):
+            out[(choice, task.statement, task.header)] = verdict
+    return out
+
+
+def _case_fkeys(case: CaseSpec) -> tuple[_FKey, _FKey]:
+    return (
+        (case.formaliser, _request_key(case.step, Side.ORIGINAL, case.perturber, case.seed)),
+        (case.formaliser, _request_key(case.step, Side.PERTURBED, case.perturber, case.seed)),
+    )
+
+
+def _assemble(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation],
+              checked: Mapping[tuple[Choice, _FKey], Formalisation],
+              verdicts: Mapping[tuple[Choice, str, str], Verdict]) -> CaseResult:
+    perturbation = perturbations[(case.perturber, case.seed, case.step.id)]
+    original_key, perturbed_key = _case_fkeys(case)
+    original = checked[(case.checker, original_key)]
+    perturbed = checked.get((case.checker, perturbed_key))
+
+    def verdict_of(formalisation: Formalisation | None) -> Verdict | None:
+        if formalisation is None or not formalisation.ok or not formalisation.statement:
+            return None
+        return verdicts[(case.prover, formalisation.statement, formalisation.header)]
+
+    return CaseResult(
+        case_id=case.case_id,
+        step=case.step,
+        perturbation=perturbation,
+        original=original,
+        perturbed=perturbed,
+        z=verdict_of(original),
+        z_bar=verdict_of(perturbed),
+        excluded=_exclusion(case, perturbation),
+    )
+
+
+def _exclusion(case: CaseSpec, perturbation: Perturbation) -> str:
+    if perturbation.text is None:
+        return f"unperturbable: {perturbation.reason or 'no perturbation applies'}"
+    if perturbation.effective is False and not case.keep_ineffective:
+        return "ineffective perturbation: the perturbed step is still valid"
+    return ""
+
+
+def _timed(times: StageTimes, stage: str, call: Callable[[], Any]) -> Any:
+    start = time.perf_counter()
+    try:
+        return call()
+    finally:
+        times.add(stage, time.perf_counter() - start)
+
+
+class PipelineError(RuntimeError):
+    """A component broke its contract or failed on a whole batch."""
+
+
+def _check_length(choice: Choice, what: str, batch: Sequence[Any], made: Sequence[Any]) -> None:
+    if len(made) != len(batch):
+        raise PipelineError(f"{choice.name} returned {len(made)} {what} for {len(batch)} inputs")

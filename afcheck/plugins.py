@@ -1,0 +1,180 @@
+"""afcheck's own plugin manager and the registries built from it.
+
+afcheck uses its own ``pluggy.PluginManager("afcheck")`` rather than pytest's: pytest only
+accepts ``pytest_*`` hooks, and the registries must also serve ``afcheck list`` outside a
+pytest session.
+
+Loading policy: every entry point of the group ``afcheck`` is loaded on first use, each one on
+its own, so one broken plugin is reported with its name and does not stop the others (pluggy's
+own loader would let the first ImportError escape and silently drop duplicate names).
+``AFCHECK_DISABLE_PLUGIN_AUTOLOAD=1`` loads none; ``AFCHECK_PLUGINS=a,b`` loads only those.
+Built-in plugins live in ``plugins/`` and load through the same entry points.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+
+import warnings
+from collections.abc import Callable, Iterable, Mapping
+from importlib import metadata
+from typing import Any
+
+import pluggy
+
+from afcheck import hookspecs
+from afcheck.errors import UsageError
+from afcheck.registry import KINDS, Entry, Registry
+
+ENTRY_POINT_GROUP = "afcheck"
+
+_HOOK_OF_KIND = {
+    "formaliser": "afcheck_register_formalisers",
+    "prover": "afcheck_register_provers",
+    "checker": "afcheck_register_checkers",
+    "perturber": "afcheck_register_perturbers",
+    "criterion": "afcheck_register_criteria",
+    "suite_kind": "afcheck_register_suite_kinds",
+    "reporter": "afcheck_register_reporters",
+    "command": "afcheck_register_commands",
+}
+
+
+class PluginWarning(UserWarning):
+    """A plugin that could not be loaded; the others still are."""
+
+
+class Plugins:
+    """The plugin manager plus the registries derived from it."""
+
+    def __init__(self, autoload: bool = True) -> None:
+        self.pm = pluggy.PluginManager("afcheck")
+        self.pm.add_hookspecs(hookspecs)
+        self.origins: dict[str, str] = {}
+        """Plugin name → where it came from (``dist-name version`` or ``module``)."""
+        self.load_errors: dict[str, str] = {}
+        self._registries: dict[str, Registry] | None = None
+        if autoload:
+            self._load_entry_points()
+
+    # -- loading -----------------------------------------------------------------------------
+
+    def _load_entry_points(self) -> None:
+        if os.environ.get("AFCHECK_DISABLE_PLUGIN_AUTOLOAD"):
+            return
+        only = os.environ.get("AFCHECK_PLUGINS")
+        wanted = None if only is None else {n.strip() for n in only.split(",") if n.strip()}
+        for ep in _entry_points():
+            if wanted is not None and ep.name not in wanted:
+                continue
+            if self.pm.get_plugin(ep.name) is not None:
+                dist = _dist_label(ep)
+                raise UsageError(
+                    f"two installed plugins are both named '{ep.name}' "
+                    f"({self.origins[ep.name]} and {dist}); uninstall one of them."
+                )
+            try:
+                plugin = ep.load()
+            except Exception as exc:  # noqa: BLE001 - any import failure is reported, not fatal
+                message = f"{type(exc).__name__}: {exc}"
+                self.load_errors[ep.name] = message
+                warnings.warn(
+                    f"afcheck plugin '{ep.name}' ({_dist_label(ep)}) failed to load: {message}",
+                    PluginWarning,
+                    stacklevel=2,
+                )
+                continue
+            self._register(plugin, ep.name, _dist_label(ep))
+
+    def register_module(self, dotted: str) -> None:
+        """Register a plugin given as an importable module path (``--plugin``)."""
+        try:
+            module = importlib.import_module(dotted)
+        except ImportError as exc:
+            raise UsageError(f"cannot import plugin module '{dotted}': {exc}") from None
+        self._register(module, dotted, f"module {dotted}")
+
+    def register(self, plugin: object, name: str | None = None) -> None:
+        """Register an in-process plugin object (tests, notebooks)."""
+        label = name or getattr(plugin, "__name__", None) or repr(plugin)
+        self._register(plugin, label, "registered in process")
+
+    def unregister(self, name: str) -> None:
+        self.pm.unregister(name=name)
+        self.origins.pop(name, None)
+        self._registries = None
+
+    def _register(self, plugin: object, name: str, origin: str) -> None:
+        if self.pm.get_plugin(name) is not None or self.pm.is_registered(plugin):
+            return
+        self.pm.register(plugin, name=name)
+        self.pm.check_pending()
+        self.origins[name] = origin
+        self._registries = None
+
+    # -- registries --------------------------------------------------------------------------
+
+    def registry(self, kind: str) -> Registry:
+        if kind not in KINDS:
+            raise ValueError(f"unknown kind {kind!r}")
+        if self._registries is None:
+            self._registries = self._build_registries()
+        return self._registries[kind]
+
+    def create(self, kind: str, name: str, options: Mapping[str, str] | None = None) -> Any:
+        """Build the component ``name`` of ``kind`` with its options."""
+        entry = self.registry(kind).get(name)
+        return entry.factory(dict(options or {}))
+
+    def _build_registries(self) -> dict[str, Registry]:
+        registries = {kind: Registry(kind) for kind in KINDS}
+        for kind, hook_name in _HOOK_OF_KIND.items():
+            hook = getattr(self.pm.hook, hook_name)
+            for impl in hook.get_hookimpls():
+                plugin_name = self.pm.get_name(impl.plugin) or repr(impl.plugin)
+                impl.function(register=_registrar(registries[kind], kind, plugin_name))
+        return registries
+
+
+def _registrar(registry: Registry, kind: str, plugin: str) -> Callable[..., None]:
+    def register(
+        name: str,
+        factory: Callable[..., Any],
+        *,
+        description: str = "",
+        details: Mapping[str, str] | None = None,
+    ) -> None:
+        registry.add(Entry(kind, name, factory, plugin, description, dict(details or {})))
+
+    return register
+
+
+def _entry_points() -> Iterable[metadata.EntryPoint]:
+    return sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name)
+
+
+def _dist_label(ep: metadata.EntryPoint) -> str:
+    dist = getattr(ep, "dist", None)
+    if dist is None:
+        return ep.value
+    return f"{dist.metadata['Name']} {dist.version}"
+
+
+_plugins: Plugins | None = None
+
+
+def get_plugins() -> Plugins:
+    """The process-wide :class:`Plugins`, loaded on first use."""
+    global _plugins
+    if _plugins is None:
+        _plugins = Plugins()
+    return _plugins
+
+
+def reset_plugins() -> None:
+    """Forget the loaded plugins (tests)."""
+    global _plugins
+    _plugins = None
+
+

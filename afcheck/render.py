@@ -1,0 +1,92 @@
+"""Human-readable text for a case: one line for summaries, a block for failure details."""
+
+from __future__ import annotations
+
+from afcheck.types import CaseResult, Formalisation, Verdict
+
+_SYMBOL = {"proved": "⊤", "refuted": "⊥", "inconclusive": "∅"}
+
+
+def verdict_text(verdict: Verdict | None, formalisation: Formalisation | None) -> str:
+    if formalisation is None:
+        return "∅ (not perturbed)"
+    if not formalisation.ok:
+        label = "TC-Fail" if formalisation.status.value == "tc_fail" else "AF-Fail"
+        return f"∅ ({label}: {formalisation.reason})"
+    if verdict is None:
+        return "∅"
+    text = f"{_SYMBOL[verdict.kind.value]} {verdict.kind.value} by {verdict.backend}"
+    if not verdict.certified:
+        text += " (not kernel-certified)"
+    if verdict.reason:
+        text += f": {verdict.reason}"
+    return text
+
+
+def one_line(result: CaseResult) -> str:
+    """Why a case failed or was skipped, in one line."""
+    if result.excluded:
+        return result.excluded
+    parts = []
+    if result.error_induction:
+        parts.append(f"error induction: the valid step was formalised into a refutable "
+                     f"statement{_evidence(result.z)}")
+    if result.silent_correction:
+        parts.append("silent correction: the perturbed (invalid) step was formalised into a "
+                     f"provable statement{_evidence(result.z_bar)}")
+    if result.af_fail_original:
+        parts.append(f"AF failure on the step: {result.original.reason or 'no statement'}")
+    if result.perturbed is not None and result.af_fail_perturbed:
+        parts.append(f"AF failure on the perturbed step: {result.perturbed.reason}")
+    if not parts:
+        parts.append(f"undecided: z = {verdict_text(result.z, result.original)}; "
+                     f"z̄ = {verdict_text(result.z_bar, result.perturbed)}")
+    return "; ".join(_squash(p) for p in parts)
+
+
+def details(result: CaseResult) -> str:
+    """Both inputs, both statements, both verdicts and the evidence."""
+    perturbation = result.perturbation
+    edit = ""
+    if perturbation.edit is not None:
+        edit = f"  [{perturbation.rule}: {perturbation.edit.old!r} → {perturbation.edit.new!r}]"
+    elif perturbation.rule:
+        edit = f"  [{perturbation.rule}]"
+    lines = [
+        f"{result.case_id}: {one_line(result)}",
+        f"  step        : {_squash(result.step.text)}",
+        f"  perturbed   : {_squash(perturbation.text or '(none)')}{edit}",
+        f"  AF(x)       : {_statement(result.original)}",
+        f"  AF(x̄)       : {_statement(result.perturbed)}",
+        f"  z  = Prove(AF(x)) : {verdict_text(result.z, result.original)}",
+        f"  z̄  = Prove(AF(x̄)) : {verdict_text(result.z_bar, result.perturbed)}",
+    ]
+    for name, verdict in (("z", result.z), ("z̄", result.z_bar)):
+        if verdict is not None and verdict.evidence:
+            lines.append(f"  evidence {name:<2}: {_squash(verdict.evidence, 400)}")
+    if result.step.source is not None:
+        lines.append(f"  source      : {result.step.source}")
+    return "\n".join(lines)
+
+
+def _statement(formalisation: Formalisation | None) -> str:
+    if formalisation is None:
+        return "(no perturbation)"
+    if formalisation.statement:
+        return _squash(formalisation.statement, 400)
+    return f"(none: {formalisation.reason})"
+
+
+def _evidence(verdict: Verdict | None) -> str:
+    if verdict is None:
+        return ""
+    cx = verdict.counterexample
+    if cx:
+        shown = ", ".join(f"{k} = {v}" for k, v in list(cx.items())[:6])
+        return f" ({verdict.backend}; counterexample {shown})"
+    return f" ({verdict.backend})"
+
+
+def _squash(text: str, limit: int = 300) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

@@ -1,0 +1,182 @@
+"""Suites: a folder with a ``suite.toml`` and data.
+
+A ``suite.toml`` is recognised only when it has an ``[afcheck]`` table, because the pytest
+plugin is loaded in every pytest run of a user's repository, where an unrelated
+``suite.toml`` must be left alone::
+
+    [afcheck]
+    schema = 1
+    name = "gsm8k"
+    kind = "processbench"          # the suite kind (a registered loader)
+    source = "Qwen/ProcessBench"   # a public data set …
+    split = "gsm8k"
+    # data = "steps.jsonl"         # … or a data file in the folder
+
+    [afcheck.defaults]             # used unless the command line says otherwise
+    perturber = "regex"
+    formaliser = "literal"
+    prover = "smt"
+    seed = 0
+    steps = "claims"
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from afcheck.errors import SuiteError
+from afcheck.types import Location
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+MANIFEST = "suite.toml"
+SCHEMA = 1
+_TOP_KEYS = {"schema", "name", "kind", "data", "source", "split", "description", "defaults",
+             "options"}
+_DEFAULT_KEYS = {"perturber", "formaliser", "prover", "checker", "seed", "steps", "limit"}
+
+GLOBAL_DEFAULTS: Mapping[str, Any] = {
+    "perturber": "regex",
+    "formaliser": "literal",
+    "prover": "smt",
+    "checker": "none",
+    "seed": 0,
+    "steps": "paragraph",
+}
+"""What a run uses when neither the command line nor the suite says."""
+
+
+@dataclass(frozen=True)
+class SuiteSpec:
+    """A parsed ``suite.toml``, with the run's settings merged in."""
+
+    name: str
+    kind: str
+    root: Path
+    data: str | None = None
+    source: str | None = None
+    split: str | None = None
+    description: str = ""
+    defaults: Mapping[str, Any] = field(default_factory=dict)
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """Free settings for the suite kind (``[afcheck.options]``)."""
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    """Effective settings: command line over ``defaults`` over :data:`GLOBAL_DEFAULTS`."""
+
+    @property
+    def manifest(self) -> Path:
+        return self.root / MANIFEST
+
+    def setting(self, key: str) -> Any:
+        return self.settings.get(key, self.defaults.get(key, GLOBAL_DEFAULTS.get(key)))
+
+    def with_settings(self, overrides: Mapping[str, Any]) -> SuiteSpec:
+        merged = dict(GLOBAL_DEFAULTS)
+        merged.update(self.defaults)
+        merged.update({k: v for k, v in overrides.items() if v is not None})
+        return replace(self, settings=merged)
+
+    def data_path(self) -> Path:
+        if not self.data:
+            raise SuiteError(self.manifest, "no 'data' file given; add data = \"steps.jsonl\"")
+        path = self.root / self.data
+        if not path.is_file():
+            raise SuiteError(
+                Location(str(self.manifest), _line_of(self.manifest, "data")),
+                f"data file '{self.data}' not found in {self.root}; create it or fix 'data'",
+            )
+        return path
+
+
+def is_suite_dir(path: Path) -> bool:
+    """True for a folder whose ``suite.toml`` has an ``[afcheck]`` table."""
+    manifest = path / MANIFEST
+    if not manifest.is_file():
+        return False
+    try:
+        text = manifest.read_text(encoding="utf-8")
+    except OSError:
+        return False
+    return "[afcheck" in text
+
+
+def load_spec(root: Path) -> SuiteSpec:
+    """Parse and validate ``root/suite.toml``; :class:`SuiteError` names file and line."""
+    manifest = root / MANIFEST
+    try:
+        raw = tomllib.loads(manifest.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise SuiteError(manifest, f"not valid TOML: {exc}") from None
+    table = raw.get("afcheck")
+    if not isinstance(table, dict):
+        raise SuiteError(manifest, "no [afcheck] table; an afcheck suite starts with [afcheck]")
+    _check_keys(manifest, table, _TOP_KEYS, "[afcheck]")
+    schema = table.get("schema", SCHEMA)
+    if schema != SCHEMA:
+        raise SuiteError(
+            Location(str(manifest), _line_of(manifest, "schema")),
+            f"schema {schema} is not supported (this afcheck reads schema {SCHEMA}); "
+            "upgrade afcheck",
+        )
+    for key in ("name", "kind"):
+        if not isinstance(table.get(key), str) or not table[key]:
+            raise SuiteError(manifest, f"[afcheck] needs a non-empty string '{key}'")
+    if not table.get("data") and not table.get("source"):
+        raise SuiteError(manifest, "[afcheck] needs 'data' (a file in the folder) or 'source'")
+    defaults = table.get("defaults", {})
+    _check_keys(manifest, defaults, _DEFAULT_KEYS, "[afcheck.defaults]")
+    return SuiteSpec(
+        name=table["name"],
+        kind=table["kind"],
+        root=root,
+        data=table.get("data"),
+        source=table.get("source"),
+        split=table.get("split"),
+        description=table.get("description", ""),
+        defaults=defaults,
+        options=table.get("options", {}),
+    )
+
+
+def _check_keys(manifest: Path, table: Mapping[str, Any], allowed: set[str], where: str) -> None:
+    for key in table:
+        if key not in allowed:
+            raise SuiteError(
+                Location(str(manifest), _line_of(manifest, key)),
+                f"unknown key '{key}' in {where}; allowed: {', '.join(sorted(allowed))}",
+            )
+
+
+def _line_of(manifest: Path, key: str) -> int:
+    try:
+        for number, line in enumerate(manifest.read_text(encoding="utf-8").splitlines(), 1):
+            if line.strip().startswith(f"{key} ") or line.strip().startswith(f"{key}="):
+                return number
+    except OSError:
+        pass
+    return 0
+
+
+# -- data sources ------------------------------------------------------------------------------
+
+DATA_DIR_ENV = "AFCHECK_DATA_DIR"
+
+
+def find_in_data_dir(candidates: list[str]) -> Path | None:
+    """The first of ``candidates`` (paths relative to ``AFCHECK_DATA_DIR``) that exists."""
+    base = os.environ.get(DATA_DIR_ENV)
+    if not base:
+        return None
+    for rel in candidates:
+        path = Path(base) / rel
+        if path.is_file():
+            return path
+    return None

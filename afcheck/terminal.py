@@ -1,0 +1,44 @@
+"""The summary table printed at the end of a run."""
+
+from __future__ import annotations
+
+from tabulate import tabulate
+
+from afcheck.metrics import Metrics, RunSummary
+from afcheck.types import Outcome
+
+_COLUMNS = ("N", "FNR", "FPR", "AFFR", "UFLB", "TPR", "FI")
+
+
+def summary_lines(summary: RunSummary) -> list[str]:
+    """The metrics table, the contingency table, exclusions and gates, as lines of text."""
+    rows = [_row(name, m) for name, m in summary.by_dataset.items()]
+    if len(summary.by_dataset) != 1:
+        rows.append(_row("overall", summary.overall))
+    lines = ["FaithformBench metrics (95% Wilson interval of UFLB in brackets)"]
+    lines += tabulate(rows, headers=("dataset", *_COLUMNS, "UFLB 95% CI"),
+                      floatfmt=".3f").splitlines()
+    lines.append("")
+    contingency = [
+        [name, *(m.contingency.get(o.value, 0) for o in Outcome), m.excluded]
+        for name, m in [*summary.by_dataset.items(), ("overall", summary.overall)]
+    ]
+    lines += tabulate(contingency, headers=("(z, z̄)", "faithful (⊤,⊥)", "sycophancy (⊤,⊤)",
+                                            "abstention (⊥,⊥)", "inversion (⊥,⊤)",
+                                            "inconclusive", "excluded")).splitlines()
+    if summary.perturbation_rules:
+        rules = ", ".join(f"{rule} {count}" for rule, count in summary.perturbation_rules.items())
+        lines += ["", f"perturbations by rule: {rules}"]
+    if summary.overall.af_fail_original + summary.overall.af_fail_perturbed:
+        m = summary.overall
+        af = m.af_fail_original + m.af_fail_perturbed
+        lines.append(f"AF failures: {af} ({m.tc_fail} TC-Fail, {af - m.tc_fail} AF-Fail)")
+    for failure in summary.gate_failures:
+        lines.append(f"GATE FAILED: {failure}")
+    return lines
+
+
+def _row(name: str, m: Metrics) -> list[object]:
+    ci = m.intervals()["UFLB"]
+    return [name, m.N, m.FNR, m.FPR, m.AFFR, m.UFLB, m.TPR, m.FI,
+            f"[{ci.low:.3f}, {ci.high:.3f}]"]

@@ -1,0 +1,76 @@
+"""The versioned JSON result file.
+
+Top-level keys: ``schema`` (``"afcheck-results"``), ``version``, ``afcheck_version``,
+``config``, ``plugins``, ``metrics`` (``overall`` and ``by_dataset.<name>``, each with
+``N, FNR, FPR, AFFR, UFLB, TPR, FI``, 95% Wilson intervals and the contingency counts),
+``perturbations`` (rule counts), ``gates``, ``timings`` and ``steps`` (one record per case).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import afcheck
+from afcheck.fileio import write_atomic
+from afcheck.metrics import RunSummary
+from afcheck.types import CaseResult, Formalisation, Verdict, to_json
+
+VERSION = 1
+
+
+class JsonReporter:
+    name = "json"
+
+    def report(self, summary: RunSummary, destination: str) -> None:
+        write_atomic(destination, json.dumps(document(summary), indent=1, ensure_ascii=False)
+                     + "\n")
+
+
+def document(summary: RunSummary) -> dict[str, Any]:
+    return {
+        "schema": "afcheck-results",
+        "version": VERSION,
+        "afcheck_version": afcheck.__version__,
+        "config": dict(summary.config),
+        "metrics": {
+            "overall": summary.overall.to_json(),
+            "by_dataset": {name: m.to_json() for name, m in summary.by_dataset.items()},
+        },
+        "perturbations": {"rules": dict(summary.perturbation_rules)},
+        "gates": {"failures": list(summary.gate_failures)},
+        "timings": dict(summary.timings),
+        "steps": [record(r, summary.status_of(r).value) for r in summary.results],
+    }
+
+
+def record(result: CaseResult, status: str) -> dict[str, Any]:
+    step = result.step
+    return {
+        "case_id": result.case_id,
+        "step_id": step.id,
+        "suite": step.suite,
+        "dataset": step.dataset,
+        "problem_id": step.problem_id,
+        "node_id": step.node_id,
+        "text": step.text,
+        "context": list(step.context),
+        "perturbation": to_json(result.perturbation),
+        "original": _formalisation(result.original),
+        "perturbed": _formalisation(result.perturbed),
+        "z": _verdict(result.z),
+        "z_bar": _verdict(result.z_bar),
+        "outcome": result.outcome.value,
+        "events": list(result.failure_events),
+        "excluded": result.excluded,
+        "status": status,
+        "source": str(step.source) if step.source else None,
+    }
+
+
+def _formalisation(formalisation: Formalisation | None) -> dict[str, Any] | None:
+    return None if formalisation is None else to_json(formalisation)
+
+
+def _verdict(verdict: Verdict | None) -> dict[str, Any] | None:
+    return None if verdict is None else to_json(verdict)

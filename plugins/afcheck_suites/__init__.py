@@ -1,0 +1,20 @@
+"""Built-in suite kinds: ``jsonl`` (steps written for afcheck), ``processbench`` (the public
+ProcessBench chains) and ``faithformbench`` (the released FaithformBench rows)."""
+
+from __future__ import annotations
+
+from afcheck import hookimpl
+from afcheck.registry import Register
+
+
+@hookimpl
+def afcheck_register_suite_kinds(register: Register) -> None:
+    from afcheck_suites import faithformbench, jsonl, processbench
+
+    register("jsonl", lambda options: jsonl.JsonlSuite(),
+             description="one step per line, written for afcheck (suites/examples)")
+    register("processbench", lambda options: processbench.ProcessBenchSuite(),
+             description="ProcessBench error-free chains (Qwen/ProcessBench), by split",
+             details={"source": processbench.HUB_REPO})
+    register("faithformbench", lambda options: faithformbench.FaithformBenchSuite(),
+             description="released FaithformBench rows (step_content, is_perturbed, …)")
