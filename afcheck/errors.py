@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from afcheck.types import Location
 
@@ -18,7 +19,7 @@ class UsageError(AfcheckError):
 class SuiteError(AfcheckError):
     """A suite that cannot be read at all (missing data, bad ``suite.toml``)."""
 
-    def __init__(self, location: Location | str, message: str) -> None:
+    def __init__(self, location: Location | Path | str, message: str) -> None:
         super().__init__(f"{location}: {message}")
         self.location = location
 

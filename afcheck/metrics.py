@@ -41,7 +41,10 @@ def wilson(successes: int, trials: int, z: float = Z_95) -> Interval:
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return Interval(max(0.0, centre - half), min(1.0, centre + half))
+    # At p = 0 or 1 the bound is exact; rounding would otherwise leave p just outside it.
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return Interval(low, high)
 
 
 @dataclass(frozen=True)

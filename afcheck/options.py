@@ -42,13 +42,15 @@ def _opt(name: str, **kwargs: Any) -> OptionSpec:
 
 
 CORE_OPTIONS: tuple[OptionSpec, ...] = (
-    _opt("formaliser", metavar="NAME", help="formaliser plugin (default: the suite's, else literal)"),
+    _opt("formaliser", metavar="NAME",
+         help="formaliser plugin (default: the suite's, else literal)"),
     _opt("prover", metavar="NAME", help="prover plugin (default: the suite's, else smt)"),
     _opt("checker", metavar="NAME", help="type-checker plugin (default: the suite's, else none)"),
     _opt(
         "perturber",
         metavar="NAME[,NAME…]",
-        help="perturber plugin(s); several parametrise each step (default: the suite's, else regex)",
+        help="perturber plugin(s); several parametrise each step "
+        "(default: the suite's, else regex)",
     ),
     _opt("formaliser-opt", action="append", default=[], metavar="K=V[,K=V…]",
          help="formaliser option(s), repeatable"),
@@ -59,7 +61,8 @@ CORE_OPTIONS: tuple[OptionSpec, ...] = (
     _opt("perturber-opt", action="append", default=[], metavar="K=V[,K=V…]",
          help="perturber option(s), repeatable"),
     _opt("steps", metavar="MODE", help="step mode of ProcessBench suites: paragraph, claims, dag"),
-    _opt("seed", type=int, metavar="N", help="seed of the perturbers (default: the suite's, else 0)"),
+    _opt("seed", type=int, metavar="N",
+         help="seed of the perturbers (default: the suite's, else 0)"),
     _opt("limit", type=int, metavar="N", help="collect at most N steps per suite"),
     _opt("json", metavar="FILE", help="write the versioned JSON result file"),
     _opt("junitxml", metavar="FILE", help="write JUnit XML (one testsuite per dataset)"),

@@ -124,9 +124,9 @@ def _perturb(cases: Sequence[CaseSpec], components: Components,
     for (choice, seed), steps in groups.items():
         perturber = components.get("perturber", choice)
         batch = list(steps.values())
-        made = _timed(times, "perturb", lambda: perturber.perturb(batch, seed))
+        made = _timed(times, "perturb", perturber.perturb, batch, seed)
         _check_length(choice, "perturbations", batch, made)
-        for step, perturbation in zip(batch, made):
+        for step, perturbation in zip(batch, made, strict=True):
             out[(choice, seed, step.id)] = perturbation
     return out
 
@@ -166,9 +166,9 @@ def _formalise(cases: Sequence[CaseSpec], perturbations: Mapping[_PKey, Perturba
     for choice, requests in groups.items():
         formaliser = components.get("formaliser", choice)
         batch = list(requests.values())
-        made = _timed(times, "formalise", lambda: formaliser.formalise(batch))
+        made = _timed(times, "formalise", formaliser.formalise, batch)
         _check_length(choice, "formalisations", batch, made)
-        for request, formalisation in zip(batch, made):
+        for request, formalisation in zip(batch, made, strict=True):
             out[(choice, request.key)] = formalisation
     return out
 
@@ -185,9 +185,9 @@ def _check(cases: Sequence[CaseSpec], formalisations: Mapping[_FKey, Formalisati
         checker = components.get("checker", choice)
         keys = list(items)
         batch = [items[k] for k in keys]
-        made = _timed(times, "check", lambda: checker.check(batch))
+        made = _timed(times, "check", checker.check, batch)
         _check_length(choice, "checked statements", batch, made)
-        for key, formalisation in zip(keys, made):
+        for key, formalisation in zip(keys, made, strict=True):
             out[(choice, key)] = formalisation
     return out
 
@@ -206,9 +206,9 @@ def _prove(cases: Sequence[CaseSpec], checked: Mapping[tuple[Choice, _FKey], For
     for choice, tasks in groups.items():
         prover = components.get("prover", choice)
         batch = list(tasks.values())
-        made = _timed(times, "prove", lambda: prover.prove(batch))
+        made = _timed(times, "prove", prover.prove, batch)
         _check_length(choice, "verdicts", batch, made)
-        for task, verdict in zip(batch, made):
+        for task, verdict in zip(batch, made, strict=True):
             out[(choice, task.statement, task.header)] = verdict
     return out
 
@@ -253,10 +253,10 @@ def _exclusion(case: CaseSpec, perturbation: Perturbation) -> str:
     return ""
 
 
-def _timed(times: StageTimes, stage: str, call: Callable[[], Any]) -> Any:
+def _timed(times: StageTimes, stage: str, call: Callable[..., Any], *args: Any) -> Any:
     start = time.perf_counter()
     try:
-        return call()
+        return call(*args)
     finally:
         times.add(stage, time.perf_counter() - start)
 

@@ -110,7 +110,9 @@ class SuiteDirectory(pytest.Directory):
                 case = state.case(f"{self.nodeid}::{name}", loaded, spec, perturber)
                 yield StepItem.from_parent(self, name=name, case=case)
 
-    def repr_failure(self, excinfo: ExceptionInfo[BaseException]) -> str | TerminalRepr:
+    def repr_failure(
+        self, excinfo: ExceptionInfo[BaseException], style: Any = None
+    ) -> str | TerminalRepr:
         if isinstance(excinfo.value, AfcheckError):
             return str(excinfo.value)
         return super().repr_failure(excinfo)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import arith as arith_module  # imported before any pytester snapshot, so it is never reloaded
 import pytest
 from hypothesis import HealthCheck, settings
 
@@ -32,7 +33,10 @@ settings.load_profile(
     os.environ.get("AFCHECK_HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "default")
 )
 
+pytest_plugins = ["pytester"]
+
 ROOT = Path(__file__).resolve().parent.parent
+TEST_PLUGINS = ROOT / "tests" / "plugins_for_tests"
 
 
 @pytest.fixture
@@ -42,3 +46,27 @@ def data_dir() -> Path:
     if not value or not Path(value).is_dir():
         pytest.skip("AFCHECK_DATA_DIR is not set to a data directory")
     return Path(value)
+
+
+def write_suite(root: Path, name: str, rows: list[dict[str, object]] | str,
+                defaults: dict[str, object] | None = None, kind: str = "jsonl") -> Path:
+    """Write a jsonl suite folder ``root/name`` and return it."""
+    import json
+
+    folder = root / name
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = ['[afcheck]', f'name = "{name}"', f'kind = "{kind}"', 'data = "steps.jsonl"',
+             "", "[afcheck.defaults]"]
+    for key, value in (defaults or {}).items():
+        lines.append(f"{key} = {json.dumps(value)}")
+    (folder / "suite.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    body = rows if isinstance(rows, str) else "".join(json.dumps(r) + "\n" for r in rows)
+    (folder / "steps.jsonl").write_text(body, encoding="utf-8")
+    return folder
+
+
+@pytest.fixture
+def arith(pytester: pytest.Pytester) -> pytest.Pytester:
+    """A pytester whose runs can use the test plugin ``arith`` (``--afcheck-plugin arith``)."""
+    arith_module.CALLS.clear()
+    return pytester

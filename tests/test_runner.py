@@ -1,0 +1,187 @@
+"""The pytest bridge: collection, selection, outcome mapping, batching, gates, baseline."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import write_suite
+
+ROWS = [
+    {"problem_id": "p1", "node_id": "1", "step": "So: 2 + 3 = 5", "perturbed": "So: 2 + 3 = 6"},
+    {"problem_id": "p1", "node_id": "2", "step": "So: 2 + 3 = 6", "perturbed": "So: 2 + 3 = 7"},
+    {"problem_id": "p2", "node_id": "1", "step": "So: 2 * 3 = 6", "perturbed": "So: 2 * 3 = 6"},
+    {"problem_id": "p2", "node_id": "2", "step": "NOAF", "perturbed": "So: 1 = 2"},
+    {"problem_id": "p3", "node_id": "1", "step": "So: ? = 1", "perturbed": "So: 1 = 2"},
+    {"problem_id": "p3", "node_id": "2", "step": "So: 1 = 1"},
+]
+ARITH = {"perturber": "given", "formaliser": "arith", "prover": "arith"}
+
+
+@pytest.fixture
+def demo(arith: pytest.Pytester) -> pytest.Pytester:
+    write_suite(arith.path, "demo", ROWS, ARITH)
+    return arith
+
+
+def run(p: pytest.Pytester, *args: str) -> pytest.RunResult:
+    return p.runpytest("demo", "--afcheck-plugin", "arith", "--tb=line", *args)
+
+
+def test_ids_read_suite_and_case(demo: pytest.Pytester) -> None:
+    result = run(demo, "--co", "-q")
+    ids = [line for line in result.outlines if "::" in line]
+    assert ids == ["demo::p1/1", "demo::p1/2", "demo::p2/1", "demo::p2/2", "demo::p3/1",
+                   "demo::p3/2"]
+
+
+def test_collect_only_calls_no_backend(demo: pytest.Pytester) -> None:
+    import arith
+
+    run(demo, "--co")
+    assert arith.CALLS == []
+
+
+def test_outcomes_map_to_pass_fail_skip(demo: pytest.Pytester) -> None:
+    result = run(demo, "-rs")
+    # p1/1 faithful; p1/2 error induction; p2/1 silent correction; p2/2 AF failure;
+    # p3/1 undecided (∅, ⊥); p3/2 has no perturbation: excluded.
+    result.assert_outcomes(passed=1, failed=3, skipped=2)
+    text = result.stdout.str()
+    assert "p1/2: error induction" in text
+    assert "p2/1: silent correction" in text
+    assert "p2/2: AF failure on the step: no claim found" in text
+    assert "unperturbable" in text
+    assert "steps.jsonl:5: undecided" in text  # skip reported at the data line
+
+
+def test_one_batched_call_per_stage(demo: pytest.Pytester) -> None:
+    import arith
+
+    run(demo)
+    stages = [stage for stage, _ in arith.CALLS]
+    assert stages == ["formalise", "check", "prove"] or stages == ["formalise", "prove"]
+    formalise = dict(arith.CALLS)["formalise"]
+    assert formalise == 11  # 6 originals + 5 perturbations
+
+
+def test_selection_limits_the_batch(demo: pytest.Pytester) -> None:
+    import arith
+
+    result = run(demo, "-k", "p1")
+    result.assert_outcomes(passed=1, failed=1)
+    assert dict(arith.CALLS)["formalise"] == 4
+
+
+def test_exitfirst_and_last_failed(demo: pytest.Pytester) -> None:
+    run(demo, "-p", "cacheprovider").assert_outcomes(passed=1, failed=3, skipped=2)
+    again = demo.runpytest("demo", "--afcheck-plugin", "arith", "--tb=line", "--lf")
+    again.assert_outcomes(failed=3)
+    first = run(demo, "-x")
+    assert first.ret == 1
+    assert "stopping after 1 failures" in first.stdout.str()
+
+
+def test_several_perturbers_parametrise_each_step(arith: pytest.Pytester) -> None:
+    write_suite(arith.path, "demo", ROWS[:2], ARITH)
+    result = run(arith, "--co", "-q", "--afcheck-perturber", "given,bump")
+    ids = [line for line in result.outlines if "::" in line]
+    assert ids == ["demo::p1/1[given]", "demo::p1/1[bump]", "demo::p1/2[given]",
+                   "demo::p1/2[bump]"]
+
+
+def test_bad_line_fails_alone_and_the_rest_runs(arith: pytest.Pytester) -> None:
+    body = (json.dumps(ROWS[0]) + "\n" + '{"problem_id": "p9", "node_id": 1, "stpe": "x"}\n'
+            + "{not json\n" + json.dumps(ROWS[1]) + "\n")
+    write_suite(arith.path, "demo", body, ARITH)
+    result = run(arith)
+    result.assert_outcomes(passed=1, failed=3)
+    text = result.stdout.str()
+    assert "steps.jsonl:2: unknown field 'stpe'" in text
+    assert "steps.jsonl:3: not valid JSON" in text
+    assert "Traceback" not in text
+
+
+def test_missing_data_file_is_one_line(arith: pytest.Pytester) -> None:
+    folder = write_suite(arith.path, "demo", ROWS, ARITH)
+    (folder / "steps.jsonl").unlink()
+    result = run(arith)
+    assert "data file 'steps.jsonl' not found" in result.stdout.str()
+    assert "Traceback" not in result.stdout.str()
+    assert result.ret != 0
+
+
+def test_unknown_plugin_is_one_line_with_a_suggestion(demo: pytest.Pytester) -> None:
+    result = run(demo, "--afcheck-prover", "arth")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "unknown prover 'arth'. Did you mean 'arith'?" in result.stderr.str()
+
+
+def test_unrelated_suite_toml_and_tests_are_left_alone(pytester: pytest.Pytester) -> None:
+    (pytester.path / "other").mkdir()
+    (pytester.path / "other" / "suite.toml").write_text('[tool]\nname = "x"\n')
+    pytester.makepyfile(test_plain="def test_ok():\n    assert 1 + 1 == 2\n")
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1)
+    assert "afcheck" not in result.stdout.str().split("plugins:")[-1].split("\n", 1)[1]
+
+
+def test_json_result_file(demo: pytest.Pytester) -> None:
+    out = demo.path / "r.json"
+    run(demo, "--afcheck-json", str(out))
+    doc = json.loads(out.read_text())
+    assert doc["schema"] == "afcheck-results" and doc["version"] == 1
+    overall = doc["metrics"]["overall"]
+    for key in ("N", "FNR", "FPR", "AFFR", "UFLB", "TPR", "FI", "contingency"):
+        assert key in overall
+    assert overall["N"] == 5
+    assert overall["FNR"] == pytest.approx(1 / 5)
+    assert overall["FPR"] == pytest.approx(1 / 5)
+    assert overall["AFFR"] == pytest.approx(1 / 10)
+    assert set(doc["metrics"]["by_dataset"]) == {"demo"}
+    records = {r["case_id"]: r for r in doc["steps"]}
+    sc = records["demo::p2/1"]
+    assert sc["events"] == ["silent correction"] and sc["status"] == "failed"
+    assert sc["perturbed"]["statement"] == "theorem t : 2 * 3 = 6 := by sorry"
+    assert sc["z_bar"]["kind"] == "proved" and sc["z_bar"]["backend"] == "arith"
+
+
+def test_gates_decide_the_exit_status(demo: pytest.Pytester) -> None:
+    assert run(demo, "--afcheck-max-uflb", "0.5").ret == 0
+    failed = run(demo, "--afcheck-max-fpr", "0.1")
+    assert failed.ret == 1
+    assert "GATE FAILED: FPR = 0.2000 > 0.1 (--max-fpr)" in failed.stdout.str()
+    assert run(demo, "--afcheck-min-fi", "0.99").ret == 1
+
+
+def test_baseline_turns_known_failures_into_xfail(demo: pytest.Pytester) -> None:
+    baseline = demo.path / "baseline.json"
+    first = run(demo, "--afcheck-baseline", str(baseline), "--afcheck-update-baseline")
+    assert json.loads(baseline.read_text())["failures"] == ["demo::p1/2", "demo::p2/1",
+                                                            "demo::p2/2"]
+    assert first.ret == 1
+    second = run(demo, "--afcheck-baseline", str(baseline))
+    second.assert_outcomes(passed=1, xfailed=3, skipped=2)
+    assert second.ret == 0
+    rows = [r for r in ROWS if r["problem_id"] != "p1"] + [
+        {"problem_id": "p1", "node_id": "1", "step": "So: 2 + 3 = 4", "perturbed": "So: 1 = 2"}]
+    write_suite(demo.path, "demo", rows, ARITH)
+    third = run(demo, "--afcheck-baseline", str(baseline))
+    third.assert_outcomes(failed=1, xfailed=2, skipped=2)
+
+
+def test_junit_xml_validates(demo: pytest.Pytester) -> None:
+    from lxml import etree
+
+    out = demo.path / "r.xml"
+    run(demo, "--afcheck-junitxml", str(out))
+    schema = etree.XMLSchema(etree.parse(str(Path(__file__).parent / "data" / "junit.xsd")))
+    doc = etree.parse(str(out))
+    schema.assertValid(doc)
+    suite = doc.getroot().find("testsuite")
+    assert suite is not None and suite.get("name") == "demo"
+    props = {p.get("name"): p.get("value") for p in suite.iter("property")}
+    assert float(props["FPR"]) == pytest.approx(0.2) and props["N"] == "5"
+    failures = [f.get("message") for f in doc.getroot().iter("failure")]
+    assert len(failures) == 3 and all("\n" not in m for m in failures)

@@ -1,0 +1,107 @@
+"""Suite manifests and the built-in suite kinds."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from afcheck.errors import LoadError, SuiteError
+from afcheck.plugins import get_plugins
+from afcheck.suites import is_suite_dir, load_spec
+from afcheck.types import Step
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load(folder: Path, **settings: object) -> list[Step | LoadError]:
+    spec = load_spec(folder).with_settings(settings)
+    return list(get_plugins().create("suite_kind", spec.kind).load(spec))
+
+
+def test_only_afcheck_tables_make_a_suite(tmp_path: Path) -> None:
+    (tmp_path / "suite.toml").write_text('[tool]\nname = "x"\n')
+    assert not is_suite_dir(tmp_path)
+    (tmp_path / "suite.toml").write_text('[afcheck]\nname = "x"\nkind = "jsonl"\ndata = "d"\n')
+    assert is_suite_dir(tmp_path)
+
+
+def test_unknown_manifest_key_names_file_and_line(tmp_path: Path) -> None:
+    (tmp_path / "suite.toml").write_text(
+        '[afcheck]\nname = "x"\nkind = "jsonl"\ndata = "d"\ndefualts = 1\n')
+    with pytest.raises(SuiteError, match=r"suite.toml:5: unknown key 'defualts'"):
+        load_spec(tmp_path)
+
+
+def test_unsupported_schema(tmp_path: Path) -> None:
+    (tmp_path / "suite.toml").write_text(
+        '[afcheck]\nschema = 9\nname = "x"\nkind = "jsonl"\ndata = "d"\n')
+    with pytest.raises(SuiteError, match="schema 9 is not supported"):
+        load_spec(tmp_path)
+
+
+def test_command_line_overrides_suite_defaults(tmp_path: Path) -> None:
+    (tmp_path / "suite.toml").write_text(
+        '[afcheck]\nname = "x"\nkind = "jsonl"\ndata = "d"\n[afcheck.defaults]\nprover = "a"\n')
+    spec = load_spec(tmp_path)
+    assert spec.with_settings({}).setting("prover") == "a"
+    assert spec.with_settings({"prover": "b"}).setting("prover") == "b"
+    assert spec.with_settings({"prover": None}).setting("formaliser") == "literal"
+
+
+def test_shipped_suites_parse() -> None:
+    for name in ("gsm8k", "math", "olympiadbench", "omnimath", "examples"):
+        spec = load_spec(ROOT / "suites" / name)
+        assert spec.name == name
+        assert spec.kind in get_plugins().registry("suite_kind")
+
+
+def test_faithformbench_rows_join_versions(tmp_path: Path) -> None:
+    rows = [
+        {"problem_id": "gsm8k-1", "node_id": "step_1", "step_content": "2 + 2 = 4",
+         "is_perturbed": False, "type_of_perturbation": "unperturbed",
+         "statement_type": "computation", "dependencies_content": ["x = 2"]},
+        {"problem_id": "gsm8k-1", "node_id": "step_1", "step_content": "2 + 2 = 5",
+         "is_perturbed": True, "type_of_perturbation": "regex"},
+        {"problem_id": "gsm8k-1", "node_id": "step_1", "step_content": "2 + 3 = 4",
+         "is_perturbed": True, "type_of_perturbation": "LLM"},
+        {"problem_id": "gsm8k-1", "node_id": "step_2", "step_content": "Let y = 3",
+         "is_perturbed": False, "type_of_perturbation": "unperturbed",
+         "statement_type": "declarative"},
+        {"problem_id": "gsm8k-2", "node_id": "step_1", "step_content": "1 < 2", "oops": 1},
+    ]
+    (tmp_path / "rows.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (tmp_path / "suite.toml").write_text(
+        '[afcheck]\nname = "ffb"\nkind = "faithformbench"\ndata = "rows.jsonl"\n')
+    loaded = load(tmp_path)
+    steps = [s for s in loaded if isinstance(s, Step)]
+    errors = [e for e in loaded if isinstance(e, LoadError)]
+    assert [s.id for s in steps] == ["ffb/gsm8k-1/step_1"]  # declarative nodes are context
+    assert steps[0].perturbed_text == "2 + 2 = 5"
+    assert steps[0].metadata["perturbations"] == {"regex": "2 + 2 = 5", "LLM": "2 + 3 = 4"}
+    assert steps[0].context == ("x = 2",) and steps[0].dataset == "gsm8k"
+    assert len(errors) == 1 and "rows.jsonl:5: unknown field 'oops'" in str(errors[0])
+
+
+def test_processbench_without_data_says_what_to_do(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("AFCHECK_DATA_DIR", raising=False)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    with pytest.raises(SuiteError, match="set AFCHECK_DATA_DIR to a folder holding "
+                       "processbench/gsm8k.json"):
+        load(ROOT / "suites" / "gsm8k")
+
+
+@pytest.mark.realdata
+def test_processbench_gsm8k_paragraph_steps(data_dir: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AFCHECK_DATA_DIR", str(data_dir))
+    steps = [s for s in load(ROOT / "suites" / "gsm8k") if isinstance(s, Step)]
+    problems = {s.problem_id for s in steps}
+    assert len(problems) == 193  # the error-free chains
+    raw = json.loads((data_dir / "processbench" / "gsm8k.json").read_text())
+    assert len(steps) == sum(len(r["steps"]) for r in raw if r["label"] == -1)
+    first = next(s for s in steps if s.node_id == "1")
+    assert len(first.context) == 1 and first.id == f"gsm8k/{first.problem_id}/1"
+    again = [s.id for s in load(ROOT / "suites" / "gsm8k") if isinstance(s, Step)]
+    assert again == [s.id for s in steps]
