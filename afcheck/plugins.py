@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import importlib
 import os
-
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from importlib import metadata

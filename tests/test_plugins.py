@@ -1,0 +1,96 @@
+"""The plugin manager: entry-point loading, isolation of broken plugins, registries, docs."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+from afcheck import hookspecs, plugins
+from afcheck.errors import UnknownComponent, UsageError
+from afcheck.plugins import Plugins, PluginWarning
+from afcheck.registry import KINDS
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def entry_points(*pairs: tuple[str, str]) -> list[metadata.EntryPoint]:
+    return [metadata.EntryPoint(name, value, "afcheck") for name, value in pairs]
+
+
+def test_builtins_load_through_the_entry_point_group() -> None:
+    declared = {ep.name for ep in metadata.entry_points(group="afcheck")}
+    loaded = Plugins()
+    assert {"basic", "reference", "replay", "suites", "reporters"} <= set(loaded.origins)
+    assert set(loaded.origins) | set(loaded.load_errors) == declared
+    assert "reference" in loaded.registry("formaliser")
+    assert loaded.registry("formaliser").get("reference").plugin == "reference"
+
+
+def test_a_broken_plugin_is_reported_and_the_others_load(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(plugins, "_entry_points", lambda: entry_points(
+        ("broken", "afcheck_no_such_module"), ("basic", "afcheck_basic")))
+    with pytest.warns(PluginWarning, match="'broken'.*No module named"):
+        loaded = Plugins()
+    assert "broken" in loaded.load_errors
+    assert "given" in loaded.registry("perturber")
+
+
+def test_two_plugins_with_one_name_are_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(plugins, "_entry_points", lambda: entry_points(
+        ("basic", "afcheck_basic"), ("basic", "afcheck_reference")))
+    with pytest.raises(UsageError, match="two installed plugins are both named 'basic'"):
+        Plugins()
+
+
+def test_one_component_name_from_two_plugins_is_an_error() -> None:
+    loaded = Plugins(autoload=False)
+
+    class A:
+        @staticmethod
+        @plugins.hookspecs.pluggy.HookimplMarker("afcheck")
+        def afcheck_register_provers(register):  # type: ignore[no-untyped-def]
+            register("same", lambda options: None)
+
+    class B(A):
+        pass
+
+    loaded.register(A(), "a")
+    loaded.register(B(), "b")
+    with pytest.raises(UsageError, match="prover 'same' is registered twice"):
+        loaded.registry("prover")
+
+
+def test_gating_by_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AFCHECK_PLUGINS", "basic")
+    assert set(Plugins().origins) == {"basic"}
+    monkeypatch.setenv("AFCHECK_DISABLE_PLUGIN_AUTOLOAD", "1")
+    assert Plugins().origins == {}
+
+
+def test_unknown_names_suggest_the_closest() -> None:
+    with pytest.raises(UnknownComponent, match="Did you mean 'reference'"):
+        Plugins().registry("formaliser").get("referense")
+
+
+def test_every_hook_is_documented_where_declared_and_in_the_readme() -> None:
+    readme = (ROOT / "README.md").read_text()
+    hooks = [f for name, f in inspect.getmembers(hookspecs, inspect.isfunction)
+             if name.startswith("afcheck_")]
+    assert len(hooks) >= 12
+    for hook in hooks:
+        doc = inspect.getdoc(hook) or ""
+        args = list(inspect.signature(hook).parameters)
+        for arg in args:
+            assert f":param {arg}:" in doc, f"{hook.__name__} does not document {arg}"
+        assert "firstresult" in doc.lower() or "historic" in doc.lower(), hook.__name__
+        assert f"{hook.__name__}({', '.join(args)})" in readme, hook.__name__
+
+
+def test_every_kind_has_a_registration_hook() -> None:
+    for kind in KINDS:
+        assert re.search(r"afcheck_register_\w+", plugins._HOOK_OF_KIND[kind])
