@@ -1,0 +1,194 @@
+"""The syntax tree of a Lean 4 theorem statement.
+
+The tree keeps what was written (names, numeral spellings, notation styles) so that
+:func:`afcheck.lean.printer.print_theorem` gives back text Lean reads the same way. Meaning
+(types, coercions, Lean's arithmetic semantics) is assigned later, by
+:mod:`afcheck.lean.elaborate`. Anything the parser does not model is an :class:`Opaque` node
+that keeps its source text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+
+@dataclass(frozen=True)
+class Var:
+    """An identifier: a variable, a constant (``Real.pi``) or a type (``ℝ``)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Num:
+    """A numeral as written: ``2``, ``0.25``, ``1e3``, ``2.5e-3``."""
+
+    text: str
+
+    @property
+    def value(self) -> Fraction:
+        return numeral_value(self.text)
+
+    @property
+    def is_natural_literal(self) -> bool:
+        """Digits only: Lean reads it through ``OfNat`` (others use ``OfScientific``)."""
+        return self.text.isdigit()
+
+
+@dataclass(frozen=True)
+class Ascription:
+    """``(expr : type)``."""
+
+    expr: Expr
+    type: Expr
+
+
+@dataclass(frozen=True)
+class Coe:
+    """``↑expr``: a coercion whose target comes from the context."""
+
+    expr: Expr
+
+
+@dataclass(frozen=True)
+class BinOp:
+    """An infix operator; ``op`` is the Unicode spelling (``≤``, ``∧``, ``→`` …)."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class UnOp:
+    """Prefix ``-`` or ``¬``."""
+
+    op: str
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class App:
+    """A function applied to arguments; ``style`` records the notation it was written in.
+
+    Styles: ``prefix`` (``f a b``), ``abs`` (``|a|``), ``floor`` (``⌊a⌋``), ``ceil`` (``⌈a⌉``),
+    ``sqrt`` (``√a``), ``factorial`` (``a !``), ``inv`` (``a⁻¹``).
+    """
+
+    fn: str
+    args: tuple[Expr, ...]
+    style: str = "prefix"
+
+
+@dataclass(frozen=True)
+class Proj:
+    """``(expr).field`` — generalized field notation on a compound expression."""
+
+    expr: Expr
+    field: str
+
+
+@dataclass(frozen=True)
+class Binder:
+    """A binder: ``(x y : T)`` is two binders ``x : T``.
+
+    ``kind``: ``explicit`` ``( )``, ``implicit`` ``{ }``, ``strict`` ``⦃ ⦄``, ``instance`` ``[ ]``.
+    ``default`` is the value of an optParam binder ``(x : T := v)``. ``type`` is ``None`` when
+    it was not written. ``bound`` is a binder predicate (``∀ x > 0``): ``(">", 0)``.
+    """
+
+    name: str
+    type: Expr | None = None
+    kind: str = "explicit"
+    default: Expr | None = None
+
+
+@dataclass(frozen=True)
+class Quant:
+    """``∀``, ``∃`` or ``∃!`` over binders; ``bound`` is a binder predicate such as ``> 0``."""
+
+    q: str
+    binders: tuple[Binder, ...]
+    body: Expr
+    bound: tuple[str, Expr] | None = None
+
+
+@dataclass(frozen=True)
+class Lambda:
+    """``fun x => body``."""
+
+    binders: tuple[Binder, ...]
+    body: Expr
+
+
+@dataclass(frozen=True)
+class BigOp:
+    """``∑ var in domain, body`` (or ``∏``); ``domain`` is ``None`` for ``∑ i, f i``."""
+
+    op: str
+    var: str
+    var_type: Expr | None
+    domain: Expr | None
+    body: Expr
+    keyword: str = "in"
+    """``in`` or ``∈``, as written."""
+
+
+@dataclass(frozen=True)
+class Opaque:
+    """Source text the parser does not model (set-builder, anonymous constructors …)."""
+
+    text: str
+
+
+Expr = Var | Num | Ascription | Coe | BinOp | UnOp | App | Proj | Quant | Lambda | BigOp | Opaque
+
+
+@dataclass(frozen=True)
+class Theorem:
+    """``keyword name binders : conclusion := by sorry``."""
+
+    keyword: str
+    name: str
+    binders: tuple[Binder, ...]
+    conclusion: Expr
+
+
+def numeral_value(text: str) -> Fraction:
+    """The exact value of a Lean numeral (``0.25`` is ``1/4``; ``2.5e-3`` is ``1/400``)."""
+    mantissa, _, exponent = text.lower().partition("e")
+    value = Fraction(mantissa)
+    if exponent:
+        value *= Fraction(10) ** int(exponent)
+    return value
+
+
+def subterms(expr: Expr) -> list[Expr]:
+    """``expr`` and all expressions below it, parents first."""
+    out: list[Expr] = [expr]
+    for child in children(expr):
+        out.extend(subterms(child))
+    return out
+
+
+def children(expr: Expr) -> tuple[Expr, ...]:
+    """The direct sub-expressions of ``expr``, binder types included."""
+    if isinstance(expr, (Ascription,)):
+        return (expr.expr, expr.type)
+    if isinstance(expr, (Coe, UnOp)):
+        return (expr.expr,) if isinstance(expr, Coe) else (expr.operand,)
+    if isinstance(expr, BinOp):
+        return (expr.left, expr.right)
+    if isinstance(expr, App):
+        return expr.args
+    if isinstance(expr, Proj):
+        return (expr.expr,)
+    if isinstance(expr, (Quant, Lambda)):
+        types = tuple(b.type for b in expr.binders if b.type is not None)
+        bound = (expr.bound[1],) if isinstance(expr, Quant) and expr.bound else ()
+        return types + bound + (expr.body,)
+    if isinstance(expr, BigOp):
+        parts = (expr.var_type, expr.domain, expr.body)
+        return tuple(p for p in parts if p is not None)
+    return ()

@@ -1,0 +1,472 @@
+"""Give a parsed statement Lean's meaning, or say it is outside the supported fragment.
+
+Numerals and coercions follow Lean 4's ``binop%``/``binrel%`` elaborator: the leaves of a tree
+of ``+ - * / % ^``-bases (and both sides of a relation) are typed first; the *maximal* type
+among them (and the expected type from an ascription, if any) is the type of the whole tree,
+and ``↑`` is inserted at every leaf of a smaller type. When no leaf has a type, numerals take
+the default ``ℕ`` — so ``7 / 2 = 3`` is a statement about ℕ, and true. Decimal numerals with no
+type are ``Float`` in Lean and therefore outside the fragment.
+
+The fragment: variables of type ℕ ℤ ℚ ℝ; hypotheses; ``∀ ∃ ∃!`` over ℕ ℤ ℝ (not ℚ, which z3
+cannot quantify over exactly); ``¬ ∧ ∨ → ↔ True False``; ``= ≠ < ≤ > ≥``; ``∣`` on ℕ ℤ;
+``+ - * / %``; ``^`` with a literal exponent; ``abs min max Real.sqrt Int.floor Int.ceil
+Int.natAbs Int.toNat``; ``Nat.factorial choose gcd lcm`` on literals; ``∑``/``∏`` over
+``Finset.range``/``Icc``/``Ico``/``Ioc``/``Ioo`` with literal bounds (at most 1000 terms);
+``Fact P`` instance binders. Everything else raises :class:`Unsupported` with the reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from afcheck.lean import ast as A
+from afcheck.lean import typed as T
+from afcheck.lean.typed import NUMERIC
+
+__all__ = ["Unsupported", "elaborate"]
+
+
+class Unsupported(ValueError):
+    """The statement is outside the fragment; ``str(error)`` says which part and why."""
+
+
+_TYPE_NAMES = {
+    "ℕ": "ℕ",
+    "Nat": "ℕ",
+    "ℤ": "ℤ",
+    "Int": "ℤ",
+    "ℚ": "ℚ",
+    "Rat": "ℚ",
+    "ℝ": "ℝ",
+    "Real": "ℝ",
+}
+_ARITH = {"+", "-", "*", "/", "%"}
+_RELATIONS = {"=", "≠", "<", "≤", ">", "≥"}
+_LOGIC = {"∧", "∨", "→", "↔"}
+_MAX_TERMS = 1000
+_MAX_EXPONENT = 64
+_FUNCTIONS = {
+    "abs": "abs",
+    "min": "min",
+    "max": "max",
+    "Real.sqrt": "sqrt",
+    "Int.floor": "floor",
+    "Int.ceil": "ceil",
+    "Int.natAbs": "natAbs",
+    "Int.toNat": "toNat",
+    "Nat.factorial": "factorial",
+    "Nat.choose": "choose",
+    "Nat.gcd": "gcd",
+    "Nat.lcm": "lcm",
+    "Nat.succ": "succ",
+    "Int.gcd": "gcd_int",
+}
+_OPENED = {
+    "Real": ("sqrt",),
+    "Nat": ("factorial", "choose", "gcd", "lcm", "succ"),
+    "Int": ("floor", "ceil", "natAbs", "toNat"),
+    "Finset": ("range", "Icc", "Ico", "Ioc", "Ioo"),
+}
+
+
+@dataclass
+class _Scope:
+    types: dict[str, str | None] = field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)
+    inferred: set[str] = field(default_factory=set)
+    """Bound variables whose type was read off their first use."""
+
+    def child(self) -> _Scope:
+        return _Scope(dict(self.types), self.aliases, self.inferred)
+
+
+def type_name(expr: A.Expr | None, scope: _Scope | None = None) -> str | None:
+    """``ℕ ℤ ℚ ℝ`` for a number type written in any spelling; ``None`` otherwise."""
+    if isinstance(expr, A.Var):
+        if expr.name == "R" and not (scope and "R" in scope.types):
+            return "ℝ"
+        return _TYPE_NAMES.get(expr.name)
+    return None
+
+
+def elaborate(theorem: A.Theorem, header: str = "") -> T.Statement:
+    """The typed statement; raises :class:`Unsupported` outside the fragment."""
+    scope = _Scope(aliases=_aliases(header))
+    params: list[tuple[str, str]] = []
+    hypotheses: list[tuple[str, T.Formula]] = []
+    for binder in theorem.binders:
+        if binder.kind == "instance":
+            hypotheses.append((binder.name, _instance(binder, scope)))
+            continue
+        ty = type_name(binder.type, scope) if binder.type is not None else None
+        if binder.type is None and binder.default is not None:
+            ty = _term(binder.default, None, scope.child()).ty
+        if ty is not None:
+            scope.types[binder.name] = ty
+            params.append((binder.name, ty))
+            continue
+        if binder.type is None:
+            raise Unsupported(f"parameter '{binder.name}' has no type")
+        hypotheses.append((binder.name, _formula(binder.type, scope)))
+    conclusion = _formula(theorem.conclusion, scope)
+    return T.Statement(tuple(params), tuple(hypotheses), conclusion)
+
+
+def _aliases(header: str) -> dict[str, str]:
+    aliases: dict[str, str] = {}
+    for line in header.splitlines():
+        words = line.split()
+        if words[:1] == ["open"]:
+            for namespace in words[1:]:
+                for short in _OPENED.get(namespace, ()):
+                    aliases[short] = f"{namespace}.{short}"
+    return aliases
+
+
+def _instance(binder: A.Binder, scope: _Scope) -> T.Formula:
+    type_ = binder.type
+    if isinstance(type_, A.App) and type_.fn == "Fact" and len(type_.args) == 1:
+        return _formula(type_.args[0], scope)
+    shown = _show(type_) if type_ is not None else "?"
+    raise Unsupported(f"instance binder [{shown}] is outside the fragment")
+
+
+def _show(expr: A.Expr) -> str:
+    from afcheck.lean.printer import print_expr
+
+    return print_expr(expr)
+
+
+# --- propositions ------------------------------------------------------------------------
+def _formula(expr: A.Expr, scope: _Scope) -> T.Formula:
+    if isinstance(expr, A.Var) and expr.name in ("True", "False"):
+        return T.Truth(expr.name == "True")
+    if isinstance(expr, A.UnOp) and expr.op == "¬":
+        return T.Not(_formula(expr.operand, scope))
+    if isinstance(expr, A.BinOp):
+        if expr.op in _LOGIC:
+            return T.Logic(expr.op, _formula(expr.left, scope), _formula(expr.right, scope))
+        if expr.op in _RELATIONS or expr.op == "∣":
+            return _relation(expr, scope)
+    if isinstance(expr, A.Quant):
+        return _quantifier(expr, scope)
+    if isinstance(expr, A.App) and expr.fn == "Even" and len(expr.args) == 1:
+        return _relation(A.BinOp("∣", A.Num("2"), expr.args[0]), scope)
+    if isinstance(expr, A.App) and expr.fn == "Odd" and len(expr.args) == 1:
+        return T.Not(_relation(A.BinOp("∣", A.Num("2"), expr.args[0]), scope))
+    raise Unsupported(f"proposition '{_show(expr)}' is outside the fragment")
+
+
+def _relation(expr: A.BinOp, scope: _Scope) -> T.Formula:
+    left, right = _tree_pair(expr.left, expr.right, None, scope)
+    if expr.op == "∣" and left.ty not in ("ℕ", "ℤ"):
+        raise Unsupported(f"'∣' over {left.ty} is outside the fragment")
+    return T.Cmp(expr.op, left, right)
+
+
+def _quantifier(expr: A.Quant, scope: _Scope) -> T.Formula:
+    inner = scope.child()
+    names: list[str] = []
+    for binder in expr.binders:
+        if binder.kind == "instance":
+            raise Unsupported("instance binders inside a quantifier are outside the fragment")
+        ty = type_name(binder.type, scope) if binder.type is not None else None
+        if binder.type is not None and ty is None:
+            raise Unsupported(f"quantifier over '{_show(binder.type)}' is outside the fragment")
+        inner.types[binder.name] = ty
+        names.append(binder.name)
+    body: A.Expr = expr.body
+    if expr.bound is not None:
+        op, limit = expr.bound
+        if op not in _RELATIONS:
+            raise Unsupported(f"binder predicate '{op}' is outside the fragment")
+        guards = [A.BinOp(op, A.Var(n), limit) for n in names]
+        guard: A.Expr = guards[0]
+        for g in guards[1:]:
+            guard = A.BinOp("∧", guard, g)
+        body = A.BinOp("→" if expr.q == "∀" else "∧", guard, body)
+    formula = _formula(body, inner)
+    unique = expr.q == "∃!"
+    if unique and len(names) != 1:
+        raise Unsupported("'∃!' over several variables is outside the fragment")
+    for name in reversed(names):
+        ty = inner.types[name]
+        if ty is None:
+            raise Unsupported(f"cannot tell the type of the bound variable '{name}'")
+        if ty == "ℚ":
+            raise Unsupported("quantifiers over ℚ inside a statement are outside the fragment")
+        if unique:
+            formula = _exists_unique(name, ty, formula)
+        else:
+            formula = T.Quantified("∀" if expr.q == "∀" else "∃", name, ty, formula)
+    return formula
+
+
+def _exists_unique(name: str, ty: str, body: T.Formula) -> T.Formula:
+    """``∃! x, P x`` is ``∃ x, P x ∧ ∀ y, P y → y = x``."""
+    other = f"{name}'"
+    renamed = rename(body, name, other)
+    uniqueness = T.Quantified(
+        "∀", other, ty, T.Logic("→", renamed, T.Cmp("=", T.Sym(other, ty), T.Sym(name, ty)))
+    )
+    return T.Quantified("∃", name, ty, T.Logic("∧", body, uniqueness))
+
+
+def rename(node: T.Formula, old: str, new: str) -> T.Formula:
+    """``node`` with the free variable ``old`` renamed to ``new``."""
+    import dataclasses
+
+    def go(value: object) -> object:
+        if isinstance(value, T.Sym) and value.name == old:
+            return T.Sym(new, value.ty)
+        if isinstance(value, T.Quantified) and value.name == old:
+            return value
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            changes = {f.name: go(getattr(value, f.name)) for f in dataclasses.fields(value)}
+            return dataclasses.replace(value, **changes)
+        if isinstance(value, tuple):
+            return tuple(go(v) for v in value)
+        return value
+
+    result = go(node)
+    assert isinstance(result, (T.Cmp, T.Logic, T.Not, T.Truth, T.Quantified))
+    return result
+
+
+# --- arithmetic trees ----------------------------------------------------------------------
+def _leaves(expr: A.Expr, scope: _Scope) -> list[A.Expr]:
+    """The leaves of a ``binop%`` tree: operands of ``+ - * / %``, unary ``-`` and ``^`` bases.
+    A big operator is expanded first and its terms join the tree."""
+    if isinstance(expr, A.BinOp) and expr.op in _ARITH:
+        return _leaves(expr.left, scope) + _leaves(expr.right, scope)
+    if isinstance(expr, A.BinOp) and expr.op == "^":
+        return _leaves(expr.left, scope)
+    if isinstance(expr, A.UnOp) and expr.op == "-":
+        return _leaves(expr.operand, scope)
+    if isinstance(expr, A.BigOp):
+        return _leaves(_expand(expr, scope), scope)
+    return [expr]
+
+
+def _leaf_type(expr: A.Expr, scope: _Scope) -> str | None:
+    """The type a leaf has on its own; ``None`` for numerals, ``↑x`` and untyped variables."""
+    if isinstance(expr, (A.Num, A.Coe)):
+        return None
+    if isinstance(expr, A.Var) and expr.name in scope.types:
+        return scope.types[expr.name]
+    if isinstance(expr, A.Ascription):
+        target = type_name(expr.type, scope)
+        if target is None:
+            raise Unsupported(f"type '{_show(expr.type)}' is outside the fragment")
+        return target
+    if isinstance(expr, A.Var):
+        return _call(A.App(expr.name, ()), None, scope).ty
+    if isinstance(expr, A.App):
+        return _call(expr, None, scope).ty
+    raise Unsupported(f"'{_show(expr)}' is outside the fragment")
+
+
+def _max_type(types: list[str | None], expected: str | None) -> str | None:
+    known = [t for t in types if t is not None] + ([expected] if expected else [])
+    if not known:
+        return None
+    return max(known, key=NUMERIC.index)
+
+
+def _tree_pair(
+    left: A.Expr, right: A.Expr, expected: str | None, scope: _Scope
+) -> tuple[T.Term, T.Term]:
+    leaves = _leaves(left, scope) + _leaves(right, scope)
+    ty = _resolve(leaves, expected, scope)
+    return _tree(left, ty, scope), _tree(right, ty, scope)
+
+
+def _resolve(leaves: list[A.Expr], expected: str | None, scope: _Scope) -> str:
+    ty = _max_type([_leaf_type(leaf, scope) for leaf in leaves], expected)
+    untyped = [
+        leaf.name
+        for leaf in leaves
+        if isinstance(leaf, A.Var) and leaf.name in scope.types and scope.types[leaf.name] is None
+    ]
+    if ty is None:
+        if any(isinstance(leaf, A.Num) and not leaf.is_natural_literal for leaf in leaves):
+            raise Unsupported("a decimal numeral with no type is a Float in Lean")
+        if untyped:
+            # Lean unifies the variable's type across the whole body before defaulting
+            # numerals; a local guess could differ from it.
+            raise Unsupported(f"cannot tell the type of the bound variable '{untyped[0]}'")
+        ty = "ℕ"
+    for name in untyped:
+        scope.types[name] = ty
+        scope.inferred.add(name)
+    for leaf in leaves:
+        if isinstance(leaf, A.Var) and leaf.name in scope.inferred and scope.types[leaf.name] != ty:
+            raise Unsupported(f"cannot tell the type of the bound variable '{leaf.name}'")
+    return ty
+
+
+def _term(expr: A.Expr, expected: str | None, scope: _Scope) -> T.Term:
+    """Elaborate ``expr`` as a whole tree, with an optional expected type."""
+    ty = _resolve(_leaves(expr, scope), expected, scope)
+    return _tree(expr, ty, scope)
+
+
+def _tree(expr: A.Expr, ty: str, scope: _Scope) -> T.Term:
+    """Elaborate a tree whose type is already decided."""
+    if isinstance(expr, A.BinOp) and expr.op in _ARITH:
+        return T.Arith(expr.op, _tree(expr.left, ty, scope), _tree(expr.right, ty, scope), ty)
+    if isinstance(expr, A.BinOp) and expr.op == "^":
+        return T.Pow(_tree(expr.left, ty, scope), _exponent(expr.right, scope), ty)
+    if isinstance(expr, A.BigOp):
+        return _tree(_expand(expr, scope), ty, scope)
+    if isinstance(expr, A.UnOp) and expr.op == "-":
+        if ty == "ℕ":
+            raise Unsupported("unary minus on ℕ does not exist in Lean")
+        return T.Neg(_tree(expr.operand, ty, scope), ty)
+    return _coerce(_leaf(expr, ty, scope), ty)
+
+
+def _coerce(term: T.Term, ty: str) -> T.Term:
+    if term.ty == ty:
+        return term
+    if NUMERIC.index(term.ty) > NUMERIC.index(ty):
+        raise Unsupported(f"no coercion from {term.ty} to {ty}")
+    return T.Cast(term, ty)
+
+
+def _exponent(expr: A.Expr, scope: _Scope) -> int:
+    term = _term(expr, None, scope)
+    if not isinstance(term, T.Const) or term.ty != "ℕ":
+        raise Unsupported(f"exponent '{_show(expr)}' is not a natural literal")
+    if term.value > _MAX_EXPONENT:
+        raise Unsupported(f"exponent {term.value} is larger than {_MAX_EXPONENT}")
+    return int(term.value)
+
+
+def _leaf(expr: A.Expr, ty: str, scope: _Scope) -> T.Term:
+    """One leaf, elaborated with expected type ``ty`` (a coercion is added by the caller)."""
+    if isinstance(expr, A.Num):
+        if not expr.is_natural_literal and ty in ("ℕ", "ℤ"):
+            raise Unsupported(f"decimal numeral {expr.text} at type {ty}")
+        return T.Const(expr.value, ty)
+    if isinstance(expr, A.Var):
+        known = scope.types.get(expr.name, "?")
+        if known == "?":
+            return _call(A.App(expr.name, ()), ty, scope)
+        assert known is not None
+        return T.Sym(expr.name, known)
+    if isinstance(expr, A.Coe):
+        inner = _term(expr.expr, None, scope)
+        return inner
+    if isinstance(expr, A.Ascription):
+        target = type_name(expr.type, scope)
+        if target is None:
+            raise Unsupported(f"type '{_show(expr.type)}' is outside the fragment")
+        return _term(expr.expr, target, scope)
+    if isinstance(expr, A.App):
+        return _call(expr, ty, scope)
+    raise Unsupported(f"'{_show(expr)}' is outside the fragment")
+
+
+def _function(name: str, scope: _Scope) -> str | None:
+    return _FUNCTIONS.get(scope.aliases.get(name, name))
+
+
+def _call(expr: A.App, ty: str | None, scope: _Scope) -> T.Term:
+    fn = _function(expr.fn, scope)
+    args = expr.args
+    if fn is None:
+        raise Unsupported(f"unknown function or name '{expr.fn}'")
+    if fn == "sqrt" and len(args) == 1:
+        return T.Call("sqrt", (_term(args[0], "ℝ", scope),), "ℝ")
+    if fn in ("abs", "min", "max") and len(args) == (1 if fn == "abs" else 2):
+        leaves = [leaf for a in args for leaf in _leaves(a, scope)]
+        arg_ty = _resolve(leaves, ty, scope)
+        if fn == "abs" and arg_ty == "ℕ":
+            raise Unsupported("|·| on ℕ is outside the fragment")
+        return T.Call(fn, tuple(_tree(a, arg_ty, scope) for a in args), arg_ty)
+    if fn in ("floor", "ceil") and len(args) == 1:
+        inner = _term(args[0], None, scope)
+        if inner.ty == "ℕ":
+            raise Unsupported("⌊·⌋/⌈·⌉ on ℕ is outside the fragment")
+        return T.Call(fn, (inner,), "ℤ")
+    if fn in ("natAbs", "toNat") and len(args) == 1:
+        return T.Call(fn, (_term(args[0], "ℤ", scope),), "ℕ")
+    if fn == "succ" and len(args) == 1:
+        arg = _term(args[0], "ℕ", scope)
+        return T.Arith("+", arg, T.Const(Fraction(1), "ℕ"), "ℕ")
+    arity = {"factorial": 1, "choose": 2, "gcd": 2, "lcm": 2}.get(fn)
+    if arity == len(args):
+        consts = [_term(a, "ℕ", scope) for a in args]
+        if not all(isinstance(c, T.Const) for c in consts):
+            raise Unsupported(f"{expr.fn} is supported on literals only")
+        return T.Call(fn, tuple(consts), "ℕ")
+    raise Unsupported(f"'{_show(expr)}' is outside the fragment")
+
+
+def _expand(expr: A.BigOp, scope: _Scope) -> A.Expr:
+    """``∑ i in Finset.range 3, f i`` becomes ``f 0 + f 1 + f 2`` (``i`` a typed constant)."""
+    var_ty = type_name(expr.var_type, scope) if expr.var_type is not None else "ℕ"
+    if var_ty is None or var_ty not in ("ℕ", "ℤ"):
+        raise Unsupported("big operators over this index type are outside the fragment")
+    values = _domain(expr.domain, var_ty, scope)
+    unit, op = ("0", "+") if expr.op == "∑" else ("1", "*")
+    terms = [
+        _substitute(expr.body, expr.var, A.Ascription(_literal(v), A.Var(var_ty))) for v in values
+    ]
+    if not terms:
+        return A.Num(unit)
+    result = terms[0]
+    for term in terms[1:]:
+        result = A.BinOp(op, result, term)
+    return result
+
+
+def _literal(value: int) -> A.Expr:
+    return A.Num(str(value)) if value >= 0 else A.UnOp("-", A.Num(str(-value)))
+
+
+def _domain(domain: A.Expr | None, var_ty: str, scope: _Scope) -> list[int]:
+    if not isinstance(domain, A.App):
+        raise Unsupported("a big operator needs a Finset.range/Icc/Ico/Ioc/Ioo domain")
+    name = scope.aliases.get(domain.fn, domain.fn)
+    bounds = []
+    for arg in domain.args:
+        term = _term(arg, var_ty, scope.child())
+        if not isinstance(term, T.Const):
+            raise Unsupported("big operator bounds must be literals")
+        bounds.append(int(term.value))
+    if name == "Finset.range" and len(bounds) == 1:
+        lo, hi = 0, bounds[0] - 1
+    elif name in ("Finset.Icc", "Finset.Ico", "Finset.Ioc", "Finset.Ioo") and len(bounds) == 2:
+        lo = bounds[0] + (1 if name in ("Finset.Ioc", "Finset.Ioo") else 0)
+        hi = bounds[1] - (1 if name in ("Finset.Ico", "Finset.Ioo") else 0)
+    else:
+        raise Unsupported(f"big operator domain '{_show(domain)}' is outside the fragment")
+    if hi - lo + 1 > _MAX_TERMS:
+        raise Unsupported(f"big operator with more than {_MAX_TERMS} terms")
+    return list(range(lo, hi + 1))
+
+
+def _substitute(expr: A.Expr, name: str, value: A.Expr) -> A.Expr:
+    import dataclasses
+
+    if isinstance(expr, A.Var):
+        return value if expr.name == name else expr
+    if isinstance(expr, (A.Quant, A.Lambda)) and any(b.name == name for b in expr.binders):
+        return expr
+    if isinstance(expr, A.BigOp) and expr.var == name:
+        return expr
+    if isinstance(expr, A.Opaque):
+        raise Unsupported(f"'{expr.text}' is outside the fragment")
+    changes: dict[str, object] = {}
+    for f in dataclasses.fields(expr):
+        current = getattr(expr, f.name)
+        if isinstance(current, tuple) and current and not isinstance(current[0], str):
+            if isinstance(current[0], A.Binder):
+                continue
+            changes[f.name] = tuple(_substitute(c, name, value) for c in current)
+        elif dataclasses.is_dataclass(current) and not isinstance(current, A.Binder):
+            changes[f.name] = _substitute(current, name, value)  # type: ignore[arg-type]
+    return dataclasses.replace(expr, **changes)  # type: ignore[arg-type]

@@ -1,0 +1,207 @@
+"""Tokens of Lean 4 statement text, with ASCII spellings mapped to their Unicode forms."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+class ParseError(ValueError):
+    """Text that is not a statement the parser reads; ``str(error)`` gives line and column."""
+
+    def __init__(self, message: str, text: str = "", offset: int = 0) -> None:
+        self.offset = offset
+        self.line = text.count("\n", 0, offset) + 1
+        self.column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+        super().__init__(f"line {self.line}, column {self.column}: {message}")
+        self.reason = message
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: str
+    """``ident``, ``num``, ``sym`` or ``eof``."""
+    text: str
+    start: int
+    end: int
+
+
+ASCII = {
+    "->": "→",
+    "<->": "↔",
+    "<=": "≤",
+    ">=": "≥",
+    "!=": "≠",
+    "/\\": "∧",
+    "\\/": "∨",
+    "=>": "=>",
+    "forall": "∀",
+    "exists": "∃",
+    "fun": "fun",
+    "λ": "fun",
+    "Not": "¬",
+    "↦": "=>",
+}
+"""Spellings that mean the same token; the parser sees only the right-hand side."""
+
+_SYMBOLS = sorted(
+    [
+        ":=",
+        "<->",
+        "->",
+        "<=",
+        ">=",
+        "!=",
+        "/\\",
+        "\\/",
+        "=>",
+        "⁻¹",
+        "∃!",
+        "(",
+        ")",
+        "[",
+        "]",
+        "{",
+        "}",
+        "⟨",
+        "⟩",
+        "⦃",
+        "⦄",
+        ",",
+        ":",
+        "|",
+        "∣",
+        "+",
+        "-",
+        "*",
+        "/",
+        "%",
+        "^",
+        "=",
+        "≠",
+        "<",
+        ">",
+        "≤",
+        "≥",
+        "¬",
+        "∧",
+        "∨",
+        "→",
+        "↔",
+        "∀",
+        "∃",
+        "↑",
+        "√",
+        "!",
+        "⌊",
+        "⌋",
+        "⌈",
+        "⌉",
+        "∑",
+        "∏",
+        "∈",
+        "∉",
+        "⊆",
+        "⊂",
+        "∩",
+        "∪",
+        "\\",
+        "•",
+        "∘",
+        "≡",
+        "·",
+        "'",
+        "λ",
+        "↦",
+        "×",
+        ";",
+        "@",
+        "#",
+        "⋂",
+        "⋃",
+        "$",
+        "<|",
+        "|>",
+        "←",
+        "&",
+        "∅",
+        "∞",
+        "≈",
+        "⊢",
+        "$",
+        "?",
+        "~",
+        "∫",
+        ".",
+    ],
+    key=len,
+    reverse=True,
+)
+_NUMBER = re.compile(r"\d+(\.\d+)?([eE][+-]?\d+)?")
+_NOT_IDENT_START = set("λΠΣ")
+_SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₔₕₖₗₘₙₚₛₜᵢᵣᵤᵥⱼ"
+
+
+def _ident_start(ch: str) -> bool:
+    return (ch.isalpha() or ch == "_" or ch == "«") and ch not in _NOT_IDENT_START
+
+
+def _ident_char(ch: str) -> bool:
+    return (ch.isalnum() and ch not in _NOT_IDENT_START) or ch in "_'!?" or ch in _SUBSCRIPTS
+
+
+def tokenize(text: str) -> list[Token]:
+    """The tokens of ``text``; raises :class:`ParseError` at an unknown character."""
+    tokens: list[Token] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch.isspace():
+            i += 1
+            continue
+        if ch.isdigit():
+            match = _NUMBER.match(text, i)
+            assert match is not None
+            tokens.append(Token("num", match.group(0), i, match.end()))
+            i = match.end()
+            continue
+        if _ident_start(ch):
+            j = _ident_end(text, i)
+            word = text[i:j]
+            if word in ASCII:
+                tokens.append(Token("sym", ASCII[word], i, j))
+            else:
+                tokens.append(Token("ident", word, i, j))
+            i = j
+            continue
+        for sym in _SYMBOLS:
+            if text.startswith(sym, i):
+                tokens.append(Token("sym", ASCII.get(sym, sym), i, i + len(sym)))
+                i += len(sym)
+                break
+        else:
+            raise ParseError(f"unexpected character {ch!r}", text, i)
+    tokens.append(Token("eof", "", n, n))
+    return tokens
+
+
+def _ident_end(text: str, i: int) -> int:
+    """End of a dotted identifier starting at ``i``; ``!`` ends it only before whitespace
+    or a bracket, because ``n !`` is the factorial notation but ``Nat.factorial!`` is not."""
+    n = len(text)
+    while True:
+        if text[i] == "«":
+            close = text.find("»", i)
+            i = n if close < 0 else close + 1
+        else:
+            while i < n and (_ident_char(text[i]) and text[i] != "!"):
+                i += 1
+        if i + 1 < n and text[i] == "." and (_ident_start(text[i + 1]) or text[i + 1].isdigit()):
+            i += 1
+            if text[i].isdigit():
+                while i < n and text[i].isdigit():
+                    i += 1
+                if not (i + 1 < n and text[i] == "." and _ident_start(text[i + 1])):
+                    return i
+            continue
+        return i

@@ -1,0 +1,391 @@
+"""Parse Lean 4 theorem statements into :mod:`afcheck.lean.ast` trees.
+
+A Pratt parser with Lean 4's precedences (``Init/Prelude``, ``Init/Core`` and Mathlib
+notation): ``↔`` 20, ``→`` 25 (right), ``∨`` 30 (right), ``∧`` 35 (right), ``¬`` takes its
+argument at 40, relations 50, ``+ -`` 65, ``* / %`` 70, prefix ``-`` and ``^`` 75 (``-x^2``
+is ``-(x^2)``), application 1024. Binder notations (``∀ ∃ fun``) extend as far as possible;
+a big operator's body is read at 67 (Mathlib's ``BigOperators``). A bracketed part the
+parser does not model becomes an :class:`~afcheck.lean.ast.Opaque` node with its text.
+"""
+
+from __future__ import annotations
+
+from afcheck.lean.ast import (
+    App,
+    Ascription,
+    BigOp,
+    Binder,
+    BinOp,
+    Coe,
+    Expr,
+    Lambda,
+    Num,
+    Opaque,
+    Proj,
+    Quant,
+    Theorem,
+    UnOp,
+    Var,
+)
+from afcheck.lean.lexer import ParseError, Token, tokenize
+
+__all__ = ["ParseError", "parse_expr", "parse_theorem"]
+
+INFIX: dict[str, tuple[int, int, int]] = {
+    # op: (precedence, left operand minimum, right operand minimum)
+    "↔": (20, 21, 21),
+    "→": (25, 26, 25),
+    "∨": (30, 31, 30),
+    "∧": (35, 36, 35),
+    "=": (50, 51, 51),
+    "≠": (50, 51, 51),
+    "<": (50, 51, 51),
+    ">": (50, 51, 51),
+    "≤": (50, 51, 51),
+    "≥": (50, 51, 51),
+    "∣": (50, 51, 51),
+    "∈": (50, 51, 51),
+    "∉": (50, 51, 51),
+    "⊆": (50, 51, 51),
+    "⊂": (50, 51, 51),
+    "≡": (50, 51, 51),
+    "∪": (65, 65, 66),
+    "+": (65, 65, 66),
+    "-": (65, 65, 66),
+    "∩": (70, 70, 71),
+    "*": (70, 70, 71),
+    "/": (70, 70, 71),
+    "%": (70, 70, 71),
+    "\\": (70, 70, 71),
+    "•": (73, 74, 73),
+    "^": (75, 76, 75),
+    "∘": (90, 91, 90),
+}
+MAX = 1024
+_BINDER_OPEN = {"(": ")", "{": "}", "[": "]", "⦃": "⦄"}
+_BINDER_KIND = {"(": "explicit", "{": "implicit", "[": "instance", "⦃": "strict"}
+_BIG_BODY = 67
+_ARG_START_SYMS = {"(", "⌊", "⌈", "↑", "⟨", "{"}
+
+
+class _Parser:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.tokens = tokenize(text)
+        self.pos = 0
+
+    # --- token helpers -------------------------------------------------------------
+    @property
+    def tok(self) -> Token:
+        return self.tokens[self.pos]
+
+    def peek(self, k: int = 1) -> Token:
+        return self.tokens[min(self.pos + k, len(self.tokens) - 1)]
+
+    def at(self, *texts: str) -> bool:
+        return self.tok.kind in ("sym", "ident") and self.tok.text in texts
+
+    def advance(self) -> Token:
+        token = self.tok
+        self.pos += 1
+        return token
+
+    def expect(self, text: str) -> Token:
+        if not self.at(text):
+            found = self.tok.text or "end of input"
+            raise self.error(f"expected '{text}', found '{found}'")
+        return self.advance()
+
+    def error(self, message: str, token: Token | None = None) -> ParseError:
+        return ParseError(message, self.text, (token or self.tok).start)
+
+    def ident(self) -> str:
+        if self.tok.kind != "ident":
+            raise self.error(f"expected a name, found '{self.tok.text or 'end of input'}'")
+        return self.advance().text
+
+    # --- theorem -------------------------------------------------------------------
+    def theorem(self) -> Theorem:
+        while self.at("@"):
+            self.skip_brackets_from(self.pos + 1)
+        for modifier in ("private", "protected", "nonrec"):
+            if self.at(modifier):
+                self.advance()
+        if not self.at("theorem", "lemma", "example"):
+            raise self.error("expected 'theorem', 'lemma' or 'example'")
+        keyword = self.advance().text
+        name = "" if keyword == "example" else self.ident()
+        binders: list[Binder] = []
+        while self.tok.text in _BINDER_OPEN and self.tok.kind == "sym":
+            binders.extend(self.bracketed_binders())
+        self.expect(":")
+        conclusion = self.expr(0)
+        if self.at(":="):
+            self.advance()
+            while self.tok.kind != "eof":
+                self.advance()
+        if self.tok.kind != "eof":
+            raise self.error(f"unexpected '{self.tok.text}' after the statement")
+        return Theorem(keyword, name, tuple(binders), conclusion)
+
+    def skip_brackets_from(self, index: int) -> None:
+        """Skip an attribute ``@[...]``."""
+        self.pos = index
+        self.expect("[")
+        depth = 1
+        while depth and self.tok.kind != "eof":
+            token = self.advance()
+            depth += {"[": 1, "]": -1}.get(token.text, 0)
+
+    def bracketed_binders(self) -> list[Binder]:
+        opener = self.advance().text
+        closer = _BINDER_OPEN[opener]
+        kind = _BINDER_KIND[opener]
+        if kind == "instance":
+            if self.tok.kind == "ident" and self.peek().text == ":":
+                name = self.advance().text
+                self.advance()
+            else:
+                name = ""
+            instance_type = self.expr(0)
+            self.expect(closer)
+            return [Binder(name, instance_type, kind)]
+        names = [self.binder_name()]
+        while self.tok.kind == "ident" or self.at("_"):
+            names.append(self.binder_name())
+        type_: Expr | None = None
+        default: Expr | None = None
+        if self.at(":"):
+            self.advance()
+            type_ = self.expr(0)
+        if self.at(":="):
+            if kind != "explicit":
+                raise self.error("a default value ':=' needs an explicit binder '( )'")
+            self.advance()
+            default = self.expr(0)
+        self.expect(closer)
+        return [Binder(n, type_, kind, default) for n in names]
+
+    def binder_name(self) -> str:
+        return self.ident()
+
+    # --- expressions ---------------------------------------------------------------
+    def expr(self, min_prec: int) -> Expr:
+        left = self.prefix()
+        while True:
+            token = self.tok
+            if token.kind == "sym" and token.text in INFIX:
+                prec, _, right_min = INFIX[token.text]
+                if prec < min_prec:
+                    break
+                self.advance()
+                right = self.expr(right_min)
+                left = BinOp(token.text, left, right)
+                if token.text == "≡" and self.at("["):
+                    left = self.modeq_suffix(left)
+                continue
+            if token.kind == "sym" and token.text in ("!", "⁻¹"):
+                self.advance()
+                style = "factorial" if token.text == "!" else "inv"
+                fn = "Nat.factorial" if token.text == "!" else "Inv.inv"
+                left = App(fn, (left,), style)
+                continue
+            if MAX >= min_prec and self.starts_argument():
+                args = [self.argument()]
+                while self.starts_argument():
+                    args.append(self.argument())
+                left = _apply(left, tuple(args))
+                continue
+            break
+        return left
+
+    def modeq_suffix(self, relation: BinOp) -> Expr:
+        """``a ≡ b [ZMOD n]`` is kept whole, as opaque text."""
+        start = self.pos
+        self.skip_brackets_from(self.pos)
+        suffix = self.text[self.tokens[start].start : self.tokens[self.pos - 1].end]
+        from afcheck.lean.printer import print_expr
+
+        return Opaque(f"{print_expr(relation)} {suffix}")
+
+    def starts_argument(self) -> bool:
+        token = self.tok
+        if token.kind in ("ident", "num"):
+            return token.text not in _KEYWORDS
+        return token.kind == "sym" and token.text in _ARG_START_SYMS
+
+    def argument(self) -> Expr:
+        return self.atom()
+
+    def prefix(self) -> Expr:
+        token = self.tok
+        text = token.text
+        if token.kind == "sym":
+            if text == "-":
+                self.advance()
+                return UnOp("-", self.expr(75))
+            if text == "¬":
+                self.advance()
+                return UnOp("¬", self.expr(40))
+            if text == "√":
+                self.advance()
+                return App("Real.sqrt", (self.expr(100),), "sqrt")
+            if text in ("∀", "∃", "∃!"):
+                return self.quantifier()
+            if text in ("∑", "∏"):
+                return self.big_operator()
+            if text == "|":
+                self.advance()
+                inner = self.expr(0)
+                self.expect("|")
+                return App("abs", (inner,), "abs")
+            if text == "fun":
+                return self.lambda_()
+        return self.atom()
+
+    def atom(self) -> Expr:
+        token = self.tok
+        if token.kind == "num":
+            self.advance()
+            return Num(token.text)
+        if token.kind == "ident":
+            if token.text in _KEYWORDS:
+                raise self.error(f"'{token.text}' is not supported in a statement")
+            self.advance()
+            return Var(token.text)
+        text = token.text
+        if text == "(":
+            return self.parenthesised()
+        if text == "↑":
+            self.advance()
+            return Coe(self.atom())
+        if text == "⌊":
+            return self.delimited("⌋", "Int.floor", "floor")
+        if text == "⌈":
+            return self.delimited("⌉", "Int.ceil", "ceil")
+        if text in ("⟨", "{"):
+            return self.opaque_brackets()
+        raise self.error(f"unexpected '{text or 'end of input'}'")
+
+    def delimited(self, closer: str, fn: str, style: str) -> Expr:
+        self.advance()
+        inner = self.expr(0)
+        self.expect(closer)
+        return App(fn, (inner,), style)
+
+    def parenthesised(self) -> Expr:
+        start = self.pos
+        try:
+            self.advance()
+            inner = self.expr(0)
+            if self.at(":"):
+                self.advance()
+                inner = Ascription(inner, self.expr(0))
+            self.expect(")")
+        except ParseError:
+            self.pos = start
+            return self.opaque_brackets()
+        return self.projections(inner)
+
+    def projections(self, inner: Expr) -> Expr:
+        """``(x + 1).natAbs``: a ``.`` right after the closing bracket, then a name."""
+        while self.at(".") and self.tok.start == self.tokens[self.pos - 1].end:
+            self.advance()
+            inner = Proj(inner, self.ident())
+        return inner
+
+    def opaque_brackets(self) -> Expr:
+        """A bracketed expression the parser does not model, kept as its text."""
+        start = self.tok
+        depth = 0
+        while True:
+            token = self.advance()
+            if token.kind == "eof":
+                raise self.error(f"unclosed '{start.text}'", start)
+            if token.text in "([{⟨⦃" and token.kind == "sym":
+                depth += 1
+            elif token.text in ")]}⟩⦄" and token.kind == "sym":
+                depth -= 1
+                if depth == 0:
+                    return self.projections(Opaque(self.text[start.start : token.end]))
+
+    def quantifier(self) -> Expr:
+        q = self.advance().text
+        binders, bound = self.quantifier_binders()
+        self.expect(",")
+        body = self.expr(0)
+        return Quant(q, binders, body, bound)
+
+    def quantifier_binders(self) -> tuple[tuple[Binder, ...], tuple[str, Expr] | None]:
+        if self.tok.text in _BINDER_OPEN and self.tok.kind == "sym":
+            binders: list[Binder] = []
+            while self.tok.text in _BINDER_OPEN and self.tok.kind == "sym":
+                binders.extend(self.bracketed_binders())
+            return tuple(binders), None
+        names = [self.binder_name()]
+        while self.tok.kind == "ident":
+            names.append(self.binder_name())
+        type_: Expr | None = None
+        bound: tuple[str, Expr] | None = None
+        if self.at(":"):
+            self.advance()
+            type_ = self.expr(0)
+        elif self.tok.text in ("<", ">", "≤", "≥", "≠", "∈", "∉", "⊆") and self.tok.kind == "sym":
+            op = self.advance().text
+            bound = (op, self.expr(51))
+        return tuple(Binder(n, type_) for n in names), bound
+
+    def lambda_(self) -> Expr:
+        self.advance()
+        binders, _ = self.quantifier_binders()
+        if self.at(","):
+            self.advance()
+        else:
+            self.expect("=>")
+        return Lambda(binders, self.expr(0))
+
+    def big_operator(self) -> Expr:
+        op = self.advance().text
+        var = self.binder_name()
+        var_type: Expr | None = None
+        if self.at(":"):
+            self.advance()
+            var_type = self.expr(51)
+        domain: Expr | None = None
+        keyword = "in"
+        if self.at("in", "∈"):
+            keyword = self.advance().text
+            domain = self.expr(0)
+        self.expect(",")
+        body = self.expr(_BIG_BODY)
+        return BigOp(op, var, var_type, domain, body, keyword)
+
+
+_KEYWORDS = {"in", "then", "else", "if", "by", "at", "with", "from", "have", "show", "let"}
+
+
+def _apply(fn: Expr, args: tuple[Expr, ...]) -> Expr:
+    if isinstance(fn, Var):
+        return App(fn.name, args)
+    if isinstance(fn, App) and fn.style == "prefix":
+        return App(fn.fn, fn.args + args)
+    from afcheck.lean.printer import print_expr
+
+    return App(f"({print_expr(fn)})", args)
+
+
+def parse_theorem(text: str) -> Theorem:
+    """Parse one statement ``theorem name binders : type [:= proof]``.
+
+    Raises :class:`ParseError` (with line and column) when ``text`` is not one.
+    """
+    return _Parser(text).theorem()
+
+
+def parse_expr(text: str) -> Expr:
+    """Parse a single expression."""
+    parser = _Parser(text)
+    expr = parser.expr(0)
+    if parser.tok.kind != "eof":
+        raise parser.error(f"unexpected '{parser.tok.text}'")
+    return expr

@@ -1,0 +1,157 @@
+"""Print :mod:`afcheck.lean.ast` trees back to Lean 4 text.
+
+Parentheses are inserted exactly where Lean's precedences need them, so
+``parse(print(t)) == t`` for every tree the parser produces.
+"""
+
+from __future__ import annotations
+
+from afcheck.lean.ast import (
+    App,
+    Ascription,
+    BigOp,
+    Binder,
+    BinOp,
+    Coe,
+    Expr,
+    Lambda,
+    Num,
+    Opaque,
+    Proj,
+    Quant,
+    Theorem,
+    UnOp,
+    Var,
+)
+
+__all__ = ["print_binder_group", "print_expr", "print_theorem"]
+
+_CLOSE = {"explicit": ")", "implicit": "}", "instance": "]", "strict": "⦄"}
+_OPEN = {"explicit": "(", "implicit": "{", "instance": "[", "strict": "⦃"}
+_MAX = 1024
+_LEAD = 0
+
+
+def print_theorem(theorem: Theorem) -> str:
+    """``theorem name binders : conclusion := by sorry``, on one line."""
+    head = theorem.keyword if theorem.keyword == "example" else f"{theorem.keyword} {theorem.name}"
+    parts = [head] + [print_binder_group(g) for g in group_binders(theorem.binders)]
+    return f"{' '.join(parts)} : {print_expr(theorem.conclusion)} := by sorry"
+
+
+def group_binders(binders: tuple[Binder, ...]) -> list[tuple[Binder, ...]]:
+    """Consecutive binders with the same type, kind and no default share a bracket."""
+    groups: list[list[Binder]] = []
+    for binder in binders:
+        last = groups[-1][-1] if groups else None
+        if (
+            last is not None
+            and binder.kind == last.kind
+            and binder.kind != "instance"
+            and binder.type == last.type
+            and binder.default is None
+            and last.default is None
+            and binder.type is not None
+        ):
+            groups[-1].append(binder)
+        else:
+            groups.append([binder])
+    return [tuple(g) for g in groups]
+
+
+def print_binder_group(group: tuple[Binder, ...]) -> str:
+    first = group[0]
+    opener, closer = _OPEN[first.kind], _CLOSE[first.kind]
+    if first.kind == "instance":
+        name = f"{first.name} : " if first.name else ""
+        assert first.type is not None
+        return f"[{name}{print_expr(first.type)}]"
+    inner = " ".join(b.name for b in group)
+    if first.type is not None:
+        inner += f" : {print_expr(first.type)}"
+    if first.default is not None:
+        inner += f" := {print_expr(first.default)}"
+    return f"{opener}{inner}{closer}"
+
+
+def print_expr(expr: Expr) -> str:
+    """Lean text for ``expr``."""
+    return _print(expr, 0)
+
+
+def _paren(text: str, prec: int, ctx: int) -> str:
+    return f"({text})" if prec < ctx else text
+
+
+def _print(expr: Expr, ctx: int) -> str:
+    from afcheck.lean.parser import INFIX
+
+    if isinstance(expr, Var):
+        return expr.name
+    if isinstance(expr, Num):
+        return expr.text
+    if isinstance(expr, Opaque):
+        return expr.text
+    if isinstance(expr, Ascription):
+        return f"({_print(expr.expr, 0)} : {_print(expr.type, 0)})"
+    if isinstance(expr, Coe):
+        return f"↑{_print(expr.expr, _MAX + 1)}"
+    if isinstance(expr, BinOp):
+        prec, left_min, right_min = INFIX[expr.op]
+        text = f"{_print(expr.left, left_min)} {expr.op} {_print(expr.right, right_min)}"
+        return _paren(text, prec, ctx)
+    if isinstance(expr, UnOp):
+        if expr.op == "-":
+            return _paren(f"-{_print(expr.operand, 75)}", 75, ctx)
+        return _paren(f"¬{_print(expr.operand, 40)}", 40, ctx)
+    if isinstance(expr, App):
+        return _print_app(expr, ctx)
+    if isinstance(expr, Proj):
+        return f"({_print(expr.expr, 0)}).{expr.field}"
+    if isinstance(expr, Quant):
+        binders = _print_quant_binders(expr.binders)
+        if expr.bound is not None:
+            binders += f" {expr.bound[0]} {_print(expr.bound[1], 51)}"
+        return _paren(f"{expr.q} {binders}, {_print(expr.body, 0)}", _LEAD, ctx)
+    if isinstance(expr, Lambda):
+        return _paren(
+            f"fun {_print_quant_binders(expr.binders)} => {_print(expr.body, 0)}", _LEAD, ctx
+        )
+    if isinstance(expr, BigOp):
+        var = expr.var
+        if expr.var_type is not None:
+            var += f" : {_print(expr.var_type, 51)}"
+        domain = f" {expr.keyword} {_print(expr.domain, 0)}" if expr.domain is not None else ""
+        return _paren(f"{expr.op} {var}{domain}, {_print(expr.body, 67)}", 67, ctx)
+    raise TypeError(f"not an expression: {expr!r}")
+
+
+def _print_quant_binders(binders: tuple[Binder, ...]) -> str:
+    if all(b.kind == "explicit" and b.default is None for b in binders) and (
+        len({b.type for b in binders}) == 1
+    ):
+        names = " ".join(b.name for b in binders)
+        if binders[0].type is None:
+            return names
+        return f"{names} : {_print(binders[0].type, 0)}"
+    return " ".join(print_binder_group(g) for g in group_binders(binders))
+
+
+def _print_app(expr: App, ctx: int) -> str:
+    style = expr.style
+    if style == "abs":
+        return f"|{_print(expr.args[0], 0)}|"
+    if style == "floor":
+        return f"⌊{_print(expr.args[0], 0)}⌋"
+    if style == "ceil":
+        return f"⌈{_print(expr.args[0], 0)}⌉"
+    if style == "sqrt":
+        return _paren(f"√{_print(expr.args[0], 100)}", 100, ctx)
+    if style == "factorial":
+        return f"{_print(expr.args[0], _MAX + 1)} !"
+    if style == "inv":
+        return f"{_print(expr.args[0], _MAX + 1)}⁻¹"
+    if not expr.args:
+        return expr.fn
+    args = " ".join(_print(a, _MAX + 1) for a in expr.args)
+    return _paren(f"{expr.fn} {args}", _MAX, ctx)

@@ -1,0 +1,180 @@
+"""The ``smt`` prover: decide Lean statements of the arithmetic fragment with z3.
+
+PROVED when hypotheses ∧ ¬conclusion is unsatisfiable. REFUTED when the negation holds:
+for a statement with parameters, z3's model of hypotheses ∧ ¬conclusion — but only after the
+exact evaluator (:mod:`afcheck.lean.evaluate`) confirms that the model satisfies every
+hypothesis and violates the conclusion; for a statement without parameters, when the body is
+unsatisfiable. Everything else — outside the fragment, z3 ``unknown``, a timeout, a model
+that cannot be checked exactly — is INCONCLUSIVE with the reason.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from afcheck.types import ProofTask, Verdict, VerdictKind
+
+BACKEND = "smt"
+VERSION = "1"
+_POOL_THRESHOLD = 32
+"""Batches smaller than this run in-process: a pool's start-up costs more than it saves."""
+
+
+@dataclass(frozen=True)
+class SmtProver:
+    """z3 with Lean's arithmetic semantics. ``jobs`` > 1 uses a process pool for batches of
+    at least 32 statements; ``timeout_ms`` bounds each z3 call."""
+
+    timeout_ms: int = 2000
+    jobs: int = 1
+    name: str = "smt"
+    version: str = VERSION
+
+    def prove(self, tasks: Sequence[ProofTask]) -> list[Verdict]:
+        if self.jobs > 1 and len(tasks) >= _POOL_THRESHOLD:
+            with ProcessPoolExecutor(self.jobs) as pool:
+                items = [(t, self.timeout_ms) for t in tasks]
+                return list(pool.map(_decide_pair, items, chunksize=8))
+        return [decide(t, self.timeout_ms) for t in tasks]
+
+
+def _decide_pair(item: tuple[ProofTask, int]) -> Verdict:
+    return decide(*item)
+
+
+def decide(task: ProofTask, timeout_ms: int = 2000) -> Verdict:
+    """The verdict on one statement; never raises for a bad statement."""
+    start = time.perf_counter()
+    try:
+        verdict = _decide(task, timeout_ms)
+    except Exception as error:  # noqa: BLE001 - one bad statement must not stop a batch
+        verdict = _inconclusive(f"internal error: {type(error).__name__}: {error}")
+    return Verdict(
+        kind=verdict.kind,
+        backend=BACKEND,
+        certified=False,
+        reason=verdict.reason,
+        evidence=verdict.evidence,
+        counterexample=verdict.counterexample,
+        elapsed_s=time.perf_counter() - start,
+    )
+
+
+def _inconclusive(reason: str) -> Verdict:
+    return Verdict(VerdictKind.INCONCLUSIVE, BACKEND, reason=reason)
+
+
+def _decide(task: ProofTask, timeout_ms: int) -> Verdict:
+    from afcheck.lean.elaborate import Unsupported, elaborate
+    from afcheck.lean.extract import ExtractionError, extract_statement
+    from afcheck.lean.lexer import ParseError
+    from afcheck.lean.parser import parse_theorem
+
+    try:
+        extracted = extract_statement(task.statement)
+        theorem = parse_theorem(extracted.statement)
+        header = "\n".join(filter(None, (task.header, extracted.header)))
+        statement = elaborate(theorem, header)
+    except (ExtractionError, ParseError) as error:
+        return _inconclusive(f"cannot read the statement: {error}")
+    except Unsupported as error:
+        return _inconclusive(f"outside the SMT fragment: {error}")
+    return _solve(statement, timeout_ms)
+
+
+def _solve(statement: Any, timeout_ms: int) -> Verdict:
+    import z3
+
+    from afcheck.lean.elaborate import Unsupported
+    from afcheck_smt.encode import Encoding, declare, formula
+
+    enc = Encoding()
+    env = {name: declare(enc, name, ty) for name, ty in statement.params}
+    try:
+        hyps = [formula(h, enc, env) for _, h in statement.hypotheses]
+        conclusion = formula(statement.conclusion, enc, env)
+    except Unsupported as error:
+        return _inconclusive(f"outside the SMT fragment: {error}")
+    side = list(enc.side)
+    result, payload = _check(side + hyps + [z3.Not(conclusion)], timeout_ms)
+    if result == "unsat":
+        return Verdict(VerdictKind.PROVED, BACKEND, reason="hypotheses ∧ ¬conclusion is unsat")
+    if result == "unknown":
+        return _inconclusive(f"z3 returned unknown ({payload}) on hypotheses ∧ ¬conclusion")
+    if not statement.params and not statement.hypotheses:
+        again, detail = _check(side + [conclusion], timeout_ms)
+        if again == "unsat":
+            return Verdict(VerdictKind.REFUTED, BACKEND, reason="the statement is unsat")
+        return _inconclusive(f"z3 could not prove the negation ({again} {detail or ''})".strip())
+    return _refutation(statement, payload, enc.variables)
+
+
+def _refutation(statement: Any, model: Any, variables: Mapping[str, Any]) -> Verdict:
+    from afcheck.lean.evaluate import NotExact, holds
+
+    types = dict(statement.params)
+    params = {name: var for name, var in variables.items() if name in types}
+    values = model_values(model, params, types)
+    if values is None:
+        return _inconclusive("z3's counterexample is irrational and cannot be checked exactly")
+    try:
+        hyps_hold, conclusion_holds = holds(statement, values)
+    except NotExact as error:
+        return _inconclusive(f"z3's counterexample cannot be checked exactly: {error}")
+    if not hyps_hold or conclusion_holds:
+        return _inconclusive("z3's counterexample fails the exact check; not trusted")
+    shown = {name: render_value(values[name]) for name, _ in statement.params}
+    evidence = "counterexample: " + ", ".join(f"{k} = {v}" for k, v in shown.items())
+    return Verdict(
+        VerdictKind.REFUTED,
+        BACKEND,
+        reason="hypotheses hold and the conclusion fails at the counterexample",
+        evidence=evidence,
+        counterexample=shown,
+    )
+
+
+def _check(assertions: list[Any], timeout_ms: int) -> tuple[str, Any]:
+    import z3
+
+    solver = z3.Solver()
+    solver.set("timeout", timeout_ms)
+    solver.add(*assertions)
+    result = solver.check()
+    if result == z3.sat:
+        return "sat", solver.model()
+    if result == z3.unsat:
+        return "unsat", None
+    return "unknown", solver.reason_unknown()
+
+
+def model_values(
+    model: Any, variables: Mapping[str, Any], types: Mapping[str, str]
+) -> dict[str, Fraction] | None:
+    """Exact values of the parameters in a z3 model; ``None`` if one is irrational."""
+    import z3
+
+    values: dict[str, Fraction] = {}
+    for name, var in variables.items():
+        value = model.eval(var, model_completion=True)
+        if z3.is_int_value(value):
+            values[name] = Fraction(value.as_long())
+        elif z3.is_rational_value(value):
+            values[name] = Fraction(value.numerator_as_long(), value.denominator_as_long())
+        else:
+            return None
+        if types[name] in ("ℕ", "ℤ") and values[name].denominator != 1:
+            return None
+    return values
+
+
+def render_value(value: Fraction) -> str:
+    """``3``, ``-1/2``: Lean-readable exact values."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{value.numerator}/{value.denominator}"

@@ -1,0 +1,262 @@
+"""One test per Lean fact the SMT encoding must respect, plus the plugin and the command."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from afcheck_smt.prover import SmtProver
+
+from afcheck.errors import UsageError
+from afcheck.plugins import get_plugins
+from afcheck.prove import main
+from afcheck.types import ProofTask, Verdict, VerdictKind
+
+PROVER = SmtProver()
+
+
+def verdict(statement: str, header: str = "") -> Verdict:
+    return PROVER.prove([ProofTask("t", statement, header)])[0]
+
+
+def kind(statement: str, header: str = "") -> VerdictKind:
+    return verdict(statement, header).kind
+
+
+def both(true_statement: str, false_statement: str) -> None:
+    assert kind(true_statement) is VerdictKind.PROVED
+    assert kind(false_statement) is VerdictKind.REFUTED
+
+
+def test_nat_sub_truncates() -> None:
+    both("theorem t : (3 : ℕ) - 5 = 0 := by sorry", "theorem t : (3 : ℕ) - 5 = 2 := by sorry")
+    assert kind("theorem t (x : ℕ) (h : x = 3) : x - 5 = 0 := by sorry") is VerdictKind.PROVED
+
+
+def test_int_sub_does_not_truncate() -> None:
+    both("theorem t : (3 : ℤ) - 5 = -2 := by sorry", "theorem t : (3 : ℤ) - 5 = 0 := by sorry")
+
+
+def test_unconstrained_numerals_default_to_nat() -> None:
+    both("theorem t : 7 / 2 = 3 := by sorry", "theorem t : 2 - 3 = 1 := by sorry")
+
+
+def test_nat_div_floors() -> None:
+    both("theorem t : (7 : ℕ) / 2 = 3 := by sorry", "theorem t : (7 : ℕ) / 2 = 4 := by sorry")
+
+
+def test_int_div_is_euclidean() -> None:
+    assert (
+        kind(
+            "theorem t : (-7 : ℤ) / 2 = -4 ∧ (7 : ℤ) / (-2) = -3 ∧ (-7 : ℤ) / (-2) = 4 := by sorry"
+        )
+        is VerdictKind.PROVED
+    )
+    assert kind("theorem t : (-7 : ℤ) / 2 = -3 := by sorry") is VerdictKind.REFUTED
+
+
+def test_int_mod_is_nonnegative() -> None:
+    assert kind("theorem t : (-7 : ℤ) % 2 = 1 ∧ (7 : ℤ) % (-2) = 1 := by sorry") is (
+        VerdictKind.PROVED
+    )
+    assert kind("theorem t (a b : ℤ) (h : b ≠ 0) : 0 ≤ a % b := by sorry") is VerdictKind.PROVED
+
+
+def test_int_div_by_zero_is_zero() -> None:
+    both("theorem t (x : ℤ) : x / 0 = 0 := by sorry", "theorem t (x : ℤ) : x / 0 = x := by sorry")
+
+
+def test_nat_mod_by_zero_is_identity() -> None:
+    both("theorem t (x : ℕ) : x % 0 = x := by sorry", "theorem t (x : ℕ) : x % 0 = 0 := by sorry")
+
+
+def test_real_div_by_zero_is_zero() -> None:
+    both("theorem t (x : ℝ) : x / 0 = 0 := by sorry", "theorem t (x : ℝ) : x / 0 = 1 := by sorry")
+
+
+def test_rat_division_is_exact() -> None:
+    both("theorem t : (7 : ℚ) / 2 = 3.5 := by sorry", "theorem t : (7 : ℚ) / 2 = 3 := by sorry")
+
+
+def test_decimal_and_scientific_numerals_are_exact() -> None:
+    both(
+        "theorem t : (0.25 : ℚ) * 80 = 20 ∧ (2.5e-3 : ℝ) = 1 / 400 := by sorry",
+        "theorem t : (0.1 : ℝ) + 0.2 = 0.3000001 := by sorry",
+    )
+
+
+def test_pow_with_numeral_exponent() -> None:
+    both("theorem t (x : ℤ) : x ^ 2 ≥ 0 := by sorry", "theorem t (x : ℤ) : x ^ 3 ≥ 0 := by sorry")
+
+
+def test_nat_cast_is_nonnegative() -> None:
+    both(
+        "theorem t (n : ℕ) : (n : ℝ) ≥ 0 := by sorry", "theorem t (n : ℤ) : (n : ℝ) ≥ 0 := by sorry"
+    )
+
+
+def test_ascription_casts_leaves_before_subtracting() -> None:
+    # (a - b : ℝ) with a b : ℕ is ↑a - ↑b, not ↑(a - b).
+    both(
+        "theorem t (a b : ℕ) (h : a < b) : (a - b : ℝ) < 0 := by sorry",
+        "theorem t (a b : ℕ) (h : a < b) : ((a - b : ℕ) : ℝ) < 0 := by sorry",
+    )
+
+
+def test_sqrt_of_negative_is_zero() -> None:
+    both(
+        "theorem t : Real.sqrt (-4) = 0 := by sorry", "theorem t : Real.sqrt (-4) = -2 := by sorry"
+    )
+
+
+def test_sqrt_is_the_nonnegative_root() -> None:
+    both(
+        "theorem step : Real.sqrt 16 = (4 : ℝ) := by sorry",
+        "theorem t : √16 = (-4 : ℝ) := by sorry",
+    )
+
+
+def test_am_gm_with_sqrt() -> None:
+    statement = (
+        "theorem ex (a b : ℝ) (ha : 0 < a) (hb : 0 < b) :"
+        " a + b ≥ {} * Real.sqrt (a * b) := by sorry"
+    )
+    both(statement.format(2), statement.format(3))
+
+
+def test_abs_min_max() -> None:
+    both(
+        "theorem t (x : ℤ) : |x| ≥ 0 ∧ min x 3 ≤ max x 3 := by sorry",
+        "theorem t (x : ℤ) : |x| = x := by sorry",
+    )
+
+
+def test_floor_and_ceil() -> None:
+    both(
+        "theorem t : ⌊(-2.5 : ℝ)⌋ = -3 ∧ ⌈(2.1 : ℚ)⌉ = 3 ∧ Int.floor (2 : ℝ) = 2 := by sorry",
+        "theorem t : ⌊(-2.5 : ℝ)⌋ = -2 := by sorry",
+    )
+
+
+def test_factorial_choose_gcd_on_literals() -> None:
+    both(
+        "theorem t : Nat.factorial 5 = 120 ∧ 4 ! = 24 ∧ Nat.choose 5 2 = 10"
+        " ∧ Nat.gcd 12 18 = 6 := by sorry",
+        "theorem t : Nat.choose 5 2 = 20 := by sorry",
+    )
+
+
+def test_big_operators_over_literal_ranges() -> None:
+    both(
+        "theorem t : ∑ i in Finset.range 5, i = 10 ∧ ∏ i in Finset.Icc 1 4, i = 24 := by sorry",
+        "theorem t : ∑ i in Finset.range 5, (i : ℤ) ^ 2 = 31 := by sorry",
+    )
+
+
+def test_divides() -> None:
+    both(
+        "theorem t (n : ℕ) (h : 4 ∣ n) : 2 ∣ n := by sorry",
+        "theorem t (n : ℕ) (h : 2 ∣ n) : 4 ∣ n := by sorry",
+    )
+
+
+def test_quantifiers_over_small_domains() -> None:
+    both(
+        "theorem t : ∃ n : ℕ, n < 5 ∧ n * n = 9 := by sorry",
+        "theorem t : ∃ n : ℕ, n * n = 7 := by sorry",
+    )
+    assert kind("theorem t : ∃! x : ℤ, x + 1 = 0 := by sorry") is VerdictKind.PROVED
+
+
+def test_examples_suite_shapes() -> None:
+    assert kind("theorem ex (x : ℝ) (h : 2 * x + 3 = 11) : x = 4 := by sorry") is VerdictKind.PROVED
+    assert kind("theorem ex (n : ℕ) (h : n % 2 = 1) : (n + 1) % 2 = 0 := by sorry") is (
+        VerdictKind.PROVED
+    )
+    refuted = verdict(
+        "theorem s (clips_april : ℚ) (h₀ : clips_april = 48 / 2) :"
+        " clips_april + 48 = 71 := by sorry"
+    )
+    assert refuted.kind is VerdictKind.REFUTED
+    assert refuted.counterexample == {"clips_april": "24"}
+
+
+def test_irrational_counterexample_is_inconclusive() -> None:
+    result = verdict("theorem t (y : ℝ) : y * y ≠ 2 := by sorry")
+    assert result.kind is VerdictKind.INCONCLUSIVE
+    assert "irrational" in result.reason
+
+
+def test_outside_the_fragment_is_inconclusive_with_reason() -> None:
+    result = verdict("theorem t (f : ℕ → ℕ) (h : f 1 = 2) : f 1 = 2 := by sorry")
+    assert result.kind is VerdictKind.INCONCLUSIVE
+    assert result.reason.startswith("outside the SMT fragment")
+    assert kind("theorem t : Real.pi > 3 := by sorry") is VerdictKind.INCONCLUSIVE
+
+
+def test_header_definitions_make_statements_opaque() -> None:
+    assert kind("theorem t : x = 5 := by sorry", "def x : ℕ := 5") is VerdictKind.INCONCLUSIVE
+
+
+def test_open_real_allows_short_names() -> None:
+    assert kind("theorem t : sqrt 9 = (3 : ℝ) := by sorry", "open Real") is VerdictKind.PROVED
+    assert kind("theorem t : sqrt 9 = (3 : ℝ) := by sorry") is VerdictKind.INCONCLUSIVE
+
+
+def test_untyped_decimal_is_float_and_inconclusive() -> None:
+    assert kind("theorem t : 0.5 + 0.5 = 1 := by sorry") is VerdictKind.INCONCLUSIVE
+
+
+def test_verdicts_are_labelled_smt_and_uncertified() -> None:
+    result = verdict("theorem t : 1 + 1 = 2 := by sorry")
+    assert (result.backend, result.certified) == ("smt", False)
+
+
+def test_unreadable_statement_is_inconclusive() -> None:
+    assert kind("this is not lean") is VerdictKind.INCONCLUSIVE
+
+
+def test_plugin_builds_from_options() -> None:
+    prover = get_plugins().create("prover", "smt", {"timeout_ms": "500", "jobs": "2"})
+    assert (prover.timeout_ms, prover.jobs) == (500, 2)
+    with pytest.raises(UsageError):
+        get_plugins().create("prover", "smt", {"timeout_ms": "soon"})
+
+
+def test_process_pool_gives_the_same_verdicts() -> None:
+    tasks = [
+        ProofTask(str(i), f"theorem t : ({i} : ℤ) - 3 = {i - 3 + i % 2} := by sorry")
+        for i in range(40)
+    ]
+    pooled = SmtProver(jobs=2).prove(tasks)
+    assert [v.kind for v in pooled] == [v.kind for v in PROVER.prove(tasks)]
+
+
+def test_prove_command_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["theorem t (x : ℕ) (h : x = 3) : x - 5 = 0 := by sorry"]) == 0
+    out = capsys.readouterr().out
+    assert "negation:  theorem t_neg : ¬(∀ (x : ℕ) (h : x = 3), x - 5 = 0) := by sorry" in out
+    assert "verdict:   proved" in out and "backend:   smt" in out
+
+
+def test_prove_command_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["theorem t (x : ℕ) (h : x = 3) : x - 2 = 0 := by sorry", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["verdict"] == "refuted" and data["backend"] == "smt"
+    assert data["counterexample"] == {"x": "3"}
+    assert data["reason"]
+
+
+def test_prove_command_reads_files(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "s.lean"
+    path.write_text("import Mathlib\ntheorem t : (2 : ℤ) - 3 = -1 := by norm_num\n")
+    assert main([str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["verdict"] == "proved"
+
+
+def test_prove_command_unparseable_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["theorem t : (1 + = 2 := by sorry"]) == 2
+    err = capsys.readouterr().err
+    assert "line 1, column 13" in err and "\n" == err[-1] and err.count("\n") == 1
