@@ -1,0 +1,38 @@
+"""Built-in afcheck plugin: lean (checker ``lean``, provers ``lean-tactics`` and ``deepseek``,
+the ``afcheck lean setup|doctor`` command)."""
+
+from __future__ import annotations
+
+from afcheck import hookimpl
+from afcheck.registry import Register
+
+
+@hookimpl
+def afcheck_register_checkers(register: Register) -> None:
+    from afcheck_lean.factories import make_checker
+
+    register("lean", make_checker, description="type-check statements with `by sorry` in Lean",
+             details={"backend": "lean-interact"})
+
+
+@hookimpl
+def afcheck_register_provers(register: Register) -> None:
+    from afcheck_lean.factories import make_deepseek, make_tactics
+
+    register("lean-tactics", make_tactics,
+             description="fixed tactic portfolio on the statement and its negation, kernel-checked",
+             details={"backend": "lean-interact"})
+    register("deepseek", make_deepseek,
+             description="DeepSeek-Prover-V2 pass@k, every candidate kernel-checked",
+             details={"backend": "lean-interact", "model": "deepseek-ai/DeepSeek-Prover-V2-7B"})
+
+
+@hookimpl
+def afcheck_register_commands(register: Register) -> None:
+    register("lean", _lean_command, description="set up and inspect the Lean backend")
+
+
+def _lean_command(argv: list[str]) -> int:
+    from afcheck_lean.commands import main
+
+    return main(argv)

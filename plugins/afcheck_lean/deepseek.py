@@ -1,0 +1,171 @@
+"""Prover ``deepseek``: DeepSeek-Prover-V2 at pass@k, every candidate verified in Lean.
+
+Prompt and extraction follow the model card: the full file ending in ``:= by sorry`` inside
+a ````lean4`` block, optionally followed by the chain-of-thought paragraph; the candidate
+is the last ````lean4`` block of the completion. Only the proof body of the theorem with our
+statement's name is kept and spliced under our statement (:mod:`afcheck_lean.statement`);
+a completion whose statement differs is not a proof. The paper used k = 2 on the statement
+and on its negation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from afcheck.types import ProofTask, Verdict, VerdictKind
+from afcheck_lean.negation import Negate, NegationError
+from afcheck_lean.pool import ReplPool
+from afcheck_lean.source import SourceError, header_lines
+from afcheck_lean.statement import (
+    Statement,
+    StatementError,
+    find_declaration,
+    same_signature,
+    split_statement,
+)
+from afcheck_lean.verify import Candidate, Check, verify
+
+Generate = Callable[[Sequence[str], int], list[list[str]]]
+"""``generate(prompts, k)``: ``k`` completions per prompt, in prompt order, in one batch."""
+
+COT_SUFFIX = (
+    "Before producing the Lean 4 code to formally prove the given theorem, provide a detailed "
+    "proof plan outlining the main proof steps and strategies.\nThe plan should highlight key "
+    "ideas, intermediate lemmas, and proof structures that will guide the construction of the "
+    "final formal proof."
+)
+_BLOCKS = (
+    re.compile(r"```lean4\n(.*?)\n```", re.DOTALL),
+    re.compile(r"```lean4\n(.*?)```", re.DOTALL),
+    re.compile(r"```lean\n(.*?)```", re.DOTALL),
+)
+
+
+def formal_statement(statement: str, header: str) -> str:
+    """The file the model completes: header, then the statement ending in ``:= by\\n  sorry``."""
+    body = re.sub(r":=\s*(?:by\s+)?sorry\s*$", ":= by\n  sorry", statement.strip())
+    return f"{header.strip()}\n\n{body}" if header.strip() else body
+
+
+def build_prompt(statement: str, header: str, *, cot: bool = True) -> str:
+    prompt = (
+        "Complete the following Lean 4 code:\n\n```lean4\n"
+        f"{formal_statement(statement, header)}\n```\n"
+    )
+    return f"{prompt}\n{COT_SUFFIX}" if cot else prompt
+
+
+def extract_code(completion: str) -> str | None:
+    """The last ````lean4`` block (falling back as Goedel-Prover's extractor does)."""
+    for pattern in _BLOCKS:
+        blocks = pattern.findall(completion)
+        if blocks:
+            return str(blocks[-1])
+    return None
+
+
+def proof_body(completion: str, target: Statement) -> str:
+    """The candidate's proof body for ``target``; raises :class:`ValueError` with the reason."""
+    code = extract_code(completion)
+    if code is None:
+        raise ValueError("no ```lean4 block in the completion")
+    found = find_declaration(code, target)
+    if found is None:
+        raise ValueError("the completion has no declaration of the statement")
+    if not same_signature(found.signature, target.signature):
+        raise ValueError("the prover changed the statement")
+    return found.body
+
+
+@dataclass(frozen=True)
+class _Sample:
+    task: int
+    side: VerdictKind
+    statement: str
+    completion: str
+
+
+class DeepSeekProver:
+    """pass@k on the statement and on its negation, one batched model call per run."""
+
+    name = "deepseek"
+    version = "1"
+
+    def __init__(self, pool: ReplPool, generate: Generate, negate: Negate, *, k: int = 2,
+                 cot: bool = True, allow_native_decide: bool = False) -> None:
+        self.pool = pool
+        self.generate = generate
+        self.negate = negate
+        self.k = k
+        self.cot = cot
+        self.allow_native_decide = allow_native_decide
+
+    def prove(self, tasks: Sequence[ProofTask]) -> list[Verdict]:
+        sides = [self._sides(t) for t in tasks]
+        jobs = [(i, side, stmt) for i, pairs in enumerate(sides) for side, stmt in pairs[0]]
+        prompts = [build_prompt(stmt, _model_header(tasks[i].header), cot=self.cot)
+                   for i, _, stmt in jobs]
+        outputs = self.generate(prompts, self.k) if prompts else []
+        samples = [_Sample(i, side, stmt, text)
+                   for (i, side, stmt), texts in zip(jobs, outputs, strict=True)
+                   for text in texts[: self.k]]
+        checks = self._verify(tasks, samples)
+        return [self._verdict(i, samples, checks, sides[i][1]) for i in range(len(tasks))]
+
+    def _sides(self, task: ProofTask) -> tuple[list[tuple[VerdictKind, str]], str]:
+        pairs = [(VerdictKind.PROVED, task.statement)]
+        try:
+            pairs.append((VerdictKind.REFUTED, self.negate(task.statement)))
+        except NegationError as exc:
+            return pairs, str(exc)
+        return pairs, ""
+
+    def _verify(self, tasks: Sequence[ProofTask], samples: list[_Sample]) -> list[Check]:
+        prepared: list[Candidate | Check] = []
+        for s in samples:
+            try:
+                body = proof_body(s.completion, split_statement(s.statement))
+            except (ValueError, StatementError) as exc:
+                prepared.append(Check(False, str(exc)))
+                continue
+            prepared.append(Candidate(s.statement, tasks[s.task].header, body))
+        candidates = [p for p in prepared if isinstance(p, Candidate)]
+        verified = iter(verify(self.pool, candidates,
+                               allow_native_decide=self.allow_native_decide))
+        return [next(verified) if isinstance(p, Candidate) else p for p in prepared]
+
+    def _verdict(self, task: int, samples: list[_Sample], checks: list[Check],
+                 no_negation: str) -> Verdict:
+        mine = [(s, c) for s, c in zip(samples, checks, strict=True) if s.task == task]
+        won = {s.side: c for s, c in mine if c.accepted}
+        if len(won) == 2:
+            return Verdict(VerdictKind.INCONCLUSIVE, self.name,
+                           reason="both the statement and its negation were proved")
+        for side, check in won.items():
+            return Verdict(side, self.name, certified=True, evidence=check.proof,
+                           reason=f"{'statement' if side is VerdictKind.PROVED else 'negation'}"
+                           f" proved at pass@{self.k}")
+        reasons = sorted({c.reason for _, c in mine})
+        why = f"no verified proof in {len(mine)} sample(s)"
+        if reasons:
+            why += f" ({reasons[0]})"
+        if no_negation:
+            why += f"; {no_negation}"
+        return Verdict(VerdictKind.INCONCLUSIVE, self.name, reason=why)
+
+    def close(self) -> None:
+        self.pool.close()
+
+
+def _model_header(header: str) -> str:
+    # The model was trained on files that start with the Mathlib header; it sees the same
+    # imports the pool provides, plus the task's own lines.
+    try:
+        extra = header_lines(header, "import Mathlib")
+    except SourceError:
+        extra = ""
+    base = "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 400000\n\n" \
+           "open BigOperators Real Nat Topology Rat"
+    return f"{base}\n\n{extra}".strip()

@@ -1,0 +1,84 @@
+"""Factories of the Lean components: options → settings → a pool → the component.
+
+Each factory checks first that Lean is installed and fails in one line naming
+``afcheck lean setup`` if not; REPLs start lazily, on the first batch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from afcheck.components import Prover
+from afcheck.errors import AfcheckError, UsageError
+from afcheck_lean.checker import LeanChecker
+from afcheck_lean.deepseek import DeepSeekProver, Generate
+from afcheck_lean.negation import front_end_negation
+from afcheck_lean.pool import ReplPool
+from afcheck_lean.session import lean_interact_starter, require_lean
+from afcheck_lean.settings import LeanSettings, parse_bool, parse_settings
+from afcheck_lean.tactics import LeanTacticsProver
+
+
+def _pool(settings: LeanSettings, component: str) -> ReplPool:
+    require_lean(settings, component)
+    return ReplPool(lean_interact_starter(settings), settings)
+
+
+def make_checker(options: Mapping[str, str]) -> LeanChecker:
+    settings = parse_settings(options, "checker lean", set())
+    return LeanChecker(_pool(settings, "checker lean"))
+
+
+def make_tactics(options: Mapping[str, str]) -> LeanTacticsProver:
+    """Options: the pool's (:mod:`afcheck_lean.settings`), ``smt`` = auto|on|off (use the smt
+    prover's counterexamples as witnesses), ``trust_smt`` (return uncertified smt verdicts)."""
+    component = "prover lean-tactics"
+    settings = parse_settings(options, component, {"smt", "trust_smt"})
+    smt = _smt_prover(options.get("smt", "auto"), component)
+    trust = parse_bool(component, "trust_smt", options.get("trust_smt", "false"))
+    if trust and smt is None:
+        raise UsageError(f"{component}: trust_smt=true needs the smt prover (smt=on)")
+    return LeanTacticsProver(_pool(settings, component), front_end_negation, smt=smt,
+                             trust_smt=trust, allow_native_decide=settings.allow_native_decide)
+
+
+def make_deepseek(options: Mapping[str, str]) -> DeepSeekProver:
+    """Options: the pool's, ``k`` (samples per side, default 2), ``cot`` (true), and the LLM
+    client's (``model``, ``base_url``, ``max_tokens``, ``temperature`` …)."""
+    component = "prover deepseek"
+    llm_keys = {"model", "base_url", "api_key_env", "max_tokens", "temperature", "top_p",
+                "seed", "concurrency", "timeout_s_llm", "max_retries"}
+    settings = parse_settings(options, component, {"k", "cot"} | llm_keys)
+    try:
+        k = int(options.get("k", "2"))
+    except ValueError:
+        raise UsageError(f"{component}: option k={options['k']!r} must be an integer") from None
+    if k < 1:
+        raise UsageError(f"{component}: option k must be at least 1")
+    cot = parse_bool(component, "cot", options.get("cot", "true"))
+    pool = _pool(settings, component)
+    generate = _llm_generate({key: options[key] for key in llm_keys if key in options})
+    return DeepSeekProver(pool, generate, front_end_negation, k=k, cot=cot,
+                          allow_native_decide=settings.allow_native_decide)
+
+
+def _smt_prover(mode: str, component: str) -> Prover | None:
+    if mode not in {"auto", "on", "off"}:
+        raise UsageError(f"{component}: option smt={mode!r} must be auto, on or off")
+    if mode == "off":
+        return None
+    from afcheck.plugins import get_plugins
+
+    try:
+        prover: Prover = get_plugins().create("prover", "smt", {})
+    except AfcheckError:
+        if mode == "on":
+            raise
+        return None
+    return prover
+
+
+def _llm_generate(options: Mapping[str, str]) -> Generate:
+    from afcheck_lean.llm_bridge import deepseek_generate
+
+    return deepseek_generate(options)

@@ -1,0 +1,170 @@
+"""A pool of Lean REPLs that each import the header once and check commands against it.
+
+Each worker owns one REPL process. Its first command is the header (``import Mathlib`` …);
+the environment id it returns is the base every later command branches from, so a check
+costs one elaboration, not one import, and checks never see each other's declarations.
+
+Failures never hang and never raise: a command over its wall-clock limit, a crashed REPL
+and an out-of-memory REPL each give a :class:`Failure` with the reason, and the worker
+starts a fresh REPL for its next command. REPLs are also restarted after ``max_commands``
+commands or when their memory passes the recycle limit, because the REPL never frees
+environments.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+from afcheck_lean.replies import Reply, parse_reply
+from afcheck_lean.session import ReplProcess, StartRepl
+from afcheck_lean.settings import LeanSettings
+
+_OOM_MARKERS = ("out of memory", "memoryerror", "std::bad_alloc", "cannot allocate")
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A command that got no answer."""
+
+    kind: str
+    """``timeout``, ``crash``, ``out-of-memory`` or ``header``."""
+    reason: str
+
+
+Result = Reply | Failure
+
+
+class HeaderError(RuntimeError):
+    """The header itself does not elaborate: every command would fail the same way."""
+
+
+class _Worker:
+    def __init__(self, start: StartRepl, settings: LeanSettings) -> None:
+        self._start = start
+        self._settings = settings
+        self._repl: ReplProcess | None = None
+        self._base_env: int | None = None
+        self._commands = 0
+        self._header_error = ""
+        self.restarts = 0
+
+    def run(self, command: str) -> Result:
+        if self._header_error:
+            return Failure("header", self._header_error)
+        try:
+            base = self._ensure_base()
+        except HeaderError as exc:
+            self._header_error = str(exc)
+            return Failure("header", self._header_error)
+        except Exception as exc:  # noqa: BLE001 - any start/import failure is a Failure
+            self._drop()
+            return _failure_of(exc, self._settings.header_timeout_s, "importing the header")
+        assert self._repl is not None
+        try:
+            data = self._repl.run_dict({"cmd": command, "env": base},
+                                       timeout=self._settings.timeout_s)
+        except Exception as exc:  # noqa: BLE001
+            self._drop()
+            return _failure_of(exc, self._settings.timeout_s, "checking")
+        self._commands += 1
+        self._recycle_if_needed()
+        return parse_reply(data)
+
+    def close(self) -> None:
+        self._drop()
+
+    def _ensure_base(self) -> int:
+        if self._repl is not None and not self._repl.is_alive():
+            self._drop()
+        if self._repl is None:
+            self._repl = self._start()
+            self.restarts += 1
+            data = self._repl.run_dict({"cmd": self._settings.header},
+                                       timeout=self._settings.header_timeout_s)
+            reply = parse_reply(data)
+            if reply.refusal or reply.errors or reply.env is None:
+                first = reply.refusal or (reply.errors[0].one_line() if reply.errors else "")
+                self._drop()
+                raise HeaderError(f"the header does not elaborate: {first or 'no environment'}")
+            self._base_env = reply.env
+            self._commands = 0
+        assert self._base_env is not None
+        return self._base_env
+
+    def _recycle_if_needed(self) -> None:
+        assert self._repl is not None
+        if self._commands >= self._settings.max_commands:
+            self._drop()
+            return
+        try:
+            memory = self._repl.get_memory_usage()
+        except Exception:  # noqa: BLE001 - memory sampling is advisory
+            return
+        if memory > self._settings.recycle_limit_mb:
+            self._drop()
+
+    def _drop(self) -> None:
+        if self._repl is not None:
+            try:
+                self._repl.kill()
+            except Exception:  # noqa: BLE001 - the process may already be gone
+                pass
+        self._repl = None
+        self._base_env = None
+
+
+def _failure_of(exc: BaseException, limit: float, doing: str) -> Failure:
+    if isinstance(exc, TimeoutError):
+        return Failure("timeout", f"Lean timed out after {limit:g}s while {doing}")
+    text = str(exc).lower()
+    if isinstance(exc, MemoryError) or any(m in text for m in _OOM_MARKERS):
+        return Failure("out-of-memory", f"the Lean REPL ran out of memory while {doing}")
+    if isinstance(exc, json.JSONDecodeError):
+        return Failure("crash", f"the Lean REPL answered unreadable output while {doing}")
+    kind = type(exc).__name__
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    return Failure("crash", f"the Lean REPL stopped while {doing} ({kind}: {first})")
+
+
+class ReplPool:
+    """``workers`` REPLs sharing the work of a batch; results come back in input order."""
+
+    def __init__(self, start: StartRepl, settings: LeanSettings) -> None:
+        self.settings = settings
+        self._workers = [_Worker(start, settings) for _ in range(settings.workers)]
+        self._idle: queue.SimpleQueue[_Worker] = queue.SimpleQueue()
+        for worker in self._workers:
+            self._idle.put(worker)
+
+    def run(self, commands: Sequence[str]) -> list[Result]:
+        """Check every command in the worker's base environment."""
+        if not commands:
+            return []
+        with ThreadPoolExecutor(max_workers=len(self._workers)) as executor:
+            return list(executor.map(self._run_one, commands))
+
+    def _run_one(self, command: str) -> Result:
+        worker = self._idle.get()
+        try:
+            return worker.run(command)
+        finally:
+            self._idle.put(worker)
+
+    @property
+    def restarts(self) -> int:
+        """REPL processes started so far, over all workers."""
+        return sum(w.restarts for w in self._workers)
+
+    def close(self) -> None:
+        for worker in self._workers:
+            worker.close()
+
+    def __enter__(self) -> ReplPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,206 @@
+"""Prover ``lean-tactics``: a fixed tactic portfolio on the statement and on its negation.
+
+The portfolio is tried in the order of :data:`PORTFOLIO` (cheap decision procedures first,
+search last); the first candidate the kernel accepts decides. For the negation, explicit
+witnesses come first when the SMT prover found a counterexample (``push_neg``, ``use`` the
+values, close the ground goal). Everything is deterministic: same statements, same
+attempts, same order.
+
+With ``trust_smt`` the prover also certifies SMT verdicts: a verdict Lean confirms is
+certified; one Lean cannot confirm is returned as the SMT verdict with ``certified=False``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from afcheck.components import Prover
+from afcheck.types import ProofTask, Verdict, VerdictKind
+from afcheck_lean.negation import Negate, NegationError
+from afcheck_lean.pool import ReplPool
+from afcheck_lean.statement import StatementError, split_statement, top_level_assign
+from afcheck_lean.verify import Candidate, Check, verify
+
+PORTFOLIO: tuple[str, ...] = (
+    "norm_num",
+    "simp",
+    "decide",
+    "omega",
+    "linarith",
+    "nlinarith",
+    "positivity",
+    "aesop",
+)
+"""Tactics tried on each side, in this order."""
+
+_CLOSERS = "first | (norm_num; done) | (simp; done) | decide | (nlinarith; done)"
+_VALUE = re.compile(r"^-?\d+(?:\.\d+)?(?:/\d+)?$")
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One candidate proof of one side of a task."""
+
+    side: VerdictKind
+    """PROVED: a proof of the statement; REFUTED: a proof of its negation."""
+    statement: str
+    body: str
+    label: str
+
+
+def tactic_body(tactic: str) -> str:
+    return f"by\n  {tactic}"
+
+
+def witness_body(values: Sequence[str]) -> str:
+    """A proof of ¬(∀ xs, …) that instantiates ``xs`` with ``values``."""
+    return (
+        "by\n  push_neg\n  use " + ", ".join(f"({v})" for v in values)
+        + f"\n  all_goals {_CLOSERS}"
+    )
+
+
+def witness_values(statement: str, counterexample: Mapping[str, str]) -> list[str] | None:
+    """The counterexample's values in binder order, or ``None`` if one is not a plain number."""
+    try:
+        signature = split_statement(statement).signature
+    except StatementError:
+        return None
+    values = []
+    for name in binder_names(signature):
+        if name in counterexample:
+            value = counterexample[name].strip()
+            if not _VALUE.match(value):
+                return None
+            values.append(value)
+    return values or None
+
+
+def binder_names(signature: str) -> list[str]:
+    """Names bound by the explicit and implicit binder groups before the statement's colon."""
+    names: list[str] = []
+    depth, start, opener = 0, 0, ""
+    for i, ch in enumerate(signature):
+        if ch in "([{⦃":
+            if depth == 0:
+                start, opener = i + 1, ch
+            depth += 1
+        elif ch in ")]}⦄":
+            depth -= 1
+            if depth == 0 and opener != "[":
+                names.extend(_group_names(signature[start:i]))
+        elif depth == 0 and ch == ":":
+            break
+    return names
+
+
+def _group_names(group: str) -> list[str]:
+    colon = group.find(":")
+    if colon < 0 or top_level_assign(group[:colon + 1]) is not None:
+        return []
+    return group[:colon].split()
+
+
+def attempts(task: ProofTask, negate: Negate, hint: Verdict | None) -> tuple[list[Attempt], str]:
+    """The attempts for a task, in order, and why the negation is unavailable (or "")."""
+    prove = [Attempt(VerdictKind.PROVED, task.statement, tactic_body(t), t) for t in PORTFOLIO]
+    try:
+        negation = negate(task.statement)
+    except NegationError as exc:
+        return prove, str(exc)
+    refute = []
+    if hint is not None and hint.kind is VerdictKind.REFUTED and hint.counterexample:
+        values = witness_values(task.statement, hint.counterexample)
+        if values:
+            refute.append(Attempt(VerdictKind.REFUTED, negation, witness_body(values),
+                                  "witnesses " + ", ".join(values)))
+    refute += [Attempt(VerdictKind.REFUTED, negation, tactic_body(t), t) for t in PORTFOLIO]
+    if hint is not None and hint.kind is VerdictKind.REFUTED:
+        return refute + prove, ""
+    return prove + refute, ""
+
+
+class LeanTacticsProver:
+    """See the module docstring."""
+
+    name = "lean-tactics"
+    version = "1"
+
+    def __init__(self, pool: ReplPool, negate: Negate, *, smt: Prover | None = None,
+                 trust_smt: bool = False, allow_native_decide: bool = False) -> None:
+        self.pool = pool
+        self.negate = negate
+        self.smt = smt
+        self.trust_smt = trust_smt
+        self.allow_native_decide = allow_native_decide
+
+    def prove(self, tasks: Sequence[ProofTask]) -> list[Verdict]:
+        hints: list[Verdict | None] = [None] * len(tasks)
+        if self.smt is not None:
+            hints = list(self.smt.prove(tasks))
+        plans = [attempts(t, self.negate, h) for t, h in zip(tasks, hints, strict=True)]
+        found: list[tuple[Attempt, Check] | None] = [None] * len(tasks)
+        failures: list[list[Check]] = [[] for _ in tasks]
+        for round_ in range(max((len(p[0]) for p in plans), default=0)):
+            todo = [i for i, (plan, _) in enumerate(plans)
+                    if found[i] is None and round_ < len(plan) and not _stalled(failures[i])]
+            if not todo:
+                break
+            picked = [plans[i][0][round_] for i in todo]
+            checks = verify(self.pool, [Candidate(a.statement, tasks[i].header, a.body)
+                                        for i, a in zip(todo, picked, strict=True)],
+                            allow_native_decide=self.allow_native_decide)
+            for i, attempt, check in zip(todo, picked, checks, strict=True):
+                if check.accepted:
+                    found[i] = (attempt, check)
+                else:
+                    failures[i].append(check)
+        return [self._verdict(found[i], failures[i], plans[i][1], hints[i])
+                for i in range(len(tasks))]
+
+    def _verdict(self, found: tuple[Attempt, Check] | None, failures: list[Check],
+                 no_negation: str, hint: Verdict | None) -> Verdict:
+        if found is not None:
+            attempt, check = found
+            agrees = hint is not None and hint.kind is attempt.side
+            return Verdict(
+                kind=attempt.side, backend=self.name, certified=True,
+                reason=f"{_side_name(attempt.side)} closed by {attempt.label}"
+                + ("; certifies the smt verdict" if agrees else ""),
+                evidence=check.proof,
+                counterexample=hint.counterexample if agrees and hint else None,
+            )
+        why = _summary(failures, no_negation)
+        if self.trust_smt and hint is not None and hint.kind is not VerdictKind.INCONCLUSIVE:
+            return Verdict(kind=hint.kind, backend=hint.backend, certified=False,
+                           reason=f"{hint.reason}; not certified by Lean: {why}".strip("; "),
+                           evidence=hint.evidence, counterexample=hint.counterexample)
+        return Verdict(kind=VerdictKind.INCONCLUSIVE, backend=self.name, reason=why)
+
+    def close(self) -> None:
+        self.pool.close()
+
+
+MAX_STALLS = 2
+"""Attempts of one task that may get no answer (timeout, crash) before the task is given up:
+each costs a REPL restart and a re-import."""
+
+
+def _stalled(failures: list[Check]) -> bool:
+    return sum(c.failure is not None for c in failures) >= MAX_STALLS
+
+
+def _side_name(side: VerdictKind) -> str:
+    return "statement" if side is VerdictKind.PROVED else "negation"
+
+
+def _summary(failures: list[Check], no_negation: str) -> str:
+    stalled = [c.failure.reason for c in failures if c.failure is not None]
+    parts = ["no portfolio tactic closed the statement or its negation"]
+    if stalled:
+        parts.append(f"{len(stalled)} attempt(s) got no answer: {stalled[0]}")
+    if no_negation:
+        parts.append(no_negation)
+    return "; ".join(parts)

@@ -1,0 +1,91 @@
+"""Prover ``deepseek``: prompt, extraction, statement re-attachment and pass@k verification."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import pytest
+from afcheck_lean.deepseek import DeepSeekProver, build_prompt, extract_code, proof_body
+from afcheck_lean.statement import split_statement
+from fake_repl.harness import FakeLean, make_fake_lean, negate_for_tests
+
+from afcheck.types import ProofTask, VerdictKind
+
+SYSTEM = "theorem sys (a b : ℝ) (h₀ : a + b = 10) (h₁ : a - b = 2) : a = 6 := by sorry"
+GOOD = """### Detailed Proof and Analysis
+Add the equations.
+```lean4
+theorem sys (a b : ℝ) (h₀ : a + b = 10) (h₁ : a - b = 2) : a = 6 := by
+  have h : 2 * a = 12 := by sorry
+  sorry
+```
+### Complete Lean 4 Proof
+```lean4
+import Mathlib
+import Aesop
+
+theorem sys (a b : ℝ) (h₀ : a + b = 10)
+    (h₁ : a - b = 2) : a = 6 := by
+  linarith
+```
+"""
+CHANGED = "```lean4\ntheorem sys (a b : ℝ) (h₀ : a + b = 10) : a = 6 := by\n  linarith\n```"
+CHEAT = "```lean4\ntheorem sys (a b : ℝ) (h₀ : a + b = 10) (h₁ : a - b = 2) : a = 6 := by\n" \
+        "  exact?\n```"
+
+@pytest.fixture
+def fake(tmp_path: Path) -> Iterator[FakeLean]:
+    """A fake Lean installation answering from the recorded transcript."""
+    yield from make_fake_lean(tmp_path)
+
+
+class _Model:
+    def __init__(self, answers: list[str]) -> None:
+        self.answers = answers
+        self.prompts: list[str] = []
+
+    def __call__(self, prompts: Sequence[str], k: int) -> list[list[str]]:
+        self.prompts += prompts
+        return [self.answers[:k] for _ in prompts]
+
+
+def test_prompt_is_the_model_card_format() -> None:
+    prompt = build_prompt(SYSTEM, "import Mathlib\nopen Real")
+    assert prompt.startswith("Complete the following Lean 4 code:\n\n```lean4\nimport Mathlib\n")
+    assert ": a = 6 := by\n  sorry\n```\n" in prompt
+    assert prompt.endswith("will guide the construction of the final formal proof.")
+    assert not build_prompt(SYSTEM, "", cot=False).endswith("proof.")
+
+
+def test_extraction_takes_the_last_lean4_block_and_only_its_proof_body() -> None:
+    assert "linarith" in (extract_code(GOOD) or "")
+    body = proof_body(GOOD, split_statement(SYSTEM))
+    assert body.strip() == "by\n  linarith"
+
+
+def test_pass_at_k_accepts_a_verified_sample_among_bad_ones(fake: FakeLean) -> None:
+    model = _Model([CHEAT, GOOD])
+    prover = DeepSeekProver(fake.pool(), model, negate_for_tests, k=2)
+    (verdict,) = prover.prove([ProofTask("k", SYSTEM)])
+    prover.close()
+    assert verdict.kind is VerdictKind.PROVED and verdict.certified
+    assert verdict.backend == "deepseek" and "pass@2" in verdict.reason
+    assert "theorem afcheck_target (a b : ℝ) (h₀ : a + b = 10) (h₁ : a - b = 2) : a = 6" \
+        in verdict.evidence
+    assert len(model.prompts) == 2 and "¬(∀" in model.prompts[1]
+
+
+def test_k_limits_the_samples_checked(fake: FakeLean) -> None:
+    prover = DeepSeekProver(fake.pool(), _Model([CHEAT, GOOD]), negate_for_tests, k=1)
+    (verdict,) = prover.prove([ProofTask("k", SYSTEM)])
+    assert verdict.kind is VerdictKind.INCONCLUSIVE
+    assert "no verified proof in 2 sample(s)" in verdict.reason
+
+
+def test_a_changed_statement_is_inconclusive_even_if_lean_would_accept_it(fake: FakeLean) -> None:
+    prover = DeepSeekProver(fake.pool(), _Model([CHANGED]), negate_for_tests, k=1)
+    (verdict,) = prover.prove([ProofTask("k", SYSTEM)])
+    assert verdict.kind is VerdictKind.INCONCLUSIVE
+    assert "changed the statement" in verdict.reason or "no declaration" in verdict.reason
+    assert not [c for c in fake.commands() if "#print axioms" in c]

@@ -1,0 +1,67 @@
+"""The plugin surface: registration, one-line failures without Lean, ``afcheck lean doctor``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from afcheck_lean.commands import main as lean_command
+from fake_repl.harness import FakeLean, make_fake_lean
+
+from afcheck.errors import MissingDependency, UsageError
+from afcheck.plugins import get_plugins
+
+
+@pytest.fixture
+def fake(tmp_path: Path) -> Iterator[FakeLean]:
+    """A fake Lean installation answering from the recorded transcript."""
+    yield from make_fake_lean(tmp_path)
+
+
+def test_components_and_command_are_registered() -> None:
+    plugins = get_plugins()
+    assert "lean" in plugins.registry("checker")
+    assert {"lean-tactics", "deepseek"} <= set(plugins.registry("prover").names())
+    assert "lean" in plugins.registry("command")
+
+
+@pytest.mark.parametrize("kind,name", [("checker", "lean"), ("prover", "lean-tactics"),
+                                       ("prover", "deepseek")])
+def test_without_lean_the_factory_fails_in_one_line_naming_setup(
+        kind: str, name: str, tmp_path: Path) -> None:
+    options = {"lake": str(tmp_path / "no-lake"), "project": str(tmp_path)}
+    with pytest.raises(MissingDependency) as info:
+        get_plugins().create(kind, name, options)
+    message = str(info.value)
+    assert "\n" not in message and "afcheck lean setup" in message
+
+
+def test_bad_options_are_one_line_usage_errors(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="unknown option 'timeout'"):
+        get_plugins().create("checker", "lean", {"timeout": "3"})
+    with pytest.raises(UsageError, match="workers='two' must be a number"):
+        get_plugins().create("prover", "lean-tactics", {"workers": "two"})
+    with pytest.raises(UsageError, match="smt='maybe'"):
+        get_plugins().create("prover", "lean-tactics", {"smt": "maybe"})
+
+
+def test_doctor_names_what_is_missing(fake: FakeLean, capsys: pytest.CaptureFixture[str]) -> None:
+    settings = fake.settings
+    code = lean_command(["doctor", "--project", str(settings.project), "--lake", settings.lake])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "ok  pinned toolchain: leanprover/lean4:v4.9.0" in out
+    assert "MISSING Mathlib" in out and "afcheck lean setup" in out
+
+
+def test_doctor_smoke_check_runs_a_real_protocol_exchange(
+        fake: FakeLean, capsys: pytest.CaptureFixture[str]) -> None:
+    settings = fake.settings
+    (settings.project / ".lake" / "packages" / "mathlib").mkdir(parents=True)
+    code = lean_command(["doctor", "--project", str(settings.project), "--lake", settings.lake,
+                         "--repl-dir", str(settings.repl_dir)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "ok  smoke check: ok" in out
+    assert any("norm_num" in c for c in fake.commands())

@@ -1,0 +1,125 @@
+"""Prover ``lean-tactics`` against the fake REPL: portfolio order, witnesses, verdicts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import pytest
+from afcheck_lean.tactics import PORTFOLIO, LeanTacticsProver, binder_names, witness_values
+from fake_repl.harness import FakeLean, make_fake_lean, negate_for_tests
+
+from afcheck.types import ProofTask, Verdict, VerdictKind
+
+LINEAR = "theorem lin (x : ℝ) (h : 2 * x + 3 = 11) : x = 4 := by sorry"
+WRONG = "theorem bad (x : ℚ) (h₀ : x = 5) : 2 * x + 1 = 12 := by sorry"
+
+@pytest.fixture
+def fake(tmp_path: Path) -> Iterator[FakeLean]:
+    """A fake Lean installation answering from the recorded transcript."""
+    yield from make_fake_lean(tmp_path)
+
+
+class _Smt:
+    """Answers with fixed verdicts, as the smt prover does for these statements."""
+
+    name = "smt"
+    version = "test"
+
+    def __init__(self, verdicts: dict[str, Verdict]) -> None:
+        self.verdicts = verdicts
+
+    def prove(self, tasks: Sequence[ProofTask]) -> list[Verdict]:
+        none = Verdict(VerdictKind.INCONCLUSIVE, "smt", reason="outside the fragment")
+        return [self.verdicts.get(t.statement, none) for t in tasks]
+
+
+REFUTED_BY_SMT = Verdict(VerdictKind.REFUTED, "smt", reason="sat", evidence="x = 5",
+                         counterexample={"x": "5"})
+
+
+def _prover(fake: FakeLean, smt: _Smt | None = None, **kw: bool) -> LeanTacticsProver:
+    return LeanTacticsProver(fake.pool(), negate_for_tests, smt=smt, **kw)
+
+
+def _tactics_tried(fake: FakeLean, marker: str) -> list[str]:
+    tried = []
+    for cmd in fake.commands():
+        if marker in cmd and "#print axioms" in cmd:
+            tried.append(cmd.split(":=\nby\n  ", 1)[1].split("\n")[0])
+    return tried
+
+
+def test_portfolio_runs_in_order_and_stops_at_the_first_accepted_tactic(fake: FakeLean) -> None:
+    prover = _prover(fake)
+    (verdict,) = prover.prove([ProofTask("k", LINEAR)])
+    prover.close()
+    assert verdict.kind is VerdictKind.PROVED and verdict.certified
+    assert verdict.backend == "lean-tactics" and "linarith" in verdict.reason
+    assert "theorem afcheck_target (x : ℝ) (h : 2 * x + 3 = 11) : x = 4" in verdict.evidence
+    assert _tactics_tried(fake, "x = 4") == list(PORTFOLIO[: PORTFOLIO.index("linarith") + 1])
+
+
+def test_smt_counterexample_becomes_a_certified_refutation(fake: FakeLean) -> None:
+    prover = _prover(fake, _Smt({WRONG: REFUTED_BY_SMT}))
+    (verdict,) = prover.prove([ProofTask("k", WRONG)])
+    prover.close()
+    assert verdict.kind is VerdictKind.REFUTED and verdict.certified
+    assert verdict.counterexample == {"x": "5"}
+    assert "use (5)" in verdict.evidence and "certifies the smt verdict" in verdict.reason
+    assert len(_tactics_tried(fake, "¬(∀")) == 1
+
+
+def test_sorry_axiom_in_print_axioms_is_not_a_proof(fake: FakeLean) -> None:
+    prover = _prover(fake)
+    (verdict,) = prover.prove([ProofTask("k", "theorem t : (3 : ℕ) < 2 := by sorry")])
+    prover.close()
+    assert verdict.kind is VerdictKind.INCONCLUSIVE and not verdict.certified
+
+
+def test_uncertified_smt_verdict_is_kept_only_with_trust_smt(fake: FakeLean) -> None:
+    smt = _Smt({LINEAR.replace("x = 4", "x = 5"): REFUTED_BY_SMT})
+    task = ProofTask("k", LINEAR.replace("x = 4", "x = 5"))
+    (plain,) = _prover(fake, smt).prove([task])
+    (trusted,) = _prover(fake, smt, trust_smt=True).prove([task])
+    assert plain.kind is VerdictKind.INCONCLUSIVE
+    assert trusted.kind is VerdictKind.REFUTED and trusted.backend == "smt"
+    assert not trusted.certified and "not certified by Lean" in trusted.reason
+
+
+def test_timeouts_make_the_task_inconclusive_with_the_reason(fake: FakeLean) -> None:
+    prover = LeanTacticsProver(fake.pool(timeout_s=0.3), negate_for_tests)
+    (verdict,) = prover.prove([ProofTask("k", LINEAR, header="-- fake:timeout")])
+    prover.close()
+    assert verdict.kind is VerdictKind.INCONCLUSIVE
+    assert "timed out" in verdict.reason
+    assert len(fake.commands()) <= 2 * 2
+
+
+def test_a_header_with_an_axiom_is_never_proved(fake: FakeLean) -> None:
+    task = ProofTask("k", "theorem t : (2 : ℕ) + 2 = 4 := by sorry",
+                     header="axiom cheat : False")
+    (verdict,) = _prover(fake).prove([task])
+    assert verdict.kind is VerdictKind.INCONCLUSIVE
+    assert fake.commands() == []
+
+
+def test_witness_values_follow_binder_order_and_refuse_non_numerals() -> None:
+    statement = "theorem t (a b : ℚ) {c : ℤ} [inst : Fact True] (h : a < b) : a + b = c := by sorry"
+    assert binder_names("(a b : ℚ) {c : ℤ} [inst : Fact True] (h : a < b) : a + b = c") == [
+        "a", "b", "c", "h"]
+    assert witness_values(statement, {"c": "-3", "a": "1/2", "b": "7"}) == ["1/2", "7", "-3"]
+    assert witness_values(statement, {"a": "sqrt(2)"}) is None
+
+
+def test_refutation_through_the_front_end_negation(fake: FakeLean) -> None:
+    lean = pytest.importorskip("afcheck.lean")
+    if not hasattr(lean, "negate"):
+        pytest.skip("the front end has no negation yet")
+    from afcheck_lean.negation import front_end_negation
+
+    prover = LeanTacticsProver(fake.pool(), front_end_negation, smt=_Smt({WRONG: REFUTED_BY_SMT}))
+    (verdict,) = prover.prove([ProofTask("k", WRONG)])
+    prover.close()
+    assert verdict.kind is VerdictKind.REFUTED and verdict.certified
+    assert "¬(∀ (x : ℚ) (h₀ : x = 5), 2 * x + 1 = 12)" in verdict.evidence
