@@ -1,0 +1,522 @@
+"""Finding the relations a step states: chains ``e₀ r₁ e₁ r₂ e₂ …`` read from its text.
+
+A step is cut into clauses at sentence punctuation. In a clause with a relation symbol, runs
+of words are read by position: after a number they are units (``48 clips``) and dropped; next
+to ``=`` or an operator they name a quantity (``Total books = 2 + 1``); elsewhere they are
+prose and end the chain. Anything that could change a number's meaning next to a chain
+(``half of 12 = 6``, ``2 dozen``, ``not``, ``≈``, an unknown symbol) makes the step
+unreadable rather than read wrongly.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from afcheck_literal import words as W
+from afcheck_literal.expr import Atom, Expr, ParseError, Var, parse
+from afcheck_literal.tokens import Kind, ScanError, Token, scan
+
+
+class Unreadable(ValueError):
+    """The step has a claim the formaliser cannot read literally; ``str`` is the reason."""
+
+
+@dataclass(frozen=True)
+class Chain:
+    """``elements[0] rels[0] elements[1] rels[1] …`` as written in the step."""
+
+    elements: tuple[Expr, ...]
+    rels: tuple[str, ...]
+    text: str
+    """The chain as read, for messages."""
+
+    def name_at(self, index: int) -> str | None:
+        """The quantity's name when element ``index`` is a bare name, else ``None``."""
+        element = self.elements[index]
+        return element.key if isinstance(element, Var) else None
+
+
+@dataclass
+class _Item:
+    """A token after the prose around it has been read."""
+
+    kind: Kind
+    text: str
+    spaced: bool = True
+    math: bool = False
+    unit: str = ""
+    """For a ``NUM``: ``$``, or the first word after it (singular), e.g. ``minute``."""
+    words: tuple[str, ...] = ()
+    """For ``SEP`` items made of prose: the words, to look for modifiers."""
+
+
+_MATH_END = {Kind.NUM, Kind.RP, Kind.PCT, Kind.CONST, Kind.WORD}
+_MATH_START = {Kind.NUM, Kind.LP, Kind.FUNC, Kind.CONST, Kind.WORD, Kind.ABS}
+_NEIGHBOUR_WORDS = 3
+
+
+def read_chains(text: str) -> list[Chain]:
+    """Every relation chain of ``text``, in order; raises :class:`Unreadable`."""
+    try:
+        tokens = scan(text)
+    except ScanError as error:
+        raise Unreadable(str(error)) from None
+    chains: list[Chain] = []
+    for clause in _clauses(tokens):
+        if any(t.kind is Kind.REL for t in clause):
+            chains.extend(_read_clause(clause))
+    return chains
+
+
+def read_chains_leniently(text: str) -> list[Chain | frozenset[str]]:
+    """Like :func:`read_chains`, clause by clause: an unreadable clause gives the set of its
+    words instead (any name it mentions may have been redefined there)."""
+    try:
+        tokens = scan(text)
+    except ScanError:
+        found = set(re.findall(r"[^\W\d_]+", text))
+        return [frozenset(found | {w.lower() for w in found})]
+    out: list[Chain | frozenset[str]] = []
+    for clause in _clauses(tokens):
+        if not any(t.kind is Kind.REL for t in clause):
+            continue
+        try:
+            out.extend(_read_clause(clause))
+        except Unreadable:
+            out.append(frozenset(_clause_words(clause)))
+    return out
+
+
+def _clause_words(clause: Sequence[Token]) -> set[str]:
+    found: set[str] = set()
+    for token in clause:
+        if token.kind is Kind.WORD:
+            found.add(token.text)
+            found.add(token.text.lower())
+    return found
+
+
+def _clauses(tokens: Sequence[Token]) -> list[list[Token]]:
+    clauses: list[list[Token]] = [[]]
+    for token in tokens:
+        if token.kind is Kind.SEP:
+            clauses.append([])
+        else:
+            clauses[-1].append(token)
+    return [c for c in clauses if c]
+
+
+def _read_clause(clause: list[Token]) -> list[Chain]:
+    _refuse_unreadable(clause)
+    items = _rewrite_words(clause)
+    items = _fix_parens(items)
+    items = _read_word_runs(items)
+    items = _implicit_products(items)
+    return _chains(items)
+
+
+def _refuse_unreadable(clause: Sequence[Token]) -> None:
+    for token in clause:
+        lowered = token.text.lower()
+        if token.kind is Kind.UNKNOWN:
+            raise Unreadable(f"unknown symbol '{token.text}' next to a claim")
+        if token.kind is Kind.REL and token.text == "≈":
+            raise Unreadable("approximate relation '≈': only exact claims can be read")
+        if token.kind is Kind.WORD and lowered in W.NEGATIONS:
+            raise Unreadable(f"negation '{token.text}' in a claim is outside the fragment")
+        if token.kind is Kind.WORD and lowered in W.FUNCTIONS:
+            raise Unreadable(f"unknown symbol '{token.text}'")
+
+
+# ------------------------------------------------------------------------------------------
+# Spelled numbers, operators and relations
+# ------------------------------------------------------------------------------------------
+
+
+def _item(token: Token) -> _Item:
+    return _Item(token.kind, token.text, token.spaced, token.math, token.unit)
+
+
+def _rewrite_words(clause: Sequence[Token]) -> list[_Item]:
+    items = [_item(t) for t in clause]
+    items = _phrases(items, W.RELATION_PHRASES, Kind.REL)
+    items = _phrases(items, W.OPERATOR_PHRASES, Kind.OP)
+    for i, item in enumerate(items):
+        lowered = item.text.lower()
+        if item.kind is Kind.WORD and not item.math and lowered in ("percent", "%"):
+            if i > 0 and items[i - 1].kind is Kind.NUM:
+                item.kind, item.text = Kind.PCT, "%"
+    for i, item in enumerate(items):
+        if item.kind is Kind.WORD and item.text.lower() in W.NUMBER_WORDS and _operand_at(items, i):
+            item.kind, item.text = Kind.NUM, str(W.NUMBER_WORDS[item.text.lower()])
+    for i, item in enumerate(items):
+        if item.kind is Kind.WORD and item.text.lower() == "of" and _scales(items, i):
+            item.kind, item.text = Kind.OP, "*"
+    for i, item in enumerate(items):
+        if item.kind is Kind.WORD and not item.math and item.text in W.OPERATOR_WORDS:
+            after = items[i + 1] if i + 1 < len(items) else None
+            if _operand_before(items, i) and after is not None and after.kind is Kind.NUM:
+                item.kind, item.text = Kind.OP, W.OPERATOR_WORDS[item.text]
+    return items
+
+
+def _operand_at(items: Sequence[_Item], i: int) -> bool:
+    """A number word is read as a number only as an operand (``three times 4``)."""
+    neighbours = [items[j] for j in (i - 1, i + 1) if 0 <= j < len(items)]
+    return any(
+        n.kind is Kind.OP or (n.kind is Kind.WORD and n.text.lower() in W.OPERATOR_WORDS)
+        for n in neighbours
+    )
+
+
+def _operand_before(items: Sequence[_Item], i: int) -> bool:
+    """An operand ends before ``items[i]``, maybe followed by its units (``20 fish x 0.5``)."""
+    j = i - 1
+    while j >= 0 and i - j <= 2 and items[j].kind is Kind.WORD and not items[j].math:
+        j -= 1
+    return j >= 0 and _ends_operand(items[j])
+
+
+def _scales(items: Sequence[_Item], i: int) -> bool:
+    """``25% of 80``, ``1/3 of 18``: ``of`` after a percentage or fraction is a product."""
+    if i + 1 >= len(items) or items[i + 1].kind not in {Kind.NUM, Kind.LP}:
+        return False
+    before = items[i - 1] if i > 0 else None
+    if before is None:
+        return False
+    if before.kind in {Kind.PCT, Kind.RP}:
+        return True
+    return before.kind is Kind.NUM and i >= 2 and items[i - 2].text == "/"
+
+
+def _ends_operand(item: _Item | None) -> bool:
+    return item is not None and item.kind in {Kind.NUM, Kind.RP, Kind.PCT}
+
+
+def _phrases(items: list[_Item], phrases: Mapping[tuple[str, ...], str], kind: Kind) -> list[_Item]:
+    out: list[_Item] = []
+    i = 0
+    while i < len(items):
+        for phrase, symbol in phrases.items():
+            window = items[i : i + len(phrase)]
+            if len(window) == len(phrase) and all(
+                it.kind is Kind.WORD and it.text.lower() == w
+                for it, w in zip(window, phrase, strict=True)
+            ):
+                out.append(_Item(kind, symbol, items[i].spaced, items[i].math))
+                i += len(phrase)
+                break
+        else:
+            out.append(items[i])
+            i += 1
+    return out
+
+
+# ------------------------------------------------------------------------------------------
+# Parentheses
+# ------------------------------------------------------------------------------------------
+
+
+def _fix_parens(items: list[_Item]) -> list[_Item]:
+    """Drop prose asides ``(red)``; brackets around a whole claim or unmatched ones are
+    boundaries, since no expression can span them."""
+    stack: list[int] = []
+    pairs: dict[int, int] = {}
+    boundary: set[int] = set()
+    for i, item in enumerate(items):
+        if item.kind is Kind.LP:
+            stack.append(i)
+        elif item.kind is Kind.RP:
+            if stack:
+                pairs[stack.pop()] = i
+            else:
+                boundary.add(i)
+    boundary.update(stack)
+    dropped: set[int] = set()
+    for start, end in pairs.items():
+        inside = items[start + 1 : end]
+        if any(it.kind is Kind.REL for it in inside):
+            boundary.update((start, end))
+        elif inside and all(it.kind is Kind.WORD and not it.math for it in inside):
+            dropped.update(range(start, end + 1))
+    out: list[_Item] = []
+    for i, item in enumerate(items):
+        if i in dropped:
+            continue
+        out.append(_Item(Kind.SEP, " ") if i in boundary else item)
+    return out
+
+
+# ------------------------------------------------------------------------------------------
+# Runs of words: units, names, prose
+# ------------------------------------------------------------------------------------------
+
+
+def _read_word_runs(items: list[_Item]) -> list[_Item]:
+    out: list[_Item] = []
+    i = 0
+    while i < len(items):
+        item = items[i]
+        if item.kind is not Kind.WORD and not _is_unit_rate(out, items, i):
+            out.append(item)
+            i += 1
+            continue
+        if _is_unit_rate(out, items, i):
+            i += 1  # ``$5/bag``: the ``/`` and the unit after it say nothing about the value
+            while i < len(items) and items[i].kind is Kind.WORD and not items[i].math:
+                i += 1
+            continue
+        if item.math or _is_variable_after_number(out, item):
+            out.append(_Item(Kind.WORD, _key([item.text]), item.spaced, True))
+            i += 1
+            continue
+        j = i
+        while j < len(items) and items[j].kind is Kind.WORD and not items[j].math:
+            j += 1
+        run = [it.text for it in items[i:j]]
+        before = out[-1] if out else None
+        j = _compound_unit(items, j) if _ends_operand(before) else j
+        run = [it.text for it in items[i:j] if it.kind is Kind.WORD]
+        after = items[j] if j < len(items) else None
+        if before is not None and before.kind is Kind.NUM and run[0].lower() not in W.STOP:
+            before.unit = before.unit or _singular(run[0].lower())
+        out.extend(_classify_run(run, before, after))
+        i = j
+    return out
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if word.endswith("s") and len(word) > 3 else word
+
+
+def _is_unit_rate(out: list[_Item], items: list[_Item], i: int) -> bool:
+    """``items[i]`` is the ``/`` of ``5/bag``: a number over a word of prose."""
+    return (
+        bool(out)
+        and out[-1].kind is Kind.NUM
+        and items[i].kind is Kind.OP
+        and items[i].text == "/"
+        and i + 1 < len(items)
+        and items[i + 1].kind is Kind.WORD
+        and not items[i + 1].math
+        and len(items[i + 1].text) > 1
+    )
+
+
+def _compound_unit(items: list[_Item], j: int) -> int:
+    """Extend a unit run over ``/ word`` (``10 yards/minute``, ``$15 per hour``)."""
+    while (
+        j + 1 < len(items)
+        and items[j].kind is Kind.OP
+        and items[j].text == "/"
+        and items[j + 1].kind is Kind.WORD
+        and not items[j + 1].math
+    ):
+        j += 2
+        while j < len(items) and items[j].kind is Kind.WORD and not items[j].math:
+            j += 1
+    return j
+
+
+def _is_variable_after_number(out: list[_Item], item: _Item) -> bool:
+    """``2x``: a single letter written against a number is a variable, never a unit."""
+    return bool(out) and out[-1].kind is Kind.NUM and not item.spaced and len(item.text) == 1
+
+
+def _classify_run(run: list[str], before: _Item | None, after: _Item | None) -> list[_Item]:
+    lowered = [w.lower() for w in run]
+    after_math = before is not None and before.kind in _MATH_END - {Kind.WORD}
+    next_kind = after.kind if after is not None else None
+    if after_math:
+        return _after_number(run, lowered, next_kind)
+    operand_before = before is not None and before.kind in {Kind.REL, Kind.OP, Kind.LP, Kind.ABS}
+    operand_after = next_kind in {Kind.REL, Kind.OP, Kind.RP}
+    if operand_after:
+        cut = _last_stop(lowered)
+        prose, name = run[: cut + 1], run[cut + 1 :]
+        return _prose(prose) + _name(name)
+    if operand_before:
+        cut = _first_stop(lowered)
+        name, prose = run[:cut], run[cut:]
+        return _name(name) + _prose(prose)
+    return _prose(run)
+
+
+def _after_number(run: list[str], lowered: list[str], next_kind: Kind | None) -> list[_Item]:
+    """Words after a number: units, then maybe prose, then maybe the next claim's name."""
+    first_stop = _first_stop(lowered)
+    units, rest = run[:first_stop], run[first_stop:]
+    if lowered[0] in W.UNITS_MODIFIERS:
+        raise Unreadable(f"'{run[0]}' after a number changes what it means")
+    if not rest:
+        if next_kind in {None, Kind.OP, Kind.REL, Kind.RP, Kind.ABS}:
+            return []  # units, transparent to the expression (``12 pints + 3 pints``)
+        return _prose(units)
+    if next_kind in {Kind.REL, Kind.OP, Kind.RP}:
+        cut = _last_stop([w.lower() for w in rest])
+        return _prose(rest[: cut + 1]) + _name(rest[cut + 1 :])
+    return _prose(rest)
+
+
+def _first_stop(lowered: list[str]) -> int:
+    return next((k for k, w in enumerate(lowered) if w in W.STOP), len(lowered))
+
+
+def _last_stop(lowered: list[str]) -> int:
+    return max((k for k, w in enumerate(lowered) if w in W.STOP), default=-1)
+
+
+def _prose(run: list[str]) -> list[_Item]:
+    if not run:
+        return []
+    return [_Item(Kind.SEP, " ".join(run), words=tuple(w.lower() for w in run))]
+
+
+def _name(run: list[str]) -> list[_Item]:
+    while len(run) > 1 and run[0].lower() in W.ARTICLES:
+        run = run[1:]
+    if not run or (len(run) == 1 and run[0].lower() in W.ARTICLES | W.STOP):
+        return _prose(run)
+    return [_Item(Kind.WORD, _key(run), math=False)]
+
+
+def _key(run: list[str]) -> str:
+    """The name as a key: one letter keeps its case (``B``), words become snake case."""
+    if len(run) == 1 and len(run[0]) == 1:
+        return run[0]
+    return "_".join(re.sub(r"[^\w]", "", w.lower()) for w in run)
+
+
+# ------------------------------------------------------------------------------------------
+# Implicit products and chains
+# ------------------------------------------------------------------------------------------
+
+
+def _implicit_products(items: list[_Item]) -> list[_Item]:
+    out: list[_Item] = []
+    for item in items:
+        if out and _juxtaposed(out[-1], item):
+            out.append(_Item(Kind.OP, "*", False, True))
+        out.append(item)
+    return out
+
+
+def _juxtaposed(left: _Item, right: _Item) -> bool:
+    """``2x``, ``3(4+5)``, ``(2)(3)``, ``2π``, ``x y`` in math mode: a product."""
+    tight = right.math or not right.spaced
+    if left.kind is Kind.NUM:
+        return right.kind in {Kind.WORD, Kind.LP, Kind.FUNC, Kind.CONST} and tight
+    if left.kind is Kind.RP:
+        return right.kind in {Kind.LP, Kind.WORD, Kind.FUNC, Kind.CONST} and tight
+    if left.kind in {Kind.WORD, Kind.CONST} and left.math:
+        return right.kind in {Kind.WORD, Kind.LP, Kind.CONST, Kind.FUNC} and right.math
+    return False
+
+
+def _chains(items: list[_Item]) -> list[Chain]:
+    segments: list[list[_Item]] = [[]]
+    bounds: list[_Item] = []
+    for item in items:
+        if item.kind is Kind.SEP:
+            segments.append([])
+            bounds.append(item)
+        else:
+            segments[-1].append(item)
+    chains: list[Chain] = []
+    for k, segment in enumerate(segments):
+        if not any(it.kind is Kind.REL for it in segment):
+            continue
+        _check_neighbours(segments, bounds, k)
+        chain = _chain(segment)
+        if chain is not None:
+            chains.append(chain)
+    return chains
+
+
+def _check_neighbours(segments: list[list[_Item]], bounds: list[_Item], k: int) -> None:
+    """Refuse a chain whose neighbouring prose could change it (``half of 12 = 6``)."""
+    before = bounds[k - 1] if k > 0 else None
+    after = bounds[k] if k < len(bounds) else None
+    near = []
+    if before is not None:
+        near += list(before.words[-_NEIGHBOUR_WORDS:])
+    if after is not None:
+        near += list(after.words[:_NEIGHBOUR_WORDS])
+    modifier = next((w for w in near if w in W.MODIFIERS), None)
+    if modifier is not None:
+        raise Unreadable(f"'{modifier}' next to a claim changes what it says")
+    for side, bound in ((k - 1, before), (k + 1, after)):
+        if bound is None or not 0 <= side < len(segments) or len(bound.words) > 2:
+            continue
+        neighbour = segments[side]
+        if (
+            neighbour
+            and not any(it.kind is Kind.REL for it in neighbour)
+            and any(it.kind is Kind.NUM for it in neighbour)
+        ):
+            raise Unreadable(f"cannot tell how '{bound.text}' joins a number to a claim")
+
+
+def _chain(segment: list[_Item]) -> Chain | None:
+    groups: list[list[_Item]] = [[]]
+    rels: list[str] = []
+    for item in segment:
+        if item.kind is Kind.REL:
+            groups.append([])
+            rels.append(item.text)
+        else:
+            groups[-1].append(item)
+    if not groups[0]:
+        groups, rels = groups[1:], rels[1:]
+    if groups and not groups[-1]:
+        groups, rels = groups[:-1], rels[:-1]
+    if not rels:
+        return None
+    _check_units(groups, rels)
+    elements = []
+    for group in groups:
+        text = _text(group)
+        if not group:
+            raise Unreadable("two relation symbols with nothing between them")
+        try:
+            elements.append(parse([Atom(it.kind, it.text) for it in group]))
+        except ParseError as error:
+            raise Unreadable(f"cannot read '{text}': {error}") from None
+    shown = f" {rels[0]} ".join([_text(groups[0])]) + "".join(
+        f" {r} {_text(g)}" for r, g in zip(rels, groups[1:], strict=False)
+    )
+    return Chain(tuple(elements), tuple(rels), shown)
+
+
+def _check_units(groups: list[list[_Item]], rels: list[str]) -> None:
+    """``30 minutes = 0.5 hours`` converts units and ``0.4 × 100 = 40%`` uses ``%`` as a
+    label: neither is an equation between the numbers as written."""
+    for left, rel, right in zip(groups, rels, groups[1:], strict=False):
+        if rel != "=":
+            continue
+        unit = _bare_unit(left)
+        others = _units(right) if _bare_unit(right) == "" else {_bare_unit(right)}
+        if unit and others and unit not in others:
+            shown = " and ".join(f"'{u}'" for u in sorted(others | {unit}))
+            raise Unreadable(f"{shown} on the two sides of '=': a unit conversion")
+        for side, other in ((left, right), (right, left)):
+            bare = [it.kind for it in side] == [Kind.NUM, Kind.PCT]
+            if bare and not any(it.kind is Kind.PCT for it in other):
+                raise Unreadable(
+                    f"'{_text(side)}' equated to a number without '%': a percentage or a label"
+                )
+
+
+def _bare_unit(group: list[_Item]) -> str:
+    """The unit of a side that is one number with a unit (``30 minutes``), else ``""``."""
+    return group[0].unit if len(group) == 1 and group[0].kind is Kind.NUM else ""
+
+
+def _units(group: list[_Item]) -> set[str]:
+    return {it.unit for it in group if it.kind is Kind.NUM and it.unit}
+
+
+def _text(group: list[_Item]) -> str:
+    return " ".join(it.text for it in group)

@@ -1,0 +1,168 @@
+"""The ``literal`` formaliser: a step's arithmetic claims, written as they are read.
+
+It never corrects: the statement says exactly what the step says, true or false. Equations of
+the context that give a name a value become hypotheses; the step's relations become the
+conclusion (a conjunction when there are several). Outside the fragment the answer is AF-Fail
+with the reason.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from afcheck.types import Formalisation, FormalisationStatus, FormaliseRequest
+from afcheck_literal.claims import Chain, Unreadable, read_chains, read_chains_leniently
+from afcheck_literal.expr import Expr, Renderer, Var, is_real, numerals, variables
+from afcheck_literal.scope import Definition, Scope, UnknownName
+
+VERSION = "1"
+
+_NEGATED = {"=": "≠", "≠": "=", "<": "≥", "≥": "<", ">": "≤", "≤": ">"}
+_FALSE_PREFIX = re.compile(r"^\s*it\s+is\s+(?:false|not\s+true)\s+that\s+", re.IGNORECASE)
+_SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+@dataclass(frozen=True)
+class Claim:
+    left: Expr
+    rel: str
+    right: Expr
+
+
+class LiteralFormaliser:
+    """Rule-based formaliser for arithmetic claims (see ``docs/literal.md``)."""
+
+    name = "literal"
+    version = VERSION
+
+    def formalise(self, requests: Sequence[FormaliseRequest]) -> list[Formalisation]:
+        return [self.formalise_one(request) for request in requests]
+
+    def formalise_one(self, request: FormaliseRequest) -> Formalisation:
+        try:
+            statement = formalise_text(request.text, request.context)
+        except (Unreadable, UnknownName) as error:
+            return Formalisation(
+                key=request.key,
+                formaliser=self.name,
+                status=FormalisationStatus.AF_FAIL,
+                reason=str(error),
+            )
+        return Formalisation(
+            key=request.key,
+            formaliser=self.name,
+            status=FormalisationStatus.OK,
+            statement=statement,
+            header="",
+            raw_output=statement,
+        )
+
+
+def formalise_text(text: str, context: Sequence[str] = ()) -> str:
+    """The Lean statement of ``text`` read after ``context``; raises :class:`Unreadable` or
+    :class:`UnknownName` with the reason when it cannot be read literally."""
+    scope = Scope()
+    for earlier in context:
+        _learn(scope, earlier)
+    negated = _FALSE_PREFIX.match(text)
+    if negated:
+        text = text[negated.end() :]
+    claims: list[Claim] = []
+    for chain in read_chains(text):
+        claims.extend(_read_chain(scope, chain))
+    if not claims:
+        raise Unreadable("no equation or inequality with a value to check in the step")
+    if negated:
+        claims = _negate(claims)
+    return _statement(scope, claims)
+
+
+def _learn(scope: Scope, text: str) -> None:
+    """Take the definitions of an earlier step; its claims are not checked here."""
+    for chain in read_chains_leniently(text):
+        if isinstance(chain, Chain):
+            try:
+                _read_chain(scope, chain)
+            except UnknownName:
+                pass  # a claim over names never given a value says nothing usable
+        else:
+            scope.forget(chain)
+
+
+def _read_chain(scope: Scope, chain: Chain) -> list[Claim]:
+    """The claims of one chain; the names it defines enter ``scope`` afterwards.
+
+    A bare name first in the chain and followed by ``=`` names what comes next (``Total =
+    2 + 1 = 3``), as does a bare unknown name between two ``=``; neither is claimed about.
+    """
+    labels = [i for i in range(len(chain.elements)) if _is_label(scope, chain, i)]
+    formulas = [i for i in range(len(chain.elements)) if _is_formula(scope, chain, i)]
+    kept = [i for i in range(len(chain.elements)) if i not in labels and i not in formulas]
+    claims = []
+    for a, b in zip(kept, kept[1:], strict=False):
+        rels = [r for r in chain.rels[a:b] if r != "="] or ["="]
+        claims.append(
+            Claim(scope.resolve(chain.elements[a]), rels[0], scope.resolve(chain.elements[b]))
+        )
+    if kept:
+        value = chain.elements[kept[0]]
+        for i in labels:
+            key = chain.name_at(i)
+            assert key is not None
+            scope.define(key, value)
+    return claims
+
+
+def _is_label(scope: Scope, chain: Chain, i: int) -> bool:
+    key = chain.name_at(i)
+    if key is None:
+        return False
+    around = chain.rels[max(i - 1, 0) : i + 1]
+    if any(r != "=" for r in around):
+        return False
+    return i == 0 or not scope.defines(key)
+
+
+def _is_formula(scope: Scope, chain: Chain, i: int) -> bool:
+    """``Distance = Speed × Time = 18 × 5``: a formula over names with no value, without a
+    numeral of its own, equated to the rest; it is not claimed about."""
+    element = chain.elements[i]
+    if chain.name_at(i) is not None or any(True for _ in numerals(element)):
+        return False
+    if all(scope.defines(key) for key in variables(element)):
+        return False
+    around = chain.rels[max(i - 1, 0) : i + 1]
+    return all(r == "=" for r in around)
+
+
+def _negate(claims: list[Claim]) -> list[Claim]:
+    if len(claims) != 1:
+        raise Unreadable("'it is false that' before several claims is outside the fragment")
+    claim = claims[0]
+    return [Claim(claim.left, _NEGATED[claim.rel], claim.right)]
+
+
+def _statement(scope: Scope, claims: list[Claim]) -> str:
+    trees = [t for c in claims for t in (c.left, c.right)]
+    definitions = scope.needed(trees)
+    real = any(is_real(t) for t in trees) or any(is_real(d.value) for d in definitions)
+    renderer = Renderer("ℝ" if real else "ℚ", _Identity())
+    binders = "".join(_binder(renderer, i, d, real) for i, d in enumerate(definitions))
+    conclusion = " ∧ ".join(renderer.relation(c.left, c.rel, c.right) for c in claims)
+    return f"theorem step{binders} : {conclusion} := by sorry"
+
+
+def _binder(renderer: Renderer, index: int, definition: Definition, real: bool) -> str:
+    number_type = "ℝ" if real else "ℚ"
+    hypothesis = renderer.relation(Var(definition.ident), "=", definition.value)
+    label = f"h{str(index).translate(_SUBSCRIPTS)}"
+    return f" ({definition.ident} : {number_type}) ({label} : {hypothesis})"
+
+
+class _Identity(dict[str, str]):
+    """Names are already binders once resolved by the scope."""
+
+    def __missing__(self, key: str) -> str:
+        return key

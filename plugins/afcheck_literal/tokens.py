@@ -1,0 +1,408 @@
+"""Scanning a step's text into tokens: LaTeX, unicode, currency and numbers normalised.
+
+The scanner is deliberately literal: it maps notation onto one small token vocabulary and
+never guesses a value. What it cannot map becomes an ``UNKNOWN`` token, which makes any claim
+it touches unreadable (see :mod:`afcheck_literal.claims`).
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+
+class Kind(str, enum.Enum):
+    NUM = "num"
+    WORD = "word"
+    OP = "op"
+    """``+ - * / ^``"""
+    LP = "("
+    RP = ")"
+    ABS = "|"
+    REL = "rel"
+    """``= ≠ < ≤ > ≥``, and ``≈`` (kept so that it can be refused, never read as ``=``)."""
+    PCT = "%"
+    FUNC = "func"
+    """``sqrt``"""
+    CONST = "const"
+    """``pi``"""
+    SEP = "sep"
+    """A boundary no claim crosses: sentence punctuation, line breaks, ``\\implies``."""
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: Kind
+    text: str
+    value: Fraction | None = None
+    """Exact value of a ``NUM``."""
+    spaced: bool = True
+    """Whether whitespace (or a delimiter) separates it from the previous token."""
+    math: bool = False
+    """Whether it comes from a LaTeX math region (letters there are variables, not words)."""
+    unit: str = ""
+    """For a ``NUM``: ``$`` when written as an amount of money."""
+
+
+class ScanError(ValueError):
+    """LaTeX that cannot be read (an unclosed brace group, say)."""
+
+
+_RELATIONS = {
+    "=": "=",
+    "≠": "≠",
+    "!=": "≠",
+    "<": "<",
+    "≤": "≤",
+    "<=": "≤",
+    ">": ">",
+    "≥": "≥",
+    ">=": "≥",
+    "≈": "≈",
+    "≃": "≈",
+    "∼": "≈",
+}
+
+_UNICODE_OPS = {
+    "×": "*",
+    "·": "*",
+    "⋅": "*",
+    "∗": "*",
+    "÷": "/",
+    "−": "-",
+    "+": "+",
+    "-": "-",
+    "*": "*",
+    "/": "/",
+    "^": "^",
+}
+_SUPERSCRIPTS = {"²": "2", "³": "3"}
+
+_COMMANDS: dict[str, tuple[Kind, str]] = {
+    "times": (Kind.OP, "*"),
+    "cdot": (Kind.OP, "*"),
+    "ast": (Kind.OP, "*"),
+    "div": (Kind.OP, "/"),
+    "pi": (Kind.CONST, "pi"),
+    "le": (Kind.REL, "≤"),
+    "leq": (Kind.REL, "≤"),
+    "leqslant": (Kind.REL, "≤"),
+    "ge": (Kind.REL, "≥"),
+    "geq": (Kind.REL, "≥"),
+    "geqslant": (Kind.REL, "≥"),
+    "ne": (Kind.REL, "≠"),
+    "neq": (Kind.REL, "≠"),
+    "lt": (Kind.REL, "<"),
+    "gt": (Kind.REL, ">"),
+    "approx": (Kind.REL, "≈"),
+    "sim": (Kind.REL, "≈"),
+    "simeq": (Kind.REL, "≈"),
+    "implies": (Kind.SEP, "⟹"),
+    "Rightarrow": (Kind.SEP, "⟹"),
+    "Longrightarrow": (Kind.SEP, "⟹"),
+    "rightarrow": (Kind.SEP, "→"),
+    "to": (Kind.SEP, "→"),
+    "therefore": (Kind.SEP, "∴"),
+    "quad": (Kind.SEP, " "),
+    "qquad": (Kind.SEP, " "),
+    "%": (Kind.PCT, "%"),
+}
+_SPACES = {
+    ",",
+    ";",
+    ":",
+    "!",
+    " ",
+    "displaystyle",
+    "left",
+    "right",
+    "big",
+    "Big",
+    "bigg",
+    "Bigg",
+    "bigl",
+    "bigr",
+    "Bigl",
+    "Bigr",
+    "biggl",
+    "biggr",
+    "limits",
+    "nonumber",
+    "notag",
+    "hfill",
+    "medskip",
+    "smallskip",
+    "bigskip",
+    "newline",
+}
+_WRAPPERS = {
+    "boxed",
+    "mathbf",
+    "mathit",
+    "mathrm",
+    "mathsf",
+    "bm",
+    "boldsymbol",
+    "underline",
+    "overline",
+    "fbox",
+    "textbf",
+    "textit",
+    "text",
+    "textrm",
+    "mbox",
+    "operatorname",
+    "emph",
+    "hbox",
+}
+_PROSE_WRAPPERS = {"text", "textrm", "textbf", "textit", "mbox", "emph", "hbox"}
+_FRACTIONS = {"frac", "dfrac", "tfrac", "cfrac"}
+_IGNORED_ENVS = re.compile(r"\\(begin|end)\{[^}]*\}")
+
+_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?![\d])(?:\.\d+)?|\d+(?:\.\d+)?")
+_ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)\b")
+_WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|'(?=[^\W\d_]))*")
+_CURRENCY = re.compile(r"\$\s*(?=[\d.])")
+_SEPARATORS = set('.,;:!?\n"“”[]{}&→⇒⟹∴')
+
+
+def scan(text: str) -> list[Token]:
+    """Tokens of ``text``; raises :class:`ScanError` for LaTeX it cannot delimit."""
+    text = _IGNORED_ENVS.sub("\n", text)
+    return _Scanner(text, math=False).run()
+
+
+class _Scanner:
+    def __init__(self, text: str, math: bool) -> None:
+        self.text = text
+        self.i = 0
+        self.math = math
+        self.prose_depth = 0
+        self.out: list[Token] = []
+        self.spaced = True
+        self.currency = False
+
+    def emit(self, kind: Kind, text: str, value: Fraction | None = None) -> None:
+        unit = "$" if kind is Kind.NUM and self.currency else ""
+        self.out.append(
+            Token(kind, text, value, self.spaced, self.math and not self.prose_depth, unit)
+        )
+        self.spaced = False
+        self.currency = False
+
+    def run(self) -> list[Token]:
+        while self.i < len(self.text):
+            self.step()
+        return self.out
+
+    def step(self) -> None:
+        text, i = self.text, self.i
+        ch = text[i]
+        if ch.isspace():
+            if ch == "\n" and not self.math:
+                self.emit(Kind.SEP, "\n")
+            self.spaced = True
+            self.i += 1
+        elif ch == "\\":
+            self.command()
+        elif ch == "$":
+            self.dollar()
+        elif ch.isdigit():
+            self.number()
+        elif _WORD.match(text, i):
+            self.word()
+        else:
+            self.symbol()
+
+    def dollar(self) -> None:
+        if _CURRENCY.match(self.text, self.i):
+            self.i += 1  # currency: the number that follows is read as it stands
+            self.currency = True
+        else:
+            self.i += 2 if self.text.startswith("$$", self.i) else 1
+            self.math = not self.math
+        self.spaced = True
+
+    def number(self) -> None:
+        ordinal = _ORDINAL.match(self.text, self.i)
+        if ordinal:
+            self.emit(Kind.WORD, ordinal.group())
+            self.i = ordinal.end()
+            return
+        match = _NUMBER.match(self.text, self.i)
+        assert match is not None
+        digits = match.group().replace(",", "")
+        self.emit(Kind.NUM, digits, Fraction(digits))
+        self.i = match.end()
+
+    def word(self) -> None:
+        match = _WORD.match(self.text, self.i)
+        assert match is not None
+        word = match.group()
+        self.i = match.end()
+        self.emit_word(word)
+
+    def emit_word(self, word: str) -> None:
+        if word == "sqrt":
+            self.emit(Kind.FUNC, "sqrt")
+        elif word == "pi":
+            self.emit(Kind.CONST, "pi")
+        else:
+            self.emit(Kind.WORD, word)
+
+    def symbol(self) -> None:
+        text, i = self.text, self.i
+        two = text[i : i + 2]
+        if two in _RELATIONS:
+            self.emit(Kind.REL, _RELATIONS[two])
+            self.i += 2
+            return
+        if two == "=>" or two == "->":
+            self.emit(Kind.SEP, two)
+            self.i += 2
+            return
+        ch = text[i]
+        self.i += 1
+        if ch in _RELATIONS:
+            self.emit(Kind.REL, _RELATIONS[ch])
+        elif ch in _UNICODE_OPS:
+            self.emit(Kind.OP, _UNICODE_OPS[ch])
+        elif ch in _SUPERSCRIPTS:
+            self.emit(Kind.OP, "^")
+            self.emit(Kind.NUM, _SUPERSCRIPTS[ch], Fraction(_SUPERSCRIPTS[ch]))
+        elif ch == "(":
+            self.emit(Kind.LP, "(")
+        elif ch == ")":
+            self.emit(Kind.RP, ")")
+        elif ch == "|":
+            self.emit(Kind.ABS, "|")
+        elif ch == "%":
+            self.emit(Kind.PCT, "%")
+        elif ch == "√":
+            self.emit(Kind.FUNC, "sqrt")
+        elif ch == "π":
+            self.emit(Kind.CONST, "pi")
+        elif ch == "_" and self.out and self.out[-1].kind is Kind.WORD:
+            self.subscript()
+        elif ch in "{}" and self.math:
+            # a bare brace group in math mode groups, as in ``2^{x+1}``
+            self.emit(Kind.LP if ch == "{" else Kind.RP, "(" if ch == "{" else ")")
+        elif ch in _SEPARATORS:
+            self.emit(Kind.SEP, ch)
+        elif ch in "'’`‘":
+            self.spaced = True
+        else:
+            self.emit(Kind.UNKNOWN, ch)
+
+    def command(self) -> None:
+        text, i = self.text, self.i
+        if text.startswith(("\\(", "\\["), i):
+            self.math, self.i, self.spaced = True, i + 2, True
+            return
+        if text.startswith(("\\)", "\\]"), i):
+            self.math, self.i, self.spaced = False, i + 2, True
+            return
+        if text.startswith("\\\\", i):
+            self.emit(Kind.SEP, "\n")
+            self.i += 2
+            return
+        match = re.compile(r"\\([A-Za-z]+|.)").match(text, i)
+        if match is None:
+            self.i += 1
+            return
+        name = match.group(1)
+        self.i = match.end()
+        if name == "$":
+            self.spaced = True
+            self.currency = True
+        elif name in _COMMANDS:
+            kind, sym = _COMMANDS[name]
+            self.emit(kind, sym)
+        elif name in _SPACES:
+            self.spaced = True
+        elif name in _FRACTIONS:
+            self.fraction()
+        elif name == "sqrt":
+            self.sqrt()
+        elif name in _WRAPPERS:
+            self.wrapper(name in _PROSE_WRAPPERS)
+        elif name in {"{", "}"}:
+            self.emit(Kind.LP if name == "{" else Kind.RP, "(" if name == "{" else ")")
+        elif name in {"|"}:
+            self.emit(Kind.ABS, "|")
+        else:
+            self.emit(Kind.UNKNOWN, "\\" + name)
+
+    def subscript(self) -> None:
+        """``\\text{Distance}_{\\text{west}}`` names one quantity: ``Distance_west``."""
+        label = re.sub(r"\\[A-Za-z]+|[^A-Za-z0-9]", "", self.group())
+        previous = self.out.pop()
+        self.out.append(
+            Token(Kind.WORD, f"{previous.text}_{label}", None, previous.spaced, previous.math)
+        )
+
+    def group(self) -> str:
+        """The next brace group's content, or the next single character (``\\frac12``)."""
+        text = self.text
+        while self.i < len(text) and text[self.i] == " ":
+            self.i += 1
+        if self.i >= len(text):
+            raise ScanError("a LaTeX command is missing its argument")
+        if text[self.i] != "{":
+            ch = text[self.i]
+            self.i += 1
+            return ch
+        depth, start = 0, self.i
+        for j in range(self.i, len(text)):
+            if text[j] == "{" and text[j - 1 : j] != "\\":
+                depth += 1
+            elif text[j] == "}" and text[j - 1 : j] != "\\":
+                depth -= 1
+                if depth == 0:
+                    self.i = j + 1
+                    return text[start + 1 : j]
+        raise ScanError("unclosed '{' in LaTeX")
+
+    def nested(self, source: str) -> None:
+        inner = _Scanner(source, math=self.math)
+        inner.prose_depth = self.prose_depth
+        inner.spaced = self.spaced
+        tokens = inner.run()
+        self.out.extend(tokens)
+        self.spaced = False
+
+    def fraction(self) -> None:
+        numerator, denominator = self.group(), self.group()
+        self.emit(Kind.LP, "(")
+        self.emit(Kind.LP, "(")
+        self.nested(numerator)
+        self.emit(Kind.RP, ")")
+        self.emit(Kind.OP, "/")
+        self.emit(Kind.LP, "(")
+        self.nested(denominator)
+        self.emit(Kind.RP, ")")
+        self.emit(Kind.RP, ")")
+
+    def sqrt(self) -> None:
+        rest = self.text[self.i :].lstrip(" ")
+        if rest.startswith("["):
+            self.emit(Kind.UNKNOWN, "\\sqrt[n]")
+            return
+        self.emit(Kind.FUNC, "sqrt")
+        self.emit(Kind.LP, "(")
+        self.nested(self.group())
+        self.emit(Kind.RP, ")")
+
+    def wrapper(self, prose: bool) -> None:
+        content = self.group()
+        self.spaced = True
+        if prose:
+            self.prose_depth += 1
+            self.nested(content)
+            self.prose_depth -= 1
+        else:
+            self.nested(content)
+        self.spaced = True

@@ -1,0 +1,75 @@
+"""Word lists that decide how prose around the notation is read."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+STOP = frozenset(
+    """and or but so then thus therefore hence which that is are was were be been being will
+    would gives give gave get gets got means mean if since because when while where we he she
+    they it i you has have had makes make made yields yield becomes become remains as to find
+    calculate compute now also let lets let's using use after before this these those there
+    here our their his her its with each every""".split()
+)
+"""Words that end a quantity's name: ``… and y = 6`` names ``y``, not ``… and y``."""
+
+ARTICLES = frozenset({"the", "a", "an"})
+
+MODIFIERS = frozenset(
+    """half halves twice double doubled triple tripled thrice quarter quarters third thirds
+    fourth fourths fifth fifths sixth sixths seventh sevenths eighth eighths ninth ninths tenth
+    tenths percent percentage times than from by minus plus over into average mean squared
+    cubed square cube root roots dozen dozens hundred hundreds thousand thousands million
+    millions billion billions trillion reciprocal negative inverse power powers ratio less more
+    fewer out""".split()
+)
+"""Words that change what a nearby number means (``half of 12 = 6``, ``2 dozen``): a claim
+next to one of them cannot be read literally."""
+
+UNITS_MODIFIERS = MODIFIERS | {"of"}
+"""After a number, ``of`` also changes its meaning (``1/2 of the paint``)."""
+
+NEGATIONS = frozenset(
+    """not no never false neither nor cannot isn't aren't wasn't weren't doesn't don't didn't
+    won't can't shouldn't wouldn't couldn't""".split()
+)
+
+FUNCTIONS = frozenset(
+    """sin cos tan cot sec csc arcsin arccos arctan log ln lg exp max min gcd lcm floor ceil
+    ceiling mod binom choose factorial""".split()
+)
+
+NUMBER_WORDS: dict[str, Fraction] = {
+    word: Fraction(value)
+    for value, word in enumerate(
+        """zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen
+        fifteen sixteen seventeen eighteen nineteen twenty""".split()
+    )
+}
+NUMBER_WORDS.update(
+    {
+        w: Fraction(10 * (i + 3))
+        for i, w in enumerate("thirty forty fifty sixty seventy eighty ninety".split())
+    }
+)
+
+OPERATOR_WORDS = {"times": "*", "plus": "+", "minus": "-", "x": "*", "X": "*"}
+"""Spelled operators, read only between two operands (``3 times 4``, ``3 x 4``)."""
+
+OPERATOR_PHRASES: dict[tuple[str, ...], str] = {("divided", "by"): "/", ("multiplied", "by"): "*"}
+
+RELATION_PHRASES: dict[tuple[str, ...], str] = {
+    ("is", "equal", "to"): "=",
+    ("equals",): "=",
+    ("equal", "to"): "=",
+}
+
+RESERVED = frozenset(
+    """at by fun have show from in end let if then else do match with theorem lemma def where
+    structure class instance open import variable section namespace mut for unless return try
+    catch finally calc suffices obtain nomatch deriving example axiom universe local private
+    protected noncomputable partial unsafe macro syntax notation infix infixl infixr prefix
+    postfix set_option attribute extends Type Sort Prop fun forall exists true false True False
+    sorry step this termination_by decreasing_by mutual opaque abbrev inductive""".split()
+)
+"""Lean keywords and names a binder must not take."""
