@@ -15,15 +15,17 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from afcheck import options as opts
-from afcheck.errors import AfcheckError
+from afcheck.errors import AfcheckError, UsageError
 from afcheck.registry import KINDS
 
 USAGE = """usage: afcheck PATH... [--formaliser NAME] [--prover NAME] [--perturber NAME] [...]
        afcheck list [formalisers|provers|checkers|perturbers|criteria|suite_kinds|reporters]
        afcheck prove STATEMENT|FILE|- [--prover NAME] [--json]
        afcheck perturb TEXT [--perturber NAME] [--seed N] [--json]
+       afcheck cache info|clear [--cache-dir DIR]
 
 Run `afcheck --help` for every option (afcheck's and pytest's)."""
 
@@ -52,6 +54,7 @@ def _subcommand(args: list[str]) -> Callable[[list[str]], int] | None:
     name = args[0]
     builtin: dict[str, Callable[[list[str]], int]] = {
         "list": list_command, "prove": _lazy("afcheck.prove"), "perturb": _lazy("afcheck.perturb"),
+        "cache": cache_command,
     }
     if name in builtin:
         return builtin[name]
@@ -93,24 +96,40 @@ def _asks_help(args: list[str]) -> bool:
 
 
 def translate(args: list[str]) -> list[str]:
-    """Rewrite ``--formaliser X`` to ``--afcheck-formaliser X`` for every afcheck option."""
-    names = {spec.name for spec in opts.CORE_OPTIONS} | _plugin_option_names()
-    out = []
-    for arg in args:
-        if arg.startswith("--") and not arg.startswith(opts.PREFIX):
-            name = arg[2:].split("=", 1)[0]
-            if name in names:
-                arg = opts.PREFIX + arg[2:]
-        out.append(arg)
+    """Rewrite ``--formaliser X`` to ``--afcheck-formaliser=X`` for every afcheck option.
+
+    Values are joined with ``=``: pytest decides its rootdir before plugin options are known,
+    and would take a detached value that names an existing path (a cache folder, say) for a
+    test path, which would change every test id.
+    """
+    specs = {spec.name: spec for spec in (*opts.CORE_OPTIONS, *_plugin_options())}
+    out: list[str] = []
+    rest = iter(args)
+    for arg in rest:
+        name = arg[2:].split("=", 1)[0] if arg.startswith("--") else ""
+        spec = specs.get(name) if not arg.startswith(opts.PREFIX) else None
+        if spec is None:
+            out.append(arg)
+        elif "=" in arg or not _takes_value(spec):
+            out.append(opts.PREFIX + arg[2:])
+        else:
+            value = next(rest, None)
+            if value is None:
+                raise UsageError(f"{spec.short} expects a value")
+            out.append(f"{spec.long}={value}")
     return out
 
 
-def _plugin_option_names() -> set[str]:
+def _takes_value(spec: opts.OptionSpec) -> bool:
+    return spec.kwargs.get("action") not in ("store_true", "store_false", "count")
+
+
+def _plugin_options() -> list[opts.OptionSpec]:
     from afcheck.plugins import get_plugins
 
     group = opts.OptionGroup(add=lambda spec: None)
     get_plugins().pm.hook.afcheck_addoption.call_historic(kwargs={"group": group})
-    return {spec.name for spec in group.specs}
+    return group.specs
 
 
 def list_command(argv: list[str]) -> int:
@@ -141,6 +160,38 @@ def list_command(argv: list[str]) -> int:
         print()
     for name, error in sorted(plugins.load_errors.items()):
         print(f"plugin '{name}' failed to load: {error}")
+    return 0
+
+
+def cache_command(argv: list[str]) -> int:
+    """``afcheck cache info|clear [--cache-dir DIR]``."""
+    import argparse
+    import json
+
+    from afcheck.cache import default_dir, open_cache
+
+    parser = argparse.ArgumentParser(prog="afcheck cache")
+    parser.add_argument("action", choices=("info", "clear"))
+    parser.add_argument("--cache-dir", default=os.environ.get("AFCHECK_CACHE_DIR"))
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    directory = args.cache_dir or str(default_dir())
+    cache = open_cache(Path(directory))
+    try:
+        if args.action == "clear":
+            print(f"removed {cache.clear()} cached results from {cache.path}")
+            return 0
+        info = cache.info()
+    finally:
+        cache.close()
+    if args.json:
+        print(json.dumps(info))
+        return 0
+    print(f"cache: {info['path']} ({info['bytes'] / 1e6:.1f} MB)")
+    for stage, count in info["entries"].items():
+        print(f"  {stage:<10} {count} results")
+    if not info["entries"]:
+        print("  (empty)")
     return 0
 
 

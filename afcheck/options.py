@@ -75,6 +75,11 @@ CORE_OPTIONS: tuple[OptionSpec, ...] = (
     _opt("update-baseline", action="store_true", help="write the current failures to --baseline"),
     _opt("keep-ineffective", action="store_true",
          help="keep perturbations known to be ineffective in FPR"),
+    _opt("cache-dir", metavar="DIR",
+         help="result cache folder (default: the user cache dir, or AFCHECK_CACHE_DIR)"),
+    _opt("no-cache", action="store_true", help="neither read nor write the result cache"),
+    _opt("chunk-size", type=int, default=256, metavar="N",
+         help="items sent to a backend per call; each finished chunk is cached (default 256)"),
     _opt("plugin", action="append", default=[], metavar="MODULE",
          help="register an extra plugin module, repeatable"),
 )

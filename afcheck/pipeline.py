@@ -8,13 +8,18 @@ perturbers there are, and a statement is proved once however many cases produced
 
 from __future__ import annotations
 
+import functools
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, TypeVar
 
+from afcheck import cache
+from afcheck.cache import Cache
+from afcheck.errors import AfcheckError
 from afcheck.plugins import Plugins
+from afcheck.progress import Progress
 from afcheck.types import (
     CaseResult,
     Formalisation,
@@ -25,6 +30,9 @@ from afcheck.types import (
     Step,
     Verdict,
 )
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -70,6 +78,18 @@ class StageTimes:
         return sum(self.seconds.values())
 
 
+@dataclass
+class Runtime:
+    """How a run executes: result cache, chunk size, progress, time accounting."""
+
+    cache: Cache | None = None
+    chunk_size: int = 256
+    """Work is sent to a component in chunks of this size, and each finished chunk is
+    cached at once, so a killed run loses at most one chunk per stage."""
+    progress: Progress = field(default_factory=lambda: Progress(enabled=False))
+    times: StageTimes = field(default_factory=StageTimes)
+
+
 class Components:
     """Creates each chosen component once per run."""
 
@@ -92,14 +112,14 @@ def run(
     cases: Sequence[CaseSpec],
     components: Components,
     on_result: Callable[[CaseResult], None] | None = None,
-    times: StageTimes | None = None,
+    runtime: Runtime | None = None,
 ) -> dict[str, CaseResult]:
     """Decide every case; results by case id, reported through ``on_result`` as they form."""
-    times = times if times is not None else StageTimes()
-    perturbations = _perturb(cases, components, times)
-    formalisations = _formalise(cases, perturbations, components, times)
-    checked = _check(cases, formalisations, components, times)
-    verdicts = _prove(cases, checked, components, times)
+    rt = runtime if runtime is not None else Runtime()
+    perturbations = _perturb(cases, components, rt)
+    formalisations = _formalise(cases, perturbations, components, rt)
+    checked = _check(cases, formalisations, components, rt)
+    verdicts = _prove(cases, checked, components, rt)
     results: dict[str, CaseResult] = {}
     for case in cases:
         result = _assemble(case, perturbations, checked, verdicts)
@@ -116,16 +136,21 @@ _FKey = tuple[Choice, str]  # formaliser, request key
 
 
 def _perturb(cases: Sequence[CaseSpec], components: Components,
-             times: StageTimes) -> dict[_PKey, Perturbation]:
+             rt: Runtime) -> dict[_PKey, Perturbation]:
     groups: dict[tuple[Choice, int], dict[str, Step]] = defaultdict(dict)
     for case in cases:
         groups[(case.perturber, case.seed)][case.step.id] = case.step
     out: dict[_PKey, Perturbation] = {}
     for (choice, seed), steps in groups.items():
         perturber = components.get("perturber", choice)
+        fp = cache.fingerprint(perturber, dict(choice.options))
         batch = list(steps.values())
-        made = _timed(times, "perturb", perturber.perturb, batch, seed)
-        _check_length(choice, "perturbations", batch, made)
+        made = _cached_call(
+            rt, "perturb", choice, perturber, batch,
+            key=lambda step: cache.key("perturb", fp, seed, step.id, step.text),
+            call=functools.partial(perturber.perturb, seed=seed),
+            load=cache.load_perturbation,
+        )
         for step, perturbation in zip(batch, made, strict=True):
             out[(choice, seed, step.id)] = perturbation
     return out
@@ -156,7 +181,7 @@ def _requests_of(case: CaseSpec, perturbation: Perturbation) -> Iterable[Formali
 
 
 def _formalise(cases: Sequence[CaseSpec], perturbations: Mapping[_PKey, Perturbation],
-               components: Components, times: StageTimes) -> dict[_FKey, Formalisation]:
+               components: Components, rt: Runtime) -> dict[_FKey, Formalisation]:
     groups: dict[Choice, dict[str, FormaliseRequest]] = defaultdict(dict)
     for case in cases:
         perturbation = perturbations[(case.perturber, case.seed, case.step.id)]
@@ -165,16 +190,22 @@ def _formalise(cases: Sequence[CaseSpec], perturbations: Mapping[_PKey, Perturba
     out: dict[_FKey, Formalisation] = {}
     for choice, requests in groups.items():
         formaliser = components.get("formaliser", choice)
+        fp = cache.fingerprint(formaliser, dict(choice.options))
         batch = list(requests.values())
-        made = _timed(times, "formalise", formaliser.formalise, batch)
-        _check_length(choice, "formalisations", batch, made)
+        made = _cached_call(
+            rt, "formalise", choice, formaliser, batch,
+            key=lambda r: cache.key("formalise", fp, r.text, r.context, r.problem),
+            call=formaliser.formalise,
+            load=cache.load_formalisation,
+        )
         for request, formalisation in zip(batch, made, strict=True):
-            out[(choice, request.key)] = formalisation
+            # A cached record may come from another step with the same text.
+            out[(choice, request.key)] = replace(formalisation, key=request.key)
     return out
 
 
 def _check(cases: Sequence[CaseSpec], formalisations: Mapping[_FKey, Formalisation],
-           components: Components, times: StageTimes) -> dict[tuple[Choice, _FKey], Formalisation]:
+           components: Components, rt: Runtime) -> dict[tuple[Choice, _FKey], Formalisation]:
     groups: dict[Choice, dict[_FKey, Formalisation]] = defaultdict(dict)
     for case in cases:
         for key in _case_fkeys(case):
@@ -183,17 +214,24 @@ def _check(cases: Sequence[CaseSpec], formalisations: Mapping[_FKey, Formalisati
     out: dict[tuple[Choice, _FKey], Formalisation] = {}
     for choice, items in groups.items():
         checker = components.get("checker", choice)
+        fp = cache.fingerprint(checker, dict(choice.options))
         keys = list(items)
         batch = [items[k] for k in keys]
-        made = _timed(times, "check", checker.check, batch)
-        _check_length(choice, "checked statements", batch, made)
-        for key, formalisation in zip(keys, made, strict=True):
-            out[(choice, key)] = formalisation
+        made = _cached_call(
+            rt, "check", choice, checker, batch,
+            key=lambda f: cache.key("check", fp, f.status.value, f.statement, f.header),
+            call=checker.check,
+            load=cache.load_formalisation,
+        )
+        for key, original, formalisation in zip(keys, batch, made, strict=True):
+            # The cache keeps the verdict of the check; the record stays this request's own.
+            out[(choice, key)] = replace(original, status=formalisation.status,
+                                         reason=formalisation.reason)
     return out
 
 
 def _prove(cases: Sequence[CaseSpec], checked: Mapping[tuple[Choice, _FKey], Formalisation],
-           components: Components, times: StageTimes) -> dict[tuple[Choice, str, str], Verdict]:
+           components: Components, rt: Runtime) -> dict[tuple[Choice, str, str], Verdict]:
     groups: dict[Choice, dict[tuple[str, str], ProofTask]] = defaultdict(dict)
     for case in cases:
         for key in _case_fkeys(case):
@@ -205,9 +243,14 @@ def _prove(cases: Sequence[CaseSpec], checked: Mapping[tuple[Choice, _FKey], For
     out: dict[tuple[Choice, str, str], Verdict] = {}
     for choice, tasks in groups.items():
         prover = components.get("prover", choice)
+        fp = cache.fingerprint(prover, dict(choice.options))
         batch = list(tasks.values())
-        made = _timed(times, "prove", prover.prove, batch)
-        _check_length(choice, "verdicts", batch, made)
+        made = _cached_call(
+            rt, "prove", choice, prover, batch,
+            key=lambda t: cache.key("prove", fp, t.statement, t.header),
+            call=prover.prove,
+            load=cache.load_verdict,
+        )
         for task, verdict in zip(batch, made, strict=True):
             out[(choice, task.statement, task.header)] = verdict
     return out
@@ -253,18 +296,51 @@ def _exclusion(case: CaseSpec, perturbation: Perturbation) -> str:
     return ""
 
 
-def _timed(times: StageTimes, stage: str, call: Callable[..., Any], *args: Any) -> Any:
-    start = time.perf_counter()
+def _cached_call(
+    rt: Runtime,
+    stage: str,
+    choice: Choice,
+    component: Any,
+    batch: Sequence[T],
+    *,
+    key: Callable[[T], str],
+    call: Callable[[list[T]], Sequence[R]],
+    load: Callable[[Any], R],
+) -> list[R]:
+    """``call`` over the items the cache does not hold, in chunks; each chunk cached as done."""
+    use_cache = rt.cache is not None and getattr(component, "cacheable", True)
+    keys = [key(item) for item in batch] if use_cache else []
+    found = rt.cache.get_many(stage, keys) if use_cache and rt.cache is not None else {}
+    out: list[R | None] = [None] * len(batch)
+    for i, k in enumerate(keys):
+        if k in found:
+            out[i] = load(found[k])
+    missing = [i for i, item in enumerate(out) if item is None]
+    progress = rt.progress.stage(f"{stage} ({choice.name})", len(missing))
     try:
-        return call(*args)
+        for start in range(0, len(missing), rt.chunk_size):
+            indices = missing[start:start + rt.chunk_size]
+            chunk = [batch[i] for i in indices]
+            began = time.perf_counter()
+            made = list(call(chunk))
+            rt.times.add(stage, time.perf_counter() - began)
+            _check_length(choice, stage, chunk, made)
+            for i, record in zip(indices, made, strict=True):
+                out[i] = record
+            if use_cache and rt.cache is not None:
+                rt.cache.put_many(stage, [(keys[i], cache.dump(r))
+                                          for i, r in zip(indices, made, strict=True)])
+            progress.advance(len(chunk))
     finally:
-        times.add(stage, time.perf_counter() - start)
+        progress.close()
+    return [r for r in out if r is not None]
 
 
-class PipelineError(RuntimeError):
+class PipelineError(AfcheckError):
     """A component broke its contract or failed on a whole batch."""
 
 
-def _check_length(choice: Choice, what: str, batch: Sequence[Any], made: Sequence[Any]) -> None:
+def _check_length(choice: Choice, stage: str, batch: Sequence[Any], made: Sequence[Any]) -> None:
     if len(made) != len(batch):
-        raise PipelineError(f"{choice.name} returned {len(made)} {what} for {len(batch)} inputs")
+        raise PipelineError(f"{choice.name} returned {len(made)} results for {len(batch)} "
+                            f"inputs at the {stage} stage")

@@ -226,6 +226,7 @@ class RunState:
         self.expected_failures: frozenset[str] = frozenset()
         self.times: Any = None
         self.suites: dict[str, dict[str, Any]] = {}
+        self.cache_stats: tuple[int, int] | None = None
         self._plugins: Any = None
 
     @property
@@ -293,12 +294,32 @@ class RunState:
         cases = [i.case for i in session.items if isinstance(i, StepItem)]
         self.plugins.pm.hook.afcheck_configure.call_historic(kwargs={"config": self.config})
         components = pipeline.Components(self.plugins)
-        self.times = pipeline.StageTimes()
+        runtime = self._runtime()
+        self.times = runtime.times
         try:
-            self.results = pipeline.run(cases, components, self._notify, self.times)
+            self.results = pipeline.run(cases, components, self._notify, runtime)
         except AfcheckError as exc:
             pytest.exit(f"afcheck: {exc}", returncode=pytest.ExitCode.USAGE_ERROR)
+        finally:
+            if runtime.cache is not None:
+                self.cache_stats = (runtime.cache.hits, runtime.cache.misses)
+                runtime.cache.close()
         self.versions = components.versions()
+
+    def _runtime(self) -> Any:
+        import os
+
+        from afcheck import pipeline
+        from afcheck.cache import open_cache
+        from afcheck.progress import Progress
+
+        cache = None
+        if not self.option("no_cache"):
+            directory = self.option("cache_dir") or os.environ.get("AFCHECK_CACHE_DIR")
+            cache = open_cache(Path(directory) if directory else None)
+        quiet = self.config.getoption("verbose", 0) < 0
+        return pipeline.Runtime(cache=cache, chunk_size=max(1, int(self.option("chunk_size", 256))),
+                                progress=Progress.auto(quiet))
 
     def _notify(self, result: CaseResult) -> None:
         try:

@@ -70,3 +70,10 @@ def arith(pytester: pytest.Pytester) -> pytest.Pytester:
     """A pytester whose runs can use the test plugin ``arith`` (``--afcheck-plugin arith``)."""
     arith_module.CALLS.clear()
     return pytester
+
+
+@pytest.fixture(autouse=True)
+def _own_cache_dir(tmp_path_factory: pytest.TempPathFactory,
+                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test gets an empty result cache, never the user's."""
+    monkeypatch.setenv("AFCHECK_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))

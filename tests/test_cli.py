@@ -10,9 +10,10 @@ from afcheck import cli
 def test_short_options_become_afcheck_options() -> None:
     args = cli.translate(["suites/x", "--formaliser", "kimina", "--prover=smt", "-k", "p1",
                           "--formaliser-opt", "model=m", "--tb=short", "--json", "r.json"])
-    assert args == ["suites/x", "--afcheck-formaliser", "kimina", "--afcheck-prover=smt", "-k",
-                    "p1", "--afcheck-formaliser-opt", "model=m", "--tb=short",
-                    "--afcheck-json", "r.json"]
+    assert args == ["suites/x", "--afcheck-formaliser=kimina", "--afcheck-prover=smt", "-k",
+                    "p1", "--afcheck-formaliser-opt=model=m", "--tb=short",
+                    "--afcheck-json=r.json"]
+    assert cli.translate(["--no-cache", "x"]) == ["--afcheck-no-cache", "x"]
 
 
 def test_list_shows_components_with_their_plugin(capsys: pytest.CaptureFixture[str]) -> None:

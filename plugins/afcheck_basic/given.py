@@ -16,6 +16,7 @@ class GivenPerturber:
 
     name = "given"
     version = "1"
+    cacheable = False
 
     def __init__(self, variant: str | None = None) -> None:
         self.variant = variant
@@ -39,6 +40,7 @@ class NoChecker:
 
     name = "none"
     version = "1"
+    cacheable = False
 
     def check(self, formalisations: Sequence[Formalisation]) -> list[Formalisation]:
         return list(formalisations)

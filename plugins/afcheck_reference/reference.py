@@ -15,6 +15,7 @@ from afcheck.types import (
 class ReferenceFormaliser:
     name = "reference"
     version = "1"
+    cacheable = False
 
     def formalise(self, requests: Sequence[FormaliseRequest]) -> list[Formalisation]:
         return [self._one(request) for request in requests]

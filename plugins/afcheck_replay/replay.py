@@ -66,6 +66,7 @@ def _parse(line: str, where: str) -> dict[str, str]:
 class ReplayFormaliser:
     name = "replay"
     version = "1"
+    cacheable = False
 
     def __init__(self, records: dict[tuple[str, str], dict[str, str]]) -> None:
         self.records = records

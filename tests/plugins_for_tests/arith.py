@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import re
+import time
 from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
@@ -34,11 +35,23 @@ CALLS: list[tuple[str, int]] = []
 
 
 class ArithFormaliser:
+    """Options: ``delay`` (seconds per request, to make runs killable mid-way) and ``log``
+    (a file that gets one line per request formalised, across processes)."""
+
     name = "arith"
     version = "1"
 
+    def __init__(self, delay: float = 0.0, log: str = "") -> None:
+        self.delay = delay
+        self.log = log
+
     def formalise(self, requests: Sequence[FormaliseRequest]) -> list[Formalisation]:
         CALLS.append(("formalise", len(requests)))
+        if self.delay:
+            time.sleep(self.delay * len(requests))
+        if self.log:
+            with open(self.log, "a", encoding="utf-8") as handle:
+                handle.writelines(f"{r.key}\n" for r in requests)
         out = []
         for r in requests:
             if "NOAF" in r.text:
@@ -130,7 +143,9 @@ class BumpPerturber:
 
 @hookimpl
 def afcheck_register_formalisers(register):  # type: ignore[no-untyped-def]
-    register("arith", lambda options: ArithFormaliser(), description="test formaliser")
+    register("arith", lambda options: ArithFormaliser(float(options.get("delay", 0)),
+                                                      options.get("log", "")),
+             description="test formaliser")
 
 
 @hookimpl

@@ -1,0 +1,158 @@
+"""A content-addressed result cache, one SQLite file in WAL mode.
+
+SQLite in WAL mode is the store because it is in the standard library, survives SIGKILL
+(every committed chunk is durable, a half-written one is rolled back), lets readers run
+while one writer appends, and needs no server. Each stage has its own key:
+
+- perturbation: perturber fingerprint + seed + step id + step text;
+- formalisation: formaliser fingerprint + input text + context + problem;
+- check: checker fingerprint + statement + header;
+- proof: prover fingerprint + statement + header.
+
+A component's fingerprint is its ``fingerprint`` attribute when it has one (a formaliser
+preset puts its prompt template, sampling and model id there), else its name, version and
+options; so a changed prompt or option misses the cache and an unchanged one hits. Components
+whose output depends on more than these inputs set ``cacheable = False`` (``reference``,
+``replay``: they read files that may change, and are cheap).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from afcheck.types import (
+    Edit,
+    Formalisation,
+    FormalisationStatus,
+    Perturbation,
+    Usage,
+    Verdict,
+    VerdictKind,
+    to_json,
+)
+
+FORMAT = 1
+"""Bumped when the stored records change shape; older entries are then ignored."""
+
+
+def default_dir() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("afcheck"))
+
+
+def fingerprint(component: Any, options: Mapping[str, str]) -> str:
+    """What identifies a component's behaviour for caching."""
+    own = getattr(component, "fingerprint", None)
+    if own:
+        return str(own)
+    return json.dumps([getattr(component, "name", type(component).__name__),
+                       str(getattr(component, "version", "")), sorted(options.items())])
+
+
+def key(*parts: Any) -> str:
+    payload = json.dumps([FORMAT, *parts], ensure_ascii=False, sort_keys=True, default=str)
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+class Cache:
+    """Stage-keyed JSON records in one SQLite database."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(str(path), timeout=30, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS entries (stage TEXT NOT NULL, key TEXT NOT NULL, "
+            "value TEXT NOT NULL, PRIMARY KEY (stage, key)) WITHOUT ROWID"
+        )
+        self._db.commit()
+        self.hits = 0
+        self.misses = 0
+
+    def get_many(self, stage: str, keys: Sequence[str]) -> dict[str, Any]:
+        found: dict[str, Any] = {}
+        with self._lock:
+            for start in range(0, len(keys), 500):
+                chunk = list(keys[start:start + 500])
+                marks = ",".join("?" * len(chunk))
+                rows = self._db.execute(
+                    f"SELECT key, value FROM entries WHERE stage = ? AND key IN ({marks})",
+                    [stage, *chunk],
+                )
+                found.update((k, json.loads(v)) for k, v in rows)
+        self.hits += len(found)
+        self.misses += len(set(keys)) - len(found)
+        return found
+
+    def put_many(self, stage: str, items: Iterable[tuple[str, Any]]) -> None:
+        rows = [(stage, k, json.dumps(v, ensure_ascii=False)) for k, v in items]
+        with self._lock:
+            self._db.executemany(
+                "INSERT OR REPLACE INTO entries (stage, key, value) VALUES (?, ?, ?)", rows)
+            self._db.commit()
+
+    def info(self) -> dict[str, Any]:
+        with self._lock:
+            counts = dict(self._db.execute(
+                "SELECT stage, COUNT(*) FROM entries GROUP BY stage ORDER BY stage"))
+        size = sum(p.stat().st_size for p in self.path.parent.glob(self.path.name + "*"))
+        return {"path": str(self.path), "entries": counts, "bytes": size}
+
+    def clear(self) -> int:
+        with self._lock:
+            removed = self._db.execute("DELETE FROM entries").rowcount
+            self._db.commit()
+            self._db.execute("VACUUM")
+        return int(removed)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+def open_cache(directory: Path | None) -> Cache:
+    return Cache((directory or default_dir()) / "results.sqlite")
+
+
+# -- records <-> JSON ---------------------------------------------------------------------
+
+
+def dump(record: Any) -> Any:
+    return to_json(record)
+
+
+def load_perturbation(data: Mapping[str, Any]) -> Perturbation:
+    edit = data.get("edit")
+    return Perturbation(
+        step_id=data["step_id"], perturber=data["perturber"], text=data["text"],
+        rule=data["rule"], edit=Edit(**edit) if edit else None, reason=data["reason"],
+        effective=data["effective"],
+    )
+
+
+def load_formalisation(data: Mapping[str, Any]) -> Formalisation:
+    usage = data.get("usage")
+    return Formalisation(
+        key=data["key"], formaliser=data["formaliser"],
+        status=FormalisationStatus(data["status"]), statement=data["statement"],
+        header=data["header"], raw_output=data["raw_output"], reason=data["reason"],
+        usage=Usage(**usage) if usage else None,
+    )
+
+
+def load_verdict(data: Mapping[str, Any]) -> Verdict:
+    return Verdict(
+        kind=VerdictKind(data["kind"]), backend=data["backend"], certified=data["certified"],
+        reason=data["reason"], evidence=data["evidence"],
+        counterexample=data["counterexample"], elapsed_s=data["elapsed_s"],
+    )

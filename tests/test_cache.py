@@ -1,0 +1,108 @@
+"""The result cache: hits, misses on changed options, and resume after SIGKILL."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import TEST_PLUGINS, write_suite
+
+from afcheck.cache import Cache, key
+
+ROWS = [{"problem_id": f"p{i}", "node_id": "1", "step": f"So: {i} + 1 = {i + 1}",
+         "perturbed": f"So: {i} + 1 = {i + 2}"} for i in range(40)]
+ARITH = {"perturber": "given", "formaliser": "arith", "prover": "arith"}
+
+
+def test_store_round_trip_and_info(tmp_path: Path) -> None:
+    cache = Cache(tmp_path / "c.sqlite")
+    cache.put_many("prove", [(key("a"), {"kind": "proved"}), (key("b"), [1, 2])])
+    assert cache.get_many("prove", [key("a"), key("b"), key("c")]) == {
+        key("a"): {"kind": "proved"}, key("b"): [1, 2]}
+    assert (cache.hits, cache.misses) == (2, 1)
+    assert cache.info()["entries"] == {"prove": 2}
+    assert cache.clear() == 2 and cache.info()["entries"] == {}
+
+
+def run(p: pytest.Pytester, *args: str) -> pytest.RunResult:
+    return p.runpytest("demo", "--afcheck-plugin", "arith", "--tb=line", *args)
+
+
+def test_rerun_hits_and_changed_option_misses(arith: pytest.Pytester) -> None:
+    import arith as plugin
+
+    write_suite(arith.path, "demo", ROWS[:5], ARITH)
+    run(arith)
+    assert dict(plugin.CALLS)["formalise"] == 10
+    plugin.CALLS.clear()
+    again = run(arith)
+    again.assert_outcomes(passed=5)
+    assert plugin.CALLS == []  # everything came from the cache
+    run(arith, "--afcheck-formaliser-opt", "delay=0")
+    assert dict(plugin.CALLS)["formalise"] == 10  # another option, another fingerprint
+    plugin.CALLS.clear()
+    run(arith, "--afcheck-no-cache")
+    assert dict(plugin.CALLS)["formalise"] == 10
+
+
+def _command(suite_root: Path, cache_dir: Path, out: Path, log: Path) -> list[str]:
+    return [sys.executable, "-m", "afcheck.cli", str(suite_root / "demo"), "--plugin", "arith",
+            "--formaliser-opt", f"delay=0.05,log={log}", "--chunk-size", "4",
+            "--cache-dir", str(cache_dir), "--json", str(out), "-q", "-p", "no:cacheprovider"]
+
+
+def _comparable(path: Path) -> dict[str, object]:
+    doc = json.loads(path.read_text())
+    doc.pop("timings")
+    return doc
+
+
+def test_resume_after_sigkill_equals_an_uninterrupted_run(tmp_path: Path) -> None:
+    write_suite(tmp_path, "demo", ROWS, ARITH)
+    env = {**os.environ, "PYTHONPATH": str(TEST_PLUGINS)}
+    fresh_log, killed_log = tmp_path / "fresh.log", tmp_path / "run.log"
+    # Both runs use the same options (the log path is one of them), so their configs agree.
+    subprocess.run(_command(tmp_path, tmp_path / "c1", tmp_path / "fresh.json", killed_log),
+                   env=env, check=False, capture_output=True, timeout=120)
+    killed_log.rename(fresh_log)
+    (tmp_path / "fresh.json").rename(tmp_path / "expected.json")
+
+    command = _command(tmp_path, tmp_path / "c2", tmp_path / "fresh.json", killed_log)
+    victim = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        done = len(killed_log.read_text().splitlines()) if killed_log.exists() else 0
+        if done >= 24:  # a few chunks are cached, most are not
+            break
+        time.sleep(0.02)
+    victim.send_signal(signal.SIGKILL)
+    victim.wait()
+    assert not (tmp_path / "fresh.json").exists()
+    before = len(killed_log.read_text().splitlines())
+    assert before < 80
+
+    subprocess.run(command, env=env, check=False, capture_output=True, timeout=120)
+    formalised = killed_log.read_text().splitlines()
+    assert len(formalised) - before <= 80 - 20  # finished chunks were not redone
+    assert sorted(set(formalised)) == sorted(set(fresh_log.read_text().splitlines()))
+    assert _comparable(tmp_path / "fresh.json") == _comparable(tmp_path / "expected.json")
+
+
+def test_cache_command_info_and_clear(tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    from afcheck import cli
+
+    cache = Cache(tmp_path / "results.sqlite")
+    cache.put_many("prove", [(key("a"), 1), (key("b"), 2)])
+    cache.close()
+    assert cli.main(["cache", "info", "--cache-dir", str(tmp_path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["entries"] == {"prove": 2}
+    assert cli.main(["cache", "clear", "--cache-dir", str(tmp_path)]) == 0
+    assert "removed 2 cached results" in capsys.readouterr().out
