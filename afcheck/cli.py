@@ -86,6 +86,9 @@ def run(args: list[str]) -> int:
     pytest_args = translate(args)
     if not any(a.startswith("--tb") for a in pytest_args):
         pytest_args.insert(0, "--tb=line")
+        if not any(a.startswith("-r") for a in pytest_args):
+            # Each failure already has its line; the short summary would repeat them all.
+            pytest_args.insert(0, "-rN")
     if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD"):
         pytest_args[:0] = ["-p", "afcheck.pytest_plugin"]
     return int(pytest.main(pytest_args))

@@ -227,6 +227,7 @@ class RunState:
         self.times: Any = None
         self.suites: dict[str, dict[str, Any]] = {}
         self.cache_stats: tuple[int, int] | None = None
+        self.components: Any = None
         self._plugins: Any = None
 
     @property
@@ -267,15 +268,26 @@ class RunState:
         return Choice.of(str(name), opts.parse_kv(self.option(f"{kind}_opt", []), kind))
 
     def validate(self, session: pytest.Session) -> None:
-        """Check every chosen component name before any work, and read the baseline."""
+        """Check every chosen component before any work, and read the baseline.
+
+        Names are always checked; the components themselves are built too unless only
+        collecting, so that a missing dependency or a bad option stops the run in one line
+        before any test reports.
+        """
+        from afcheck import pipeline
         from afcheck.gates import load_baseline
 
+        build = not self.config.getoption("collectonly", False)
+        self.components = pipeline.Components(self.plugins)
         try:
             for item in session.items:
                 if isinstance(item, StepItem):
                     case = item.case
                     for kind in ("perturber", "formaliser", "checker", "prover"):
-                        self.plugins.registry(kind).get(getattr(case, kind).name)
+                        choice = getattr(case, kind)
+                        self.plugins.registry(kind).get(choice.name)
+                        if build:
+                            self.components.get(kind, choice)
             baseline = self.option("baseline")
             if baseline and not self.option("update_baseline"):
                 self.expected_failures = load_baseline(Path(baseline))
@@ -293,7 +305,7 @@ class RunState:
 
         cases = [i.case for i in session.items if isinstance(i, StepItem)]
         self.plugins.pm.hook.afcheck_configure.call_historic(kwargs={"config": self.config})
-        components = pipeline.Components(self.plugins)
+        components = self.components or pipeline.Components(self.plugins)
         runtime = self._runtime()
         self.times = runtime.times
         try:
@@ -318,8 +330,8 @@ class RunState:
             directory = self.option("cache_dir") or os.environ.get("AFCHECK_CACHE_DIR")
             cache = open_cache(Path(directory) if directory else None)
         quiet = self.config.getoption("verbose", 0) < 0
-        return pipeline.Runtime(cache=cache, chunk_size=max(1, int(self.option("chunk_size", 256))),
-                                progress=Progress.auto(quiet))
+        chunk_size = max(1, int(self.option("chunk_size", 256)))
+        return pipeline.Runtime(cache=cache, chunk_size=chunk_size, progress=Progress.auto(quiet))
 
     def _notify(self, result: CaseResult) -> None:
         try:
