@@ -66,4 +66,5 @@ def test_replay_without_path_is_one_line(arith: pytest.Pytester) -> None:
     result = arith.runpytest("gsm8k", "--afcheck-plugin", "arith", "--afcheck-formaliser",
                              "replay", "--afcheck-prover", "arith")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    assert "--formaliser-opt path=FILE.jsonl" in result.stdout.str()
+    assert "--formaliser-opt path=FILE.jsonl" in result.stderr.str()
+    result.assert_outcomes()  # stopped before any case ran
