@@ -49,14 +49,15 @@ class FaithformBenchSuite:
             else:
                 group["variants"].setdefault(variant, str(row["step_content"]))
         for (problem_id, node_id), group in groups.items():
-            row = group.get("row")
-            if row is None:
+            unperturbed: dict[str, Any] | None = group.get("row")
+            if unperturbed is None:
                 yield LoadError(group["where"], f"node {problem_id}/{node_id} has perturbed rows "
                                 "but no unperturbed row", f"{problem_id}/{node_id}")
                 continue
-            if str(row.get("statement_type", "")).lower() == "declarative":
+            if str(unperturbed.get("statement_type", "")).lower() == "declarative":
                 continue
-            yield _step(spec, problem_id, node_id, row, group["variants"], group["where"])
+            yield _step(spec, problem_id, node_id, unperturbed, group["variants"],
+                        group["where"])
 
 
 def _resolve(spec: SuiteSpec) -> Path:

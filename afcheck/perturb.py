@@ -1,0 +1,132 @@
+"""``afcheck perturb``: perturb one step with any registered perturber and show the edit.
+
+    afcheck perturb 'Tue = 4 + 1.' --perturber regex --seed 0
+    afcheck perturb 'Tue = 4 + 1.' --json
+    echo 'Tue = 4 + 1.' | afcheck perturb -
+
+The step id (``--step-id``) enters the seed exactly as it does in a suite run, so the output
+here is the perturbation that step gets there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from afcheck.errors import AfcheckError, UsageError
+from afcheck.types import Perturbation, Step
+
+DEFAULT_STEP_ID = "cli/step/0"
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see `afcheck perturb --help`)")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="afcheck perturb",
+        description="Perturb one reasoning step and print the perturbed text and the edit.",
+    )
+    parser.add_argument("text", help="the step text; '-' reads it from standard input")
+    parser.add_argument("--perturber", default="regex", help="a registered perturber (regex)")
+    parser.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    parser.add_argument("--step-id", default=DEFAULT_STEP_ID, help="step id the seed derives from")
+    parser.add_argument(
+        "--perturber-opt", action="append", default=[], metavar="K=V",
+        help="option for the perturber, repeatable",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; 0 on success, 2 on bad input (one line on stderr)."""
+    try:
+        args = _parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+        text = _read_text(args.text)
+        options = _options(args.perturber_opt)
+        perturbation = _perturb(args.perturber, options, text, args.seed, args.step_id)
+    except AfcheckError as exc:
+        print(f"afcheck perturb: error: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(as_json(text, perturbation, args.seed), ensure_ascii=False))
+    else:
+        print(as_text(perturbation))
+    return 0
+
+
+def _read_text(value: str) -> str:
+    text = sys.stdin.read().rstrip("\n") if value == "-" else value
+    if not text.strip():
+        raise UsageError("the step text is empty; pass the step as the first argument")
+    return text
+
+
+def _options(pairs: Sequence[str]) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"--perturber-opt {pair!r} is not KEY=VALUE")
+        options[key.strip()] = value
+    return options
+
+
+def _perturb(
+    name: str, options: dict[str, str], text: str, seed: int, step_id: str
+) -> Perturbation:
+    from afcheck.plugins import get_plugins
+
+    perturber = get_plugins().create("perturber", name, options)
+    suite, _, rest = step_id.partition("/")
+    problem_id, _, node_id = rest.partition("/")
+    step = Step(
+        id=step_id, suite=suite, dataset=suite, problem_id=problem_id, node_id=node_id, text=text
+    )
+    results = perturber.perturb([step], seed)
+    if len(results) != 1:
+        raise UsageError(f"perturber '{name}' returned {len(results)} results for one step")
+    result: Perturbation = results[0]
+    return result
+
+
+def as_json(original: str, perturbation: Perturbation, seed: int) -> dict[str, Any]:
+    """The JSON object ``--json`` prints."""
+    edit = perturbation.edit
+    return {
+        "original": original,
+        "text": perturbation.text,
+        "rule": perturbation.rule,
+        "start": edit.start if edit else None,
+        "end": edit.end if edit else None,
+        "old": edit.old if edit else None,
+        "new": edit.new if edit else None,
+        "effective": perturbation.effective,
+        "perturber": perturbation.perturber,
+        "step_id": perturbation.step_id,
+        "seed": seed,
+        "reason": perturbation.reason,
+    }
+
+
+def as_text(perturbation: Perturbation) -> str:
+    """Two lines: the perturbed text, then the rule and the edit."""
+    edit = perturbation.edit
+    effective = {True: "yes", False: "no", None: "unknown"}[perturbation.effective]
+    if perturbation.text is None or edit is None:
+        return f"(not perturbed)\nrule: {perturbation.rule}  reason: {perturbation.reason}"
+    return (
+        f"{perturbation.text}\n"
+        f"rule: {perturbation.rule}  edit: [{edit.start}:{edit.end}] "
+        f"{edit.old!r} -> {edit.new!r}  effective: {effective}"
+    )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,18 @@
+"""Built-in afcheck plugin: regex, the templated perturber of FaithformBench App. C."""
+
+from __future__ import annotations
+
+from afcheck import hookimpl
+from afcheck.registry import Register
+
+
+@hookimpl
+def afcheck_register_perturbers(register: Register) -> None:
+    from afcheck_regex.perturber import make_perturber
+
+    register(
+        "regex",
+        make_perturber,
+        description="shift the rightmost number or swap an operator; else negate; else prefix",
+        details={"options": "prefer=random|number|operator, judge=true|false"},
+    )

@@ -1,0 +1,168 @@
+"""Split a ProcessBench paragraph into the mathematical claims it asserts (``--steps claims``).
+
+A paragraph is cut into units: sentences (ended by ``.``, ``?`` or ``!`` and a space, outside
+math), lines, and displayed equations (``\\[…\\]``, ``$$…$$``). A display stays with the sentence
+that leads into it ("Divide by 6: \\[B = 5\\]"); a second display in a row is a unit of its own.
+Each unit is then classified:
+
+- ``claim``: it asserts an equation or inequality (``=``, ``<``, ``\\le``, ``≠`` …), inline or
+  displayed, and is not declarative. These become test steps.
+- ``declarative``: it introduces a name or an assumption ("Let \\(x\\) be the number of …",
+  "Let's denote … as \\(R\\)", "Suppose \\(x = 5\\)"). Context, not a test.
+- ``context``: everything else (prose, the plan, the final boxed answer).
+
+The split is a pure function of the text: the same paragraph gives the same claims, in order,
+and the units, concatenated, give back the paragraph (up to whitespace).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["CLAIM", "CONTEXT", "DECLARATIVE", "Claim", "split_claims"]
+
+CLAIM, DECLARATIVE, CONTEXT = "claim", "declarative", "context"
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One unit of a paragraph."""
+
+    text: str
+    kind: str
+    """``claim``, ``declarative`` or ``context``."""
+    index: int
+    """Position among the units of the paragraph, from 0."""
+
+
+def split_claims(paragraph: str) -> list[Claim]:
+    """The units of ``paragraph`` in order, each classified (see the module docstring)."""
+    units = _merge_displays(_units(paragraph))
+    texts = [t for t in (u.strip() for u in units) if t]
+    return [Claim(text, _classify(text), i) for i, text in enumerate(texts)]
+
+
+# -- cutting ---------------------------------------------------------------------------------
+
+_INLINE = {"\\(": "\\)", "$": "$"}
+_DISPLAY = {"\\[": "\\]", "$$": "$$"}
+_ABBREVIATIONS = ("e.g", "i.e", "etc", "vs", "mr", "mrs", "ms", "dr", "st", "approx", "no", "fig")
+_TRAILING = ".,;:!?)"
+
+
+def _units(text: str) -> list[str]:
+    units: list[str] = []
+    start = i = 0
+    while i < len(text):
+        display = _opener(text, i, _DISPLAY)
+        if display is not None:
+            if start < i and _has_display(text[start:i]):
+                units.append(text[start:i])
+                start = i
+            i = _after_display(text, i, display)
+            units.append(text[start:i])
+            start = i
+            continue
+        inline = _opener(text, i, _INLINE)
+        if inline is not None:
+            i = _closing(text, i + len(inline), _INLINE[inline])
+            continue
+        if text[i] == "\n" or _sentence_end(text, i, start):
+            units.append(text[start : i + 1])
+            start = i + 1
+        i += 1
+    units.append(text[start:])
+    return units
+
+
+def _opener(text: str, i: int, table: dict[str, str]) -> str | None:
+    for opener in sorted(table, key=len, reverse=True):
+        if text.startswith(opener, i) and not (i > 0 and text[i - 1] == "\\"):
+            if opener == "$" and (text.startswith("$$", i) or text[i + 1 : i + 2].isdigit()):
+                return None  # "$$" is a display; "$5" is money
+            if text.find(table[opener], i + len(opener)) >= 0:
+                return opener
+    return None
+
+
+def _closing(text: str, pos: int, closer: str) -> int:
+    end = text.find(closer, pos)
+    return len(text) if end < 0 else end + len(closer)
+
+
+def _after_display(text: str, i: int, opener: str) -> int:
+    end = _closing(text, i + len(opener), _DISPLAY[opener])
+    while end < len(text) and text[end] in _TRAILING:
+        end += 1
+    return end
+
+
+def _has_display(text: str) -> bool:
+    return "\\[" in text or "$$" in text
+
+
+def _sentence_end(text: str, i: int, start: int) -> bool:
+    if text[i] not in ".?!" or (i + 1 < len(text) and not text[i + 1].isspace()):
+        return False
+    if i + 1 >= len(text):
+        return False
+    before = text[start:i]
+    word = re.search(r"[\w.]*$", before)
+    last = word.group().lower() if word else ""
+    if last.rstrip(".") in _ABBREVIATIONS or len(last) == 1 and last.isalpha():
+        return False
+    # "1. " at the start of a line numbers a list item, it does not end a sentence.
+    return not (text[i] == "." and before.strip().isdigit())
+
+
+def _merge_displays(units: list[str]) -> list[str]:
+    """Join a display that starts its own unit to a lead-in that ends with a colon."""
+    merged: list[str] = []
+    for unit in units:
+        if (
+            merged
+            and unit.lstrip().startswith(("\\[", "$$"))
+            and merged[-1].rstrip().endswith(":")
+            and not _has_display(merged[-1])
+        ):
+            merged[-1] += unit
+        else:
+            merged.append(unit)
+    return merged
+
+
+# -- classifying -----------------------------------------------------------------------------
+
+_RELATION = re.compile(
+    r"(?<![-<=>!:])(?:<=|>=|!=|=|<|>)(?![=>])"
+    r"|\\(?:leq?|geq?|neq?|lt|gt|approx)(?![A-Za-z])|[≤≥≠≈]"
+)
+_DECLARATIVE_START = re.compile(
+    r"^(?:[-*+]\s+|\*\*[^*]*\*\*\s*|(?:first|second|third|next|then|now|finally)\s*,\s*)*"
+    r"(?:let(?:'s|’s)?|lets|define|denote|suppose|assume|set|where|given)\b",
+    re.IGNORECASE,
+)
+_DECLARATIVE_ANYWHERE = re.compile(
+    r"\b(?:denote[sd]?|represents?|stands? for|defined? as|let (?:\\\(|\$)|let's call"
+    r"|be the (?:number|amount|cost|price|length|width|height|age|total|value|speed|time)s?)\b",
+    re.IGNORECASE,
+)
+_MATH = re.compile(r"\\\(|\\\[|\$")
+
+
+def _classify(text: str) -> str:
+    relation = _RELATION.search(_without_text_commands(text)) is not None
+    mathematical = relation or _MATH.search(text) is not None
+    if mathematical and _declarative(text):
+        return DECLARATIVE
+    return CLAIM if relation else CONTEXT
+
+
+def _declarative(text: str) -> bool:
+    return bool(_DECLARATIVE_START.search(text) or _DECLARATIVE_ANYWHERE.search(text))
+
+
+def _without_text_commands(text: str) -> str:
+    # "\text{a => b}" or an HTML-ish "<br>" is not a relation between quantities.
+    return re.sub(r"\\text\{[^}]*\}|<[a-z]+/?>", " ", text)
