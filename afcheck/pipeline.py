@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
-from afcheck import cache
+from afcheck import cache, screen
 from afcheck.cache import Cache
 from afcheck.errors import AfcheckError
 from afcheck.plugins import Plugins
@@ -29,6 +29,7 @@ from afcheck.types import (
     Side,
     Step,
     Verdict,
+    VerdictKind,
 )
 
 T = TypeVar("T")
@@ -119,7 +120,7 @@ def run(
     perturbations = _perturb(cases, components, rt)
     formalisations = _formalise(cases, perturbations, components, rt)
     checked = _check(cases, formalisations, components, rt)
-    verdicts = _prove(cases, checked, components, rt)
+    verdicts = _prove(cases, perturbations, checked, components, rt)
     results: dict[str, CaseResult] = {}
     for case in cases:
         result = _assemble(case, perturbations, checked, verdicts)
@@ -230,16 +231,23 @@ def _check(cases: Sequence[CaseSpec], formalisations: Mapping[_FKey, Formalisati
     return out
 
 
-def _prove(cases: Sequence[CaseSpec], checked: Mapping[tuple[Choice, _FKey], Formalisation],
+def _prove(cases: Sequence[CaseSpec], perturbations: Mapping[_PKey, Perturbation],
+           checked: Mapping[tuple[Choice, _FKey], Formalisation],
            components: Components, rt: Runtime) -> dict[tuple[Choice, str, str], Verdict]:
     groups: dict[Choice, dict[tuple[str, str], ProofTask]] = defaultdict(dict)
+
+    def add(prover: Choice, statement: str, header: str) -> None:
+        tasks = groups[prover]
+        tasks.setdefault((statement, header), ProofTask(str(len(tasks)), statement, header))
+
     for case in cases:
         for key in _case_fkeys(case):
             formalisation = checked.get((case.checker, key))
             if formalisation is not None and formalisation.ok and formalisation.statement:
-                task_key = (formalisation.statement, formalisation.header)
-                groups[case.prover].setdefault(
-                    task_key, ProofTask(str(len(groups[case.prover])), *task_key))
+                add(case.prover, formalisation.statement, formalisation.header)
+        screened = _screened(case, perturbations, checked)
+        if screened is not None:
+            add(case.prover, screened, checked[(case.checker, _case_fkeys(case)[0])].header)
     out: dict[tuple[Choice, str, str], Verdict] = {}
     for choice, tasks in groups.items():
         prover = components.get("prover", choice)
@@ -254,6 +262,18 @@ def _prove(cases: Sequence[CaseSpec], checked: Mapping[tuple[Choice, _FKey], For
         for task, verdict in zip(batch, made, strict=True):
             out[(choice, task.statement, task.header)] = verdict
     return out
+
+
+def _screened(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation],
+              checked: Mapping[tuple[Choice, _FKey], Formalisation]) -> str | None:
+    """The original statement with the perturbation's edit applied, when worth proving."""
+    perturbation = perturbations[(case.perturber, case.seed, case.step.id)]
+    if perturbation.effective is not None or perturbation.edit is None:
+        return None
+    original = checked.get((case.checker, _case_fkeys(case)[0]))
+    if original is None or not original.ok or not original.statement:
+        return None
+    return screen.edited_statement(original.statement, perturbation.edit)
 
 
 def _case_fkeys(case: CaseSpec) -> tuple[_FKey, _FKey]:
@@ -276,6 +296,13 @@ def _assemble(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation],
             return None
         return verdicts[(case.prover, formalisation.statement, formalisation.header)]
 
+    why = "the perturbed step still holds"
+    screened = _screened(case, perturbations, checked)
+    if screened is not None:
+        verdict = verdicts[(case.prover, screened, original.header)]
+        if verdict.kind is VerdictKind.PROVED:
+            perturbation = replace(perturbation, effective=False)
+            why = f"the same edit applied to AF(x) is still provable: {screened}"
     return CaseResult(
         case_id=case.case_id,
         step=case.step,
@@ -284,15 +311,15 @@ def _assemble(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation],
         perturbed=perturbed,
         z=verdict_of(original),
         z_bar=verdict_of(perturbed),
-        excluded=_exclusion(case, perturbation),
+        excluded=_exclusion(case, perturbation, why),
     )
 
 
-def _exclusion(case: CaseSpec, perturbation: Perturbation) -> str:
+def _exclusion(case: CaseSpec, perturbation: Perturbation, why: str) -> str:
     if perturbation.text is None:
         return f"unperturbable: {perturbation.reason or 'no perturbation applies'}"
     if perturbation.effective is False and not case.keep_ineffective:
-        return "ineffective perturbation: the perturbed step is still valid"
+        return f"ineffective perturbation: {why}"
     return ""
 
 

@@ -20,6 +20,7 @@ from fractions import Fraction
 
 from afcheck import hookimpl
 from afcheck.types import (
+    Edit,
     Formalisation,
     FormalisationStatus,
     FormaliseRequest,
@@ -137,7 +138,7 @@ class BumpPerturber:
             new = str(int(m.group()) + 1)
             out.append(Perturbation(step.id, self.name,
                                     step.text[: m.start()] + new + step.text[m.end():],
-                                    "number"))
+                                    "number", Edit(m.start(), m.end(), m.group(), new)))
         return out
 
 
