@@ -157,6 +157,8 @@ class RunSummary:
     gate_failures: tuple[str, ...] = ()
     """One line per gate that failed; empty when no gate was given or all passed."""
     perturbation_rules: Mapping[str, int] = field(default_factory=dict)
+    perturbation_effect: Mapping[str, int] = field(default_factory=dict)
+    """How many perturbations are known effective, known ineffective, or unknown."""
     timings: Mapping[str, float] = field(default_factory=dict)
     expected_failures: frozenset[str] = frozenset()
     """Case ids that failed in the baseline: their failures show as xfailed."""
@@ -168,6 +170,9 @@ class RunSummary:
         return status
 
 
+_EFFECT = {True: "effective", False: "ineffective", None: "unknown"}
+
+
 def summarise(results: Sequence[CaseResult], config: Mapping[str, Any] | None = None,
               gate_failures: tuple[str, ...] = (),
               timings: Mapping[str, float] | None = None,
@@ -176,6 +181,8 @@ def summarise(results: Sequence[CaseResult], config: Mapping[str, Any] | None = 
     for result in results:
         datasets.setdefault(result.step.dataset, []).append(result)
     rules = Counter(r.perturbation.rule for r in results)
+    effect = Counter(_EFFECT[r.perturbation.effective] for r in results
+                     if r.perturbation.text is not None)
     return RunSummary(
         results=results,
         overall=compute(results),
@@ -183,6 +190,7 @@ def summarise(results: Sequence[CaseResult], config: Mapping[str, Any] | None = 
         config=dict(config or {}),
         gate_failures=gate_failures,
         perturbation_rules=dict(sorted(rules.items())),
+        perturbation_effect={name: effect[name] for name in _EFFECT.values()},
         timings=dict(timings or {}),
         expected_failures=expected_failures,
     )

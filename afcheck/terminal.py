@@ -28,7 +28,10 @@ def summary_lines(summary: RunSummary) -> list[str]:
                                             "inconclusive", "excluded")).splitlines()
     if summary.perturbation_rules:
         rules = ", ".join(f"{rule} {count}" for rule, count in summary.perturbation_rules.items())
-        lines += ["", f"perturbations by rule: {rules}"]
+        effect = ", ".join(f"{name} {count}" for name, count in
+                           summary.perturbation_effect.items())
+        lines += ["", f"{len(summary.results)} cases; perturbations by rule: {rules}",
+                  f"perturbation effectiveness: {effect}"]
     if summary.overall.af_fail_original + summary.overall.af_fail_perturbed:
         m = summary.overall
         af = m.af_fail_original + m.af_fail_perturbed

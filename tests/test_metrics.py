@@ -127,3 +127,16 @@ def test_status_follows_the_failure_events(z: object, z_bar: object) -> None:
         assert r.status is Status.PASSED
     else:
         assert r.status is Status.SKIPPED
+
+
+def test_summary_counts_rules_and_effectiveness() -> None:
+    from dataclasses import replace
+
+    results = [case(P, R, n=1), case(P, R, n=2), case(P, P, n=3)]
+    results[0] = replace(results[0], perturbation=replace(results[0].perturbation,
+                                                          rule="number", effective=True))
+    results[1] = replace(results[1], perturbation=replace(results[1].perturbation,
+                                                          rule="operator", effective=False))
+    summary = summarise(results)
+    assert summary.perturbation_rules == {"given": 1, "number": 1, "operator": 1}
+    assert summary.perturbation_effect == {"effective": 1, "ineffective": 1, "unknown": 1}
