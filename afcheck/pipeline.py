@@ -104,6 +104,13 @@ class Components:
             self._made[key] = self.plugins.create(kind, choice.name, dict(choice.options))
         return self._made[key]
 
+    def close(self) -> None:
+        """Let components that hold processes or servers release them."""
+        for made in self._made.values():
+            close = getattr(made, "close", None)
+            if callable(close):
+                close()
+
     def versions(self) -> dict[str, str]:
         return {f"{kind}:{choice.name}": str(getattr(made, "version", ""))
                 for (kind, choice), made in self._made.items()}

@@ -313,6 +313,7 @@ class RunState:
         except AfcheckError as exc:
             pytest.exit(f"afcheck: {exc}", returncode=pytest.ExitCode.USAGE_ERROR)
         finally:
+            components.close()
             if runtime.cache is not None:
                 self.cache_stats = (runtime.cache.hits, runtime.cache.misses)
                 runtime.cache.close()

@@ -25,6 +25,7 @@ def _make_prover(options: Mapping[str, str]) -> Any:
         import z3  # noqa: F401
     except ImportError:
         raise MissingDependency("smt", "z3-solver", "pip install 'afcheck[smt]'") from None
+    from afcheck.workers import default_jobs
     from afcheck_smt.prover import SmtProver
 
     unknown = set(options) - {"timeout_ms", "jobs"}
@@ -32,8 +33,11 @@ def _make_prover(options: Mapping[str, str]) -> Any:
         raise UsageError(
             f"prover smt: unknown option(s) {', '.join(sorted(unknown))}; known: timeout_ms, jobs"
         )
+    timeout_ms = _int_option(options, "timeout_ms", 2000)
     return SmtProver(
-        timeout_ms=_int_option(options, "timeout_ms", 2000), jobs=_int_option(options, "jobs", 1)
+        timeout_ms=timeout_ms,
+        jobs=_int_option(options, "jobs", default_jobs()),
+        deadline_s=max(10.0, 5 * timeout_ms / 1000),
     )
 
 
@@ -43,5 +47,5 @@ def afcheck_register_provers(register: Any) -> None:
         "smt",
         _make_prover,
         description="z3 with Lean's exact arithmetic semantics (ℕ ℤ ℚ ℝ); not kernel-certified",
-        details={"backend": "z3", "options": "timeout_ms (2000), jobs (1)"},
+        details={"backend": "z3", "options": "timeout_ms (2000), jobs (CPUs)"},
     )

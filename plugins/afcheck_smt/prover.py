@@ -12,35 +12,63 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from afcheck.types import ProofTask, Verdict, VerdictKind
+from afcheck.workers import WorkerPool
 
 BACKEND = "smt"
 VERSION = "1"
 _POOL_THRESHOLD = 32
 """Batches smaller than this run in-process: a pool's start-up costs more than it saves."""
+_POOL_WORTH_S = 4.0
+"""Estimated in-process time above which starting the worker processes pays off."""
 
 
-@dataclass(frozen=True)
+@dataclass
 class SmtProver:
     """z3 with Lean's arithmetic semantics. ``jobs`` > 1 uses a process pool for batches of
-    at least 32 statements; ``timeout_ms`` bounds each z3 call."""
+    at least 32 statements; ``timeout_ms`` bounds each z3 call, and a statement that keeps a
+    worker past ``deadline_s`` (z3 not honouring its timeout) has that worker killed."""
 
     timeout_ms: int = 2000
     jobs: int = 1
+    deadline_s: float = 30.0
     name: str = "smt"
     version: str = VERSION
+    _pool: WorkerPool[tuple[ProofTask, int], Verdict] | None = field(default=None, repr=False)
 
     def prove(self, tasks: Sequence[ProofTask]) -> list[Verdict]:
-        if self.jobs > 1 and len(tasks) >= _POOL_THRESHOLD:
-            with ProcessPoolExecutor(self.jobs) as pool:
-                items = [(t, self.timeout_ms) for t in tasks]
-                return list(pool.map(_decide_pair, items, chunksize=8))
-        return [decide(t, self.timeout_ms) for t in tasks]
+        # Most statements take a millisecond, and starting worker processes takes seconds:
+        # decide a few here and move to the pool only when the rest would take longer.
+        done: list[Verdict] = []
+        if self._pool is None:
+            start = time.perf_counter()
+            for task in tasks:
+                done.append(decide(task, self.timeout_ms))
+                each = (time.perf_counter() - start) / len(done)
+                rest = len(tasks) - len(done)
+                if self.jobs > 1 and rest >= _POOL_THRESHOLD and each * rest > _POOL_WORTH_S:
+                    break
+            if len(done) == len(tasks):
+                return done
+        return done + self._pool_map(tasks[len(done):])
+
+    def _pool_map(self, tasks: Sequence[ProofTask]) -> list[Verdict]:
+        if self._pool is None:
+            self._pool = WorkerPool(
+                _decide_pair, self.jobs, self.deadline_s,
+                on_timeout=lambda item, s: _inconclusive(f"no answer within {s:g} s; stopped"),
+                on_error=lambda item, why: _inconclusive(f"worker failed: {why}"),
+            )
+        return self._pool.map([(t, self.timeout_ms) for t in tasks])
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
 
 
 def _decide_pair(item: tuple[ProofTask, int]) -> Verdict:
