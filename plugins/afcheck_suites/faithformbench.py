@@ -1,8 +1,9 @@
 """The ``faithformbench`` suite kind: the released FaithformBench rows.
 
 A row is one version of one DAG node: ``step_content``, ``is_perturbed``,
-``type_of_perturbation`` (``unperturbed``, ``regex``, ``LLM``), ``problem_id``, ``node_id``,
-``statement_type``, ``dependencies_content`` (the parents' text) and more. Rows of the same
+``type_of_perturbation`` (``unperturbed``, ``regex_perturbed``, ``brokenmath-style_llm``),
+``problem_id``, ``node_id``, ``statement_type``, ``dependencies_content`` (the parents' text)
+and the other released columns (``depencies`` is spelled as released). Rows of the same
 ``(problem_id, node_id)`` are joined into one step whose perturbations are the perturbed rows;
 the ``given`` perturber picks one (``--perturber-opt variant=regex|LLM``). Declarative nodes
 are context, not tests. Accepts JSON Lines, a JSON array, or CSV.
@@ -22,9 +23,9 @@ from afcheck.types import Location, Step
 
 KNOWN = {
     "step_content", "is_perturbed", "type_of_perturbation", "problem_id", "node_id",
-    "autoformaliser_model", "statement_type", "proof_type", "dependencies",
-    "dependencies_content", "inference_rule", "verification_note", "problem", "split",
-    "dataset",
+    "autoformaliser_model", "autoformaliser_output", "prover_output", "proof_result",
+    "statement_type", "proof_type", "dependencies", "depencies", "dependencies_content",
+    "inference_rule", "verification_note", "problem", "split", "dataset",
 }
 REQUIRED = ("step_content", "problem_id", "node_id")
 
@@ -117,11 +118,14 @@ def _validate(row: dict[str, Any], where: Location) -> LoadError | None:
 
 
 def _variant(row: dict[str, Any]) -> str:
-    kind = str(row.get("type_of_perturbation") or "").strip()
+    """``unperturbed``, ``regex`` or ``LLM`` (``regex_perturbed``, ``brokenmath-style_llm``)."""
+    kind = str(row.get("type_of_perturbation") or "").strip().lower()
     perturbed = str(row.get("is_perturbed", "")).strip().lower() in {"1", "true", "yes"}
-    if not perturbed or kind.lower() in {"", "unperturbed", "none"}:
+    if not perturbed or kind in {"", "unperturbed", "none"}:
         return "unperturbed"
-    return "LLM" if kind.lower() == "llm" else kind.lower()
+    if "regex" in kind:
+        return "regex"
+    return "LLM" if "llm" in kind else kind
 
 
 def _step(spec: SuiteSpec, problem_id: str, node_id: str, row: dict[str, Any],
