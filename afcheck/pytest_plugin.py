@@ -12,6 +12,7 @@ its own result: faithful → passed; a failure event → failed; otherwise skipp
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -392,7 +393,10 @@ class RunState:
             self.messages.append(f"wrote baseline {baseline} ({count} failing cases)")
 
 
+_SECRET = re.compile(r"(?:^|_)(?:api_?key|key|secret|password|token)$", re.IGNORECASE)
+
+
 def _redact(options: dict[str, str]) -> dict[str, str]:
-    secret = ("key", "token", "secret", "password")
-    return {k: ("***" if any(s in k.lower() for s in secret) and not k.endswith("_env") else v)
-            for k, v in options.items()}
+    """Hide option values that are secrets (``api_key=…``); ``api_key_env`` names a variable
+    and ``max_tokens`` is a number, so both stay."""
+    return {k: ("***" if _SECRET.search(k) else v) for k, v in options.items()}

@@ -50,3 +50,12 @@ def test_bad_option_value_is_one_line() -> None:
     assert parse_kv(["a=1,b=2", "url=http://h/x?y=1"], "f") == {
         "a": "1", "b": "2", "url": "http://h/x?y=1"}
     assert parse_kv(["stop=a,b,c=d"], "f") == {"stop": "a,b", "c": "d"}
+
+
+def test_secret_options_are_redacted_and_others_kept() -> None:
+    from afcheck.pytest_plugin import _redact
+
+    assert _redact({"api_key": "s3", "max_tokens": "64", "api_key_env": "MY_KEY",
+                    "token": "t", "hf_token": "h", "model": "m"}) == {
+        "api_key": "***", "max_tokens": "64", "api_key_env": "MY_KEY", "token": "***",
+        "hf_token": "***", "model": "m"}
