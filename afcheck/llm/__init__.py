@@ -1,0 +1,50 @@
+"""The LLM client layer: one interface over vLLM offline and OpenAI-compatible HTTP servers.
+
+Used by the formaliser presets, the LLM perturber, and any plugin that needs a model::
+
+    from afcheck.llm import Options, Sampling, chat, make_client
+
+    client = make_client(Options("prover 'mine'", {"base_url": url}), model="my-model")
+    [[completion]] = client.generate([chat(None, "Prove 1 + 1 = 2")], Sampling(max_tokens=256))
+
+Heavy dependencies (``vllm``, ``httpx``) are imported only when a client is built.
+"""
+
+from __future__ import annotations
+
+from afcheck.llm.client import BackendError, LLMClient
+from afcheck.llm.options import Options, make_client, sampling_from
+from afcheck.llm.postprocess import OutputRule, lean_source
+from afcheck.llm.preset import Preset, PresetFormaliser, PromptTemplate, preset_factory
+from afcheck.llm.records import (
+    Completion,
+    Message,
+    Pricing,
+    Prompt,
+    Sampling,
+    chat,
+    derive_seed,
+    total_usage,
+)
+
+__all__ = [
+    "BackendError",
+    "Completion",
+    "LLMClient",
+    "Message",
+    "Options",
+    "OutputRule",
+    "Preset",
+    "PresetFormaliser",
+    "Pricing",
+    "Prompt",
+    "PromptTemplate",
+    "Sampling",
+    "chat",
+    "derive_seed",
+    "lean_source",
+    "make_client",
+    "preset_factory",
+    "sampling_from",
+    "total_usage",
+]

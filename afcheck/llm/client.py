@@ -1,0 +1,31 @@
+"""The interface shared by every LLM backend."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+from afcheck.errors import AfcheckError
+from afcheck.llm.records import Completion, Prompt, Sampling
+
+
+class BackendError(AfcheckError):
+    """The backend cannot serve at all (no server, no model): one line for the user."""
+
+
+@runtime_checkable
+class LLMClient(Protocol):
+    """Generates completions for a whole stage in one call.
+
+    ``generate`` returns, for each prompt in order, ``sampling.n`` completions (sample ``i``
+    seeded with ``seed + i``). A request that fails comes back as a :class:`Completion` with
+    ``error`` set, so one bad request never loses the others; only a backend that cannot serve
+    at all raises :class:`BackendError`.
+    """
+
+    backend: str
+    """``vllm`` or ``http``."""
+    model: str
+
+    def generate(self, prompts: Sequence[Prompt], sampling: Sampling) -> list[list[Completion]]:
+        ...

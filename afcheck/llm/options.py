@@ -1,0 +1,164 @@
+"""``--<kind>-opt k=v`` strings → a client and its sampling settings, with one-line errors."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar
+
+from afcheck.errors import UsageError
+from afcheck.llm.client import LLMClient
+from afcheck.llm.records import Pricing, Sampling
+from afcheck.llm.retry import Backoff
+
+CLIENT_OPTIONS: Mapping[str, str] = {
+    "model": "model id (vLLM: HF id or local path; HTTP: the served model name)",
+    "base_url": "OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 (selects HTTP)",
+    "backend": "vllm or http (default: http when base_url is given, else vllm)",
+    "api_key_env": "name of the environment variable holding the API key (OPENAI_API_KEY)",
+    "concurrency": "HTTP requests in flight at once (8)",
+    "timeout_s": "HTTP request timeout in seconds (600)",
+    "max_retries": "HTTP retries on 429/5xx/timeouts (4)",
+    "backoff_s": "first HTTP backoff wait in seconds, doubled per retry (0.5)",
+    "backoff_cap_s": "longest HTTP backoff wait in seconds (30)",
+    "token_field": "max_tokens or max_completion_tokens (HTTP body field)",
+    "price_in": "USD per million prompt tokens, when the server reports no cost",
+    "price_out": "USD per million completion tokens, when the server reports no cost",
+    "tensor_parallel_size": "vLLM: GPUs per engine",
+    "max_model_len": "vLLM: context length (default: the preset's)",
+    "gpu_memory_utilization": "vLLM: share of GPU memory for the engine",
+    "dtype": "vLLM: weight dtype (auto, bfloat16 …)",
+}
+SAMPLING_OPTIONS: Mapping[str, str] = {
+    "max_tokens": "tokens generated at most per sample",
+    "temperature": "0 = greedy",
+    "top_p": "nucleus sampling mass",
+    "top_k": "top-k sampling (not sent unless set)",
+    "n": "samples per prompt (pass@k); needs temperature > 0",
+    "seed": "base seed; each item derives its own from it",
+}
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Options:
+    """String options of one component, with typed, checked access."""
+
+    owner: str
+    """``formaliser 'kimina'``: names the component in error messages."""
+    values: Mapping[str, str]
+
+    def check_known(self, extra: Mapping[str, str] = {}) -> None:  # noqa: B006 - read only
+        known = {**CLIENT_OPTIONS, **SAMPLING_OPTIONS, **extra}
+        for key in self.values:
+            if key not in known:
+                close = difflib.get_close_matches(key, list(known), n=1)
+                hint = f" Did you mean '{close[0]}'?" if close else ""
+                raise UsageError(
+                    f"{self.owner}: unknown option '{key}'.{hint} "
+                    f"Known options: {', '.join(sorted(known))}."
+                )
+
+    def text(self, key: str, default: str = "") -> str:
+        return self.values.get(key, default)
+
+    def typed(self, key: str, convert: Callable[[str], T], default: T) -> T:
+        raw = self.values.get(key)
+        if raw is None or raw == "":
+            return default
+        try:
+            return convert(raw)
+        except ValueError:
+            kind = "an integer" if convert is int else "a number" if convert is float else "valid"
+            raise UsageError(
+                f"{self.owner}: option {key}={raw!r} is not {kind}; "
+                f"pass e.g. --…-opt {key}=1"
+            ) from None
+
+
+def sampling_from(options: Options, defaults: Sampling) -> Sampling:
+    """The preset's sampling with the user's overrides."""
+    try:
+        return replace(
+            defaults,
+            max_tokens=options.typed("max_tokens", int, defaults.max_tokens),
+            temperature=options.typed("temperature", float, defaults.temperature),
+            top_p=options.typed("top_p", float, defaults.top_p),
+            top_k=options.typed("top_k", int, defaults.top_k),
+            n=options.typed("n", int, defaults.n),
+            seed=options.typed("seed", int, defaults.seed),
+        )
+    except UsageError as exc:
+        if str(exc).startswith(options.owner):
+            raise
+        raise UsageError(f"{options.owner}: {exc}") from None
+
+
+def make_client(
+    options: Options, *, model: str, engine_kwargs: Mapping[str, Any] | None = None
+) -> LLMClient:
+    """The backend the options ask for: HTTP when ``base_url`` is given, else vLLM offline."""
+    model = options.text("model", model)
+    base_url = options.text("base_url")
+    backend = options.text("backend", "http" if base_url else "vllm")
+    if not model:
+        raise UsageError(f"{options.owner}: no model given; pass model=NAME")
+    if backend == "http":
+        return _http_client(options, model, base_url)
+    if backend != "vllm":
+        raise UsageError(f"{options.owner}: backend={backend!r}; use 'vllm' or 'http'")
+    from afcheck.llm.vllm_client import VLLMClient
+
+    return VLLMClient(model, engine_kwargs=_engine_kwargs(options, engine_kwargs or {}))
+
+
+def _http_client(options: Options, model: str, base_url: str) -> LLMClient:
+    if not base_url:
+        raise UsageError(f"{options.owner}: backend=http needs base_url=http://HOST:PORT/v1")
+    if not base_url.startswith(("http://", "https://")):
+        raise UsageError(f"{options.owner}: base_url={base_url!r} must start with http(s)://")
+    from afcheck.llm.http_client import HTTPClient, HTTPSettings
+
+    price_in = options.typed("price_in", float, 0.0)
+    price_out = options.typed("price_out", float, 0.0)
+    token_field = options.text("token_field", "max_tokens")
+    if token_field not in ("max_tokens", "max_completion_tokens"):
+        raise UsageError(
+            f"{options.owner}: token_field must be max_tokens or max_completion_tokens"
+        )
+    settings = HTTPSettings(
+        base_url=base_url,
+        model=model,
+        api_key_env=options.text("api_key_env", "OPENAI_API_KEY"),
+        concurrency=_positive(options, "concurrency", 8),
+        timeout_s=options.typed("timeout_s", float, 600.0),
+        backoff=Backoff(
+            max_retries=options.typed("max_retries", int, 4),
+            base_s=options.typed("backoff_s", float, 0.5),
+            cap_s=options.typed("backoff_cap_s", float, 30.0),
+        ),
+        token_field=token_field,
+        pricing=Pricing(price_in, price_out) if (price_in or price_out) else None,
+    )
+    return HTTPClient(settings)
+
+
+def _positive(options: Options, key: str, default: int) -> int:
+    value = options.typed(key, int, default)
+    if value < 1:
+        raise UsageError(f"{options.owner}: {key} must be at least 1, got {value}")
+    return value
+
+
+def _engine_kwargs(options: Options, defaults: Mapping[str, Any]) -> dict[str, Any]:
+    kwargs = dict(defaults)
+    for key in ("tensor_parallel_size", "max_model_len"):
+        if key in options.values:
+            kwargs[key] = options.typed(key, int, 0)
+    if "gpu_memory_utilization" in options.values:
+        kwargs["gpu_memory_utilization"] = options.typed("gpu_memory_utilization", float, 0.9)
+    if "dtype" in options.values:
+        kwargs["dtype"] = options.text("dtype")
+    return kwargs

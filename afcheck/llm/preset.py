@@ -1,0 +1,236 @@
+"""A formaliser preset is data: a prompt template, sampling, a context limit and an output rule.
+
+:class:`PresetFormaliser` turns any :class:`Preset` plus an :class:`~afcheck.llm.client.LLMClient`
+into an :class:`afcheck.components.Formaliser`; :func:`preset_factory` makes the factory a
+plugin registers, so a new preset takes a few lines (see ``docs/formalisers.md``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from afcheck.lean.extract import ExtractionError, extract_statement
+from afcheck.llm.client import LLMClient
+from afcheck.llm.options import Options, make_client, sampling_from
+from afcheck.llm.postprocess import OutputRule, lean_source
+from afcheck.llm.records import Completion, Prompt, Sampling, chat, derive_seed, total_usage
+from afcheck.types import Formalisation, FormalisationStatus, FormaliseRequest
+
+DEFAULT_THEOREM_NAME = "my_favorite_theorem"
+
+
+@dataclass(frozen=True)
+class PromptTemplate:
+    """A prompt as ``str.format`` templates over the fields of :func:`prompt_fields`.
+
+    ``raw=True`` sends ``user`` alone as a raw completion prompt (Herald's hand-built
+    template); otherwise it is the user turn of a chat, after ``system`` when given.
+    Literal braces in a template are written ``{{`` and ``}}``.
+    """
+
+    user: str
+    system: str | None = None
+    raw: bool = False
+    assistant_prefix: str = ""
+
+
+@dataclass(frozen=True)
+class Preset:
+    """Everything that makes one model a formaliser."""
+
+    name: str
+    model: str
+    """Default model id (HF id for vLLM, served name for HTTP); ``model=…`` overrides it."""
+    template: PromptTemplate
+    sampling: Sampling
+    rule: OutputRule
+    context_tokens: int
+    """The model's context window, given to vLLM as ``max_model_len``."""
+    max_prompt_chars: int = 4000
+    """Prompts longer than this are AF-Fail without a model call (App. F); 0 = no limit."""
+    description: str = ""
+    header: str = "import Mathlib\n"
+    """The ``{header}`` field, for templates that show the model how to start."""
+    chat_template_kwargs: Mapping[str, Any] = field(default_factory=dict)
+    version: str = "1"
+
+    def details(self) -> dict[str, str]:
+        """What ``afcheck list formalisers`` shows."""
+        return {
+            "backend": "vllm|http",
+            "model": self.model or "(model=…)",
+            "context": str(self.context_tokens),
+        }
+
+
+def informal_input(request: FormaliseRequest) -> str:
+    """The step with its context, as FaithformBench gives it to the fine-tuned formalisers."""
+    if not request.context:
+        return request.text
+    context = "\n".join(request.context)
+    return (
+        f"<context>\n{context}\n</context>\n"
+        f"Based on the context, formalize the following statement: {request.text}"
+    )
+
+
+def prompt_fields(request: FormaliseRequest, preset: Preset, theorem_name: str) -> dict[str, str]:
+    """The fields a :class:`PromptTemplate` may use."""
+    return {
+        "informal": informal_input(request),
+        "statement": request.text,
+        "context": "\n".join(request.context) or request.problem,
+        "problem": request.problem,
+        "name": theorem_name,
+        "header": preset.header,
+    }
+
+
+def build_prompt(
+    preset: Preset, request: FormaliseRequest, theorem_name: str, seed: int | None = None
+) -> Prompt:
+    fields = prompt_fields(request, preset, theorem_name)
+    template = preset.template
+    user = template.user.format(**fields)
+    if template.raw:
+        return Prompt(raw=user, seed=seed)
+    system = template.system.format(**fields) if template.system else None
+    return chat(system, user, assistant_prefix=template.assistant_prefix, seed=seed)
+
+
+FORMALISER_OPTIONS: Mapping[str, str] = {
+    "max_prompt_chars": "prompts longer than this are AF-Fail without a model call (0 = none)",
+    "theorem_name": f"theorem name asked for in the prompt ({DEFAULT_THEOREM_NAME})",
+}
+
+
+class PresetFormaliser:
+    """An :class:`afcheck.components.Formaliser` from a preset and a client.
+
+    With ``n > 1`` samples the first one (in seed order) that yields a statement is kept, and
+    usage adds up all of them.
+    """
+
+    def __init__(
+        self,
+        preset: Preset,
+        client: LLMClient,
+        sampling: Sampling | None = None,
+        *,
+        max_prompt_chars: int | None = None,
+        theorem_name: str = DEFAULT_THEOREM_NAME,
+    ) -> None:
+        self.preset = preset
+        self.client = client
+        self.sampling = sampling or preset.sampling
+        self.max_prompt_chars = (
+            preset.max_prompt_chars if max_prompt_chars is None else max_prompt_chars
+        )
+        self.theorem_name = theorem_name
+        self.name = preset.name
+        s = self.sampling
+        self.version = (
+            f"{preset.version}:{client.backend}:{client.model}:t={s.temperature:g}:p={s.top_p:g}"
+            f":k={s.top_k}:max={s.max_tokens}:n={s.n}:seed={s.seed}"
+        )
+
+    def formalise(self, requests: Sequence[FormaliseRequest]) -> list[Formalisation]:
+        prompts = [self._prompt(r) for r in requests]
+        results: dict[int, Formalisation] = {}
+        to_send: list[int] = []
+        for index, (request, prompt) in enumerate(zip(requests, prompts, strict=True)):
+            if self.max_prompt_chars and prompt.chars > self.max_prompt_chars:
+                results[index] = self._fail(
+                    request,
+                    f"prompt is {prompt.chars} characters, over the {self.max_prompt_chars}-"
+                    "character budget; not sent to the model",
+                )
+            else:
+                to_send.append(index)
+        if to_send:
+            outputs = self.client.generate([prompts[i] for i in to_send], self.sampling)
+            for index, samples in zip(to_send, outputs, strict=True):
+                results[index] = self._formalisation(requests[index], samples)
+        return [results[i] for i in range(len(requests))]
+
+    def _prompt(self, request: FormaliseRequest) -> Prompt:
+        seed = derive_seed(self.sampling.seed, request.key)
+        return build_prompt(self.preset, request, self.theorem_name, seed)
+
+    def _fail(self, request: FormaliseRequest, reason: str, **kwargs: Any) -> Formalisation:
+        return Formalisation(
+            key=request.key,
+            formaliser=self.name,
+            status=FormalisationStatus.AF_FAIL,
+            reason=reason,
+            **kwargs,
+        )
+
+    def _formalisation(
+        self, request: FormaliseRequest, samples: Sequence[Completion]
+    ) -> Formalisation:
+        usage = total_usage(samples)
+        if not samples:
+            return self._fail(request, "the backend returned no sample", usage=usage)
+        reasons: list[str] = []
+        for sample in samples:
+            if not sample.ok:
+                reasons.append(f"backend error: {sample.error}")
+                continue
+            try:
+                extracted = extract_statement(
+                    lean_source(sample.text, self.preset.rule, sample.truncated)
+                )
+            except ExtractionError as exc:
+                reasons.append(str(exc))
+                continue
+            header = "\n\n".join(p for p in (extracted.header, *extracted.auxiliary) if p)
+            return Formalisation(
+                key=request.key,
+                formaliser=self.name,
+                status=FormalisationStatus.OK,
+                statement=extracted.statement,
+                header=header,
+                raw_output=sample.text,
+                usage=usage,
+            )
+        reason = reasons[0] if len(set(reasons)) == 1 else "; ".join(
+            f"sample {i}: {r}" for i, r in enumerate(reasons)
+        )
+        return self._fail(request, reason, raw_output=samples[0].text, usage=usage)
+
+
+def preset_factory(
+    preset: Preset, *, client_factory: Callable[[Options, Preset], LLMClient] | None = None
+) -> Callable[[Mapping[str, str]], PresetFormaliser]:
+    """The ``factory(options)`` to register for ``preset``.
+
+    Options: the client options of :mod:`afcheck.llm.options` plus ``max_prompt_chars`` and
+    ``theorem_name``. ``client_factory`` replaces backend selection (tests, custom clients).
+    """
+
+    def factory(values: Mapping[str, str]) -> PresetFormaliser:
+        options = Options(f"formaliser '{preset.name}'", dict(values))
+        options.check_known(FORMALISER_OPTIONS)
+        sampling = sampling_from(options, preset.sampling)
+        max_chars = options.typed("max_prompt_chars", int, preset.max_prompt_chars)
+        make = client_factory or _default_client
+        return PresetFormaliser(
+            preset,
+            make(options, preset),
+            sampling,
+            max_prompt_chars=max_chars,
+            theorem_name=options.text("theorem_name", DEFAULT_THEOREM_NAME),
+        )
+
+    return factory
+
+
+def _default_client(options: Options, preset: Preset) -> LLMClient:
+    engine_kwargs: dict[str, Any] = {"max_model_len": preset.context_tokens}
+    client = make_client(options, model=preset.model, engine_kwargs=engine_kwargs)
+    if preset.chat_template_kwargs and hasattr(client, "chat_template_kwargs"):
+        client.chat_template_kwargs = dict(preset.chat_template_kwargs)
+    return client

@@ -1,0 +1,39 @@
+"""Built-in afcheck plugin: llm — the formaliser presets and the ``llm`` perturber."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from afcheck import hookimpl
+from afcheck.registry import Register
+
+
+@hookimpl
+def afcheck_register_formalisers(register: Register) -> None:
+    from afcheck.llm import preset_factory
+    from afcheck_llm.presets import PRESETS
+
+    for preset in PRESETS:
+        register(
+            preset.name,
+            preset_factory(preset),
+            description=preset.description,
+            details=preset.details(),
+        )
+
+
+@hookimpl
+def afcheck_register_perturbers(register: Register) -> None:
+    register(
+        "llm",
+        _make_perturber,
+        description="App. E prompt: a model makes a minimal falsifying edit",
+        details={"backend": "vllm|http", "model": "(model=…)"},
+    )
+
+
+def _make_perturber(options: Mapping[str, str]) -> Any:
+    from afcheck_llm.perturber import make_perturber
+
+    return make_perturber(options)
