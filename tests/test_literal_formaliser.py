@@ -44,6 +44,11 @@ def _one(text: str, context: tuple[str, ...] = ()) -> tuple[FormalisationStatus,
         ("\\(10 - 15 = -5\\)", "(10 : ℚ) - 15 = -5"),
         ("\\(8 > 5\\) and \\(3 \\leq 3\\)", "(8 : ℚ) > 5 ∧ (3 : ℚ) ≤ 3"),
         ("\\(7 \\neq 8\\)", "(7 : ℚ) ≠ 8"),
+        ("\\(84 \\times 126 = 10{,}584\\)", "(84 : ℚ) * 126 = 10584"),
+        ("\\(10\\,584 \\div 42 = 252\\)", "(10584 : ℚ) / 42 = 252"),
+        ("\\(2^{10} = 1{,}024\\)", "(2 : ℚ) ^ 10 = 1024"),
+        ("\\(3! + 1 = 7\\)", "(Nat.factorial 3 : ℚ) + 1 = 7"),
+        ("Step 2: \\$21 + \\$11 = \\$32", "(21 : ℚ) + 11 = 32"),
     ],
 )
 def test_ground_claims_are_written_as_read(text: str, statement: str) -> None:
@@ -142,6 +147,29 @@ def test_it_is_false_that_negates_one_claim() -> None:
         ("\\(2^{1/2} = 4\\)", "exponent"),
         ("x = 48", "no equation or inequality"),
         ("\\(\\frac{3}{4 = 1\\)", "unclosed"),
+        ("\\(5!=120\\)", "factorial ('5! = 120') or '≠'"),
+        ("\\((2.5)! = 3\\)", "factorial of something other than a natural numeral"),
+        ("\\(2{,}0485 = 20485\\)", "unknown symbol '{,}'"),
+        (
+            "Checking \\(n = 0, 1, \\dots, 9\\), the only \\(n < 10\\) with "
+            "\\(n^2 = 2n + 15\\) is \\(n = 5\\).",
+            "enumeration '\\dots'",
+        ),
+        ("The roots are \\(x = 2, 3\\).", "a list of values after '='"),
+        ("The only \\(n\\) with \\(n + 1 = 2\\) is 1.", "quantifier 'only'"),
+        ("For all \\(x\\), \\(x + 0 = x\\).", "quantifier 'all'"),
+        (
+            "Neither 2, 3 nor 5 divides 91, but \\(91 = 7 \\times 13\\), so 7 is the smallest "
+            "prime factor of 91.",
+            "'2' in 'Neither 2' is stated outside any readable claim",
+        ),
+        ("\\(8 - 3 = 5\\), so she has 6 left.", "'6' in 'so she has 6 left' concludes"),
+        (
+            "After the cut it costs \\(220 \\times 0.9 = \\$198\\), which is more than the "
+            "original \\$200.",
+            "a comparison in words ('is more than …')",
+        ),
+        ("Since \\(6 + 2 = 8\\), at least 8 seats are taken.", "comparison in words ('least')"),
     ],
 )
 def test_refusals_say_why_in_one_line(text: str, reason: str) -> None:
@@ -156,6 +184,62 @@ def test_context_that_cannot_be_read_forgets_the_names_it_mentions() -> None:
     status, message = _one("Total + 1 = 7", context)
     assert status is FormalisationStatus.AF_FAIL
     assert "unknown quantity 'total'" in message
+
+
+def test_factorial_keeps_every_term_of_the_chain() -> None:
+    text = "There are \\(5! = 6 \\times 5 \\times 4 \\times 3 \\times 2 = 720\\) orders."
+    assert formalise_text(text) == (
+        "theorem step : (Nat.factorial 5 : ℚ) = 6 * 5 * 4 * 3 * 2 ∧ (6 : ℚ) * 5 * 4 * 3 * 2 = 720"
+        " := by sorry"
+    )
+
+
+def test_the_conclusion_in_prose_must_restate_the_statement() -> None:
+    context = ("The last digits of \\(3^1, 3^2, 3^3, 3^4\\) are 3, 9, 7, 1.",)
+    text = (
+        "Since \\(2024 = 4 \\times 506\\), the cycle of length 4 ends there and the last digit "
+        "is {}."
+    )
+    for digit in ("1", "3"):
+        status, message = _one(text.format(digit), context)
+        assert status is FormalisationStatus.AF_FAIL
+        assert f"'{digit}' in 'the cycle of length 4 ends there and the last digit is {digit}'" in (
+            message
+        )
+    assert formalise_text("\\(8 - 3 = 5\\), so she has 5 left.") == (
+        "theorem step : (8 : ℚ) - 3 = 5 := by sorry"
+    )
+
+
+def test_a_premise_in_prose_may_restate_the_problem() -> None:
+    text = "She buys {} apples and eats 3: \\(8 - 3 = 5\\)."
+    problem = "Ann buys 8 apples and eats 3 of them."
+    assert formalise_text(text.format(8), (), problem) == (
+        "theorem step : (8 : ℚ) - 3 = 5 := by sorry"
+    )
+    assert formalise_text("There are 5 more blue sticks than red, so \\(9 + 5 = 14\\).") == (
+        "theorem step : (9 : ℚ) + 5 = 14 := by sorry"
+    )
+    request = FormaliseRequest("s#perturbed", "s", Side.PERTURBED, text.format(9), (), problem)
+    (result,) = LiteralFormaliser().formalise([request])
+    assert result.status is FormalisationStatus.AF_FAIL
+    assert "'9' in 'She buys 9 apples and eats 3' is stated outside" in result.reason
+
+
+def test_a_name_an_earlier_equation_constrains_is_not_a_label() -> None:
+    context = (
+        "If the original price is \\(p\\), the sale price is \\(p - 0.25p = 0.75p\\), so "
+        "\\(0.75p = 36\\).",
+    )
+    status, message = _one("So \\(p = 36 \\times 1.25 = \\$45\\).", context)
+    assert status is FormalisationStatus.AF_FAIL
+    assert "'p' is constrained by an earlier equation" in message
+    # once an earlier step has stated its value, later steps take it as given
+    later = (*context, "So \\(p = 36 \\div 0.75 = \\$48\\).")
+    assert formalise_text("Then \\(5p = 5 \\times 48 = 240\\).", later) == (
+        "theorem step (p : ℚ) (h₀ : p = 36 / (75 / 100)) : 5 * p = 5 * 48 ∧ (5 : ℚ) * 48 = 240"
+        " := by sorry"
+    )
 
 
 def test_batch_keeps_order_and_keys() -> None:

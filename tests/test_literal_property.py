@@ -73,13 +73,16 @@ def _num(node: ast.expr) -> Fraction:
     return value
 
 
-def _written(value: Fraction, money: bool, latex: bool) -> str:
-    """A value as a step writes it: integer, two-place decimal, or a fraction."""
+def _written(value: Fraction, money: bool, latex: bool, grouping: str = ",") -> str:
+    """A value as a step writes it: integer (thousands grouped by ``grouping`` for money),
+    two-place decimal, or a fraction."""
     sign = "-" if value < 0 else ""
     magnitude = abs(value)
     dollar = "$" if money else ""
     if magnitude.denominator == 1:
-        return f"{sign}{dollar}{magnitude.numerator:,}" if money else f"{sign}{magnitude}"
+        if not money:
+            return f"{sign}{magnitude}"
+        return f"{sign}{dollar}{magnitude.numerator:,}".replace(",", grouping)
     if (magnitude * 100).denominator == 1:
         return f"{sign}{dollar}{float(magnitude):.2f}"
     if latex:
@@ -99,13 +102,15 @@ def claims(draw: st.DrawFn) -> tuple[str, bool]:
     symbol = draw(st.sampled_from(_SURFACE[op]))
     # spelled operators belong to prose, LaTeX commands to math mode
     latex = symbol.startswith("\\") or (not symbol.isalpha() and draw(st.booleans()))
+    # LaTeX groups thousands with ``{,}`` or a thin space as often as with a comma
+    grouping = draw(st.sampled_from([",", "{,}", "\\,"])) if latex else ","
     claim = " ".join(
         [
-            _written(a, money, latex),
+            _written(a, money, latex, grouping),
             symbol,
-            _written(b, money, latex),
+            _written(b, money, latex, grouping),
             "=",
-            _written(c, money, latex),
+            _written(c, money, latex, grouping),
         ]
     )
     text = f"\\({claim}\\)" if latex else claim
@@ -132,3 +137,25 @@ def test_statement_is_true_exactly_when_the_claim_is(case: tuple[str, bool]) -> 
 )
 def test_the_independent_evaluator(statement: str, truth: bool) -> None:
     assert lean_truth(statement) is truth
+
+
+@given(
+    st.integers(1, 500),
+    st.integers(1, 500),
+    st.integers(0, 1_000),
+    st.sampled_from(["so she has {} left", "so the answer is {}", "and the remainder is {}"]),
+)
+def test_a_number_concluded_in_prose_is_read_or_refused(
+    a: int, b: int, n: int, conclusion: str
+) -> None:
+    """``a + b = c, so she has n left``: a conclusion that restates no value of the claim
+    cannot be checked, so the step is refused rather than proved by its claim alone."""
+    text = f"\\({a} + {b} = {a + b}\\), {conclusion.format(n)}."
+    try:
+        statement = formalise_text(text)
+    except ValueError as error:
+        assert n not in {a, b, a + b}, (text, error)
+        assert f"'{n}'" in str(error)
+    else:
+        assert n in {a, b, a + b}, (text, statement)
+        assert lean_truth(statement)

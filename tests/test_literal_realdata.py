@@ -13,7 +13,10 @@ from afcheck.plugins import get_plugins
 from afcheck.types import FormaliseRequest, ProofTask, Side, VerdictKind
 
 SHARE_FLOOR = 0.45
-"""Measured: 472 of 976 error-free steps (48.4%) are formalised; 391 steps state no relation."""
+"""Measured: 457 of 976 error-free steps (46.8%) are formalised; 379 steps state no relation."""
+
+REFUTED_CEILING = 0.002
+"""Measured: none of the 457 statements is refuted; a refutation here is error induction."""
 
 pytestmark = pytest.mark.realdata
 
@@ -62,4 +65,4 @@ def test_error_free_steps_are_almost_never_refuted(data_dir: Path) -> None:
     refuted = [
         t.statement for t, v in zip(tasks, verdicts, strict=True) if v.kind is VerdictKind.REFUTED
     ]
-    assert len(refuted) <= 0.01 * len(tasks), refuted
+    assert len(refuted) <= REFUTED_CEILING * len(tasks), "\n".join(refuted)

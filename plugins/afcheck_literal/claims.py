@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 from afcheck_literal import words as W
 from afcheck_literal.expr import Atom, Expr, ParseError, Var, parse
@@ -31,11 +32,37 @@ class Chain:
     rels: tuple[str, ...]
     text: str
     """The chain as read, for messages."""
+    refs: frozenset[int] = frozenset()
+    """The step's numerals (:attr:`Token.ref`) the chain reads."""
 
     def name_at(self, index: int) -> str | None:
         """The quantity's name when element ``index`` is a bare name, else ``None``."""
         element = self.elements[index]
         return element.key if isinstance(element, Var) else None
+
+
+@dataclass(frozen=True)
+class Number:
+    """A numeral of the step, wherever it stands."""
+
+    ref: int
+    text: str
+    value: Fraction
+    percent: bool
+    """Written with ``%``: it may restate ``value / 100``."""
+    concluding: bool
+    """It stands where a step concludes: after a relation of its sentence, or in a sentence
+    that says ``so``, ``therefore`` … before it."""
+    clause: str
+    """The clause around it (between punctuation), for messages."""
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a step says: its relation chains, and every numeral it writes."""
+
+    chains: tuple[Chain, ...]
+    numbers: tuple[Number, ...]
 
 
 @dataclass
@@ -50,24 +77,164 @@ class _Item:
     """For a ``NUM``: ``$``, or the first word after it (singular), e.g. ``minute``."""
     words: tuple[str, ...] = ()
     """For ``SEP`` items made of prose: the words, to look for modifiers."""
+    ref: int = -1
 
 
-_MATH_END = {Kind.NUM, Kind.RP, Kind.PCT, Kind.CONST, Kind.WORD}
+_MATH_END = {Kind.NUM, Kind.RP, Kind.PCT, Kind.FACT, Kind.CONST, Kind.WORD}
 _MATH_START = {Kind.NUM, Kind.LP, Kind.FUNC, Kind.CONST, Kind.WORD, Kind.ABS}
 _NEIGHBOUR_WORDS = 3
 
 
 def read_chains(text: str) -> list[Chain]:
     """Every relation chain of ``text``, in order; raises :class:`Unreadable`."""
+    return list(read_step(text).chains)
+
+
+def read_step(text: str) -> Reading:
+    """The chains and numerals of ``text``; raises :class:`Unreadable`."""
     try:
         tokens = scan(text)
     except ScanError as error:
         raise Unreadable(str(error)) from None
+    _refuse_ranges(tokens)
+    _refuse_quantifiers(tokens)
+    concluding = _concluding(tokens)
     chains: list[Chain] = []
+    numbers: list[Number] = []
     for clause in _clauses(tokens):
+        _refuse_comparison(clause)
         if any(t.kind is Kind.REL for t in clause):
             chains.extend(_read_clause(clause))
-    return chains
+        numbers.extend(_numbers(clause, concluding))
+    return Reading(tuple(chains), tuple(numbers))
+
+
+def written_values(*texts: str) -> set[Fraction]:
+    """Every number written in ``texts``, in digits or as a number word."""
+    found: set[Fraction] = set()
+    for text in texts:
+        try:
+            tokens = scan(text)
+        except ScanError:
+            tokens = []
+        for token in tokens:
+            if token.kind is Kind.NUM and token.value is not None:
+                found.add(token.value)
+            elif token.kind is Kind.WORD and token.text.lower() in W.NUMBER_WORDS:
+                found.add(W.NUMBER_WORDS[token.text.lower()])
+    return found
+
+
+def _numbers(clause: Sequence[Token], concluding: set[int]) -> list[Number]:
+    shown = " ".join(t.text for t in clause)
+    out = []
+    for i, token in enumerate(clause):
+        if token.kind is Kind.NUM and token.value is not None:
+            before = clause[i - 1].text.lower() if i > 0 else ""
+            if before in W.LABELS or (before in W.PERIODS and i == len(clause) - 1):
+                continue  # ``Step 2``, ``Day 1:``: a label, not a quantity
+            percent = i + 1 < len(clause) and clause[i + 1].kind is Kind.PCT
+            out.append(
+                Number(token.ref, token.text, token.value, percent, token.ref in concluding, shown)
+            )
+    return out
+
+
+def _concluding(tokens: Sequence[Token]) -> set[int]:
+    """The refs of the numerals in concluding position (see :attr:`Number.concluding`)."""
+    found: set[int] = set()
+    for sentence in _sentences(tokens):
+        concluded = False
+        for token in sentence:
+            if token.kind is Kind.REL or token.text.lower() in W.CONCLUSIONS:
+                concluded = True
+            elif token.kind is Kind.NUM and concluded:
+                found.add(token.ref)
+    return found
+
+
+def _difference_before(clause: Sequence[Token], end: int) -> bool:
+    """Whether a number stands just before a comparative word before ``end`` (``5 more``,
+    ``two feet shorter``, ``45% more``)."""
+    for i in range(end):
+        token = clause[i]
+        is_number = token.kind is Kind.NUM or token.text.lower() in W.NUMBER_WORDS
+        if not is_number:
+            continue
+        following = [t.text.lower() for t in clause[i + 1 : i + 4] if t.kind is Kind.WORD]
+        if any(w in W.DIFFERENCES or w.endswith("er") for w in following[:2]):
+            return True
+    return False
+
+
+def _refuse_comparison(clause: Sequence[Token]) -> None:
+    """``which is less than the original $200``, ``at least 5``: an order between quantities
+    stated in words. ``5 more sticks than red`` is a difference given, not a comparison."""
+    lowered = [t.text.lower() if t.kind is Kind.WORD else "" for t in clause]
+    for i, word in enumerate(lowered):
+        if word == "than":
+            if not _difference_before(clause, i):
+                shown = " ".join(t.text for t in clause[max(i - 2, 0) : i + 1])
+                raise Unreadable(f"a comparison in words ('{shown} …') is outside the fragment")
+        elif word in W.COMPARISONS or (word in ("least", "most") and lowered[i - 1 : i] == ["at"]):
+            raise Unreadable(f"a comparison in words ('{clause[i].text}') is outside the fragment")
+
+
+def _refuse_ranges(tokens: Sequence[Token]) -> None:
+    """``n = 0, 1, \\dots, 9`` or ``x = 2, 3``: values listed, not one value claimed."""
+    for token in tokens:
+        if token.kind is Kind.UNKNOWN and token.text == "!=":
+            raise Unreadable(
+                "'!=' right after a number: a factorial ('5! = 120') or '≠' ('5 ≠ 120')?"
+            )
+        if token.kind is Kind.ELLIPSIS:
+            raise Unreadable(
+                f"enumeration '{token.text}': a range of values is outside the fragment"
+            )
+    for i, token in enumerate(tokens):
+        if token.kind is not Kind.REL:
+            continue
+        j = _skip_sign(tokens, i + 1)
+        if j + 2 < len(tokens) and tokens[j].kind is Kind.NUM and tokens[j + 1].text == ",":
+            k = _skip_sign(tokens, j + 2)
+            if k < len(tokens) and tokens[k].kind is Kind.NUM and tokens[k].math:
+                raise Unreadable(
+                    f"a list of values after '{token.text}' "
+                    f"('{tokens[j].text}, {tokens[k].text}'): outside the fragment"
+                )
+
+
+def _skip_sign(tokens: Sequence[Token], i: int) -> int:
+    return i + 1 if i < len(tokens) and tokens[i].text == "-" else i
+
+
+def _refuse_quantifiers(tokens: Sequence[Token]) -> None:
+    """A quantifier in a sentence with a relation (``the only n < 10 with …``, ``for all x``)
+    makes the relation a statement about many values; the fragment has one value per name."""
+    for sentence in _sentences(tokens):
+        if not any(t.kind is Kind.REL for t in sentence):
+            continue
+        if not any(t.kind is Kind.WORD and t.math for t in sentence):
+            continue  # quantifiers over objects (``for each gift``) bind no name of a claim
+        lowered = [t.text.lower() for t in sentence if t.kind is Kind.WORD]
+        pairs = set(zip(lowered, lowered[1:], strict=False))
+        found = next((w for w in lowered if w in W.QUANTIFIERS), None)
+        found = found or next((" ".join(p) for p in W.QUANTIFIER_PHRASES if p in pairs), None)
+        if found is not None:
+            raise Unreadable(f"quantifier '{found}' next to a claim is outside the fragment")
+
+
+def _sentences(tokens: Sequence[Token]) -> list[list[Token]]:
+    sentences: list[list[Token]] = [[]]
+    for token in tokens:
+        if token.kind is Kind.SEP and token.text in _SENTENCE_ENDS:
+            sentences.append([])
+        else:
+            sentences[-1].append(token)
+    return [s for s in sentences if s]
+
+
+_SENTENCE_ENDS = {".", "!", "?", "\n", ";"}
 
 
 def read_chains_leniently(text: str) -> list[Chain | frozenset[str]]:
@@ -75,7 +242,9 @@ def read_chains_leniently(text: str) -> list[Chain | frozenset[str]]:
     words instead (any name it mentions may have been redefined there)."""
     try:
         tokens = scan(text)
-    except ScanError:
+        _refuse_ranges(tokens)
+        _refuse_quantifiers(tokens)
+    except (ScanError, Unreadable):
         found = set(re.findall(r"[^\W\d_]+", text))
         return [frozenset(found | {w.lower() for w in found})]
     out: list[Chain | frozenset[str]] = []
@@ -136,7 +305,7 @@ def _refuse_unreadable(clause: Sequence[Token]) -> None:
 
 
 def _item(token: Token) -> _Item:
-    return _Item(token.kind, token.text, token.spaced, token.math, token.unit)
+    return _Item(token.kind, token.text, token.spaced, token.math, token.unit, ref=token.ref)
 
 
 def _rewrite_words(clause: Sequence[Token]) -> list[_Item]:
@@ -192,7 +361,7 @@ def _scales(items: Sequence[_Item], i: int) -> bool:
 
 
 def _ends_operand(item: _Item | None) -> bool:
-    return item is not None and item.kind in {Kind.NUM, Kind.RP, Kind.PCT}
+    return item is not None and item.kind in {Kind.NUM, Kind.RP, Kind.PCT, Kind.FACT}
 
 
 def _phrases(items: list[_Item], phrases: Mapping[tuple[str, ...], str], kind: Kind) -> list[_Item]:
@@ -487,20 +656,26 @@ def _chain(segment: list[_Item]) -> Chain | None:
     shown = f" {rels[0]} ".join([_text(groups[0])]) + "".join(
         f" {r} {_text(g)}" for r, g in zip(rels, groups[1:], strict=False)
     )
-    return Chain(tuple(elements), tuple(rels), shown)
+    refs = frozenset(it.ref for group in groups for it in group if it.kind is Kind.NUM)
+    return Chain(tuple(elements), tuple(rels), shown, refs)
 
 
 def _check_units(groups: list[list[_Item]], rels: list[str]) -> None:
     """``30 minutes = 0.5 hours`` converts units and ``0.4 × 100 = 40%`` uses ``%`` as a
     label: neither is an equation between the numbers as written."""
+    for a, left in enumerate(groups):
+        for b in range(a + 1, len(groups)):
+            if any(rel != "=" for rel in rels[a:b]):
+                break  # ``30 minutes = 30/60 = 0.5 hours`` converts across the whole chain
+            right = groups[b]
+            unit = _bare_unit(left)
+            others = _units(right) if _bare_unit(right) == "" else {_bare_unit(right)}
+            if unit and others and unit not in others:
+                shown = " and ".join(f"'{u}'" for u in sorted(others | {unit}))
+                raise Unreadable(f"{shown} on the two sides of '=': a unit conversion")
     for left, rel, right in zip(groups, rels, groups[1:], strict=False):
         if rel != "=":
             continue
-        unit = _bare_unit(left)
-        others = _units(right) if _bare_unit(right) == "" else {_bare_unit(right)}
-        if unit and others and unit not in others:
-            shown = " and ".join(f"'{u}'" for u in sorted(others | {unit}))
-            raise Unreadable(f"{shown} on the two sides of '=': a unit conversion")
         for side, other in ((left, right), (right, left)):
             bare = [it.kind for it in side] == [Kind.NUM, Kind.PCT]
             if bare and not any(it.kind is Kind.PCT for it in other):

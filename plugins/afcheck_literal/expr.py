@@ -20,6 +20,12 @@ class Num:
 
 
 @dataclass(frozen=True)
+class Fact:
+    digits: str
+    """``n!`` of a natural numeral: Lean's ``Nat.factorial n``, cast to the number type."""
+
+
+@dataclass(frozen=True)
 class Var:
     key: str
     """The name as read (``total_books``, ``x``); the formaliser maps it to a Lean binder."""
@@ -64,7 +70,10 @@ class Paren:
     inner: Expr
 
 
-Expr = Num | Var | Pi | Neg | Bin | Pow | Sqrt | Abs | Paren
+Expr = Num | Fact | Var | Pi | Neg | Bin | Pow | Sqrt | Abs | Paren
+
+MAX_FACTORIAL = 100
+"""The largest ``n`` whose ``n!`` is read; the prover evaluates it exactly."""
 
 
 @dataclass(frozen=True)
@@ -161,6 +170,9 @@ class _Parser:
 
     def postfix(self) -> Expr:
         tree = self.primary()
+        if self.at(Kind.FACT):
+            self.take()
+            tree = _factorial(tree)
         while self.at(Kind.PCT):
             self.take()
             tree = Paren(Bin("/", tree, Num("100")))
@@ -191,12 +203,20 @@ class _Parser:
         raise ParseError(f"unexpected '{atom.text}'")
 
 
+def _factorial(tree: Expr) -> Fact:
+    while isinstance(tree, Paren):
+        tree = tree.inner
+    if not isinstance(tree, Num) or int(tree.digits) > MAX_FACTORIAL:
+        raise ParseError(f"a factorial of something other than a natural numeral ≤ {MAX_FACTORIAL}")
+    return Fact(tree.digits)
+
+
 # ------------------------------------------------------------------------------------------
 # Lean rendering
 # ------------------------------------------------------------------------------------------
 
 _PREC = {"+": 65, "-": 65, "*": 70, "/": 70}
-_ATOMIC = (Num, Var, Pi, Paren, Abs)
+_ATOMIC = (Num, Fact, Var, Pi, Paren, Abs)
 
 
 def variables(tree: Expr) -> Iterator[str]:
@@ -209,7 +229,7 @@ def variables(tree: Expr) -> Iterator[str]:
 
 def numerals(tree: Expr) -> Iterator[str]:
     """Every numeral of the tree, exponents included."""
-    if isinstance(tree, Num):
+    if isinstance(tree, (Num, Fact)):
         yield tree.digits
     if isinstance(tree, Pow):
         yield tree.exponent
@@ -247,7 +267,8 @@ def _leaves(tree: Expr) -> Iterator[Expr]:
 
 def needs_ascription(trees: Sequence[Expr]) -> bool:
     """True when no leaf of the trees has a known type, so numerals would default to ℕ."""
-    return not any(isinstance(leaf, (Var, Sqrt, Pi)) for tree in trees for leaf in _leaves(tree))
+    typed = (Var, Sqrt, Pi, Fact)
+    return not any(isinstance(leaf, typed) for tree in trees for leaf in _leaves(tree))
 
 
 class Renderer:
@@ -270,10 +291,12 @@ class Renderer:
             return tree.digits
         if isinstance(tree, Var):
             return self.names[tree.key]
+        if isinstance(tree, Fact):
+            return f"(Nat.factorial {tree.digits} : {self.number_type})"
         if isinstance(tree, Pi):
             return "Real.pi"
         if isinstance(tree, Paren):
-            if isinstance(tree.inner, (Num, Var, Pi, Paren, Abs)):
+            if isinstance(tree.inner, _ATOMIC):
                 return self.render(tree.inner)  # brackets around an atom say nothing
             return f"({self.render(tree.inner)})"
         if isinstance(tree, Abs):

@@ -2,8 +2,10 @@
 
 It never corrects: the statement says exactly what the step says, true or false. Equations of
 the context that give a name a value become hypotheses; the step's relations become the
-conclusion (a conjunction when there are several). Outside the fragment the answer is AF-Fail
-with the reason.
+conclusion (a conjunction when there are several). A numeral the claims do not read must
+restate a value the statement, the context or (for a premise) the problem already has, or the
+step may say more than its statement. Outside the fragment the answer is AF-Fail with the
+reason.
 """
 
 from __future__ import annotations
@@ -11,13 +13,21 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 from afcheck.types import Formalisation, FormalisationStatus, FormaliseRequest
-from afcheck_literal.claims import Chain, Unreadable, read_chains, read_chains_leniently
+from afcheck_literal.claims import (
+    Chain,
+    Number,
+    Unreadable,
+    read_chains_leniently,
+    read_step,
+    written_values,
+)
 from afcheck_literal.expr import Expr, Renderer, Var, is_real, numerals, variables
 from afcheck_literal.scope import Definition, Scope, UnknownName
 
-VERSION = "1"
+VERSION = "2"
 
 _NEGATED = {"=": "≠", "≠": "=", "<": "≥", "≥": "<", ">": "≤", "≤": ">"}
 _FALSE_PREFIX = re.compile(r"^\s*it\s+is\s+(?:false|not\s+true)\s+that\s+", re.IGNORECASE)
@@ -42,13 +52,20 @@ class LiteralFormaliser:
 
     def formalise_one(self, request: FormaliseRequest) -> Formalisation:
         try:
-            statement = formalise_text(request.text, request.context)
+            statement = formalise_text(request.text, request.context, request.problem)
         except (Unreadable, UnknownName) as error:
             return Formalisation(
                 key=request.key,
                 formaliser=self.name,
                 status=FormalisationStatus.AF_FAIL,
                 reason=str(error),
+            )
+        except Exception as error:  # noqa: BLE001 - one unreadable step must not stop a batch
+            return Formalisation(
+                key=request.key,
+                formaliser=self.name,
+                status=FormalisationStatus.AF_FAIL,
+                reason=f"internal error: {type(error).__name__}: {error}",
             )
         return Formalisation(
             key=request.key,
@@ -60,44 +77,90 @@ class LiteralFormaliser:
         )
 
 
-def formalise_text(text: str, context: Sequence[str] = ()) -> str:
+def formalise_text(text: str, context: Sequence[str] = (), problem: str = "") -> str:
     """The Lean statement of ``text`` read after ``context``; raises :class:`Unreadable` or
-    :class:`UnknownName` with the reason when it cannot be read literally."""
+    :class:`UnknownName` with the reason when it cannot be read literally. The numerals of
+    ``problem`` and ``context`` are the givens a premise in prose may restate."""
     scope = Scope()
+    stated: set[Fraction] = set()
     for earlier in context:
-        _learn(scope, earlier)
+        stated |= _learn(scope, earlier)
     negated = _FALSE_PREFIX.match(text)
     if negated:
         text = text[negated.end() :]
+    reading = read_step(text)
     claims: list[Claim] = []
-    for chain in read_chains(text):
-        claims.extend(_read_chain(scope, chain))
+    read: set[int] = set()
+    for chain in reading.chains:
+        found = _read_chain(scope, chain, checked=True)
+        if found:
+            read |= chain.refs
+        claims.extend(found)
     if not claims:
         raise Unreadable("no equation or inequality with a value to check in the step")
+    stated |= scope.values(t for c in claims for t in (c.left, c.right))
+    givens = written_values(problem, *context)
+    _check_prose_numbers([n for n in reading.numbers if n.ref not in read], stated, givens)
     if negated:
         claims = _negate(claims)
     return _statement(scope, claims)
 
 
-def _learn(scope: Scope, text: str) -> None:
-    """Take the definitions of an earlier step; its claims are not checked here."""
+def _learn(scope: Scope, text: str) -> set[Fraction]:
+    """Take the definitions of an earlier step; its claims are not checked here. Returns the
+    values its readable claims and definitions state."""
+    stated: set[Fraction] = set()
     for chain in read_chains_leniently(text):
         if isinstance(chain, Chain):
             try:
-                _read_chain(scope, chain)
+                claims = _read_chain(scope, chain)
             except UnknownName:
-                pass  # a claim over names never given a value says nothing usable
+                # a claim over names never given a value says nothing usable, but it does
+                # constrain them: a later ``p = 48`` claims, it does not name
+                scope.constrain(key for e in chain.elements for key in variables(e))
+                continue
+            stated |= scope.values(t for c in claims for t in (c.left, c.right))
+            for i in range(len(chain.elements)):
+                key = chain.name_at(i)
+                if key is not None and scope.defines(key):
+                    stated |= scope.values([scope.resolve(Var(key))])
         else:
             scope.forget(chain)
+    return stated
 
 
-def _read_chain(scope: Scope, chain: Chain) -> list[Claim]:
+def _check_prose_numbers(
+    numbers: Sequence[Number], stated: set[Fraction], givens: set[Fraction]
+) -> None:
+    """A numeral outside every claim read may carry the step's conclusion (``so 7 is the
+    smallest prime factor``, ``the last digit is 1``). The step is read only when each such
+    numeral restates a value that the statement or the context's claims pin down; a numeral
+    before any relation or conclusion word of its sentence (a premise: ``she buys 4 pens``) may
+    also restate a number written in the problem or the earlier steps."""
+    for number in numbers:
+        candidates = {number.value, number.value / 100} if number.percent else {number.value}
+        if candidates & stated:
+            continue
+        if not number.concluding and candidates & givens:
+            continue
+        where = "concludes" if number.concluding else "is stated"
+        raise Unreadable(
+            f"'{number.text}' in '{number.clause}' {where} outside any readable claim and "
+            f"restates no value of the statement"
+            + ("" if number.concluding else ", the problem or the earlier steps")
+        )
+
+
+def _read_chain(scope: Scope, chain: Chain, checked: bool = False) -> list[Claim]:
     """The claims of one chain; the names it defines enter ``scope`` afterwards.
 
     A bare name first in the chain and followed by ``=`` names what comes next (``Total =
     2 + 1 = 3``), as does a bare unknown name between two ``=``; neither is claimed about.
+    In the ``checked`` step, naming a value of a name an earlier equation constrains
+    (``p = 48`` after ``0.75p = 36``) is refused: it is a claim that cannot be checked. In the
+    context it is taken as given, like every claim there.
     """
-    labels = [i for i in range(len(chain.elements)) if _is_label(scope, chain, i)]
+    labels = [i for i in range(len(chain.elements)) if _is_label(scope, chain, i, checked)]
     formulas = [i for i in range(len(chain.elements)) if _is_formula(scope, chain, i)]
     kept = [i for i in range(len(chain.elements)) if i not in labels and i not in formulas]
     claims = []
@@ -115,13 +178,18 @@ def _read_chain(scope: Scope, chain: Chain) -> list[Claim]:
     return claims
 
 
-def _is_label(scope: Scope, chain: Chain, i: int) -> bool:
+def _is_label(scope: Scope, chain: Chain, i: int, checked: bool) -> bool:
     key = chain.name_at(i)
     if key is None:
         return False
     around = chain.rels[max(i - 1, 0) : i + 1]
     if any(r != "=" for r in around):
         return False
+    if checked and scope.constrained(key):
+        raise Unreadable(
+            f"'{key}' is constrained by an earlier equation that does not give its value: "
+            f"'{chain.text}' is a claim about it that cannot be checked"
+        )
     return i == 0 or not scope.defines(key)
 
 

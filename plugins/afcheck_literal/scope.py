@@ -11,8 +11,23 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
+from fractions import Fraction
 
-from afcheck_literal.expr import Abs, Bin, Expr, Neg, Num, Paren, Pi, Pow, Sqrt, Var, variables
+from afcheck_literal.expr import (
+    Abs,
+    Bin,
+    Expr,
+    Fact,
+    Neg,
+    Num,
+    Paren,
+    Pi,
+    Pow,
+    Sqrt,
+    Var,
+    variables,
+)
+from afcheck_literal.values import evaluate, subterm_values
 from afcheck_literal.words import RESERVED
 
 
@@ -26,6 +41,8 @@ class Definition:
     """The Lean binder."""
     value: Expr
     """The value, over the binders of earlier definitions."""
+    number: Fraction | None = None
+    """The value as a number, when it is rational and small enough to compute."""
 
 
 class Scope:
@@ -34,6 +51,15 @@ class Scope:
     def __init__(self) -> None:
         self._current: dict[str, Definition] = {}
         self._all: dict[str, Definition] = {}
+        self._constrained: set[str] = set()
+
+    def constrain(self, keys: Iterable[str]) -> None:
+        """``keys`` appear in an equation that does not define them (``0.75p = 36``): a later
+        ``p = 48`` is then a claim about ``p``, not a name for ``48``."""
+        self._constrained.update(k for k in keys if k not in self._current)
+
+    def constrained(self, key: str) -> bool:
+        return key in self._constrained and key not in self._current
 
     def defines(self, key: str) -> bool:
         return key in self._current
@@ -54,8 +80,9 @@ class Scope:
         except UnknownName:
             self._current.pop(key, None)
             return
-        definition = Definition(self._fresh(key), resolved)
+        definition = Definition(self._fresh(key), resolved, evaluate(resolved, self.numbers()))
         self._current[key] = definition
+        self._constrained.discard(key)
         self._all[definition.ident] = definition
 
     def forget(self, words: Iterable[str]) -> None:
@@ -65,6 +92,20 @@ class Scope:
         for key in list(self._current):
             if set(key.split("_")) <= vocabulary:
                 del self._current[key]
+
+    def numbers(self) -> dict[str, Fraction | None]:
+        """Each binder's value as a number (``None`` when it has none)."""
+        return {ident: d.number for ident, d in self._all.items()}
+
+    def values(self, trees: Iterable[Expr]) -> set[Fraction]:
+        """Every value the trees pin down: their subterms' and those of the definitions they
+        depend on."""
+        trees = list(trees)
+        env = self.numbers()
+        found: set[Fraction] = set()
+        for tree in trees + [d.value for d in self.needed(trees)]:
+            found |= subterm_values(tree, env)
+        return found
 
     def needed(self, trees: Iterable[Expr]) -> list[Definition]:
         """The definitions the trees depend on, directly or not, in definition order."""
@@ -100,7 +141,7 @@ def identifier(key: str) -> str:
 def _rename(tree: Expr, names: dict[str, str]) -> Expr:
     if isinstance(tree, Var):
         return Var(names[tree.key])
-    if isinstance(tree, (Num, Pi)):
+    if isinstance(tree, (Num, Fact, Pi)):
         return tree
     if isinstance(tree, Bin):
         return Bin(tree.op, _rename(tree.left, names), _rename(tree.right, names))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 
@@ -28,8 +28,12 @@ class Kind(str, enum.Enum):
     """``sqrt``"""
     CONST = "const"
     """``pi``"""
+    FACT = "!"
+    """The factorial sign written against a number (``5!``)."""
     SEP = "sep"
     """A boundary no claim crosses: sentence punctuation, line breaks, ``\\implies``."""
+    ELLIPSIS = "…"
+    """``\\dots``, ``…``, ``...``: an enumeration or a range, never read as values."""
     UNKNOWN = "unknown"
 
 
@@ -45,6 +49,8 @@ class Token:
     """Whether it comes from a LaTeX math region (letters there are variables, not words)."""
     unit: str = ""
     """For a ``NUM``: ``$`` when written as an amount of money."""
+    ref: int = -1
+    """The token's position in the step, so that a claim can say which numbers it read."""
 
 
 class ScanError(ValueError):
@@ -162,7 +168,10 @@ _PROSE_WRAPPERS = {"text", "textrm", "textbf", "textit", "mbox", "emph", "hbox"}
 _FRACTIONS = {"frac", "dfrac", "tfrac", "cfrac"}
 _IGNORED_ENVS = re.compile(r"\\(begin|end)\{[^}]*\}")
 
-_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?![\d])(?:\.\d+)?|\d+(?:\.\d+)?")
+_NUMBER = re.compile(r"\d{1,3}(?:(?:,|\{,\}|\\,)\d{3})+(?![\d])(?:\.\d+)?|\d+(?:\.\d+)?")
+"""A numeral; thousands may be separated by ``,``, LaTeX's ``{,}`` or a thin space ``\\,``."""
+_GROUPING = re.compile(r",|\{,\}|\\,")
+_ELLIPSES = {"dots", "ldots", "cdots", "dotsc", "dotsb", "dotso", "vdots", "ddots"}
 _ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)\b")
 _WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|'(?=[^\W\d_]))*")
 _CURRENCY = re.compile(r"\$\s*(?=[\d.])")
@@ -172,7 +181,8 @@ _SEPARATORS = set('.,;:!?\n"“”[]{}&→⇒⟹∴')
 def scan(text: str) -> list[Token]:
     """Tokens of ``text``; raises :class:`ScanError` for LaTeX it cannot delimit."""
     text = _IGNORED_ENVS.sub("\n", text)
-    return _Scanner(text, math=False).run()
+    tokens = _Scanner(text, math=False).run()
+    return [replace(token, ref=i) for i, token in enumerate(tokens)]
 
 
 class _Scanner:
@@ -210,7 +220,7 @@ class _Scanner:
             self.command()
         elif ch == "$":
             self.dollar()
-        elif ch.isdigit():
+        elif "0" <= ch <= "9":  # not str.isdigit(): that also takes '²', which no numeral is
             self.number()
         elif _WORD.match(text, i):
             self.word()
@@ -234,7 +244,7 @@ class _Scanner:
             return
         match = _NUMBER.match(self.text, self.i)
         assert match is not None
-        digits = match.group().replace(",", "")
+        digits = _GROUPING.sub("", match.group())
         self.emit(Kind.NUM, digits, Fraction(digits))
         self.i = match.end()
 
@@ -256,9 +266,24 @@ class _Scanner:
     def symbol(self) -> None:
         text, i = self.text, self.i
         two = text[i : i + 2]
+        if two == "!=" and self.out and self.out[-1].kind in {Kind.NUM, Kind.RP}:
+            if text[i - 1 : i] not in {" ", ""}:
+                # ``5!=120``: a factorial claim or "not equal"; the step does not say which
+                self.emit(Kind.UNKNOWN, "!=")
+                self.i += 2
+                return
         if two in _RELATIONS:
             self.emit(Kind.REL, _RELATIONS[two])
             self.i += 2
+            return
+        if text.startswith("...", i):
+            self.emit(Kind.ELLIPSIS, "...")
+            self.i += 3
+            return
+        if two == "{,":
+            # ``{,}`` that no numeral took: a separator in an odd place, never guessed at
+            self.emit(Kind.UNKNOWN, "{,}")
+            self.i += 3 if text.startswith("{,}", i) else 2
             return
         if two == "=>" or two == "->":
             self.emit(Kind.SEP, two)
@@ -281,6 +306,10 @@ class _Scanner:
             self.emit(Kind.ABS, "|")
         elif ch == "%":
             self.emit(Kind.PCT, "%")
+        elif ch == "!" and self.factorial():
+            self.emit(Kind.FACT, "!")
+        elif ch == "…":
+            self.emit(Kind.ELLIPSIS, "…")
         elif ch == "√":
             self.emit(Kind.FUNC, "sqrt")
         elif ch == "π":
@@ -296,6 +325,17 @@ class _Scanner:
             self.spaced = True
         else:
             self.emit(Kind.UNKNOWN, ch)
+
+    def factorial(self) -> bool:
+        """Whether the ``!`` just passed is a factorial: written against a number or a bracket
+        and not the start of ``!=``."""
+        previous = self.out[-1] if self.out else None
+        return (
+            previous is not None
+            and previous.kind in {Kind.NUM, Kind.RP}
+            and self.text[self.i - 2 : self.i - 1] not in {" ", ""}
+            and not self.text.startswith("=", self.i)
+        )
 
     def command(self) -> None:
         text, i = self.text, self.i
@@ -323,6 +363,8 @@ class _Scanner:
             self.emit(kind, sym)
         elif name in _SPACES:
             self.spaced = True
+        elif name in _ELLIPSES:
+            self.emit(Kind.ELLIPSIS, "\\" + name)
         elif name in _FRACTIONS:
             self.fraction()
         elif name == "sqrt":

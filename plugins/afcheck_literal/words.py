@@ -73,3 +73,29 @@ RESERVED = frozenset(
     sorry step this termination_by decreasing_by mutual opaque abbrev inductive""".split()
 )
 """Lean keywords and names a binder must not take."""
+
+QUANTIFIERS = frozenset(
+    """only all every any some exists exist unique uniquely whenever none""".split()
+)
+"""Words that make a relation next to them a claim about many values, or about which values
+satisfy it (``the only n < 10 with n² = 2n + 15 is 5``)."""
+
+QUANTIFIER_PHRASES = frozenset(
+    {("there", "is"), ("there", "are"), ("there", "exists"), ("for", "each"), ("for", "every")}
+)
+
+COMPARISONS = frozenset({"exceed", "exceeds", "exceeding", "exceeded"})
+"""Words that order two quantities (with ``than``, ``at least``, ``at most``)."""
+
+CONCLUSIONS = frozenset("""so therefore thus hence answer means meaning left""".split())
+"""Words after which a number in prose may be what the step concludes (``so she has 5 left``):
+such a number must restate a value of the statement itself."""
+
+LABELS = frozenset({"step", "case", "part"})
+"""Words before a number that make it a label (``Step 2:``)."""
+
+PERIODS = frozenset({"day", "week", "month", "year", "round", "stage", "phase"})
+"""Words before a number that end its clause that make it a label (``Day 1: 100 customers``)."""
+
+DIFFERENCES = frozenset({"more", "less", "fewer"})
+"""After a number, with ``than`` later: a difference given (``5 more sticks than red``)."""
