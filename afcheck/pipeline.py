@@ -356,7 +356,14 @@ def _cached_call(
             indices = missing[start:start + rt.chunk_size]
             chunk = [batch[i] for i in indices]
             began = time.perf_counter()
-            made = list(call(chunk))
+            try:
+                made = list(call(chunk))
+            except AfcheckError:
+                raise
+            except Exception as exc:
+                raise ComponentError(
+                    f"{choice.name} failed at the {stage} stage: {type(exc).__name__}: {exc}"
+                ) from exc
             rt.times.add(stage, time.perf_counter() - began)
             _check_length(choice, stage, chunk, made)
             for i, record in zip(indices, made, strict=True):
@@ -371,7 +378,11 @@ def _cached_call(
 
 
 class PipelineError(AfcheckError):
-    """A component broke its contract or failed on a whole batch."""
+    """A component broke its contract."""
+
+
+class ComponentError(AfcheckError):
+    """A component raised instead of returning a result: a bug in that plugin."""
 
 
 def _check_length(choice: Choice, stage: str, batch: Sequence[Any], made: Sequence[Any]) -> None:

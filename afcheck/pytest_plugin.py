@@ -13,6 +13,8 @@ its own result: faithful → passed; a failure event → failed; otherwise skipp
 from __future__ import annotations
 
 import re
+import sys
+import traceback
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -311,6 +313,10 @@ class RunState:
         self.times = runtime.times
         try:
             self.results = pipeline.run(cases, components, self._notify, runtime)
+        except pipeline.ComponentError as exc:
+            # A plugin bug: its traceback, once, for the report; then stop every item.
+            traceback.print_exception(exc.__cause__ or exc, file=sys.stderr)
+            pytest.exit(f"afcheck: {exc}", returncode=pytest.ExitCode.INTERNAL_ERROR)
         except AfcheckError as exc:
             pytest.exit(f"afcheck: {exc}", returncode=pytest.ExitCode.USAGE_ERROR)
         finally:

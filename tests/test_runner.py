@@ -185,3 +185,12 @@ def test_junit_xml_validates(demo: pytest.Pytester) -> None:
     assert float(props["FPR"]) == pytest.approx(0.2) and props["N"] == "5"
     failures = [f.get("message") for f in doc.getroot().iter("failure")]
     assert len(failures) == 3 and all("\n" not in m for m in failures)
+
+
+def test_a_plugin_that_raises_stops_the_run_once(demo: pytest.Pytester) -> None:
+    import arith
+
+    result = run(demo, "--afcheck-prover", "broken")
+    assert result.ret == pytest.ExitCode.INTERNAL_ERROR
+    assert "afcheck: broken failed at the prove stage: KeyError: 'oops'" in result.stdout.str()
+    assert [stage for stage, _ in arith.CALLS].count("prove") == 1  # not once per item

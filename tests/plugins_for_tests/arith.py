@@ -162,3 +162,19 @@ def afcheck_register_provers(register):  # type: ignore[no-untyped-def]
 @hookimpl
 def afcheck_register_perturbers(register):  # type: ignore[no-untyped-def]
     register("bump", lambda options: BumpPerturber(), description="test perturber")
+
+
+class BrokenProver:
+    """Raises on every batch, as a buggy plugin would."""
+
+    name = "broken"
+    version = "1"
+
+    def prove(self, tasks: Sequence[ProofTask]) -> list[Verdict]:
+        CALLS.append(("prove", len(tasks)))
+        raise KeyError("oops")
+
+
+@hookimpl(specname="afcheck_register_provers")
+def _register_broken(register):  # type: ignore[no-untyped-def]
+    register("broken", lambda options: BrokenProver(), description="test prover that raises")
