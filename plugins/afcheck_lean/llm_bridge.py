@@ -2,28 +2,34 @@
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
 
-from afcheck.errors import MissingDependency
 from afcheck_lean.deepseek import Generate
 
 MODEL = "deepseek-ai/DeepSeek-Prover-V2-7B"
+SAMPLING = {"max_tokens": "8192", "temperature": "0.6", "top_p": "0.95"}
+"""The model card's sampling; pass@k needs temperature > 0."""
 
 
 def deepseek_generate(options: Mapping[str, str]) -> Generate:
-    """``generate(prompts, k)`` on DeepSeek-Prover-V2 (chat template, k samples per prompt)."""
-    try:
-        make_client = importlib.import_module("afcheck.llm").make_client
-    except (ImportError, AttributeError):
-        raise MissingDependency("prover deepseek", "the LLM client layer (afcheck.llm)",
-                                "pip install 'afcheck[vllm]'") from None
-    settings = {"model": MODEL, "max_tokens": "8192", "temperature": "0.6", "top_p": "0.95"}
-    settings.update(options)
-    client = make_client(settings)
+    """``generate(prompts, k)`` on DeepSeek-Prover-V2: chat template, k samples per prompt,
+    one batched call per round; truncated samples (``finish_reason == "length"``) and failed
+    requests are dropped, so they never reach Lean."""
+    from afcheck.llm import Options, Sampling, chat, make_client, sampling_from
+
+    values = {**SAMPLING, **{k: v for k, v in options.items() if k != "timeout_s_llm"}}
+    if "timeout_s_llm" in options:
+        values["timeout_s"] = options["timeout_s_llm"]
+    settings = Options("prover 'deepseek'", values)
+    settings.check_known()
+    client = make_client(settings, model=MODEL)
+    base = sampling_from(settings, Sampling())
 
     def generate(prompts: Sequence[str], k: int) -> list[list[str]]:
-        results = client.chat([[{"role": "user", "content": p}] for p in prompts], n=k)
-        return [[c.text for c in samples if c.finish_reason != "length"] for samples in results]
+        sampling = Sampling(max_tokens=base.max_tokens, temperature=base.temperature,
+                            top_p=base.top_p, top_k=base.top_k, n=k, seed=base.seed)
+        results = client.generate([chat(None, p) for p in prompts], sampling)
+        return [[c.text for c in samples if not c.error and c.finish_reason != "length"]
+                for samples in results]
 
     return generate
