@@ -45,7 +45,7 @@ def split_claims(paragraph: str) -> list[Claim]:
 
 # -- cutting ---------------------------------------------------------------------------------
 
-_INLINE = {"\\(": "\\)", "$": "$"}
+_INLINE = {"\\(": "\\)", "$": "$"}  # longest opener first, as _opener expects
 _DISPLAY = {"\\[": "\\]", "$$": "$$"}
 _ABBREVIATIONS = ("e.g", "i.e", "etc", "vs", "mr", "mrs", "ms", "dr", "st", "approx", "no", "fig")
 _TRAILING = ".,;:!?)"
@@ -76,8 +76,15 @@ def _units(text: str) -> list[str]:
     return units
 
 
+_OPENER_CHARS = frozenset("\\$")
+"""Every math opener starts with a backslash or a dollar sign."""
+
+
 def _opener(text: str, i: int, table: dict[str, str]) -> str | None:
-    for opener in sorted(table, key=len, reverse=True):
+    # Called for every character of every paragraph: answer the common case at once.
+    if text[i] not in _OPENER_CHARS:
+        return None
+    for opener in table:  # the tables list longer openers first
         if text.startswith(opener, i) and not (i > 0 and text[i - 1] == "\\"):
             if opener == "$" and (text.startswith("$$", i) or text[i + 1 : i + 2].isdigit()):
                 return None  # "$$" is a display; "$5" is money
