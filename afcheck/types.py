@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 
@@ -286,15 +286,12 @@ _CONTINGENCY = {
 def to_json(record: Any) -> Any:
     """Plain JSON-ready data for any record of this module (enums by value)."""
     if hasattr(record, "__dataclass_fields__"):
-        return {k: to_json(v) for k, v in asdict(record).items()}
-    return _plain(record)
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, enum.Enum):
-        return value.value
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
+        # A walk over the fields, not dataclasses.asdict: that deep-copies every value first.
+        return {f.name: to_json(getattr(record, f.name)) for f in fields(record)}
+    if isinstance(record, enum.Enum):
+        return record.value
+    if isinstance(record, Mapping):
+        return {str(k): to_json(v) for k, v in record.items()}
+    if isinstance(record, (list, tuple)):
+        return [to_json(v) for v in record]
+    return record

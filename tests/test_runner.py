@@ -194,3 +194,16 @@ def test_a_plugin_that_raises_stops_the_run_once(demo: pytest.Pytester) -> None:
     assert result.ret == pytest.ExitCode.INTERNAL_ERROR
     assert "afcheck: broken failed at the prove stage: KeyError: 'oops'" in result.stdout.str()
     assert [stage for stage, _ in arith.CALLS].count("prove") == 1  # not once per item
+
+
+def test_streamed_json_equals_the_document(tmp_path: Path) -> None:
+    from afcheck_reporters.json_report import JsonReporter, document
+    from test_metrics import AF, P, R, case
+
+    from afcheck.metrics import summarise
+
+    for results in ([], [case(P, R, n=1), case(P, P, n=2), case(AF, R, n=3)]):
+        summary = summarise(results, config={"suites": {"s": {"prover": "test"}}})
+        out = tmp_path / "r.json"
+        JsonReporter().report(summary, str(out))
+        assert json.loads(out.read_text()) == document(summary)

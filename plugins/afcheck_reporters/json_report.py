@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 import afcheck
-from afcheck.fileio import write_atomic
+from afcheck.fileio import atomic_writer
 from afcheck.metrics import RunSummary
 from afcheck.types import CaseResult, Formalisation, Verdict, to_json
 
@@ -23,11 +23,24 @@ class JsonReporter:
     name = "json"
 
     def report(self, summary: RunSummary, destination: str) -> None:
-        write_atomic(destination, json.dumps(document(summary), indent=1, ensure_ascii=False)
-                     + "\n")
+        # The steps are streamed one record at a time: a run's document can be tens of MB.
+        with atomic_writer(destination) as handle:
+            head = json.dumps(header(summary), indent=1, ensure_ascii=False)
+            handle.write(head[:-1].rstrip() + ',\n "steps": [')
+            for index, result in enumerate(summary.results):
+                handle.write(",\n  " if index else "\n  ")
+                handle.write(json.dumps(record(result, summary.status_of(result).value),
+                                        ensure_ascii=False))
+            handle.write("\n ]\n}\n")
 
 
 def document(summary: RunSummary) -> dict[str, Any]:
+    """The whole result document in memory (what :class:`JsonReporter` writes)."""
+    return {**header(summary),
+            "steps": [record(r, summary.status_of(r).value) for r in summary.results]}
+
+
+def header(summary: RunSummary) -> dict[str, Any]:
     return {
         "schema": "afcheck-results",
         "version": VERSION,
@@ -42,7 +55,6 @@ def document(summary: RunSummary) -> dict[str, Any]:
                           "effectiveness": dict(summary.perturbation_effect)},
         "gates": {"failures": list(summary.gate_failures)},
         "timings": dict(summary.timings),
-        "steps": [record(r, summary.status_of(r).value) for r in summary.results],
     }
 
 
