@@ -8,42 +8,48 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import TextIO
+from collections.abc import Callable
+
+Write = Callable[[str], None]
+
+
+def _stderr(text: str) -> None:
+    sys.stderr.write(text)
+    sys.stderr.flush()
 
 
 class Progress:
-    """Makes one :class:`StageProgress` per pipeline stage."""
+    """Makes one :class:`StageProgress` per pipeline stage.
 
-    def __init__(self, enabled: bool, stream: TextIO | None = None) -> None:
+    ``write`` puts text on the terminal; under pytest it must get past output capturing (the
+    pipeline runs inside the first test item), so the pytest bridge passes its own.
+    """
+
+    def __init__(self, enabled: bool, write: Write = _stderr) -> None:
         self.enabled = enabled
-        self.stream = stream or sys.stderr
-
-    @classmethod
-    def auto(cls, quiet: bool) -> Progress:
-        return cls(enabled=not quiet and sys.stderr.isatty())
+        self.write = write
 
     def stage(self, label: str, total: int) -> StageProgress:
-        return StageProgress(label, total, self.stream if self.enabled and total else None)
+        return StageProgress(label, total, self.write if self.enabled and total else None)
 
 
 class StageProgress:
-    def __init__(self, label: str, total: int, stream: TextIO | None) -> None:
+    def __init__(self, label: str, total: int, write: Write | None) -> None:
         self.label = label
         self.total = total
         self.done = 0
-        self.stream = stream
+        self.write = write
         self.start = time.monotonic()
         self._drawn = 0.0
 
     def advance(self, count: int) -> None:
         self.done += count
-        if self.stream is None:
+        if self.write is None:
             return
         now = time.monotonic()
         if now - self._drawn >= 0.1 or self.done >= self.total:
             self._drawn = now
-            self.stream.write("\r" + self.line(now))
-            self.stream.flush()
+            self.write("\r" + self.line(now))
 
     def line(self, now: float) -> str:
         elapsed = max(now - self.start, 1e-9)
@@ -53,9 +59,8 @@ class StageProgress:
                 f"[{rate:,.1f}/s, ETA {_clock(remaining)}]   ")
 
     def close(self) -> None:
-        if self.stream is not None and self.done:
-            self.stream.write("\n")
-            self.stream.flush()
+        if self.write is not None and self.done:
+            self.write("\n")
 
 
 def _clock(seconds: float) -> str:

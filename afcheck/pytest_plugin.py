@@ -331,15 +331,32 @@ class RunState:
 
         from afcheck import pipeline
         from afcheck.cache import open_cache
-        from afcheck.progress import Progress
-
         cache = None
         if not self.option("no_cache"):
             directory = self.option("cache_dir") or os.environ.get("AFCHECK_CACHE_DIR")
             cache = open_cache(Path(directory) if directory else None)
-        quiet = self.config.getoption("verbose", 0) < 0
         chunk_size = max(1, int(self.option("chunk_size", 256)))
-        return pipeline.Runtime(cache=cache, chunk_size=chunk_size, progress=Progress.auto(quiet))
+        return pipeline.Runtime(cache=cache, chunk_size=chunk_size, progress=self._progress())
+
+    def _progress(self) -> Any:
+        """A progress line on the terminal, past pytest's capturing; off when quiet or when
+        the output is not a terminal."""
+        from afcheck.progress import Progress
+
+        reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+        capture = self.config.pluginmanager.get_plugin("capturemanager")
+        quiet = self.config.getoption("verbose", 0) < 0
+        if reporter is None or quiet or not reporter.isatty():
+            return Progress(enabled=False)
+
+        def write(text: str) -> None:
+            if capture is None:
+                reporter.write(text, flush=True)
+                return
+            with capture.global_and_fixture_disabled():
+                reporter.write(text, flush=True)
+
+        return Progress(enabled=True, write=write)
 
     def _notify(self, result: CaseResult) -> None:
         try:
