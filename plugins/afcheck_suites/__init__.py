@@ -1,5 +1,6 @@
 """Built-in suite kinds: ``jsonl`` (steps written for afcheck), ``processbench`` (the public
-ProcessBench chains) and ``faithformbench`` (the released FaithformBench rows)."""
+ProcessBench chains) and ``faithformbench`` (the released FaithformBench rows); and the
+``afcheck dag`` command, which writes the DAG split that ``--steps dag`` reads."""
 
 from __future__ import annotations
 
@@ -18,3 +19,15 @@ def afcheck_register_suite_kinds(register: Register) -> None:
              details={"source": processbench.HUB_REPO})
     register("faithformbench", lambda options: faithformbench.FaithformBenchSuite(),
              description="released FaithformBench rows (step_content, is_perturbed, …)")
+
+
+@hookimpl
+def afcheck_register_commands(register: Register) -> None:
+    register("dag", _dag_command,
+             description="split ProcessBench chains into DAGs with an LLM, for --steps dag")
+
+
+def _dag_command(argv: list[str]) -> int:
+    from afcheck_suites.dag import main
+
+    return main(argv)

@@ -8,7 +8,10 @@ FaithformBench uses only the error-free chains (``label == -1``). Three step mod
     each paragraph is split into the mathematical claims it asserts (``claims.split_claims``);
     declarative claims ("Let x = 5") stay context, the others are steps.
 ``dag``
-    the paper's LLM re-split into a DAG of atomic statements (needs an LLM backend).
+    the paper's LLM re-split into a DAG of atomic statements, read from the file that
+    ``afcheck dag SUITE_DIR --llm-opt …`` writes (``dag.py``): each non-declarative node is a
+    step, its parents' contents its context. Collection reads that file and never calls a
+    model.
 
 Data is looked up in ``$AFCHECK_DATA_DIR`` (``processbench/<split>.json`` or
 ``<split>.json``), then on the Hugging Face hub when ``huggingface_hub`` is installed and the
@@ -40,8 +43,10 @@ class ProcessBenchSuite:
             raise SuiteError(spec.manifest, f"unknown step mode '{mode}'; use one of "
                              f"{', '.join(MODES)} (--steps)")
         if mode == "dag":
-            raise SuiteError(spec.manifest, "step mode 'dag' needs an LLM splitter, which is "
-                             "not available in this version; use --steps paragraph or claims")
+            from afcheck_suites.dag import load_steps
+
+            yield from load_steps(spec)
+            return
         path = resolve(spec)
         for row, where in _rows(path):
             if row.get("label") != -1:
