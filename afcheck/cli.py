@@ -26,6 +26,8 @@ USAGE = """usage: afcheck PATH... [--formaliser NAME] [--prover NAME] [--perturb
        afcheck prove STATEMENT|FILE|- [--prover NAME] [--json]
        afcheck perturb TEXT [--perturber NAME] [--seed N] [--json]
        afcheck cache info|clear [--cache-dir DIR]
+       afcheck dag SUITE_DIR --llm-opt base_url=…,model=… [--out FILE]
+       afcheck lean setup|doctor
 
 Run `afcheck --help` for every option (afcheck's and pytest's)."""
 
