@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -162,6 +162,9 @@ class RunSummary:
     timings: Mapping[str, float] = field(default_factory=dict)
     expected_failures: frozenset[str] = frozenset()
     """Case ids that failed in the baseline: their failures show as xfailed."""
+    raw_outputs: Callable[[str], str | None] | None = None
+    """Raw model outputs kept out of the records, by formalisation key (see
+    :mod:`afcheck.spool`); ``None`` when the records hold them."""
 
     def status_of(self, result: CaseResult) -> Status:
         status = result.status
@@ -176,7 +179,8 @@ _EFFECT = {True: "effective", False: "ineffective", None: "unknown"}
 def summarise(results: Sequence[CaseResult], config: Mapping[str, Any] | None = None,
               gate_failures: tuple[str, ...] = (),
               timings: Mapping[str, float] | None = None,
-              expected_failures: frozenset[str] = frozenset()) -> RunSummary:
+              expected_failures: frozenset[str] = frozenset(),
+              raw_outputs: Callable[[str], str | None] | None = None) -> RunSummary:
     datasets: dict[str, list[CaseResult]] = {}
     for result in results:
         datasets.setdefault(result.step.dataset, []).append(result)
@@ -193,4 +197,5 @@ def summarise(results: Sequence[CaseResult], config: Mapping[str, Any] | None = 
         perturbation_effect={name: effect[name] for name in _EFFECT.values()},
         timings=dict(timings or {}),
         expected_failures=expected_failures,
+        raw_outputs=raw_outputs,
     )

@@ -20,6 +20,7 @@ from afcheck.cache import Cache
 from afcheck.errors import AfcheckError
 from afcheck.plugins import Plugins
 from afcheck.progress import Progress
+from afcheck.spool import Spool
 from afcheck.types import (
     CaseResult,
     Formalisation,
@@ -89,6 +90,9 @@ class Runtime:
     cached at once, so a killed run loses at most one chunk per stage."""
     progress: Progress = field(default_factory=lambda: Progress(enabled=False))
     times: StageTimes = field(default_factory=StageTimes)
+    spool: Spool | None = None
+    """Where raw model outputs go, so that records in memory stay small; ``None`` keeps them
+    in the records."""
 
 
 class Components:
@@ -209,7 +213,20 @@ def _formalise(cases: Sequence[CaseSpec], perturbations: Mapping[_PKey, Perturba
         for request, formalisation in zip(batch, made, strict=True):
             # A cached record may come from another step with the same text.
             out[(choice, request.key)] = replace(formalisation, key=request.key)
+        if rt.spool is not None:
+            _spool_raw(rt.spool, out, choice, batch)
     return out
+
+
+def _spool_raw(spool: Spool, out: dict[_FKey, Formalisation], choice: Choice,
+               batch: Sequence[FormaliseRequest]) -> None:
+    moved = []
+    for request in batch:
+        formalisation = out[(choice, request.key)]
+        if formalisation.raw_output and formalisation.raw_output != formalisation.statement:
+            moved.append((request.key, formalisation.raw_output))
+            out[(choice, request.key)] = replace(formalisation, raw_output="")
+    spool.put_many(moved)
 
 
 def _check(cases: Sequence[CaseSpec], formalisations: Mapping[_FKey, Formalisation],

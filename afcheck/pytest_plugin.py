@@ -74,6 +74,12 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         session.exitstatus = new_status
 
 
+def pytest_unconfigure(config: pytest.Config) -> None:
+    state = config.stash.get(state_key, None)
+    if state is not None and state.spool is not None:
+        state.spool.close()
+
+
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     state = terminalreporter.config.stash.get(state_key, None)
     if state is None or state.summary is None:
@@ -231,6 +237,7 @@ class RunState:
         self.suites: dict[str, dict[str, Any]] = {}
         self.cache_stats: tuple[int, int] | None = None
         self.components: Any = None
+        self.spool: Any = None
         self._plugins: Any = None
 
     @property
@@ -335,8 +342,12 @@ class RunState:
         if not self.option("no_cache"):
             directory = self.option("cache_dir") or os.environ.get("AFCHECK_CACHE_DIR")
             cache = open_cache(Path(directory) if directory else None)
+        from afcheck.spool import Spool
+
         chunk_size = max(1, int(self.option("chunk_size", 256)))
-        return pipeline.Runtime(cache=cache, chunk_size=chunk_size, progress=self._progress())
+        self.spool = Spool()
+        return pipeline.Runtime(cache=cache, chunk_size=chunk_size, progress=self._progress(),
+                                spool=self.spool)
 
     def _progress(self) -> Any:
         """A progress line on the terminal, past pytest's capturing; off when quiet or when
@@ -376,7 +387,8 @@ class RunState:
         gate_failures = gates.evaluate(plain.overall, thresholds)
         self.summary = summarise(results, self._config_record(), gate_failures,
                                  dict(self.times.seconds) if self.times else {},
-                                 self.expected_failures)
+                                 self.expected_failures,
+                                 self.spool.get if self.spool is not None else None)
         self._write_reports()
         self._update_baseline(results)
         try:

@@ -9,6 +9,7 @@ Top-level keys: ``schema`` (``"afcheck-results"``), ``version``, ``afcheck_versi
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import afcheck
@@ -29,8 +30,8 @@ class JsonReporter:
             handle.write(head[:-1].rstrip() + ',\n "steps": [')
             for index, result in enumerate(summary.results):
                 handle.write(",\n  " if index else "\n  ")
-                handle.write(json.dumps(record(result, summary.status_of(result).value),
-                                        ensure_ascii=False))
+                handle.write(json.dumps(record(result, summary.status_of(result).value,
+                                               summary.raw_outputs), ensure_ascii=False))
             handle.write("\n ]\n}\n")
 
 
@@ -58,7 +59,8 @@ def header(summary: RunSummary) -> dict[str, Any]:
     }
 
 
-def record(result: CaseResult, status: str) -> dict[str, Any]:
+def record(result: CaseResult, status: str,
+           raw_outputs: Callable[[str], str | None] | None = None) -> dict[str, Any]:
     step = result.step
     return {
         "case_id": result.case_id,
@@ -70,8 +72,8 @@ def record(result: CaseResult, status: str) -> dict[str, Any]:
         "text": step.text,
         "context": list(step.context),
         "perturbation": to_json(result.perturbation),
-        "original": _formalisation(result.original),
-        "perturbed": _formalisation(result.perturbed),
+        "original": _formalisation(result.original, raw_outputs),
+        "perturbed": _formalisation(result.perturbed, raw_outputs),
         "z": _verdict(result.z),
         "z_bar": _verdict(result.z_bar),
         "outcome": result.outcome.value,
@@ -82,8 +84,15 @@ def record(result: CaseResult, status: str) -> dict[str, Any]:
     }
 
 
-def _formalisation(formalisation: Formalisation | None) -> dict[str, Any] | None:
-    return None if formalisation is None else to_json(formalisation)
+def _formalisation(formalisation: Formalisation | None,
+                   raw_outputs: Callable[[str], str | None] | None) -> dict[str, Any] | None:
+    if formalisation is None:
+        return None
+    data: dict[str, Any] = to_json(formalisation)
+    stored = raw_outputs(formalisation.key) if raw_outputs is not None else None
+    if stored is not None:
+        data["raw_output"] = stored
+    return data
 
 
 def _verdict(verdict: Verdict | None) -> dict[str, Any] | None:

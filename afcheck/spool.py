@@ -1,0 +1,37 @@
+"""Raw model outputs kept on disk for the length of a run.
+
+A formaliser's raw output (a chain of thought, several code blocks) is often a hundred times
+longer than the statement extracted from it, and only the JSON result file needs it. The
+pipeline moves each raw output here as soon as it has one, and the records in memory keep an
+empty ``raw_output``; the JSON reporter reads them back one step at a time.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+
+class Spool:
+    """Text by key in a temporary SQLite file, removed by :meth:`close`."""
+
+    def __init__(self) -> None:
+        self._dir = tempfile.TemporaryDirectory(prefix="afcheck-spool-")
+        self._db = sqlite3.connect(str(Path(self._dir.name) / "raw.sqlite"))
+        self._db.execute("PRAGMA journal_mode=OFF")
+        self._db.execute("PRAGMA synchronous=OFF")
+        self._db.execute("CREATE TABLE raw (key TEXT PRIMARY KEY, text TEXT NOT NULL)")
+
+    def put_many(self, items: Iterable[tuple[str, str]]) -> None:
+        self._db.executemany("INSERT OR REPLACE INTO raw (key, text) VALUES (?, ?)", items)
+        self._db.commit()
+
+    def get(self, key: str) -> str | None:
+        row = self._db.execute("SELECT text FROM raw WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def close(self) -> None:
+        self._db.close()
+        self._dir.cleanup()
