@@ -85,15 +85,36 @@ def run(args: list[str]) -> int:
     if not any(not a.startswith("-") for a in args) and not _asks_help(args):
         print(USAGE, file=sys.stderr)
         return 4
-    pytest_args = translate(args)
-    if not any(a.startswith("--tb") for a in pytest_args):
-        pytest_args.insert(0, "--tb=line")
-        if not any(a.startswith("-r") for a in pytest_args):
-            # Each failure already has its line; the short summary would repeat them all.
-            pytest_args.insert(0, "-rN")
+    pytest_args = defaults(args) + translate(args)
     if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD"):
         pytest_args[:0] = ["-p", "afcheck.pytest_plugin"]
     return int(pytest.main(pytest_args))
+
+
+def defaults(args: list[str]) -> list[str]:
+    """pytest options the ``afcheck`` command adds unless the user chose otherwise.
+
+    ``--tb=line``: pytest's full failure summary is quadratic in the number of failures.
+    ``-rN``: each failure already has its line; the short summary would repeat them all.
+    ``-s``: step items print nothing, and a backend's own log (vLLM loading a model) is
+    better seen live than kept for the first item's report; capturing also costs time per item.
+    ``-p no:logging``: per-item log capture, unused by step items, costs time per item.
+    ``-p no:hypothesispytest``: hypothesis's pytest plugin, when installed, walks every item
+    at the end of a run for statistics that step items never have.
+    Options given later on the command line win.
+    """
+    added = []
+    if not any(a.startswith("--tb") for a in args):
+        added.append("--tb=line")
+        if not any(a.startswith("-r") for a in args):
+            added.append("-rN")
+    if not any(a in ("-s", "--capture") or a.startswith("--capture=") for a in args):
+        added.append("-s")
+    if not any(a.startswith("--log") or "logging" in a for a in args):
+        added += ["-p", "no:logging"]
+    if not any(a.startswith("--hypothesis") for a in args):
+        added += ["-p", "no:hypothesispytest"]
+    return added
 
 
 def _asks_help(args: list[str]) -> bool:

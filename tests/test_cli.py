@@ -59,3 +59,13 @@ def test_secret_options_are_redacted_and_others_kept() -> None:
                     "token": "t", "hf_token": "h", "model": "m"}) == {
         "api_key": "***", "max_tokens": "64", "api_key_env": "MY_KEY", "token": "***",
         "hf_token": "***", "model": "m"}
+
+
+def test_pytest_defaults_give_way_to_the_users_choices() -> None:
+    hypothesis = ["-p", "no:hypothesispytest"]
+    assert cli.defaults(["suites/x"]) == ["--tb=line", "-rN", "-s", "-p", "no:logging",
+                                          *hypothesis]
+    assert cli.defaults(["suites/x", "--tb=short", "--capture=fd", "--log-level=INFO"]) == (
+        hypothesis)
+    assert cli.defaults(["suites/x", "-rs"]) == ["--tb=line", "-s", "-p", "no:logging",
+                                                 *hypothesis]
