@@ -80,6 +80,9 @@ CORE_OPTIONS: tuple[OptionSpec, ...] = (
     _opt("no-cache", action="store_true", help="neither read nor write the result cache"),
     _opt("chunk-size", type=int, default=256, metavar="N",
          help="items sent to a backend per call; each finished chunk is cached (default 256)"),
+    _opt("full-protocol", action="store_true",
+         help="run step items through pytest's full setup/call/teardown hooks (slower; for "
+         "plugins that hook into setup or teardown)"),
     _opt("plugin", action="append", default=[], metavar="MODULE",
          help="register an extra plugin module, repeatable"),
 )

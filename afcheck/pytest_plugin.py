@@ -18,11 +18,12 @@ import traceback
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from _pytest._code.code import ExceptionInfo, ReprFileLocation, TerminalRepr
 from _pytest._io import TerminalWriter
+from pytest import CallInfo
 
 from afcheck import options as opts
 from afcheck.errors import AfcheckError, LoadError
@@ -57,6 +58,36 @@ def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Col
     if is_suite_dir(path):
         return SuiteDirectory.from_parent(parent, path=path)
     return None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> bool | None:
+    """A shorter protocol for step items, which have no fixtures, no setup and no output.
+
+    pytest's own runs setup, call and teardown each through its hook chain (capture, logging,
+    fixtures, thread and unraisable-exception checks): at 25,000 items that chain was most of
+    the runner's own time. Step items keep every report the chain would have produced —
+    setup and teardown pass, the call report goes through ``pytest_runtest_makereport`` —
+    so ``-x``, ``--lf``, ``--junitxml``, xfail and the terminal behave as usual.
+    """
+    if not isinstance(item, StepItem) or item.config.getoption("afcheck_full_protocol", False):
+        return None
+    ihook = item.ihook
+    ihook.pytest_runtest_logstart(nodeid=item.nodeid, location=item.location)
+    ihook.pytest_runtest_logreport(report=_passed(item, "setup"))
+    call = CallInfo.from_call(item.runtest, "call", reraise=(pytest.exit.Exception,
+                                                              KeyboardInterrupt))
+    report = ihook.pytest_runtest_makereport(item=item, call=call)
+    ihook.pytest_runtest_logreport(report=report)
+    if call.excinfo is not None and report.failed and not call.excinfo.errisinstance(CaseFailed):
+        ihook.pytest_exception_interact(node=item, call=call, report=report)
+    ihook.pytest_runtest_logreport(report=_passed(item, "teardown"))
+    ihook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)
+    return True
+
+
+def _passed(item: pytest.Item, when: Literal["setup", "teardown"]) -> pytest.TestReport:
+    return pytest.TestReport.from_item_and_call(item, CallInfo.from_call(lambda: None, when))
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -207,3 +207,18 @@ def test_streamed_json_equals_the_document(tmp_path: Path) -> None:
         out = tmp_path / "r.json"
         JsonReporter().report(summary, str(out))
         assert json.loads(out.read_text()) == document(summary)
+
+
+def test_short_protocol_reports_like_the_full_one(demo: pytest.Pytester) -> None:
+    from lxml import etree
+
+    outcomes = {}
+    for extra in ([], ["--afcheck-full-protocol"]):
+        xml = demo.path / f"pytest{len(extra)}.xml"
+        result = run(demo, "-rs", f"--junitxml={xml}", "--afcheck-baseline",
+                     str(demo.path / "none.json"), *extra)
+        result.assert_outcomes(passed=1, failed=3, skipped=2)
+        cases = etree.parse(str(xml)).getroot().iter("testcase")
+        outcomes[bool(extra)] = sorted(
+            (c.get("name"), tuple(child.tag for child in c)) for c in cases)
+    assert outcomes[True] == outcomes[False]
