@@ -12,6 +12,7 @@ plugins register (``afcheck lean setup`` …).
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -86,6 +87,9 @@ def run(args: list[str]) -> int:
         print(USAGE, file=sys.stderr)
         return 4
     pytest_args = defaults(args) + translate(args)
+    # A run keeps hundreds of thousands of long-lived objects (items, reports, records):
+    # collecting the young generation less often saves a fifth of a large run's own time.
+    gc.set_threshold(50_000, 20, 50)
     if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD"):
         pytest_args[:0] = ["-p", "afcheck.pytest_plugin"]
     return int(pytest.main(pytest_args))
@@ -101,6 +105,8 @@ def defaults(args: list[str]) -> list[str]:
     ``-p no:logging``: per-item log capture, unused by step items, costs time per item.
     ``-p no:hypothesispytest``: hypothesis's pytest plugin, when installed, walks every item
     at the end of a run for statistics that step items never have.
+    ``-p no:unraisableexception``: it runs full garbage collections over every item at the end
+    of a run, looking for exceptions that step items do not leave behind.
     Options given later on the command line win.
     """
     added = []
@@ -114,6 +120,8 @@ def defaults(args: list[str]) -> list[str]:
         added += ["-p", "no:logging"]
     if not any(a.startswith("--hypothesis") for a in args):
         added += ["-p", "no:hypothesispytest"]
+    if not any("unraisable" in a for a in args):
+        added += ["-p", "no:unraisableexception"]
     return added
 
 

@@ -62,7 +62,7 @@ def test_secret_options_are_redacted_and_others_kept() -> None:
 
 
 def test_pytest_defaults_give_way_to_the_users_choices() -> None:
-    hypothesis = ["-p", "no:hypothesispytest"]
+    hypothesis = ["-p", "no:hypothesispytest", "-p", "no:unraisableexception"]
     assert cli.defaults(["suites/x"]) == ["--tb=line", "-rN", "-s", "-p", "no:logging",
                                           *hypothesis]
     assert cli.defaults(["suites/x", "--tb=short", "--capture=fd", "--log-level=INFO"]) == (
