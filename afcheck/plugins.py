@@ -171,9 +171,3 @@ def get_plugins() -> Plugins:
     return _plugins
 
 
-def reset_plugins() -> None:
-    """Forget the loaded plugins (tests)."""
-    global _plugins
-    _plugins = None
-
-

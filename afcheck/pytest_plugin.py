@@ -120,6 +120,9 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     terminalreporter.section("afcheck")
     for line in summary_lines(state.summary):
         terminalreporter.write_line(line)
+    if state.cache_stats is not None:
+        hits, misses = state.cache_stats
+        terminalreporter.write_line(f"result cache: {hits} results reused, {misses} computed")
     for line in state.messages:
         terminalreporter.write_line(line)
 

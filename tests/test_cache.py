@@ -106,3 +106,11 @@ def test_cache_command_info_and_clear(tmp_path: Path,
     assert json.loads(capsys.readouterr().out)["entries"] == {"prove": 2}
     assert cli.main(["cache", "clear", "--cache-dir", str(tmp_path)]) == 0
     assert "removed 2 cached results" in capsys.readouterr().out
+
+
+def test_the_summary_says_how_much_came_from_the_cache(arith: pytest.Pytester) -> None:
+    write_suite(arith.path, "demo", ROWS[:3], ARITH)
+    first = run(arith)
+    assert "result cache: 0 results reused" in first.stdout.str()
+    second = run(arith)
+    assert "result cache: 12 results reused, 0 computed" in second.stdout.str()
