@@ -12,6 +12,7 @@ its own result: faithful → passed; a failure event → failed; otherwise skipp
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import sys
 import traceback
@@ -87,7 +88,7 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
 
 def _passed(item: pytest.Item, when: Literal["setup", "teardown"]) -> pytest.TestReport:
-    return pytest.TestReport.from_item_and_call(item, CallInfo.from_call(lambda: None, when))
+    return pytest.TestReport(item.nodeid, item.location, {}, "passed", None, when)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -272,6 +273,7 @@ class RunState:
         self.cache_stats: tuple[int, int] | None = None
         self.components: Any = None
         self.spool: Any = None
+        self._choices: dict[tuple[str, str], Choice] = {}
         self._plugins: Any = None
 
     @property
@@ -309,7 +311,11 @@ class RunState:
         )
 
     def _choice(self, kind: str, name: str) -> Choice:
-        return Choice.of(str(name), opts.parse_kv(self.option(f"{kind}_opt", []), kind))
+        key = (kind, str(name))
+        if key not in self._choices:
+            options = opts.parse_kv(self.option(f"{kind}_opt", []), kind)
+            self._choices[key] = Choice.of(str(name), options)
+        return self._choices[key]
 
     def validate(self, session: pytest.Session) -> None:
         """Check every chosen component before any work, and read the baseline.
@@ -417,12 +423,12 @@ class RunState:
         assert self.results is not None
         results = list(self.results.values())
         thresholds = {name: self.option(name) for name in gates.GATES}
-        plain = summarise(results)
-        gate_failures = gates.evaluate(plain.overall, thresholds)
-        self.summary = summarise(results, self._config_record(), gate_failures,
-                                 dict(self.times.seconds) if self.times else {},
-                                 self.expected_failures,
-                                 self.spool.get if self.spool is not None else None)
+        summary = summarise(results, self._config_record(), (),
+                            dict(self.times.seconds) if self.times else {},
+                            self.expected_failures,
+                            self.spool.get if self.spool is not None else None)
+        gate_failures = gates.evaluate(summary.overall, thresholds)
+        self.summary = dataclasses.replace(summary, gate_failures=gate_failures)
         self._write_reports()
         self._update_baseline(results)
         try:

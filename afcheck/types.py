@@ -285,9 +285,15 @@ _CONTINGENCY = {
 
 def to_json(record: Any) -> Any:
     """Plain JSON-ready data for any record of this module (enums by value)."""
-    if hasattr(record, "__dataclass_fields__"):
+    kind = type(record)
+    if kind in _PLAIN:
+        return record
+    names = _FIELD_NAMES.get(kind)
+    if names is None and hasattr(record, "__dataclass_fields__"):
+        names = _FIELD_NAMES[kind] = tuple(f.name for f in fields(record))
+    if names is not None:
         # A walk over the fields, not dataclasses.asdict: that deep-copies every value first.
-        return {f.name: to_json(getattr(record, f.name)) for f in fields(record)}
+        return {name: to_json(getattr(record, name)) for name in names}
     if isinstance(record, enum.Enum):
         return record.value
     if isinstance(record, Mapping):
@@ -295,3 +301,7 @@ def to_json(record: Any) -> Any:
     if isinstance(record, (list, tuple)):
         return [to_json(v) for v in record]
     return record
+
+
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
