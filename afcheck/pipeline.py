@@ -250,8 +250,10 @@ def _check(cases: Sequence[CaseSpec], formalisations: Mapping[_FKey, Formalisati
         )
         for key, original, formalisation in zip(keys, batch, made, strict=True):
             # The cache keeps the verdict of the check; the record stays this request's own.
-            out[(choice, key)] = replace(original, status=formalisation.status,
-                                         reason=formalisation.reason)
+            if (formalisation.status, formalisation.reason) != (original.status, original.reason):
+                original = replace(original, status=formalisation.status,
+                                   reason=formalisation.reason)
+            out[(choice, key)] = original
     return out
 
 

@@ -89,9 +89,10 @@ def _formalisation(formalisation: Formalisation | None,
     if formalisation is None:
         return None
     data: dict[str, Any] = to_json(formalisation)
-    stored = raw_outputs(formalisation.key) if raw_outputs is not None else None
-    if stored is not None:
-        data["raw_output"] = stored
+    if raw_outputs is not None and not formalisation.raw_output:
+        stored = raw_outputs(formalisation.key)  # moved to the spool during the run
+        if stored is not None:
+            data["raw_output"] = stored
     return data
 
 
