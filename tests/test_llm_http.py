@@ -278,8 +278,11 @@ def test_frontier_formaliser_end_to_end_on_the_real_server(llm_server_url: str) 
 @pytest.mark.slow
 @pytest.mark.llm_server
 def test_llm_perturber_on_the_real_server(llm_server_url: str) -> None:  # noqa: F811
+    # One request at a time: llama.cpp batches concurrent requests, and batched sampling is
+    # not reproducible even with a seed.
     perturber = get_plugins().create(
-        "perturber", "llm", {"base_url": llm_server_url, "model": "m", "max_tokens": "24"}
+        "perturber", "llm",
+        {"base_url": llm_server_url, "model": "m", "max_tokens": "24", "concurrency": "1"},
     )
     steps = [
         Step(id=f"s/p/{i}", suite="s", dataset="d", problem_id="p", node_id=str(i), text=t)
