@@ -36,7 +36,9 @@ state_key = pytest.StashKey["RunState"]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup("afcheck", "afcheck (autoformaliser faithfulness)")
+    group = parser.getgroup(
+        "afcheck", "afcheck (the afcheck command also takes them without 'afcheck-')"
+    )
     for spec in opts.CORE_OPTIONS:
         group.addoption(spec.long, dest=spec.dest, **spec.kwargs)
 
