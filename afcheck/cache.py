@@ -4,7 +4,7 @@ SQLite in WAL mode is the store because it is in the standard library, survives 
 (every committed chunk is durable, a half-written one is rolled back), lets readers run
 while one writer appends, and needs no server. Each stage has its own key:
 
-- perturbation: perturber fingerprint + seed + step id + step text;
+- perturbation: perturber fingerprint + seed + step id + step text, context and problem;
 - formalisation: formaliser fingerprint + input text + context + problem;
 - check: checker fingerprint + statement + header;
 - proof: prover fingerprint + statement + header.

@@ -159,7 +159,8 @@ def _perturb(cases: Sequence[CaseSpec], components: Components,
         batch = list(steps.values())
         made = _cached_call(
             rt, "perturb", choice, perturber, batch,
-            key=lambda step: cache.key("perturb", fp, seed, step.id, step.text),
+            key=lambda step: cache.key("perturb", fp, seed, step.id, step.text, step.context,
+                                       step.problem),
             call=functools.partial(perturber.perturb, seed=seed),
             load=cache.load_perturbation,
         )
