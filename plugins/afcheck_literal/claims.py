@@ -98,6 +98,7 @@ def read_step(text: str) -> Reading:
         raise Unreadable(str(error)) from None
     _refuse_ranges(tokens)
     _refuse_quantifiers(tokens)
+    _refuse_integer_division(tokens)
     concluding = _concluding(tokens)
     chains: list[Chain] = []
     numbers: list[Number] = []
@@ -224,6 +225,21 @@ def _refuse_quantifiers(tokens: Sequence[Token]) -> None:
             raise Unreadable(f"quantifier '{found}' next to a claim is outside the fragment")
 
 
+def _refuse_integer_division(tokens: Sequence[Token]) -> None:
+    """``2863 ÷ 1344 = 2 (quotient)``: a division next to ``quotient`` or ``remainder`` is the
+    integer division, which the fragment's ``/`` is not."""
+    for sentence in _sentences(tokens):
+        if not any(t.kind is Kind.REL for t in sentence):
+            continue
+        if not any(t.kind is Kind.OP and t.text == "/" for t in sentence):
+            continue
+        found = next((t.text for t in sentence if t.text.lower() in W.INTEGER_DIVISION), None)
+        if found is not None:
+            raise Unreadable(
+                f"'{found}' next to a division: integer division is outside the fragment"
+            )
+
+
 def _sentences(tokens: Sequence[Token]) -> list[list[Token]]:
     sentences: list[list[Token]] = [[]]
     for token in tokens:
@@ -244,6 +260,7 @@ def read_chains_leniently(text: str) -> list[Chain | frozenset[str]]:
         tokens = scan(text)
         _refuse_ranges(tokens)
         _refuse_quantifiers(tokens)
+        _refuse_integer_division(tokens)
     except (ScanError, Unreadable):
         found = set(re.findall(r"[^\W\d_]+", text))
         return [frozenset(found | {w.lower() for w in found})]
@@ -449,11 +466,18 @@ def _read_word_runs(items: list[_Item]) -> list[_Item]:
         j = _compound_unit(items, j) if _ends_operand(before) else j
         run = [it.text for it in items[i:j] if it.kind is Kind.WORD]
         after = items[j] if j < len(items) else None
-        if before is not None and before.kind is Kind.NUM and run[0].lower() not in W.STOP:
+        if _ends_value(before) and run[0].lower() not in W.STOP:
+            assert before is not None
             before.unit = before.unit or _singular(run[0].lower())
         out.extend(_classify_run(run, before, after))
         i = j
     return out
+
+
+def _ends_value(item: _Item | None) -> bool:
+    """A unit written after ``item`` belongs to the value it ends (``48 clips``, ``\\frac{1}{2}
+    inch``)."""
+    return item is not None and item.kind in {Kind.NUM, Kind.RP}
 
 
 def _singular(word: str) -> str:
@@ -662,10 +686,11 @@ def _chain(segment: list[_Item]) -> Chain | None:
 
 def _check_units(groups: list[list[_Item]], rels: list[str]) -> None:
     """``30 minutes = 0.5 hours`` converts units and ``0.4 × 100 = 40%`` uses ``%`` as a
-    label: neither is an equation between the numbers as written."""
+    label: neither is a relation between the numbers as written (nor is ``60 minutes > 1
+    hour`` or ``0.4 × 100 > 40%``)."""
     for a, left in enumerate(groups):
         for b in range(a + 1, len(groups)):
-            if any(rel != "=" for rel in rels[a:b]):
+            if b > a + 1 and any(rel != "=" for rel in rels[a:b]):
                 break  # ``30 minutes = 30/60 = 0.5 hours`` converts across the whole chain
             right = groups[b]
             unit = _bare_unit(left)
@@ -673,20 +698,23 @@ def _check_units(groups: list[list[_Item]], rels: list[str]) -> None:
             if unit and others and unit not in others:
                 shown = " and ".join(f"'{u}'" for u in sorted(others | {unit}))
                 raise Unreadable(f"{shown} on the two sides of '=': a unit conversion")
-    for left, rel, right in zip(groups, rels, groups[1:], strict=False):
-        if rel != "=":
-            continue
+    for left, right in zip(groups, groups[1:], strict=False):
         for side, other in ((left, right), (right, left)):
             bare = [it.kind for it in side] == [Kind.NUM, Kind.PCT]
             if bare and not any(it.kind is Kind.PCT for it in other):
                 raise Unreadable(
-                    f"'{_text(side)}' equated to a number without '%': a percentage or a label"
+                    f"'{_text(side)}' compared with a number without '%': a percentage or a label"
                 )
 
 
 def _bare_unit(group: list[_Item]) -> str:
-    """The unit of a side that is one number with a unit (``30 minutes``), else ``""``."""
-    return group[0].unit if len(group) == 1 and group[0].kind is Kind.NUM else ""
+    """The unit of a side that is one number with a unit (``30 minutes``, ``\\frac{1}{2}
+    inch``), else ``""``."""
+    if len(group) == 1 and group[0].kind is Kind.NUM:
+        return group[0].unit
+    if group and group[-1].kind is Kind.RP and not any(it.kind is Kind.WORD for it in group):
+        return group[-1].unit
+    return ""
 
 
 def _units(group: list[_Item]) -> set[str]:

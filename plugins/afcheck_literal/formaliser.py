@@ -27,7 +27,7 @@ from afcheck_literal.claims import (
 from afcheck_literal.expr import Expr, Renderer, Var, is_real, numerals, variables
 from afcheck_literal.scope import Definition, Scope, UnknownName
 
-VERSION = "2"
+VERSION = "3"
 
 _NEGATED = {"=": "≠", "≠": "=", "<": "≥", "≥": "<", ">": "≤", "≤": ">"}
 _FALSE_PREFIX = re.compile(r"^\s*it\s+is\s+(?:false|not\s+true)\s+that\s+", re.IGNORECASE)
@@ -158,7 +158,8 @@ def _read_chain(scope: Scope, chain: Chain, checked: bool = False) -> list[Claim
     2 + 1 = 3``), as does a bare unknown name between two ``=``; neither is claimed about.
     In the ``checked`` step, naming a value of a name an earlier equation constrains
     (``p = 48`` after ``0.75p = 36``) is refused: it is a claim that cannot be checked. In the
-    context it is taken as given, like every claim there.
+    context such a value was solved for, not given (it may hold in one case only, ``r = 5`` or
+    ``r = -1``), so the name stays unknown and a later claim over it is refused.
     """
     labels = [i for i in range(len(chain.elements)) if _is_label(scope, chain, i, checked)]
     formulas = [i for i in range(len(chain.elements)) if _is_formula(scope, chain, i)]
@@ -174,7 +175,10 @@ def _read_chain(scope: Scope, chain: Chain, checked: bool = False) -> list[Claim
         for i in labels:
             key = chain.name_at(i)
             assert key is not None
-            scope.define(key, value)
+            if scope.constrained(key):
+                scope.solve(key)
+            else:
+                scope.define(key, value)
     return claims
 
 

@@ -61,6 +61,13 @@ class Scope:
     def constrained(self, key: str) -> bool:
         return key in self._constrained and key not in self._current
 
+    def solve(self, key: str) -> None:
+        """``key = value`` for a constrained name: a value the chain solved for. It may hold in
+        one case only (``r = 5`` or ``r = -1``) or be a slip, so it never becomes a
+        hypothesis; ``key`` stays unknown."""
+        self._current.pop(key, None)
+        self._constrained.add(key)
+
     def defines(self, key: str) -> bool:
         return key in self._current
 
@@ -74,11 +81,14 @@ class Scope:
         return _rename(tree, {k: d.ident for k, d in self._current.items()})
 
     def define(self, key: str, value: Expr) -> None:
-        """``key = value``; a value over unknown names makes ``key`` unknown from here on."""
+        """``key = value``; a value over unknown names makes ``key`` unknown from here on, and
+        relates it to those names (``y = -x - 1``): a later ``y = 2`` is then solved, not
+        given."""
         try:
             resolved = self.resolve(value)
         except UnknownName:
             self._current.pop(key, None)
+            self.constrain([key, *variables(value)])
             return
         definition = Definition(self._fresh(key), resolved, evaluate(resolved, self.numbers()))
         self._current[key] = definition

@@ -146,14 +146,10 @@ _SPACES = {
 }
 _WRAPPERS = {
     "boxed",
-    "mathbf",
     "mathit",
     "mathrm",
     "mathsf",
-    "bm",
-    "boldsymbol",
     "underline",
-    "overline",
     "fbox",
     "textbf",
     "textit",
@@ -166,23 +162,75 @@ _WRAPPERS = {
 }
 _PROSE_WRAPPERS = {"text", "textrm", "textbf", "textit", "mbox", "emph", "hbox"}
 _FRACTIONS = {"frac", "dfrac", "tfrac", "cfrac"}
-_IGNORED_ENVS = re.compile(r"\\(begin|end)\{[^}]*\}")
+_ENVIRONMENT = re.compile(r"\\(begin|end)\{([^}]*)\}")
+_LINE_ENVS = {
+    "align",
+    "align*",
+    "aligned",
+    "alignat",
+    "alignat*",
+    "alignedat",
+    "equation",
+    "equation*",
+    "eqnarray",
+    "eqnarray*",
+    "gather",
+    "gather*",
+    "gathered",
+    "split",
+    "multline",
+    "multline*",
+}
+"""Environments that only lay out lines of claims; any other (``pmatrix``, ``cases``,
+``array``) builds an object that is not a number, so a step that uses one is refused."""
+_NOT_NUMBERS = {
+    "mathbf": "vector notation",
+    "boldsymbol": "vector notation",
+    "bm": "vector notation",
+    "vec": "vector notation",
+    "overrightarrow": "vector notation",
+    "hat": "vector notation",
+    "|": "a norm",
+    "overline": "a repeating decimal or a segment",
+    "dot": "a repeating decimal",
+    "angle": "an angle",
+    "measuredangle": "an angle",
+    "triangle": "a triangle",
+}
+"""Commands whose object is not a number: read as one, a vector ``\\mathbf{a}`` becomes a
+scalar ``a``, ``0.\\overline{6}`` becomes ``0`` and ``6``. A step using one is refused."""
+_BULLET = re.compile(r"[-*•+][ \t]")
+"""A list bullet at the start of a prose line: ``- \\(8! = 40320\\)`` is no negation."""
+_MIXED = re.compile(r"\s*\\[dt]?frac\s*\{\s*(\d+)\s*\}\s*\{\s*(\d+)\s*\}")
+"""A fraction of two numerals right after a numeral: ``3\\frac{4}{5}`` is 3 + 4/5."""
 
 _NUMBER = re.compile(r"\d{1,3}(?:(?:,|\{,\}|\\,)\d{3})+(?![\d])(?:\.\d+)?|\d+(?:\.\d+)?")
 """A numeral; thousands may be separated by ``,``, LaTeX's ``{,}`` or a thin space ``\\,``."""
 _GROUPING = re.compile(r",|\{,\}|\\,")
 _ELLIPSES = {"dots", "ldots", "cdots", "dotsc", "dotsb", "dotso", "vdots", "ddots"}
 _ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)\b")
+_INDEX = re.compile(r"\d++(?![.,]\d|[^\W\d_])")
+"""Digits written against a short word and ending there: the index of ``x1``, ``y2``."""
 _WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|'(?=[^\W\d_]))*")
 _CURRENCY = re.compile(r"\$\s*(?=[\d.])")
 _SEPARATORS = set('.,;:!?\n"“”[]{}&→⇒⟹∴')
 
 
 def scan(text: str) -> list[Token]:
-    """Tokens of ``text``; raises :class:`ScanError` for LaTeX it cannot delimit."""
-    text = _IGNORED_ENVS.sub("\n", text)
+    """Tokens of ``text``; raises :class:`ScanError` for LaTeX it cannot delimit or for
+    notation whose objects are not numbers (matrices, vectors, norms, repeating decimals)."""
+    text = _environments(text)
     tokens = _Scanner(text, math=False).run()
     return [replace(token, ref=i) for i, token in enumerate(tokens)]
+
+
+def _environments(text: str) -> str:
+    """``text`` with line-layout environments cut at their edges; raises :class:`ScanError`
+    for any other environment."""
+    for match in _ENVIRONMENT.finditer(text):
+        if match.group(2) not in _LINE_ENVS:
+            raise ScanError(f"environment '{match.group(2)}' is not a number: outside the fragment")
+    return _ENVIRONMENT.sub("\n", text)
 
 
 class _Scanner:
@@ -220,12 +268,20 @@ class _Scanner:
             self.command()
         elif ch == "$":
             self.dollar()
+        elif not self.math and self.line_start() and _BULLET.match(text, i):
+            self.emit(Kind.SEP, "\n")
+            self.i += 1
         elif "0" <= ch <= "9":  # not str.isdigit(): that also takes '²', which no numeral is
             self.number()
         elif _WORD.match(text, i):
             self.word()
         else:
             self.symbol()
+
+    def line_start(self) -> bool:
+        """Whether only blanks stand between ``self.i`` and the start of its line."""
+        start = self.text.rfind("\n", 0, self.i) + 1
+        return self.text[start : self.i].strip(" \t") == ""
 
     def dollar(self) -> None:
         if _CURRENCY.match(self.text, self.i):
@@ -245,15 +301,48 @@ class _Scanner:
         match = _NUMBER.match(self.text, self.i)
         assert match is not None
         digits = _GROUPING.sub("", match.group())
-        self.emit(Kind.NUM, digits, Fraction(digits))
         self.i = match.end()
+        mixed = _MIXED.match(self.text, self.i)
+        exponent = bool(self.out) and self.out[-1].text == "^"
+        if mixed is None or exponent:
+            self.emit(Kind.NUM, digits, Fraction(digits))
+            return
+        numerator, denominator = int(mixed.group(1)), int(mixed.group(2))
+        if "." in digits or not 0 < numerator < denominator:
+            raise ScanError(
+                f"'{digits}' before the fraction '{numerator}/{denominator}': neither a mixed "
+                f"number nor a product one can tell"
+            )
+        self.mixed(digits, mixed.group(1), mixed.group(2))
+        self.i = mixed.end()
+
+    def mixed(self, whole: str, numerator: str, denominator: str) -> None:
+        """``3\\frac{4}{5}``: the mixed number ``(3 + 4 / 5)``."""
+        self.emit(Kind.LP, "(")
+        self.emit(Kind.NUM, whole, Fraction(whole))
+        self.emit(Kind.OP, "+")
+        self.emit(Kind.NUM, numerator, Fraction(numerator))
+        self.emit(Kind.OP, "/")
+        self.emit(Kind.NUM, denominator, Fraction(denominator))
+        self.emit(Kind.RP, ")")
 
     def word(self) -> None:
         match = _WORD.match(self.text, self.i)
         assert match is not None
         word = match.group()
         self.i = match.end()
+        index = _INDEX.match(self.text, self.i)
+        if index is not None and len(word) <= 2 and not self.after_number():
+            # ``x1 = -3``: one name with an index, not the letter ``x`` and the number 1
+            self.emit(Kind.WORD, f"{word}_{index.group()}")
+            self.i = index.end()
+            return
         self.emit_word(word)
+
+    def after_number(self) -> bool:
+        """Whether the word just read is written against a number (``3x4``, ``2ab``)."""
+        previous = self.out[-1] if self.out else None
+        return previous is not None and previous.kind is Kind.NUM and not self.spaced
 
     def emit_word(self, word: str) -> None:
         if word == "sqrt":
@@ -304,6 +393,8 @@ class _Scanner:
             self.emit(Kind.RP, ")")
         elif ch == "|":
             self.emit(Kind.ABS, "|")
+        elif ch == "‖":
+            raise ScanError("a norm '‖…‖' is not a number: outside the fragment")
         elif ch == "%":
             self.emit(Kind.PCT, "%")
         elif ch == "!" and self.factorial():
@@ -319,6 +410,8 @@ class _Scanner:
         elif ch in "{}" and self.math:
             # a bare brace group in math mode groups, as in ``2^{x+1}``
             self.emit(Kind.LP if ch == "{" else Kind.RP, "(" if ch == "{" else ")")
+        elif ch == "&" and self.math:
+            self.spaced = True  # an alignment point (``x &= 5``): the line environments only
         elif ch in _SEPARATORS:
             self.emit(Kind.SEP, ch)
         elif ch in "'’`‘":
@@ -355,6 +448,10 @@ class _Scanner:
             return
         name = match.group(1)
         self.i = match.end()
+        if name in _NOT_NUMBERS:
+            raise ScanError(
+                f"'\\{name}' writes {_NOT_NUMBERS[name]}, not a number: outside the fragment"
+            )
         if name == "$":
             self.spaced = True
             self.currency = True
@@ -373,8 +470,6 @@ class _Scanner:
             self.wrapper(name in _PROSE_WRAPPERS)
         elif name in {"{", "}"}:
             self.emit(Kind.LP if name == "{" else Kind.RP, "(" if name == "{" else ")")
-        elif name in {"|"}:
-            self.emit(Kind.ABS, "|")
         else:
             self.emit(Kind.UNKNOWN, "\\" + name)
 
@@ -431,8 +526,7 @@ class _Scanner:
     def sqrt(self) -> None:
         rest = self.text[self.i :].lstrip(" ")
         if rest.startswith("["):
-            self.emit(Kind.UNKNOWN, "\\sqrt[n]")
-            return
+            raise ScanError("a root '\\sqrt[n]' other than the square root: outside the fragment")
         self.emit(Kind.FUNC, "sqrt")
         self.emit(Kind.LP, "(")
         self.nested(self.group())

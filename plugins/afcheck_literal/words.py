@@ -99,3 +99,6 @@ PERIODS = frozenset({"day", "week", "month", "year", "round", "stage", "phase"})
 
 DIFFERENCES = frozenset({"more", "less", "fewer"})
 """After a number, with ``than`` later: a difference given (``5 more sticks than red``)."""
+
+INTEGER_DIVISION = frozenset({"quotient", "quotients", "remainder", "remainders", "mod", "modulo"})
+"""Words that make a division next to them the integer division (``17 ÷ 5 = 3 remainder 2``)."""
