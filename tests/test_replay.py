@@ -73,3 +73,14 @@ def test_replay_without_path_is_one_line(arith: pytest.Pytester) -> None:
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert "--formaliser-opt path=FILE.jsonl" in result.stderr.str()
     result.assert_outcomes()  # stopped before any case ran
+
+
+def test_replayed_output_keeps_auxiliary_definitions_like_a_live_one() -> None:
+    from afcheck_replay.replay import extract
+
+    output = ("```lean4\nimport Mathlib\n\ndef double (n : ℕ) : ℕ := 2 * n\n\n"
+              "theorem t : double 3 = 6 := by\n  rfl\n```")
+    formalisation = extract("k", "replay", output)
+    assert formalisation.statement == "theorem t : double 3 = 6 := by sorry"
+    assert formalisation.header.startswith("import Mathlib")
+    assert "def double (n : ℕ) : ℕ := 2 * n" in formalisation.header

@@ -35,6 +35,11 @@ class Extracted:
     auxiliary: tuple[str, ...] = ()
     """Auxiliary declarations (``def``, ``abbrev``, ``instance`` …) that precede the statement."""
 
+    @property
+    def preamble(self) -> str:
+        """What the statement needs before it: the header, then the auxiliary declarations."""
+        return "\n\n".join(part for part in (self.header, *self.auxiliary) if part)
+
 
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)(?:```|\Z)", re.S)
 _THEOREM_KEYWORDS = ("theorem", "lemma", "example")

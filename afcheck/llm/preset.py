@@ -186,13 +186,12 @@ class PresetFormaliser:
             except ExtractionError as exc:
                 reasons.append(str(exc))
                 continue
-            header = "\n\n".join(p for p in (extracted.header, *extracted.auxiliary) if p)
             return Formalisation(
                 key=request.key,
                 formaliser=self.name,
                 status=FormalisationStatus.OK,
                 statement=extracted.statement,
-                header=header,
+                header=extracted.preamble,
                 raw_output=sample.text,
                 usage=usage,
             )

@@ -103,4 +103,4 @@ def extract(key: str, formaliser: str, output: str) -> Formalisation:
         return Formalisation(key, formaliser, FormalisationStatus.AF_FAIL, raw_output=output,
                              reason=str(exc))
     return Formalisation(key, formaliser, FormalisationStatus.OK, statement=found.statement,
-                         header=found.header, raw_output=output)
+                         header=found.preamble, raw_output=output)
