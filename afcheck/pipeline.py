@@ -131,10 +131,11 @@ def run(
     perturbations = _perturb(cases, components, rt)
     formalisations = _formalise(cases, perturbations, components, rt)
     checked = _check(cases, formalisations, components, rt)
-    verdicts = _prove(cases, perturbations, checked, components, rt)
+    screened = {case.case_id: _screened(case, perturbations, checked) for case in cases}
+    verdicts = _prove(cases, screened, checked, components, rt)
     results: dict[str, CaseResult] = {}
     for case in cases:
-        result = _assemble(case, perturbations, checked, verdicts)
+        result = _assemble(case, perturbations, checked, verdicts, screened[case.case_id])
         results[case.case_id] = result
         if on_result is not None:
             on_result(result)
@@ -258,7 +259,7 @@ def _check(cases: Sequence[CaseSpec], formalisations: Mapping[_FKey, Formalisati
     return out
 
 
-def _prove(cases: Sequence[CaseSpec], perturbations: Mapping[_PKey, Perturbation],
+def _prove(cases: Sequence[CaseSpec], screened: Mapping[str, str | None],
            checked: Mapping[tuple[Choice, _FKey], Formalisation],
            components: Components, rt: Runtime) -> dict[tuple[Choice, str, str], Verdict]:
     groups: dict[Choice, dict[tuple[str, str], ProofTask]] = defaultdict(dict)
@@ -272,9 +273,9 @@ def _prove(cases: Sequence[CaseSpec], perturbations: Mapping[_PKey, Perturbation
             formalisation = checked.get((case.checker, key))
             if formalisation is not None and formalisation.ok and formalisation.statement:
                 add(case.prover, formalisation.statement, formalisation.header)
-        screened = _screened(case, perturbations, checked)
-        if screened is not None:
-            add(case.prover, screened, checked[(case.checker, _case_fkeys(case)[0])].header)
+        edited = screened[case.case_id]
+        if edited is not None:
+            add(case.prover, edited, checked[(case.checker, _case_fkeys(case)[0])].header)
     out: dict[tuple[Choice, str, str], Verdict] = {}
     for choice, tasks in groups.items():
         prover = components.get("prover", choice)
@@ -312,7 +313,8 @@ def _case_fkeys(case: CaseSpec) -> tuple[_FKey, _FKey]:
 
 def _assemble(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation],
               checked: Mapping[tuple[Choice, _FKey], Formalisation],
-              verdicts: Mapping[tuple[Choice, str, str], Verdict]) -> CaseResult:
+              verdicts: Mapping[tuple[Choice, str, str], Verdict],
+              screened: str | None) -> CaseResult:
     perturbation = perturbations[(case.perturber, case.seed, case.step.id)]
     original_key, perturbed_key = _case_fkeys(case)
     original = checked[(case.checker, original_key)]
@@ -324,7 +326,6 @@ def _assemble(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation],
         return verdicts[(case.prover, formalisation.statement, formalisation.header)]
 
     why = "the perturbed step still holds"
-    screened = _screened(case, perturbations, checked)
     if screened is not None:
         verdict = verdicts[(case.prover, screened, original.header)]
         if verdict.kind is VerdictKind.PROVED:
