@@ -174,3 +174,11 @@ def test_autoload_disabled_says_what_is_missing(tmp_path: Path) -> None:
     assert "unknown prover 'arith'" in output
     assert "AFCHECK_DISABLE_PLUGIN_AUTOLOAD" in output
     assert "Traceback" not in output
+
+
+def test_xdist_is_refused_in_one_line(toy: pytest.Pytester) -> None:
+    pytest.importorskip("xdist")
+    result = toy.runpytest("claims", *PLUGINS, "-n", "2", "--afcheck-gate", "accuracy>=0.9")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "pytest-xdist's -n would split across processes" in result.stderr.str()
+    assert "Traceback" not in result.stderr.str()
