@@ -150,7 +150,11 @@ def test_glued_symbols_are_not_operators(text: str, forbidden: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["Days:\n- A: 4\n- B: cost", "Cost (in $)\n- Monday: 3 + 4\n  - later", "Sum: 9\n+ then\n* more"],
+    [
+        "Days:\n- A: 4\n- B: cost",
+        "Cost (in $)\n- Monday: 3 + 4\n  - later",
+        "Sum: 9\n+ then\n* more",
+    ],
 )
 def test_a_bullet_after_a_line_ending_in_a_number_is_no_operator(text: str) -> None:
     bullets = {i for i, line in _lines(text) if line.lstrip()[:1] in "-+*"}
