@@ -58,6 +58,8 @@ class Number:
     that says ``so``, ``therefore`` … before it."""
     clause: str
     """The clause around it (between punctuation), for messages."""
+    unit: tuple[str, ...] = ()
+    """The two words written right after it (``green hats``), when there are two."""
 
 
 @dataclass(frozen=True)
@@ -200,8 +202,18 @@ def _numbers(clause: Sequence[Token], concluding: set[int]) -> list[Number]:
             if before in W.LABELS or (before in W.PERIODS and i == len(clause) - 1):
                 continue  # ``Step 2``, ``Day 1:``: a label, not a quantity
             percent = i + 1 < len(clause) and clause[i + 1].kind is Kind.PCT
+            after = clause[i + 1 : i + 3]
+            unit = tuple(t.text.lower() for t in after if t.kind is Kind.WORD and not t.math)
             out.append(
-                Number(token.ref, token.text, token.value, percent, token.ref in concluding, shown)
+                Number(
+                    token.ref,
+                    token.text,
+                    token.value,
+                    percent,
+                    token.ref in concluding,
+                    shown,
+                    unit if len(unit) == 2 else (),
+                )
             )
     return out
 

@@ -119,9 +119,28 @@ def formalise_text(text: str, context: Sequence[str] = (), problem: str = "") ->
     _check_prose_numbers(
         [n for n in reading.numbers if n.ref not in read], concluded, leaves, givens, first
     )
+    _refuse_two_values(reading.numbers)
     if negated:
         claims = _negate(claims)
     return _statement(scope, claims)
+
+
+def _refuse_two_values(numbers: Sequence[Number]) -> None:
+    """``2 red and 2 green hats … so she has 4 green hats``: a concluded number given to a
+    quantity the step already counted otherwise is tied to no side of a claim, even when its
+    value is one."""
+    for number in numbers:
+        if not number.concluding or not number.unit:
+            continue
+        other = next(
+            (n for n in numbers if n.unit == number.unit and n.value != number.value), None
+        )
+        if other is not None:
+            shown = " ".join(number.unit)
+            raise Unreadable(
+                f"'{number.text} {shown}' and '{other.text} {shown}': the step gives two "
+                f"values to one quantity"
+            )
 
 
 def _learn(scope: Scope, text: str) -> None:
