@@ -6,13 +6,13 @@ import re
 from collections import Counter
 
 import pytest
+from afcheck_regex.judge import judge_claim
 from afcheck_regex.numerals import find_numerals, parse_units
 from afcheck_regex.operators import find_operators
 from afcheck_regex.perturber import PREFIX, RegexPerturber, make_perturber
 from hypothesis import given
 from hypothesis import strategies as st
 
-from afcheck.judge import judge_claim
 from afcheck.plugins import get_plugins
 from afcheck.types import Perturbation, Step
 
