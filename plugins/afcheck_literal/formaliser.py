@@ -119,16 +119,16 @@ def formalise_text(text: str, context: Sequence[str] = (), problem: str = "") ->
     _check_prose_numbers(
         [n for n in reading.numbers if n.ref not in read], concluded, leaves, givens, first
     )
-    _refuse_two_values(reading.numbers)
+    _refuse_two_values([n for n in reading.numbers if n.ref not in read])
     if negated:
         claims = _negate(claims)
     return _statement(scope, claims)
 
 
 def _refuse_two_values(numbers: Sequence[Number]) -> None:
-    """``2 red and 2 green hats … so she has 4 green hats``: a concluded number given to a
-    quantity the step already counted otherwise is tied to no side of a claim, even when its
-    value is one."""
+    """``2 red and 2 green hats … so she has 4 green hats``: a concluded number in prose given
+    to a quantity the step's prose already counted otherwise is tied to no side of a claim,
+    even when its value is one. ``numbers`` are those outside the claims."""
     for number in numbers:
         if not number.concluding or not number.unit:
             continue
