@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from afcheck import screen
 from afcheck.components import Perturber
 from afcheck.method import Choice
 from afcheck.registry import CHECKER, FORMALISER, PERTURBER, PROVER, Kind
@@ -33,6 +32,7 @@ from afcheck.types import (
     Verdict,
     VerdictKind,
 )
+from afcheck_faithfulness import screen
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -269,7 +269,7 @@ def _screened(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation],
     original = checked.get((case.checker, _case_fkeys(case)[0]))
     if original is None or not original.ok or not original.statement:
         return None
-    return screen.edited_statement(original.statement, perturbation.edit)
+    return screen.edited_statement(original.statement, perturbation.edit, text=case.step.text)
 
 
 def _case_fkeys(case: CaseSpec) -> tuple[_FKey, _FKey]:
@@ -303,8 +303,13 @@ def _assemble(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation],
             return None
         return verdicts[(case.prover, formalisation.statement, formalisation.header)]
 
+    z = verdict_of(original)
     why = "the perturbed step still holds"
-    if screened is not None:
+    if z is not None and z.kind is VerdictKind.REFUTED:
+        # An error induction is never hidden as an ineffective perturbation.
+        if perturbation.effective is False:
+            perturbation = replace(perturbation, effective=None)
+    elif screened is not None:
         verdict = verdicts[(case.prover, screened, original.header)]
         if verdict.kind is VerdictKind.PROVED:
             perturbation = replace(perturbation, effective=False)
@@ -315,7 +320,7 @@ def _assemble(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation],
         perturbation=perturbation,
         original=original,
         perturbed=perturbed,
-        z=verdict_of(original),
+        z=z,
         z_bar=verdict_of(perturbed),
         excluded=_exclusion(case, perturbation, why),
         timings=timings,
