@@ -72,9 +72,8 @@
         option.value = value;
         select.appendChild(option);
       });
-      if (select.options.length <= 2 && name !== "event") {
-        select.parentNode.style.display = select.options.length <= 1 ? "none" : "";
-      }
+      // A filter with a single value has nothing to choose: hide it.
+      if (select.options.length <= 2 && name !== "event") select.parentNode.style.display = "none";
     });
   }
 
