@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from afcheck_drift.numbers import has_fraction, has_negative, mentions_reals, step_numbers
+import pytest
+from afcheck_drift.numbers import (
+    has_fraction,
+    has_negative,
+    mentions_reals,
+    result_numbers,
+    step_numbers,
+)
 
 
 def values(text: str) -> list[Fraction]:
@@ -36,3 +43,19 @@ def test_fraction_negative_and_real_signs() -> None:
     assert has_negative("\\((-2)^2\\)") == "-2"
     assert mentions_reals("for all real numbers x") == "real numbers"
     assert mentions_reals("for all integers") is None
+
+
+@pytest.mark.parametrize("text, result", [
+    ("Compute orange candies: O = 2× 54 = 118.", ["118"]),
+    ("Its average speed is \\(180 \\div 2.5 = 72\\) km/h.", ["72"]),
+    ("After 20% tax she keeps 80% of \\$675, which is \\$540.", ["540"]),
+    ("So 32 - 12 = 20 students do not walk.", ["20"]),
+    ("so \\(x^2 \\ge 16 > 9\\).", ["9"]),
+    ("\\(1 - \\frac{7}{12} = \\frac{5}{12}\\)", ["5", "12"]),
+    ("\\(n^2 + n = n(n + 1)\\)", []),
+    ("\\(17 = 5 \\times 3 + 2\\)", []),
+    ("Then \\(y = 2n\\)", []),
+    ("No claim here: \\(x^2\\)", []),
+], ids=lambda value: value if isinstance(value, str) and len(value) < 12 else None)
+def test_the_value_a_step_arrives_at(text: str, result: list[str]) -> None:
+    assert [n.text for n in result_numbers(text)] == result

@@ -14,7 +14,7 @@ FaithformBench (App. H) shows is a test in ``tests/test_drift_detectors.py``.
   variables, the sides of ``= ≠ ↔`` and ``a > b`` read as ``b < a``.
 - ``abandoned_content``: the conclusion holds by reflexivity (``12 = 12``), or is a closed
   true statement that shares no number with the step.
-- ``numeral_fidelity``: a number the step asserts does not occur in the statement (silent
+- ``numeral_fidelity``: the value the step arrives at does not occur in the statement (silent
   correction shows here before any proof).
 - ``type_narrowing``: variables of type ℕ where the step has fractions, negative numbers or
   says "real"; ℕ subtraction or division in the conclusion where it truncates.
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -35,6 +35,7 @@ from afcheck_drift.numbers import (
     has_fraction,
     has_negative,
     mentions_reals,
+    result_numbers,
     step_numbers,
 )
 from afcheck_drift.warning import DriftWarning
@@ -240,7 +241,7 @@ def abandoned_content(step_text: str, statement: str, header: str = "") -> list[
     if formal.typed is None or not _closed_and_true(formal.typed.conclusion):
         return []
     ours = {n.value for n in step_numbers(step_text)}
-    if ours & set(_numerals(conclusion)):
+    if ours & set(_values([conclusion])):
         return []
     return [DriftWarning(
         "abandoned_content",
@@ -263,7 +264,8 @@ def _closed_and_true(formula: T.Formula) -> bool:
 
 
 def numeral_fidelity(step_text: str, statement: str, header: str = "") -> list[DriftWarning]:
-    """Numbers the step asserts that the statement does not contain.
+    """The value the step arrives at (:func:`~afcheck_drift.numbers.result_numbers`) does not
+    occur in the statement.
 
     A number counts as present when the statement has a numeral of that value, its negation,
     a quotient of two numerals equal to it (``5 / 2`` for ``2.5``), or, for a percentage
@@ -273,7 +275,7 @@ def numeral_fidelity(step_text: str, statement: str, header: str = "") -> list[D
     formal = _read(statement, header)
     if formal is None:
         return []
-    asserted = step_numbers(step_text)
+    asserted = result_numbers(step_text)
     if not asserted:
         return []
     present = set(_statement_values(formal.theorem))
@@ -282,9 +284,9 @@ def numeral_fidelity(step_text: str, statement: str, header: str = "") -> list[D
                        or (n.percent and n.value / 100 in present))]
     if not missing:
         return []
-    ours = {n.value for n in asserted}
+    ours = {n.value for n in step_numbers(step_text)}
     extra = sorted({v for v in _numerals_of_theorem(formal.theorem) if v not in ours})
-    message = ("the step's " + ", ".join(n.text for n in missing)
+    message = ("the step's result " + ", ".join(n.text for n in missing)
                + (" is" if len(missing) == 1 else " are") + " not in the statement")
     if extra:
         message += " (it has " + ", ".join(_show(v) for v in extra[:5]) + " instead)"
@@ -322,8 +324,13 @@ def _numerals_of_theorem(theorem: A.Theorem) -> Iterator[Fraction]:
 
 
 def _statement_values(theorem: A.Theorem) -> Iterator[Fraction]:
-    yield from _numerals_of_theorem(theorem)
-    for expr in _theorem_exprs(theorem):
+    yield from _values(_theorem_exprs(theorem))
+
+
+def _values(exprs: Iterable[A.Expr]) -> Iterator[Fraction]:
+    """The numerals of ``exprs`` and the quotients ``a / b`` of two numerals in them."""
+    for expr in exprs:
+        yield from _numerals(expr)
         for node in A.subterms(expr):
             if isinstance(node, A.BinOp) and node.op == "/":
                 top, bottom = _plain_num(node.left), _plain_num(node.right)

@@ -57,6 +57,42 @@ def step_numbers(step_text: str) -> list[StepNumber]:
     return found
 
 
+_RELATION = re.compile(r"=|<|>|≤|≥|≠|\\(?:leq?|geq?|neq?|lt|gt)(?![a-zA-Z])")
+_RESULT_END = re.compile(r" ; |[,;:]\s|\\quad|\\qquad|\\text|\b(?:or|and|so|hence)\b")
+_NUMERIC = re.compile(
+    r"\s*(?:\\\$|\$)?\s*[-−]?\s*"
+    r"(?:\\[dt]?frac\s*\{[\d.,]+\}\s*\{[\d.,]+\}|\d[\d,]*(?:\.\d+)?)(?:\s*\\?%)?")
+
+
+def result_numbers(step_text: str) -> list[StepNumber]:
+    """The numbers of the value the step arrives at: the single number (or ``\\frac``)
+    after its last relation (``=``, ``<``, ``\\ge`` …), or, for a step in prose with no
+    relation and no math, its last number. Empty when the step ends on an expression
+    (``= n(n + 1)``, ``= 5 \\times 3 + 2``): its value is not a number to look for.
+
+    Steps end on their claim (``O = 2 × 54 = 118``; ``… which is $540``); the numbers on the
+    way there (``2``, ``54``, values carried over from earlier steps) may rightly be absent
+    from a statement that derives them, the final value may not.
+    """
+    text = asserted_text(step_text)
+    relations = list(_RELATION.finditer(text))
+    if not relations:
+        if text != step_text.replace("\\$", " ").replace("{,}", ","):
+            return []  # math without a relation: no value is claimed
+        return step_numbers(step_text)[-1:]
+    tail = text[relations[-1].end():]
+    end = _RESULT_END.search(tail)
+    tail = tail[:end.start()] if end else tail
+    match = _NUMERIC.match(tail)
+    if match is None:
+        return []
+    rest = tail[match.end():]
+    if rest.strip() and rest.strip()[0] not in ".)" and not (
+            rest[:1].isspace() and rest.strip()[0].isalpha()):
+        return []  # an expression follows (``5 \\times 3``, ``2n``): not a single value
+    return step_numbers(match.group(0))
+
+
 def has_fraction(step_text: str) -> str | None:
     """The first sign that the step works with non-integers (``2.5``, ``\\frac``, ``7/2``),
     quoted; ``None`` if there is none."""
