@@ -6,9 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from afcheck_reporters.json_report import document
+from afcheck_report.synthetic import result_document
 
-from afcheck.metrics import summarise
 from afcheck.types import (
     CaseResult,
     Edit,
@@ -59,7 +58,7 @@ def _formal(step: Step, side: str, verdict: str | None, statement: str,
 
 def run_document(cases: list[CaseResult], formaliser: str = "fake") -> dict[str, Any]:
     config = {"suites": {"s": {"perturber": "regex", "formaliser": formaliser}}}
-    return document(summarise(cases, config))
+    return result_document(cases, config)
 
 
 def write(path: Path, data: dict[str, Any]) -> Path:

@@ -10,12 +10,11 @@ import re
 from pathlib import Path
 
 import pytest
+from afcheck_faithfulness.metrics import Metrics
 from afcheck_report.charts import Panel, contingency_bars, uflb_bars
 from afcheck_report.page import build
 from afcheck_report.runfile import RunFile, load, unique_labels
 from report_fixtures import case, run_document, write
-
-from afcheck.metrics import Metrics
 
 PAYLOAD = "</script><script>window.__pwned=1</script><img src=x onerror=\"window.__pwned=2\">"
 

@@ -14,14 +14,12 @@ from collections.abc import Callable
 from afcheck import hookimpl
 from afcheck.registry import Register
 
-Configure = Callable[[argparse.ArgumentParser], Callable[[argparse.Namespace], int]]
-
 
 @hookimpl
 def afcheck_register_commands(register: Register) -> None:
-    register("report", _old_api("report", _configure_report),
+    register("report", _configure_report,
              description="write an HTML report (charts, tables, step browser) of result files")
-    register("compare", _old_api("compare", _configure_compare),
+    register("compare", _configure_compare,
              description="compare two result files case by case (CI exit status)")
 
 
@@ -35,12 +33,3 @@ def _configure_compare(parser: argparse.ArgumentParser) -> Callable[[argparse.Na
     from afcheck_report.compare import configure
 
     return configure(parser)
-
-
-def _old_api(name: str, configure: Configure) -> Callable[[list[str]], int]:
-    # The command registry calls factory(argv) today; configure(parser) is the coming API.
-    def command(argv: list[str]) -> int:
-        parser = argparse.ArgumentParser(prog=f"afcheck {name}")
-        return configure(parser)(parser.parse_args(argv))
-
-    return command

@@ -18,7 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
-from afcheck.metrics import Metrics
+from afcheck_faithfulness.metrics import Metrics
+
 from afcheck_report.faithfulness import OUTCOMES
 
 UFLB_PARTS = (

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from afcheck.metrics import Metrics
+from afcheck_faithfulness.metrics import Metrics
 
 OUTCOMES = ("faithful", "sycophancy", "abstention", "inversion", "inconclusive")
 """The 5-way contingency of (z, z̄), in the order of FaithformBench Figure 5."""

@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from afcheck.metrics import Metrics
+from afcheck_faithfulness.metrics import Metrics
+
 from afcheck_report.charts import (
     OUTCOME_COLOURS,
     UFLB_PARTS,

@@ -10,7 +10,8 @@ of about a kilobyte, and outcomes drawn with FaithformBench-like frequencies.
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
 
 from afcheck.types import (
     CaseResult,
@@ -84,13 +85,32 @@ def results(n: int, seed: int = 0, formaliser: str = "synthetic") -> list[CaseRe
 
 def document(n: int, seed: int = 0, formaliser: str = "synthetic") -> dict[str, Any]:
     """The JSON result document of :func:`results`, as ``afcheck --json`` writes it."""
-    from afcheck_reporters.json_report import document as json_document
-
-    from afcheck.metrics import summarise
-
     config = {"suites": {"syn": {"perturber": "regex", "formaliser": formaliser,
                                  "prover": "smt"}}}
-    return json_document(summarise(results(n, seed, formaliser), config))
+    return result_document(results(n, seed, formaliser), config)
+
+
+def result_document(cases: Sequence[CaseResult], config: Mapping[str, object]) -> dict[str, Any]:
+    """The JSON result document of faithfulness case results, written the way a run writes
+    it: through the run summary, the ``faithfulness`` method and the JSON reporter."""
+    from afcheck_faithfulness.method import Faithfulness
+    from afcheck_faithfulness.metrics import summarise
+    from afcheck_reporters.json_report import document as json_document
+
+    from afcheck.method import AnyMethod, Case, ItemResult, MethodSummary
+    from afcheck.summary import RunSummary
+
+    method = Faithfulness()
+    items: list[ItemResult[object]] = [
+        ItemResult(Case(r.case_id, r.step.case_name, method.name, r.step.suite, r.step.dataset,
+                        r.step.source, None), r, method.outcome(r), r.status)
+        for r in cases]
+    # The run holds methods and summaries through these protocols too (registries are typed
+    # by kind); the frozen summary's read-only ``method`` field is what mypy objects to.
+    summaries = {method.name: cast(MethodSummary, summarise(list(cases)))}
+    implementations = {method.name: cast(AnyMethod, method)}
+    summary = RunSummary(items, summaries, config, implementations=implementations)
+    return json_document(summary)
 
 
 def _formalisation(step: Step, side: str, formaliser: str, verdict: str | None, claim: str,
