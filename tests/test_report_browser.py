@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from afcheck_report.headless import Browser, browser, chromium_path
 from afcheck_report.page import build
+from afcheck_report.report import with_drift_warnings
 from afcheck_report.runfile import load, unique_labels
 from afcheck_report.synthetic import document
 from report_fixtures import case, run_document, write
@@ -34,11 +35,14 @@ def chromium() -> Iterator[Browser]:
 def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("report")
     big = write(folder / "goedel.json", document(180, seed=3, formaliser="goedel"))
-    evil = run_document([case("evil/1", "P", "P", text=PAYLOAD, perturbed=PAYLOAD + " 1"),
+    evil = run_document([case("evil/1", "P", "P", text=PAYLOAD,
+                              perturbed=PAYLOAD.replace("2", "3")),
                          *[case(f"p/{i}", "P", "R") for i in range(5)]], "herald")
+    evil["steps"][1]["perturbation"]["text"] = "So \\(2 + 3 = 7\\)."  # formalised as = 6
     small = write(folder / "herald.json", evil)
     page = folder / "report.html"
-    page.write_text(build(unique_labels([load(big), load(small)])), encoding="utf-8")
+    runs = unique_labels([load(big), with_drift_warnings(load(small))])
+    page.write_text(build(runs), encoding="utf-8")
     return page
 
 
@@ -84,6 +88,20 @@ def test_step_browser_pages_and_filters(chromium: Browser, report: Path) -> None
         s.value = 'herald'; s.dispatchEvent(new Event('change', {bubbles: true})); })()""")
     assert chromium.evaluate("document.getElementById('count').textContent") == \
         "steps 1–1 of 1 (filtered from 186)"
+
+
+def test_drift_warnings_filter_and_show(chromium: Browser, report: Path) -> None:
+    chromium.open(report)
+    chromium.evaluate("""(() => { const s = document.querySelector('select[name=warning]');
+        s.value = 'numeral_fidelity';
+        s.dispatchEvent(new Event('change', {bubbles: true})); })()""")
+    assert chromium.evaluate("document.getElementById('count').textContent") == \
+        "steps 1–1 of 1 (filtered from 186)"
+    chromium.evaluate("document.querySelector('#rows tr.row').click()")
+    warnings = chromium.evaluate("Array.from(document.querySelectorAll('tr.detail ul.warn li'))"
+                                 ".map(li => li.textContent)")
+    assert warnings == ["numeral_fidelity (perturbed): the step's result 7 is not in the "
+                        "statement (it has 6 instead)"]
 
 
 def test_a_step_shows_edit_statements_verdicts_and_raw_output(chromium: Browser,
