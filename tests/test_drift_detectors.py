@@ -4,6 +4,8 @@ faithful statements that must stay quiet."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("z3")
 
@@ -155,3 +157,15 @@ def test_natural_subtraction_of_numerals_warns_only_when_it_truncates() -> None:
 def test_every_detector_is_listed_once() -> None:
     assert list(DETECTORS) == ["vacuous_hypotheses", "assumed_conclusion", "abandoned_content",
                                "numeral_fidelity", "type_narrowing"]
+
+
+@settings(max_examples=300)
+@given(step=st.text(max_size=60),
+       statement=st.one_of(
+           st.text(max_size=60),
+           st.builds("theorem t {} : {} := by sorry".format,
+                     st.sampled_from(["", "(x : ℕ)", "(x y : ℝ) (h : x = y)", "(h : 1 = 2)"]),
+                     st.text(alphabet="xy0123456789+-*/^=<>≤≥()∧∨¬ ℕℝ:.", max_size=30))))
+def test_detectors_never_fail_on_any_input(step: str, statement: str) -> None:
+    for warning in detect_all(step, statement):
+        assert warning.detector in DETECTORS and warning.message
