@@ -36,10 +36,7 @@ class FaithfulnessSection:
     def render(self, runs: Sequence[RunSteps]) -> str:
         groups = [(item, records(item.steps)) for item in runs]
         datasets = sorted({r.dataset for _, recs in groups for r in recs})
-        panels = [Panel(item.run.label, {name: m for name, m in by_dataset(recs).items()})
-                  for item, recs in groups]
-        panels = [Panel(p.title, {d: p.datasets[d] for d in datasets if d in p.datasets})
-                  for p in panels]
+        panels = [Panel(item.run.label, by_dataset(recs)) for item, recs in groups]
         top = y_limit(panels)
         out = ['<h3>Unfaithfulness by dataset</h3>',
                legend([(label, colour) for _, label, colour in UFLB_PARTS]),
