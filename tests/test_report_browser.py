@@ -107,7 +107,8 @@ def test_drift_warnings_filter_and_show(chromium: Browser, report: Path) -> None
 def test_a_step_shows_edit_statements_verdicts_and_raw_output(chromium: Browser,
                                                                report: Path) -> None:
     chromium.open(report)
-    chromium.evaluate("document.querySelector('#rows tr.row').click()")
+    chromium.evaluate("""document.querySelector('#rows tr.row').dispatchEvent(
+        new KeyboardEvent('keydown', {key: 'Enter'}))""")
     detail = chromium.evaluate("document.querySelector('tr.detail').innerText")
     assert "theorem step_" in detail and "z = " in detail and "z̄ = " in detail
     marks = chromium.evaluate("Array.from(document.querySelectorAll('tr.detail mark'))"

@@ -110,3 +110,11 @@ def test_command_bad_input_is_one_line(tmp_path: Path, pair: tuple[Path, Path]) 
     cut = afcheck("compare", str(tmp_path / "cut.json"), str(pair[1]))
     assert cut.returncode == 4 and "not valid JSON" in cut.stderr
     assert len(cut.stderr.strip().splitlines()) == 1
+
+
+def test_a_case_twice_in_one_file_is_refused(tmp_path: Path) -> None:
+    data = run_document([case("p/1", "P", "R"), case("p/2", "P", "R")])
+    data["steps"][1]["case_id"] = data["steps"][0]["case_id"]
+    doubled = write(tmp_path / "d.json", data)
+    with pytest.raises(RunFileError, match="case 'suites/s::p/1' appears twice"):
+        compare(load(doubled), load(doubled))

@@ -99,8 +99,8 @@ class Comparison:
 
 def compare(base: RunFile, new: RunFile) -> Comparison:
     """Pair the faithfulness cases of two runs and compare them."""
-    base_records = {r.case_id: r for r in records(base.steps_of(DEFAULT_METHOD))}
-    new_records = {r.case_id: r for r in records(new.steps_of(DEFAULT_METHOD))}
+    base_records = _by_id(base)
+    new_records = _by_id(new)
     if not base_records or not new_records:
         empty = base if not base_records else new
         raise RunFileError(f"{empty.path}: no faithfulness cases to compare")
@@ -120,6 +120,16 @@ def compare(base: RunFile, new: RunFile) -> Comparison:
         tests=tuple(_event_test(name, event, evaluated) for name, event in EVENTS.items()),
         changes=_changes(evaluated),
     )
+
+
+def _by_id(run: RunFile) -> dict[str, PairRecord]:
+    out: dict[str, PairRecord] = {}
+    for record in records(run.steps_of(DEFAULT_METHOD)):
+        if record.case_id in out:
+            raise RunFileError(f"{run.path}: case {record.case_id!r} appears twice; a result "
+                               "file holds each case once")
+        out[record.case_id] = record
+    return out
 
 
 _CASE_METRICS: dict[str, Callable[[PairRecord], bool]] = {

@@ -145,6 +145,10 @@
     tr.appendChild(el("td", "s-" + rec.s, rec.s));
     tr.appendChild(el("td", null, (rec.ev || []).join(", ")));
     tr.appendChild(el("td", "num warn", rec.w && rec.w.length ? String(rec.w.length) : ""));
+    tr.tabIndex = 0;  // rows open with Enter too
+    tr.addEventListener("keydown", function (event) {
+      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); tr.click(); }
+    });
     tr.addEventListener("click", function () {
       var next = tr.nextSibling;
       if (next && next.className === "detail") {
