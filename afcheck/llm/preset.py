@@ -15,7 +15,15 @@ from afcheck.lean.extract import ExtractionError, extract_statement
 from afcheck.llm.client import LLMClient
 from afcheck.llm.options import Options, make_client, sampling_from
 from afcheck.llm.postprocess import OutputRule, lean_source
-from afcheck.llm.records import Completion, Prompt, Sampling, chat, derive_seed, total_usage
+from afcheck.llm.records import (
+    Completion,
+    Prompt,
+    Sampling,
+    backend_failure_reason,
+    chat,
+    derive_seed,
+    total_usage,
+)
 from afcheck.types import Formalisation, FormalisationStatus, FormaliseRequest
 
 DEFAULT_THEOREM_NAME = "my_favorite_theorem"
@@ -175,9 +183,11 @@ class PresetFormaliser:
         if not samples:
             return self._fail(request, "the backend returned no sample", usage=usage)
         reasons: list[str] = []
+        backend_errors: list[str] = []
         for sample in samples:
             if not sample.ok:
-                reasons.append(f"backend error: {sample.error}")
+                backend_errors.append(sample.error)
+                reasons.append(backend_failure_reason(sample.error))
                 continue
             try:
                 extracted = extract_statement(
@@ -198,6 +208,12 @@ class PresetFormaliser:
         reason = reasons[0] if len(set(reasons)) == 1 else "; ".join(
             f"sample {i}: {r}" for i, r in enumerate(reasons)
         )
+        if backend_errors:
+            # A sample the backend never produced might have been the one that extracts: the
+            # result is the backend's failure, not the model's, whatever the other samples did.
+            reason = backend_failure_reason(
+                backend_errors[0] if len(reasons) == 1 else f"{backend_errors[0]} ({reason})"
+            )
         return self._fail(request, reason, raw_output=samples[0].text, usage=usage)
 
 
