@@ -191,7 +191,8 @@ class PresetFormaliser:
                 continue
             try:
                 extracted = extract_statement(
-                    lean_source(sample.text, self.preset.rule, sample.truncated)
+                    lean_source(sample.text, self.preset.rule, sample.truncated),
+                    self.theorem_name,
                 )
             except ExtractionError as exc:
                 reasons.append(str(exc))
