@@ -101,9 +101,17 @@ def sampling_from(options: Options, defaults: Sampling) -> Sampling:
 
 
 def make_client(
-    options: Options, *, model: str, engine_kwargs: Mapping[str, Any] | None = None
+    options: Options,
+    *,
+    model: str,
+    engine_kwargs: Mapping[str, Any] | None = None,
+    engine_defaults: Mapping[str, Any] | None = None,
 ) -> LLMClient:
-    """The backend the options ask for: HTTP when ``base_url`` is given, else vLLM offline."""
+    """The backend the options ask for: HTTP when ``base_url`` is given, else vLLM offline.
+
+    ``engine_kwargs`` are forced on the vLLM engine (the user's options override them);
+    ``engine_defaults`` are dropped when the model refuses them (a preset's ``max_model_len``
+    above the model's own context)."""
     model = options.text("model", model)
     base_url = options.text("base_url")
     backend = options.text("backend", "http" if base_url else "vllm")
@@ -115,7 +123,8 @@ def make_client(
         raise UsageError(f"{options.owner}: backend={backend!r}; use 'vllm' or 'http'")
     from afcheck.llm.vllm_client import VLLMClient
 
-    return VLLMClient(model, engine_kwargs=_engine_kwargs(options, engine_kwargs or {}))
+    return VLLMClient(model, engine_kwargs=_engine_kwargs(options, engine_kwargs or {}),
+                      engine_defaults=engine_defaults)
 
 
 def _http_client(options: Options, model: str, base_url: str) -> LLMClient:
@@ -193,9 +202,13 @@ def _engine_kwargs(options: Options, defaults: Mapping[str, Any]) -> dict[str, A
     kwargs = dict(defaults)
     for key in ("tensor_parallel_size", "max_model_len"):
         if key in options.values:
-            kwargs[key] = options.typed(key, int, 0)
+            kwargs[key] = _positive(options, key, 1)
     if "gpu_memory_utilization" in options.values:
-        kwargs["gpu_memory_utilization"] = options.typed("gpu_memory_utilization", float, 0.9)
+        share = options.typed("gpu_memory_utilization", float, 0.9)
+        if not (math.isfinite(share) and 0 < share <= 1):
+            raise UsageError(f"{options.owner}: gpu_memory_utilization must be in (0, 1], "
+                             f"got {options.values['gpu_memory_utilization']!r}")
+        kwargs["gpu_memory_utilization"] = share
     if "dtype" in options.values:
         kwargs["dtype"] = options.text("dtype")
     return kwargs

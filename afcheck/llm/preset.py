@@ -245,8 +245,10 @@ def preset_factory(
 
 
 def _default_client(options: Options, preset: Preset) -> LLMClient:
-    engine_kwargs: dict[str, Any] = {"max_model_len": preset.context_tokens}
-    client = make_client(options, model=preset.model, engine_kwargs=engine_kwargs)
+    # The preset's context is what the paper used, but a model given with model=… may have
+    # less: vLLM refuses a max_model_len above the model's own, so it is only a default.
+    defaults: dict[str, Any] = {"max_model_len": preset.context_tokens}
+    client = make_client(options, model=preset.model, engine_defaults=defaults)
     if preset.chat_template_kwargs and hasattr(client, "chat_template_kwargs"):
         client.chat_template_kwargs = dict(preset.chat_template_kwargs)
     return client
