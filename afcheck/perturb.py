@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from afcheck.errors import AfcheckError, UsageError
+from afcheck.options import add_component_options
 from afcheck.printable import printable, printable_json
+from afcheck.registry import PERTURBER
 from afcheck.types import Perturbation, Step
 
 DEFAULT_STEP_ID = "cli/step/0"
@@ -27,31 +29,36 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see `afcheck perturb --help`)")
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog="afcheck perturb",
-        description="Perturb one reasoning step and print the perturbed text and the edit.",
-    )
+def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    """Add the command's arguments to ``parser``; returns the handler."""
+    parser.description = "Perturb one reasoning step and print the perturbed text and the edit."
     parser.add_argument("text", help="the step text; '-' reads it from standard input")
-    parser.add_argument("--perturber", default="regex", help="a registered perturber (regex)")
+    add_component_options(parser, "perturber", "regex")
     parser.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     parser.add_argument("--step-id", default=DEFAULT_STEP_ID, help="step id the seed derives from")
-    parser.add_argument(
-        "--perturber-opt", action="append", default=[], metavar="K=V",
-        help="option for the perturber, repeatable",
-    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    return parser
+    return handle
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command with its arguments as a list; 0 on success, 2 on bad input."""
+    parser = _Parser(prog="afcheck perturb")
+    handler = configure(parser)
+    try:
+        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    except AfcheckError as exc:
+        print(f"afcheck perturb: error: {printable(str(exc), newlines=False)}", file=sys.stderr)
+        return 2
+    return handler(args)
+
+
+def handle(args: argparse.Namespace) -> int:
     """Run the command; 0 on success, 2 on bad input, 3 when the perturber breaks (one line
     on stderr). Text from the step is printed with its control characters escaped."""
     try:
-        args = _parser().parse_args(list(sys.argv[1:] if argv is None else argv))
         text = _read_text(args.text)
-        options = _options(args.perturber_opt)
-        perturbation = _perturb(args.perturber, options, text, args.seed, args.step_id)
+        perturbation = _perturb(args.perturber, args.perturber_opt, text, args.seed,
+                                args.step_id)
     except AfcheckError as exc:
         print(f"afcheck perturb: error: {printable(str(exc), newlines=False)}", file=sys.stderr)
         return 2
@@ -83,22 +90,12 @@ def _read_text(value: str) -> str:
     return text
 
 
-def _options(pairs: Sequence[str]) -> dict[str, str]:
-    options: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise UsageError(f"--perturber-opt {pair!r} is not KEY=VALUE")
-        options[key.strip()] = value
-    return options
-
-
 def _perturb(
     name: str, options: dict[str, str], text: str, seed: int, step_id: str
 ) -> Perturbation:
     from afcheck.plugins import get_plugins
 
-    perturber = get_plugins().create("perturber", name, options)
+    perturber = get_plugins().create(PERTURBER, name, options)
     suite, _, rest = step_id.partition("/")
     problem_id, _, node_id = rest.partition("/")
     step = Step(

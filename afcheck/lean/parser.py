@@ -31,6 +31,7 @@ from afcheck.lean.ast import (
     children,
 )
 from afcheck.lean.lexer import ParseError, Token, tokenize
+from afcheck.lean.notation import INFIX
 
 __all__ = [
     "MAX_DEPTH", "MAX_EXPONENT", "MAX_NESTING", "ParseError", "TooLarge", "parse_expr",
@@ -52,36 +53,6 @@ MAX_EXPONENT = 4000
 class TooLarge(ParseError):
     """Text the parser refuses for its size, not its syntax."""
 
-INFIX: dict[str, tuple[int, int, int]] = {
-    # op: (precedence, left operand minimum, right operand minimum)
-    "↔": (20, 21, 21),
-    "→": (25, 26, 25),
-    "∨": (30, 31, 30),
-    "∧": (35, 36, 35),
-    "=": (50, 51, 51),
-    "≠": (50, 51, 51),
-    "<": (50, 51, 51),
-    ">": (50, 51, 51),
-    "≤": (50, 51, 51),
-    "≥": (50, 51, 51),
-    "∣": (50, 51, 51),
-    "∈": (50, 51, 51),
-    "∉": (50, 51, 51),
-    "⊆": (50, 51, 51),
-    "⊂": (50, 51, 51),
-    "≡": (50, 51, 51),
-    "∪": (65, 65, 66),
-    "+": (65, 65, 66),
-    "-": (65, 65, 66),
-    "∩": (70, 70, 71),
-    "*": (70, 70, 71),
-    "/": (70, 70, 71),
-    "%": (70, 70, 71),
-    "\\": (70, 70, 71),
-    "•": (73, 74, 73),
-    "^": (75, 76, 75),
-    "∘": (90, 91, 90),
-}
 MAX = 1024
 _BINDER_OPEN = {"(": ")", "{": "}", "[": "]", "⦃": "⦄"}
 _BINDER_KIND = {"(": "explicit", "{": "implicit", "[": "instance", "⦃": "strict"}

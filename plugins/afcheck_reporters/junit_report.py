@@ -1,62 +1,87 @@
-"""JUnit XML: one testsuite per dataset, the metrics as testsuite properties.
+"""JUnit XML: one testsuite per dataset (per method and dataset when a run has several),
+each method's metrics of that dataset as testsuite properties.
 
+The file validates against the schema Jenkins' xunit plugin uses: ``<testcase>`` carries
+``name``, ``classname`` and ``time`` only. GitHub's annotators read ``file`` and ``line`` on
+each testcase, which that schema rejects, so they are written only on request
+(``--junit-annotations``). Times have at most three decimals, as the schema's pattern asks.
 Failure messages are one line (what CI pages show); the full evidence is the failure body.
 """
 
 from __future__ import annotations
 
-from junit_xml import TestCase, TestSuite, to_xml_report_string
+import os
+import xml.etree.ElementTree as ET
 
 from afcheck.fileio import write_atomic
-from afcheck.metrics import Metrics, RunSummary
-from afcheck.render import details, one_line
-from afcheck.types import CaseResult, Status
+from afcheck.method import ItemResult
+from afcheck.summary import RunSummary
+from afcheck.types import Status
 
 
 class JunitReporter:
     name = "junit"
 
+    def __init__(self, annotations: bool = False) -> None:
+        self.annotations = annotations
+
     def report(self, summary: RunSummary, destination: str) -> None:
-        write_atomic(destination, xml(summary))
+        write_atomic(destination, xml(summary, annotations=self.annotations))
 
 
-def xml(summary: RunSummary) -> str:
-    groups: dict[str, list[CaseResult]] = {}
-    for result in summary.results:
-        groups.setdefault(result.step.dataset, []).append(result)
-    suites = [
-        TestSuite(
-            name=dataset,
-            test_cases=[_case(r, summary.status_of(r)) for r in results],
-            properties=_properties(summary.by_dataset[dataset]),
-        )
-        for dataset, results in sorted(groups.items())
-    ]
-    return to_xml_report_string(suites, prettyprint=True, encoding="utf-8")
+def xml(summary: RunSummary, *, annotations: bool = False) -> str:
+    several = len(summary.methods) > 1
+    root = ET.Element("testsuites")
+    total = 0.0
+    for (method, group), items in sorted(summary.groups().items()):
+        cases = [_case(item, summary.rootdir, annotations) for item in items]
+        seconds = sum(sum(item.timings.values()) for item in items)
+        total += seconds
+        suite = ET.SubElement(root, "testsuite", {
+            "name": f"{method}/{group}" if several else group,
+            "tests": str(len(items)),
+            "failures": str(sum(item.status is Status.FAILED for item in items)),
+            "errors": "0",
+            "skipped": str(sum(item.status in (Status.SKIPPED, Status.XFAILED)
+                               for item in items)),
+            "time": _time(seconds),
+        })
+        properties = ET.SubElement(suite, "properties")
+        for name, value in summary.methods[method].properties(group).items():
+            ET.SubElement(properties, "property", {"name": name, "value": value})
+        suite.extend(cases)
+    root.set("time", _time(total))
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode")
 
 
-def _case(result: CaseResult, status: Status) -> TestCase:
-    step = result.step
-    case = TestCase(
-        name=step.case_name,
-        classname=step.suite,
-        file=step.source.path if step.source else None,
-        line=step.source.line if step.source else None,
-        elapsed_sec=sum(result.timings.values()) if result.timings else None,
-    )
-    if status is Status.FAILED:
-        case.add_failure_info(message=one_line(result), output=details(result),
-                              failure_type="unfaithful")
-    elif status is Status.XFAILED:
-        case.add_skipped_info(message=f"expected failure (baseline): {one_line(result)}")
-    elif status is Status.SKIPPED:
-        case.add_skipped_info(message=one_line(result))
-    return case
+def _case(item: ItemResult[object], rootdir: str, annotations: bool) -> ET.Element:
+    case = item.case
+    test = ET.Element("testcase", {"name": case.name, "classname": case.suite,
+                                   "time": _time(sum(item.timings.values()))})
+    if annotations and case.source is not None:
+        test.set("file", _relative(case.source.path, rootdir))
+        if case.source.line:
+            test.set("line", str(case.source.line))
+    outcome = item.outcome
+    if item.status is Status.FAILED:
+        failure = ET.SubElement(test, "failure", {"type": f"{case.method} failure",
+                                                  "message": outcome.message})
+        failure.text = outcome.details
+    elif item.status is Status.XFAILED:
+        ET.SubElement(test, "skipped", {"type": "xfail", "message":
+                                        f"expected failure (baseline): {outcome.message}"})
+    elif item.status is Status.SKIPPED:
+        ET.SubElement(test, "skipped", {"message": outcome.message})
+    return test
 
 
-def _properties(metrics: Metrics) -> dict[str, str]:
-    props = {name: f"{getattr(metrics, name):.6f}"
-             for name in ("FNR", "FPR", "AFFR", "UFLB", "TPR", "FI")}
-    props["N"] = str(metrics.N)
-    props.update({f"contingency.{k}": str(v) for k, v in metrics.contingency.items()})
-    return props
+def _time(seconds: float) -> str:
+    return f"{seconds:.3f}"
+
+
+def _relative(path: str, rootdir: str) -> str:
+    if not rootdir or not os.path.isabs(path):
+        return path
+    relative = os.path.relpath(path, rootdir)
+    return path if relative.startswith("..") else relative
