@@ -18,11 +18,6 @@ pytest.importorskip("httpx")
 
 ROOT = Path(__file__).resolve().parent.parent
 STEPS = 6
-NEEDS_KEEP = pytest.mark.xfail(
-    strict=False,
-    reason="needs the core's keep predicate: results decided by a backend failure "
-           "(afcheck.llm.is_backend_failure) must not be cached",
-)
 
 
 def _run(url: str, tmp_path: Path, name: str) -> tuple[subprocess.CompletedProcess[str],
@@ -59,7 +54,6 @@ def test_a_mixed_fault_run_keeps_good_results_and_records_bad_ones(tmp_path: Pat
         assert f["reason"].startswith("backend error: ") and "\n" not in f["reason"]
 
 
-@NEEDS_KEEP
 def test_a_rerun_against_a_healthy_server_completes_exactly_the_failed_ones(
     tmp_path: Path,
 ) -> None:
@@ -76,7 +70,6 @@ def test_a_rerun_against_a_healthy_server_completes_exactly_the_failed_ones(
         assert fake.completions == 2 * failed  # now everything is cached
 
 
-@NEEDS_KEEP
 def test_after_a_mixed_run_the_rerun_asks_only_for_the_failed_ones(tmp_path: Path) -> None:
     fake = FakeOpenAI("mixed")
     with fake.running() as url:

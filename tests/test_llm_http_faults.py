@@ -66,6 +66,7 @@ def test_a_bad_reply_is_that_requests_af_fail_with_the_reason(mode: str, reason:
     assert result.status is FormalisationStatus.AF_FAIL
     assert result.reason.startswith(reason), result.reason
     assert is_backend_failure(result.reason) and "\n" not in result.reason
+    assert result.transient  # never cached: the next run asks again
 
 
 def test_a_server_that_hangs_times_out_instead_of_hanging_the_run() -> None:
@@ -87,7 +88,7 @@ def test_answers_that_are_model_outputs_are_kept_as_such() -> None:
         [empty] = _formalise(url, ["1 + 1 = 2"])
     # An empty answer is the model's: a failure to formalise, not the backend's.
     assert empty.status is FormalisationStatus.AF_FAIL
-    assert not is_backend_failure(empty.reason)
+    assert not is_backend_failure(empty.reason) and not empty.transient
 
 
 def test_429_with_retry_after_is_waited_out() -> None:

@@ -215,7 +215,8 @@ class PresetFormaliser:
             reason = backend_failure_reason(
                 backend_errors[0] if len(reasons) == 1 else f"{backend_errors[0]} ({reason})"
             )
-        return self._fail(request, reason, raw_output=samples[0].text, usage=usage)
+        return self._fail(request, reason, raw_output=samples[0].text, usage=usage,
+                          transient=bool(backend_errors))
 
 
 def preset_factory(
