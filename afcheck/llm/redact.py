@@ -4,12 +4,16 @@ A key can reach a record by three routes: inside a URL (``http://user:sk-…@hos
 ``…/v1?api-key=…``), in an error message a server writes back, or echoed by a model into its
 completion. :func:`redact` replaces what looks like a credential on any of these routes with
 ``***``; a client also scrubs the exact key it holds (:func:`scrub`), which catches a key of a
-shape no pattern knows.
+shape no pattern knows. The patterns of :func:`afcheck.redact.redact_text` (what run records
+use) apply first; this module adds what a client meets besides: ``Authorization`` values
+echoed back, and more key shapes.
 """
 
 from __future__ import annotations
 
 import re
+
+from afcheck.redact import redact_text
 
 __all__ = ["MASK", "looks_like_key", "redact", "scrub"]
 
@@ -36,6 +40,7 @@ def redact(text: str) -> str:
     """``text`` with URL credentials, secret query values and key-shaped words masked."""
     if not text:
         return text
+    text = redact_text(text)
     text = _URL_USERINFO.sub(lambda m: f"{m.group('scheme')}{MASK}@", text)
     text = _QUERY_SECRET.sub(lambda m: f"{m.group('name')}{MASK}", text)
     text = _BEARER.sub(lambda m: f"{m.group('name')}{MASK}", text)
