@@ -232,3 +232,12 @@ def test_nothing_here_is_infinite() -> None:
     client = _client("http://127.0.0.1:9/v1")
     settings = client.settings  # type: ignore[attr-defined]
     assert math.isfinite(settings.timeout_s) and settings.max_reply_bytes == 16 * 2**20
+
+
+def test_a_servers_escape_sequences_do_not_reach_the_terminal_raw() -> None:
+    from llm_server import Reply, StubServer
+
+    stub = StubServer([Reply(500, {"error": {"message": "boom \x1b]0;owned\x07\x1b[2J"}})])
+    with stub.running() as url:
+        [[failed]] = _client(url).generate([chat(None, "x")], FAST)  # type: ignore[attr-defined]
+    assert "\x1b" not in failed.error and "\\x1b]0;owned" in failed.error

@@ -30,6 +30,7 @@ from afcheck.llm.client import BackendError, BackendFailing, BackendRefused
 from afcheck.llm.records import Completion, Pricing, Prompt, Sampling
 from afcheck.llm.redact import redact, scrub
 from afcheck.llm.retry import Backoff, is_retryable_status, parse_retry_after
+from afcheck.printable import printable
 
 _INSTALL = "pip install 'afcheck[openai]'"
 _SIZE_REFUSAL = re.compile(
@@ -468,7 +469,9 @@ def _after(message: str, attempts: int) -> str:
 
 
 def _short(value: object, limit: int = 200) -> str:
-    text = " ".join(str(value).split())
+    """One line of at most ``limit`` characters; a server's control characters (terminal
+    escapes) are shown escaped, since the line ends up on a terminal."""
+    text = printable(" ".join(str(value).split()), newlines=False)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
