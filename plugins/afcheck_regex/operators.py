@@ -97,8 +97,8 @@ def _glued(text: str, start: int, end: int) -> bool:
 
 
 def _binary(text: str, start: int, end: int, math: bool) -> bool:
-    left = text[:start].rstrip()[-1:]
-    right = text[end:].lstrip()[:1]
+    left = _neighbour(text, start - 1, -1)
+    right = _neighbour(text, end, 1)
     if not left or not right or not _OPERAND_END.match(left) or not _OPERAND_START.match(right):
         return False
     if math:
@@ -110,6 +110,14 @@ def _binary(text: str, start: int, end: int, math: bool) -> bool:
     if op in ("*", "/"):
         return _numberish(left, "end") and _numberish(right, "start")
     return True
+
+
+def _neighbour(text: str, i: int, step: int) -> str:
+    """The first character from ``i`` in direction ``step`` that is not whitespace; ``""`` at
+    the text's end. (Slicing and stripping instead copies the text once per operator.)"""
+    while 0 <= i < len(text) and text[i].isspace():
+        i += step
+    return text[i] if 0 <= i < len(text) else ""
 
 
 def _numberish(char: str, side: str) -> bool:
