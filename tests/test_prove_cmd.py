@@ -97,3 +97,13 @@ def test_json_output_escapes_what_a_terminal_would_act_on(
 ) -> None:
     code, out, _ = _run([theorem("(1 : ℕ) + 1 = 2"), "--json"], capsys)
     assert code == 0 and json.loads(out)["verdict"] == "proved"
+
+
+@pytest.mark.parametrize("term", ["(1000000 : ℕ)!", "Nat.choose 100000 50000"])
+def test_huge_combinatorics_is_inconclusive_not_a_long_computation(
+    term: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = _run([theorem(f"{term} = 0"), "--json"], capsys)
+    record = json.loads(out)
+    assert code == 0 and record["verdict"] == "inconclusive"
+    assert "is over 1000, outside the fragment" in record["reason"]
