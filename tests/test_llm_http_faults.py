@@ -241,3 +241,29 @@ def test_a_servers_escape_sequences_do_not_reach_the_terminal_raw() -> None:
     with stub.running() as url:
         [[failed]] = _client(url).generate([chat(None, "x")], FAST)  # type: ignore[attr-defined]
     assert "\x1b" not in failed.error and "\\x1b]0;owned" in failed.error
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "max_tokens is too large: 100000. This model supports at most 16384 completion tokens",
+        "the request exceeds the available context size, try increasing it",
+        "This model's maximum context length is 4096 tokens.",
+    ],
+)
+def test_size_refusals_as_servers_word_them_stop_the_run(message: str) -> None:
+    from llm_server import Reply, StubServer
+
+    stub = StubServer([Reply(400, {"error": {"message": message}})])
+    with stub.running() as url:
+        with pytest.raises(BackendRefused, match="refused the request size"):
+            _client(url).generate([chat(None, "x")], FAST)  # type: ignore[attr-defined]
+
+
+def test_other_400s_stay_one_requests_failure() -> None:
+    from llm_server import Reply, StubServer
+
+    stub = StubServer([Reply(400, {"error": {"message": "unknown field 'top_k'"}})])
+    with stub.running() as url:
+        [[failed]] = _client(url).generate([chat(None, "x")], FAST)  # type: ignore[attr-defined]
+    assert failed.error == "HTTP 400: unknown field 'top_k'" and failed.failure == "http"

@@ -34,7 +34,7 @@ from afcheck.printable import printable
 
 _INSTALL = "pip install 'afcheck[openai]'"
 _SIZE_REFUSAL = re.compile(
-    r"max_(?:completion_)?tokens|context[ _-]?(?:length|window)|maximum context"
+    r"max_(?:completion_)?tokens|context[ _-]?(?:length|window|size)|maximum context"
     r"|too many tokens|prompt is too long|reduce the length",
     re.I,
 )
