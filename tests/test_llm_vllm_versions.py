@@ -156,3 +156,15 @@ def test_engines_are_shared_by_identical_arguments(gpu: GPU,
     _install(monkeypatch, "0.9.0", gpu)
     assert load_engine("m", {"max_model_len": 1024}) is load_engine("m", {"max_model_len": 1024})
     assert len(gpu.built) == 1
+
+
+@pytest.mark.parametrize("version", ["0.6.0", "0.8.5"])
+def test_rendered_chats_go_as_tokens_without_a_second_bos(
+    version: str, gpu: GPU, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    llm = _install(monkeypatch, version, gpu)
+    engine = llm(model="m")
+    VLLMClient("m", engine=engine).generate([chat(None, "hi")], Sampling(max_tokens=4))
+    [sent] = engine.sent
+    assert isinstance(sent, dict) and sent["prompt_token_ids"][0] != 0  # no <s> added
+    assert engine.tokenizer.decode(sent["prompt_token_ids"]).startswith("<|im_start|>user")

@@ -275,8 +275,9 @@ class VLLMClient:
         return self._sampling_params(**kwargs)
 
     def _call(self, prompts: Sequence[Prompt], params: list[Any]) -> list[Any]:
-        """One engine call for the whole batch: ``chat`` when every prompt is a plain chat,
-        otherwise ``generate`` on strings rendered with the model's own chat template."""
+        """One engine call for the whole batch: ``chat`` when every prompt is a plain chat and
+        ``chat`` takes the template's arguments, otherwise ``generate`` on the prompts
+        rendered with the model's own chat template (:meth:`_render`)."""
         engine = self.engine
         if all(p.is_chat and not p.assistant_prefix for p in prompts) and accepts_keyword(
                 engine.chat, "chat_template_kwargs"):
@@ -291,16 +292,23 @@ class VLLMClient:
         rendered = [self._render(engine, p) for p in prompts]
         return list(engine.generate(rendered, params, use_tqdm=False))
 
-    def _render(self, engine: Engine, prompt: Prompt) -> str:
+    def _render(self, engine: Engine, prompt: Prompt) -> str | dict[str, list[int]]:
+        """A raw prompt as it is; a chat rendered with the model's template and tokenized
+        without special tokens, as ``LLM.chat`` does: the template already holds the BOS
+        token, and a string prompt would get a second one from the tokenizer."""
         if prompt.raw is not None:
             return prompt.raw
-        rendered = engine.get_tokenizer().apply_chat_template(
+        tokenizer = engine.get_tokenizer()
+        rendered = str(tokenizer.apply_chat_template(
             prompt.as_dicts(),
             tokenize=False,
             add_generation_prompt=True,
             **self.chat_template_kwargs,
-        )
-        return str(rendered) + prompt.assistant_prefix
+        )) + prompt.assistant_prefix
+        encode = getattr(tokenizer, "encode", None)
+        if not callable(encode):
+            return rendered
+        return {"prompt_token_ids": list(encode(rendered, add_special_tokens=False))}
 
 
 def _completions(output: Any, prefix: str, latency: float) -> list[Completion]:
