@@ -34,7 +34,7 @@ def test_scrub_masks_the_exact_secret_whatever_its_shape() -> None:
     ("value", "is_key"),
     [("OPENAI_API_KEY", False), ("my_gateway_key", False), ("sk-12345678abcd", True),
      ("has space", True), ("ghp_abcdefghijklmnopqrstuvwxyz", True),
-     ("x9f8a7b6c5d4e3f2a1b0c9d8e7", True)],
+     ("x9f8a7b6c5d4e3f2a1b0c9d8e7", True), ("together_api_key_v2_backup_2025", False)],
 )
 def test_looks_like_key(value: str, is_key: bool) -> None:
     assert looks_like_key(value) is is_key

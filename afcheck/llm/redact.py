@@ -61,5 +61,7 @@ def looks_like_key(value: str) -> bool:
         return True
     if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", value) is None:
         return True
-    # Variable names are words; a long run mixing digits and letters is a token.
-    return len(value) >= 24 and not value.isupper() and any(c.isdigit() for c in value)
+    # Variable names are words joined by underscores; a long unbroken run mixing digits and
+    # letters is a token.
+    return (len(value) >= 24 and "_" not in value and any(c.isdigit() for c in value)
+            and any(c.isalpha() for c in value))
