@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from afcheck.errors import AfcheckError
+from afcheck_lean.lake_project import ProjectError, create_project, inspect_project
 from afcheck_lean.settings import LeanSettings, default_project
 
 
@@ -17,7 +18,8 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="afcheck lean", description="the Lean backend")
     parser.add_argument("action", choices=["setup", "doctor"])
     parser.add_argument("--project", type=Path, default=default_project(),
-                        help="the Lake project (default: the pinned lean/ project)")
+                        help="the Lake project (default: afcheck's pinned project, in the "
+                             "checkout's lean/ or the user data folder)")
     parser.add_argument("--lake", default="lake", help="the lake executable")
     parser.add_argument("--repl-dir", type=Path, default=None,
                         help="a REPL already built for the project's Lean version (offline)")
@@ -37,6 +39,12 @@ def setup(settings: LeanSettings) -> int:
     """Install elan, fetch Mathlib's cache, build the project and the REPL (needs internet)."""
     print("afcheck lean setup: downloads elan, Lean, Mathlib's cache and the REPL "
           "(needs internet, ~5 GB of disk, several minutes)")
+    try:
+        created = create_project(settings.project)
+    except (ProjectError, OSError) as exc:
+        raise AfcheckError(str(exc)) from None
+    if created:
+        print(f"-- project: wrote afcheck's pinned Lake project to {settings.project}")
     steps: list[tuple[str, Callable[[], bool]]] = [
         ("elan / lake", lambda: _ensure_lake(settings)),
         ("Mathlib cache", lambda: _run([settings.lake, "exe", "cache", "get"], settings.project,
@@ -72,8 +80,7 @@ def doctor(settings: LeanSettings, *, smoke: bool = True) -> int:
 
 def _facts(settings: LeanSettings) -> list[tuple[str, str, bool]]:
     lake = shutil.which(settings.lake) or ""
-    toolchain = settings.project / "lean-toolchain"
-    mathlib = settings.project / ".lake" / "packages" / "mathlib"
+    project = inspect_project(settings.project)
     try:
         from importlib.metadata import version
 
@@ -83,11 +90,16 @@ def _facts(settings: LeanSettings) -> list[tuple[str, str, bool]]:
     return [
         ("lean-interact", interact or "not installed (pip install 'afcheck[lean]')",
          bool(interact)),
-        ("lake", _lake_version(lake) if lake else "not found on PATH", bool(lake)),
-        ("project", str(settings.project), settings.project.is_dir()),
-        ("pinned toolchain", toolchain.read_text().strip() if toolchain.is_file() else "missing",
-         toolchain.is_file()),
-        ("Mathlib", "downloaded" if mathlib.is_dir() else "not downloaded", mathlib.is_dir()),
+        ("lake", _lake_version(lake) if lake else
+         f"'{settings.lake}' not found on PATH (afcheck lean setup installs elan; then add "
+         "~/.elan/bin to PATH)", bool(lake)),
+        ("project", str(settings.project) if project.exists and project.lakefile
+         else project.missing()[0], project.exists and project.lakefile),
+        ("pinned toolchain", project.toolchain or f"{settings.project / 'lean-toolchain'} "
+         "is missing", bool(project.toolchain)),
+        ("Mathlib", "downloaded" if project.mathlib else
+         f"not downloaded into {settings.project / '.lake' / 'packages'} "
+         "(afcheck lean setup)", project.mathlib),
         ("memory per REPL", f"cap {settings.memory_mb} MB (RLIMIT_AS), recycled above "
          f"{settings.recycle_limit_mb:.0f} MB resident", True),
     ]
