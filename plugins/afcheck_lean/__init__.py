@@ -1,5 +1,5 @@
 """Built-in afcheck plugin: lean (checker ``lean``, provers ``lean-tactics`` and ``deepseek``,
-the ``afcheck lean setup|doctor`` command)."""
+the ``afcheck lean setup|doctor|audit`` command)."""
 
 from __future__ import annotations
 
@@ -29,10 +29,12 @@ def afcheck_register_provers(register: Register) -> None:
 
 @hookimpl
 def afcheck_register_commands(register: Register) -> None:
-    register("lean", _lean_command, description="set up and inspect the Lean backend")
+    register("lean", _lean_command,
+             description="set up and inspect the Lean backend; audit proofs without Lean")
 
 
 def _lean_command(argv: list[str]) -> int:
+    # Old command API (factory(argv)); under the new one, register afcheck_lean.commands.configure.
     from afcheck_lean.commands import main
 
     return main(argv)

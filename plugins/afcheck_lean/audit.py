@@ -36,7 +36,8 @@ class Audit:
         if self.accepted:
             return "accepted"
         where = f"{self.line}:{self.column}: " if self.line else ""
-        return f"rejected: {self.rule}: {where}{self.span!r} ({self.why})"
+        span = f"{self.span!r} " if self.span else ""
+        return f"rejected: {self.rule}: {where}{span}({self.why})"
 
     def to_json(self) -> dict[str, object]:
         if self.accepted:
