@@ -135,6 +135,25 @@ def header_violation(header: str, *, allow_native_decide: bool = False) -> str |
     return None if found is None else f"header {found}"
 
 
+def strip_resource_options(header: str) -> str:
+    """``header`` with every ``set_option <resource bound> N`` (and its ``in``) blanked out, so
+    that afcheck's bounds, set by the pool's own header, hold for the whole check. Blanks keep
+    line and column numbers."""
+    tokens = lex(header).tokens
+    spans = []
+    for index, token in enumerate(tokens[:-2]):
+        name, value = tokens[index + 1], tokens[index + 2]
+        if token.text == "set_option" and name.text in RESOURCE_BOUNDS and value.kind == "num":
+            end = value.end
+            if index + 3 < len(tokens) and tokens[index + 3].text == "in":
+                end = tokens[index + 3].end
+            spans.append((token.start, end))
+    out = header
+    for start, end in reversed(spans):
+        out = out[:start] + " " * (end - start) + out[end:]
+    return out
+
+
 def allowed_axioms(allow_native_decide: bool) -> frozenset[str]:
     return STANDARD_AXIOMS | NATIVE_AXIOMS if allow_native_decide else STANDARD_AXIOMS
 
