@@ -115,10 +115,12 @@ def test_every_published_deepseek_prover_v2_minif2f_proof_passes(data_dir: Path)
 @pytest.mark.realdata
 def test_the_published_proofs_with_cheats_spliced_in_are_rejected(data_dir: Path) -> None:
     # The same real files, each with one cheat appended to its proof: the audit must not be
-    # fooled by a long honest prefix.
+    # fooled by a long honest prefix. (Re-indented, a command-position cheat is just an unknown
+    # tactic inside the proof, which Lean rejects.)
     files = sorted((data_dir / "prover_v2_minif2f").glob("*.lean"))
-    for path, cheat in zip(files, [c for c in ALL_CHEATS if c.body.startswith("by")],
-                           strict=False):
+    spliceable = [c for c in ALL_CHEATS
+                  if c.body.startswith("by") and c.rule != "command-position"]
+    for path, cheat in zip(files, spliceable, strict=False):
         text = path.read_text(encoding="utf-8").rstrip()
         tactics = cheat.body.removeprefix("by").strip(" \n")
         spliced = f"{text}\n  {tactics}\n"

@@ -90,9 +90,11 @@ _HEADER_COMMANDS = frozenset({
     "theorem", "lemma", "example", "def", "abbrev", "instance", "structure", "class",
     "inductive", "opaque", "mutual", "where", "termination_by", "decreasing_by", "deriving",
     "private", "protected", "noncomputable", "partial", "nonrec", "irreducible_def", "alias",
-    "namespace", "section", "end", "variable", "universe", "omit", "include", "open", "local",
-    "scoped", "export", "rec",
+    "namespace", "section", "end", "universe", "open", "local", "scoped", "export", "rec",
 })
+"""Commands a header may hold. Not ``variable``/``include``: a variable the proof mentions
+becomes a hypothesis of the theorem (Lean before 4.10 adds it silently), so a header
+``variable (h : False)`` would make every statement provable."""
 _TACTIC_BEFORE = frozenset({
     "by", ";", "<;>", "·", "try", "(", "=>", "|", "repeat", "all_goals", "any_goals", "first",
     "focus", "then", "else", "do", "on_goal",
@@ -194,11 +196,12 @@ class _Rules:
         self.open_brackets: list[int] = []
 
     def first(self) -> Violation | None:
+        block = _tactic_block_column(self.tokens)
         for index, token in enumerate(self.tokens):
             found = self._check(index, token)
-            if found is None and not self.header and index and _starts_command(token):
-                found = self._violation("command-position", "starts a line at column 0, where "
-                                        "Lean reads a new command, not more proof", token)
+            if found is None and not self.header and index and _starts_command(token, block):
+                found = self._violation("command-position", "starts a line left of the proof's "
+                                        "tactic block, where Lean reads a new command", token)
             if found is not None:
                 return found
             self._track_brackets(index, token)
@@ -225,6 +228,9 @@ class _Rules:
     def _check(self, index: int, token: Token) -> Violation | None:
         if token.kind == "sym":
             return self._check_symbol(index, token)
+        if token.kind == "str" and "{" in token.text and not self.header:
+            return self._violation("interpolated-string", "has a string with {…}, which "
+                                   "interpolating macros read as code", token)
         if token.kind != "ident":
             return None
         name = token.text
@@ -404,9 +410,18 @@ class _Rules:
                 and self.tokens[index - 1].text in ("add", ","))
 
 
-def _starts_command(token: Token) -> bool:
-    # Every Lean command starts with a keyword, `#`, `@[` or a doc comment; a proof body's
-    # continuation lines are indented, so a name at column 0 can only begin something else.
-    return token.line_start and token.column == 0 and (
+def _tactic_block_column(tokens: Sequence[Token]) -> int:
+    """For ``by`` ending its line, the column of the first tactic: Lean ends the tactic block
+    (and so the proof) at the first line that starts left of it. Otherwise 1."""
+    if len(tokens) > 1 and tokens[0].text == "by" and tokens[1].line_start:
+        return max(1, tokens[1].column)
+    return 1
+
+
+def _starts_command(token: Token, block: int) -> bool:
+    # Every Lean command starts with a keyword, `#`, `@[` or a doc comment. A line left of the
+    # tactic block (or at column 0 after a term) is not proof any more: whatever it starts is
+    # a command, even one afcheck has never heard of.
+    return token.line_start and token.column < block and (
         token.kind == "ident" or token.text in ("#", "@[")
     )

@@ -79,6 +79,7 @@ _SYMBOL_BLOCKS = (
     (0x1D400, 0x1D7FF),  # mathematical alphanumerics outside isLetterLike (𝟙)
 )
 _GREEK_TOKENS = "λΠΣ"
+_RAW_STRING_START = re.compile(r'r(#*)"')
 _CHAR_LITERAL = re.compile(r"'(?:[^\\'\n]|\\[\\\"'ntr]|\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4})'")
 _HIDDEN = frozenset(
     [0x00AD, 0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x2800, 0x3164, 0xFFA0]
@@ -196,7 +197,11 @@ class _Lexer:
         self.space = True
 
     def _block_comment(self) -> None:
-        start, depth, k, n = self.i, 1, self.i + 2, len(self.text)
+        # Lean skips the character right after `/-` before it looks for nesting (and `/--`,
+        # `/-!` are doc comments whose body starts there too): `/-/- -/ x` ends at the first
+        # `-/`, so x is code.
+        start, depth, n = self.i, 1, len(self.text)
+        k = min(start + 3, n)
         while k < n and depth:
             if self.text.startswith("/-", k):
                 depth, k = depth + 1, k + 2
@@ -261,7 +266,25 @@ class _Lexer:
         self.i = k
         self._emit("num", text[start:k], start)
 
+    def _raw_string(self) -> bool:
+        # r"…" and r#"…"#: no escapes inside, ended by a quote and as many #.
+        match = _RAW_STRING_START.match(self.text, self.i)
+        if match is None:
+            return False
+        start = self.i
+        close = '"' + "#" * len(match.group(1))
+        end = self.text.find(close, match.end())
+        if end < 0:
+            self.problems.append(BadText(start, len(self.text), "an unterminated raw string"))
+            end = len(self.text) - len(close)
+        self._check_hidden(start, end + len(close), "a string")
+        self.i = end + len(close)
+        self._emit("str", self.text[start : self.i], start)
+        return True
+
     def _ident(self) -> None:
+        if self._raw_string():
+            return
         text, start, n = self.text, self.i, len(self.text)
         parts: list[str] = []
         k = start

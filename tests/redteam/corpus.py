@@ -214,6 +214,14 @@ EVASIONS: tuple[Cheat, ...] = (
     Cheat("empty", "  -- nothing\n", "no proof at all", "empty"),
     Cheat("unknown-command-after", "by decide\nfuture_command cheat",
           "a command afcheck does not know yet, after the proof", "command-position"),
+    Cheat("unknown-command-indented", "by\n    decide\n  future_command cheat",
+          "a command left of the tactic block, though not at column 0", "command-position"),
+    Cheat("comment-skip-char", "by\n  /-/- -/ set_option debug.skipKernelTC true in -- -/\n"
+          "  rfl", "Lean skips the character after /-, so this comment ends early", "option"),
+    Cheat("raw-string", "by\n  have := r\"\\\" sorry --\"\n  rfl",
+          "a raw string has no escapes: the quote after the backslash ends it", "hole"),
+    Cheat("interpolated-string", "by\n  have := s!\"{(by exact (cheat : (1 : ℕ) = 2))}\"\n"
+          "  rfl", "code inside an interpolated string", "interpolated-string"),
 )
 
 HEADER_CHEATS: tuple[Cheat, ...] = (
@@ -249,6 +257,10 @@ HEADER_CHEATS: tuple[Cheat, ...] = (
     Cheat("elab", "elab \"x\" : term => pure (Lean.mkNatLit 1)", "an elaborator",
           "syntax-extension"),
     Cheat("invisible", "def f\u3164 : ℕ := 0", "U+3164 in a name", "character"),
+    Cheat("variable-false", "variable (cheat : (1 : ℕ) = 2)",
+          "a variable the proof mentions becomes a hypothesis of the theorem", "command"),
+    Cheat("include", "variable {n : ℕ}\ninclude n", "forces variables into the theorem",
+          "command"),
 )
 
 HONEST_BODIES: tuple[str, ...] = (
