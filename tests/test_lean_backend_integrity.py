@@ -11,6 +11,7 @@ from afcheck_lean.audit import audit_text
 from afcheck_lean.deepseek import proof_body
 from afcheck_lean.integrity import (
     RESOURCE_BOUNDS,
+    bounds_for,
     find_header_violation,
     find_proof_violation,
     header_violation,
@@ -171,3 +172,16 @@ def test_zero_cheats_accepted_by_real_lean(lean_pool: ReplPool) -> None:
                                          "by norm_num")])
     assert [c for c in checks if c.accepted] == []
     assert honest[0].accepted, honest[0].reason
+
+
+def test_a_proof_gets_no_more_heartbeats_than_the_pool_header_allows(
+        permissive: FakeLean) -> None:
+    body = "by\n  set_option maxHeartbeats 300000 in\n  norm_num"
+    assert bounds_for("set_option maxHeartbeats 200000")["maxHeartbeats"] == 200_000
+    assert bounds_for("set_option maxHeartbeats 0")["maxHeartbeats"] == 400_000
+    with permissive.pool(header="import Mathlib\nset_option maxHeartbeats 200000") as pool:
+        (tight,) = verify(pool, [Candidate(FALSE_STATEMENT, "", body)])
+    with permissive.pool() as pool:
+        (default,) = verify(pool, [Candidate(FALSE_STATEMENT, "", body)])
+    assert not tight.accepted and "outside 1..200000" in tight.reason
+    assert default.accepted

@@ -137,6 +137,19 @@ def header_violation(header: str, *, allow_native_decide: bool = False) -> str |
     return None if found is None else f"header {found}"
 
 
+def bounds_for(pool_header: str) -> Mapping[str, int]:
+    """The bounds a proof may set under ``pool_header``: :data:`RESOURCE_BOUNDS`, lowered to
+    what the pool's own header sets (a proof never gets more than the environment allows)."""
+    bounds = dict(RESOURCE_BOUNDS)
+    tokens = lex(pool_header).tokens
+    for index, token in enumerate(tokens[:-2]):
+        name, value = tokens[index + 1].text, tokens[index + 2]
+        if token.text == "set_option" and name in bounds and value.text.isdigit():
+            if int(value.text) > 0:
+                bounds[name] = min(bounds[name], int(value.text))
+    return bounds
+
+
 def strip_resource_options(header: str) -> str:
     """``header`` with every ``set_option <resource bound> N`` (and its ``in``) blanked out, so
     that afcheck's bounds, set by the pool's own header, hold for the whole check. Blanks keep

@@ -17,7 +17,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from afcheck_lean.integrity import allowed_axioms, header_violation, proof_violation
+from afcheck_lean.integrity import (
+    allowed_axioms,
+    bounds_for,
+    header_violation,
+    proof_violation,
+)
 from afcheck_lean.pool import Failure, ReplPool
 from afcheck_lean.replies import Reply
 from afcheck_lean.source import Source, SourceError, declaration_source, header_lines
@@ -69,8 +74,8 @@ def _prepare(candidate: Candidate, pool_header: str, allow_native: bool) -> Chec
         header = header_lines(candidate.header, pool_header)
     except (StatementError, SourceError) as exc:
         return Check(False, str(exc))
-    problem = header_violation(header) or proof_violation(
-        candidate.body, allow_native_decide=allow_native
+    problem = header_violation(header, allow_native_decide=allow_native) or proof_violation(
+        candidate.body, allow_native_decide=allow_native, bounds=bounds_for(pool_header)
     )
     if problem:
         return Check(False, problem)
