@@ -160,3 +160,14 @@ class _Checking:
 
     def __exit__(self, *exc: object) -> None:
         self.checker.close()
+
+
+def test_the_run_stops_when_no_repl_can_start(fake: FakeLean) -> None:
+    records = [_ok("theorem good : (2 : ℕ) + 2 = 4 := by sorry", key=f"k{i}") for i in range(4)]
+    header = "import Mathlib\nopen BigOperators Real Nat Topology Rat\n-- fake:crash"
+    with _Checking(fake, header=header) as checker, \
+            pytest.raises(LeanUnavailable, match="^checker lean: Lean could not start "
+                          r"\(the Lean REPL stopped while importing the header"):
+        checker.check(records)
+    starts = [r for r in fake.requests() if "env" not in r["request"]]
+    assert len(starts) == 1, "after the first failed start, the other commands must not run"

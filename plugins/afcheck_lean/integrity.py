@@ -305,10 +305,10 @@ class _Rules:
         ):
             return self._violation("search-tactic", f"uses a proof-search tactic ('{word}')",
                                    token)
-        if parts[-1] == "ofNonempty" and "Classical" in parts:
+        if parts[-1] in ("ofNonempty", "arbitrary") and "Classical" in parts:
             return self._violation("classical-choice", "conjures a value by choice "
                                    f"('{name}')", token)
-        if word in ("letI", "haveI"):
+        if word in ("letI", "haveI", "have", "let"):
             return self._check_instance(index, token)
         return None
 
@@ -386,7 +386,8 @@ class _Rules:
 
     def _check_instance(self, index: int, token: Token) -> Violation | None:
         # `letI : Decidable p := _` / `haveI : Fact p := ⟨?_⟩`: an instance whose value is left
-        # to unification can make `decide` or a `Fact` argument say what the prover wants.
+        # to unification can make `decide` or a `Fact` argument say what the prover wants. A
+        # plain `have` of a class type is a local instance too in Lean 4.
         end = index + 1
         classes = holes = False
         while end < len(self.tokens):
