@@ -117,7 +117,18 @@ def test_the_installed_command_runs_end_to_end(tmp_path: Path) -> None:
     good = _file(tmp_path, "good.lean", HONEST)
     bad = _file(tmp_path, "bad.lean", HONEST.replace("by linarith", "by\n    sorry"))
     done = subprocess.run([exe, "lean", "audit", str(good), str(bad)], capture_output=True,
-                          text=True, timeout=120, check=False, cwd=tmp_path)
+                          text=True, timeout=120, check=False)
     assert done.returncode == 1, done.stderr
     assert done.stdout.splitlines()[0] == f"{good}: accepted"
     assert done.stdout.splitlines()[1].startswith(f"{bad}: rejected: hole: ")
+
+
+def test_the_command_is_wired_through_the_afcheck_command_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from afcheck.cli import main as afcheck_main
+
+    good = _file(tmp_path, "good.lean", HONEST)
+    assert afcheck_main(["lean", "audit", "--json", str(good)]) == 0
+    assert json.loads(capsys.readouterr().out) == [{"file": str(good), "accepted": True}]
+    assert afcheck_main(["lean", "audit", str(tmp_path / "none.lean")]) == 2
+    assert capsys.readouterr().err.count("\n") == 1

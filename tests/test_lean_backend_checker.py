@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from afcheck_lean.checker import LeanChecker, is_unchecked
+from afcheck_lean.checker import LeanChecker
 from afcheck_lean.pool import LeanUnavailable
 from fake_repl.harness import FakeLean, make_fake_lean
 
@@ -82,7 +82,7 @@ def test_a_check_that_did_not_happen_is_not_a_pass(fake: FakeLean) -> None:
     assert checked_good == good
     assert checked_slow.status is FormalisationStatus.AF_FAIL
     assert checked_slow.reason == "not type-checked: Lean timed out after 0.5s while checking"
-    assert is_unchecked(checked_slow) and not is_unchecked(checked_good)
+    assert checked_slow.transient and not checked_good.transient
 
 
 def test_a_crash_is_recorded_per_command_once_lean_has_answered(fake: FakeLean) -> None:
@@ -171,3 +171,24 @@ def test_the_run_stops_when_no_repl_can_start(fake: FakeLean) -> None:
         checker.check(records)
     starts = [r for r in fake.requests() if "env" not in r["request"]]
     assert len(starts) == 1, "after the first failed start, the other commands must not run"
+
+
+def test_a_run_whose_checker_cannot_start_stops_in_one_line(
+        fake: FakeLean, arith: pytest.Pytester) -> None:
+    from conftest import write_suite
+
+    (fake.settings.project / ".lake" / "packages" / "mathlib").mkdir(parents=True)
+    rows = [{"problem_id": f"p{i}", "node_id": "1", "step": "So: 2 + 3 = 5",
+             "perturbed": "So: 2 + 3 = 6"} for i in range(3)]
+    write_suite(arith.path, "demo", rows,
+                {"perturber": "given", "formaliser": "arith", "prover": "arith"})
+    settings = fake.settings
+    options = (f"lake={settings.lake},project={settings.project},repl_dir={settings.repl_dir},"
+               "header=import Mathlb,memory_mb=0,timeout_s=10")
+    result = arith.runpytest("demo", "--afcheck-plugin", "arith", "--afcheck-checker", "lean",
+                             "--afcheck-checker-opt", options, "--tb=line")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    lines = [line for line in result.outlines + result.errlines if "Lean could not start" in line]
+    assert len(lines) == 1
+    assert "checker lean: Lean could not start (the header does not elaborate" in lines[0]
+    assert "passed" not in result.outlines[-1]

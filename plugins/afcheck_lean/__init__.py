@@ -3,6 +3,9 @@ the ``afcheck lean setup|doctor|audit`` command)."""
 
 from __future__ import annotations
 
+import argparse
+from collections.abc import Callable
+
 from afcheck import hookimpl
 from afcheck.registry import Register
 
@@ -33,8 +36,7 @@ def afcheck_register_commands(register: Register) -> None:
              description="set up and inspect the Lean backend; audit proofs without Lean")
 
 
-def _lean_command(argv: list[str]) -> int:
-    # Old command API (factory(argv)); under the new one, register afcheck_lean.commands.configure.
-    from afcheck_lean.commands import main
+def _lean_command(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    from afcheck_lean.commands import configure
 
-    return main(argv)
+    return configure(parser)

@@ -27,10 +27,11 @@ class LeanChecker:
     record becomes TC-Fail with the rule. A statement Lean rejects becomes TC-Fail with the
     first error (position counted inside the statement). A check that did not happen is not a
     pass: a command that timed out, crashed or ran out of memory makes the record AF-Fail
-    (a backend error) with a reason starting with :data:`UNCHECKED`, so that it counts as a
-    formalisation failure, never as type-correct. When Lean cannot work at all (the pool
-    header fails, no REPL starts, or the first :data:`BREAKER_LIMIT` commands all fail) the
-    run stops with :class:`~afcheck_lean.pool.LeanUnavailable`, one line.
+    (a backend error, ``transient`` so that no cache keeps it) with a reason starting with
+    :data:`UNCHECKED`; it counts as a formalisation failure, never as type-correct. When Lean
+    cannot work at all (the pool header fails, no REPL starts, or the first
+    :data:`BREAKER_LIMIT` commands all fail) the run stops with
+    :class:`~afcheck_lean.pool.LeanUnavailable`, one line.
     """
 
     name = "lean"
@@ -78,15 +79,10 @@ class LeanChecker:
         self.pool.close()
 
 
-def is_unchecked(record: Formalisation) -> bool:
-    """A record the checker could not decide (Lean gave no answer): not worth caching."""
-    return record.status is FormalisationStatus.AF_FAIL and record.reason.startswith(UNCHECKED)
-
-
 def _apply(record: Formalisation, source: Source, result: Reply | Failure) -> Formalisation:
     if isinstance(result, Failure):
         return dataclasses.replace(record, status=FormalisationStatus.AF_FAIL,
-                                   reason=f"{UNCHECKED}{result.reason}")
+                                   reason=f"{UNCHECKED}{result.reason}", transient=True)
     if result.refusal:
         return _tc_fail(record, f"Lean refused the statement: {result.refusal}")
     if not result.errors:
