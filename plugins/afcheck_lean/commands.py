@@ -43,7 +43,7 @@ def configure(parser: argparse.ArgumentParser) -> Handler:
 
 
 def main(argv: list[str]) -> int:
-    """The command under the current ``factory(argv)`` registration."""
+    """``afcheck lean`` run from a list of arguments (for scripts and tests)."""
     parser = argparse.ArgumentParser(prog="afcheck lean", description="the Lean backend")
     return configure(parser)(parser.parse_args(argv))
 
