@@ -33,12 +33,14 @@ NATIVE_AXIOMS = frozenset({"Lean.ofReduceBool", "Lean.trustCompiler"})
 RESOURCE_BOUNDS: Mapping[str, int] = {
     "maxHeartbeats": 400_000,
     "synthInstance.maxHeartbeats": 400_000,
-    "maxRecDepth": 10_000,
+    "maxRecDepth": 100_000,
     "synthInstance.maxSize": 1_024,
     "exponentiation.threshold": 1_024,
 }
-"""The only options a proof may set, each with afcheck's bound: a proof may lower a bound
-(``set_option maxHeartbeats 100000 in``), never raise it or lift it (``0`` = unbounded)."""
+"""The only options a proof may set, each with the largest value afcheck allows: they cost
+time or stack, never soundness, and the wall clock stops what they let run long. ``0``
+(unbounded) is never allowed; ``maxHeartbeats`` is also capped by the pool's own header
+(:func:`bounds_for`)."""
 
 _HEADER_BOOL_OPTIONS = frozenset({"autoImplicit", "relaxedAutoImplicit"})
 """How the *statement* elaborates: the formaliser's choice, never the prover's."""
@@ -76,6 +78,8 @@ _META_NAMESPACES = frozenset({
     "TermElabM", "CommandElabM",
 })
 _NOISE = frozenset({"trace", "trace_state", "show_term", "extract_goal", "trace_simp_set"})
+"""Tactics that print messages; ``trace`` only where a tactic starts (after ``open Matrix``,
+``trace A`` is a term)."""
 _SEARCH = frozenset({"library_search", "rw_search", "observe", "hint"})
 _NATIVE = frozenset({"native_decide", "native", "by_native"})
 _INSTANCE_CLASSES = ("Decidable", "Fact")
@@ -294,7 +298,7 @@ class _Rules:
         if parts[-1] in _NATIVE and not self.allow_native:
             return self._violation("native_decide", "uses native evaluation (trusts compiled "
                                    "code; allow with --allow-native-decide)", token)
-        if word in _NOISE:
+        if word in _NOISE and (word != "trace" or self._tactic_position(index)):
             return self._violation("noise", f"prints messages ('{word}'), which could imitate "
                                    "Lean's answers", token)
         if word.endswith("?") or word in ("library_search", "rw_search"):
