@@ -84,12 +84,15 @@ class Breaker:
 
     def error(self, component: str) -> LeanUnavailable:
         assert self.tripped is not None
-        if self.tripped.kind == "header" or self.tripped.startup:
+        if self.answered:
+            what = f"Lean stopped working after {self.answered} check(s)"
+        elif self.tripped.kind == "header" or self.tripped.startup:
             what = "Lean could not start"
         else:
             what = f"the first {self.failed_in_row} Lean checks all failed"
-        return LeanUnavailable(f"{component}: {what} ({self.tripped.reason}); no statement "
-                               "was checked: run `afcheck lean doctor`")
+        checked = "the run stops" if self.answered else "no statement was checked"
+        return LeanUnavailable(f"{component}: {what} ({self.tripped.reason}); {checked}: run "
+                               "`afcheck lean doctor`")
 
 
 class _Worker:
