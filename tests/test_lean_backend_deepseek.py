@@ -112,3 +112,13 @@ def test_a_reformatted_statement_is_the_same_statement(theirs: str) -> None:
 def test_a_changed_statement_is_caught_whatever_its_layout(theirs: str) -> None:
     with pytest.raises(ValueError, match="changed the statement"):
         proof_body(f"```lean4\n{theirs}\n```", split_statement(SYSTEM))
+
+
+def test_the_run_stops_in_one_line_when_lean_cannot_start(fake: FakeLean) -> None:
+    from afcheck_lean.pool import LeanUnavailable
+
+    prover = DeepSeekProver(fake.pool(header="import Mathlb"), _Model([GOOD]), negate_for_tests,
+                            k=1)
+    with pytest.raises(LeanUnavailable, match="^prover deepseek: Lean could not start"):
+        prover.prove([ProofTask("k", SYSTEM)])
+    prover.close()

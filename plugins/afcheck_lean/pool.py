@@ -55,12 +55,12 @@ class Breaker:
     """Stops a batch when Lean is not working at all, rather than failing every command.
 
     It trips when the pool header does not elaborate, when no REPL could be started before
-    any command was answered, or when the first ``limit`` commands all failed. Once Lean has
-    answered one command, later failures are per-command (a slow statement, a crash) and
-    never trip it.
+    any command was answered, or (unless ``limit`` is ``None``) when the first ``limit``
+    commands all failed. Once Lean has answered one command, later failures are per-command
+    (a slow statement, a crash) and never trip it.
     """
 
-    def __init__(self, limit: int = 20) -> None:
+    def __init__(self, limit: int | None = 20) -> None:
         self.limit = limit
         self.answered = 0
         self.failed_in_row = 0
@@ -78,7 +78,8 @@ class Breaker:
             self.failed_in_row += 1
             if self.tripped is None and (
                 result.kind == "header"
-                or (not self.answered and (result.startup or self.failed_in_row >= self.limit))
+                or (not self.answered and (result.startup or (
+                    self.limit is not None and self.failed_in_row >= self.limit)))
             ):
                 self.tripped = result
 

@@ -23,7 +23,7 @@ from afcheck_lean.integrity import (
     header_violation,
     proof_violation,
 )
-from afcheck_lean.pool import Failure, ReplPool
+from afcheck_lean.pool import Breaker, Failure, ReplPool
 from afcheck_lean.replies import Reply
 from afcheck_lean.source import Source, SourceError, declaration_source, header_lines
 from afcheck_lean.statement import StatementError, split_statement
@@ -52,13 +52,14 @@ class Check:
 
 
 def verify(pool: ReplPool, candidates: Sequence[Candidate], *,
-           allow_native_decide: bool = False) -> list[Check]:
-    """Check all candidates in one pool batch; results in input order."""
+           allow_native_decide: bool = False, breaker: Breaker | None = None) -> list[Check]:
+    """Check all candidates in one pool batch; results in input order. With a ``breaker``,
+    the commands left once it trips are not run (the caller raises its error)."""
     prepared: list[Check | Source] = [
         _prepare(c, pool.settings.header, allow_native_decide) for c in candidates
     ]
     sources = [p for p in prepared if isinstance(p, Source)]
-    results = iter(pool.run([s.text for s in sources]))
+    results = iter(pool.run([s.text for s in sources], breaker))
     checks = []
     for item in prepared:
         if isinstance(item, Check):
