@@ -104,6 +104,36 @@ _TACTIC_BEFORE = frozenset({
     "focus", "then", "else", "do", "on_goal",
 })
 _AFTER_TACTIC = frozenset({";", "<;>", ")", "|", "]", "}"})
+_LINE_STARTERS = frozenset("""
+    _ by fun λ calc match if then else show from have haveI let letI suffices at with do
+    nofun nomatch return
+    exact exacts apply refine refine' intro intros rintro rintros use use! exists existsi
+    constructor left right fconstructor econstructor and_intros split split_ifs
+    cases cases' rcases obtain induction induction' match_target case case' next on_goal
+    pick_goal swap rotate_left rotate_right all_goals any_goals try repeat repeat' iterate
+    first focus skip done rfl symm trans ac_rfl exfalso contradiction trivial absurd assumption
+    simp simp_all simpa dsimp simp_rw simp_arith simp_intro unfold unfold_let delta
+    rw rwa erw rewrite nth_rewrite nth_rw rw_mod_cast
+    norm_num norm_num1 ring ring_nf ring1 ring_exp abel abel_nf group noncomm_ring module
+    field_simp cancel_denoms linarith linarith! nlinarith nlinarith! polyrith positivity bound
+    linear_combination linear_combination' omega decide norm_cast push_cast exact_mod_cast
+    apply_mod_cast assumption_mod_cast zify qify rify lift push_neg by_contra by_contra!
+    by_contra' by_cases contrapose contrapose! subst subst_vars clear clear_value specialize
+    generalize revert rename_i rename replace set change congr congr! congrm gcongr ext funext
+    convert convert_to interval_cases fin_cases mod_cases tauto itauto aesop aesop_cat
+    infer_instance classical filter_upwards wlog choose peel injection injections
+    apply_rules solve_by_elim apply_fun conv conv_lhs conv_rhs continuity measurability
+    fun_prop norm_num! field_simp! compute_degree monicity nontriviality inhabit refine_lift
+    simp_all! decreasing_tactic simp_wf split_ands triv unfold_projs beta_reduce
+    lhs rhs arg enter pattern zeta whnf set_option native_decide guard_hyp guard_target
+    fail_if_success success_if_fail with_reducible with_unfolding_all apply_assumption
+    assumption' rsuffices bv_omega bv_decide norm_num1 exact_mod_cast
+    clear_except rcongr tfae_have tfae_finish
+    """.split())
+"""Words that may start a line where a tactic could start in a ``by`` body. A word off this
+list there is refused: after the end of a proof, Lean reads an unknown keyword as a command,
+and no list of commands can name them all. (Term-mode bodies are free-form; for them only a
+name at column 0 is refused.)"""
 TARGET_NAMES = frozenset({"afcheck_target"})
 """The name afcheck gives the rebuilt theorem: a body that names it refers to itself."""
 
@@ -214,11 +244,17 @@ class _Rules:
 
     def first(self) -> Violation | None:
         block = _tactic_block_column(self.tokens)
+        tactics = not self.header and bool(self.tokens) and self.tokens[0].text == "by"
+        previous_line = -1
         for index, token in enumerate(self.tokens):
             found = self._check(index, token)
             if found is None and not self.header and index and _starts_command(token, block):
                 found = self._violation("command-position", "starts a line left of the proof's "
                                         "tactic block, where Lean reads a new command", token)
+            if found is None and tactics and token.line_start:
+                found = self._check_line_start(index, token, previous_line)
+            if token.line_start:
+                previous_line = _tactic_column(self.tokens, index)
             if found is not None:
                 return found
             self._track_brackets(index, token)
@@ -315,6 +351,16 @@ class _Rules:
         if word in ("letI", "haveI", "have", "let"):
             return self._check_instance(index, token)
         return None
+
+    def _check_line_start(self, index: int, token: Token, previous: int) -> Violation | None:
+        # A line at or left of where the previous line's tactic starts begins a new tactic
+        # (or ends the proof); one further right continues a term.
+        if (index == 0 or self.open_brackets or token.kind != "ident" or "." in token.text
+                or token.column > previous or token.text in _LINE_STARTERS):
+            return None
+        return self._violation("unknown-start", f"starts a line with '{token.text}', which is "
+                               "not a tactic afcheck knows (after a proof, Lean reads an "
+                               "unknown keyword there as a command)", token)
 
     def _check_symbol(self, index: int, token: Token) -> Violation | None:
         nxt = self._next(index)
@@ -426,6 +472,18 @@ class _Rules:
         return (self.tokens[opener].text == "("
                 and opener + 1 < len(self.tokens) and self.tokens[opener + 1].text == "add"
                 and self.tokens[index - 1].text in ("add", ","))
+
+
+def _tactic_column(tokens: Sequence[Token], index: int) -> int:
+    """Where the tactic on the line starting at ``index`` starts: after a leading ``·``."""
+    after = index
+    while after < len(tokens) and tokens[after].text in ("·", ".") and (
+        after == index or not tokens[after].line_start
+    ):
+        after += 1
+    if after < len(tokens) and after != index and not tokens[after].line_start:
+        return tokens[after].column
+    return tokens[index].column
 
 
 def _tactic_block_column(tokens: Sequence[Token]) -> int:

@@ -222,6 +222,11 @@ EVASIONS: tuple[Cheat, ...] = (
           "a command afcheck does not know yet, after the proof", "command-position"),
     Cheat("unknown-command-indented", "by\n    decide\n  future_command cheat",
           "a command left of the tactic block, though not at column 0", "command-position"),
+    Cheat("unknown-command-at-tactic-column", "by\n  simp\n  erase_aesop_rules [cheat]",
+          "a command afcheck does not list, where the next tactic would start", "unknown-start"),
+    Cheat("unknown-command-in-focus-block",
+          "by\n  constructor\n  · simp\n    future_command cheat",
+          "a command after a focused block", "unknown-start"),
     Cheat("comment-skip-char", "by\n  /-/- -/ set_option debug.skipKernelTC true in -- -/\n"
           "  rfl", "Lean skips the character after /-, so this comment ends early", "option"),
     Cheat("raw-string", "by\n  have := r\"\\\" sorry --\"\n  rfl",
@@ -276,6 +281,10 @@ HONEST_BODIES: tuple[str, ...] = (
     "by\n  have hint : (2 : ℕ) = 2 := rfl\n  exact hint",
     "by\n  have h : trace (1 : Matrix (Fin 2) (Fin 2) ℚ) = 2 := by simp\n  exact h",
     "by\n  set_option maxRecDepth 100000 in\n  decide",
+    "by\n  simp\n  set_option maxHeartbeats 100000 in\n  ring",
+    "by\n  conv =>\n    lhs\n    rw [h]\n  induction n with\n  | zero => simp\n"
+    "  | succ n ih =>\n    simp [ih]\n    omega",
+    "  have h : (1 : ℕ) < 2 := by norm_num\n  lt_trans h (by norm_num)",
     "by\n  intro hint\n  exact hint",
     "by aesop (add unsafe 50% apply Nat.le_of_lt_succ, unsafe 10% apply le_of_lt)",
     "by\n  refine ⟨?_, ?h⟩ <;> norm_num",
