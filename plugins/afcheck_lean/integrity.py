@@ -251,7 +251,9 @@ class _Rules:
             if found is None and not self.header and index and _starts_command(token, block):
                 found = self._violation("command-position", "starts a line left of the proof's "
                                         "tactic block, where Lean reads a new command", token)
-            if found is None and tactics and token.line_start:
+            if found is None and tactics and (
+                token.line_start or (index and self.tokens[index - 1].text == ";")
+            ):
                 found = self._check_line_start(index, token, previous_line)
             if token.line_start:
                 previous_line = _tactic_column(self.tokens, index)
@@ -354,9 +356,12 @@ class _Rules:
 
     def _check_line_start(self, index: int, token: Token, previous: int) -> Violation | None:
         # A line at or left of where the previous line's tactic starts begins a new tactic
-        # (or ends the proof); one further right continues a term.
+        # (or ends the proof); one further right continues a term. After a `;` (which may
+        # also end a tactic block) a tactic starts too.
+        after_semicolon = index > 0 and self.tokens[index - 1].text == ";"
         if (index == 0 or self.open_brackets or token.kind != "ident" or "." in token.text
-                or token.column > previous or token.text in _LINE_STARTERS):
+                or (token.column > previous and not after_semicolon)
+                or token.text in _LINE_STARTERS):
             return None
         return self._violation("unknown-start", f"starts a line with '{token.text}', which is "
                                "not a tactic afcheck knows (after a proof, Lean reads an "

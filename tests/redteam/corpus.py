@@ -224,6 +224,8 @@ EVASIONS: tuple[Cheat, ...] = (
           "a command left of the tactic block, though not at column 0", "command-position"),
     Cheat("unknown-command-at-tactic-column", "by\n  simp\n  erase_aesop_rules [cheat]",
           "a command afcheck does not list, where the next tactic would start", "unknown-start"),
+    Cheat("unknown-command-after-semicolon", "by simp; erase_aesop_rules [cheat]",
+          "a trailing ; ends the tactic block, and a command follows", "unknown-start"),
     Cheat("unknown-command-in-focus-block",
           "by\n  constructor\n  · simp\n    future_command cheat",
           "a command after a focused block", "unknown-start"),
