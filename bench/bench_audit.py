@@ -2,7 +2,7 @@
 
 Prints ``name value target`` lines: the share of the 221 honest files accepted (target 1),
 the share of red-team bodies rejected (target 1) and the audit's throughput in files per
-second (target 200: auditing must cost nothing next to a Lean check). Data:
+second (target 50: a Lean check of one file takes seconds). Data:
 ``$AFCHECK_DATA_DIR/prover_v2_minif2f`` (default ``../shared/data``); without it the honest
 figures are ``nan``.
 """
@@ -30,14 +30,14 @@ def main() -> int:
     print(f"audit_redteam_rejected_share {rejected / len(cheats):.3f} 1")
     if not files:
         print("audit_honest_accepted_share nan 1")
-        print("audit_files_per_s nan 200")
+        print("audit_files_per_s nan 50")
         return 0
     texts = [f.read_text(encoding="utf-8") for f in files]
     began = time.perf_counter()
     accepted = sum(audit_text(t).accepted for t in texts)
     spent = time.perf_counter() - began
     print(f"audit_honest_accepted_share {accepted / len(texts):.3f} 1")
-    print(f"audit_files_per_s {len(texts) / spent:.0f} 200")
+    print(f"audit_files_per_s {len(texts) / spent:.0f} 50")
     return 0
 
 
