@@ -69,5 +69,6 @@ def test_line_starts_and_columns() -> None:
 
 def test_character_classes() -> None:
     assert symbol_char("≤") and symbol_char("⟨") and symbol_char("ᶜ") and symbol_char("!")
+    assert all(symbol_char(c) for c in "⬝♯⨆⦃⟶≫⇑↥⧸₊𝟙")
     assert not symbol_char("a") and not symbol_char("\u00a0") and not symbol_char("\u2800")
     assert hidden_char("\u200b") and hidden_char("\u3164") and not hidden_char("是")

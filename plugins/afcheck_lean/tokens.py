@@ -72,8 +72,9 @@ _SYMBOL_BLOCKS = (
     (0x2200, 0x22FF),  # mathematical operators
     (0x2300, 0x23FF),  # miscellaneous technical (⌊ ⌋ ⌈ ⌉)
     (0x25A0, 0x25FF),  # geometric shapes (▸ □)
+    (0x2600, 0x26FF),  # miscellaneous symbols (♯ ♭)
     (0x27C0, 0x27FF),  # mathematical symbols A, supplemental arrows A (⟨ ⟩ ⟶)
-    (0x2900, 0x2AFF),  # supplemental arrows B, mathematical symbols B, operators (⦃ ⨆)
+    (0x2900, 0x2BFF),  # arrows B, mathematical symbols B, operators, more arrows (⦃ ⨆ ⬝)
     (0x02B0, 0x02FF),  # spacing modifier letters (×ˢ)
     (0x1D00, 0x1DBF),  # phonetic extensions: postfix notations (ᶜ ᵀ ᵒᵈ)
     (0x1D400, 0x1D7FF),  # mathematical alphanumerics outside isLetterLike (𝟙)
