@@ -67,10 +67,11 @@ class LeanChecker:
             header = header_lines(record.header, self.pool.settings.header)
         except (StatementError, SourceError) as exc:
             return str(exc)
-        problem = header_violation(header)
+        allow_native = self.pool.settings.allow_native_decide
+        problem = header_violation(header, allow_native_decide=allow_native)
         if problem:
             return f"not checked: {problem}"
-        problem = header_violation(statement.signature)
+        problem = header_violation(statement.signature, allow_native_decide=allow_native)
         if problem:
             return f"not checked: statement {problem.removeprefix('header ')}"
         return declaration_source(header, statement.with_sorry(), print_axioms=False)

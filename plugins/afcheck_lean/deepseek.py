@@ -101,8 +101,8 @@ class DeepSeekProver:
         self.k = k
         self.cot = cot
         self.allow_native_decide = allow_native_decide
+        # Stops the run when Lean cannot start, rather than answering INCONCLUSIVE for all.
         self.breaker = Breaker(limit=None)
-        """Stops the run when Lean cannot start: every verdict would be INCONCLUSIVE."""
 
     def prove(self, tasks: Sequence[ProofTask]) -> list[Verdict]:
         sides = [self._sides(t) for t in tasks]

@@ -135,8 +135,8 @@ class LeanTacticsProver:
         self.smt = smt
         self.trust_smt = trust_smt
         self.allow_native_decide = allow_native_decide
+        # Stops the run when Lean cannot start, rather than answering INCONCLUSIVE for all.
         self.breaker = Breaker(limit=None)
-        """Stops the run when Lean cannot start: every verdict would be INCONCLUSIVE."""
 
     def prove(self, tasks: Sequence[ProofTask]) -> list[Verdict]:
         hints: list[Verdict | None] = [None] * len(tasks)
