@@ -152,3 +152,17 @@ def test_size_limits_are_parse_errors_not_recursion_errors() -> None:
         with pytest.raises(TooLarge):
             parse_theorem(f"theorem t : {text} := by sorry")
     assert parse_theorem("theorem t : " + "9" * 4_300 + " = 1 := by sorry")
+
+
+@pytest.mark.parametrize("text", ["(٢ : ℕ) + 2 = 4", "２ + 2 = 4", "𝟐 + 2 = 4", "x٢ = 2",
+                                  "x\u00a0= 2", "x\u3164 = 2", "а = 2"])
+def test_lean_reads_only_ascii_digits_and_its_own_identifier_characters(text: str) -> None:
+    # `Char.isDigit`/`Char.isAlpha` are ASCII in Lean; identifiers add only `isLetterLike` and
+    # subscripts; whitespace is space and newline. Anything else is not a Lean token.
+    with pytest.raises(ParseError):
+        parse_theorem(f"theorem t : {text} := by sorry")
+
+
+def test_lean_identifier_characters_are_kept() -> None:
+    theorem = parse_theorem("theorem t (xᵢ α₁ 𝓝x : ℕ) (hé : xᵢ = 2) : α₁ + xᵢ = 4 := by sorry")
+    assert [b.name for b in theorem.binders] == ["xᵢ", "α₁", "𝓝x", "hé"]
