@@ -118,7 +118,8 @@ def _perturb(cases: Sequence[CaseSpec], rt: Runtime,
     for (choice, seed), steps in groups.items():
         batch = list(steps.values())
         made = _call(rt, "perturb", PERTURBER, choice, batch, key=_step_key(seed),
-                     call=_perturb_with(seed), load=codec.load_perturbation)
+                     call=_perturb_with(seed), load=codec.load_perturbation,
+                     keep=lambda p: not p.transient)
         for step, perturbation, spent in zip(batch, made.results, made.seconds, strict=True):
             out[(choice, seed, step.id)] = perturbation
             seconds[("perturb", choice, seed, step.id)] = spent
@@ -201,11 +202,18 @@ def _check(cases: Sequence[CaseSpec], formalisations: Mapping[_FKey, Formalisati
            rt: Runtime, seconds: dict[tuple[object, ...], float]
            ) -> dict[tuple[Choice, _FKey], Formalisation]:
     groups: dict[Choice, dict[_FKey, Formalisation]] = defaultdict(dict)
+    out: dict[tuple[Choice, _FKey], Formalisation] = {}
     for case in cases:
         for key in _case_fkeys(case):
-            if key in formalisations:
-                groups[case.checker][key] = formalisations[key]
-    out: dict[tuple[Choice, _FKey], Formalisation] = {}
+            formalisation = formalisations.get(key)
+            if formalisation is None:
+                continue
+            if formalisation.ok:
+                groups[case.checker][key] = formalisation
+            else:
+                # Nothing to type-check: a failure keeps its own reason, never a cached one
+                # from another request that failed in the same way.
+                out[(case.checker, key)] = formalisation
     for choice, items in groups.items():
         keys = list(items)
         batch = [items[k] for k in keys]
@@ -220,9 +228,11 @@ def _check(cases: Sequence[CaseSpec], formalisations: Mapping[_FKey, Formalisati
                                                        made.seconds, strict=True):
             seconds[("check", choice, key)] = spent
             # The cache keeps the verdict of the check; the record stays this request's own.
-            if (formalisation.status, formalisation.reason) != (original.status, original.reason):
+            if (formalisation.status, formalisation.reason, formalisation.transient) != (
+                    original.status, original.reason, original.transient):
                 original = replace(original, status=formalisation.status,
-                                   reason=formalisation.reason)
+                                   reason=formalisation.reason,
+                                   transient=formalisation.transient)
             out[(choice, key)] = original
     return out
 

@@ -65,9 +65,9 @@ def _perturbation(step: Step, samples: Sequence[Completion]) -> Perturbation:
         return none("no output")
     sample = samples[0]
     if not sample.ok:
-        # Not "LLM: …": the reason must say a backend failure decided it (not cacheable).
+        # A backend failure decided it, not the model: never cached, asked again next run.
         reason = backend_failure_reason(sample.error)
-        return Perturbation(step.id, NAME, None, "none", reason=reason)
+        return Perturbation(step.id, NAME, None, "none", reason=reason, transient=True)
     if sample.truncated:
         return none("output truncated at max_tokens")
     text = clean_output(sample.text)
