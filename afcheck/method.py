@@ -62,6 +62,8 @@ class Selection:
     choose: Callable[[str, str], Choice]
     option: Callable[[str], object]
     """The run's command-line options by name (``keep_ineffective``), for method options."""
+    registered: Callable[[str], list[str]] = lambda kind: []
+    """The names registered for a kind (``detector``), for a method that uses them all."""
     _made: dict[str, tuple[Choice, ...]] = field(default_factory=dict, compare=False,
                                                  repr=False)
     """Choices already made: a suite asks for the same ones for each of its records."""
@@ -124,6 +126,8 @@ class ItemOutcome:
     """Empty for a passed item; one line otherwise (what CI pages and ``-rs`` show)."""
     details: str = ""
     """Both inputs, the statements, the verdicts and their evidence: the failure's body."""
+    notes: tuple[str, ...] = ()
+    """Things worth a look that do not decide the outcome (drift warnings), one line each."""
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from afcheck.errors import UnknownComponent, UsageError
 if TYPE_CHECKING:
     from afcheck.components import (
         Checker,
+        Detector,
         EquivalenceCriterion,
         FolProver,
         Formaliser,
@@ -79,12 +80,13 @@ CRITERION: Kind[EquivalenceCriterion] = Kind("criterion", "criteria",
                                              "afcheck_register_criteria", True)
 FOL_PROVER: Kind[FolProver] = Kind("fol_prover", "fol_provers",
                                    "afcheck_register_fol_provers", True)
+DETECTOR: Kind[Detector] = Kind("detector", "detectors", "afcheck_register_detectors")
 METHOD: Kind[AnyMethod] = Kind("method", "methods", "afcheck_register_methods")
 SUITE_KIND: Kind[SuiteKind] = Kind("suite_kind", "suite_kinds", "afcheck_register_suite_kinds")
 REPORTER: Kind[Reporter] = Kind("reporter", "reporters", "afcheck_register_reporters")
 
 KINDS: tuple[Kind[object], ...] = (FORMALISER, PROVER, CHECKER, PERTURBER, CRITERION,
-                                    FOL_PROVER, METHOD, SUITE_KIND, REPORTER)
+                                    FOL_PROVER, DETECTOR, METHOD, SUITE_KIND, REPORTER)
 """Every kind of component, in the order ``afcheck list`` shows them (commands apart)."""
 
 COMPONENT_KINDS: tuple[Kind[object], ...] = tuple(k for k in KINDS if k.selectable)

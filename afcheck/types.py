@@ -189,6 +189,25 @@ class Verdict:
     elapsed_s: float = 0.0
 
 
+@dataclass(frozen=True)
+class DetectTask:
+    """One formalisation for the semantic-drift detectors: the text it stands for (the step,
+    or its perturbation) and the statement written for it."""
+
+    text: str
+    statement: str
+    header: str = ""
+
+
+@dataclass(frozen=True)
+class DriftWarning:
+    """A sign that a statement may not say what its text says. Never changes a verdict."""
+
+    detector: str
+    side: Side
+    message: str
+
+
 class Outcome(str, enum.Enum):
     """The 5-way contingency of (z, z̄)."""
 
@@ -231,6 +250,9 @@ class CaseResult:
     excluded: str = ""
     """Why the case is left out of the metrics (unperturbable, ineffective); empty if not."""
     timings: Mapping[str, float] = field(default_factory=dict)
+    warnings: tuple[DriftWarning, ...] = ()
+    """What the semantic-drift detectors noticed in either statement; never part of the
+    outcome, the status or the metrics."""
 
     @property
     def af_fail_original(self) -> bool:

@@ -17,12 +17,14 @@ from typing import Any, TypeVar
 
 from afcheck.components import Perturber
 from afcheck.method import Choice
-from afcheck.registry import CHECKER, FORMALISER, PERTURBER, PROVER, Kind
+from afcheck.registry import CHECKER, DETECTOR, FORMALISER, PERTURBER, PROVER, Kind
 from afcheck.runtime import Batch, Runtime
 from afcheck.runtime import cache as codec
 from afcheck.runtime.spool import Spool
 from afcheck.types import (
     CaseResult,
+    DetectTask,
+    DriftWarning,
     Formalisation,
     FormaliseRequest,
     Perturbation,
@@ -51,6 +53,8 @@ class CaseSpec:
     prover: Choice
     seed: int = 0
     keep_ineffective: bool = False
+    detectors: tuple[Choice, ...] = ()
+    """The semantic-drift detectors run on both checked statements."""
 
 
 def run(
@@ -64,12 +68,16 @@ def run(
     perturbations = _perturb(cases, rt, seconds)
     formalisations = _formalise(cases, perturbations, rt, seconds)
     checked = _check(cases, formalisations, rt, seconds)
+    warnings = _detect(cases, perturbations, checked, rt, seconds)
     screened = {case.case_id: _screened(case, perturbations, checked) for case in cases}
     verdicts = _prove(cases, screened, checked, rt, seconds)
     results = []
     for case in cases:
         result = _assemble(case, perturbations, checked, verdicts, screened[case.case_id],
                            seconds)
+        found = _warnings_of(case, perturbations, checked, warnings)
+        if found:
+            result = replace(result, warnings=found)
         results.append(result)
         if on_result is not None:
             on_result(_with_raw_outputs(result, rt.spool))
@@ -95,12 +103,13 @@ def _with_raw_outputs(result: CaseResult, spool: Spool | None) -> CaseResult:
 def _call(rt: Runtime, stage: str, kind: Kind[C], choice: Choice, batch: Sequence[T], *,
           key: Callable[[T], tuple[object, ...]], call: Callable[[C, list[T]], Sequence[R]],
           load: Callable[[Mapping[str, Any]], R],
-          keep: Callable[[R], bool] = lambda r: True) -> Batch[R]:
+          keep: Callable[[R], bool] = lambda r: True,
+          dump: Callable[[R], object] = codec.dump) -> Batch[R]:
     """One stage's batch for one component, through the runtime's cache."""
     built = rt.component(kind, choice)
     return rt.cached(stage, built, batch, key=key,  # type: ignore[arg-type]
                      call=lambda chunk: call(built.component, chunk),
-                     load=load, dump=codec.dump, keep=keep)
+                     load=load, dump=dump, keep=keep)
 
 
 # -- stages ------------------------------------------------------------------------------------
@@ -237,6 +246,62 @@ def _check(cases: Sequence[CaseSpec], formalisations: Mapping[_FKey, Formalisati
     return out
 
 
+_Sides = tuple[tuple[Side, _FKey, str], tuple[Side, _FKey, str]]
+
+
+def _sides(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation]) -> _Sides:
+    """Each side's formalisation key and the text it stands for."""
+    original_key, perturbed_key = _case_fkeys(case)
+    perturbation = perturbations[(case.perturber, case.seed, case.step.id)]
+    return ((Side.ORIGINAL, original_key, case.step.text),
+            (Side.PERTURBED, perturbed_key, perturbation.text or ""))
+
+
+def _detect(cases: Sequence[CaseSpec], perturbations: Mapping[_PKey, Perturbation],
+            checked: Mapping[tuple[Choice, _FKey], Formalisation], rt: Runtime,
+            seconds: dict[tuple[object, ...], float]
+            ) -> dict[tuple[Choice, DetectTask], list[str]]:
+    """Every detector over every checked statement with the text it stands for, in one
+    batch per detector."""
+    groups: dict[Choice, dict[DetectTask, None]] = defaultdict(dict)
+    for case in cases:
+        for _, key, text in _sides(case, perturbations):
+            formalisation = checked.get((case.checker, key))
+            if formalisation is None or not formalisation.ok or not formalisation.statement:
+                continue
+            task = DetectTask(text, formalisation.statement, formalisation.header)
+            for detector in case.detectors:
+                groups[detector][task] = None
+    out: dict[tuple[Choice, DetectTask], list[str]] = {}
+    for choice, tasks in groups.items():
+        batch = list(tasks)
+        made = _call(rt, "detect", DETECTOR, choice, batch,
+                     key=lambda t: (t.text, t.statement, t.header),
+                     call=lambda detector, chunk: detector.detect(chunk),
+                     load=lambda data: list(data["messages"]),
+                     dump=lambda messages: {"messages": messages})
+        for task, messages, spent in zip(batch, made.results, made.seconds, strict=True):
+            out[(choice, task)] = messages
+            seconds[("detect", choice, task)] = spent
+    return out
+
+
+def _warnings_of(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation],
+                 checked: Mapping[tuple[Choice, _FKey], Formalisation],
+                 found: Mapping[tuple[Choice, DetectTask], list[str]]
+                 ) -> tuple[DriftWarning, ...]:
+    warnings = []
+    for side, key, text in _sides(case, perturbations):
+        formalisation = checked.get((case.checker, key))
+        if formalisation is None or not formalisation.ok or not formalisation.statement:
+            continue
+        task = DetectTask(text, formalisation.statement, formalisation.header)
+        for detector in case.detectors:
+            warnings += [DriftWarning(detector.name, side, message)
+                         for message in found.get((detector, task), ())]
+    return tuple(warnings)
+
+
 def _prove(cases: Sequence[CaseSpec], screened: Mapping[str, str | None],
            checked: Mapping[tuple[Choice, _FKey], Formalisation],
            rt: Runtime, seconds: dict[tuple[object, ...], float]
@@ -307,6 +372,13 @@ def _assemble(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation],
         "prove": sum(seconds.get(("prove", case.prover, f.statement, f.header), 0.0)
                      for f in sides if f.ok and f.statement),
     }
+    if case.detectors:
+        timings["detect"] = sum(
+            seconds.get(("detect", detector, DetectTask(text, f.statement, f.header)), 0.0)
+            for detector in case.detectors
+            for (_, _, text), f in zip(_sides(case, perturbations), (original, perturbed),
+                                       strict=True)
+            if f is not None and f.ok and f.statement)
 
     def verdict_of(formalisation: Formalisation | None) -> Verdict | None:
         if formalisation is None or not formalisation.ok or not formalisation.statement:

@@ -73,6 +73,8 @@ def _case(item: ItemResult[object], rootdir: str, annotations: bool) -> ET.Eleme
                                         f"expected failure (baseline): {outcome.message}"})
     elif item.status is Status.SKIPPED:
         ET.SubElement(test, "skipped", {"message": outcome.message})
+    if outcome.notes:
+        ET.SubElement(test, "system-out").text = "\n".join(outcome.notes)
     return test
 
 
