@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from afcheck.lean import ParseError, negate, parse_theorem, print_theorem
-from afcheck.lean.ast import App, Ascription, Binder, BinOp, Coe, Num, Quant, UnOp, Var
+from afcheck.lean import ParseError, negate, parse_expr, parse_theorem, print_expr, print_theorem
+from afcheck.lean.ast import App, Ascription, Binder, BinOp, Coe, Num, Paren, Quant, UnOp, Var
 
 STATEMENTS = [
     "theorem step : (48 : ℚ) / 2 = 24 := by sorry",
@@ -166,3 +166,9 @@ def test_lean_reads_only_ascii_digits_and_its_own_identifier_characters(text: st
 def test_lean_identifier_characters_are_kept() -> None:
     theorem = parse_theorem("theorem t (xᵢ α₁ 𝓝x : ℕ) (hé : xᵢ = 2) : α₁ + xᵢ = 4 := by sorry")
     assert [b.name for b in theorem.binders] == ["xᵢ", "α₁", "𝓝x", "hé"]
+
+
+def test_written_brackets_are_printed_and_read_back_as_grouping() -> None:
+    tree = BinOp("+", Paren(BinOp("+", Num("2"), Num("3"))), Num("4"))
+    assert print_expr(tree) == "(2 + 3) + 4"
+    assert parse_expr(print_expr(tree)) == BinOp("+", BinOp("+", Num("2"), Num("3")), Num("4"))

@@ -136,13 +136,26 @@ class BigOp:
 
 
 @dataclass(frozen=True)
+class Paren:
+    """Brackets as a source wrote them, where Lean does not need them: ``(2 + 3) + 4``.
+
+    The parser never builds one (Lean drops such brackets); a writer that shows its source's
+    grouping (``(125 / 10)`` for a decimal ``12.5``) does, and the printer keeps them."""
+
+    expr: Expr
+
+
+@dataclass(frozen=True)
 class Opaque:
     """Source text the parser does not model (set-builder, anonymous constructors …)."""
 
     text: str
 
 
-Expr = Var | Num | Ascription | Coe | BinOp | UnOp | App | Proj | Quant | Lambda | BigOp | Opaque
+Expr = (
+    Var | Num | Ascription | Coe | BinOp | UnOp | App | Proj | Quant | Lambda | BigOp | Paren
+    | Opaque
+)
 
 
 @dataclass(frozen=True)
@@ -182,7 +195,7 @@ def children(expr: Expr) -> tuple[Expr, ...]:
         return (expr.left, expr.right)
     if isinstance(expr, App):
         return expr.args
-    if isinstance(expr, Proj):
+    if isinstance(expr, (Proj, Paren)):
         return (expr.expr,)
     if isinstance(expr, (Quant, Lambda)):
         types = tuple(b.type for b in expr.binders if b.type is not None)

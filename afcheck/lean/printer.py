@@ -17,6 +17,7 @@ from afcheck.lean.ast import (
     Lambda,
     Num,
     Opaque,
+    Paren,
     Proj,
     Quant,
     Theorem,
@@ -91,6 +92,8 @@ def _print(expr: Expr, ctx: int) -> str:
         return expr.text
     if isinstance(expr, Opaque):
         return expr.text
+    if isinstance(expr, Paren):
+        return f"({_print(expr.expr, 0)})"
     if isinstance(expr, Ascription):
         return f"({_print(expr.expr, 0)} : {_print(expr.type, 0)})"
     if isinstance(expr, Coe):

@@ -15,8 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from afcheck.types import Formalisation, FormalisationStatus, FormaliseRequest
-from afcheck_literal.claims import (
+from afcheck_arith.claims import (
     Chain,
     Number,
     Unreadable,
@@ -25,20 +24,14 @@ from afcheck_literal.claims import (
     read_step,
     written_values,
 )
-from afcheck_literal.expr import (
-    Bin,
-    Expr,
-    Renderer,
-    Var,
-    is_real,
-    numerals,
-    substitution,
-    variables,
-)
-from afcheck_literal.scope import Definition, Scope, UnknownName
-from afcheck_literal.values import evaluate
+from afcheck_arith.expr import Bin, Expr, Var, is_real, numerals, substitution, variables
+from afcheck_arith.values import evaluate
 
-VERSION = "3"
+from afcheck.types import Formalisation, FormalisationStatus, FormaliseRequest
+from afcheck_literal.lean import Hypothesis, theorem
+from afcheck_literal.scope import Scope, UnknownName
+
+VERSION = "4"
 
 _NEGATED = {"=": "≠", "≠": "=", "<": "≥", "≥": "<", ">": "≤", "≤": ">"}
 _FALSE_PREFIX = re.compile(r"^\s*it\s+is\s+(?:false|not\s+true)\s+that\s+", re.IGNORECASE)
@@ -341,21 +334,8 @@ def _statement(scope: Scope, claims: list[Claim]) -> str:
     trees = [t for c in claims for t in (c.left, c.right)]
     definitions = scope.needed(trees)
     real = any(is_real(t) for t in trees) or any(is_real(d.value) for d in definitions)
-    renderer = Renderer("ℝ" if real else "ℚ", _Identity())
-    binders = "".join(_binder(renderer, i, d, real) for i, d in enumerate(definitions))
-    conclusion = " ∧ ".join(renderer.relation(c.left, c.rel, c.right) for c in claims)
-    return f"theorem step{binders} : {conclusion} := by sorry"
-
-
-def _binder(renderer: Renderer, index: int, definition: Definition, real: bool) -> str:
-    number_type = "ℝ" if real else "ℚ"
-    hypothesis = renderer.relation(Var(definition.ident), "=", definition.value)
-    label = f"h{str(index).translate(_SUBSCRIPTS)}"
-    return f" ({definition.ident} : {number_type}) ({label} : {hypothesis})"
-
-
-class _Identity(dict[str, str]):
-    """Names are already binders once resolved by the scope."""
-
-    def __missing__(self, key: str) -> str:
-        return key
+    hypotheses = [
+        Hypothesis(d.ident, f"h{str(i).translate(_SUBSCRIPTS)}", d.value)
+        for i, d in enumerate(definitions)
+    ]
+    return theorem("ℝ" if real else "ℚ", hypotheses, [(c.left, c.rel, c.right) for c in claims])

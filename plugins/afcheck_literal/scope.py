@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from afcheck_literal.expr import (
+from afcheck_arith.expr import (
     Abs,
     Bin,
     Expr,
@@ -27,8 +27,8 @@ from afcheck_literal.expr import (
     Var,
     variables,
 )
-from afcheck_literal.values import evaluate, subterm_values
-from afcheck_literal.words import RESERVED
+from afcheck_arith.values import evaluate, subterm_values
+from afcheck_arith.words import RESERVED
 
 
 class UnknownName(LookupError):

@@ -1,16 +1,15 @@
-"""Arithmetic expressions: the tree the step's notation is read into, and its Lean rendering.
+"""Arithmetic expressions: the tree a step's notation is read into.
 
-The tree keeps the step's own grouping (:class:`Paren`) so that the statement shows what the
-step wrote. Rendering puts a type ascription on the first numeral of every tree whose type
-Lean could not otherwise infer, so that ``48 / 2 = 24`` elaborates in ℚ and not in ℕ.
+The tree keeps the step's own grouping (:class:`Paren`) so that what is written from it shows
+what the step wrote, and decimals stay whole (``12.5`` is ``(125 / 10)``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from afcheck_literal.tokens import Kind
+from afcheck_arith.tokens import Kind
 
 
 @dataclass(frozen=True)
@@ -211,19 +210,11 @@ def _factorial(tree: Expr) -> Fact:
     return Fact(tree.digits)
 
 
-# ------------------------------------------------------------------------------------------
-# Lean rendering
-# ------------------------------------------------------------------------------------------
-
-_PREC = {"+": 65, "-": 65, "*": 70, "/": 70}
-_ATOMIC = (Num, Fact, Var, Pi, Paren, Abs)
-
-
 def variables(tree: Expr) -> Iterator[str]:
     """Every name the tree uses, in reading order (with repeats)."""
     if isinstance(tree, Var):
         yield tree.key
-    for child in _children(tree):
+    for child in children(tree):
         yield from variables(child)
 
 
@@ -233,7 +224,7 @@ def numerals(tree: Expr) -> Iterator[str]:
         yield tree.digits
     if isinstance(tree, Pow):
         yield tree.exponent
-    for child in _children(tree):
+    for child in children(tree):
         yield from numerals(child)
 
 
@@ -243,7 +234,7 @@ def substitution(formula: Expr, numbers: Expr) -> dict[str, Expr] | None:
     found: dict[str, Expr] = {}
 
     def match(a: Expr, b: Expr) -> bool:
-        a, b = _unwrap(a), _unwrap(b)
+        a, b = unwrap(a), unwrap(b)
         if isinstance(a, Var):
             if a.key in found:
                 return found[a.key] == b
@@ -269,10 +260,11 @@ def is_real(tree: Expr) -> bool:
     """Whether the tree needs ℝ: it takes a square root or mentions π."""
     if isinstance(tree, (Sqrt, Pi)):
         return True
-    return any(is_real(child) for child in _children(tree))
+    return any(is_real(child) for child in children(tree))
 
 
-def _children(tree: Expr) -> tuple[Expr, ...]:
+def children(tree: Expr) -> tuple[Expr, ...]:
+    """The direct subtrees of ``tree``."""
     if isinstance(tree, Bin):
         return (tree.left, tree.right)
     if isinstance(tree, (Neg, Sqrt, Abs)):
@@ -284,96 +276,8 @@ def _children(tree: Expr) -> tuple[Expr, ...]:
     return ()
 
 
-def _leaves(tree: Expr) -> Iterator[Expr]:
-    """The leaves of Lean's arithmetic elaboration tree (``binop%``): what fixes its type."""
-    if isinstance(tree, (Bin, Neg, Pow, Paren)):
-        for child in _children(tree):
-            yield from _leaves(child)
-    else:
-        yield tree
-
-
-def needs_ascription(trees: Sequence[Expr]) -> bool:
-    """True when no leaf of the trees has a known type, so numerals would default to ℕ."""
-    typed = (Var, Sqrt, Pi, Fact)
-    return not any(isinstance(leaf, typed) for tree in trees for leaf in _leaves(tree))
-
-
-class Renderer:
-    """Renders trees as Lean 4 terms over one number type (``ℚ`` or ``ℝ``)."""
-
-    def __init__(self, number_type: str, names: Mapping[str, str]) -> None:
-        self.number_type = number_type
-        self.names = names
-        self._ascribe = False
-
-    def relation(self, left: Expr, rel: str, right: Expr) -> str:
-        self._ascribe = needs_ascription([left, right])
-        return f"{self.render(_unwrap(left))} {rel} {self.render(_unwrap(right))}"
-
-    def render(self, tree: Expr) -> str:
-        if isinstance(tree, Num):
-            if self._ascribe:
-                self._ascribe = False
-                return f"({tree.digits} : {self.number_type})"
-            return tree.digits
-        if isinstance(tree, Var):
-            return self.names[tree.key]
-        if isinstance(tree, Fact):
-            return f"(Nat.factorial {tree.digits} : {self.number_type})"
-        if isinstance(tree, Pi):
-            return "Real.pi"
-        if isinstance(tree, Paren):
-            if isinstance(tree.inner, _ATOMIC):
-                return self.render(tree.inner)  # brackets around an atom say nothing
-            return f"({self.render(tree.inner)})"
-        if isinstance(tree, Abs):
-            return f"|{self.inner_tree(tree.arg)}|"
-        if isinstance(tree, Sqrt):
-            # ``Real.sqrt`` fixes its argument's type to ℝ: no ascription needed inside
-            saved, self._ascribe = self._ascribe, False
-            text = f"Real.sqrt {self.atomic(tree.arg)}"
-            self._ascribe = saved
-            return text
-        if isinstance(tree, Neg):
-            return f"-{self.atomic(tree.arg)}"
-        if isinstance(tree, Pow):
-            return f"{self.atomic(tree.base)} ^ {tree.exponent}"
-        return self.binary(tree)
-
-    def binary(self, tree: Bin) -> str:
-        prec = _PREC[tree.op]
-        left = self.render(tree.left)
-        if _prec(tree.left) < prec:
-            left = f"({left})"
-        right = self.render(tree.right)
-        if _prec(tree.right) <= prec:
-            right = f"({right})"
-        return f"{left} {tree.op} {right}"
-
-    def atomic(self, tree: Expr) -> str:
-        text = self.render(tree)
-        return text if isinstance(tree, _ATOMIC) else f"({text})"
-
-    def inner_tree(self, tree: Expr) -> str:
-        """A tree elaborated on its own (inside ``|…|``): ascribed by its own leaves."""
-        saved = self._ascribe
-        self._ascribe = needs_ascription([tree])
-        text = self.render(tree)
-        self._ascribe = saved
-        return text
-
-
-def _unwrap(tree: Expr) -> Expr:
-    """A whole side needs no brackets: relations bind looser than any operator."""
+def unwrap(tree: Expr) -> Expr:
+    """``tree`` without the brackets around it as a whole."""
     while isinstance(tree, Paren):
         tree = tree.inner
     return tree
-
-
-def _prec(tree: Expr) -> int:
-    if isinstance(tree, Bin):
-        return _PREC[tree.op]
-    if isinstance(tree, Neg):
-        return 0  # a negation inside a product or sum is always bracketed
-    return 100

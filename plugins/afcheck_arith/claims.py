@@ -15,9 +15,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from afcheck_literal import words as W
-from afcheck_literal.expr import Atom, Expr, ParseError, Var, parse
-from afcheck_literal.tokens import Kind, ScanError, Token, scan
+from afcheck_arith import words as W
+from afcheck_arith.expr import Atom, Expr, ParseError, Var, parse
+from afcheck_arith.tokens import Kind, ScanError, Token, scan
 
 
 class Unreadable(ValueError):

@@ -2,7 +2,7 @@
 
 The scanner is deliberately literal: it maps notation onto one small token vocabulary and
 never guesses a value. What it cannot map becomes an ``UNKNOWN`` token, which makes any claim
-it touches unreadable (see :mod:`afcheck_literal.claims`).
+it touches unreadable (see :mod:`afcheck_arith.claims`).
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ import math
 from collections.abc import Mapping
 from fractions import Fraction
 
-from afcheck_literal.expr import Abs, Bin, Expr, Fact, Neg, Num, Paren, Pi, Pow, Sqrt, Var
+from afcheck_arith.expr import Abs, Bin, Expr, Fact, Neg, Num, Paren, Pi, Pow, Sqrt, Var
 
 MAX_EXPONENT = 64
 """Larger powers are left unevaluated: a restatement never needs them."""

@@ -1,0 +1,13 @@
+"""Reading the arithmetic a step writes in prose and LaTeX: one reader for every plugin.
+
+The ``literal`` formaliser writes what this reader reads as a Lean statement, and the ``regex``
+perturber's judge evaluates the same reading exactly, so a perturbation the judge calls
+effective changes what the formaliser states. It is a plain package, imported by those plugins;
+it registers nothing.
+
+- :mod:`afcheck_arith.tokens`: notation (LaTeX, unicode, currency, numerals) to tokens;
+- :mod:`afcheck_arith.words`: the word lists that decide how prose around it is read;
+- :mod:`afcheck_arith.claims`: the relation chains and numerals of a step;
+- :mod:`afcheck_arith.expr`: the expression tree a chain's sides are read into;
+- :mod:`afcheck_arith.values`: exact values of those trees.
+"""
