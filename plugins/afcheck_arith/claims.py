@@ -18,6 +18,7 @@ from fractions import Fraction
 from afcheck_arith import words as W
 from afcheck_arith.expr import Atom, Expr, ParseError, Var, parse
 from afcheck_arith.tokens import Kind, ScanError, Token, scan
+from afcheck_arith.values import evaluate
 
 
 class Unreadable(ValueError):
@@ -37,6 +38,11 @@ class Chain:
     conditional: bool = False
     """A condition word stands before it in its clause (``for n = 6``, ``if x = 2``): it may
     bind a name for the step, never claim."""
+    texts: tuple[str, ...] = ()
+    """Each element as read, for messages."""
+    spelled: bool = False
+    """Part of it was read from words: a number word, ``times``, ``of``, ``percent``,
+    ``equals``, ``divided by``."""
 
     def name_at(self, index: int) -> str | None:
         """The quantity's name when element ``index`` is a bare name, else ``None``."""
@@ -85,6 +91,8 @@ class _Item:
     words: tuple[str, ...] = ()
     """For ``SEP`` items made of prose: the words, to look for modifiers."""
     ref: int = -1
+    spelled: bool = False
+    """Read from words (``times``, ``three``, ``equals``)."""
 
 
 _MATH_END = {Kind.NUM, Kind.RP, Kind.PCT, Kind.FACT, Kind.CONST, Kind.WORD}
@@ -116,6 +124,42 @@ def read_step(text: str) -> Reading:
             chains.extend(_conditional(clause, _read_clause(clause)))
         numbers.extend(_numbers(clause, concluding))
     return Reading(tuple(chains), tuple(numbers), bound_names(tokens))
+
+
+@dataclass(frozen=True)
+class Parts:
+    """What can be read of a text clause by clause: the chains of the readable clauses, and why
+    each other clause with a relation could not be read."""
+
+    chains: tuple[Chain, ...]
+    unread: tuple[str, ...]
+
+
+def read_parts(text: str) -> Parts:
+    """Like :func:`read_step`, but a clause that cannot be read is set aside with its reason
+    instead of making the whole text unreadable. What concerns the whole text (LaTeX it
+    cannot delimit, ranges, quantifiers, integer division, alternatives) still does."""
+    try:
+        tokens = scan(text)
+        _refuse_ranges(tokens)
+        _refuse_quantifiers(tokens)
+        _refuse_integer_division(tokens)
+        _refuse_alternatives(tokens)
+    except ScanError as error:
+        return Parts((), (str(error),))
+    except Unreadable as error:
+        return Parts((), (str(error),))
+    chains: list[Chain] = []
+    unread: list[str] = []
+    for clause in _clauses(tokens):
+        if not any(t.kind is Kind.REL for t in clause):
+            continue
+        try:
+            _refuse_comparison(clause)
+            chains.extend(_conditional(clause, _read_clause(clause)))
+        except Unreadable as error:
+            unread.append(str(error))
+    return Parts(tuple(chains), tuple(unread))
 
 
 def bound_names(tokens: Sequence[Token]) -> frozenset[str]:
@@ -410,18 +454,20 @@ def _rewrite_words(clause: Sequence[Token]) -> list[_Item]:
         lowered = item.text.lower()
         if item.kind is Kind.WORD and not item.math and lowered in ("percent", "%"):
             if i > 0 and items[i - 1].kind is Kind.NUM:
-                item.kind, item.text = Kind.PCT, "%"
+                item.kind, item.text, item.spelled = Kind.PCT, "%", True
     for i, item in enumerate(items):
         if item.kind is Kind.WORD and item.text.lower() in W.NUMBER_WORDS and _operand_at(items, i):
             item.kind, item.text = Kind.NUM, str(W.NUMBER_WORDS[item.text.lower()])
+            item.spelled = True
     for i, item in enumerate(items):
         if item.kind is Kind.WORD and item.text.lower() == "of" and _scales(items, i):
-            item.kind, item.text = Kind.OP, "*"
+            item.kind, item.text, item.spelled = Kind.OP, "*", True
     for i, item in enumerate(items):
         if item.kind is Kind.WORD and not item.math and item.text in W.OPERATOR_WORDS:
             after = items[i + 1] if i + 1 < len(items) else None
             if _operand_before(items, i) and after is not None and after.kind is Kind.NUM:
                 item.kind, item.text = Kind.OP, W.OPERATOR_WORDS[item.text]
+                item.spelled = True
     return items
 
 
@@ -468,7 +514,7 @@ def _phrases(items: list[_Item], phrases: Mapping[tuple[str, ...], str], kind: K
                 it.kind is Kind.WORD and it.text.lower() == w
                 for it, w in zip(window, phrase, strict=True)
             ):
-                out.append(_Item(kind, symbol, items[i].spaced, items[i].math))
+                out.append(_Item(kind, symbol, items[i].spaced, items[i].math, spelled=True))
                 i += len(phrase)
                 break
         else:
@@ -782,18 +828,40 @@ def _chain(segment: list[_Item]) -> Chain | None:
         try:
             elements.append(parse([Atom(it.kind, it.text) for it in group]))
         except ParseError as error:
-            raise Unreadable(f"cannot read '{text}': {error}") from None
+            shown = text if len(text) <= 80 else text[:77] + "..."
+            raise Unreadable(f"cannot read '{shown}': {error}") from None
     shown = f" {rels[0]} ".join([_text(groups[0])]) + "".join(
         f" {r} {_text(g)}" for r, g in zip(rels, groups[1:], strict=False)
     )
+    _check_percentages(groups, elements)
     refs = frozenset(it.ref for group in groups for it in group if it.kind is Kind.NUM)
-    return Chain(tuple(elements), tuple(rels), shown, refs)
+    texts = tuple(_text(g) for g in groups)
+    spelled = any(it.spelled for it in segment)
+    return Chain(tuple(elements), tuple(rels), shown, refs, texts=texts, spelled=spelled)
+
+
+def _check_percentages(groups: list[list[_Item]], elements: list[Expr]) -> None:
+    """``0.4 × 100 = 40%`` uses ``%`` as a label: the side without it equals the number written
+    before ``%``. A bare percentage compared with a value that is not that number (``20% =
+    0.2``, ``40% < 0.5``) is read as the fraction; one compared with a value the step does
+    not give (a name) is refused."""
+    for k in range(len(groups) - 1):
+        for side, other in ((k, k + 1), (k + 1, k)):
+            bare = [it.kind for it in groups[side]] == [Kind.NUM, Kind.PCT]
+            if not bare or any(it.kind is Kind.PCT for it in groups[other]):
+                continue
+            written = Fraction(groups[side][0].text)
+            value = evaluate(elements[other], {})
+            if value is None or value == written:
+                raise Unreadable(
+                    f"'{_text(groups[side])}' compared with a number without '%' "
+                    f"('{_text(groups[other])}'): a percentage or a label"
+                )
 
 
 def _check_units(groups: list[list[_Item]], rels: list[str]) -> None:
-    """``30 minutes = 0.5 hours`` converts units and ``0.4 × 100 = 40%`` uses ``%`` as a
-    label: neither is a relation between the numbers as written (nor is ``60 minutes > 1
-    hour`` or ``0.4 × 100 > 40%``)."""
+    """``30 minutes = 0.5 hours`` and ``3 hours + 30 minutes`` convert units: neither is a
+    relation or a sum of the numbers as written (nor is ``60 minutes > 1 hour``)."""
     for a, left in enumerate(groups):
         for b in range(a + 1, len(groups)):
             if b > a + 1 and any(rel != "=" for rel in rels[a:b]):
@@ -804,13 +872,11 @@ def _check_units(groups: list[list[_Item]], rels: list[str]) -> None:
             if unit and others and unit not in others:
                 shown = " and ".join(f"'{u}'" for u in sorted(others | {unit}))
                 raise Unreadable(f"{shown} on the two sides of '=': a unit conversion")
-    for left, right in zip(groups, groups[1:], strict=False):
-        for side, other in ((left, right), (right, left)):
-            bare = [it.kind for it in side] == [Kind.NUM, Kind.PCT]
-            if bare and not any(it.kind is Kind.PCT for it in other):
-                raise Unreadable(
-                    f"'{_text(side)}' compared with a number without '%': a percentage or a label"
-                )
+    for group in groups:
+        measures = {it.unit for it in group if it.kind is Kind.NUM and it.unit in W.MEASURES}
+        if len(measures) > 1 and any(it.kind is Kind.OP and it.text in "+-" for it in group):
+            shown = " and ".join(f"'{u}'" for u in sorted(measures))
+            raise Unreadable(f"{shown} added in '{_text(group)}': a unit conversion")
 
 
 def _bare_unit(group: list[_Item]) -> str:

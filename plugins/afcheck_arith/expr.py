@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from afcheck_arith.tokens import Kind
+from afcheck_arith.tokens import MAX_NESTING, Kind
 
 
 @dataclass(frozen=True)
@@ -108,6 +108,14 @@ class _Parser:
     def __init__(self, atoms: list[Atom]) -> None:
         self.atoms = atoms
         self.i = 0
+        self.depth = 0
+        self.percents: list[Expr] = []
+        """The trees written as a bare percentage (``10%``)."""
+
+    def nest(self) -> None:
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise ParseError(f"brackets or signs nested more than {MAX_NESTING} levels deep")
 
     def peek(self) -> Atom | None:
         return self.atoms[self.i] if self.i < len(self.atoms) else None
@@ -125,9 +133,14 @@ class _Parser:
 
     def expr(self) -> Expr:
         left = self.term()
+        terms = [left]
         while self.at(Kind.OP, "+") or self.at(Kind.OP, "-"):
             op = self.take().text
-            left = Bin(op, left, self.term())
+            terms.append(self.term())
+            left = Bin(op, left, terms[-1])
+        if len(terms) > 1 and any(t is p for t in terms for p in self.percents):
+            # ``100 + 10% = 110`` adds ten per cent of 100, not 0.1
+            raise ParseError("a bare percentage in a sum: of what?")
         return left
 
     def term(self) -> Expr:
@@ -138,12 +151,12 @@ class _Parser:
         return left
 
     def unary(self) -> Expr:
-        if self.at(Kind.OP, "-"):
-            self.take()
-            return Neg(self.unary())
-        if self.at(Kind.OP, "+"):
-            self.take()
-            return self.unary()
+        if self.at(Kind.OP, "-") or self.at(Kind.OP, "+"):
+            sign = self.take().text
+            self.nest()
+            operand = self.unary()
+            self.depth -= 1
+            return Neg(operand) if sign == "-" else operand
         return self.power()
 
     def power(self) -> Expr:
@@ -175,6 +188,7 @@ class _Parser:
         while self.at(Kind.PCT):
             self.take()
             tree = Paren(Bin("/", tree, Num("100")))
+            self.percents.append(tree)
         return tree
 
     def primary(self) -> Expr:
@@ -186,20 +200,29 @@ class _Parser:
         if atom.kind is Kind.CONST:
             return Pi()
         if atom.kind is Kind.FUNC:
-            return Sqrt(self.postfix())
-        if atom.kind is Kind.LP:
+            self.nest()
+            root = Sqrt(self.postfix())
+            self.depth -= 1
+            return root
+        if atom.kind in (Kind.LP, Kind.ABS):
+            self.nest()
+            tree = self.group(atom.kind)
+            self.depth -= 1
+            return tree
+        raise ParseError(f"unexpected '{atom.text}'")
+
+    def group(self, kind: Kind) -> Expr:
+        if kind is Kind.LP:
             inner = self.expr()
             if not self.at(Kind.RP):
                 raise ParseError("a '(' without its ')'")
             self.take()
             return Paren(inner)
-        if atom.kind is Kind.ABS:
-            inner = self.expr()
-            if not self.at(Kind.ABS):
-                raise ParseError("a '|' without its closing '|'")
-            self.take()
-            return Abs(inner)
-        raise ParseError(f"unexpected '{atom.text}'")
+        inner = self.expr()
+        if not self.at(Kind.ABS):
+            raise ParseError("a '|' without its closing '|'")
+        self.take()
+        return Abs(inner)
 
 
 def _factorial(tree: Expr) -> Fact:

@@ -53,6 +53,11 @@ class Token:
     """The token's position in the step, so that a claim can say which numbers it read."""
 
 
+MAX_NESTING = 64
+"""Groups and brackets nested deeper than this are unreadable: no step writes them, and reading
+them would exhaust Python's stack."""
+
+
 class ScanError(ValueError):
     """LaTeX that cannot be read (an unclosed brace group, say)."""
 
@@ -245,6 +250,10 @@ class _Scanner:
         self.currency = False
         self.closed_at = -1
         """Where the last math region closed: a region opened right after it is a new claim."""
+        self.exponent_groups = 0
+        """Brace groups after ``^`` open in prose."""
+        self.level = 0
+        """How many LaTeX groups (``\\frac{…}``, ``\\sqrt{…}``) enclose ``text``."""
 
     def emit(self, kind: Kind, text: str, value: Fraction | None = None) -> None:
         unit = "$" if kind is Kind.NUM and self.currency else ""
@@ -436,6 +445,14 @@ class _Scanner:
         elif ch in "{}" and self.math:
             # a bare brace group in math mode groups, as in ``2^{x+1}``
             self.emit(Kind.LP if ch == "{" else Kind.RP, "(" if ch == "{" else ")")
+        elif ch == ":" and text[i - 1 : i].isdigit() and text[i + 1 : i + 2].isdigit():
+            self.emit(Kind.UNKNOWN, ":")  # ``3:4``, ``10:30``: a ratio or a time, not a separator
+        elif ch == "{" and not self.math and self.out and self.out[-1].text == "^":
+            self.exponent_groups += 1  # ``2^{10}`` in prose: the exponent's group
+            self.emit(Kind.LP, "(")
+        elif ch == "}" and not self.math and self.exponent_groups:
+            self.exponent_groups -= 1
+            self.emit(Kind.RP, ")")
         elif ch == "&" and self.math:
             self.spaced = True  # an alignment point (``x &= 5``): the line environments only
         elif ch in _SEPARATORS:
@@ -532,7 +549,10 @@ class _Scanner:
         raise ScanError("unclosed '{' in LaTeX")
 
     def nested(self, source: str) -> None:
+        if self.level >= MAX_NESTING:
+            raise ScanError(f"LaTeX groups nested more than {MAX_NESTING} levels deep")
         inner = _Scanner(source, math=self.math)
+        inner.level = self.level + 1
         inner.prose_depth = self.prose_depth
         inner.spaced = self.spaced
         tokens = inner.run()

@@ -11,6 +11,9 @@ from afcheck_arith.expr import Abs, Bin, Expr, Fact, Neg, Num, Paren, Pi, Pow, S
 
 MAX_EXPONENT = 64
 """Larger powers are left unevaluated: a restatement never needs them."""
+MAX_BITS = 4096
+"""Values whose numerator or denominator is longer are left unevaluated, so that nested powers
+(``((10^{60})^{60})^{60}``) cannot take the machine's memory."""
 
 
 def evaluate(tree: Expr, env: Mapping[str, Fraction | None]) -> Fraction | None:
@@ -37,6 +40,10 @@ class _Collector:
             result: Fraction | None = _decimal(tree)
         else:
             result = self._compute(tree)
+        if result is not None and max(
+            result.numerator.bit_length(), result.denominator.bit_length()
+        ) > MAX_BITS:
+            result = None
         if result is not None:
             self.seen.add(result)
         return result

@@ -124,3 +124,12 @@ numbers = …``, ``units digit of 7^4 = 1``)."""
 
 CONNECTIVES = frozenset({"so", "then", "now", "and", "thus", "hence", "next", "first", "second"})
 """Words that may open a clause before a condition word (``So for n = 6, …``)."""
+
+MEASURES = frozenset(
+    """second minute hour day week month year decade century mm cm m km meter metre kilometer
+    kilometre inch inche foot feet yard mile mg g gram kg kilogram ton tonne pound lb ounce oz
+    ml l liter litre milliliter cup pint quart gallon teaspoon tablespoon cent dollar penny
+    pennie nickel dime quarter""".split()
+)
+"""Units of measure (singular, as :func:`afcheck_arith.claims` keeps them): two of them added
+in one sum (``3 hours + 30 minutes``) are a conversion, not the sum of the numbers."""
