@@ -1,0 +1,36 @@
+"""The shared scanner: notation it must not read as separators or values."""
+
+from __future__ import annotations
+
+import pytest
+from afcheck_arith.tokens import MAX_NESTING, Kind, ScanError, scan
+
+
+def _kinds(text: str) -> list[tuple[Kind, str]]:
+    return [(t.kind, t.text) for t in scan(text)]
+
+
+def test_a_ratio_or_a_time_is_not_a_separator() -> None:
+    assert (Kind.UNKNOWN, ":") in _kinds("3:4 = 6:8")
+    assert (Kind.UNKNOWN, ":") in _kinds("at 10:30 the total is 5 + 3 = 8")
+    # a label before a claim stays a separator
+    assert (Kind.SEP, ":") in _kinds("Day 1: 5 + 3 = 8")
+
+
+def test_an_exponent_group_in_prose_groups() -> None:
+    kinds = _kinds("2^{10} = 1024")
+    assert kinds[:5] == [
+        (Kind.NUM, "2"),
+        (Kind.OP, "^"),
+        (Kind.LP, "("),
+        (Kind.NUM, "10"),
+        (Kind.RP, ")"),
+    ]
+
+
+def test_groups_nested_too_deep_are_refused_not_recursed_into() -> None:
+    shallow = "$" + "\\frac{" * (MAX_NESTING - 1) + "1}{2}" + "}{2}" * (MAX_NESTING - 1) + "$"
+    assert scan(shallow)
+    deep = "$" + "\\sqrt{" * 3_000 + "4" + "}" * 3_000 + " = 2$"
+    with pytest.raises(ScanError, match="nested more than"):
+        scan(deep)
