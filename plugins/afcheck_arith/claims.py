@@ -873,10 +873,14 @@ def _check_units(groups: list[list[_Item]], rels: list[str]) -> None:
                 shown = " and ".join(f"'{u}'" for u in sorted(others | {unit}))
                 raise Unreadable(f"{shown} on the two sides of '=': a unit conversion")
     for group in groups:
+        if not any(it.kind is Kind.OP and it.text in "+-" for it in group):
+            continue
         measures = {it.unit for it in group if it.kind is Kind.NUM and it.unit in W.MEASURES}
-        if len(measures) > 1 and any(it.kind is Kind.OP and it.text in "+-" for it in group):
-            shown = " and ".join(f"'{u}'" for u in sorted(measures))
-            raise Unreadable(f"{shown} added in '{_text(group)}': a unit conversion")
+        for dimension in {W.MEASURES[u] for u in measures}:
+            same = sorted(u for u in measures if W.MEASURES[u] == dimension)
+            if len(same) > 1:
+                shown = " and ".join(f"'{u}'" for u in same)
+                raise Unreadable(f"{shown} added in '{_text(group)}': a unit conversion")
 
 
 def _bare_unit(group: list[_Item]) -> str:

@@ -125,11 +125,17 @@ numbers = …``, ``units digit of 7^4 = 1``)."""
 CONNECTIVES = frozenset({"so", "then", "now", "and", "thus", "hence", "next", "first", "second"})
 """Words that may open a clause before a condition word (``So for n = 6, …``)."""
 
-MEASURES = frozenset(
-    """second minute hour day week month year decade century mm cm m km meter metre kilometer
-    kilometre inch inche foot feet yard mile mg g gram kg kilogram ton tonne pound lb ounce oz
-    ml l liter litre milliliter cup pint quart gallon teaspoon tablespoon cent dollar penny
-    pennie nickel dime quarter""".split()
-)
-"""Units of measure (singular, as :func:`afcheck_arith.claims` keeps them): two of them added
-in one sum (``3 hours + 30 minutes``) are a conversion, not the sum of the numbers."""
+_DIMENSIONS = {
+    "time": "second minute hour day week month year decade century",
+    "length": "mm cm m km meter metre kilometer kilometre inch inche foot feet yard mile",
+    "mass": "mg g gram kg kilogram ton tonne pound lb ounce oz",
+    "volume": "ml l liter litre milliliter cup pint quart gallon teaspoon tablespoon",
+    "money": "cent dollar penny pennie nickel dime",
+}
+MEASURES: dict[str, str] = {
+    unit: dimension for dimension, units in _DIMENSIONS.items() for unit in units.split()
+}
+"""Units of measure (singular, as :mod:`afcheck_arith.claims` keeps them) and what they
+measure: two units of one dimension added in one sum (``3 hours + 30 minutes``) are a
+conversion, not the sum of the numbers. Units of different dimensions (``12 miles/day + 5
+days/week``) convert into nothing: the numbers are all the sum can mean."""
