@@ -607,7 +607,7 @@ def _read_word_runs(items: list[_Item]) -> list[_Item]:
         after = items[j] if j < len(items) else None
         if _ends_value(before) and run[0].lower() not in W.STOP:
             assert before is not None
-            before.unit = before.unit or _singular(run[0].lower())
+            before.unit = before.unit or _unit(items[i:j])
         out.extend(_classify_run(run, before, after))
         i = j
     return out
@@ -617,6 +617,16 @@ def _ends_value(item: _Item | None) -> bool:
     """A unit written after ``item`` belongs to the value it ends (``48 clips``, ``\\frac{1}{2}
     inch``)."""
     return item is not None and item.kind in {Kind.NUM, Kind.RP}
+
+
+def _unit(run: list[_Item]) -> str:
+    """The unit a run of words after a number starts with: ``hour`` for ``3 hours``,
+    ``hour/week`` for ``8 hours/week`` (a rate measures something else than hours)."""
+    unit = _singular(run[0].text.lower())
+    for k in range(1, len(run) - 1):
+        if run[k].kind is Kind.OP and run[k].text == "/" and run[k + 1].kind is Kind.WORD:
+            return f"{unit}/{_singular(run[k + 1].text.lower())}"
+    return unit
 
 
 def _singular(word: str) -> str:
