@@ -101,7 +101,8 @@ def test_the_judge_and_the_formaliser_read_alike(text: str) -> None:
 
 def test_a_rate_is_a_unit_of_its_own() -> None:
     # hours per week added to weeks converts nothing: the sum is the numbers'
-    (chain,) = read_step("\\[ 8 \\text{ hours/week} + 6 \\text{ weeks} = 48 \\text{ hours} \\]").chains
+    text = "\\[ 8 \\text{ hours/week} + 6 \\text{ weeks} = 48 \\text{ hours} \\]"
+    (chain,) = read_step(text).chains
     assert [evaluate(e, {}) for e in chain.elements] == [Fraction(14), Fraction(48)]
     with pytest.raises(Unreadable, match="a unit conversion"):
         read_step("10 yards/minute = 600 yards/hour")

@@ -899,8 +899,18 @@ def _bare_unit(group: list[_Item]) -> str:
     if len(group) == 1 and group[0].kind is Kind.NUM:
         return group[0].unit
     if group and group[-1].kind is Kind.RP and not any(it.kind is Kind.WORD for it in group):
-        return group[-1].unit
+        return group[-1].unit if _one_bracket(group) else ""
     return ""
+
+
+def _one_bracket(group: list[_Item]) -> bool:
+    """The group is one bracketed term (``((1) / (2))``), not a product ending in one."""
+    depth = 0
+    for k, item in enumerate(group):
+        depth += 1 if item.kind is Kind.LP else -1 if item.kind is Kind.RP else 0
+        if depth == 0 and k < len(group) - 1:
+            return False
+    return group[0].kind is Kind.LP
 
 
 def _units(group: list[_Item]) -> set[str]:
