@@ -76,6 +76,17 @@ class Reading:
     numbers: tuple[Number, ...]
     bound: frozenset[str] = frozenset()
     """Names the step binds or solves for (:func:`bound_names`)."""
+    expressions: tuple[Expression, ...] = ()
+    """Arithmetic written outside every relation (``calculate \\(16 + 21\\):``)."""
+
+
+@dataclass(frozen=True)
+class Expression:
+    """An expression with an operator that no relation of its clause contains."""
+
+    tree: Expr
+    text: str
+    """The expression as read, for messages."""
 
 
 @dataclass
@@ -118,12 +129,59 @@ def read_step(text: str) -> Reading:
     concluding = _concluding(tokens)
     chains: list[Chain] = []
     numbers: list[Number] = []
+    expressions: list[Expression] = []
     for clause in _clauses(tokens):
         _refuse_comparison(clause)
         if any(t.kind is Kind.REL for t in clause):
             chains.extend(_conditional(clause, _read_clause(clause)))
+        else:
+            expressions.extend(_expressions(clause))
         numbers.extend(_numbers(clause, concluding))
-    return Reading(tuple(chains), tuple(numbers), bound_names(tokens))
+    return Reading(tuple(chains), tuple(numbers), bound_names(tokens), tuple(expressions))
+
+
+_NUMERIC = {Kind.NUM, Kind.OP, Kind.LP, Kind.RP, Kind.PCT, Kind.FACT, Kind.FUNC, Kind.CONST}
+_OPERAND_END = {Kind.NUM, Kind.RP, Kind.PCT, Kind.FACT, Kind.CONST}
+_OPERAND_START = {Kind.NUM, Kind.LP, Kind.FUNC, Kind.CONST}
+
+
+def _expressions(clause: Sequence[Token]) -> list[Expression]:
+    """The runs of numbers and operators of a clause without a relation that hold a binary
+    operator (``16 + 21``, ``1/3`` in ``1/3 of the babies``). A run that does not parse is
+    passed over, as prose."""
+    found: list[Expression] = []
+    run: list[Token] = []
+    for token in [*clause, None]:
+        if token is not None and token.kind in _NUMERIC:
+            run.append(token)
+            continue
+        run = _trim_brackets(run)
+        binary = any(
+            a.kind in _OPERAND_END and b.kind is Kind.OP and c.kind in _OPERAND_START
+            for a, b, c in zip(run, run[1:], run[2:], strict=False)
+        )
+        if binary:
+            try:
+                tree = parse([Atom(t.kind, t.text) for t in run])
+            except ParseError:
+                tree = None
+            if tree is not None:
+                found.append(Expression(tree, " ".join(t.text for t in run)))
+        run = []
+    return found
+
+
+def _trim_brackets(run: list[Token]) -> list[Token]:
+    """``run`` without the brackets at its ends that have no pair inside it."""
+    while run and run[0].kind is Kind.LP and _balance(run) > 0:
+        run = run[1:]
+    while run and run[-1].kind is Kind.RP and _balance(run) < 0:
+        run = run[:-1]
+    return run
+
+
+def _balance(run: Sequence[Token]) -> int:
+    return sum(1 if t.kind is Kind.LP else -1 if t.kind is Kind.RP else 0 for t in run)
 
 
 @dataclass(frozen=True)

@@ -299,6 +299,29 @@ def children(tree: Expr) -> tuple[Expr, ...]:
     return ()
 
 
+def subtrees(tree: Expr) -> Iterator[Expr]:
+    """``tree`` and every tree below it, without their brackets (:func:`bare`)."""
+    yield bare(tree)
+    for child in children(tree):
+        yield from subtrees(child)
+
+
+def bare(tree: Expr) -> Expr:
+    """``tree`` with every bracket removed: ``(1) / (3)`` and ``1 / 3`` are one expression."""
+    tree = unwrap(tree)
+    if isinstance(tree, Bin):
+        return Bin(tree.op, bare(tree.left), bare(tree.right))
+    if isinstance(tree, Neg):
+        return Neg(bare(tree.arg))
+    if isinstance(tree, Sqrt):
+        return Sqrt(bare(tree.arg))
+    if isinstance(tree, Abs):
+        return Abs(bare(tree.arg))
+    if isinstance(tree, Pow):
+        return Pow(bare(tree.base), tree.exponent)
+    return tree
+
+
 def unwrap(tree: Expr) -> Expr:
     """``tree`` without the brackets around it as a whole."""
     while isinstance(tree, Paren):

@@ -17,6 +17,7 @@ from fractions import Fraction
 
 from afcheck_arith.claims import (
     Chain,
+    Expression,
     Number,
     Unreadable,
     bound_in,
@@ -24,7 +25,17 @@ from afcheck_arith.claims import (
     read_step,
     written_values,
 )
-from afcheck_arith.expr import Bin, Expr, Var, is_real, numerals, substitution, variables
+from afcheck_arith.expr import (
+    Bin,
+    Expr,
+    Var,
+    bare,
+    is_real,
+    numerals,
+    substitution,
+    subtrees,
+    variables,
+)
 from afcheck_arith.values import evaluate
 
 from afcheck.types import Formalisation, FormalisationStatus, FormaliseRequest
@@ -96,13 +107,16 @@ def formalise_text(text: str, context: Sequence[str] = (), problem: str = "") ->
     step = _Step(scope)
     claims: list[Claim] = []
     read: set[int] = set()
+    written: set[Expr] = set()
     for chain in reading.chains:
         found = step.read(chain)
         if found:
             read |= chain.refs
+            written.update(t for e in chain.elements for t in subtrees(e))
         claims.extend(found)
     if not claims:
         raise Unreadable("no equation or inequality with a value to check in the step")
+    _check_expressions(reading.expressions, written)
     env = scope.numbers()
     sides = {evaluate(t, env) for c in claims for t in (c.left, c.right)} | step.defined
     concluded = {v for v in sides if v is not None}
@@ -116,6 +130,18 @@ def formalise_text(text: str, context: Sequence[str] = (), problem: str = "") ->
     if negated:
         claims = _negate(claims)
     return _statement(scope, claims)
+
+
+def _check_expressions(expressions: Sequence[Expression], written: set[Expr]) -> None:
+    """Arithmetic outside every relation (``calculate \\(16 + 21\\): \\[16 - 21 = -5\\]``,
+    ``1/3 of the babies``) says what the step computes; the statement checks it only when the
+    claims write the same expression (brackets aside). Otherwise it is a computation the
+    statement does not contain, and a perturbation there would be proved."""
+    for expression in expressions:
+        if bare(expression.tree) not in written:
+            raise Unreadable(
+                f"'{expression.text}' is computed outside any claim, and no claim writes it"
+            )
 
 
 def _refuse_two_values(numbers: Sequence[Number]) -> None:
