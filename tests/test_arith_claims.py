@@ -106,3 +106,10 @@ def test_a_rate_is_a_unit_of_its_own() -> None:
     assert [evaluate(e, {}) for e in chain.elements] == [Fraction(14), Fraction(48)]
     with pytest.raises(Unreadable, match="a unit conversion"):
         read_step("10 yards/minute = 600 yards/hour")
+
+
+def test_arithmetic_outside_every_relation_is_collected() -> None:
+    reading = read_step("First, calculate \\( 16 + 21 \\): \\[ 16 + 21 = 37 \\] for 10-15 days")
+    assert [e.text for e in reading.expressions] == ["16 + 21", "10 - 15"]
+    # a number alone, a unit rate or a percentage is no computation
+    assert read_step("She pays $5/bag for 25% of 8 bags: 5 + 3 = 8").expressions == ()

@@ -127,3 +127,19 @@ def test_a_given_definition_is_still_a_hypothesis() -> None:
 def test_a_vector_paragraph_in_the_context_defines_nothing() -> None:
     context = ("Let \\(\\mathbf{b} = \\begin{pmatrix} 2 \\\\ -3 \\end{pmatrix}\\), so b = 2.",)
     assert _refusal("Then b + 1 = 3.", context).startswith("unknown quantity 'b'")
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("First, calculate \\( 16 - 21 \\):\n\\[ 16 - 21 = -5 \\]", True),
+        ("First, calculate \\( 16 + 21 \\):\n\\[ 16 - 21 = -5 \\]", False),
+        ("1/3 of the babies wear bows, so \\(\\frac{1}{3} \\times 6 = 2\\).", True),
+        ("1*3 of the babies wear bows, so \\(\\frac{1}{3} \\times 6 = 2\\).", False),
+    ],
+)
+def test_arithmetic_outside_the_claims_must_be_written_by_one(text: str, read: bool) -> None:
+    if read:
+        assert formalise_text(text).startswith("theorem step")
+    else:
+        assert "is computed outside any claim" in _refusal(text)
