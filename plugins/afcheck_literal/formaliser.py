@@ -11,7 +11,7 @@ reason.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -116,8 +116,14 @@ def formalise_text(text: str, context: Sequence[str] = (), problem: str = "") ->
         claims.extend(found)
     if not claims:
         raise Unreadable("no equation or inequality with a value to check in the step")
-    _check_expressions(reading.expressions, written)
     env = scope.numbers()
+    if negated:
+        claims = _negate(claims)
+    if _fails(claims, env):
+        # A false statement stays false with more conjuncts: what it leaves out of the step
+        # (a number or a computation in prose) cannot turn its refutation into a wrong one.
+        return _statement(scope, claims)
+    _check_expressions(reading.expressions, written)
     sides = {evaluate(t, env) for c in claims for t in (c.left, c.right)} | step.defined
     concluded = {v for v in sides if v is not None}
     leaves = {n.value for n in reading.numbers if n.ref in read}
@@ -127,9 +133,26 @@ def formalise_text(text: str, context: Sequence[str] = (), problem: str = "") ->
         [n for n in reading.numbers if n.ref not in read], concluded, leaves, givens, first
     )
     _refuse_two_values([n for n in reading.numbers if n.ref not in read])
-    if negated:
-        claims = _negate(claims)
     return _statement(scope, claims)
+
+
+_HOLDS = {
+    "=": lambda a, b: a == b,
+    "≠": lambda a, b: a != b,
+    "<": lambda a, b: a < b,
+    "≤": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    "≥": lambda a, b: a >= b,
+}
+
+
+def _fails(claims: Sequence[Claim], env: Mapping[str, Fraction | None]) -> bool:
+    """Whether some claim is false as read, exactly, with the values the hypotheses give."""
+    for claim in claims:
+        left, right = evaluate(claim.left, env), evaluate(claim.right, env)
+        if left is not None and right is not None and not _HOLDS[claim.rel](left, right):
+            return True
+    return False
 
 
 def _check_expressions(expressions: Sequence[Expression], written: set[Expr]) -> None:
