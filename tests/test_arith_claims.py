@@ -109,7 +109,8 @@ def test_a_rate_is_a_unit_of_its_own() -> None:
 
 
 def test_arithmetic_outside_every_relation_is_collected() -> None:
-    reading = read_step("First, calculate \\( 16 + 21 \\): \\[ 16 + 21 = 37 \\] for 10-15 days")
+    reading = read_step("First, calculate \\( 16 + 21 \\): \\[ 16 + 21 = 37 \\] then 10 - 15")
     assert [e.text for e in reading.expressions] == ["16 + 21", "10 - 15"]
-    # a number alone, a unit rate or a percentage is no computation
-    assert read_step("She pays $5/bag for 25% of 8 bags: 5 + 3 = 8").expressions == ()
+    # a number alone, a fraction, a unit rate, a percentage or a range is no computation
+    text = "She pays $5/bag for 25% of 8 bags, 1/3 of them for 10-15 days: 5 + 3 = 8"
+    assert read_step(text).expressions == ()

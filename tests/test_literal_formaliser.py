@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from afcheck_arith.claims import Unreadable
 from afcheck_literal.formaliser import LiteralFormaliser, formalise_text
 
 from afcheck.components import Formaliser
@@ -270,3 +271,19 @@ def test_registered_through_the_plugin_hook() -> None:
     assert formaliser.name == "literal"
     with pytest.raises(UsageError, match="takes no options"):
         get_plugins().create("formaliser", "literal", {"model": "x"})
+
+
+def test_a_false_claim_is_written_whatever_the_prose_adds() -> None:
+    # more conjuncts cannot make a false statement true: the prose need not be tied to it
+    assert formalise_text("\\(8 - 3 = 6\\), so she has 5 left.") == (
+        "theorem step : (8 : ℚ) - 3 = 6 := by sorry"
+    )
+    with pytest.raises(Unreadable, match="outside any claim"):
+        formalise_text("\\(8 - 3 = 5\\), so she has 6 left.")
+
+
+def test_a_computation_in_prose_may_be_regrouped_by_the_claim() -> None:
+    text = "Sum: \\[2-4+6-8\\] Grouping terms: \\[(2-4) + (6-8) = -4\\]"
+    assert formalise_text(text).startswith("theorem step : ((2 : ℚ) - 4) + (6 - 8) = -4")
+    with pytest.raises(Unreadable, match="computed outside any claim"):
+        formalise_text("Sum: \\[2-4+6+8\\] Grouping terms: \\[(2-4) + (6-8) = -4\\]")

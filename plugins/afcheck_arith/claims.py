@@ -160,7 +160,7 @@ def _expressions(clause: Sequence[Token]) -> list[Expression]:
             a.kind in _OPERAND_END and b.kind is Kind.OP and c.kind in _OPERAND_START
             for a, b, c in zip(run, run[1:], run[2:], strict=False)
         )
-        if binary:
+        if binary and not _range(run) and not _fraction(run):
             try:
                 tree = parse([Atom(t.kind, t.text) for t in run])
             except ParseError:
@@ -169,6 +169,22 @@ def _expressions(clause: Sequence[Token]) -> list[Expression]:
                 found.append(Expression(tree, " ".join(t.text for t in run)))
         run = []
     return found
+
+
+def _range(run: Sequence[Token]) -> bool:
+    """``45-54`` in prose, written without blanks: a range or a label, not a difference."""
+    return any(
+        t.kind is Kind.OP and t.text == "-" and not t.math and not t.spaced
+        and not run[k + 1].spaced
+        for k, t in enumerate(run[:-1])
+    )
+
+
+def _fraction(run: Sequence[Token]) -> bool:
+    """``1/3``, ``\\frac{3}{16}``: one number written as a fraction of two numerals."""
+    kinds = [t.kind for t in run if t.kind not in (Kind.LP, Kind.RP)]
+    ops = [t.text for t in run if t.kind is Kind.OP]
+    return kinds == [Kind.NUM, Kind.OP, Kind.NUM] and ops == ["/"]
 
 
 def _trim_brackets(run: list[Token]) -> list[Token]:
@@ -687,7 +703,12 @@ def _unit(run: list[_Item]) -> str:
     return unit
 
 
+_IRREGULAR = {"feet": "foot", "inches": "inch", "pennies": "penny", "cents": "cent"}
+
+
 def _singular(word: str) -> str:
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
     return word[:-1] if word.endswith("s") and len(word) > 3 else word
 
 

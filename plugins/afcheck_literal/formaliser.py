@@ -123,9 +123,9 @@ def formalise_text(text: str, context: Sequence[str] = (), problem: str = "") ->
         # A false statement stays false with more conjuncts: what it leaves out of the step
         # (a number or a computation in prose) cannot turn its refutation into a wrong one.
         return _statement(scope, claims)
-    _check_expressions(reading.expressions, written)
     sides = {evaluate(t, env) for c in claims for t in (c.left, c.right)} | step.defined
     concluded = {v for v in sides if v is not None}
+    _check_expressions(reading.expressions, written, concluded)
     leaves = {n.value for n in reading.numbers if n.ref in read}
     givens = written_values(problem, *context)
     first = min(read)
@@ -155,16 +155,23 @@ def _fails(claims: Sequence[Claim], env: Mapping[str, Fraction | None]) -> bool:
     return False
 
 
-def _check_expressions(expressions: Sequence[Expression], written: set[Expr]) -> None:
+def _check_expressions(
+    expressions: Sequence[Expression], written: set[Expr], concluded: set[Fraction]
+) -> None:
     """Arithmetic outside every relation (``calculate \\(16 + 21\\): \\[16 - 21 = -5\\]``,
-    ``1/3 of the babies``) says what the step computes; the statement checks it only when the
-    claims write the same expression (brackets aside). Otherwise it is a computation the
-    statement does not contain, and a perturbation there would be proved."""
+    ``1*3 of the babies``) says what the step computes; the statement checks it only when a
+    claim writes the same expression (brackets aside), or when its value is the value of a
+    whole side of one of the relations or of a name the step defines (``\\[2-4+6-8\\]``
+    grouped into ``(2-4) + (6-8) = -4``), as for a number in concluding position. Otherwise
+    it is a computation the statement does not contain, and a perturbation there would be
+    proved."""
     for expression in expressions:
-        if bare(expression.tree) not in written:
-            raise Unreadable(
-                f"'{expression.text}' is computed outside any claim, and no claim writes it"
-            )
+        if bare(expression.tree) in written or evaluate(expression.tree, {}) in concluded:
+            continue
+        raise Unreadable(
+            f"'{expression.text}' is computed outside any claim, and no claim writes it or its "
+            f"value"
+        )
 
 
 def _refuse_two_values(numbers: Sequence[Number]) -> None:
