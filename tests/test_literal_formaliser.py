@@ -287,3 +287,11 @@ def test_a_computation_in_prose_may_be_regrouped_by_the_claim() -> None:
     assert formalise_text(text).startswith("theorem step : ((2 : ℚ) - 4) + (6 - 8) = -4")
     with pytest.raises(Unreadable, match="computed outside any claim"):
         formalise_text("Sum: \\[2-4+6+8\\] Grouping terms: \\[(2-4) + (6-8) = -4\\]")
+
+
+def test_a_computation_in_prose_may_restate_one_of_the_problem() -> None:
+    problem = "Evaluate \\(92 - 45 \\div (3 \\times 5) - 5^2\\)."
+    text = "First, \\[ 3 \\times 5 = 15 \\] so it becomes \\[ 92 - 45 \\div 15 - 5^2 \\]"
+    assert formalise_text(text, (), problem) == "theorem step : (3 : ℚ) * 5 = 15 := by sorry"
+    with pytest.raises(Unreadable, match="computed outside any claim"):
+        formalise_text(text.replace("- 5^2", "+ 5^2"), (), problem)

@@ -87,6 +87,8 @@ class Expression:
     tree: Expr
     text: str
     """The expression as read, for messages."""
+    refs: frozenset[int] = frozenset()
+    """The step's numerals (:attr:`Token.ref`) it reads."""
 
 
 @dataclass
@@ -166,7 +168,8 @@ def _expressions(clause: Sequence[Token]) -> list[Expression]:
             except ParseError:
                 tree = None
             if tree is not None:
-                found.append(Expression(tree, " ".join(t.text for t in run)))
+                refs = frozenset(t.ref for t in run if t.kind is Kind.NUM)
+                found.append(Expression(tree, " ".join(t.text for t in run), refs))
         run = []
     return found
 
@@ -308,6 +311,25 @@ def written_values(*texts: str) -> set[Fraction]:
                 found.add(token.value)
             elif token.kind is Kind.WORD and token.text.lower() in W.NUMBER_WORDS:
                 found.add(W.NUMBER_WORDS[token.text.lower()])
+    return found
+
+
+def written_expressions(*texts: str) -> set[Fraction]:
+    """The values of the computations written in ``texts`` (runs of numbers with a binary
+    operator, as :attr:`Reading.expressions` collects them, in clauses with or without a
+    relation): what a step may restate in another form (``92 - 45 \\div (3 \\times 5) - 5^2``
+    rewritten ``92 - 45 \\div 15 - 5^2``)."""
+    found: set[Fraction] = set()
+    for text in texts:
+        try:
+            tokens = scan(text)
+        except ScanError:
+            continue
+        for clause in _clauses(tokens):
+            for expression in _expressions(clause):
+                value = evaluate(expression.tree, {})
+                if value is not None:
+                    found.add(value)
     return found
 
 

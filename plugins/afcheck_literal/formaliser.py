@@ -23,6 +23,7 @@ from afcheck_arith.claims import (
     bound_in,
     read_chains_leniently,
     read_step,
+    written_expressions,
     written_values,
 )
 from afcheck_arith.expr import (
@@ -125,10 +126,13 @@ def formalise_text(text: str, context: Sequence[str] = (), problem: str = "") ->
         return _statement(scope, claims)
     sides = {evaluate(t, env) for c in claims for t in (c.left, c.right)} | step.defined
     concluded = {v for v in sides if v is not None}
-    _check_expressions(reading.expressions, written, concluded)
+    given = written_expressions(problem, *context)
+    _check_expressions(reading.expressions, written, concluded | given)
     leaves = {n.value for n in reading.numbers if n.ref in read}
     givens = written_values(problem, *context)
     first = min(read)
+    # the numerals of a computation tied to the claims are read with it
+    read |= {ref for e in reading.expressions for ref in e.refs}
     _check_prose_numbers(
         [n for n in reading.numbers if n.ref not in read], concluded, leaves, givens, first
     )
@@ -156,17 +160,19 @@ def _fails(claims: Sequence[Claim], env: Mapping[str, Fraction | None]) -> bool:
 
 
 def _check_expressions(
-    expressions: Sequence[Expression], written: set[Expr], concluded: set[Fraction]
+    expressions: Sequence[Expression], written: set[Expr], values: set[Fraction]
 ) -> None:
     """Arithmetic outside every relation (``calculate \\(16 + 21\\): \\[16 - 21 = -5\\]``,
     ``1*3 of the babies``) says what the step computes; the statement checks it only when a
     claim writes the same expression (brackets aside), or when its value is the value of a
     whole side of one of the relations or of a name the step defines (``\\[2-4+6-8\\]``
-    grouped into ``(2-4) + (6-8) = -4``), as for a number in concluding position. Otherwise
+    grouped into ``(2-4) + (6-8) = -4``), as for a number in concluding position, or of a
+    computation written in the problem or an earlier step (the problem's ``92 - 45 \\div (3
+    \\times 5) - 5^2`` rewritten ``92 - 45 \\div 15 - 5^2``). Otherwise
     it is a computation the statement does not contain, and a perturbation there would be
     proved."""
     for expression in expressions:
-        if bare(expression.tree) in written or evaluate(expression.tree, {}) in concluded:
+        if bare(expression.tree) in written or evaluate(expression.tree, {}) in values:
             continue
         raise Unreadable(
             f"'{expression.text}' is computed outside any claim, and no claim writes it or its "
