@@ -114,3 +114,11 @@ def test_arithmetic_outside_every_relation_is_collected() -> None:
     # a number alone, a fraction, a unit rate, a percentage or a range is no computation
     text = "She pays $5/bag for 25% of 8 bags, 1/3 of them for 10-15 days: 5 + 3 = 8"
     assert read_step(text).expressions == ()
+
+
+def test_a_counted_subject_before_is_names_the_claim() -> None:
+    text = "the total number of socks in 10 pairs is 10 * 2 = 20 socks."
+    (chain,) = read_step(text).chains
+    assert chain.text == "10 * 2 = 20"
+    with pytest.raises(Unreadable, match="joins a number to a claim"):
+        read_step("5 and 3 = 8")

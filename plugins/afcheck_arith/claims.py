@@ -905,12 +905,23 @@ def _check_neighbours(segments: list[list[_Item]], bounds: list[_Item], k: int) 
         if bound is None or not 0 <= side < len(segments) or len(bound.words) > 2:
             continue
         neighbour = segments[side]
+        if side == k - 1 and bound.words in _COPULAS and _counted(neighbour):
+            continue  # ``the socks in 10 pairs is 10 * 2 = 20``: the subject, then the claim
         if (
             neighbour
             and not any(it.kind is Kind.REL for it in neighbour)
             and any(it.kind is Kind.NUM for it in neighbour)
         ):
             raise Unreadable(f"cannot tell how '{bound.text}' joins a number to a claim")
+
+
+_COPULAS = {("is",), ("are",), ("was",), ("were",)}
+
+
+def _counted(segment: list[_Item]) -> bool:
+    """The segment is one number with a unit word (``10 pairs``, ``3 buckets``): a count in
+    a subject's name, not an operand."""
+    return len(segment) == 1 and segment[0].kind is Kind.NUM and segment[0].unit not in ("", "$")
 
 
 def _chain(segment: list[_Item]) -> Chain | None:
