@@ -1,0 +1,426 @@
+"""Criterion ``sae``: structure-aware equivalence (Definitions 2.1–2.3 of the seed).
+
+Both statements are put in normal form (:mod:`afcheck_equivalence.normal`); the admissible
+binder alignments are enumerated (:mod:`afcheck_equivalence.align`); under each alignment π
+the obligations below are built as Lean theorem statements over the reference's binders, and
+all obligations of all pairs go to the prover in one batch.
+
+- Premise-bearing statements (both have premises), Definition 2.1:
+  ``Δ ⊢ (⋀Γ) ↔ (⋀Γ'π)`` (component ``premises``) and ``Δ ⊢ C ↔ C'π`` (``conclusion``).
+- Premise-free statements (neither has premises), Definition 2.2: the conclusion trees must
+  have the same connectives and quantifiers (``a ≠ b`` read as ``¬ a = b``, ``¬ a < b`` as
+  ``b ≤ a``), and each relational leaf ``E₁ ρ E₂`` / ``E₁' ρ' E₂'`` either has ``ρ' = ρ`` and
+  ``Δ ⊢ E₁ = E₁'``, ``Δ ⊢ E₂ = E₂'``, or ``ρ' = dual ρ`` and ``Δ ⊢ E₁ = E₂'``, ``Δ ⊢ E₂ = E₁'``.
+  Leaves are compared on the elaborated statement and printed with their types ascribed, so an
+  equation means what it meant in place; outside the typed fragment only identical
+  (normalised) conclusions pass.
+- One premise-bearing and one premise-free statement are not SAE-equivalent (Definition 2.3).
+
+Decision: Eq when some alignment has every obligation proved — unless a statement's premises
+are provably inconsistent (``Δ, Γ ⊢ False``, checked in the same batch), which is flagged and
+Inconclusive, since a vacuous statement is equivalent to every other vacuous one. Noneq when
+there is no admissible alignment (component ``prefix``) or every alignment has an obligation
+refuted or a structural mismatch (and the enumeration was not capped). Inconclusive
+otherwise, with the reason. Obligations are pointwise in every binder, ``∃`` ones included:
+pointwise equivalence under the same prefix gives equivalence of the whole statements, so an
+Eq is also a logical equivalence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from afcheck.components import Prover
+from afcheck.lean import ast as A
+from afcheck.lean import typed as T
+from afcheck.lean.printer import print_theorem
+from afcheck.lean.rename import rename
+from afcheck.types import Verdict
+from afcheck_equivalence.align import alignments
+from afcheck_equivalence.criterion import JudgeAdapter, discharge
+from afcheck_equivalence.decision import (
+    Decision,
+    Eq,
+    Inconclusive,
+    Noneq,
+    Obligation,
+    Pair,
+)
+from afcheck_equivalence.normal import NormalForm, NotNormalisable, normalise
+from afcheck_equivalence.read import ReadError, read_statement
+from afcheck_equivalence.syntactic import aliases, canonical
+
+__all__ = ["Sae"]
+
+_DUAL = {"=": "=", "<": ">", ">": "<", "≤": "≥", "≥": "≤"}
+
+
+# --- what an alignment needs --------------------------------------------------------------
+@dataclass(frozen=True)
+class _Leaf:
+    """One relational leaf: it holds when some orientation has every equation proved."""
+
+    label: str
+    orientations: tuple[tuple[Obligation, ...], ...]
+    note: str = ""
+    """Why no orientation could be built (types differ) — the leaf stays undecided."""
+
+
+@dataclass
+class _Plan:
+    """Obligations of one alignment, by component."""
+
+    alignment: tuple[tuple[str, str], ...]
+    premises: list[Obligation] = field(default_factory=list)
+    conclusion: list[Obligation] = field(default_factory=list)
+    leaves: list[_Leaf] = field(default_factory=list)
+    witness: list[Obligation] = field(default_factory=list)
+    mismatch: tuple[str, str] | None = None
+    """``(component, reason)`` of a structural failure: the alignment fails with no proof."""
+    undecided: str = ""
+    """A reason the alignment cannot be decided at all."""
+
+    def obligations(self) -> list[Obligation]:
+        out = self.premises + self.conclusion + self.witness
+        for leaf in self.leaves:
+            for orientation in leaf.orientations:
+                out.extend(orientation)
+        return out
+
+
+@dataclass
+class _Case:
+    pair: Pair
+    header: str = ""
+    done: Decision | None = None
+    plans: list[_Plan] = field(default_factory=list)
+    capped: bool = False
+    vacuity: list[Obligation] = field(default_factory=list)
+
+
+def _theorem(name: str, binders: tuple[A.Binder, ...], body: A.Expr) -> str:
+    return print_theorem(A.Theorem("theorem", name, binders, body))
+
+
+def _conj(parts: Sequence[A.Expr]) -> A.Expr:
+    if not parts:
+        return A.Var("True")
+    out = parts[-1]
+    for part in reversed(parts[:-1]):
+        out = A.BinOp("∧", part, out)
+    return out
+
+
+class Sae(JudgeAdapter):
+    """See the module docstring."""
+
+    name = "sae"
+    version = "1"
+
+    def __init__(self, prover: Prover, cap: int = 64) -> None:
+        self.prover = prover
+        self.cap = cap
+
+    # --- batch ------------------------------------------------------------------------
+    def decide(self, pairs: Sequence[Pair]) -> list[Decision]:
+        cases = [self._plan(pair) for pair in pairs]
+        wanted: list[tuple[str, str]] = []
+        for case in cases:
+            for plan in case.plans:
+                wanted.extend((o.statement, case.header) for o in plan.obligations())
+            wanted.extend((o.statement, case.header) for o in case.vacuity)
+        verdicts = discharge(self.prover, wanted)
+        return [case.done if case.done is not None else self._decide(case, verdicts)
+                for case in cases]
+
+    # --- planning ---------------------------------------------------------------------
+    def _plan(self, pair: Pair) -> _Case:
+        case = _Case(pair)
+        try:
+            ref_read = read_statement(pair.reference, pair.header)
+            cand_read = read_statement(pair.candidate, pair.header)
+            header = "\n".join(dict.fromkeys(
+                line for h in (ref_read.header, cand_read.header) for line in h.splitlines()))
+            case.header = header
+            ref = normalise(ref_read.theorem, header)
+            cand = normalise(cand_read.theorem, header)
+        except (ReadError, NotNormalisable) as error:
+            case.done = Inconclusive(self.name, str(error))
+            return case
+        except RecursionError:
+            case.done = Inconclusive(self.name, "the statement is too deeply nested to read")
+            return case
+        names = aliases(header)
+        found = alignments(ref, cand, self.cap, names)
+        if not found.found:
+            case.done = Noneq(self.name, found.mismatch, "prefix")
+            return case
+        if bool(ref.premises) != bool(cand.premises):
+            which = "reference" if ref.premises else "candidate"
+            case.done = Noneq(
+                self.name,
+                f"only the {which} has premises ({len(ref.premises)} vs {len(cand.premises)}):"
+                " a premise-bearing and a premise-free statement are not SAE-equivalent",
+                "premises")
+            return case
+        case.capped = found.capped
+        for label, form in (("reference", ref), ("candidate", cand)):
+            if form.premises:
+                hyps = tuple(A.Binder(f"h{i}", p) for i, p in enumerate(form.premises))
+                case.vacuity.append(Obligation(
+                    f"vacuity {label}",
+                    _theorem(f"sae_vacuity_{label}", form.binders() + hyps, A.Var("False"))))
+        for alignment in found.found:
+            case.plans.append(self._plan_alignment(ref, cand, alignment, header, names))
+        return case
+
+    def _plan_alignment(self, ref: NormalForm, cand: NormalForm,
+                        alignment: tuple[tuple[str, str], ...], header: str,
+                        names: dict[str, str]) -> _Plan:
+        mapping = dict(alignment)
+        plan = _Plan(alignment)
+        binders = ref.binders()
+        cand_premises = [rename(p, mapping) for p in cand.premises]
+        cand_conclusion = rename(cand.conclusion, mapping)
+        if ref.premises:
+            plan.premises.append(Obligation("premises", _theorem(
+                "sae_premises", binders,
+                A.BinOp("↔", _conj(ref.premises), _conj(cand_premises)))))
+            claim = A.BinOp("↔", ref.conclusion, cand_conclusion)
+            plan.conclusion.append(Obligation("conclusion", _theorem(
+                "sae_conclusion", binders, claim)))
+            # Only a refutation of this one counts: a point where the premises hold and the
+            # conclusions differ refutes the obligation above too, and such points are the
+            # natural counterexamples (the premises often pin the values down).
+            hyps = tuple(A.Binder(f"h{i}", p) for i, p in enumerate(ref.premises))
+            plan.witness.append(Obligation("conclusion under premises (refutation only)",
+                                           _theorem("sae_conclusion_witness", binders + hyps,
+                                                    claim)))
+            return plan
+        _plan_premise_free(plan, ref, cand_conclusion, header, names)
+        return plan
+
+    # --- deciding ---------------------------------------------------------------------
+    def _decide(self, case: _Case, verdicts: dict[tuple[str, str], Verdict]) -> Decision:
+        def filled(o: Obligation) -> Obligation:
+            return Obligation(o.role, o.statement, verdicts.get((o.statement, case.header)))
+
+        vacuity = [filled(o) for o in case.vacuity]
+        flags = tuple(f"vacuous-{o.role.split()[-1]}" for o in vacuity if o.proved)
+        if case.capped:
+            flags += ("alignments-capped",)
+        outcomes = [_judge(plan, filled) for plan in case.plans]
+        proved = [o for o in outcomes if o.status == "proved"]
+        if proved:
+            best = proved[0]
+            if any(f.startswith("vacuous") for f in flags):
+                return Inconclusive(
+                    self.name, "the premises are provably inconsistent (vacuous statement); "
+                    "every obligation holds trivially", "premises", best.alignment,
+                    tuple(best.obligations) + tuple(vacuity), flags)
+            return Eq(self.name, f"every obligation proved under alignment {_show(best)}",
+                      best.alignment, tuple(best.obligations) + tuple(vacuity), flags)
+        if all(o.status == "refuted" for o in outcomes) and not case.capped:
+            first = outcomes[0]
+            more = f" (and under all {len(outcomes)} alignments)" if len(outcomes) > 1 else ""
+            return Noneq(self.name, first.reason + more, first.component, first.failed,
+                         first.alignment, tuple(first.obligations) + tuple(vacuity), flags)
+        open_ = [o for o in outcomes if o.status == "undecided"]
+        if open_:
+            first = open_[0]
+            return Inconclusive(self.name, first.reason, first.component, first.alignment,
+                                tuple(first.obligations) + tuple(vacuity), flags)
+        return Inconclusive(
+            self.name, f"every alignment failed, but the enumeration stopped at {self.cap}",
+            "prefix", (), tuple(vacuity), flags)
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    status: str
+    """``proved``, ``refuted`` or ``undecided``."""
+    alignment: tuple[tuple[str, str], ...]
+    obligations: list[Obligation]
+    component: str = ""
+    reason: str = ""
+    failed: Obligation | None = None
+
+
+def _show(outcome: _Outcome) -> str:
+    moved = [f"{c}↦{r}" for c, r in outcome.alignment]
+    return "{" + ", ".join(moved) + "}" if moved else "{}"
+
+
+def _judge(plan: _Plan, filled: object) -> _Outcome:
+    fill = filled  # Callable[[Obligation], Obligation]
+    premises = [fill(o) for o in plan.premises]  # type: ignore[operator]
+    conclusion = [fill(o) for o in plan.conclusion]  # type: ignore[operator]
+    witness = [fill(o) for o in plan.witness]  # type: ignore[operator]
+    leaves = [
+        _Leaf(leaf.label, tuple(tuple(fill(o) for o in ori)  # type: ignore[operator]
+                                for ori in leaf.orientations), leaf.note)
+        for leaf in plan.leaves
+    ]
+    obligations = premises + conclusion + [o for leaf in leaves for ori in leaf.orientations
+                                           for o in ori]
+    if plan.mismatch is not None:
+        component, reason = plan.mismatch
+        return _Outcome("refuted", plan.alignment, obligations, component, reason)
+    if plan.undecided:
+        return _Outcome("undecided", plan.alignment, obligations, "conclusion", plan.undecided)
+    for part, name in ((premises, "premises"), (conclusion, "conclusion")):
+        for o in part:
+            if o.refuted:
+                return _Outcome("refuted", plan.alignment, obligations, name,
+                                f"{name} obligation refuted: {_verdict_text(o)}", o)
+    for o in witness:
+        if o.refuted:
+            return _Outcome("refuted", plan.alignment, obligations + [o], "conclusion",
+                            f"conclusions differ where the premises hold: {_verdict_text(o)}",
+                            o)
+    for leaf in leaves:
+        if leaf.orientations and all(any(o.refuted for o in ori) for ori in leaf.orientations):
+            failed = next(o for o in leaf.orientations[0] if o.refuted)
+            return _Outcome("refuted", plan.alignment, obligations, "conclusion",
+                            f"{leaf.label}: no orientation holds; {failed.role} refuted: "
+                            f"{_verdict_text(failed)}", failed)
+    for part, name in ((premises, "premises"), (conclusion, "conclusion")):
+        for o in part:
+            if not o.proved:
+                return _Outcome("undecided", plan.alignment, obligations, name,
+                                f"{name} obligation undecided: {_verdict_text(o)}")
+    for leaf in leaves:
+        if not any(all(o.proved for o in ori) for ori in leaf.orientations):
+            if leaf.note:
+                reason = f"{leaf.label}: {leaf.note}"
+            else:
+                pending = next(o for ori in leaf.orientations for o in ori if not o.proved)
+                reason = f"{leaf.label}: {pending.role} undecided: {_verdict_text(pending)}"
+            return _Outcome("undecided", plan.alignment, obligations, "conclusion", reason)
+    return _Outcome("proved", plan.alignment, obligations)
+
+
+def _verdict_text(o: Obligation) -> str:
+    if o.verdict is None:
+        return "no verdict"
+    text = o.verdict.reason or o.verdict.kind.value
+    if o.verdict.evidence:
+        text += f" ({o.verdict.evidence})"
+    return text
+
+
+# --- premise-free rule ----------------------------------------------------------------------
+def _plan_premise_free(plan: _Plan, ref: NormalForm, cand_conclusion: A.Expr, header: str,
+                       names: dict[str, str]) -> None:
+    from afcheck.lean.elaborate import Unsupported, elaborate
+
+    binders = ref.binders()
+    try:
+        left = elaborate(A.Theorem("theorem", "r", binders, ref.conclusion), header)
+        right = elaborate(A.Theorem("theorem", "c", binders, cand_conclusion), header)
+    except (Unsupported, RecursionError) as error:
+        if canonical(ref.conclusion, names) == canonical(cand_conclusion, names):
+            return  # identical conclusions: nothing to prove
+        plan.undecided = ("the premise-free rule compares typed leaves, and the conclusion is "
+                          f"outside the typed fragment ({error})")
+        return
+    matcher = _Matcher(plan, tuple(left.params))
+    matcher.match(_norm(left.conclusion), _norm(right.conclusion), ())
+
+
+def _norm(f: T.Formula) -> T.Formula:
+    """``a ≠ b`` as ``¬ a = b``; ``¬ a < b`` as ``b ≤ a`` and ``¬ a ≤ b`` as ``b < a`` (every
+    number type here is linearly ordered)."""
+    if isinstance(f, T.Cmp) and f.op == "≠":
+        return T.Not(T.Cmp("=", f.left, f.right))
+    if isinstance(f, T.Not):
+        inner = _norm(f.operand)
+        if isinstance(inner, T.Cmp) and inner.op in ("<", "≤", ">", "≥"):
+            flipped = {"<": "≤", "≤": "<", ">": "≥", "≥": ">"}[inner.op]
+            return T.Cmp(flipped, inner.right, inner.left)
+        return T.Not(inner)
+    if isinstance(f, T.Logic):
+        return T.Logic(f.op, _norm(f.left), _norm(f.right))
+    if isinstance(f, T.Quantified):
+        return T.Quantified(f.q, f.name, f.ty, _norm(f.body))
+    return f
+
+
+_SHAPE = {T.Cmp: "relation", T.Logic: "connective", T.Not: "¬", T.Truth: "constant",
+          T.Quantified: "quantifier"}
+
+
+@dataclass
+class _Matcher:
+    plan: _Plan
+    params: tuple[tuple[str, str], ...]
+    depth: int = 0
+
+    def mismatch(self, reason: str) -> None:
+        if self.plan.mismatch is None:
+            self.plan.mismatch = ("conclusion", f"conclusion trees differ: {reason}")
+
+    def match(self, f: T.Formula, g: T.Formula, bound: tuple[tuple[str, str], ...]) -> None:
+        from afcheck.lean.elaborate import rename as rename_formula
+        from afcheck.lean.typed_printer import print_formula
+
+        if self.plan.mismatch is not None:
+            return
+        if type(f) is not type(g):
+            self.mismatch(f"{_SHAPE[type(f)]} '{print_formula(f)}' vs {_SHAPE[type(g)]} "
+                          f"'{print_formula(g)}'")
+            return
+        if isinstance(f, T.Truth) and isinstance(g, T.Truth):
+            if f.value != g.value:
+                self.mismatch(f"{print_formula(f)} vs {print_formula(g)}")
+        elif isinstance(f, T.Not) and isinstance(g, T.Not):
+            self.match(f.operand, g.operand, bound)
+        elif isinstance(f, T.Logic) and isinstance(g, T.Logic):
+            if f.op != g.op:
+                self.mismatch(f"'{f.op}' vs '{g.op}'")
+                return
+            self.match(f.left, g.left, bound)
+            self.match(f.right, g.right, bound)
+        elif isinstance(f, T.Quantified) and isinstance(g, T.Quantified):
+            if f.q != g.q or f.ty != g.ty:
+                self.mismatch(f"'{f.q} {f.name} : {f.ty}' vs '{g.q} {g.name} : {g.ty}'")
+                return
+            self.depth += 1
+            name = f"ξ{self.depth}"
+            self.match(rename_formula(f.body, f.name, name), rename_formula(g.body, g.name, name),
+                       bound + ((name, f.ty),))
+        elif isinstance(f, T.Cmp) and isinstance(g, T.Cmp):
+            self.leaf(f, g, bound)
+
+    def leaf(self, f: T.Cmp, g: T.Cmp, bound: tuple[tuple[str, str], ...]) -> None:
+        from afcheck.lean.typed_printer import print_formula, print_term
+
+        index = len(self.plan.leaves) + 1
+        label = f"leaf {index} ('{print_formula(f)}' vs '{print_formula(g)}')"
+        options: list[tuple[tuple[T.Term, T.Term], ...]] = []
+        if g.op == f.op:
+            options.append(((f.left, g.left), (f.right, g.right)))
+        if _DUAL.get(f.op) == g.op and (g.op != f.op or True):
+            reversed_ = ((f.left, g.right), (f.right, g.left))
+            if reversed_ not in options:
+                options.append(reversed_)
+        if not options:
+            self.mismatch(f"relation '{f.op}' vs '{g.op}' in {label}")
+            return
+        context = " ".join(f"({n} : {t})" for n, t in self.params + bound)
+        orientations: list[tuple[Obligation, ...]] = []
+        note = ""
+        for k, sides in enumerate(options):
+            if any(a.ty != b.ty for a, b in sides):
+                note = "the two sides have different types; no equation can compare them"
+                continue
+            kind = "direct" if k == 0 and g.op == f.op else "reversed"
+            equations = []
+            for side, (a, b) in zip(("left", "right"), sides, strict=True):
+                head = f"theorem sae_leaf {context}" if context else "theorem sae_leaf"
+                text = f"{head} : {print_term(a)} = {print_term(b)} := by sorry"
+                equations.append(Obligation(f"leaf {index} {kind} {side}", text))
+            orientations.append(tuple(equations))
+        self.plan.leaves.append(_Leaf(label, tuple(orientations), note if not orientations
+                                      else ""))
