@@ -1,7 +1,10 @@
-"""Built-in afcheck plugin: equivalence — criteria ``sae``, ``logical``, ``syntactic``,
-``beq-plus`` and the ``afcheck equiv REF CAND`` command."""
+"""Built-in afcheck plugin: equivalence — the ``equivalence`` method and suite kind, the
+criteria ``sae``, ``logical``, ``syntactic``, ``beq-plus``, and ``afcheck equiv REF CAND``."""
 
 from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
 
 from afcheck import hookimpl
 from afcheck.registry import Register
@@ -24,14 +27,28 @@ def afcheck_register_criteria(register: Register) -> None:
 
 
 @hookimpl
+def afcheck_register_methods(register: Register) -> None:
+    from afcheck_equivalence.method import Equivalence
+
+    register("equivalence", lambda options: Equivalence(),
+             description="a criterion decides Eq / Noneq / Inconclusive for each (reference, "
+             "candidate) pair; coverage, false-positive rate, Noneq rate vs gold labels")
+
+
+@hookimpl
+def afcheck_register_suite_kinds(register: Register) -> None:
+    from afcheck_equivalence.suite_kind import EquivalenceSuite
+
+    register("equivalence", lambda options: EquivalenceSuite(),
+             description="pairs of Lean statements with gold labels, one per line")
+
+
+@hookimpl
 def afcheck_register_commands(register: Register) -> None:
-    register("equiv", _equiv_command, description="decide whether two Lean statements agree")
+    register("equiv", _configure_equiv, description="decide whether two Lean statements agree")
 
 
-def _equiv_command(argv: list[str]) -> int:
-    import argparse
-
+def _configure_equiv(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
     from afcheck_equivalence.command import configure
 
-    parser = argparse.ArgumentParser(prog="afcheck equiv")
-    return configure(parser)(parser.parse_args(argv))
+    return configure(parser)

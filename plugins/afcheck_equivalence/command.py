@@ -56,6 +56,7 @@ def _options(pairs: list[str]) -> dict[str, str]:
 
 def _handle(args: argparse.Namespace) -> int:
     from afcheck.plugins import get_plugins
+    from afcheck_equivalence.criterion import Criterion
     from afcheck_equivalence.decision import Pair
 
     try:
@@ -65,7 +66,8 @@ def _handle(args: argparse.Namespace) -> int:
         options = _options(args.criterion_opt)
         if args.prover is not None:
             options["prover"] = args.prover
-        criterion = get_plugins().create("criterion", args.criterion, options)
+        criterion: Criterion = get_plugins().create(  # type: ignore[assignment]
+            "criterion", args.criterion, options)
         decision = criterion.decide([Pair("equiv", reference, candidate, args.header)])[0]
     except (AfcheckError, OSError, UnicodeDecodeError) as error:
         print(f"afcheck equiv: {error}", file=sys.stderr)

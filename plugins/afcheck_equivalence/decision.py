@@ -20,7 +20,7 @@ from typing import Any
 from afcheck.types import Verdict, VerdictKind
 
 __all__ = ["Decision", "DecisionKind", "Eq", "Inconclusive", "Noneq", "Obligation", "Pair",
-           "Settled"]
+           "Settled", "decision_from_json"]
 
 
 class DecisionKind(str, enum.Enum):
@@ -149,3 +149,32 @@ def _json(decision: Decision, obligations: tuple[Obligation, ...], component: st
         if failed.verdict is not None and failed.verdict.counterexample:
             record["counterexample"] = dict(failed.verdict.counterexample)
     return record
+
+
+def _obligation_from_json(data: Mapping[str, Any]) -> Obligation:
+    verdict = None
+    if data.get("verdict") is not None:
+        counterexample = data.get("counterexample")
+        verdict = Verdict(VerdictKind(data["verdict"]), str(data.get("backend", "")),
+                          bool(data.get("certified", False)), str(data.get("reason", "")),
+                          str(data.get("evidence", "")),
+                          dict(counterexample) if counterexample else None)
+    return Obligation(str(data["role"]), str(data["statement"]), verdict)
+
+
+def decision_from_json(data: Mapping[str, Any]) -> Decision:
+    """The decision :meth:`to_json` wrote (for the result cache)."""
+    alignment = tuple((str(a["candidate"]), str(a["reference"])) for a in data["alignment"])
+    obligations = tuple(_obligation_from_json(o) for o in data["obligations"])
+    flags = tuple(str(f) for f in data.get("flags", ()))
+    criterion, reason = str(data["criterion"]), str(data["reason"])
+    kind = DecisionKind(data["decision"])
+    if kind is DecisionKind.EQ:
+        return Eq(criterion, reason, alignment, obligations, flags)
+    component = str(data.get("component") or "")
+    if kind is DecisionKind.NONEQ:
+        failed = data.get("failed_obligation")
+        return Noneq(criterion, reason, component,
+                     _obligation_from_json(failed) if failed else None, alignment, obligations,
+                     flags)
+    return Inconclusive(criterion, reason, component, alignment, obligations, flags)

@@ -27,9 +27,9 @@ def make_prover(options: Mapping[str, str]) -> Prover:
 
     prover_options = {k.removeprefix("prover."): v for k, v in options.items()
                       if k.startswith("prover.")}
-    prover: Prover = get_plugins().create("prover", options.get("prover", "smt"),
-                                          prover_options)
-    return prover
+    from afcheck.registry import PROVER
+
+    return get_plugins().create(PROVER, options.get("prover", "smt"), prover_options)
 
 
 def make_sae(options: Mapping[str, str]) -> Sae:
@@ -46,7 +46,7 @@ def make_logical(options: Mapping[str, str]) -> Logical:
 
 
 def make_syntactic(options: Mapping[str, str]) -> Syntactic:
-    _check(options, "syntactic", set())
+    _check(options, "syntactic", {"prover"})  # a run's prover is accepted and not used
     return Syntactic()
 
 

@@ -19,19 +19,28 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from afcheck.components import Formaliser
 from afcheck.errors import LoadError
+from afcheck.method import Case, Choice, ItemOutcome, ItemResult, ItemStatus, JsonObject, Selection
 from afcheck.metrics import Interval, wilson
+from afcheck.runtime import Runtime
 from afcheck.types import Location
 from afcheck_equivalence.criterion import Criterion
-from afcheck_equivalence.decision import Decision, DecisionKind, Pair
+from afcheck_equivalence.decision import (
+    Decision,
+    DecisionKind,
+    Inconclusive,
+    Pair,
+    decision_from_json,
+)
 
-__all__ = ["Item", "Rate", "Result", "Summary", "decide", "load", "outcome", "summarise"]
+__all__ = ["Item", "Rate", "Result", "Summary", "decide", "formalise_missing", "load", "outcome",
+           "summarise", "to_json"]
 
 GOLD = ("equivalent", "inequivalent")
 
@@ -47,20 +56,21 @@ class Item:
     group: str = ""
     source: Location | None = None
 
+    @property
+    def dataset(self) -> str:
+        """The group metrics and JUnit test suites are reported under."""
+        return self.group or "equivalence"
+
+    @property
+    def case_name(self) -> str:
+        return self.id
+
 
 @dataclass(frozen=True)
 class Result:
     item: Item
     candidate: str | None
     decision: Decision
-
-
-@dataclass(frozen=True)
-class ItemOutcome:
-    status: str
-    """``passed``, ``failed`` or ``skipped``."""
-    message: str
-    details: str
 
 
 def load(path: Path) -> Iterable[Item | LoadError]:
@@ -144,13 +154,13 @@ def outcome(result: Result) -> ItemOutcome:
     details = json.dumps(record, ensure_ascii=False, indent=2)
     head = f"{decision.kind.value} ({decision.criterion}): {decision.reason}"
     if decision.kind is DecisionKind.INCONCLUSIVE:
-        return ItemOutcome("skipped", head, details)
+        return ItemOutcome(ItemStatus.SKIPPED, head, details)
     expected = {"equivalent": DecisionKind.EQ, "inequivalent": DecisionKind.NONEQ,
                 None: DecisionKind.EQ}[result.item.gold]
     if decision.kind is expected:
-        return ItemOutcome("passed", head, details)
+        return ItemOutcome(ItemStatus.PASSED, "", details)
     gold = result.item.gold or "no gold label (Eq expected)"
-    return ItemOutcome("failed", f"gold {gold}, got {head}",
+    return ItemOutcome(ItemStatus.FAILED, f"gold {gold}, got {head}",
                        f"reference: {result.item.reference}\ncandidate: {result.candidate}\n"
                        + details)
 
@@ -172,7 +182,8 @@ class Rate:
         return self.count / self.total if self.total else float("nan")
 
     def to_json(self) -> dict[str, Any]:
-        return {"count": self.count, "total": self.total, "value": self.value,
+        return {"count": self.count, "total": self.total,
+                "value": self.value if self.total else None,
                 "ci95": [self.interval.low, self.interval.high]}
 
 
@@ -246,3 +257,186 @@ def formalise_missing(items: Sequence[Item], formaliser: Formaliser) -> dict[str
             continue
         out[item.id] = "\n".join(filter(None, (answer.header, answer.statement)))
     return out
+
+
+# --- the method as the runner sees it -----------------------------------------------------------
+@dataclass(frozen=True)
+class CaseSpec:
+    """One item with the components a run chose for it."""
+
+    item: Item
+    criterion: Choice
+    """The criterion, its options carrying the run's prover (``prover``, ``prover.K``)."""
+    formaliser: Choice | None
+    """Set only when the item has no candidate and the formaliser must write one."""
+
+
+@dataclass(frozen=True)
+class EquivalenceSummary:
+    """Metrics per criterion over all items, and per criterion and group."""
+
+    overall: Mapping[str, Summary]
+    by_group: Mapping[str, Mapping[str, Summary]]
+    method: str = "equivalence"
+
+    @property
+    def evaluated(self) -> int:
+        return sum(s.N for s in self.overall.values())
+
+    def metric(self, name: str) -> float | None:
+        """``coverage``, ``false_positive_rate``, ``noneq_rate`` (one criterion in the run), or
+        ``<criterion>:<metric>``."""
+        criterion, _, metric = name.rpartition(":")
+        if not criterion:
+            if len(self.overall) != 1:
+                return None
+            criterion = next(iter(self.overall))
+        summary = self.overall.get(criterion)
+        if summary is None or metric not in GATES:
+            return None
+        rate: Rate = getattr(summary, metric)
+        return rate.value if rate.total else None
+
+    def lines(self) -> list[str]:
+        out = ["equivalence: per criterion (95% Wilson intervals)"]
+        for name, s in self.overall.items():
+            out.append(f"  {name}: N={s.N}  " + "  ".join(
+                f"{label} {_show(rate)}" for label, rate in (
+                    ("coverage", s.coverage), ("false-positive rate", s.false_positive_rate),
+                    ("Noneq rate", s.noneq_rate))))
+            for gold, row in s.confusion.items():
+                cells = "  ".join(f"{k} {v}" for k, v in row.items())
+                out.append(f"    gold {gold:<12} {cells}")
+        return out
+
+    def sections(self) -> JsonObject:
+        return {"metrics": {
+            "overall": {k: v.to_json() for k, v in self.overall.items()},
+            "by_group": {g: {k: v.to_json() for k, v in per.items()}
+                         for g, per in self.by_group.items()},
+        }}
+
+    def properties(self, group: str) -> dict[str, str]:
+        props: dict[str, str] = {}
+        for name, s in self.by_group.get(group, {}).items():
+            props[f"{name}.N"] = str(s.N)
+            for metric in GATES:
+                rate: Rate = getattr(s, metric)
+                if rate.total:
+                    props[f"{name}.{metric}"] = f"{rate.value:.6f}"
+        return props
+
+
+def _show(rate: Rate) -> str:
+    if not rate.total:
+        return "n/a"
+    return (f"{rate.value:.3f} [{rate.interval.low:.3f}, {rate.interval.high:.3f}] "
+            f"({rate.count}/{rate.total})")
+
+
+class Equivalence:
+    """A criterion decides each (reference, candidate) pair; the gold label decides the test."""
+
+    name = "equivalence"
+    version = "1"
+    kinds = ("criterion", "prover", "formaliser")
+    defaults: Mapping[str, object] = {"criterion": "sae", "prover": "smt",
+                                      "formaliser": "literal"}
+    gates: Mapping[str, str] = GATES
+    gate_options: Mapping[str, str] = {}
+
+    def cases(self, record: object, selection: Selection) -> Iterable[tuple[str, CaseSpec]]:
+        if not isinstance(record, Item):
+            raise TypeError(f"the equivalence method reads pairs, got {type(record).__name__}")
+        criterion = selection.choice("criterion")
+        prover = selection.choice("prover")
+        options = dict(criterion.options)
+        if criterion.name != "syntactic":
+            options.setdefault("prover", prover.name)
+            options.update({f"prover.{k}": v for k, v in prover.options})
+        formaliser = selection.choice("formaliser") if record.candidate is None else None
+        yield record.case_name, CaseSpec(record, Choice.of(criterion.name, options), formaliser)
+
+    def choices(self, case: CaseSpec) -> Iterable[tuple[str, Choice]]:
+        yield "criterion", case.criterion
+        if case.formaliser is not None:
+            yield "formaliser", case.formaliser
+
+    def run(self, cases: Sequence[Case[CaseSpec]], runtime: Runtime,
+            notify: Callable[[Result], None] | None) -> list[Result]:
+        specs = [case.spec for case in cases]
+        written: dict[str, str | None] = {}
+        for formaliser in dict.fromkeys(s.formaliser for s in specs if s.formaliser):
+            todo = [s.item for s in specs if s.formaliser == formaliser]
+            written.update(_write_candidates(runtime, formaliser, todo))
+        results: dict[str, Result] = {}
+        for criterion in dict.fromkeys(s.criterion for s in specs):
+            group = [s.item for s in specs if s.criterion == criterion]
+            pairs = [(item, item.candidate if item.candidate is not None
+                      else written.get(item.id)) for item in group]
+            decided = _decide_pairs(runtime, criterion,
+                                    [(i, c) for i, c in pairs if c is not None])
+            for item, candidate in pairs:
+                decision = decided.get(item.id) or Inconclusive(
+                    criterion.name, "the formaliser wrote no candidate statement")
+                result = Result(item, candidate, decision)
+                results[item.id] = result
+                if notify is not None:
+                    notify(result)
+        return [results[s.item.id] for s in specs]
+
+    def outcome(self, result: Result) -> ItemOutcome:
+        return outcome(result)
+
+    def timings(self, result: Result) -> Mapping[str, float]:
+        return {}
+
+    def to_json(self, result: Result) -> JsonObject:
+        return to_json(result)
+
+    def summarise(self, items: Sequence[ItemResult[Result]]) -> EquivalenceSummary:
+        results = [item.result for item in items]
+        groups: dict[str, list[Result]] = {}
+        for result in results:
+            groups.setdefault(result.item.dataset, []).append(result)
+        return EquivalenceSummary(summarise(results),
+                                  {g: summarise(rs) for g, rs in sorted(groups.items())})
+
+
+
+
+def _write_candidates(runtime: Runtime, choice: Choice,
+                      items: list[Item]) -> dict[str, str | None]:
+    from afcheck.registry import FORMALISER
+
+    built = runtime.component(FORMALISER, choice)
+    formaliser: Formaliser = built.component
+
+    def call(chunk: list[Item]) -> list[str | None]:
+        answers = formalise_missing(chunk, formaliser)
+        return [answers.get(item.id) for item in chunk]
+
+    def load_one(data: Mapping[str, Any]) -> str | None:
+        statement = data.get("statement")
+        return statement if isinstance(statement, str) else None
+
+    made = runtime.cached("formalise", built, items,  # type: ignore[arg-type]
+                          key=lambda i: (i.informal, i.header), call=call,
+                          dump=lambda text: {"statement": text}, load=load_one)
+    return {i.id: text for i, text in zip(items, made.results, strict=True)}
+
+
+def _decide_pairs(runtime: Runtime, choice: Choice,
+                  pairs: list[tuple[Item, str]]) -> dict[str, Decision]:
+    from afcheck.registry import CRITERION
+
+    built = runtime.component(CRITERION, choice)
+    criterion: Criterion = built.component  # type: ignore[assignment]
+
+    def call(chunk: list[tuple[Item, str]]) -> list[Decision]:
+        return criterion.decide([Pair(i.id, i.reference, c, i.header) for i, c in chunk])
+
+    made = runtime.cached("equivalence", built, pairs,  # type: ignore[arg-type]
+                          key=lambda p: (p[0].reference, p[1], p[0].header), call=call,
+                          dump=lambda d: d.to_json(), load=decision_from_json)
+    return {i.id: d for (i, _), d in zip(pairs, made.results, strict=True)}

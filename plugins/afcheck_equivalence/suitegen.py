@@ -82,18 +82,21 @@ def _replace_first(expr: A.Expr, edit: Callable[[A.Expr], A.Expr | None]) -> A.E
         return changed
     import dataclasses
 
-    for f in dataclasses.fields(expr):  # type: ignore[arg-type]
-        value = getattr(expr, f.name)
+    node: Any = expr
+    for f in dataclasses.fields(node):
+        value = getattr(node, f.name)
         if isinstance(value, tuple) and value and not isinstance(value[0], (str, A.Binder)):
             for k, child in enumerate(value):
                 new = _replace_first(child, edit)
                 if new is not None:
-                    return dataclasses.replace(  # type: ignore[type-var]
-                        expr, **{f.name: value[:k] + (new,) + value[k + 1:]})
+                    changed_node: A.Expr = dataclasses.replace(
+                        node, **{f.name: value[:k] + (new,) + value[k + 1:]})
+                    return changed_node
         elif dataclasses.is_dataclass(value) and not isinstance(value, A.Binder):
             new = _replace_first(value, edit)  # type: ignore[arg-type]
             if new is not None:
-                return dataclasses.replace(expr, **{f.name: new})  # type: ignore[type-var]
+                replaced: A.Expr = dataclasses.replace(node, **{f.name: new})
+                return replaced
     return None
 
 
@@ -182,7 +185,8 @@ def rewrites(theorem: A.Theorem) -> Iterator[tuple[str, A.Theorem]]:
         while new in used:
             new += "'"
         mapping[name] = new
-    binders, current = [], {}
+    binders: list[A.Binder] = []
+    current: dict[str, str] = {}
     for binder in theorem.binders:
         type_ = rename(binder.type, current) if binder.type is not None else None
         if binder.name:
@@ -234,8 +238,9 @@ def _item(id_: str, row: dict[str, Any], reference: str, candidate: str, gold: s
 
 
 def build(rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    from afcheck.types import ProofTask, VerdictKind
     from afcheck_smt.prover import SmtProver
+
+    from afcheck.types import ProofTask, VerdictKind
 
     parsed = [(row, th) for row in rows if (th := _theorem(row)) is not None]
     parsed.sort(key=lambda p: p[0]["name"])
