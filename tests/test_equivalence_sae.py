@@ -143,3 +143,9 @@ def test_all_pairs_go_to_the_prover_in_one_batch() -> None:
     decisions = Sae(prover).decide(pairs)
     assert [type(d) for d in decisions] == [Eq] * 4
     assert len(prover.batches) == 1
+
+
+def test_a_candidate_constant_is_never_captured_by_a_reference_binder() -> None:
+    d = decide("theorem a (e : ℝ) (h : e > 0) : e > 0 := by sorry",
+               "theorem b (y : ℝ) (h : y > 0) : e > 0 := by sorry")
+    assert isinstance(d, Inconclusive) and "uses 'e' as a constant" in d.reason

@@ -115,6 +115,8 @@ def make(options: Mapping[str, str]) -> BeqPlus:
     from afcheck_lean.session import lean_interact_starter, require_lean
     from afcheck_lean.settings import parse_settings
 
-    settings = parse_settings(options, "criterion beq-plus", set())
+    # A run names its prover for every criterion; this one proves in Lean itself.
+    own = {k: v for k, v in options.items() if k != "prover" and not k.startswith("prover.")}
+    settings = parse_settings(own, "criterion beq-plus", set())
     require_lean(settings, "criterion beq-plus")
     return BeqPlus(ReplPool(lean_interact_starter(settings), settings))

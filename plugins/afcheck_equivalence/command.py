@@ -20,13 +20,16 @@ __all__ = ["configure"]
 
 
 def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
-    parser.description = __doc__.split("\n\n")[0] if __doc__ else None
+    from afcheck.options import add_component_options
+
+    parser.description = ("Decide whether two Lean statements agree and show how: the decision "
+                          "(Eq, Noneq, Inconclusive), the binder alignment, every obligation "
+                          "with its verdict, the reason.")
     parser.add_argument("reference", help="the reference statement: a Lean file, or -")
     parser.add_argument("candidate", help="the candidate statement: a Lean file, or -")
-    parser.add_argument("--criterion", default="sae", help="criterion (default: sae)")
-    parser.add_argument("--prover", default=None, help="prover for the obligations (smt)")
-    parser.add_argument("--criterion-opt", action="append", default=[], metavar="K=V",
-                        help="criterion option (repeatable)")
+    add_component_options(parser, "criterion", "sae")
+    add_component_options(parser, "prover", "smt",
+                          help="the prover the obligations go to (default: smt)")
     parser.add_argument("--header", default="", help="header lines shared by both statements")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     return _handle
@@ -44,16 +47,6 @@ def _read(source: str, stdin_used: list[bool]) -> str:
     return path.read_text(encoding="utf-8")
 
 
-def _options(pairs: list[str]) -> dict[str, str]:
-    options: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise AfcheckError(f"--criterion-opt {pair!r}: expected KEY=VALUE")
-        options[key] = value
-    return options
-
-
 def _handle(args: argparse.Namespace) -> int:
     from afcheck.plugins import get_plugins
     from afcheck_equivalence.criterion import Criterion
@@ -63,9 +56,9 @@ def _handle(args: argparse.Namespace) -> int:
         used: list[bool] = []
         reference = _read(args.reference, used)
         candidate = _read(args.candidate, used)
-        options = _options(args.criterion_opt)
-        if args.prover is not None:
-            options["prover"] = args.prover
+        options = dict(args.criterion_opt)
+        options.setdefault("prover", args.prover)
+        options.update({f"prover.{k}": v for k, v in args.prover_opt.items()})
         criterion: Criterion = get_plugins().create(  # type: ignore[assignment]
             "criterion", args.criterion, options)
         decision = criterion.decide([Pair("equiv", reference, candidate, args.header)])[0]

@@ -46,7 +46,7 @@ def make_logical(options: Mapping[str, str]) -> Logical:
 
 
 def make_syntactic(options: Mapping[str, str]) -> Syntactic:
-    _check(options, "syntactic", {"prover"})  # a run's prover is accepted and not used
+    _check(options, "syntactic", {"prover"})  # a run names a prover; this one needs none
     return Syntactic()
 
 

@@ -351,9 +351,8 @@ class Equivalence:
         criterion = selection.choice("criterion")
         prover = selection.choice("prover")
         options = dict(criterion.options)
-        if criterion.name != "syntactic":
-            options.setdefault("prover", prover.name)
-            options.update({f"prover.{k}": v for k, v in prover.options})
+        options.setdefault("prover", prover.name)
+        options.update({f"prover.{k}": v for k, v in prover.options})
         formaliser = selection.choice("formaliser") if record.candidate is None else None
         yield record.case_name, CaseSpec(record, Choice.of(criterion.name, options), formaliser)
 

@@ -35,7 +35,7 @@ from afcheck.components import Prover
 from afcheck.lean import ast as A
 from afcheck.lean import typed as T
 from afcheck.lean.printer import print_theorem
-from afcheck.lean.rename import rename
+from afcheck.lean.rename import free_names, rename
 from afcheck.types import Verdict
 from afcheck_equivalence.align import alignments
 from afcheck_equivalence.criterion import JudgeAdapter, discharge
@@ -181,6 +181,14 @@ class Sae(JudgeAdapter):
         mapping = dict(alignment)
         plan = _Plan(alignment)
         binders = ref.binders()
+        used = set().union(*(free_names(p) for p in (*cand.premises, cand.conclusion)))
+        captured = sorted((used - set(cand.names)) & set(ref.names))
+        if captured:
+            # A name the candidate uses freely (a constant) would be captured by a reference
+            # binder of the same name: the obligations would not say what the candidate says.
+            plan.undecided = (f"the candidate uses '{captured[0]}' as a constant, which the "
+                              "reference binds")
+            return plan
         cand_premises = [rename(p, mapping) for p in cand.premises]
         cand_conclusion = rename(cand.conclusion, mapping)
         if ref.premises:
