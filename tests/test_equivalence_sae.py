@@ -135,17 +135,30 @@ def test_unreadable_statement_is_inconclusive() -> None:
     assert isinstance(d, Inconclusive) and "cannot read" in d.reason
 
 
-def test_all_pairs_go_to_the_prover_in_one_batch() -> None:
+def test_all_pairs_go_to_the_prover_in_two_batches() -> None:
     prover = CountingProver()
     pairs = [Pair(str(k), f"theorem a (x : ℝ) (h : x = {k}) : x + 1 = {k + 1} := by sorry",
                   f"theorem b (y : ℝ) (h : y = {k}) : y + 1 = {k + 1} := by sorry")
              for k in range(4)]
     decisions = Sae(prover).decide(pairs)
     assert [type(d) for d in decisions] == [Eq] * 4
-    assert len(prover.batches) == 1
+    # premises and conclusions of all pairs, then the vacuity checks of all four Eq pairs
+    assert prover.batches == [8, 8]
+    assert all(any(o.role.startswith("vacuity") and o.refuted for o in d.certificate)
+               for d in decisions)
 
 
 def test_a_candidate_constant_is_never_captured_by_a_reference_binder() -> None:
     d = decide("theorem a (e : ℝ) (h : e > 0) : e > 0 := by sorry",
                "theorem b (y : ℝ) (h : y > 0) : e > 0 := by sorry")
     assert isinstance(d, Inconclusive) and "uses 'e' as a constant" in d.reason
+
+
+def test_a_point_where_the_premises_hold_refutes_the_conclusion_obligation() -> None:
+    # z3's first model of ¬(x² = 4 ↔ x³ = 4) is irrational (x = ∛4) and cannot be checked;
+    # under the premises the counterexample is x = 2, which refutes the same obligation.
+    d = decide("theorem a (x : ℝ) (h : x = 2) : x ^ 2 = 4 := by sorry",
+               "theorem a (x : ℝ) (h : x = 2) : x ^ 3 = 4 := by sorry")
+    assert isinstance(d, Noneq) and d.component == "conclusion"
+    assert d.failed is not None and "refutation only" in d.failed.role
+    assert d.counterexample == {"x": "2"}

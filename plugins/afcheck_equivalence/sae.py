@@ -28,7 +28,7 @@ Eq is also a logical equivalence.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from afcheck.components import Prover
@@ -82,7 +82,7 @@ class _Plan:
     """A reason the alignment cannot be decided at all."""
 
     def obligations(self) -> list[Obligation]:
-        out = self.premises + self.conclusion + self.witness
+        out = self.premises + self.conclusion
         for leaf in self.leaves:
             for orientation in leaf.orientations:
                 out.extend(orientation)
@@ -124,13 +124,27 @@ class Sae(JudgeAdapter):
 
     # --- batch ------------------------------------------------------------------------
     def decide(self, pairs: Sequence[Pair]) -> list[Decision]:
+        """Two prover batches: first the premise, conclusion and leaf obligations of every
+        alignment of every pair; then only what the first answers leave open — vacuity of
+        the pairs about to be Eq, and the refutation aid of conclusions still undecided."""
         cases = [self._plan(pair) for pair in pairs]
-        wanted: list[tuple[str, str]] = []
+        first: list[tuple[str, str]] = []
         for case in cases:
             for plan in case.plans:
-                wanted.extend((o.statement, case.header) for o in plan.obligations())
-            wanted.extend((o.statement, case.header) for o in case.vacuity)
-        verdicts = discharge(self.prover, wanted)
+                first.extend((o.statement, case.header) for o in plan.obligations())
+        verdicts = discharge(self.prover, first)
+        second: list[tuple[str, str]] = []
+        for case in cases:
+            if case.done is not None:
+                continue
+            outcomes = [_judge(plan, _filler(verdicts, case.header)) for plan in case.plans]
+            if any(o.status == "proved" for o in outcomes):
+                second.extend((o.statement, case.header) for o in case.vacuity)
+                continue
+            for plan, judged in zip(case.plans, outcomes, strict=True):
+                if judged.status == "undecided" and judged.component == "conclusion":
+                    second.extend((o.statement, case.header) for o in plan.witness)
+        verdicts.update(discharge(self.prover, second))
         return [case.done if case.done is not None else self._decide(case, verdicts)
                 for case in cases]
 
@@ -211,10 +225,8 @@ class Sae(JudgeAdapter):
 
     # --- deciding ---------------------------------------------------------------------
     def _decide(self, case: _Case, verdicts: dict[tuple[str, str], Verdict]) -> Decision:
-        def filled(o: Obligation) -> Obligation:
-            return Obligation(o.role, o.statement, verdicts.get((o.statement, case.header)))
-
-        vacuity = [filled(o) for o in case.vacuity]
+        filled = _filler(verdicts, case.header)
+        vacuity = [o for o in map(filled, case.vacuity) if o.verdict is not None]
         flags = tuple(f"vacuous-{o.role.split()[-1]}" for o in vacuity if o.proved)
         if case.capped:
             flags += ("alignments-capped",)
@@ -260,14 +272,21 @@ def _show(outcome: _Outcome) -> str:
     return "{" + ", ".join(moved) + "}" if moved else "{}"
 
 
-def _judge(plan: _Plan, filled: object) -> _Outcome:
-    fill = filled  # Callable[[Obligation], Obligation]
-    premises = [fill(o) for o in plan.premises]  # type: ignore[operator]
-    conclusion = [fill(o) for o in plan.conclusion]  # type: ignore[operator]
-    witness = [fill(o) for o in plan.witness]  # type: ignore[operator]
+def _filler(verdicts: dict[tuple[str, str], Verdict],
+            header: str) -> Callable[[Obligation], Obligation]:
+    def fill(o: Obligation) -> Obligation:
+        return Obligation(o.role, o.statement, verdicts.get((o.statement, header)))
+
+    return fill
+
+
+def _judge(plan: _Plan, fill: Callable[[Obligation], Obligation]) -> _Outcome:
+    premises = [fill(o) for o in plan.premises]
+    conclusion = [fill(o) for o in plan.conclusion]
+    witness = [o for o in map(fill, plan.witness) if o.verdict is not None]
     leaves = [
-        _Leaf(leaf.label, tuple(tuple(fill(o) for o in ori)  # type: ignore[operator]
-                                for ori in leaf.orientations), leaf.note)
+        _Leaf(leaf.label, tuple(tuple(fill(o) for o in ori) for ori in leaf.orientations),
+              leaf.note)
         for leaf in plan.leaves
     ]
     obligations = premises + conclusion + [o for leaf in leaves for ori in leaf.orientations
