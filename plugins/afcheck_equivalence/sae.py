@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from afcheck.components import Prover
 from afcheck.lean import ast as A
 from afcheck.lean import typed as T
-from afcheck.lean.printer import print_theorem
+from afcheck.lean.printer import print_expr, print_theorem
 from afcheck.lean.rename import free_names, rename
 from afcheck.types import Verdict
 from afcheck_equivalence.align import alignments
@@ -54,6 +54,8 @@ from afcheck_equivalence.syntactic import aliases, canonical
 __all__ = ["Sae"]
 
 _DUAL = {"=": "=", "<": ">", ">": "<", "≤": "≥", "≥": "≤"}
+_TIES = 8
+"""At most this many equally likely alignments are tried after an undecided first one."""
 
 
 # --- what an alignment needs --------------------------------------------------------------
@@ -96,6 +98,9 @@ class _Case:
     done: Decision | None = None
     plans: list[_Plan] = field(default_factory=list)
     capped: bool = False
+    scores: list[int] = field(default_factory=list)
+    skipped: int = 0
+    """Alignments left untried (see :meth:`Sae.decide`): like a cap, they rule out Noneq."""
     vacuity: list[Obligation] = field(default_factory=list)
 
 
@@ -124,27 +129,48 @@ class Sae(JudgeAdapter):
 
     # --- batch ------------------------------------------------------------------------
     def decide(self, pairs: Sequence[Pair]) -> list[Decision]:
-        """Two prover batches: first the premise, conclusion and leaf obligations of every
-        alignment of every pair; then only what the first answers leave open — vacuity of
-        the pairs about to be Eq, and the refutation aid of conclusions still undecided."""
+        """Three prover batches, each over every pair that still needs it:
+
+        1. the obligations of each pair's likeliest alignment (most premises and names
+           already matching);
+        2. the other alignments, where they can still change the decision: all of them when
+           the first was refuted (Noneq needs every alignment refuted), otherwise only those
+           as likely as the first (an Eq under a less natural alignment is rare, and each
+           costs a prover call per obligation); untried ones rule out Noneq, as a cap does;
+        3. what the answers leave open: vacuity of the pairs about to be Eq, and the
+           refutation aid of conclusions still undecided.
+        """
         cases = [self._plan(pair) for pair in pairs]
-        first: list[tuple[str, str]] = []
+        verdicts = discharge(self.prover, [
+            (o.statement, case.header) for case in cases for plan in case.plans[:1]
+            for o in plan.obligations()])
+        more: list[tuple[str, str]] = []
         for case in cases:
-            for plan in case.plans:
-                first.extend((o.statement, case.header) for o in plan.obligations())
-        verdicts = discharge(self.prover, first)
-        second: list[tuple[str, str]] = []
+            if len(case.plans) < 2:
+                continue
+            first = _judge(case.plans[0], _filler(verdicts, case.header))
+            if first.status == "proved":
+                case.skipped, case.plans = len(case.plans) - 1, case.plans[:1]
+                continue
+            if first.status != "refuted" or case.capped:
+                keep = [p for p, sc in zip(case.plans, case.scores, strict=True)
+                        if sc >= case.scores[0]][:_TIES]
+                case.skipped, case.plans = len(case.plans) - len(keep), keep
+            more.extend((o.statement, case.header) for plan in case.plans[1:]
+                        for o in plan.obligations())
+        verdicts.update(discharge(self.prover, more))
+        last: list[tuple[str, str]] = []
         for case in cases:
             if case.done is not None:
                 continue
             outcomes = [_judge(plan, _filler(verdicts, case.header)) for plan in case.plans]
             if any(o.status == "proved" for o in outcomes):
-                second.extend((o.statement, case.header) for o in case.vacuity)
+                last.extend((o.statement, case.header) for o in case.vacuity)
                 continue
             for plan, judged in zip(case.plans, outcomes, strict=True):
                 if judged.status == "undecided" and judged.component == "conclusion":
-                    second.extend((o.statement, case.header) for o in plan.witness)
-        verdicts.update(discharge(self.prover, second))
+                    last.extend((o.statement, case.header) for o in plan.witness)
+        verdicts.update(discharge(self.prover, last))
         return [case.done if case.done is not None else self._decide(case, verdicts)
                 for case in cases]
 
@@ -187,6 +213,10 @@ class Sae(JudgeAdapter):
                     _theorem(f"sae_vacuity_{label}", form.binders() + hyps, A.Var("False"))))
         for alignment in found.found:
             case.plans.append(self._plan_alignment(ref, cand, alignment, header, names))
+        scores = [_likeness(ref, cand, plan.alignment, names) for plan in case.plans]
+        order = sorted(range(len(case.plans)), key=lambda i: -scores[i])
+        case.plans = [case.plans[i] for i in order]
+        case.scores = [scores[i] for i in order]
         return case
 
     def _plan_alignment(self, ref: NormalForm, cand: NormalForm,
@@ -241,7 +271,9 @@ class Sae(JudgeAdapter):
                     tuple(best.obligations) + tuple(vacuity), flags)
             return Eq(self.name, f"every obligation proved under alignment {_show(best)}",
                       best.alignment, tuple(best.obligations) + tuple(vacuity), flags)
-        if all(o.status == "refuted" for o in outcomes) and not case.capped:
+        if case.skipped and not proved:
+            flags += (f"alignments-untried-{case.skipped}",)
+        if all(o.status == "refuted" for o in outcomes) and not case.capped and not case.skipped:
             first = outcomes[0]
             more = f" (and under all {len(outcomes)} alignments)" if len(outcomes) > 1 else ""
             return Noneq(self.name, first.reason + more, first.component, first.failed,
@@ -451,3 +483,15 @@ class _Matcher:
             orientations.append(tuple(equations))
         self.plan.leaves.append(_Leaf(label, tuple(orientations), note if not orientations
                                       else ""))
+
+
+def _likeness(ref: NormalForm, cand: NormalForm, alignment: tuple[tuple[str, str], ...],
+              names: dict[str, str]) -> int:
+    """How natural an alignment is: premises (and the conclusion) that become identical after
+    renaming, then binders that keep their name."""
+    mapping = dict(alignment)
+    theirs = {print_expr(canonical(rename(p, mapping), names)) for p in cand.premises}
+    ours = {print_expr(canonical(p, names)) for p in ref.premises}
+    same_conclusion = canonical(rename(cand.conclusion, mapping), names) == canonical(
+        ref.conclusion, names)
+    return 4 * (len(theirs & ours) + same_conclusion) + sum(c == r for c, r in alignment)
