@@ -7,6 +7,8 @@ Prints ``name value target``:
 - ``logical_accept_unrelated``: Eq rate of ``logical`` there (expected: most — the seed's point);
 - ``sae_coverage_rewrites_fragment``: Eq rate of ``sae`` on equivalent rewrites inside the SMT
   fragment (information: as high as the fragment allows), and on all rewrites;
+- ``sae_noneq_unrelated`` / ``sae_noneq_perturbations``: Noneq rate there (the rest is
+  Inconclusive; the seed's ACE: 74 % Noneq on its perturbations);
 - ``sae_false_positive_rate``: Eq rate on every gold-inequivalent item (target ≤ 0.002);
 - ``syntactic_*`` likewise, and the seconds each criterion took.
 
@@ -26,9 +28,10 @@ SUITES = ("equivalence-unrelated", "equivalence-perturbations", "equivalence-rew
 
 
 def main(argv: list[str] | None = None) -> int:
+    from afcheck_equivalence.method import Item, decide
+
     from afcheck.errors import LoadError
     from afcheck.plugins import get_plugins
-    from afcheck_equivalence.method import Item, decide
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
@@ -54,6 +57,9 @@ def main(argv: list[str] | None = None) -> int:
         def eq_rate(ids: list[str], by: dict = by_id) -> float:  # type: ignore[type-arg]
             return sum(by[i].decision.kind.value == "Eq" for i in ids) / max(1, len(ids))
 
+        def noneq_rate(ids: list[str], by: dict = by_id) -> float:  # type: ignore[type-arg]
+            return sum(by[i].decision.kind.value == "Noneq" for i in ids) / max(1, len(ids))
+
         unrelated = [i.id for i in items["equivalence-unrelated"]]
         perturbed = [i.id for i in items["equivalence-perturbations"]]
         rewrites = [i.id for i in items["equivalence-rewrites"]]
@@ -62,6 +68,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name}_accept_unrelated {eq_rate(unrelated):.3f} {target}")
         print(f"{name}_accept_perturbations {eq_rate(perturbed):.3f} "
               f"{'0' if name != 'logical' else '-'}")
+        print(f"{name}_noneq_unrelated {noneq_rate(unrelated):.3f} -")
+        print(f"{name}_noneq_perturbations {noneq_rate(perturbed):.3f} -")
         print(f"{name}_coverage_rewrites_fragment {eq_rate(sorted(fragment)):.3f} -")
         print(f"{name}_coverage_rewrites_all {eq_rate(rewrites):.3f} -")
         print(f"{name}_false_positive_rate {eq_rate(inequivalent):.4f} "

@@ -8,11 +8,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from afcheck.errors import LoadError
-from afcheck.method import ItemStatus
-from afcheck.metrics import wilson
-from afcheck.types import Verdict, VerdictKind
 from afcheck_equivalence.decision import (
     Eq,
     Inconclusive,
@@ -21,6 +16,11 @@ from afcheck_equivalence.decision import (
     decision_from_json,
 )
 from afcheck_equivalence.method import Item, Result, load, outcome, summarise
+
+from afcheck.errors import LoadError
+from afcheck.method import ItemStatus
+from afcheck.metrics import wilson
+from afcheck.types import Verdict, VerdictKind
 
 REF = "theorem a (x : ℝ) (h : x = 2) : x ^ 2 = 4 := by sorry"
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from afcheck_equivalence.align import alignments
+from afcheck_equivalence.normal import normalise
+
 from afcheck.lean import parse_theorem, print_expr
 from afcheck.lean.parser import parse_expr
 from afcheck.lean.rename import free_names, rename
-from afcheck_equivalence.align import alignments
-from afcheck_equivalence.normal import normalise
 
 
 def shape(text: str) -> tuple[list[tuple[str, str, str]], list[str], str]:

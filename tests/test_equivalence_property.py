@@ -16,17 +16,17 @@ import pytest
 
 pytest.importorskip("z3")
 
+from afcheck_equivalence.decision import DecisionKind, Pair  # noqa: E402
+from afcheck_equivalence.logical import Logical  # noqa: E402
+from afcheck_equivalence.sae import Sae  # noqa: E402
+from afcheck_equivalence.syntactic import Syntactic  # noqa: E402
+from afcheck_smt.prover import SmtProver  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from afcheck.lean import parse_theorem  # noqa: E402
 from afcheck.lean.elaborate import elaborate  # noqa: E402
 from afcheck.lean.evaluate import holds  # noqa: E402
-from afcheck_equivalence.decision import DecisionKind, Pair  # noqa: E402
-from afcheck_equivalence.logical import Logical  # noqa: E402
-from afcheck_equivalence.sae import Sae  # noqa: E402
-from afcheck_equivalence.syntactic import Syntactic  # noqa: E402
-from afcheck_smt.prover import SmtProver  # noqa: E402
 
 SLOW = settings.default.max_examples > 1000
 EXAMPLES = 200 if SLOW else 8

@@ -8,12 +8,12 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from afcheck_equivalence.method import Item, load
+from afcheck_equivalence.suitegen import HARD_CASES
 
 from afcheck.errors import LoadError
 from afcheck.lean import parse_theorem
 from afcheck.suites import load_spec
-from afcheck_equivalence.method import Item, load
-from afcheck_equivalence.suitegen import HARD_CASES
 
 ROOT = Path(__file__).resolve().parent.parent / "suites"
 

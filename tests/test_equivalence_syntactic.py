@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from afcheck_equivalence.decision import Eq, Inconclusive, Noneq, Pair
 from afcheck_equivalence.syntactic import Syntactic
 
