@@ -41,5 +41,12 @@ def test_anything_else_is_noneq(reference: str, candidate: str) -> None:
     assert isinstance(decide(reference, candidate), Noneq)
 
 
+def test_hypothesis_names_are_renamed_not_dropped() -> None:
+    assert isinstance(decide("theorem a (x : ℕ) (h1 : 0 < x) (h2 : x < 5) : f h1 = 0",
+                             "theorem b (x : ℕ) (h2 : 0 < x) (h1 : x < 5) : f h1 = 0"), Noneq)
+    assert isinstance(decide("theorem a (x : ℕ) (h1 : 0 < x) (h2 : x < 5) : f h1 = 0",
+                             "theorem b (y : ℕ) (p : 0 < y) (q : y < 5) : f p = 0"), Eq)
+
+
 def test_unreadable_statement_is_inconclusive() -> None:
     assert isinstance(decide("theorem a : (", "theorem b : True"), Inconclusive)

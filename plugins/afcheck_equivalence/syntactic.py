@@ -150,9 +150,13 @@ def canonical_statement(theorem: A.Theorem, header: str = "") -> tuple[str, ...]
         if binder.kind == "instance":
             parts.append(f"[{shown}]")
         elif type_ is not None and not is_type(type_):
-            parts.append(f"(_ : {shown})")
+            # Hypothesis names are renamed too: a conclusion may use one (as a proof term).
+            new = f"h{len(parts)}"
+            if binder.name:
+                mapping[binder.name] = new
+            parts.append(f"({new} : {shown})")
         else:
-            new = f"v{len(mapping)}"
+            new = f"v{len(parts)}"
             mapping[binder.name] = new
             default = ""
             if binder.default is not None:
