@@ -143,3 +143,29 @@ def test_a_suite_runs_end_to_end(tmp_path: Path) -> None:
                              timeout=300, cwd=tmp_path)
     assert lenient.returncode == 0, lenient.stdout  # the gate decides, and it holds
     assert "results reused" in lenient.stdout
+
+
+def test_items_without_a_candidate_are_formalised_by_the_chosen_formaliser(
+        tmp_path: Path) -> None:
+    pytest.importorskip("z3")
+    suite = tmp_path / "formalised"
+    suite.mkdir()
+    (suite / "suite.toml").write_text(SUITE.replace("tiny", "formalised"), encoding="utf-8")
+    sum_ref = "theorem r : (2 : ℚ) + 3 = 5 := by sorry"
+    write(suite / "items.jsonl", [
+        {"id": "right", "informal": "So 2 + 3 = 5.", "reference": sum_ref,
+         "gold": "equivalent"},
+        {"id": "wrong", "informal": "So 2 + 3 = 6.", "reference": sum_ref,
+         "gold": "inequivalent"},
+        {"id": "unreadable", "informal": "Hello there.", "reference": sum_ref},
+    ])
+    out = tmp_path / "out.json"
+    done = subprocess.run([sys.executable, "-m", "afcheck", str(suite), "--formaliser",
+                           "literal", "--json", str(out), "-rs"], capture_output=True,
+                          text=True, timeout=300, cwd=tmp_path)
+    assert "2 passed, 1 skipped" in done.stdout, done.stdout + done.stderr
+    assert "the formaliser wrote no candidate statement" in done.stdout
+    steps = {s["id"]: s for s in json.loads(out.read_text(encoding="utf-8"))["steps"]}
+    assert steps["right"]["candidate"] == "theorem step : (2 : ℚ) + 3 = 5 := by sorry"
+    assert steps["wrong"]["decision"] == "Noneq"
+    assert steps["unreadable"]["candidate"] is None

@@ -411,18 +411,25 @@ def _write_candidates(runtime: Runtime, choice: Choice,
     built = runtime.component(FORMALISER, choice)
     formaliser: Formaliser = built.component
 
-    def call(chunk: list[Item]) -> list[str | None]:
+    def call(chunk: list[Item]) -> list[_Written]:
         answers = formalise_missing(chunk, formaliser)
-        return [answers.get(item.id) for item in chunk]
+        return [_Written(answers.get(item.id)) for item in chunk]
 
-    def load_one(data: Mapping[str, Any]) -> str | None:
+    def load_one(data: Mapping[str, Any]) -> _Written:
         statement = data.get("statement")
-        return statement if isinstance(statement, str) else None
+        return _Written(statement if isinstance(statement, str) else None)
 
     made = runtime.cached("formalise", built, items,  # type: ignore[arg-type]
                           key=lambda i: (i.informal, i.header), call=call,
-                          dump=lambda text: {"statement": text}, load=load_one)
-    return {i.id: text for i, text in zip(items, made.results, strict=True)}
+                          dump=lambda w: {"statement": w.statement}, load=load_one)
+    return {i.id: w.statement for i, w in zip(items, made.results, strict=True)}
+
+
+@dataclass(frozen=True)
+class _Written:
+    """A formaliser's candidate, or ``None`` when it wrote none (the cache holds records)."""
+
+    statement: str | None
 
 
 def _decide_pairs(runtime: Runtime, choice: Choice,
