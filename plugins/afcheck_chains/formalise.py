@@ -16,10 +16,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from afcheck_fol.formula import Formula
+
 from afcheck_chains.controlled import Untranslatable, translate
 from afcheck_chains.records import ChainRecord
 from afcheck_chains.verify import FormalChain
-from afcheck_fol.formula import Formula
 
 
 @dataclass(frozen=True)

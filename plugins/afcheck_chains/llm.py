@@ -12,13 +12,14 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from afcheck_fol.formula import Formula
+
 from afcheck.errors import UsageError
 from afcheck.llm import LLMClient, Options, Prompt, Sampling, chat, derive_seed, make_client
 from afcheck.llm import sampling_from as _sampling_from
 from afcheck_chains.formalise import Formalised
 from afcheck_chains.records import ChainRecord
 from afcheck_chains.verify import FormalChain
-from afcheck_fol.formula import Formula
 
 TASK = "Parse the given premises and conclusions into first-order logic formulas."
 
@@ -136,7 +137,7 @@ class LlmChainFormaliser:
     def formalise(self, records: Sequence[ChainRecord], attempt: int = 0) -> list[Formalised]:
         outputs = self.client.generate(self.prompts(records, attempt), self.sampling)
         out: list[Formalised] = []
-        for record, samples in zip(records, outputs):
+        for record, samples in zip(records, outputs, strict=True):
             sample = samples[0] if samples else None
             if sample is None or not sample.ok:
                 reason = sample.error if sample is not None else "no answer"

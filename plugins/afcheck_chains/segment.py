@@ -24,7 +24,7 @@ class Segment:
     """Why a dropped sentence was dropped (``question``, ``meta``, ``hedged``, ``empty``)."""
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _LIST_MARKER = re.compile(r"^\s*(?:step\s*\d+\s*[:.)-]|\(?\d+[.)]|[-*•])\s*", re.IGNORECASE)
 _OPENERS = re.compile(
     r"^(?:so|thus|therefore|hence|then|consequently|as a result|it follows that|this means that"
@@ -54,7 +54,12 @@ _ANSWER = re.compile(
 
 
 def split_sentences(text: str) -> list[str]:
-    return [part.strip() for part in _SENTENCE_END.split(text) if part and part.strip()]
+    """Sentences, line by line; a line's list marker (``1.``) is not a sentence of its own."""
+    out: list[str] = []
+    for line in text.splitlines():
+        body = _LIST_MARKER.sub("", line, count=1)
+        out.extend(part.strip() for part in _SENTENCE_END.split(body) if part.strip())
+    return out
 
 
 def clean(sentence: str) -> str:

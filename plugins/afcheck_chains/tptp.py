@@ -166,7 +166,7 @@ def problem(
     if len(names) != len(axioms):
         raise ValueError("one name per axiom")
     lines: list[str] = []
-    for name, formula in zip(names, axioms):
+    for name, formula in zip(names, axioms, strict=True):
         _closed(name, formula)
         lines.append(f"fof({name}, axiom, {formula_to_tptp(formula, symbols)}).")
     if conjecture is not None:
@@ -273,7 +273,9 @@ class _Reader:
         if op in ("=>", "<=>", "<~>"):
             self.take()
             right = self.unit()
-            return {"=>": Implies, "<=>": Iff, "<~>": Xor}[op](left, right)
+            if op == "=>":
+                return Implies(left, right)
+            return Iff(left, right) if op == "<=>" else Xor(left, right)
         return left
 
     def unit(self) -> Formula:

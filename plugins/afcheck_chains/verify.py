@@ -20,14 +20,14 @@ answers are kept by TPTP text in the :class:`ProofCache`.
 
 from __future__ import annotations
 
-import time
 from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass, field
+
+from afcheck_fol.formula import Formula, Not
 
 from afcheck_chains.provers import FolProver, ProverResult, Szs
 from afcheck_chains.records import Label
 from afcheck_chains.tptp import Problem, SymbolMap, TptpError, problem
-from afcheck_fol.formula import Formula, Not
 
 
 @dataclass(frozen=True)
@@ -84,19 +84,19 @@ class ProofCache:
     def prove(self, prover: FolProver, problems: Sequence[Problem]) -> list[ProverResult]:
         keys = [f"{prover.fingerprint}\n{p.text}" for p in problems]
         todo: dict[str, Problem] = {}
-        for key, item in zip(keys, problems):
+        for key, item in zip(keys, problems, strict=True):
             if key not in self.store and key not in todo:
                 todo[key] = item
         self.misses += len(todo)
         self.hits += len(keys) - len(todo)
         if todo:
             fresh = prover.prove(list(todo.values()))
-            for key, result in zip(todo, fresh):
+            for key, result in zip(todo, fresh, strict=True):
                 # Limits depend on the machine's load: not worth keeping.
                 if not result.status.limit:
                     self.store[key] = {"status": result.status.value, "prover": result.prover,
                                        "seconds": result.seconds, "detail": result.detail}
-            answered = dict(zip(todo, fresh))
+            answered = dict(zip(todo, fresh, strict=True))
         else:
             answered = {}
         out: list[ProverResult] = []
@@ -155,12 +155,16 @@ class ChainVerdict:
     path: tuple[int, ...]
     """Indices of the steps in the proof path, in chain order."""
     path_conclusion: Verdict | None
-    """The conclusion's label under the path alone (``None`` when not asked: see below)."""
-    seconds: float
+    """The conclusion's label under the path alone."""
 
     @property
     def step_labels(self) -> tuple[Label, ...]:
         return tuple(v.label for v in self.steps)
+
+    @property
+    def seconds(self) -> float:
+        """Prover time of the conclusion's and the steps' labels (path checks excluded)."""
+        return self.conclusion.seconds + sum(v.seconds for v in self.steps)
 
 
 def check_conclusions(
@@ -180,13 +184,13 @@ def verify_chains(
     The steps and path of a chain whose conclusion label differs from its gold label are
     still computed (Algorithm 2 would stop there; the caller decides what the mismatch means).
     """
-    started = time.perf_counter()
     symbols = [SymbolMap() for _ in chains]
     if conclusions is None:
         conclusions = decide(
-            [Query(c.premises, c.conclusion, s) for c, s in zip(chains, symbols)], prover, cache)
+            [Query(c.premises, c.conclusion, s)
+             for c, s in zip(chains, symbols, strict=True)], prover, cache)
     step_queries = [Query(c.premises, step, s)
-                    for c, s in zip(chains, symbols) for step in c.steps]
+                    for c, s in zip(chains, symbols, strict=True) for step in c.steps]
     flat = decide(step_queries, prover, cache)
     step_verdicts: list[tuple[Verdict, ...]] = []
     offset = 0
@@ -204,7 +208,7 @@ def verify_chains(
                 asked.append(n)
                 path_axioms = tuple(chain.steps[i] for i in paths[n])
                 queries.append(Query(path_axioms, chain.steps[k], symbols[n]))
-        for n, verdict in zip(asked, decide(queries, prover, cache)):
+        for n, verdict in zip(asked, decide(queries, prover, cache), strict=True):
             # A step the path already decides adds no fact. A limit here cannot change the
             # path's consequences (the step follows from the premises either way), so the
             # step joins the path.
@@ -213,12 +217,11 @@ def verify_chains(
 
     final = decide(
         [Query(tuple(c.steps[i] for i in p), c.conclusion, s)
-         for c, p, s in zip(chains, paths, symbols)],
+         for c, p, s in zip(chains, paths, symbols, strict=True)],
         prover, cache,
     )
-    elapsed = time.perf_counter() - started
-    share = elapsed / max(1, len(chains))
     return [
-        ChainVerdict(conclusion, steps, tuple(path), path_verdict, share)
-        for conclusion, steps, path, path_verdict in zip(conclusions, step_verdicts, paths, final)
+        ChainVerdict(conclusion, steps, tuple(path), path_verdict)
+        for conclusion, steps, path, path_verdict
+        in zip(conclusions, step_verdicts, paths, final, strict=True)
     ]
