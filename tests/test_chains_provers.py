@@ -116,6 +116,7 @@ def test_e_wall_limit_reads_as_timeout_not_as_an_answer() -> None:
     assert "wall-clock" in result.detail
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(find_eprover() is None, reason="E is not installed")
 def test_e_cpu_limit_is_a_limit_status() -> None:
     prover = make_fol_prover("eprover", {"cpu_limit_s": "1"})
