@@ -6,12 +6,15 @@ of failures, and formalisers fail 10–30% of steps) and the short option spelli
 (``--formaliser`` for ``--afcheck-formaliser``). Every pytest option keeps working
 (``-k``, ``-x``, ``--lf``, ``--co``, ``-q``, ``-v``, ``-rs``).
 
-Subcommands: ``afcheck list [KIND]``, ``afcheck prove``, ``afcheck perturb`` and those that
-plugins register (``afcheck lean setup`` …).
+``afcheck COMMAND …`` runs a subcommand: ``list``, ``cache`` and those plugins register
+(``prove``, ``perturb``, ``lean``, ``dag`` …). A command wins over a folder of the same name
+(``afcheck ./lean`` runs the folder). ``afcheck --help`` is afcheck's help;
+``afcheck --help-pytest`` is pytest's.
 """
 
 from __future__ import annotations
 
+import argparse
 import gc
 import os
 import sys
@@ -20,29 +23,36 @@ from pathlib import Path
 
 from afcheck import options as opts
 from afcheck.errors import AfcheckError, UsageError
-from afcheck.registry import KINDS
+from afcheck.plugins import Plugins, get_plugins
+from afcheck.registry import KINDS, Handler, kind_named
 
 USAGE = """usage: afcheck PATH... [--formaliser NAME] [--prover NAME] [--perturber NAME] [...]
-       afcheck list [formalisers|provers|checkers|perturbers|criteria|suite_kinds|reporters]
-       afcheck prove STATEMENT|FILE|- [--prover NAME] [--json]
-       afcheck perturb TEXT [--perturber NAME] [--seed N] [--json]
-       afcheck cache info|clear [--cache-dir DIR]
-       afcheck dag SUITE_DIR --llm-opt base_url=…,model=… [--out FILE]
-       afcheck lean setup|doctor
+       afcheck COMMAND [ARGS...]     (afcheck help: every option and command)"""
 
-Run `afcheck --help` for every option (afcheck's and pytest's)."""
-
-_PLURAL = {
-    "formalisers": "formaliser", "provers": "prover", "checkers": "checker",
-    "perturbers": "perturber", "criteria": "criterion", "suite_kinds": "suite_kind",
-    "suite-kinds": "suite_kind", "reporters": "reporter", "commands": "command",
+_BUILTIN: dict[str, str] = {
+    "list": "every registered component, method, reporter and command, with its plugin",
+    "cache": "show or clear the result cache",
+    "prove": "decide one Lean statement and show the verdict and its evidence",
+    "perturb": "perturb one step with a perturber and show the edit",
+    "help": "this help",
 }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
-        command = _subcommand(args)
+        plugins = get_plugins()
+        for module in _plugin_modules(args):
+            plugins.register_module(module)
+        if not args or args[0] in ("help", "-h", "--help") and not _paths(args[1:]):
+            if not args:
+                print(USAGE, file=sys.stderr)
+                return 4
+            print(help_text(plugins))
+            return 0
+        if args[0] == "--help-pytest":
+            return run(["--help"])
+        command = _command(plugins, args[0])
         if command is not None:
             return command(args[1:])
         return run(args)
@@ -51,39 +61,82 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 4
 
 
-def _subcommand(args: list[str]) -> Callable[[list[str]], int] | None:
-    if not args or args[0].startswith("-") or os.path.exists(args[0]):
+def _paths(args: list[str]) -> list[str]:
+    return [a for a in args if not a.startswith("-")]
+
+
+def _plugin_modules(args: list[str]) -> list[str]:
+    found = []
+    for index, arg in enumerate(args):
+        for flag in ("--plugin", opts.PREFIX + "plugin"):
+            if arg == flag and index + 1 < len(args):
+                found.append(args[index + 1])
+            elif arg.startswith(flag + "="):
+                found.append(arg[len(flag) + 1:])
+    return found
+
+
+def _command(plugins: Plugins, name: str) -> Callable[[list[str]], int] | None:
+    """The subcommand ``name``, or ``None`` when ``name`` is a path or an option."""
+    if name.startswith("-"):
         return None
-    name = args[0]
-    builtin: dict[str, Callable[[list[str]], int]] = {
-        "list": list_command, "prove": _lazy("afcheck.prove"), "perturb": _lazy("afcheck.perturb"),
-        "cache": cache_command,
-    }
-    if name in builtin:
-        return builtin[name]
-    from afcheck.plugins import get_plugins
+    builtin: dict[str, Callable[[argparse.ArgumentParser], Handler]] = {
+        "list": _configure_list, "cache": _configure_cache,
+        "prove": _own_parser("afcheck.prove"), "perturb": _own_parser("afcheck.perturb")}
+    description = _BUILTIN.get(name, "")
+    configure = builtin.get(name)
+    if configure is None:
+        entry = plugins.commands().get(name)
+        if entry is None:
+            return None
+        configure, description = entry.configure, entry.description
+    chosen = configure
 
-    commands = get_plugins().registry("command")
-    if name in commands:
-        factory = commands.get(name).factory
-        return lambda rest: int(factory(rest))
-    return None
-
-
-def _lazy(module: str) -> Callable[[list[str]], int]:
     def call(rest: list[str]) -> int:
-        import importlib
-
-        return int(importlib.import_module(module).main(rest))
+        # A command that parses its own arguments answers --help itself.
+        own = chosen is not None and getattr(chosen, "__qualname__", "").startswith("_own")
+        parser = argparse.ArgumentParser(prog=f"afcheck {name}", description=description,
+                                         add_help=not own)
+        handler = chosen(parser)
+        return int(handler(parser.parse_args(_without_plugins(rest))))
 
     return call
+
+
+def _own_parser(module: str) -> Callable[[argparse.ArgumentParser], Handler]:
+    """A command module with its own parser: ``module.main(argv)`` gets the arguments."""
+
+    def configure(parser: argparse.ArgumentParser) -> Handler:
+        parser.add_argument("argv", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+
+        def handle(args: argparse.Namespace) -> int:
+            import importlib
+
+            return int(importlib.import_module(module).main(list(args.argv)))
+
+        return handle
+
+    return configure
+
+
+def _without_plugins(args: list[str]) -> list[str]:
+    out: list[str] = []
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in ("--plugin", opts.PREFIX + "plugin"):
+            skip = True
+        elif not arg.startswith(("--plugin=", opts.PREFIX + "plugin=")):
+            out.append(arg)
+    return out
 
 
 def run(args: list[str]) -> int:
     """Run suites through pytest with afcheck's defaults and short option names."""
     import pytest
 
-    if not any(not a.startswith("-") for a in args) and not _asks_help(args):
+    if not _paths(args) and "--help" not in args:
         print(USAGE, file=sys.stderr)
         return 4
     pytest_args = defaults(args) + translate(args)
@@ -100,13 +153,13 @@ def defaults(args: list[str]) -> list[str]:
 
     ``--tb=line``: pytest's full failure summary is quadratic in the number of failures.
     ``-rN``: each failure already has its line; the short summary would repeat them all.
-    ``-s``: step items print nothing, and a backend's own log (vLLM loading a model) is
+    ``-s``: case items print nothing, and a backend's own log (vLLM loading a model) is
     better seen live than kept for the first item's report; capturing also costs time per item.
-    ``-p no:logging``: per-item log capture, unused by step items, costs time per item.
+    ``-p no:logging``: per-item log capture, unused by case items, costs time per item.
     ``-p no:hypothesispytest``: hypothesis's pytest plugin, when installed, walks every item
-    at the end of a run for statistics that step items never have.
+    at the end of a run for statistics that case items never have.
     ``-p no:unraisableexception``: it runs full garbage collections over every item at the end
-    of a run, looking for exceptions that step items do not leave behind.
+    of a run, looking for exceptions that case items do not leave behind.
     Options given later on the command line win.
     """
     added = []
@@ -125,10 +178,6 @@ def defaults(args: list[str]) -> list[str]:
     return added
 
 
-def _asks_help(args: list[str]) -> bool:
-    return "-h" in args or "--help" in args
-
-
 def translate(args: list[str]) -> list[str]:
     """Rewrite ``--formaliser X`` to ``--afcheck-formaliser=X`` for every afcheck option.
 
@@ -136,7 +185,7 @@ def translate(args: list[str]) -> list[str]:
     and would take a detached value that names an existing path (a cache folder, say) for a
     test path, which would change every test id.
     """
-    specs = {spec.name: spec for spec in (*opts.CORE_OPTIONS, *_plugin_options())}
+    specs = {spec.name: spec for spec in all_options(get_plugins())}
     out: list[str] = []
     rest = iter(args)
     for arg in rest:
@@ -144,7 +193,7 @@ def translate(args: list[str]) -> list[str]:
         spec = specs.get(name) if not arg.startswith(opts.PREFIX) else None
         if spec is None:
             out.append(arg)
-        elif "=" in arg or not _takes_value(spec):
+        elif "=" in arg or not spec.takes_value:
             out.append(opts.PREFIX + arg[2:])
         else:
             value = next(rest, None)
@@ -154,41 +203,88 @@ def translate(args: list[str]) -> list[str]:
     return out
 
 
-def _takes_value(spec: opts.OptionSpec) -> bool:
-    return spec.kwargs.get("action") not in ("store_true", "store_false", "count")
-
-
-def _plugin_options() -> list[opts.OptionSpec]:
-    from afcheck.plugins import get_plugins
-
+def all_options(plugins: Plugins) -> list[opts.OptionSpec]:
+    """The core's options and those every loaded plugin adds."""
     group = opts.OptionGroup(add=lambda spec: None)
-    get_plugins().pm.hook.afcheck_addoption.call_historic(kwargs={"group": group})
-    return group.specs
+    plugins.pm.hook.afcheck_addoption.call_historic(kwargs={"group": group})
+    return [*opts.CORE_OPTIONS, *group.specs]
 
 
-def list_command(argv: list[str]) -> int:
+# -- help ------------------------------------------------------------------------------------
+
+
+def help_text(plugins: Plugins) -> str:
+    """``afcheck --help``: usage, afcheck's options by section, the commands."""
+    lines = [
+        "usage: afcheck PATH... [options] [pytest options]",
+        "       afcheck COMMAND [ARGS...]",
+        "",
+        "Run the suites in PATH (folders with a suite.toml) as tests of a formaliser: one test",
+        "item per case, metrics at the end. A command wins over a folder of the same name",
+        "(afcheck ./lean runs the folder lean/).",
+    ]
+    by_section: dict[str, list[opts.OptionSpec]] = {}
+    for spec in all_options(plugins):
+        by_section.setdefault(spec.section, []).append(spec)
+    for section in opts.SECTIONS:
+        specs = by_section.get(section, [])
+        if not specs:
+            continue
+        lines += ["", f"{section}:"]
+        for spec in specs:
+            flag = spec.short + (f" {spec.kwargs.get('metavar', 'VALUE')}"
+                                 if spec.takes_value else "")
+            lines.append(_two_columns(flag, str(spec.kwargs.get("help", ""))))
+    lines += ["", "commands (afcheck COMMAND --help for each):"]
+    commands = {**_BUILTIN, **{name: entry.description
+                               for name, entry in plugins.commands().items()}}
+    for name in sorted(commands):
+        lines.append(_two_columns(name, commands[name]))
+    lines += ["", "pytest's own options (-k, -x, --lf, --co, -q, -v, -rs, --tb=…) work too;",
+              "afcheck --help-pytest lists them all."]
+    return "\n".join(lines)
+
+
+def _two_columns(left: str, right: str, width: int = 30) -> str:
+    if len(left) + 2 >= width:
+        return f"  {left}\n  {'':{width - 2}}{right}"
+    return f"  {left:<{width - 2}}{right}"
+
+
+# -- built-in commands -------------------------------------------------------------------------
+
+
+def _configure_list(parser: argparse.ArgumentParser) -> Handler:
+    parser.add_argument("kind", nargs="?", help="one kind: " + ", ".join(
+        [*(k.plural for k in KINDS), "commands"]))
+    return list_command
+
+
+def list_command(args: argparse.Namespace) -> int:
     """``afcheck list [KIND]``: every registered plugin component with its origin."""
     from tabulate import tabulate
 
-    from afcheck.plugins import get_plugins
-
     plugins = get_plugins()
-    kinds = list(KINDS)
-    if argv:
-        kind = _PLURAL.get(argv[0], argv[0])
-        if kind not in KINDS:
-            print(f"afcheck: error: unknown kind '{argv[0]}'; use one of "
-                  f"{', '.join(sorted(_PLURAL))}", file=sys.stderr)
-            return 4
-        kinds = [kind]
+    if args.kind in ("command", "commands"):
+        rows = [[e.name, _origin(plugins, e.plugin), e.description]
+                for e in sorted(plugins.commands().values(), key=lambda e: e.name)]
+        print("commands:")
+        print(tabulate(rows, headers=("name", "plugin", "description"),
+                       maxcolwidths=[None, None, 70]))
+        return 0
+    try:
+        kinds = [kind_named(args.kind)] if args.kind else list(KINDS)
+    except UsageError as exc:
+        print(f"afcheck: error: {exc}", file=sys.stderr)
+        return 4
     for kind in kinds:
         entries = plugins.registry(kind).entries()
-        if not entries and argv == []:
+        if not entries and not args.kind:
             continue
         rows = [[e.name, _origin(plugins, e.plugin),
                  ", ".join(f"{k}={v}" for k, v in e.details.items()), e.description]
                 for e in entries]
-        print(f"{kind}s:" if not kind.endswith("s") else f"{kind}:")
+        print(f"{kind.plural}:")
         print(tabulate(rows, headers=("name", "plugin", "details", "description"),
                        maxcolwidths=[None, None, 40, 60]) if rows else "  (none)")
         print()
@@ -197,18 +293,19 @@ def list_command(argv: list[str]) -> int:
     return 0
 
 
-def cache_command(argv: list[str]) -> int:
-    """``afcheck cache info|clear [--cache-dir DIR]``."""
-    import argparse
-    import json
-
-    from afcheck.cache import default_dir, open_cache
-
-    parser = argparse.ArgumentParser(prog="afcheck cache")
+def _configure_cache(parser: argparse.ArgumentParser) -> Handler:
     parser.add_argument("action", choices=("info", "clear"))
     parser.add_argument("--cache-dir", default=os.environ.get("AFCHECK_CACHE_DIR"))
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
+    return cache_command
+
+
+def cache_command(args: argparse.Namespace) -> int:
+    """``afcheck cache info|clear [--cache-dir DIR]``."""
+    import json
+
+    from afcheck.runtime.cache import default_dir, open_cache
+
     directory = args.cache_dir or str(default_dir())
     cache = open_cache(Path(directory))
     try:
@@ -229,8 +326,8 @@ def cache_command(argv: list[str]) -> int:
     return 0
 
 
-def _origin(plugins: object, plugin: str) -> str:
-    origin = getattr(plugins, "origins", {}).get(plugin, "")
+def _origin(plugins: Plugins, plugin: str) -> str:
+    origin = plugins.origins.get(plugin, "")
     return f"{plugin} ({origin})" if origin else plugin
 
 

@@ -4,17 +4,29 @@ Every interface is batch-first: a stage receives all the work of a run in one ca
 backend can batch (one vLLM call for thousands of prompts, a pool of Lean REPLs or SMT
 workers). Components are created by the factories plugins register (see
 :mod:`afcheck.hookspecs`); ``version`` enters cache keys and the JSON results.
+
+Besides its interface, a component may set three optional members, which the runtime reads
+once, when it builds the component (:func:`describe`):
+
+- ``fingerprint: str``: what identifies its behaviour for the result cache (a formaliser
+  preset puts its prompt template, sampling and model id there); default: its name, version
+  and options;
+- ``cacheable: bool``: ``False`` for components whose output depends on more than their
+  inputs (``reference`` and ``replay`` read files that may change); default ``True``;
+- ``close() -> None``: releases processes or servers at the end of a run.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar, runtime_checkable
 
 if TYPE_CHECKING:
     from afcheck.errors import LoadError
-    from afcheck.metrics import RunSummary
-    from afcheck.suites import SuiteSpec
+    from afcheck.suites import Record, SuiteSpec
+    from afcheck.summary import RunSummary
     from afcheck.types import (
         Formalisation,
         FormaliseRequest,
@@ -87,14 +99,24 @@ class EquivalenceCriterion(Protocol):
 
 
 @runtime_checkable
-class SuiteKind(Protocol):
-    """Reads a suite's data into steps."""
+class FolProver(Protocol):
+    """Decides first-order problems (TPTP text) and answers SZS statuses."""
 
     name: str
+    version: str
 
-    def load(self, spec: SuiteSpec) -> Iterable[Step | LoadError]:
-        """Steps in a stable order; a bad record yields a :class:`LoadError` and loading goes on.
-        Raise :class:`afcheck.errors.SuiteError` only when nothing can be read."""
+
+@runtime_checkable
+class SuiteKind(Protocol):
+    """Reads a suite's data into the item records of one evaluation method."""
+
+    name: str
+    method: str
+    """The evaluation method its records are for (a suite's ``method`` key may override it)."""
+
+    def load(self, spec: SuiteSpec) -> Iterable[Record | LoadError]:
+        """Records in a stable order; a bad record yields a :class:`LoadError` and loading goes
+        on. Raise :class:`afcheck.errors.SuiteError` only when nothing can be read."""
         ...
 
 
@@ -104,4 +126,32 @@ class Reporter(Protocol):
 
     name: str
 
-    def report(self, summary: RunSummary, destination: str) -> None: ...
+    def report(self, summary: RunSummary, destination: str) -> None:
+        """Write the whole run to ``destination``; called once, at the end of the run."""
+        ...
+
+
+C = TypeVar("C")
+
+
+@dataclass(frozen=True)
+class Built(Generic[C]):
+    """A component as a run uses it: the object and what the runtime needs to know of it."""
+
+    component: C
+    name: str
+    version: str
+    fingerprint: str
+    cacheable: bool
+    close: Callable[[], None] | None
+
+
+def describe(component: C, name: str, options: Mapping[str, str]) -> Built[C]:
+    """Read a component's optional members once (see the module's docstring)."""
+    version = str(getattr(component, "version", ""))
+    fingerprint = getattr(component, "fingerprint", None) or json.dumps(
+        [str(getattr(component, "name", name)), version, sorted(options.items())])
+    close = getattr(component, "close", None)
+    return Built(component, name, version, str(fingerprint),
+                 bool(getattr(component, "cacheable", True)),
+                 close if callable(close) else None)

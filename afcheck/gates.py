@@ -1,54 +1,109 @@
-"""CI gating: aggregate thresholds and a baseline of known failures.
+"""CI gating: thresholds on a method's metrics, and a baseline of known failures.
 
 Exit status of a run (``afcheck`` and ``pytest`` alike):
 
-- without gates: pytest's own — 0 all passed or skipped, 1 some case failed, 2 interrupted,
-  3 internal error, 4 usage error, 5 no case collected;
-- with any of ``--max-uflb --max-fpr --max-fnr --max-affr --min-fi``: 0 when every gate
-  holds, 1 when one does not (individual failures no longer decide); 2–5 as above.
+- without gates: pytest's own — 0 all passed or skipped, 1 some item failed, 2 interrupted,
+  3 internal error, 4 usage error, 5 nothing collected;
+- with gates (``--gate [METHOD.]METRIC<=X`` or ``>=X``, and the flags methods add, such as
+  ``--max-uflb X``): 0 when every gate holds, 1 when one does not (individual failures no
+  longer decide); 2–5 as above.
 
-``--baseline FILE`` turns cases that failed in the baseline into expected failures (xfail),
+A gate never passes by accident: a threshold that is not a number in [0, 1] is a usage error,
+and a gate over a method with no evaluated item, or over a metric no method of the run has,
+fails with its reason.
+
+``--baseline FILE`` turns items that failed in the baseline into expected failures (xfail),
 so only new failures fail the run; ``--update-baseline`` writes the current failures to FILE.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from afcheck.errors import UsageError
-from afcheck.metrics import Metrics
-from afcheck.types import CaseResult, Status
+from afcheck.method import ItemResult, MethodSummary
+from afcheck.types import Status
 
-GATES: Mapping[str, tuple[str, str]] = {
-    "max_uflb": ("UFLB", "max"),
-    "max_fpr": ("FPR", "max"),
-    "max_fnr": ("FNR", "max"),
-    "max_affr": ("AFFR", "max"),
-    "min_fi": ("FI", "min"),
-}
 BASELINE_VERSION = 1
 
+_GATE = re.compile(r"^\s*(?:(?P<method>[\w-]+)\.)?(?P<metric>[\w-]+)\s*(?P<op><=|>=)\s*"
+                   r"(?P<value>\S+)\s*$")
 
-def evaluate(metrics: Metrics, thresholds: Mapping[str, float | None]) -> tuple[str, ...]:
+
+@dataclass(frozen=True)
+class Gate:
+    """``metric op threshold`` over one method's overall metrics."""
+
+    metric: str
+    op: str
+    """``<=`` (the metric must not exceed the threshold) or ``>=``."""
+    threshold: float
+    origin: str
+    """How it was asked for (``--max-uflb``, ``--gate UFLB<=0.3``), for messages."""
+    method: str | None = None
+    """``None``: whichever method of the run has the metric."""
+
+
+def threshold(value: object, origin: str) -> float:
+    """A gate's threshold: a finite number in [0, 1], else a usage error."""
+    try:
+        number = float(str(value))
+    except ValueError:
+        number = math.nan
+    if not math.isfinite(number) or not 0.0 <= number <= 1.0:
+        raise UsageError(f"{origin} {value}: a gate's threshold must be a number from 0 to 1")
+    return number
+
+
+def parse(text: str) -> Gate:
+    """``[METHOD.]METRIC<=X`` or ``>=X`` as given to ``--gate``."""
+    match = _GATE.match(text)
+    if match is None:
+        raise UsageError(f"--gate {text!r}: expected [METHOD.]METRIC<=X or METRIC>=X, "
+                         "e.g. --gate UFLB<=0.35")
+    origin = f"--gate {text.strip()}"
+    return Gate(match["metric"], match["op"], threshold(match["value"], origin), origin,
+                match["method"])
+
+
+def evaluate(gates: Iterable[Gate], summaries: Mapping[str, MethodSummary]) -> tuple[str, ...]:
     """One line per gate that fails; empty when all hold."""
     failures = []
-    for option, (metric, bound) in GATES.items():
-        limit = thresholds.get(option)
-        if limit is None:
+    for gate in gates:
+        summary = _summary_for(gate, summaries)
+        if summary is None:
+            where = f"method '{gate.method}'" if gate.method else "no method of this run"
+            failures.append(f"{gate.metric}: {where} has no such metric or no item "
+                            f"in this run ({gate.origin})")
             continue
-        value = float(getattr(metrics, metric))
-        broken = value > limit if bound == "max" else value < limit
-        if broken:
-            relation = ">" if bound == "max" else "<"
-            failures.append(f"{metric} = {value:.4f} {relation} {limit:g} "
-                            f"(--{option.replace('_', '-')})")
+        if summary.evaluated == 0:
+            failures.append(f"{gate.metric}: no evaluated item, nothing to hold the gate "
+                            f"to ({gate.origin})")
+            continue
+        value = summary.metric(gate.metric)
+        assert value is not None
+        broken = value > gate.threshold if gate.op == "<=" else value < gate.threshold
+        if broken or math.isnan(value):
+            relation = ">" if gate.op == "<=" else "<"
+            failures.append(f"{gate.metric} = {value:.4f} {relation} {gate.threshold:g} "
+                            f"({gate.origin})")
     return tuple(failures)
 
 
-def any_gate(thresholds: Mapping[str, float | None]) -> bool:
-    return any(thresholds.get(option) is not None for option in GATES)
+def _summary_for(gate: Gate, summaries: Mapping[str, MethodSummary]) -> MethodSummary | None:
+    if gate.method is not None:
+        summary = summaries.get(gate.method)
+        return summary if summary is not None and summary.metric(gate.metric) is not None \
+            else None
+    for summary in summaries.values():
+        if summary.metric(gate.metric) is not None:
+            return summary
+    return None
 
 
 def load_baseline(path: Path) -> frozenset[str]:
@@ -57,8 +112,8 @@ def load_baseline(path: Path) -> frozenset[str]:
         return frozenset()
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise UsageError(f"{path}: not a baseline file ({exc}); write one with "
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise UsageError(f"{path}: not a baseline file ({type(exc).__name__}); write one with "
                          "--update-baseline") from None
     if not isinstance(data, dict) or not isinstance(data.get("failures"), list):
         raise UsageError(f"{path}: not a baseline file (needs a 'failures' list); write one "
@@ -66,11 +121,12 @@ def load_baseline(path: Path) -> frozenset[str]:
     return frozenset(str(case) for case in data["failures"])
 
 
-def write_baseline(path: Path, results: Iterable[CaseResult]) -> int:
-    """Write the failing cases; returns how many."""
+def write_baseline(path: Path, items: Iterable[ItemResult[object]]) -> int:
+    """Write the failing items (expected failures included); returns how many."""
     from afcheck.fileio import write_atomic
 
-    failing = sorted(r.case_id for r in results if r.status is Status.FAILED)
+    failing = sorted(item.case.case_id for item in items
+                     if item.status in (Status.FAILED, Status.XFAILED))
     payload = {"version": BASELINE_VERSION, "failures": failing}
     write_atomic(path, json.dumps(payload, indent=1) + "\n")
     return len(failing)

@@ -29,10 +29,10 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:
-    from afcheck.metrics import RunSummary
     from afcheck.options import OptionGroup
     from afcheck.registry import Register
-    from afcheck.types import CaseResult
+    from afcheck.run import Run
+    from afcheck.summary import RunSummary
 
 hookspec = pluggy.HookspecMarker("afcheck")
 
@@ -126,13 +126,47 @@ def afcheck_register_criteria(register: Register) -> None:
 
 
 @hookspec
+def afcheck_register_fol_provers(register: Register) -> None:
+    """Register first-order provers: components that decide TPTP problems (SZS statuses).
+
+    :param register: as for :func:`afcheck_register_formalisers`; the factory returns a
+        :class:`afcheck.components.FolProver`, chosen with ``--fol-prover NAME``.
+
+    Called the first time any FOL prover is looked up. Not firstresult. Example::
+
+        @hookimpl
+        def afcheck_register_fol_provers(register):
+            register("eprover", make_eprover, description="E prover, SZS statuses")
+    """
+
+
+@hookspec
+def afcheck_register_methods(register: Register) -> None:
+    """Register evaluation methods: ways of testing a formaliser (see :mod:`afcheck.method`).
+
+    :param register: as for :func:`afcheck_register_formalisers`; the factory returns a
+        :class:`afcheck.method.Method`: the item records its suite kinds load, the component
+        kinds it needs and their defaults, its batched stages, the outcome of one item, its
+        metrics and the gates they accept. A suite names its method with ``method = …`` in
+        ``suite.toml``, or its suite kind implies one.
+
+    Called the first time any method is looked up. Not firstresult. Example::
+
+        @hookimpl
+        def afcheck_register_methods(register):
+            register("faithfulness", lambda options: Faithfulness(),
+                     description="perturb, formalise both, prove or refute both")
+    """
+
+
+@hookspec
 def afcheck_register_suite_kinds(register: Register) -> None:
     """Register suite kinds: loaders named by the ``kind`` key of a ``suite.toml``.
 
     :param register: as for :func:`afcheck_register_formalisers`; the factory returns a
-        :class:`afcheck.components.SuiteKind` whose ``load(spec)`` yields
-        :class:`afcheck.types.Step` records and, for bad input, :class:`afcheck.errors.LoadError`
-        records (one per bad line; loading goes on).
+        :class:`afcheck.components.SuiteKind` whose ``load(spec)`` yields the item records of
+        its method (:class:`afcheck.types.Step` for ``faithfulness``) and, for bad input,
+        :class:`afcheck.errors.LoadError` records (one per bad line; loading goes on).
 
     Called the first time a suite is collected. Not firstresult. Example::
 
@@ -147,14 +181,26 @@ def afcheck_register_reporters(register: Register) -> None:
     """Register reporters: components that write the results of a run somewhere.
 
     :param register: as for :func:`afcheck_register_formalisers`; the factory returns a
-        :class:`afcheck.components.Reporter` whose ``report(summary, destination)`` is called
-        once at the end of a run when the reporter's option is given.
+        :class:`afcheck.components.Reporter` whose ``report(summary, destination)`` writes a
+        whole run. A reporter owns its option, the way pytest's junitxml plugin does: the
+        plugin adds it in :func:`afcheck_addoption` and, in :func:`afcheck_configure`, hands
+        the run the reporter when the option is given.
 
-    Called at the end of a run. Not firstresult. Example::
+    Called when a reporter is looked up (``afcheck list``, a run that selects one). Not
+    firstresult. Example::
 
         @hookimpl
         def afcheck_register_reporters(register):
-            register("csv", lambda options: CsvReporter())
+            register("csv", lambda options: CsvReporter(), description="one row per item")
+
+        @hookimpl
+        def afcheck_addoption(group):
+            group.addoption("--csv", metavar="FILE", help="write one CSV row per item")
+
+        @hookimpl
+        def afcheck_configure(run):
+            if run.option("csv"):
+                run.add_reporter(run.plugins.create(REPORTER, "csv"), run.option("csv"))
     """
 
 
@@ -162,16 +208,23 @@ def afcheck_register_reporters(register: Register) -> None:
 def afcheck_register_commands(register: Register) -> None:
     """Register subcommands of the ``afcheck`` command line (``afcheck lean setup`` …).
 
-    :param register: as for :func:`afcheck_register_formalisers`; the factory is called as
-        ``factory(argv: list[str]) -> int`` with the arguments after the command name, and
-        returns the exit status.
+    :param register: ``register(name, configure, *, description="")``.
+        ``configure(parser)`` receives the subcommand's own ``argparse.ArgumentParser`` (its
+        prog and help are set), adds the arguments (and sub-subcommands), and returns the
+        handler, called as ``handler(args: argparse.Namespace) -> int`` with the parsed
+        arguments; it returns the exit status. :func:`afcheck.options.add_component_options`
+        adds the ``--<kind>`` / ``--<kind>-opt k=v[,k=v]`` pair a run takes.
 
-    Called when ``afcheck`` is run with a first argument that is not a path. Not firstresult.
+    Called when ``afcheck`` is run with a first argument that names a command (a command wins
+    over a folder of the same name; ``afcheck ./lean`` runs the folder). Not firstresult.
     Example::
 
         @hookimpl
         def afcheck_register_commands(register):
-            register("lean", lean_command, description="set up and inspect Lean")
+            def configure(parser):
+                parser.add_argument("action", choices=["setup", "doctor"])
+                return lambda args: setup() if args.action == "setup" else doctor()
+            register("lean", configure, description="set up and inspect Lean")
     """
 
 
@@ -195,10 +248,12 @@ def afcheck_addoption(group: OptionGroup) -> None:
 
 
 @hookspec(historic=True)
-def afcheck_configure(config: object) -> None:
-    """Called once a run's settings are final, before any step is processed.
+def afcheck_configure(run: Run) -> None:
+    """Called once per run, when its options are parsed and before any suite is collected.
 
-    :param config: the run's ``pytest.Config``.
+    :param run: the :class:`afcheck.run.Run`: ``run.option(name)`` reads an option,
+        ``run.plugins`` builds components, ``run.add_reporter(reporter, destination)`` asks for
+        a reporter's output at the end of the run.
 
     Historic. Not firstresult.
     """
@@ -210,28 +265,30 @@ def afcheck_configure(config: object) -> None:
 
 
 @hookspec
-def afcheck_step_result(result: CaseResult) -> None:
+def afcheck_step_result(result: object, method: str) -> None:
     """Called once per test case, as soon as its result is known.
 
-    :param result: the case's :class:`afcheck.types.CaseResult`: both inputs, both
-        formalisations, both verdicts and the derived outcome and failure events.
+    :param result: the method's result record. For ``faithfulness`` it is an
+        :class:`afcheck.types.CaseResult`: both inputs, both formalisations with their raw
+        outputs, both verdicts and the derived outcome and failure events.
+    :param method: the name of the evaluation method that produced it.
 
     Results arrive in batch order, before the pytest items report. Not firstresult.
     Example::
 
         @hookimpl
-        def afcheck_step_result(result):
-            if result.silent_correction:
+        def afcheck_step_result(result, method):
+            if method == "faithfulness" and result.silent_correction:
                 print("sycophantic:", result.case_id)
     """
 
 
 @hookspec
 def afcheck_run_summary(summary: RunSummary) -> None:
-    """Called once at the end of a run with the metrics.
+    """Called once at the end of a run with its results and metrics.
 
-    :param summary: the :class:`afcheck.metrics.RunSummary`: metrics overall and per dataset,
-        contingency counts, and the gate decision.
+    :param summary: the :class:`afcheck.summary.RunSummary`: every item with its status,
+        each method's metrics, the gate decision, the run's configuration and timings.
 
     Not firstresult.
     """

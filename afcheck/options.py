@@ -8,21 +8,30 @@ receives an :class:`OptionGroup` that registers both spellings the same way.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import argparse
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from afcheck.errors import UsageError
+from afcheck.registry import COMPONENT_KINDS
 
 PREFIX = "--afcheck-"
 
 
+SECTIONS = ("components", "steps and perturbation", "outputs", "gates and baseline",
+            "cache and execution", "plugins")
+"""The headings of ``afcheck --help``, in order; options a plugin adds without a section go
+under "plugins"."""
+
+
 @dataclass(frozen=True)
 class OptionSpec:
-    """One option: its short name (``formaliser``) and argparse keyword arguments."""
+    """One option: its short name (``formaliser``), its help section, argparse arguments."""
 
     name: str
     kwargs: Mapping[str, Any] = field(default_factory=dict)
+    section: str = "plugins"
 
     @property
     def long(self) -> str:
@@ -36,69 +45,71 @@ class OptionSpec:
     def dest(self) -> str:
         return "afcheck_" + self.name.replace("-", "_")
 
+    @property
+    def takes_value(self) -> bool:
+        return self.kwargs.get("action") not in ("store_true", "store_false", "count")
 
-def _opt(name: str, **kwargs: Any) -> OptionSpec:
-    return OptionSpec(name, kwargs)
+
+def _opt(section: str, name: str, **kwargs: Any) -> OptionSpec:
+    return OptionSpec(name, kwargs, section)
+
+
+def _component_options() -> tuple[OptionSpec, ...]:
+    specs = []
+    for kind in COMPONENT_KINDS:
+        many = kind.name == "perturber"
+        specs.append(_opt(
+            "components", kind.option, metavar="NAME[,NAME…]" if many else "NAME",
+            help=(f"{kind.name.replace('_', ' ')} plugin"
+                  + ("(s); several parametrise each item" if many else "")
+                  + " (default: the suite's, else its method's)")))
+        specs.append(_opt("components", f"{kind.option}-opt", action="append", default=[],
+                          metavar="K=V[,K=V…]",
+                          help=f"{kind.name.replace('_', ' ')} option(s), repeatable"))
+    return tuple(specs)
 
 
 CORE_OPTIONS: tuple[OptionSpec, ...] = (
-    _opt("formaliser", metavar="NAME",
-         help="formaliser plugin (default: the suite's, else literal)"),
-    _opt("prover", metavar="NAME", help="prover plugin (default: the suite's, else smt)"),
-    _opt("checker", metavar="NAME", help="type-checker plugin (default: the suite's, else none)"),
-    _opt(
-        "perturber",
-        metavar="NAME[,NAME…]",
-        help="perturber plugin(s); several parametrise each step "
-        "(default: the suite's, else regex)",
-    ),
-    _opt("formaliser-opt", action="append", default=[], metavar="K=V[,K=V…]",
-         help="formaliser option(s), repeatable"),
-    _opt("prover-opt", action="append", default=[], metavar="K=V[,K=V…]",
-         help="prover option(s), repeatable"),
-    _opt("checker-opt", action="append", default=[], metavar="K=V[,K=V…]",
-         help="checker option(s), repeatable"),
-    _opt("perturber-opt", action="append", default=[], metavar="K=V[,K=V…]",
-         help="perturber option(s), repeatable"),
-    _opt("steps", metavar="MODE", help="step mode of ProcessBench suites: paragraph, claims, dag"),
-    _opt("seed", type=int, metavar="N",
+    *_component_options(),
+    _opt("steps and perturbation", "steps", metavar="MODE",
+         help="how suites split chains into steps (ProcessBench: paragraph, claims, dag)"),
+    _opt("steps and perturbation", "seed", type=int, metavar="N",
          help="seed of the perturbers (default: the suite's, else 0)"),
-    _opt("limit", type=int, metavar="N", help="collect at most N steps per suite"),
-    _opt("json", metavar="FILE", help="write the versioned JSON result file"),
-    _opt("junitxml", metavar="FILE", help="write JUnit XML (one testsuite per dataset)"),
-    _opt("max-uflb", type=float, metavar="X", help="gate: fail the run when UFLB > X"),
-    _opt("max-fpr", type=float, metavar="X", help="gate: fail the run when FPR > X"),
-    _opt("max-fnr", type=float, metavar="X", help="gate: fail the run when FNR > X"),
-    _opt("max-affr", type=float, metavar="X", help="gate: fail the run when AFFR > X"),
-    _opt("min-fi", type=float, metavar="X", help="gate: fail the run when FI < X"),
-    _opt("baseline", metavar="FILE", help="steps failing in this baseline are expected failures"),
-    _opt("update-baseline", action="store_true", help="write the current failures to --baseline"),
-    _opt("keep-ineffective", action="store_true",
-         help="keep perturbations known to be ineffective in FPR"),
-    _opt("cache-dir", metavar="DIR",
+    _opt("steps and perturbation", "limit", type=int, metavar="N",
+         help="collect at most N records per suite"),
+    _opt("gates and baseline", "gate", action="append", default=[], metavar="[METHOD.]METRIC<=X",
+         help="fail the run unless the metric holds (e.g. UFLB<=0.35, "
+         "equivalence.coverage>=0.5); repeatable"),
+    _opt("gates and baseline", "baseline", metavar="FILE",
+         help="items failing in this baseline are expected failures"),
+    _opt("gates and baseline", "update-baseline", action="store_true",
+         help="write the current failures to --baseline"),
+    _opt("cache and execution", "cache-dir", metavar="DIR",
          help="result cache folder (default: the user cache dir, or AFCHECK_CACHE_DIR)"),
-    _opt("no-cache", action="store_true", help="neither read nor write the result cache"),
-    _opt("chunk-size", type=int, default=256, metavar="N",
+    _opt("cache and execution", "no-cache", action="store_true",
+         help="neither read nor write the result cache"),
+    _opt("cache and execution", "chunk-size", type=int, default=256, metavar="N",
          help="items sent to a backend per call; each finished chunk is cached (default 256)"),
-    _opt("full-protocol", action="store_true",
-         help="run step items through pytest's full setup/call/teardown hooks (slower; for "
+    _opt("cache and execution", "full-protocol", action="store_true",
+         help="run items through pytest's full setup/call/teardown hooks (slower; for "
          "plugins that hook into setup or teardown)"),
-    _opt("plugin", action="append", default=[], metavar="MODULE",
-         help="register an extra plugin module, repeatable"),
+    _opt("plugins", "plugin", action="append", default=[], metavar="MODULE",
+         help="register an extra plugin module, repeatable (loaded before options are read)"),
 )
 
 
 @dataclass
 class OptionGroup:
-    """What :func:`afcheck_addoption` receives: ``addoption("--name", **argparse_kwargs)``."""
+    """What :func:`afcheck_addoption` receives:
+    ``addoption("--name", section="outputs", **argparse_kwargs)``."""
 
     add: Callable[[OptionSpec], None]
     specs: list[OptionSpec] = field(default_factory=list)
 
-    def addoption(self, name: str, **kwargs: Any) -> None:
+    def addoption(self, name: str, *, section: str = "plugins", **kwargs: Any) -> None:
         if not name.startswith("--"):
             raise ValueError(f"afcheck options are long options, got {name!r}")
-        spec = OptionSpec(name[2:], kwargs)
+        spec = OptionSpec(name[2:], kwargs, section if section in SECTIONS else "plugins")
         self.specs.append(spec)
         self.add(spec)
 
@@ -107,6 +118,28 @@ def get(config: Any, name: str, default: Any = None) -> Any:
     """Read an afcheck option (short name, ``-`` or ``_``) from a ``pytest.Config``."""
     value = config.getoption("afcheck_" + name.replace("-", "_"), default=None)
     return default if value is None else value
+
+
+def add_component_options(parser: argparse.ArgumentParser, kind: str, default: str | None,
+                          *, help: str = "") -> None:
+    """Add ``--<kind> NAME`` and ``--<kind>-opt K=V[,K=V]`` to a subcommand's parser, read
+    the way a run reads them (``args.<kind>_opt`` is a ``dict[str, str]``)."""
+    flag = kind.replace("_", "-")
+    parser.add_argument(f"--{flag}", default=default, metavar="NAME",
+                        help=help or f"the {kind.replace('_', ' ')} (default: {default})")
+    parser.add_argument(f"--{flag}-opt", action=KeyValues, default={}, metavar="K=V[,K=V…]",
+                        help=f"{kind.replace('_', ' ')} option(s), repeatable")
+
+
+class KeyValues(argparse.Action):
+    """An argparse action that merges repeated ``K=V[,K=V]`` values into one dict."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: str | Sequence[Any] | None, option: str | None = None) -> None:
+        merged = dict(getattr(namespace, self.dest, None) or {})
+        what = (option or "--opt").lstrip("-").removesuffix("-opt")
+        merged.update(parse_kv([str(values)], what))
+        setattr(namespace, self.dest, merged)
 
 
 def parse_kv(values: list[str] | tuple[str, ...] | None, what: str) -> dict[str, str]:

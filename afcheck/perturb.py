@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from afcheck.errors import AfcheckError, UsageError
+from afcheck.options import parse_kv
+from afcheck.registry import PERTURBER
 from afcheck.types import Perturbation, Step
 
 DEFAULT_STEP_ID = "cli/step/0"
@@ -49,7 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = _parser().parse_args(list(sys.argv[1:] if argv is None else argv))
         text = _read_text(args.text)
-        options = _options(args.perturber_opt)
+        options = parse_kv(args.perturber_opt, "perturber")
         perturbation = _perturb(args.perturber, options, text, args.seed, args.step_id)
     except AfcheckError as exc:
         print(f"afcheck perturb: error: {exc}", file=sys.stderr)
@@ -68,22 +70,12 @@ def _read_text(value: str) -> str:
     return text
 
 
-def _options(pairs: Sequence[str]) -> dict[str, str]:
-    options: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise UsageError(f"--perturber-opt {pair!r} is not KEY=VALUE")
-        options[key.strip()] = value
-    return options
-
-
 def _perturb(
     name: str, options: dict[str, str], text: str, seed: int, step_id: str
 ) -> Perturbation:
     from afcheck.plugins import get_plugins
 
-    perturber = get_plugins().create("perturber", name, options)
+    perturber = get_plugins().create(PERTURBER, name, options)
     suite, _, rest = step_id.partition("/")
     problem_id, _, node_id = rest.partition("/")
     step = Step(

@@ -18,26 +18,17 @@ import os
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from importlib import metadata
-from typing import Any
+from typing import TypeVar, overload
 
 import pluggy
 
 from afcheck import hookspecs
 from afcheck.errors import UsageError
-from afcheck.registry import KINDS, Entry, Registry
+from afcheck.registry import KINDS, CommandEntry, CommandFactory, Entry, Kind, Registry
 
 ENTRY_POINT_GROUP = "afcheck"
 
-_HOOK_OF_KIND = {
-    "formaliser": "afcheck_register_formalisers",
-    "prover": "afcheck_register_provers",
-    "checker": "afcheck_register_checkers",
-    "perturber": "afcheck_register_perturbers",
-    "criterion": "afcheck_register_criteria",
-    "suite_kind": "afcheck_register_suite_kinds",
-    "reporter": "afcheck_register_reporters",
-    "command": "afcheck_register_commands",
-}
+T = TypeVar("T")
 
 
 class PluginWarning(UserWarning):
@@ -45,7 +36,11 @@ class PluginWarning(UserWarning):
 
 
 class Plugins:
-    """The plugin manager plus the registries derived from it."""
+    """The plugin manager plus the registries derived from it.
+
+    Each run and each command has its own: two runs in one process share no hook history
+    (``afcheck_configure`` is historic) and no plugin registered with ``--plugin``.
+    """
 
     def __init__(self, autoload: bool = True) -> None:
         self.pm = pluggy.PluginManager("afcheck")
@@ -53,7 +48,8 @@ class Plugins:
         self.origins: dict[str, str] = {}
         """Plugin name → where it came from (``dist-name version`` or ``module``)."""
         self.load_errors: dict[str, str] = {}
-        self._registries: dict[str, Registry] | None = None
+        self._registries: dict[str, Registry[object]] | None = None
+        self._commands: dict[str, CommandEntry] | None = None
         if autoload:
             self._load_entry_points()
 
@@ -103,6 +99,7 @@ class Plugins:
         self.pm.unregister(name=name)
         self.origins.pop(name, None)
         self._registries = None
+        self._commands = None
 
     def _register(self, plugin: object, name: str, origin: str) -> None:
         if self.pm.get_plugin(name) is not None or self.pm.is_registered(plugin):
@@ -111,35 +108,73 @@ class Plugins:
         self.pm.check_pending()
         self.origins[name] = origin
         self._registries = None
+        self._commands = None
 
     # -- registries --------------------------------------------------------------------------
 
-    def registry(self, kind: str) -> Registry:
-        if kind not in KINDS:
-            raise ValueError(f"unknown kind {kind!r}")
+    @overload
+    def registry(self, kind: Kind[T]) -> Registry[T]: ...
+
+    @overload
+    def registry(self, kind: str) -> Registry[object]: ...
+
+    def registry(self, kind: Kind[T] | str) -> Registry[T] | Registry[object]:
+        """The registry of one kind (a :class:`Kind`, or its name as ``afcheck list`` takes)."""
+        name = kind if isinstance(kind, str) else kind.name
+        if name not in {k.name for k in KINDS}:
+            raise ValueError(f"unknown kind {name!r}")
         if self._registries is None:
             self._registries = self._build_registries()
-        return self._registries[kind]
+        return self._registries[name]
 
-    def create(self, kind: str, name: str, options: Mapping[str, str] | None = None) -> Any:
+    @overload
+    def create(self, kind: Kind[T], name: str, options: Mapping[str, str] | None = None) -> T: ...
+
+    @overload
+    def create(self, kind: str, name: str,
+               options: Mapping[str, str] | None = None) -> object: ...
+
+    def create(self, kind: Kind[T] | str, name: str,
+               options: Mapping[str, str] | None = None) -> T | object:
         """Build the component ``name`` of ``kind`` with its options."""
         entry = self.registry(kind).get(name)
         return entry.factory(dict(options or {}))
 
-    def _build_registries(self) -> dict[str, Registry]:
-        registries = {kind: Registry(kind) for kind in KINDS}
-        for kind, hook_name in _HOOK_OF_KIND.items():
-            hook = getattr(self.pm.hook, hook_name)
+    def commands(self) -> dict[str, CommandEntry]:
+        """The subcommands plugins register, by name."""
+        if self._commands is None:
+            commands: dict[str, CommandEntry] = {}
+            for impl in self.pm.hook.afcheck_register_commands.get_hookimpls():
+                plugin = self.pm.get_name(impl.plugin) or repr(impl.plugin)
+
+                def register(name: str, configure: CommandFactory, *, description: str = "",
+                             plugin: str = plugin) -> None:
+                    previous = commands.get(name)
+                    if previous is not None and previous.plugin != plugin:
+                        raise UsageError(f"command '{name}' is registered twice, by plugins "
+                                         f"'{previous.plugin}' and '{plugin}'")
+                    commands[name] = CommandEntry(name, configure, plugin, description)
+
+                impl.function(register=register)
+            self._commands = commands
+        return self._commands
+
+    def _build_registries(self) -> dict[str, Registry[object]]:
+        registries: dict[str, Registry[object]] = {kind.name: Registry(kind.name)
+                                                   for kind in KINDS}
+        for kind in KINDS:
+            hook = getattr(self.pm.hook, kind.hook)
             for impl in hook.get_hookimpls():
                 plugin_name = self.pm.get_name(impl.plugin) or repr(impl.plugin)
-                impl.function(register=_registrar(registries[kind], kind, plugin_name))
+                impl.function(register=_registrar(registries[kind.name], kind.name,
+                                                  plugin_name))
         return registries
 
 
-def _registrar(registry: Registry, kind: str, plugin: str) -> Callable[..., None]:
+def _registrar(registry: Registry[object], kind: str, plugin: str) -> Callable[..., None]:
     def register(
         name: str,
-        factory: Callable[..., Any],
+        factory: Callable[[Mapping[str, str]], object],
         *,
         description: str = "",
         details: Mapping[str, str] | None = None,
@@ -160,14 +195,15 @@ def _dist_label(ep: metadata.EntryPoint) -> str:
     return f"{dist.metadata['Name']} {dist.version}"
 
 
-_plugins: Plugins | None = None
+_shared: Plugins | None = None
 
 
 def get_plugins() -> Plugins:
-    """The process-wide :class:`Plugins`, loaded on first use."""
-    global _plugins
-    if _plugins is None:
-        _plugins = Plugins()
-    return _plugins
+    """A :class:`Plugins` with every installed plugin, shared by the callers in one process
+    that only build components (notebooks, tests). Runs and commands make their own."""
+    global _shared
+    if _shared is None:
+        _shared = Plugins()
+    return _shared
 
 

@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 
 from afcheck.errors import AfcheckError
+from afcheck.options import parse_kv
+from afcheck.registry import PROVER
 from afcheck.types import ProofTask, Verdict
 
 
@@ -34,16 +36,6 @@ def _read(source: str) -> str:
     if "\n" not in source and len(source) < 4096 and Path(source).is_file():
         return Path(source).read_text(encoding="utf-8")
     return source
-
-
-def _options(pairs: list[str]) -> dict[str, str]:
-    options: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise AfcheckError(f"--prover-opt {pair!r}: expected KEY=VALUE")
-        options[key] = value
-    return options
 
 
 def main(argv: list[str]) -> int:
@@ -68,7 +60,7 @@ def main(argv: list[str]) -> int:
     try:
         from afcheck.plugins import get_plugins
 
-        prover = get_plugins().create("prover", args.prover, _options(args.prover_opt))
+        prover = get_plugins().create(PROVER, args.prover, parse_kv(args.prover_opt, "prover"))
         header = "\n".join(filter(None, (args.header, extracted.header)))
         verdict = prover.prove([ProofTask("prove", extracted.statement, header)])[0]
     except AfcheckError as error:

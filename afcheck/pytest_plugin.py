@@ -1,25 +1,24 @@
-"""The bridge between pytest and afcheck.
+"""The bridge between pytest and afcheck: pytest hooks and collection nodes, nothing more.
 
 Loaded in every pytest run (entry point ``pytest11``), so it imports nothing heavy and does
 nothing unless a suite folder (a ``suite.toml`` with an ``[afcheck]`` table) is collected:
 its options are all spelled ``--afcheck-*``.
 
-A suite becomes a :class:`SuiteDirectory` whose items are :class:`StepItem` (one per step ×
-perturber). Collection only reads files. The first item to run starts the batched pipeline
-over every selected item (after ``-k``, ``--lf``, deselection), and each item then reports
-its own result: faithful → passed; a failure event → failed; otherwise skipped with the reason.
+The run itself is an :class:`afcheck.run.Run`, created in ``pytest_configure`` with its own
+plugin manager. A suite becomes a :class:`SuiteDirectory` whose items are :class:`CaseItem`
+(one per case the suite's method makes of a record). Collection only reads files. The first
+item to run hands the run every selected item (after ``-k``, ``--lf``, deselection) for one
+batched execution, and each item then reports its own status, which the run decides.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import re
 import sys
 import traceback
-import warnings
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 import pytest
 from _pytest._code.code import ExceptionInfo, ReprFileLocation, TerminalRepr
@@ -28,32 +27,80 @@ from pytest import CallInfo
 
 from afcheck import options as opts
 from afcheck.errors import AfcheckError, LoadError
-from afcheck.pipeline import CaseSpec, Choice
-from afcheck.suites import SuiteSpec, is_suite_dir, load_spec
-from afcheck.types import CaseResult, Status
+from afcheck.method import Case, ItemResult
+from afcheck.suites import is_suite_dir
+from afcheck.types import Status
 
-state_key = pytest.StashKey["RunState"]()
+if TYPE_CHECKING:
+    from _pytest._code.code import TracebackStyle
+
+    from afcheck.plugins import Plugins
+    from afcheck.run import Run
+    from afcheck.runtime.progress import Progress
+
+run_key = pytest.StashKey["Run"]()
+_plugins_of: weakref.WeakKeyDictionary[object, Plugins] = weakref.WeakKeyDictionary()
+"""Each pytest session's own afcheck plugins, made when its options are declared."""
 
 
-def pytest_addoption(parser: pytest.Parser) -> None:
+def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
+    from afcheck.plugins import Plugins
+
     group = parser.getgroup(
         "afcheck", "afcheck (the afcheck command also takes them without 'afcheck-')"
     )
-    for spec in opts.CORE_OPTIONS:
-        group.addoption(spec.long, dest=spec.dest, **spec.kwargs)
 
     def add(spec: opts.OptionSpec) -> None:
         group.addoption(spec.long, dest=spec.dest, **spec.kwargs)
 
-    from afcheck.plugins import get_plugins
+    for spec in opts.CORE_OPTIONS:
+        add(spec)
+    plugins = Plugins()
+    _plugins_of[pluginmanager] = plugins
+    # Historic: a plugin registered later (--afcheck-plugin) adds its options too.
+    plugins.pm.hook.afcheck_addoption.call_historic(kwargs={"group": opts.OptionGroup(add=add)})
 
-    get_plugins().pm.hook.afcheck_addoption.call_historic(
-        kwargs={"group": opts.OptionGroup(add=add)}
-    )
+
+def pytest_load_initial_conftests(early_config: pytest.Config, args: list[str]) -> None:
+    """Load ``--afcheck-plugin`` modules before the command line is parsed, so that the
+    options they add are known."""
+    plugins = _plugins_of.get(early_config.pluginmanager)
+    if plugins is None:
+        return
+    for module in plugin_modules(args):
+        try:
+            plugins.register_module(module)
+        except AfcheckError as exc:
+            raise pytest.UsageError(str(exc)) from None
+
+
+def plugin_modules(args: list[str]) -> list[str]:
+    """The modules named by ``--afcheck-plugin X`` / ``--afcheck-plugin=X`` in ``args``."""
+    flag = opts.PREFIX + "plugin"
+    found = []
+    rest = iter(args)
+    for arg in rest:
+        if arg == flag:
+            value = next(rest, None)
+            if value is not None:
+                found.append(value)
+        elif arg.startswith(flag + "="):
+            found.append(arg[len(flag) + 1:])
+    return found
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.stash[state_key] = RunState(config)
+    from afcheck.plugins import Plugins
+    from afcheck.run import Run
+
+    plugins = _plugins_of.get(config.pluginmanager) or Plugins()
+    run = Run(plugins, lambda name: config.getoption("afcheck_" + name, default=None),
+              progress=lambda: _progress(config))
+    config.stash[run_key] = run
+    try:
+        run.configure()
+    except AfcheckError as exc:
+        raise pytest.UsageError(str(exc)) from None
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -65,15 +112,15 @@ def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Col
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> bool | None:
-    """A shorter protocol for step items, which have no fixtures, no setup and no output.
+    """A shorter protocol for case items, which have no fixtures, no setup and no output.
 
     pytest's own runs setup, call and teardown each through its hook chain (capture, logging,
     fixtures, thread and unraisable-exception checks): at 25,000 items that chain was most of
-    the runner's own time. Step items keep every report the chain would have produced —
+    the runner's own time. Case items keep every report the chain would have produced —
     setup and teardown pass, the call report goes through ``pytest_runtest_makereport`` —
     so ``-x``, ``--lf``, ``--junitxml``, xfail and the terminal behave as usual.
     """
-    if not isinstance(item, StepItem) or item.config.getoption("afcheck_full_protocol", False):
+    if not isinstance(item, CaseItem) or item.config.getoption("afcheck_full_protocol", False):
         return None
     ihook = item.ihook
     ihook.pytest_runtest_logstart(nodeid=item.nodeid, location=item.location)
@@ -94,70 +141,93 @@ def _passed(item: pytest.Item, when: Literal["setup", "teardown"]) -> pytest.Tes
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    state = session.config.stash[state_key]
-    if any(isinstance(item, StepItem) for item in session.items):
-        state.validate(session)
+    cases = [item.case for item in session.items if isinstance(item, CaseItem)]
+    if not cases:
+        return
+    config = session.config
+    if hasattr(config, "workerinput") or config.getoption("numprocesses", None):
+        raise pytest.UsageError(
+            "afcheck runs every selected item in one batch and gates on all of them: "
+            "pytest-xdist's -n would split them across processes; run without -n")
+    try:
+        config.stash[run_key].validate(cases,
+                                       build=not config.getoption("collectonly", False))
+    except AfcheckError as exc:
+        raise pytest.UsageError(str(exc)) from None
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    state = session.config.stash.get(state_key, None)
-    if state is None or state.results is None:
+    run = session.config.stash.get(run_key, None)
+    if run is None or not run.executed:
         return
-    new_status = state.finish(int(exitstatus))
+    new_status = run.finish(int(exitstatus))
     if new_status is not None:
         session.exitstatus = new_status
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    state = config.stash.get(state_key, None)
-    if state is not None and state.spool is not None:
-        state.spool.close()
+    run = config.stash.get(run_key, None)
+    if run is not None:
+        run.close()
 
 
-def pytest_terminal_summary(terminalreporter: Any) -> None:
-    state = terminalreporter.config.stash.get(state_key, None)
-    if state is None or state.summary is None:
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    run = terminalreporter.config.stash.get(run_key, None)
+    if run is None or run.summary is None:
         return
-    from afcheck.terminal import summary_lines
-
     terminalreporter.section("afcheck")
-    for line in summary_lines(state.summary):
-        terminalreporter.write_line(line)
-    if state.cache_stats is not None:
-        hits, misses = state.cache_stats
+    for index, summary in enumerate(run.summary.methods.values()):
+        if index:
+            terminalreporter.write_line("")
+        for line in summary.lines():
+            terminalreporter.write_line(line)
+    for failure in run.summary.gate_failures:
+        terminalreporter.write_line(f"GATE FAILED: {failure}")
+    if run.cache_stats is not None:
+        hits, misses = run.cache_stats
         terminalreporter.write_line(f"result cache: {hits} results reused, {misses} computed")
-    for line in state.messages:
+    for line in run.messages:
         terminalreporter.write_line(line)
+
+
+def _progress(config: pytest.Config) -> Progress:
+    """A progress line on the terminal, past pytest's capturing; off when quiet or when the
+    output is not a terminal."""
+    from afcheck.runtime.progress import Progress
+
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    capture = config.pluginmanager.get_plugin("capturemanager")
+    quiet = config.getoption("verbose", 0) < 0
+    if reporter is None or quiet or not reporter.isatty():
+        return Progress(enabled=False)
+
+    def write(text: str) -> None:
+        if capture is None:
+            reporter.write(text, flush=True)
+            return
+        with capture.global_and_fixture_disabled():
+            reporter.write(text, flush=True)
+
+    return Progress(enabled=True, write=write)
 
 
 # -- collection ----------------------------------------------------------------------------
 
 
 class SuiteDirectory(pytest.Directory):
-    """A suite folder: its items are the suite's steps × the chosen perturbers."""
+    """A suite folder: its items are the cases its method makes of each record."""
 
     def collect(self) -> Iterator[pytest.Item]:
-        state = self.config.stash[state_key]
-        spec = load_spec(self.path).with_settings(state.overrides())
-        loader = state.plugins.create("suite_kind", spec.kind)
-        perturbers = [p.strip() for p in str(spec.setting("perturber")).split(",") if p.strip()]
-        limit = spec.setting("limit")
-        count = 0
-        for loaded in loader.load(spec):
-            if isinstance(loaded, LoadError):
-                name = loaded.name or f"line-{loaded.location.line}"
-                yield BadRecordItem.from_parent(self, name=name, error=loaded)
-                continue
-            if limit is not None and count >= int(limit):
-                break
-            count += 1
-            for perturber in perturbers:
-                name = loaded.case_name + (f"[{perturber}]" if len(perturbers) > 1 else "")
-                case = state.case(f"{self.nodeid}::{name}", loaded, spec, perturber)
-                yield StepItem.from_parent(self, name=name, case=case)
+        run = self.config.stash[run_key]
+        for entry in run.collect(self.path, self.nodeid):
+            if isinstance(entry, LoadError):
+                name = entry.name or f"line-{entry.location.line}"
+                yield BadRecordItem.from_parent(self, name=name, error=entry)
+            else:
+                yield CaseItem.from_parent(self, name=entry.name, case=entry)
 
     def repr_failure(
-        self, excinfo: ExceptionInfo[BaseException], style: Any = None
+        self, excinfo: ExceptionInfo[BaseException], style: TracebackStyle | None = None
     ) -> str | TerminalRepr:
         if isinstance(excinfo.value, AfcheckError):
             return str(excinfo.value)
@@ -165,11 +235,11 @@ class SuiteDirectory(pytest.Directory):
 
 
 class CaseFailed(Exception):
-    """Raised by a step item whose case has a failure event."""
+    """Raised by a case item whose method judged it failed."""
 
-    def __init__(self, result: CaseResult) -> None:
-        super().__init__(result.case_id)
-        self.result = result
+    def __init__(self, item: ItemResult[object]) -> None:
+        super().__init__(item.case.case_id)
+        self.item = item
 
 
 class _CaseRepr(TerminalRepr):
@@ -184,50 +254,61 @@ class _CaseRepr(TerminalRepr):
             tw.line(line)
 
 
-class StepItem(pytest.Item):
-    """One step × one perturbation. Holds only its :class:`CaseSpec`."""
+class CaseItem(pytest.Item):
+    """One test case. Holds only its :class:`~afcheck.method.Case`."""
 
-    def __init__(self, *, case: CaseSpec, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+    def __init__(self, *, case: Case[object], **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
         self.case = case
 
     def runtest(self) -> None:
-        state = self.config.stash[state_key]
-        result = state.result_for(self)
-        status = result.status
-        from afcheck.render import one_line
-
-        if status is Status.PASSED:
+        run = self.config.stash[run_key]
+        if not run.executed:
+            _execute(run, self.session)
+        item = run.item(self.case.case_id)
+        if item.status is Status.PASSED:
             return
-        if status is Status.SKIPPED:
-            # Reported at the step's data line, not at this module.
-            raise pytest.skip.Exception(one_line(result), _use_item_location=True)
-        if self.case.case_id in state.expected_failures:
-            pytest.xfail(f"failed in the baseline: {one_line(result)}")
-        raise CaseFailed(result)
+        if item.status is Status.SKIPPED:
+            # Reported at the record's data line, not at this module.
+            raise pytest.skip.Exception(item.outcome.message, _use_item_location=True)
+        if item.status is Status.XFAILED:
+            pytest.xfail(f"failed in the baseline: {item.outcome.message}")
+        raise CaseFailed(item)
 
     def repr_failure(
-        self, excinfo: ExceptionInfo[BaseException], style: Any = None
+        self, excinfo: ExceptionInfo[BaseException], style: TracebackStyle | None = None
     ) -> str | TerminalRepr:
         if isinstance(excinfo.value, CaseFailed):
-            from afcheck.render import details, one_line
-
-            result = excinfo.value.result
+            item = excinfo.value.item
             path, line, _ = self.reportinfo()
             crash = ReprFileLocation(str(path), int(line or 0) + 1,
-                                     f"{result.step.case_name}: {one_line(result)}")
+                                     f"{self.case.name}: {item.outcome.message}")
             # Under --tb=line pytest prints the long form and the crash line: keep it one line.
             short = self.config.getoption("tbstyle", "auto") in ("line", "no")
-            return _CaseRepr("" if short else details(result), crash)
+            return _CaseRepr("" if short else item.outcome.details, crash)
         if isinstance(excinfo.value, AfcheckError):
             return f"afcheck: {excinfo.value}"
         return super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[Path | str, int | None, str]:
-        source = self.case.step.source
+        source = self.case.source
         if source is not None:
-            return source.path, max(source.line - 1, 0), self.case.step.case_name
-        return self.path, None, self.case.step.case_name
+            return source.path, max(source.line - 1, 0), self.case.name
+        return self.path, None, self.case.name
+
+
+def _execute(run: Run, session: pytest.Session) -> None:
+    from afcheck.runtime import ComponentError
+
+    cases = [item.case for item in session.items if isinstance(item, CaseItem)]
+    try:
+        run.execute(cases)
+    except ComponentError as exc:
+        # A plugin bug: its traceback, once, for the report; then stop every item.
+        traceback.print_exception(exc.__cause__ or exc, file=sys.stderr)
+        pytest.exit(f"afcheck: {exc}", returncode=pytest.ExitCode.INTERNAL_ERROR)
+    except AfcheckError as exc:
+        pytest.exit(f"afcheck: {exc}", returncode=pytest.ExitCode.USAGE_ERROR)
 
 
 class BadRecordError(AfcheckError):
@@ -237,15 +318,15 @@ class BadRecordError(AfcheckError):
 class BadRecordItem(pytest.Item):
     """A record of a suite that could not be read: fails with one line, the rest still run."""
 
-    def __init__(self, *, error: LoadError, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+    def __init__(self, *, error: LoadError, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
         self.error = error
 
     def runtest(self) -> None:
         raise BadRecordError(str(self.error))
 
     def repr_failure(
-        self, excinfo: ExceptionInfo[BaseException], style: Any = None
+        self, excinfo: ExceptionInfo[BaseException], style: TracebackStyle | None = None
     ) -> str | TerminalRepr:
         if isinstance(excinfo.value, BadRecordError):
             location = self.error.location
@@ -256,224 +337,3 @@ class BadRecordItem(pytest.Item):
 
     def reportinfo(self) -> tuple[Path | str, int | None, str]:
         return self.error.location.path, max(self.error.location.line - 1, 0), self.name
-
-
-# -- the run ---------------------------------------------------------------------------------
-
-
-class RunState:
-    """Per-session state: options, the batch results, the summary."""
-
-    def __init__(self, config: pytest.Config) -> None:
-        self.config = config
-        self.results: dict[str, CaseResult] | None = None
-        self.summary: Any = None
-        self.messages: list[str] = []
-        self.expected_failures: frozenset[str] = frozenset()
-        self.times: Any = None
-        self.suites: dict[str, dict[str, Any]] = {}
-        self.cache_stats: tuple[int, int] | None = None
-        self.components: Any = None
-        self.spool: Any = None
-        self._choices: dict[tuple[str, str], Choice] = {}
-        self._plugins: Any = None
-
-    @property
-    def plugins(self) -> Any:
-        if self._plugins is None:
-            from afcheck.plugins import get_plugins
-
-            self._plugins = get_plugins()
-            for module in opts.get(self.config, "plugin", []):
-                self._plugins.register_module(module)
-        return self._plugins
-
-    def option(self, name: str, default: Any = None) -> Any:
-        return opts.get(self.config, name, default)
-
-    def overrides(self) -> dict[str, Any]:
-        return {key: self.option(key)
-                for key in ("perturber", "formaliser", "prover", "checker", "seed", "steps",
-                            "limit")}
-
-    def case(self, case_id: str, step: Any, spec: SuiteSpec, perturber: str) -> CaseSpec:
-        self.suites.setdefault(spec.name, {
-            key: spec.setting(key)
-            for key in ("perturber", "formaliser", "checker", "prover", "seed", "steps")
-        })
-        return CaseSpec(
-            case_id=case_id,
-            step=step,
-            perturber=self._choice("perturber", perturber),
-            formaliser=self._choice("formaliser", spec.setting("formaliser")),
-            checker=self._choice("checker", spec.setting("checker")),
-            prover=self._choice("prover", spec.setting("prover")),
-            seed=int(spec.setting("seed") or 0),
-            keep_ineffective=bool(self.option("keep_ineffective", False)),
-        )
-
-    def _choice(self, kind: str, name: str) -> Choice:
-        key = (kind, str(name))
-        if key not in self._choices:
-            options = opts.parse_kv(self.option(f"{kind}_opt", []), kind)
-            self._choices[key] = Choice.of(str(name), options)
-        return self._choices[key]
-
-    def validate(self, session: pytest.Session) -> None:
-        """Check every chosen component before any work, and read the baseline.
-
-        Names are always checked; the components themselves are built too unless only
-        collecting, so that a missing dependency or a bad option stops the run in one line
-        before any test reports.
-        """
-        from afcheck import pipeline
-        from afcheck.gates import load_baseline
-
-        build = not self.config.getoption("collectonly", False)
-        self.components = pipeline.Components(self.plugins)
-        try:
-            for item in session.items:
-                if isinstance(item, StepItem):
-                    case = item.case
-                    for kind in ("perturber", "formaliser", "checker", "prover"):
-                        choice = getattr(case, kind)
-                        self.plugins.registry(kind).get(choice.name)
-                        if build:
-                            self.components.get(kind, choice)
-            baseline = self.option("baseline")
-            if baseline and not self.option("update_baseline"):
-                self.expected_failures = load_baseline(Path(baseline))
-        except AfcheckError as exc:
-            raise pytest.UsageError(str(exc)) from None
-
-    def result_for(self, item: StepItem) -> CaseResult:
-        if self.results is None:
-            self._run(item.session)
-        assert self.results is not None
-        return self.results[item.case.case_id]
-
-    def _run(self, session: pytest.Session) -> None:
-        from afcheck import pipeline
-
-        cases = [i.case for i in session.items if isinstance(i, StepItem)]
-        self.plugins.pm.hook.afcheck_configure.call_historic(kwargs={"config": self.config})
-        components = self.components or pipeline.Components(self.plugins)
-        runtime = self._runtime()
-        self.times = runtime.times
-        try:
-            self.results = pipeline.run(cases, components, self._notify, runtime)
-        except pipeline.ComponentError as exc:
-            # A plugin bug: its traceback, once, for the report; then stop every item.
-            traceback.print_exception(exc.__cause__ or exc, file=sys.stderr)
-            pytest.exit(f"afcheck: {exc}", returncode=pytest.ExitCode.INTERNAL_ERROR)
-        except AfcheckError as exc:
-            pytest.exit(f"afcheck: {exc}", returncode=pytest.ExitCode.USAGE_ERROR)
-        finally:
-            components.close()
-            if runtime.cache is not None:
-                self.cache_stats = (runtime.cache.hits, runtime.cache.misses)
-                runtime.cache.close()
-        self.versions = components.versions()
-
-    def _runtime(self) -> Any:
-        import os
-
-        from afcheck import pipeline
-        from afcheck.cache import open_cache
-        cache = None
-        if not self.option("no_cache"):
-            directory = self.option("cache_dir") or os.environ.get("AFCHECK_CACHE_DIR")
-            cache = open_cache(Path(directory) if directory else None)
-        from afcheck.spool import Spool
-
-        chunk_size = max(1, int(self.option("chunk_size", 256)))
-        self.spool = Spool()
-        return pipeline.Runtime(cache=cache, chunk_size=chunk_size, progress=self._progress(),
-                                spool=self.spool)
-
-    def _progress(self) -> Any:
-        """A progress line on the terminal, past pytest's capturing; off when quiet or when
-        the output is not a terminal."""
-        from afcheck.progress import Progress
-
-        reporter = self.config.pluginmanager.get_plugin("terminalreporter")
-        capture = self.config.pluginmanager.get_plugin("capturemanager")
-        quiet = self.config.getoption("verbose", 0) < 0
-        if reporter is None or quiet or not reporter.isatty():
-            return Progress(enabled=False)
-
-        def write(text: str) -> None:
-            if capture is None:
-                reporter.write(text, flush=True)
-                return
-            with capture.global_and_fixture_disabled():
-                reporter.write(text, flush=True)
-
-        return Progress(enabled=True, write=write)
-
-    def _notify(self, result: CaseResult) -> None:
-        try:
-            self.plugins.pm.hook.afcheck_step_result(result=result)
-        except Exception as exc:  # noqa: BLE001 - an observer must not sink the run
-            warnings.warn(f"afcheck_step_result hook failed: {exc}", stacklevel=2)
-
-    def finish(self, exitstatus: int) -> int | None:
-        """Summarise, write reports and baseline; return the exit status gates decide."""
-        from afcheck import gates
-        from afcheck.metrics import summarise
-
-        assert self.results is not None
-        results = list(self.results.values())
-        thresholds = {name: self.option(name) for name in gates.GATES}
-        summary = summarise(results, self._config_record(), (),
-                            dict(self.times.seconds) if self.times else {},
-                            self.expected_failures,
-                            self.spool.get if self.spool is not None else None)
-        gate_failures = gates.evaluate(summary.overall, thresholds)
-        self.summary = dataclasses.replace(summary, gate_failures=gate_failures)
-        self._write_reports()
-        self._update_baseline(results)
-        try:
-            self.plugins.pm.hook.afcheck_run_summary(summary=self.summary)
-        except Exception as exc:  # noqa: BLE001
-            warnings.warn(f"afcheck_run_summary hook failed: {exc}", stacklevel=2)
-        if gates.any_gate(thresholds) and exitstatus in (0, 1):
-            return 1 if gate_failures else 0
-        return None
-
-    def _config_record(self) -> dict[str, Any]:
-        return {
-            "suites": self.suites,
-            "options": {kind: _redact(opts.parse_kv(self.option(f"{kind}_opt", []), kind))
-                        for kind in ("formaliser", "prover", "checker", "perturber")},
-            "keep_ineffective": bool(self.option("keep_ineffective", False)),
-            "components": getattr(self, "versions", {}),
-            "plugins": dict(self.plugins.origins),
-        }
-
-    def _write_reports(self) -> None:
-        for reporter, option in (("json", "json"), ("junit", "junitxml")):
-            destination = self.option(option)
-            if destination:
-                self.plugins.create("reporter", reporter).report(self.summary, destination)
-                self.messages.append(f"wrote {reporter} results to {destination}")
-
-    def _update_baseline(self, results: list[CaseResult]) -> None:
-        from afcheck.gates import write_baseline
-
-        baseline = self.option("baseline")
-        if self.option("update_baseline"):
-            if not baseline:
-                self.messages.append("--update-baseline needs --baseline FILE; nothing written")
-                return
-            count = write_baseline(Path(baseline), results)
-            self.messages.append(f"wrote baseline {baseline} ({count} failing cases)")
-
-
-_SECRET = re.compile(r"(?:^|_)(?:api_?key|key|secret|password|token)$", re.IGNORECASE)
-
-
-def _redact(options: dict[str, str]) -> dict[str, str]:
-    """Hide option values that are secrets (``api_key=…``); ``api_key_env`` names a variable
-    and ``max_tokens`` is a number, so both stay."""
-    return {k: ("***" if _SECRET.search(k) else v) for k, v in options.items()}

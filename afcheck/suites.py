@@ -8,6 +8,7 @@ plugin is loaded in every pytest run of a user's repository, where an unrelated
     schema = 1
     name = "gsm8k"
     kind = "processbench"          # the suite kind (a registered loader)
+    # method = "faithfulness"      # the evaluation method; by default the kind's own
     source = "Qwen/ProcessBench"   # a public data set …
     split = "gsm8k"
     # data = "steps.jsonl"         # … or a data file in the folder
@@ -27,9 +28,10 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from afcheck.errors import SuiteError
+from afcheck.registry import COMPONENT_KINDS
 from afcheck.types import Location
 
 if sys.version_info >= (3, 11):
@@ -39,19 +41,32 @@ else:  # pragma: no cover
 
 MANIFEST = "suite.toml"
 SCHEMA = 1
-_TOP_KEYS = {"schema", "name", "kind", "data", "source", "split", "description", "defaults",
-             "options"}
-_DEFAULT_KEYS = {"perturber", "formaliser", "prover", "checker", "seed", "steps", "limit"}
+_TOP_KEYS = {"schema", "name", "kind", "method", "data", "source", "split", "description",
+             "defaults", "options"}
+SETTING_KEYS = ("seed", "steps", "limit")
+"""Settings every suite may give in ``[afcheck.defaults]`` besides a component per kind."""
+_DEFAULT_KEYS = {*(kind.name for kind in COMPONENT_KINDS), *SETTING_KEYS}
 
-GLOBAL_DEFAULTS: Mapping[str, Any] = {
-    "perturber": "regex",
-    "formaliser": "literal",
-    "prover": "smt",
-    "checker": "none",
-    "seed": 0,
-    "steps": "paragraph",
-}
-"""What a run uses when neither the command line nor the suite says."""
+
+class Record(Protocol):
+    """What the run reads of any item record a suite kind loads (a :class:`Step`, a pair of
+    statements, a reasoning chain …); the rest belongs to the record's method."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def dataset(self) -> str:
+        """The group its metrics and JUnit test suite are reported under."""
+        ...
+
+    @property
+    def source(self) -> Location | None: ...
+
+    @property
+    def case_name(self) -> str:
+        """The test name inside its suite (``gsm8k-216/4``)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -61,6 +76,8 @@ class SuiteSpec:
     name: str
     kind: str
     root: Path
+    method: str | None = None
+    """The evaluation method named in ``suite.toml``; ``None``: the suite kind's own."""
     data: str | None = None
     source: str | None = None
     split: str | None = None
@@ -69,17 +86,20 @@ class SuiteSpec:
     options: Mapping[str, Any] = field(default_factory=dict)
     """Free settings for the suite kind (``[afcheck.options]``)."""
     settings: Mapping[str, Any] = field(default_factory=dict)
-    """Effective settings: command line over ``defaults`` over :data:`GLOBAL_DEFAULTS`."""
+    """Effective settings: command line over ``defaults`` over the method's defaults."""
 
     @property
     def manifest(self) -> Path:
         return self.root / MANIFEST
 
     def setting(self, key: str) -> Any:
-        return self.settings.get(key, self.defaults.get(key, GLOBAL_DEFAULTS.get(key)))
+        return self.settings.get(key, self.defaults.get(key))
 
-    def with_settings(self, overrides: Mapping[str, Any]) -> SuiteSpec:
-        merged = dict(GLOBAL_DEFAULTS)
+    def with_settings(self, overrides: Mapping[str, Any],
+                      method_defaults: Mapping[str, Any] | None = None) -> SuiteSpec:
+        """The spec with its effective settings: ``overrides`` (the command line) over the
+        suite's ``[afcheck.defaults]`` over ``method_defaults``."""
+        merged = dict(method_defaults or {})
         merged.update(self.defaults)
         merged.update({k: v for k, v in overrides.items() if v is not None})
         return replace(self, settings=merged)
@@ -129,6 +149,11 @@ def load_spec(root: Path) -> SuiteSpec:
     for key in ("name", "kind"):
         if not isinstance(table.get(key), str) or not table[key]:
             raise SuiteError(manifest, f"[afcheck] needs a non-empty string '{key}'")
+    method = table.get("method")
+    if method is not None and (not isinstance(method, str) or not method):
+        raise SuiteError(Location(str(manifest), _line_of(manifest, "method")),
+                         "'method' must be the name of an evaluation method "
+                         "(see `afcheck list methods`)")
     if not table.get("data") and not table.get("source"):
         raise SuiteError(manifest, "[afcheck] needs 'data' (a file in the folder) or 'source'")
     defaults = table.get("defaults", {})
@@ -137,6 +162,7 @@ def load_spec(root: Path) -> SuiteSpec:
         name=table["name"],
         kind=table["kind"],
         root=root,
+        method=method,
         data=table.get("data"),
         source=table.get("source"),
         split=table.get("split"),

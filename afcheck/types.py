@@ -140,6 +140,9 @@ class Formalisation:
     reason: str = ""
     """Why it failed, in one line; empty when ``status`` is OK."""
     usage: Usage | None = None
+    transient: bool = False
+    """A backend error (HTTP error, timeout, malformed reply), not the model's answer: the
+    result cache never keeps it, so the next run asks again."""
 
     @property
     def ok(self) -> bool:

@@ -23,7 +23,7 @@ def test_components_and_command_are_registered() -> None:
     plugins = get_plugins()
     assert "lean" in plugins.registry("checker")
     assert {"lean-tactics", "deepseek"} <= set(plugins.registry("prover").names())
-    assert "lean" in plugins.registry("command")
+    assert "lean" in plugins.commands()
 
 
 @pytest.mark.parametrize("kind,name", [("checker", "lean"), ("prover", "lean-tactics"),

@@ -55,7 +55,7 @@ def test_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[st
     ("argv", "needle"),
     [
         (["x = 1", "--perturber", "regx"], "Did you mean 'regex'"),
-        (["x = 1", "--perturber-opt", "prefer"], "not KEY=VALUE"),
+        (["x = 1", "--perturber-opt", "prefer"], "expects KEY=VALUE"),
         (["x = 1", "--perturber-opt", "colour=red"], "unknown option 'colour'"),
         (["x = 1", "--seed", "abc"], "invalid int value"),
         (["   "], "empty"),

@@ -93,4 +93,5 @@ def test_every_hook_is_documented_where_declared_and_in_the_readme() -> None:
 
 def test_every_kind_has_a_registration_hook() -> None:
     for kind in KINDS:
-        assert re.search(r"afcheck_register_\w+", plugins._HOOK_OF_KIND[kind])
+        assert re.fullmatch(r"afcheck_register_\w+", kind.hook)
+        assert callable(getattr(hookspecs, kind.hook))

@@ -197,13 +197,21 @@ def test_a_plugin_that_raises_stops_the_run_once(demo: pytest.Pytester) -> None:
 
 
 def test_streamed_json_equals_the_document(tmp_path: Path) -> None:
+    from afcheck_faithfulness.method import Faithfulness
     from afcheck_reporters.json_report import JsonReporter, document
-    from test_metrics import AF, P, R, case
+    from test_faithfulness_metrics import AF, P, R, case
 
-    from afcheck.metrics import summarise
+    from afcheck.method import Case, ItemResult
+    from afcheck.summary import RunSummary
 
+    method = Faithfulness()
     for results in ([], [case(P, R, n=1), case(P, P, n=2), case(AF, R, n=3)]):
-        summary = summarise(results, config={"suites": {"s": {"prover": "test"}}})
+        items = [ItemResult(Case(r.case_id, r.step.case_name, "faithfulness", r.step.suite,
+                                 r.step.dataset, None, None), r, method.outcome(r),
+                            method.outcome(r).status.status) for r in results]
+        summary = RunSummary(items, {"faithfulness": method.summarise(items)},
+                             config={"suites": {"s": {"prover": "test"}}},
+                             implementations={"faithfulness": method})
         out = tmp_path / "r.json"
         JsonReporter().report(summary, str(out))
         assert json.loads(out.read_text()) == document(summary)

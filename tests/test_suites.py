@@ -47,7 +47,10 @@ def test_command_line_overrides_suite_defaults(tmp_path: Path) -> None:
     spec = load_spec(tmp_path)
     assert spec.with_settings({}).setting("prover") == "a"
     assert spec.with_settings({"prover": "b"}).setting("prover") == "b"
-    assert spec.with_settings({"prover": None}).setting("formaliser") == "literal"
+    method_defaults = {"formaliser": "literal", "prover": "c"}
+    assert spec.with_settings({"prover": None}, method_defaults).setting("formaliser") == (
+        "literal")
+    assert spec.with_settings({}, method_defaults).setting("prover") == "a"
 
 
 def test_shipped_suites_parse() -> None:

@@ -6,7 +6,7 @@ import time
 
 from slowfns import square_or_hang
 
-from afcheck.workers import WorkerPool, default_jobs
+from afcheck.runtime.workers import WorkerPool, default_jobs
 
 
 def pool(deadline_s: float = 1.5) -> WorkerPool[int, object]:

@@ -3,6 +3,9 @@ the ``afcheck lean setup|doctor`` command)."""
 
 from __future__ import annotations
 
+import argparse
+from collections.abc import Callable
+
 from afcheck import hookimpl
 from afcheck.registry import Register
 
@@ -32,7 +35,13 @@ def afcheck_register_commands(register: Register) -> None:
     register("lean", _lean_command, description="set up and inspect the Lean backend")
 
 
-def _lean_command(argv: list[str]) -> int:
-    from afcheck_lean.commands import main
+def _lean_command(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    # `afcheck lean` parses its own arguments (setup, doctor and their options).
+    parser.add_argument("argv", nargs=argparse.REMAINDER, help="setup|doctor [options]")
 
-    return main(argv)
+    def handle(args: argparse.Namespace) -> int:
+        from afcheck_lean.commands import main
+
+        return main(list(args.argv))
+
+    return handle

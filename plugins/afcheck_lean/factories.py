@@ -68,9 +68,10 @@ def _smt_prover(mode: str, component: str) -> Prover | None:
     if mode == "off":
         return None
     from afcheck.plugins import get_plugins
+    from afcheck.registry import PROVER
 
     try:
-        prover: Prover = get_plugins().create("prover", "smt", {})
+        prover: Prover = get_plugins().create(PROVER, "smt", {})
     except AfcheckError:
         if mode == "on":
             raise

@@ -1,4 +1,5 @@
-"""JUnit XML: one testsuite per dataset, the metrics as testsuite properties.
+"""JUnit XML: one testsuite per dataset (per method and dataset when a run has several
+methods), each method's metrics of that dataset as testsuite properties.
 
 Failure messages are one line (what CI pages show); the full evidence is the failure body.
 """
@@ -8,9 +9,9 @@ from __future__ import annotations
 from junit_xml import TestCase, TestSuite, to_xml_report_string
 
 from afcheck.fileio import write_atomic
-from afcheck.metrics import Metrics, RunSummary
-from afcheck.render import details, one_line
-from afcheck.types import CaseResult, Status
+from afcheck.method import ItemResult
+from afcheck.summary import RunSummary
+from afcheck.types import Status
 
 
 class JunitReporter:
@@ -21,42 +22,34 @@ class JunitReporter:
 
 
 def xml(summary: RunSummary) -> str:
-    groups: dict[str, list[CaseResult]] = {}
-    for result in summary.results:
-        groups.setdefault(result.step.dataset, []).append(result)
+    several = len(summary.methods) > 1
     suites = [
         TestSuite(
-            name=dataset,
-            test_cases=[_case(r, summary.status_of(r)) for r in results],
-            properties=_properties(summary.by_dataset[dataset]),
+            name=f"{method}/{group}" if several else group,
+            test_cases=[_case(item) for item in items],
+            properties=summary.methods[method].properties(group),
         )
-        for dataset, results in sorted(groups.items())
+        for (method, group), items in sorted(summary.groups().items())
     ]
     return to_xml_report_string(suites, prettyprint=True, encoding="utf-8")
 
 
-def _case(result: CaseResult, status: Status) -> TestCase:
-    step = result.step
-    case = TestCase(
-        name=step.case_name,
-        classname=step.suite,
-        file=step.source.path if step.source else None,
-        line=step.source.line if step.source else None,
-        elapsed_sec=sum(result.timings.values()) if result.timings else None,
+def _case(item: ItemResult[object]) -> TestCase:
+    case = item.case
+    elapsed = sum(item.timings.values())
+    test = TestCase(
+        name=case.name,
+        classname=case.suite,
+        file=case.source.path if case.source else None,
+        line=case.source.line if case.source else None,
+        elapsed_sec=elapsed,
     )
-    if status is Status.FAILED:
-        case.add_failure_info(message=one_line(result), output=details(result),
-                              failure_type="unfaithful")
-    elif status is Status.XFAILED:
-        case.add_skipped_info(message=f"expected failure (baseline): {one_line(result)}")
-    elif status is Status.SKIPPED:
-        case.add_skipped_info(message=one_line(result))
-    return case
-
-
-def _properties(metrics: Metrics) -> dict[str, str]:
-    props = {name: f"{getattr(metrics, name):.6f}"
-             for name in ("FNR", "FPR", "AFFR", "UFLB", "TPR", "FI")}
-    props["N"] = str(metrics.N)
-    props.update({f"contingency.{k}": str(v) for k, v in metrics.contingency.items()})
-    return props
+    outcome = item.outcome
+    if item.status is Status.FAILED:
+        test.add_failure_info(message=outcome.message, output=outcome.details,
+                              failure_type=f"{case.method} failure")
+    elif item.status is Status.XFAILED:
+        test.add_skipped_info(message=f"expected failure (baseline): {outcome.message}")
+    elif item.status is Status.SKIPPED:
+        test.add_skipped_info(message=outcome.message)
+    return test

@@ -25,7 +25,7 @@ def _make_prover(options: Mapping[str, str]) -> Any:
         import z3  # noqa: F401
     except ImportError:
         raise MissingDependency("smt", "z3-solver", "pip install 'afcheck[smt]'") from None
-    from afcheck.workers import default_jobs
+    from afcheck.runtime.workers import default_jobs
     from afcheck_smt.prover import SmtProver
 
     unknown = set(options) - {"timeout_ms", "jobs"}

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from afcheck.runtime.workers import WorkerPool
 from afcheck.types import ProofTask, Verdict, VerdictKind
-from afcheck.workers import WorkerPool
 
 BACKEND = "smt"
 VERSION = "1"

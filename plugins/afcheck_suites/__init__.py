@@ -4,6 +4,9 @@ ProcessBench chains) and ``faithformbench`` (the released FaithformBench rows); 
 
 from __future__ import annotations
 
+import argparse
+from collections.abc import Callable
+
 from afcheck import hookimpl
 from afcheck.registry import Register
 
@@ -23,11 +26,12 @@ def afcheck_register_suite_kinds(register: Register) -> None:
 
 @hookimpl
 def afcheck_register_commands(register: Register) -> None:
-    register("dag", _dag_command,
+    register("dag", _configure_dag,
              description="split ProcessBench chains into DAGs with an LLM, for --steps dag")
 
 
-def _dag_command(argv: list[str]) -> int:
-    from afcheck_suites.dag import main
+def _configure_dag(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    from afcheck_suites.dag import DESCRIPTION, configure
 
-    return main(argv)
+    parser.description = DESCRIPTION
+    return configure(parser)

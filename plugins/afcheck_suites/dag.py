@@ -29,7 +29,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -287,7 +287,7 @@ def cache_dir() -> Path:
     value = os.environ.get(CACHE_ENV)
     if value:
         return Path(value)
-    from afcheck.cache import default_dir
+    from afcheck.runtime.cache import default_dir
 
     return default_dir()
 
@@ -412,12 +412,18 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see `afcheck dag --help`)")
 
 
+DESCRIPTION = ("Split the error-free chains of a ProcessBench suite into DAGs of atomic "
+               "statements with an LLM (FaithformBench App. D), for `--steps dag`.")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog="afcheck dag",
-        description="Split the error-free chains of a ProcessBench suite into DAGs of atomic "
-        "statements with an LLM (FaithformBench App. D), for `--steps dag`.",
-    )
+    parser = _Parser(prog="afcheck dag", description=DESCRIPTION)
+    configure(parser)
+    return parser
+
+
+def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    """Add ``afcheck dag``'s arguments to ``parser``; returns the handler."""
     parser.add_argument("suite", help="a processbench suite folder, e.g. suites/gsm8k")
     parser.add_argument("--out", help="the dags.json to write (default: in the cache folder, "
                         "named by split, model and prompt version)")
@@ -426,17 +432,26 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--limit", type=int, default=None, help="split only the first N chains")
     parser.add_argument("--retry-failed", action="store_true",
                         help="ask again for chains written with an error")
-    return parser
+    return handle
 
 
-def main(argv: Sequence[str]) -> int:
+def handle(args: argparse.Namespace) -> int:
     """``afcheck dag``: 0 when the file is written (failed chains included), 2 on bad input."""
     try:
-        args = _parser().parse_args(list(argv))
         return _run(args)
     except AfcheckError as exc:
         print(f"afcheck dag: error: {exc}", file=sys.stderr)
         return 2
+
+
+def main(argv: Sequence[str]) -> int:
+    """``afcheck dag`` with its arguments as a list."""
+    try:
+        args = _parser().parse_args(list(argv))
+    except AfcheckError as exc:
+        print(f"afcheck dag: error: {exc}", file=sys.stderr)
+        return 2
+    return handle(args)
 
 
 _NOT_GREEDY = ("temperature", "top_p", "top_k", "n")

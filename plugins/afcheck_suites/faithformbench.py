@@ -32,6 +32,7 @@ REQUIRED = ("step_content", "problem_id", "node_id")
 
 class FaithformBenchSuite:
     name = "faithformbench"
+    method = "faithfulness"
 
     def load(self, spec: SuiteSpec) -> Iterator[Step | LoadError]:
         path = _resolve(spec)

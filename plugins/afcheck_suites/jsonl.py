@@ -33,6 +33,7 @@ REQUIRED = ("problem_id", "node_id", "step")
 
 class JsonlSuite:
     name = "jsonl"
+    method = "faithfulness"
 
     def load(self, spec: SuiteSpec) -> Iterator[Step | LoadError]:
         path = spec.data_path()

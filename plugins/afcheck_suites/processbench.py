@@ -36,6 +36,7 @@ MODES = ("paragraph", "claims", "dag")
 
 class ProcessBenchSuite:
     name = "processbench"
+    method = "faithfulness"
 
     def load(self, spec: SuiteSpec) -> Iterator[Step | LoadError]:
         mode = spec.setting("steps") or "paragraph"

@@ -9,11 +9,13 @@ while one writer appends, and needs no server. Each stage has its own key:
 - check: checker fingerprint + statement + header;
 - proof: prover fingerprint + statement + header.
 
-A component's fingerprint is its ``fingerprint`` attribute when it has one (a formaliser
-preset puts its prompt template, sampling and model id there), else its name, version and
-options; so a changed prompt or option misses the cache and an unchanged one hits. Components
-whose output depends on more than these inputs set ``cacheable = False`` (``reference``,
-``replay``: they read files that may change, and are cheap).
+A component's fingerprint (:func:`afcheck.components.describe`) is its ``fingerprint``
+attribute when it has one (a formaliser preset puts its prompt template, sampling and model id
+there), else its name, version and options; so a changed prompt or option misses the cache and
+an unchanged one hits. Components whose output depends on more than these inputs set
+``cacheable = False`` (``reference``, ``replay``: they read files that may change, and are
+cheap). Evaluation methods other than the built-in one store their own records under their
+own stage names, with their own ``dump``/``load``.
 """
 
 from __future__ import annotations
@@ -45,15 +47,6 @@ def default_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("afcheck"))
-
-
-def fingerprint(component: Any, options: Mapping[str, str]) -> str:
-    """What identifies a component's behaviour for caching."""
-    own = getattr(component, "fingerprint", None)
-    if own:
-        return str(own)
-    return json.dumps([getattr(component, "name", type(component).__name__),
-                       str(getattr(component, "version", "")), sorted(options.items())])
 
 
 def key(*parts: Any) -> str:
@@ -146,7 +139,7 @@ def load_formalisation(data: Mapping[str, Any]) -> Formalisation:
         key=data["key"], formaliser=data["formaliser"],
         status=FormalisationStatus(data["status"]), statement=data["statement"],
         header=data["header"], raw_output=data["raw_output"], reason=data["reason"],
-        usage=Usage(**usage) if usage else None,
+        usage=Usage(**usage) if usage else None, transient=data.get("transient", False),
     )
 
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from tabulate import tabulate
 
-from afcheck.metrics import Metrics, RunSummary
 from afcheck.types import Outcome
+from afcheck_faithfulness.metrics import FaithfulnessSummary, Metrics
 
 _COLUMNS = ("N", "FNR", "FPR", "AFFR", "UFLB", "TPR", "FI")
 
 
-def summary_lines(summary: RunSummary) -> list[str]:
-    """The metrics table, the contingency table, exclusions and gates, as lines of text."""
+def summary_lines(summary: FaithfulnessSummary) -> list[str]:
+    """The metrics table, the contingency table and exclusions, as lines of text."""
     rows = [_row(name, m) for name, m in summary.by_dataset.items()]
     if len(summary.by_dataset) != 1:
         rows.append(_row("overall", summary.overall))
@@ -30,14 +30,12 @@ def summary_lines(summary: RunSummary) -> list[str]:
         rules = ", ".join(f"{rule} {count}" for rule, count in summary.perturbation_rules.items())
         effect = ", ".join(f"{name} {count}" for name, count in
                            summary.perturbation_effect.items())
-        lines += ["", f"{len(summary.results)} cases; perturbations by rule: {rules}",
+        lines += ["", f"{summary.cases} cases; perturbations by rule: {rules}",
                   f"perturbation effectiveness: {effect}"]
     if summary.overall.af_fail_original + summary.overall.af_fail_perturbed:
         m = summary.overall
         af = m.af_fail_original + m.af_fail_perturbed
         lines.append(f"AF failures: {af} ({m.tc_fail} TC-Fail, {af - m.tc_fail} AF-Fail)")
-    for failure in summary.gate_failures:
-        lines.append(f"GATE FAILED: {failure}")
     return lines
 
 

@@ -3,24 +3,25 @@
 Each stage receives all of its work in one call per component (one vLLM call for thousands of
 prompts, one pool of provers), never one call per test item. Identical work is sent once: a
 step perturbed by one perturber is formalised once on its original side however many
-perturbers there are, and a statement is proved once however many cases produced it.
+perturbers there are, and a statement is proved once however many cases produced it. Every
+call goes through the runtime's cached call (:meth:`afcheck.runtime.Runtime.cached`), so each
+finished chunk is stored at once and a killed run resumes where it stopped.
 """
 
 from __future__ import annotations
 
-import functools
-import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from afcheck import cache, screen
-from afcheck.cache import Cache
-from afcheck.errors import AfcheckError
-from afcheck.plugins import Plugins
-from afcheck.progress import Progress
-from afcheck.spool import Spool
+from afcheck import screen
+from afcheck.components import Perturber
+from afcheck.method import Choice
+from afcheck.registry import CHECKER, FORMALISER, PERTURBER, PROVER, Kind
+from afcheck.runtime import Batch, Runtime
+from afcheck.runtime import cache as codec
+from afcheck.runtime.spool import Spool
 from afcheck.types import (
     CaseResult,
     Formalisation,
@@ -35,21 +36,7 @@ from afcheck.types import (
 
 T = TypeVar("T")
 R = TypeVar("R")
-
-
-@dataclass(frozen=True)
-class Choice:
-    """A component chosen for a case: its registered name and options."""
-
-    name: str
-    options: tuple[tuple[str, str], ...] = ()
-
-    @classmethod
-    def of(cls, name: str, options: Mapping[str, str] | None = None) -> Choice:
-        return cls(name, tuple(sorted((options or {}).items())))
-
-    def __str__(self) -> str:
-        return self.name
+C = TypeVar("C")
 
 
 @dataclass(frozen=True)
@@ -66,80 +53,54 @@ class CaseSpec:
     keep_ineffective: bool = False
 
 
-@dataclass
-class StageTimes:
-    """Seconds spent inside each kind of component (the rest is the runner's own cost)."""
-
-    seconds: dict[str, float] = field(default_factory=lambda: defaultdict(float))
-
-    def add(self, stage: str, seconds: float) -> None:
-        self.seconds[stage] += seconds
-
-    @property
-    def total(self) -> float:
-        return sum(self.seconds.values())
-
-
-@dataclass
-class Runtime:
-    """How a run executes: result cache, chunk size, progress, time accounting."""
-
-    cache: Cache | None = None
-    chunk_size: int = 256
-    """Work is sent to a component in chunks of this size, and each finished chunk is
-    cached at once, so a killed run loses at most one chunk per stage."""
-    progress: Progress = field(default_factory=lambda: Progress(enabled=False))
-    times: StageTimes = field(default_factory=StageTimes)
-    spool: Spool | None = None
-    """Where raw model outputs go, so that records in memory stay small; ``None`` keeps them
-    in the records."""
-
-
-class Components:
-    """Creates each chosen component once per run."""
-
-    def __init__(self, plugins: Plugins) -> None:
-        self.plugins = plugins
-        self._made: dict[tuple[str, Choice], Any] = {}
-
-    def get(self, kind: str, choice: Choice) -> Any:
-        key = (kind, choice)
-        if key not in self._made:
-            self._made[key] = self.plugins.create(kind, choice.name, dict(choice.options))
-        return self._made[key]
-
-    def close(self) -> None:
-        """Let components that hold processes or servers release them."""
-        for made in self._made.values():
-            close = getattr(made, "close", None)
-            if callable(close):
-                close()
-
-    def versions(self) -> dict[str, str]:
-        return {f"{kind}:{choice.name}": str(getattr(made, "version", ""))
-                for (kind, choice), made in self._made.items()}
-
-
 def run(
     cases: Sequence[CaseSpec],
-    components: Components,
+    rt: Runtime,
     on_result: Callable[[CaseResult], None] | None = None,
-    runtime: Runtime | None = None,
-) -> dict[str, CaseResult]:
-    """Decide every case; results by case id, reported through ``on_result`` as they form."""
-    rt = runtime if runtime is not None else Runtime()
-    perturbations = _perturb(cases, components, rt)
-    formalisations = _formalise(cases, perturbations, components, rt)
-    checked = _check(cases, formalisations, components, rt)
+) -> list[CaseResult]:
+    """Decide every case; one result per case, in order, reported through ``on_result`` (with
+    its raw outputs) as it forms."""
+    seconds: dict[tuple[object, ...], float] = defaultdict(float)
+    perturbations = _perturb(cases, rt, seconds)
+    formalisations = _formalise(cases, perturbations, rt, seconds)
+    checked = _check(cases, formalisations, rt, seconds)
     screened = {case.case_id: _screened(case, perturbations, checked) for case in cases}
-    verdicts = _prove(cases, screened, checked, components, rt)
-    results: dict[str, CaseResult] = {}
+    verdicts = _prove(cases, screened, checked, rt, seconds)
+    results = []
     for case in cases:
-        result = _assemble(case, perturbations, checked, verdicts, screened[case.case_id])
-        results[case.case_id] = result
+        result = _assemble(case, perturbations, checked, verdicts, screened[case.case_id],
+                           seconds)
+        results.append(result)
         if on_result is not None:
-            on_result(result)
+            on_result(_with_raw_outputs(result, rt.spool))
     return results
+
+
+def _with_raw_outputs(result: CaseResult, spool: Spool | None) -> CaseResult:
+    """The result with the raw outputs the run moved to the spool put back."""
+    if spool is None:
+        return result
+
+    def restored(formalisation: Formalisation | None) -> Formalisation | None:
+        if formalisation is None or formalisation.raw_output:
+            return formalisation
+        raw = spool.get(formalisation.key)
+        return formalisation if raw is None else replace(formalisation, raw_output=raw)
+
+    original = restored(result.original)
+    assert original is not None
+    return replace(result, original=original, perturbed=restored(result.perturbed))
+
+
+def _call(rt: Runtime, stage: str, kind: Kind[C], choice: Choice, batch: Sequence[T], *,
+          key: Callable[[T], tuple[object, ...]], call: Callable[[C, list[T]], Sequence[R]],
+          load: Callable[[Mapping[str, Any]], R],
+          keep: Callable[[R], bool] = lambda r: True) -> Batch[R]:
+    """One stage's batch for one component, through the runtime's cache."""
+    built = rt.component(kind, choice)
+    return rt.cached(stage, built, batch, key=key,  # type: ignore[arg-type]
+                     call=lambda chunk: call(built.component, chunk),
+                     load=load, dump=codec.dump, keep=keep)
 
 
 # -- stages ------------------------------------------------------------------------------------
@@ -148,26 +109,28 @@ _PKey = tuple[Choice, int, str]  # perturber, seed, step id
 _FKey = tuple[Choice, str]  # formaliser, request key
 
 
-def _perturb(cases: Sequence[CaseSpec], components: Components,
-             rt: Runtime) -> dict[_PKey, Perturbation]:
+def _perturb(cases: Sequence[CaseSpec], rt: Runtime,
+             seconds: dict[tuple[object, ...], float]) -> dict[_PKey, Perturbation]:
     groups: dict[tuple[Choice, int], dict[str, Step]] = defaultdict(dict)
     for case in cases:
         groups[(case.perturber, case.seed)][case.step.id] = case.step
     out: dict[_PKey, Perturbation] = {}
     for (choice, seed), steps in groups.items():
-        perturber = components.get("perturber", choice)
-        fp = cache.fingerprint(perturber, dict(choice.options))
         batch = list(steps.values())
-        made = _cached_call(
-            rt, "perturb", choice, perturber, batch,
-            key=lambda step: cache.key("perturb", fp, seed, step.id, step.text, step.context,
-                                       step.problem),
-            call=functools.partial(perturber.perturb, seed=seed),
-            load=cache.load_perturbation,
-        )
-        for step, perturbation in zip(batch, made, strict=True):
+        made = _call(rt, "perturb", PERTURBER, choice, batch, key=_step_key(seed),
+                     call=_perturb_with(seed), load=codec.load_perturbation)
+        for step, perturbation, spent in zip(batch, made.results, made.seconds, strict=True):
             out[(choice, seed, step.id)] = perturbation
+            seconds[("perturb", choice, seed, step.id)] = spent
     return out
+
+
+def _step_key(seed: int) -> Callable[[Step], tuple[object, ...]]:
+    return lambda step: (seed, step.id, step.text, step.context, step.problem)
+
+
+def _perturb_with(seed: int) -> Callable[[Perturber, list[Step]], Sequence[Perturbation]]:
+    return lambda perturber, chunk: perturber.perturb(chunk, seed=seed)
 
 
 def _request_key(step: Step, side: Side, perturber: Choice, seed: int) -> str:
@@ -195,7 +158,8 @@ def _requests_of(case: CaseSpec, perturbation: Perturbation) -> Iterable[Formali
 
 
 def _formalise(cases: Sequence[CaseSpec], perturbations: Mapping[_PKey, Perturbation],
-               components: Components, rt: Runtime) -> dict[_FKey, Formalisation]:
+               rt: Runtime, seconds: dict[tuple[object, ...], float]
+               ) -> dict[_FKey, Formalisation]:
     groups: dict[Choice, dict[str, FormaliseRequest]] = defaultdict(dict)
     for case in cases:
         perturbation = perturbations[(case.perturber, case.seed, case.step.id)]
@@ -203,18 +167,20 @@ def _formalise(cases: Sequence[CaseSpec], perturbations: Mapping[_PKey, Perturba
             groups[case.formaliser].setdefault(request.key, request)
     out: dict[_FKey, Formalisation] = {}
     for choice, requests in groups.items():
-        formaliser = components.get("formaliser", choice)
-        fp = cache.fingerprint(formaliser, dict(choice.options))
         batch = list(requests.values())
-        made = _cached_call(
-            rt, "formalise", choice, formaliser, batch,
-            key=lambda r: cache.key("formalise", fp, r.text, r.context, r.problem),
-            call=formaliser.formalise,
-            load=cache.load_formalisation,
+        made = _call(
+            rt, "formalise", FORMALISER, choice, batch,
+            key=lambda r: (r.text, r.context, r.problem),
+            call=lambda formaliser, chunk: formaliser.formalise(chunk),
+            load=codec.load_formalisation,
+            # A backend error is this run's answer, never a result for the next run.
+            keep=lambda f: not f.transient,
         )
-        for request, formalisation in zip(batch, made, strict=True):
+        for request, formalisation, spent in zip(batch, made.results, made.seconds,
+                                                 strict=True):
             # A cached record may come from another step with the same text.
             out[(choice, request.key)] = replace(formalisation, key=request.key)
+            seconds[("formalise", choice, request.key)] = spent
         if rt.spool is not None:
             _spool_raw(rt.spool, out, choice, batch)
     return out
@@ -232,7 +198,8 @@ def _spool_raw(spool: Spool, out: dict[_FKey, Formalisation], choice: Choice,
 
 
 def _check(cases: Sequence[CaseSpec], formalisations: Mapping[_FKey, Formalisation],
-           components: Components, rt: Runtime) -> dict[tuple[Choice, _FKey], Formalisation]:
+           rt: Runtime, seconds: dict[tuple[object, ...], float]
+           ) -> dict[tuple[Choice, _FKey], Formalisation]:
     groups: dict[Choice, dict[_FKey, Formalisation]] = defaultdict(dict)
     for case in cases:
         for key in _case_fkeys(case):
@@ -240,17 +207,18 @@ def _check(cases: Sequence[CaseSpec], formalisations: Mapping[_FKey, Formalisati
                 groups[case.checker][key] = formalisations[key]
     out: dict[tuple[Choice, _FKey], Formalisation] = {}
     for choice, items in groups.items():
-        checker = components.get("checker", choice)
-        fp = cache.fingerprint(checker, dict(choice.options))
         keys = list(items)
         batch = [items[k] for k in keys]
-        made = _cached_call(
-            rt, "check", choice, checker, batch,
-            key=lambda f: cache.key("check", fp, f.status.value, f.statement, f.header),
-            call=checker.check,
-            load=cache.load_formalisation,
+        made = _call(
+            rt, "check", CHECKER, choice, batch,
+            key=lambda f: (f.status.value, f.statement, f.header),
+            call=lambda checker, chunk: checker.check(chunk),
+            load=codec.load_formalisation,
+            keep=lambda f: not f.transient,
         )
-        for key, original, formalisation in zip(keys, batch, made, strict=True):
+        for key, original, formalisation, spent in zip(keys, batch, made.results,
+                                                       made.seconds, strict=True):
+            seconds[("check", choice, key)] = spent
             # The cache keeps the verdict of the check; the record stays this request's own.
             if (formalisation.status, formalisation.reason) != (original.status, original.reason):
                 original = replace(original, status=formalisation.status,
@@ -261,7 +229,8 @@ def _check(cases: Sequence[CaseSpec], formalisations: Mapping[_FKey, Formalisati
 
 def _prove(cases: Sequence[CaseSpec], screened: Mapping[str, str | None],
            checked: Mapping[tuple[Choice, _FKey], Formalisation],
-           components: Components, rt: Runtime) -> dict[tuple[Choice, str, str], Verdict]:
+           rt: Runtime, seconds: dict[tuple[object, ...], float]
+           ) -> dict[tuple[Choice, str, str], Verdict]:
     groups: dict[Choice, dict[tuple[str, str], ProofTask]] = defaultdict(dict)
 
     def add(prover: Choice, statement: str, header: str) -> None:
@@ -278,17 +247,16 @@ def _prove(cases: Sequence[CaseSpec], screened: Mapping[str, str | None],
             add(case.prover, edited, checked[(case.checker, _case_fkeys(case)[0])].header)
     out: dict[tuple[Choice, str, str], Verdict] = {}
     for choice, tasks in groups.items():
-        prover = components.get("prover", choice)
-        fp = cache.fingerprint(prover, dict(choice.options))
         batch = list(tasks.values())
-        made = _cached_call(
-            rt, "prove", choice, prover, batch,
-            key=lambda t: cache.key("prove", fp, t.statement, t.header),
-            call=prover.prove,
-            load=cache.load_verdict,
+        made = _call(
+            rt, "prove", PROVER, choice, batch,
+            key=lambda t: (t.statement, t.header),
+            call=lambda prover, chunk: prover.prove(chunk),
+            load=codec.load_verdict,
         )
-        for task, verdict in zip(batch, made, strict=True):
+        for task, verdict, spent in zip(batch, made.results, made.seconds, strict=True):
             out[(choice, task.statement, task.header)] = verdict
+            seconds[("prove", choice, task.statement, task.header)] = spent
     return out
 
 
@@ -314,11 +282,21 @@ def _case_fkeys(case: CaseSpec) -> tuple[_FKey, _FKey]:
 def _assemble(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation],
               checked: Mapping[tuple[Choice, _FKey], Formalisation],
               verdicts: Mapping[tuple[Choice, str, str], Verdict],
-              screened: str | None) -> CaseResult:
+              screened: str | None, seconds: Mapping[tuple[object, ...], float]) -> CaseResult:
     perturbation = perturbations[(case.perturber, case.seed, case.step.id)]
     original_key, perturbed_key = _case_fkeys(case)
     original = checked[(case.checker, original_key)]
     perturbed = checked.get((case.checker, perturbed_key))
+    sides = [f for f in (original, perturbed) if f is not None]
+    timings = {
+        "perturb": seconds.get(("perturb", case.perturber, case.seed, case.step.id), 0.0),
+        "formalise": sum(seconds.get(("formalise", *key), 0.0)
+                         for key in (original_key, perturbed_key)),
+        "check": sum(seconds.get(("check", case.checker, key), 0.0)
+                     for key in (original_key, perturbed_key)),
+        "prove": sum(seconds.get(("prove", case.prover, f.statement, f.header), 0.0)
+                     for f in sides if f.ok and f.statement),
+    }
 
     def verdict_of(formalisation: Formalisation | None) -> Verdict | None:
         if formalisation is None or not formalisation.ok or not formalisation.statement:
@@ -340,6 +318,7 @@ def _assemble(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation],
         z=verdict_of(original),
         z_bar=verdict_of(perturbed),
         excluded=_exclusion(case, perturbation, why),
+        timings=timings,
     )
 
 
@@ -349,64 +328,3 @@ def _exclusion(case: CaseSpec, perturbation: Perturbation, why: str) -> str:
     if perturbation.effective is False and not case.keep_ineffective:
         return f"ineffective perturbation: {why}"
     return ""
-
-
-def _cached_call(
-    rt: Runtime,
-    stage: str,
-    choice: Choice,
-    component: Any,
-    batch: Sequence[T],
-    *,
-    key: Callable[[T], str],
-    call: Callable[[list[T]], Sequence[R]],
-    load: Callable[[Any], R],
-) -> list[R]:
-    """``call`` over the items the cache does not hold, in chunks; each chunk cached as done."""
-    use_cache = rt.cache is not None and getattr(component, "cacheable", True)
-    keys = [key(item) for item in batch] if use_cache else []
-    found = rt.cache.get_many(stage, keys) if use_cache and rt.cache is not None else {}
-    out: list[R | None] = [None] * len(batch)
-    for i, k in enumerate(keys):
-        if k in found:
-            out[i] = load(found[k])
-    missing = [i for i, item in enumerate(out) if item is None]
-    progress = rt.progress.stage(f"{stage} ({choice.name})", len(missing))
-    try:
-        for start in range(0, len(missing), rt.chunk_size):
-            indices = missing[start:start + rt.chunk_size]
-            chunk = [batch[i] for i in indices]
-            began = time.perf_counter()
-            try:
-                made = list(call(chunk))
-            except AfcheckError:
-                raise
-            except Exception as exc:
-                raise ComponentError(
-                    f"{choice.name} failed at the {stage} stage: {type(exc).__name__}: {exc}"
-                ) from exc
-            rt.times.add(stage, time.perf_counter() - began)
-            _check_length(choice, stage, chunk, made)
-            for i, record in zip(indices, made, strict=True):
-                out[i] = record
-            if use_cache and rt.cache is not None:
-                rt.cache.put_many(stage, [(keys[i], cache.dump(r))
-                                          for i, r in zip(indices, made, strict=True)])
-            progress.advance(len(chunk))
-    finally:
-        progress.close()
-    return [r for r in out if r is not None]
-
-
-class PipelineError(AfcheckError):
-    """A component broke its contract."""
-
-
-class ComponentError(AfcheckError):
-    """A component raised instead of returning a result: a bug in that plugin."""
-
-
-def _check_length(choice: Choice, stage: str, batch: Sequence[Any], made: Sequence[Any]) -> None:
-    if len(made) != len(batch):
-        raise PipelineError(f"{choice.name} returned {len(made)} results for {len(batch)} "
-                            f"inputs at the {stage} stage")

@@ -5,10 +5,11 @@ from __future__ import annotations
 import math
 
 import pytest
+from afcheck_faithfulness.metrics import compute, summarise
 from hypothesis import given
 from hypothesis import strategies as st
 
-from afcheck.metrics import compute, summarise, wilson
+from afcheck.metrics import wilson
 from afcheck.types import (
     CaseResult,
     Formalisation,

@@ -1,0 +1,213 @@
+"""Evaluation methods: what a test item is, how a batch of them is decided, what is measured.
+
+A method is a plugin kind (:func:`afcheck.hookspecs.afcheck_register_methods`). It owns what
+differs between ways of testing a formaliser: the item records its suite kinds load, the
+component kinds it needs, its batched stages, how one item's result becomes passed / failed /
+skipped with a one-line message and full evidence, its metrics and the gates over them. The
+run (:mod:`afcheck.run`) owns what they share: collection into test items, selection, one
+batched execution per run, the result cache and resume, progress, reporters, gates, the
+baseline and the exit status.
+
+The life of an item: collection calls :meth:`Method.cases` on each loaded record (no backend
+is called); once pytest has selected the items, :meth:`Method.run` decides every case of the
+method in one batch; :meth:`Method.outcome` turns each result into a test outcome;
+:meth:`Method.summarise` measures them all.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+
+from afcheck.types import Location, Status
+
+if TYPE_CHECKING:
+    from afcheck.runtime import Runtime
+    from afcheck.suites import Record, SuiteSpec
+
+CaseT = TypeVar("CaseT")
+ResultT = TypeVar("ResultT")
+
+JsonObject = dict[str, object]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A component chosen for a case: its registered name and options."""
+
+    name: str
+    options: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def of(cls, name: str, options: Mapping[str, str] | None = None) -> Choice:
+        return cls(name, tuple(sorted((options or {}).items())))
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class Selection:
+    """A suite's settings in one run: what :meth:`Method.cases` reads.
+
+    ``settings`` are the suite's effective settings (the command line over the suite's
+    ``[afcheck.defaults]`` over the method's :attr:`Method.defaults`); ``choose(kind, name)``
+    makes the :class:`Choice` of a component with its ``--<kind>-opt`` options, the same object
+    for the same choice across suites, so that equal work is batched and cached once.
+    """
+
+    suite: SuiteSpec
+    choose: Callable[[str, str], Choice]
+    option: Callable[[str], object]
+    """The run's command-line options by name (``keep_ineffective``), for method options."""
+
+    def setting(self, key: str) -> object:
+        return self.suite.setting(key)
+
+    def choice(self, kind: str) -> Choice:
+        """The one component of ``kind`` this suite uses."""
+        return self.choose(kind, str(self.setting(kind)))
+
+    def choices(self, kind: str) -> tuple[Choice, ...]:
+        """Several components of ``kind`` (``--perturber regex,llm``), in the order given."""
+        names = [n.strip() for n in str(self.setting(kind) or "").split(",") if n.strip()]
+        return tuple(self.choose(kind, name) for name in names)
+
+
+@dataclass(frozen=True)
+class Case(Generic[CaseT]):
+    """One test item as collection builds it."""
+
+    case_id: str
+    """The pytest node id, e.g. ``suites/gsm8k::gsm8k-216/4``."""
+    name: str
+    """The test name inside its suite (``gsm8k-216/4[regex]``)."""
+    method: str
+    suite: str
+    group: str
+    """What metrics and JUnit test suites are grouped by (the dataset)."""
+    source: Location | None
+    spec: CaseT
+    """The method's own description of the case (its components, its record)."""
+
+
+class ItemStatus(str, enum.Enum):
+    """How a method judges one item, before the baseline is applied."""
+
+    PASSED = "passed"
+    FAILED = "failed"
+    SKIPPED = "skipped"
+
+    @property
+    def status(self) -> Status:
+        return Status(self.value)
+
+
+@dataclass(frozen=True)
+class ItemOutcome:
+    """One item's test outcome: its status, why in one line, and the full evidence."""
+
+    status: ItemStatus
+    message: str = ""
+    """Empty for a passed item; one line otherwise (what CI pages and ``-rs`` show)."""
+    details: str = ""
+    """Both inputs, the statements, the verdicts and their evidence: the failure's body."""
+
+
+@dataclass(frozen=True)
+class ItemResult(Generic[ResultT]):
+    """One item at the end of a run: its case, the method's result and the final status."""
+
+    case: Case[object]
+    result: ResultT
+    outcome: ItemOutcome
+    status: Status
+    """The outcome's status, with a failure that the baseline expects shown as XFAILED."""
+    timings: Mapping[str, float] = field(default_factory=dict)
+
+
+class MethodSummary(Protocol):
+    """A method's measurements over the items of a run."""
+
+    method: str
+
+    @property
+    def evaluated(self) -> int:
+        """How many items entered the metrics (N); a gate over no item fails."""
+        ...
+
+    def metric(self, name: str) -> float | None:
+        """The overall value of a metric, ``None`` when the method has no such metric."""
+        ...
+
+    def lines(self) -> list[str]:
+        """The terminal summary (tables), as lines of text."""
+        ...
+
+    def sections(self) -> JsonObject:
+        """Top-level sections of the JSON result file (``metrics`` and the method's own)."""
+        ...
+
+    def properties(self, group: str) -> dict[str, str]:
+        """JUnit testsuite properties of one group (the metrics of that dataset)."""
+        ...
+
+
+class Method(Protocol[CaseT, ResultT]):
+    """An evaluation method. Built once per run by its registered factory."""
+
+    name: str
+    version: str
+    kinds: tuple[str, ...]
+    """The component kinds its items use; the run validates and builds each choice before
+    any work, and ``afcheck list methods`` shows them."""
+    defaults: Mapping[str, object]
+    """The method's default settings: a component name per kind, and others (``seed``)."""
+    gates: Mapping[str, str]
+    """The metrics a gate may bound, each with the direction that is good: ``"max"`` for a
+    rate to keep low (``--gate UFLB<=0.3``), ``"min"`` for one to keep high."""
+
+    def cases(self, record: Record, selection: Selection) -> Iterable[tuple[str, CaseT]]:
+        """The test items of one loaded record: ``(name, case)`` pairs. Collection only: no
+        backend is called, nothing is built."""
+        ...
+
+    gate_options: Mapping[str, str]
+    """Gate flags the method's plugin adds (with :func:`afcheck_addoption`), by option name,
+    each naming its metric: ``{"max-uflb": "UFLB", "min-fi": "FI"}``. ``max-`` bounds from
+    above, ``min-`` from below."""
+
+    def choices(self, case: CaseT) -> Iterable[tuple[str, Choice]]:
+        """The components one case uses, as ``(kind, choice)``: the run checks and builds each
+        before any work."""
+        ...
+
+    def run(self, cases: Sequence[Case[CaseT]], runtime: Runtime,
+            notify: Callable[[ResultT], None] | None) -> list[ResultT]:
+        """Decide every case in one batch: one call per stage and component, through
+        ``runtime.cached`` (the result cache and resume). One result per case, in order;
+        ``notify``, when given, is called with each complete result (raw outputs included)
+        as soon as it is known."""
+        ...
+
+    def outcome(self, result: ResultT) -> ItemOutcome:
+        """The test outcome of one result."""
+        ...
+
+    def timings(self, result: ResultT) -> Mapping[str, float]:
+        """Seconds the backends spent on this result, by stage (JUnit ``time``)."""
+        ...
+
+    def to_json(self, result: ResultT) -> JsonObject:
+        """The result's record in the JSON result file (``status`` and ``method`` are added)."""
+        ...
+
+    def summarise(self, items: Sequence[ItemResult[ResultT]]) -> MethodSummary:
+        """The method's metrics over the items of a run."""
+        ...
+
+
+AnyMethod = Method[object, object]
+"""A method of any case and result types, as the registry holds them."""

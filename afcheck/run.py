@@ -1,0 +1,299 @@
+"""One run of afcheck: its plugins, options, components, runtime, results and summary.
+
+A :class:`Run` is what the pytest bridge creates at configure time and hands the collected
+and selected items. It owns everything a run shares across evaluation methods: turning suite
+folders into cases (:meth:`Run.collect`), checking every chosen component before any work
+(:meth:`Run.validate`), one batched execution per method (:meth:`Run.execute`), the status of
+each item with the baseline applied (:meth:`Run.item`, the one place passed / failed / xfailed /
+skipped is decided), and the end: metrics, gates, reporters, baseline (:meth:`Run.finish`).
+Nothing here names a built-in plugin: methods, suite kinds, components and reporters all come
+from the run's own :class:`~afcheck.plugins.Plugins`.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+from afcheck import gates as gating
+from afcheck.components import Reporter, SuiteKind
+from afcheck.errors import LoadError
+from afcheck.method import AnyMethod, Case, Choice, ItemResult, Selection
+from afcheck.options import parse_kv
+from afcheck.plugins import Plugins
+from afcheck.redact import redact_options
+from afcheck.registry import COMPONENT_KINDS, METHOD, SUITE_KIND
+from afcheck.runtime import Components, Runtime, StageTimes
+from afcheck.runtime.progress import Progress
+from afcheck.runtime.spool import Spool
+from afcheck.suites import SETTING_KEYS, load_spec
+from afcheck.summary import RunSummary
+from afcheck.types import Status
+
+OptionReader = Callable[[str], object]
+
+
+class Run:
+    """A run's state, from configuration to the summary."""
+
+    def __init__(self, plugins: Plugins, option: OptionReader,
+                 progress: Callable[[], Progress] | None = None) -> None:
+        self.plugins = plugins
+        self._option = option
+        self._progress = progress or (lambda: Progress(enabled=False))
+        self.components = Components(plugins)
+        self.messages: list[str] = []
+        """Lines for the end of the terminal summary (files written, …)."""
+        self.summary: RunSummary | None = None
+        self.cache_stats: tuple[int, int] | None = None
+        self.expected_failures: frozenset[str] = frozenset()
+        self._reporters: list[tuple[Reporter, str]] = []
+        self._methods: dict[str, AnyMethod] = {}
+        self._kinds: dict[str, SuiteKind] = {}
+        self._choices: dict[tuple[str, str], Choice] = {}
+        self._suites: dict[str, dict[str, object]] = {}
+        self._gates: list[gating.Gate] = []
+        self._results: dict[str, ItemResult[object]] | None = None
+        self._reported: set[str] = set()
+        self._times = StageTimes()
+        self._spool: Spool | None = None
+
+    # -- configuration ---------------------------------------------------------------------
+
+    def configure(self) -> None:
+        """Let plugins see the run (``afcheck_configure``): reporters register here."""
+        self.plugins.pm.hook.afcheck_configure.call_historic(kwargs={"run": self})
+
+    def option(self, name: str, default: object = None) -> object:
+        """A command-line option by name (``json``, ``keep-ineffective``), or ``default``."""
+        value = self._option(name.replace("-", "_"))
+        return default if value is None else value
+
+    def add_reporter(self, reporter: Reporter, destination: str) -> None:
+        """Ask for ``reporter``'s output at ``destination`` at the end of the run."""
+        self._reporters.append((reporter, destination))
+
+    def method(self, name: str) -> AnyMethod:
+        if name not in self._methods:
+            self._methods[name] = self.plugins.create(METHOD, name)
+        return self._methods[name]
+
+    # -- collection ----------------------------------------------------------------------------
+
+    def collect(self, root: Path, nodeid: str) -> Iterator[Case[object] | LoadError]:
+        """The cases of one suite folder, and a :class:`LoadError` per bad record."""
+        spec = load_spec(root)
+        kind = self._suite_kind(spec.kind)
+        method_name = spec.method or kind.method
+        method = self.method(method_name)
+        spec = spec.with_settings(self._overrides(), method.defaults)
+        self._suites.setdefault(spec.name, {
+            "method": method_name,
+            **{key: spec.setting(key) for key in (*method.kinds, "seed", "steps")},
+        })
+        selection = Selection(spec, self._choose, self._option)
+        limit = spec.setting("limit")
+        count = 0
+        for loaded in kind.load(spec):
+            if isinstance(loaded, LoadError):
+                yield loaded
+                continue
+            if limit is not None and count >= int(limit):
+                break
+            count += 1
+            for name, case in method.cases(loaded, selection):
+                yield Case(f"{nodeid}::{name}", name, method_name, spec.name, loaded.dataset,
+                           loaded.source, case)
+
+    def _suite_kind(self, name: str) -> SuiteKind:
+        if name not in self._kinds:
+            self._kinds[name] = self.plugins.create(SUITE_KIND, name)
+        return self._kinds[name]
+
+    def _overrides(self) -> dict[str, object]:
+        return {key: self._option(key)
+                for key in (*(kind.name for kind in COMPONENT_KINDS), *SETTING_KEYS)}
+
+    def _choose(self, kind: str, name: str) -> Choice:
+        key = (kind, name)
+        if key not in self._choices:
+            self._choices[key] = Choice.of(name, self._kind_options(kind))
+        return self._choices[key]
+
+    def _kind_options(self, kind: str) -> dict[str, str]:
+        values = self._option(f"{kind}_opt") or []
+        return parse_kv(list(values) if isinstance(values, (list, tuple)) else [str(values)],
+                        kind.replace("_", "-"))
+
+    # -- before the work -----------------------------------------------------------------------
+
+    def validate(self, cases: Sequence[Case[object]], *, build: bool = True) -> None:
+        """Check every chosen component and gate before any work, and read the baseline.
+
+        Names are always checked; the components themselves are built too unless only
+        collecting, so that a missing dependency or a bad option stops the run in one line
+        before any test reports.
+        """
+        kinds = {kind.name: kind for kind in COMPONENT_KINDS}
+        checked: set[tuple[str, Choice]] = set()
+        for case in cases:
+            for kind_name, choice in self.method(case.method).choices(case.spec):
+                if (kind_name, choice) in checked:
+                    continue
+                checked.add((kind_name, choice))
+                kind = kinds[kind_name]
+                self.plugins.registry(kind).get(choice.name)
+                if build:
+                    self.components.get(kind, choice)
+        self._gates = self._read_gates()
+        baseline = self.option("baseline")
+        if baseline and not self.option("update_baseline"):
+            self.expected_failures = gating.load_baseline(Path(str(baseline)))
+
+    def _read_gates(self) -> list[gating.Gate]:
+        given = self.option("gate")
+        gates = [gating.parse(str(text))
+                 for text in (given if isinstance(given, (list, tuple)) else [])]
+        for entry in self.plugins.registry(METHOD).entries():
+            method = self.method(entry.name)
+            for option, metric in method.gate_options.items():
+                value = self.option(option)
+                if value is None:
+                    continue
+                origin = f"--{option}"
+                op = "<=" if option.startswith("max") else ">="
+                gates.append(gating.Gate(metric, op, gating.threshold(value, origin), origin,
+                                         entry.name))
+        return gates
+
+    # -- the work --------------------------------------------------------------------------------
+
+    def execute(self, cases: Sequence[Case[object]]) -> None:
+        """Decide every case: one batched :meth:`Method.run` per method."""
+        runtime = self._runtime()
+        by_method: dict[str, list[Case[object]]] = {}
+        for case in cases:
+            by_method.setdefault(case.method, []).append(case)
+        observed = bool(self.plugins.pm.hook.afcheck_step_result.get_hookimpls())
+        results: dict[str, ItemResult[object]] = {}
+        try:
+            for name, group in by_method.items():
+                method = self.method(name)
+                notify = self._notifier(name) if observed else None
+                made = method.run(group, runtime, notify)
+                for case, result in zip(group, made, strict=True):
+                    outcome = method.outcome(result)
+                    status = outcome.status.status
+                    if status is Status.FAILED and case.case_id in self.expected_failures:
+                        status = Status.XFAILED
+                    results[case.case_id] = ItemResult(case, result, outcome, status,
+                                                       method.timings(result))
+        finally:
+            self.components.close()
+            if runtime.cache is not None:
+                self.cache_stats = (runtime.cache.hits, runtime.cache.misses)
+                runtime.cache.close()
+        self._results = results
+
+    @property
+    def executed(self) -> bool:
+        return self._results is not None
+
+    def item(self, case_id: str) -> ItemResult[object]:
+        """The final result of one item; the item counts as reported from now on."""
+        assert self._results is not None, "execute() first"
+        self._reported.add(case_id)
+        return self._results[case_id]
+
+    def _runtime(self) -> Runtime:
+        from afcheck.runtime.cache import open_cache
+
+        cache = None
+        if not self.option("no_cache"):
+            directory = self.option("cache_dir") or os.environ.get("AFCHECK_CACHE_DIR")
+            cache = open_cache(Path(str(directory)) if directory else None)
+        chunk_size = max(1, int(str(self.option("chunk_size", 256))))
+        self._spool = Spool()
+        return Runtime(self.components, cache=cache, chunk_size=chunk_size,
+                       progress=self._progress(), times=self._times, spool=self._spool)
+
+    def _notifier(self, method: str) -> Callable[[object], None]:
+        hook = self.plugins.pm.hook.afcheck_step_result
+
+        def notify(result: object) -> None:
+            try:
+                hook(result=result, method=method)
+            except Exception as exc:  # noqa: BLE001 - an observer must not sink the run
+                warnings.warn(f"afcheck_step_result hook failed: {exc}", stacklevel=2)
+
+        return notify
+
+    # -- the end ---------------------------------------------------------------------------------
+
+    def finish(self, exitstatus: int) -> int | None:
+        """Summarise, write reports and baseline; return the exit status gates decide.
+
+        Only the items pytest reported are summarised: after ``-x`` stops a run, the metrics,
+        JSON and JUnit agree with what the terminal showed.
+        """
+        assert self._results is not None
+        items = [item for case_id, item in self._results.items() if case_id in self._reported]
+        by_method: dict[str, list[ItemResult[object]]] = {}
+        for item in items:
+            by_method.setdefault(item.case.method, []).append(item)
+        summaries = {name: self.method(name).summarise(group)
+                     for name, group in by_method.items()}
+        failures = gating.evaluate(self._gates, summaries)
+        self.summary = RunSummary(
+            items=items, methods=summaries, config=self._config_record(),
+            gate_failures=failures, timings=dict(self._times.seconds),
+            implementations={name: self.method(name) for name in by_method})
+        status: int | None = None
+        for reporter, destination in self._reporters:
+            try:
+                reporter.report(self.summary, destination)
+            except OSError as exc:
+                self.messages.append(f"could not write {reporter.name} results to "
+                                     f"{destination}: {exc.strerror or exc}")
+                status = 1
+                continue
+            self.messages.append(f"wrote {reporter.name} results to {destination}")
+        self._update_baseline(items)
+        try:
+            self.plugins.pm.hook.afcheck_run_summary(summary=self.summary)
+        except Exception as exc:  # noqa: BLE001
+            warnings.warn(f"afcheck_run_summary hook failed: {exc}", stacklevel=2)
+        if self._gates and exitstatus in (0, 1):
+            return 1 if failures or status else 0
+        if status and exitstatus == 0:
+            return status
+        return None
+
+    def close(self) -> None:
+        if self._spool is not None:
+            self._spool.close()
+            self._spool = None
+
+    def _config_record(self) -> dict[str, object]:
+        kinds = {kind for method in self._methods.values() for kind in method.kinds}
+        return {
+            "suites": self._suites,
+            "methods": {name: method.version for name, method in self._methods.items()
+                        if any(s.get("method") == name for s in self._suites.values())},
+            "options": {kind.name: redact_options(self._kind_options(kind.name))
+                        for kind in COMPONENT_KINDS if kind.name in kinds},
+            "components": self.components.versions(),
+            "plugins": dict(self.plugins.origins),
+            "gates": [gate.origin for gate in self._gates],
+        }
+
+    def _update_baseline(self, items: Sequence[ItemResult[object]]) -> None:
+        baseline = self.option("baseline")
+        if self.option("update_baseline"):
+            if not baseline:
+                self.messages.append("--update-baseline needs --baseline FILE; nothing written")
+                return
+            count = gating.write_baseline(Path(str(baseline)), items)
+            self.messages.append(f"wrote baseline {baseline} ({count} failing cases)")

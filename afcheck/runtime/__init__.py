@@ -1,0 +1,168 @@
+"""How a run executes its batched stages: components, result cache, chunks, progress, time.
+
+Every evaluation method sends its work through :meth:`Runtime.cached`, so every method gets
+the content-addressed cache, chunking, resume after a kill, progress and time accounting the
+same way. Where a stage runs is the runtime's business, not the method's.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from afcheck.components import Built, describe
+from afcheck.errors import AfcheckError
+from afcheck.runtime.cache import Cache
+from afcheck.runtime.progress import Progress
+from afcheck.runtime.spool import Spool
+
+if TYPE_CHECKING:
+    from afcheck.method import Choice
+    from afcheck.plugins import Plugins
+    from afcheck.registry import Kind
+
+T = TypeVar("T")
+R = TypeVar("R")
+C = TypeVar("C")
+
+
+@dataclass
+class StageTimes:
+    """Seconds spent inside each kind of component (the rest is the runner's own cost)."""
+
+    seconds: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+
+    def add(self, stage: str, seconds: float) -> None:
+        self.seconds[stage] += seconds
+
+    @property
+    def total(self) -> float:
+        return sum(self.seconds.values())
+
+
+class Components:
+    """Builds each chosen component once per run, and closes them all at its end."""
+
+    def __init__(self, plugins: Plugins) -> None:
+        self.plugins = plugins
+        self._built: dict[tuple[str, Choice], Built[object]] = {}
+
+    def get(self, kind: Kind[C], choice: Choice) -> Built[C]:
+        key = (kind.name, choice)
+        if key not in self._built:
+            options = dict(choice.options)
+            made = self.plugins.create(kind, choice.name, options)
+            self._built[key] = describe(made, choice.name, options)
+        return self._built[key]  # type: ignore[return-value]
+
+    def close(self) -> None:
+        """Let components that hold processes or servers release them."""
+        for built in self._built.values():
+            if built.close is not None:
+                built.close()
+
+    def versions(self) -> dict[str, str]:
+        return {f"{kind}:{choice.name}": built.version
+                for (kind, choice), built in self._built.items()}
+
+
+@dataclass(frozen=True)
+class Batch(Generic[R]):
+    """A stage's results in the order of its inputs, with the backend seconds of each (0 for
+    one the cache held)."""
+
+    results: list[R]
+    seconds: list[float]
+
+
+@dataclass
+class Runtime:
+    """How a run executes: components, result cache, chunk size, progress, time accounting."""
+
+    components: Components
+    cache: Cache | None = None
+    chunk_size: int = 256
+    """Work is sent to a component in chunks of this size, and each finished chunk is
+    cached at once, so a killed run loses at most one chunk per stage."""
+    progress: Progress = field(default_factory=lambda: Progress(enabled=False))
+    times: StageTimes = field(default_factory=StageTimes)
+    spool: Spool | None = None
+    """Where raw model outputs go, so that records in memory stay small; ``None`` keeps them
+    in the records."""
+
+    def component(self, kind: Kind[C], choice: Choice) -> Built[C]:
+        return self.components.get(kind, choice)
+
+    def cached(
+        self,
+        stage: str,
+        built: Built[object],
+        batch: Sequence[T],
+        *,
+        key: Callable[[T], tuple[object, ...]],
+        call: Callable[[list[T]], Sequence[R]],
+        load: Callable[[Mapping[str, Any]], R],
+        dump: Callable[[R], object],
+        keep: Callable[[R], bool] = lambda record: True,
+    ) -> Batch[R]:
+        """``call`` over the items the cache does not hold, in chunks; each chunk cached as
+        soon as it is done.
+
+        ``key(item)`` gives what the result depends on besides the component (its fingerprint
+        is added). ``keep(result)`` says whether a result may be stored: a backend error (a
+        server that answered 500, a timeout) is that item's result in this run, never a
+        result for the next one, which then asks again.
+        """
+        from afcheck.runtime import cache as cache_module
+
+        store = self.cache if built.cacheable else None
+        keys = ([cache_module.key(stage, built.fingerprint, *key(item)) for item in batch]
+                if store is not None else [])
+        found = store.get_many(stage, keys) if store is not None else {}
+        out: list[R | None] = [None] * len(batch)
+        seconds = [0.0] * len(batch)
+        for i, k in enumerate(keys):
+            if k in found:
+                out[i] = load(found[k])
+        missing = [i for i, item in enumerate(out) if item is None]
+        progress = self.progress.stage(f"{stage} ({built.name})", len(missing))
+        try:
+            for start in range(0, len(missing), self.chunk_size):
+                indices = missing[start:start + self.chunk_size]
+                chunk = [batch[i] for i in indices]
+                began = time.perf_counter()
+                try:
+                    made = list(call(chunk))
+                except AfcheckError:
+                    raise
+                except Exception as exc:
+                    raise ComponentError(
+                        f"{built.name} failed at the {stage} stage: "
+                        f"{type(exc).__name__}: {exc}") from exc
+                elapsed = time.perf_counter() - began
+                self.times.add(stage, elapsed)
+                if len(made) != len(chunk):
+                    raise PipelineError(f"{built.name} returned {len(made)} results for "
+                                        f"{len(chunk)} inputs at the {stage} stage")
+                for i, record in zip(indices, made, strict=True):
+                    out[i] = record
+                    seconds[i] = elapsed / len(chunk)
+                if store is not None:
+                    store.put_many(stage, [(keys[i], dump(r))
+                                           for i, r in zip(indices, made, strict=True)
+                                           if keep(r)])
+                progress.advance(len(chunk))
+        finally:
+            progress.close()
+        return Batch([r for r in out if r is not None], seconds)
+
+
+class PipelineError(AfcheckError):
+    """A component broke its contract."""
+
+
+class ComponentError(AfcheckError):
+    """A component raised instead of returning a result: a bug in that plugin."""

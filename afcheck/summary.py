@@ -1,0 +1,40 @@
+"""The record of a finished run, the same for every evaluation method: what reporters read."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from afcheck.method import AnyMethod, ItemResult, JsonObject, MethodSummary
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """Every item with its final status, each method's metrics, the gates, the configuration."""
+
+    items: Sequence[ItemResult[object]]
+    methods: Mapping[str, MethodSummary]
+    """Each method's metrics, by method name, in the order the run met them."""
+    config: Mapping[str, object] = field(default_factory=dict)
+    gate_failures: tuple[str, ...] = ()
+    """One line per gate that failed; empty when no gate was given or all held."""
+    timings: Mapping[str, float] = field(default_factory=dict)
+    """Seconds spent inside each stage's backends."""
+    implementations: Mapping[str, AnyMethod] = field(default_factory=dict)
+    """The method objects that produced the items, to render their records."""
+
+    def record(self, item: ItemResult[object]) -> JsonObject:
+        """The item's record in the JSON result file: its method's record, its method and its
+        final status."""
+        method = self.implementations[item.case.method]
+        data = method.to_json(item.result)
+        data["method"] = item.case.method
+        data["status"] = item.status.value
+        return data
+
+    def groups(self) -> dict[tuple[str, str], list[ItemResult[object]]]:
+        """Items by (method, group), in order of first appearance."""
+        out: dict[tuple[str, str], list[ItemResult[object]]] = {}
+        for item in self.items:
+            out.setdefault((item.case.method, item.case.group), []).append(item)
+        return out

@@ -1,0 +1,33 @@
+"""Built-in afcheck plugin: the ``faithfulness`` method (FaithformBench, seed 000) and its
+options: ``--keep-ineffective`` and the gate flags ``--max-uflb --max-fpr --max-fnr
+--max-affr --min-fi``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from afcheck import hookimpl
+from afcheck.registry import Register
+
+if TYPE_CHECKING:
+    from afcheck.options import OptionGroup
+
+
+@hookimpl
+def afcheck_register_methods(register: Register) -> None:
+    from afcheck_faithfulness.method import Faithfulness
+
+    register("faithfulness", lambda options: Faithfulness(),
+             description="perturb each step, formalise both versions, prove or refute both "
+             "(FNR FPR AFFR UFLB TPR FI)")
+
+
+@hookimpl
+def afcheck_addoption(group: OptionGroup) -> None:
+    group.addoption("--keep-ineffective", action="store_true", section="steps and perturbation",
+                    help="keep perturbations known to be ineffective in FPR")
+    for flag, metric, relation in (("max-uflb", "UFLB", ">"), ("max-fpr", "FPR", ">"),
+                                   ("max-fnr", "FNR", ">"), ("max-affr", "AFFR", ">"),
+                                   ("min-fi", "FI", "<")):
+        group.addoption(f"--{flag}", metavar="X", section="gates and baseline",
+                        help=f"gate: fail the run when {metric} {relation} X")

@@ -1,0 +1,79 @@
+"""The ``faithfulness`` method (FaithformBench): perturb each step, formalise both versions,
+prove or refute both, and judge the pair."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
+
+from afcheck.method import Case, Choice, ItemOutcome, ItemResult, ItemStatus, JsonObject, Selection
+from afcheck.runtime import Runtime
+from afcheck.runtime.spool import Spool
+from afcheck.suites import Record
+from afcheck.types import CaseResult, Status, Step
+from afcheck_faithfulness import pipeline
+from afcheck_faithfulness.metrics import FaithfulnessSummary, summarise
+from afcheck_faithfulness.pipeline import CaseSpec
+from afcheck_faithfulness.records import record
+from afcheck_faithfulness.render import details, one_line
+
+_ITEM_STATUS = {Status.PASSED: ItemStatus.PASSED, Status.FAILED: ItemStatus.FAILED,
+                Status.SKIPPED: ItemStatus.SKIPPED}
+
+
+class Faithfulness:
+    """Faithful pair → passed; a failure event → failed; otherwise skipped with the reason."""
+
+    name = "faithfulness"
+    version = "1"
+    kinds = ("perturber", "formaliser", "checker", "prover")
+    defaults: Mapping[str, object] = {
+        "perturber": "regex", "formaliser": "literal", "checker": "none", "prover": "smt",
+        "seed": 0, "steps": "paragraph",
+    }
+    gates: Mapping[str, str] = {"UFLB": "max", "FPR": "max", "FNR": "max", "AFFR": "max",
+                                "TPR": "min", "FI": "min"}
+    gate_options: Mapping[str, str] = {"max-uflb": "UFLB", "max-fpr": "FPR", "max-fnr": "FNR",
+                                       "max-affr": "AFFR", "min-fi": "FI"}
+
+    def __init__(self) -> None:
+        self._spool: Spool | None = None
+
+    def cases(self, record: Record, selection: Selection) -> Iterable[tuple[str, CaseSpec]]:
+        if not isinstance(record, Step):
+            raise TypeError(f"the faithfulness method reads steps, got {type(record).__name__}")
+        perturbers = selection.choices("perturber")
+        formaliser = selection.choice("formaliser")
+        checker = selection.choice("checker")
+        prover = selection.choice("prover")
+        seed = int(str(selection.setting("seed") or 0))
+        keep = bool(selection.option("keep_ineffective"))
+        for perturber in perturbers:
+            name = record.case_name + (f"[{perturber.name}]" if len(perturbers) > 1 else "")
+            yield name, CaseSpec("", record, perturber, formaliser, checker, prover, seed, keep)
+
+    def choices(self, case: CaseSpec) -> Iterable[tuple[str, Choice]]:
+        return (("perturber", case.perturber), ("formaliser", case.formaliser),
+                ("checker", case.checker), ("prover", case.prover))
+
+    def run(self, cases: Sequence[Case[CaseSpec]], runtime: Runtime,
+            notify: Callable[[CaseResult], None] | None) -> list[CaseResult]:
+        self._spool = runtime.spool
+        specs = [replace(case.spec, case_id=case.case_id) for case in cases]
+        return pipeline.run(specs, runtime, notify)
+
+    def outcome(self, result: CaseResult) -> ItemOutcome:
+        status = _ITEM_STATUS[result.status]
+        if status is ItemStatus.PASSED:
+            return ItemOutcome(status)
+        return ItemOutcome(status, one_line(result),
+                           details(result) if status is ItemStatus.FAILED else "")
+
+    def timings(self, result: CaseResult) -> Mapping[str, float]:
+        return result.timings
+
+    def to_json(self, result: CaseResult) -> JsonObject:
+        return record(result, self._spool.get if self._spool is not None else None)
+
+    def summarise(self, items: Sequence[ItemResult[CaseResult]]) -> FaithfulnessSummary:
+        return summarise([item.result for item in items])

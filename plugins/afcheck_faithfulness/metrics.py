@@ -1,0 +1,190 @@
+"""The FaithformBench metrics (§4 of the paper), overall and per dataset.
+
+N is the number of cases evaluated (excluded cases — unperturbable or ineffective
+perturbations — are counted apart). With z = Prove(AF(x)) and z̄ = Prove(AF(x̄)):
+
+- FNR = #{z = ⊥} / N                        (error induction)
+- FPR = #{z̄ = ⊤} / N                        (silent correction)
+- AFFR = (#{AF(x) = ∅} + #{AF(x̄) = ∅}) / 2N  (formalisation failure)
+- UFLB = FNR/2 + FPR/2 + AFFR                (unfaithfulness lower bound)
+- TPR = #{z = ⊤} / N,  FI = 2·TPR·(1−FPR) / (TPR + 1 − FPR)
+
+The paper defines FNR, FPR, AFFR and UFLB; TPR and FI come from its reference
+implementation's README, not from the paper.
+
+z = ⊥ and AF(x) = ∅ exclude each other (a failed formalisation has no verdict), and so do
+z̄ = ⊤ and AF(x̄) = ∅; hence UFLB is itself a proportion of the 2N sides — the share of sides
+with a failure event — and gets a Wilson interval like the others.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from afcheck.method import JsonObject
+from afcheck.metrics import Interval, ratio, wilson
+from afcheck.types import CaseResult, Outcome, VerdictKind
+
+NAMES = ("N", "FNR", "FPR", "AFFR", "UFLB", "TPR", "FI")
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """The metrics of one group of cases, with the counts they come from."""
+
+    N: int
+    error_induction: int
+    silent_correction: int
+    af_fail_original: int
+    af_fail_perturbed: int
+    proved_original: int
+    contingency: Mapping[str, int]
+    excluded: int = 0
+    tc_fail: int = 0
+    """How many of the AF failures are type-check failures (the rest are extraction failures)."""
+
+    @property
+    def FNR(self) -> float:  # noqa: N802 - the paper's names
+        return ratio(self.error_induction, self.N)
+
+    @property
+    def FPR(self) -> float:  # noqa: N802
+        return ratio(self.silent_correction, self.N)
+
+    @property
+    def AFFR(self) -> float:  # noqa: N802
+        return ratio(self.af_fail_original + self.af_fail_perturbed, 2 * self.N)
+
+    @property
+    def UFLB(self) -> float:  # noqa: N802
+        return self.FNR / 2 + self.FPR / 2 + self.AFFR
+
+    @property
+    def TPR(self) -> float:  # noqa: N802
+        return ratio(self.proved_original, self.N)
+
+    @property
+    def FI(self) -> float:  # noqa: N802
+        denominator = self.TPR + 1 - self.FPR
+        return 0.0 if denominator == 0 else 2 * self.TPR * (1 - self.FPR) / denominator
+
+    def intervals(self) -> dict[str, Interval]:
+        failures = (self.error_induction + self.silent_correction + self.af_fail_original
+                    + self.af_fail_perturbed)
+        return {
+            "FNR": wilson(self.error_induction, self.N),
+            "FPR": wilson(self.silent_correction, self.N),
+            "AFFR": wilson(self.af_fail_original + self.af_fail_perturbed, 2 * self.N),
+            "UFLB": wilson(failures, 2 * self.N),
+            "TPR": wilson(self.proved_original, self.N),
+        }
+
+    def to_json(self) -> JsonObject:
+        intervals = self.intervals()
+        return {
+            "N": self.N,
+            "FNR": self.FNR,
+            "FPR": self.FPR,
+            "AFFR": self.AFFR,
+            "UFLB": self.UFLB,
+            "TPR": self.TPR,
+            "FI": self.FI,
+            "ci95": {name: [i.low, i.high] for name, i in intervals.items()},
+            "counts": {
+                "error_induction": self.error_induction,
+                "silent_correction": self.silent_correction,
+                "af_fail_original": self.af_fail_original,
+                "af_fail_perturbed": self.af_fail_perturbed,
+                "tc_fail": self.tc_fail,
+                "proved_original": self.proved_original,
+                "excluded": self.excluded,
+            },
+            "contingency": dict(self.contingency),
+        }
+
+
+def compute(results: Iterable[CaseResult]) -> Metrics:
+    """The metrics of a group of case results."""
+    n = ei = sc = afo = afp = proved = excluded = tc = 0
+    contingency: Counter[str] = Counter({o.value: 0 for o in Outcome})
+    for result in results:
+        if result.excluded:
+            excluded += 1
+            continue
+        n += 1
+        ei += result.error_induction
+        sc += result.silent_correction
+        afo += result.af_fail_original
+        afp += result.af_fail_perturbed
+        tc += sum(f is not None and f.status.value == "tc_fail"
+                  for f in (result.original, result.perturbed))
+        proved += result.z is not None and result.z.kind is VerdictKind.PROVED
+        contingency[result.outcome.value] += 1
+    return Metrics(n, ei, sc, afo, afp, proved, dict(contingency), excluded, tc)
+
+
+_EFFECT = {True: "effective", False: "ineffective", None: "unknown"}
+
+
+@dataclass(frozen=True)
+class FaithfulnessSummary:
+    """The FaithformBench metrics of a run: overall, per dataset, and the perturbations."""
+
+    overall: Metrics
+    by_dataset: Mapping[str, Metrics]
+    cases: int = 0
+    perturbation_rules: Mapping[str, int] = field(default_factory=dict)
+    perturbation_effect: Mapping[str, int] = field(default_factory=dict)
+    """How many perturbations are known effective, known ineffective, or unknown."""
+    method: str = "faithfulness"
+
+    @property
+    def evaluated(self) -> int:
+        return self.overall.N
+
+    def metric(self, name: str) -> float | None:
+        if name not in NAMES:
+            return None
+        return float(getattr(self.overall, name))
+
+    def lines(self) -> list[str]:
+        from afcheck_faithfulness.terminal import summary_lines
+
+        return summary_lines(self)
+
+    def sections(self) -> JsonObject:
+        return {
+            "metrics": {
+                "overall": self.overall.to_json(),
+                "by_dataset": {name: m.to_json() for name, m in self.by_dataset.items()},
+            },
+            "perturbations": {"cases": self.cases,
+                              "rules": dict(self.perturbation_rules),
+                              "effectiveness": dict(self.perturbation_effect)},
+        }
+
+    def properties(self, group: str) -> dict[str, str]:
+        metrics = self.by_dataset[group]
+        props = {name: f"{getattr(metrics, name):.6f}" for name in NAMES[1:]}
+        props["N"] = str(metrics.N)
+        props.update({f"contingency.{k}": str(v) for k, v in metrics.contingency.items()})
+        return props
+
+
+def summarise(results: Sequence[CaseResult]) -> FaithfulnessSummary:
+    """The metrics of a run's case results, overall and per dataset."""
+    datasets: dict[str, list[CaseResult]] = {}
+    for result in results:
+        datasets.setdefault(result.step.dataset, []).append(result)
+    rules = Counter(r.perturbation.rule for r in results)
+    effect = Counter(_EFFECT[r.perturbation.effective] for r in results
+                     if r.perturbation.text is not None)
+    return FaithfulnessSummary(
+        overall=compute(results),
+        by_dataset={name: compute(group) for name, group in sorted(datasets.items())},
+        cases=len(results),
+        perturbation_rules=dict(sorted(rules.items())),
+        perturbation_effect={name: effect[name] for name in _EFFECT.values()},
+    )

@@ -1,0 +1,25 @@
+"""Secrets never reach a report."""
+
+from __future__ import annotations
+
+from afcheck.redact import redact_options, redact_text
+
+
+def test_secret_options_are_redacted_and_others_kept() -> None:
+    assert redact_options({"api_key": "s3", "max_tokens": "64", "api_key_env": "MY_KEY",
+                           "token": "t", "hf_token": "h", "model": "m"}) == {
+        "api_key": "***", "max_tokens": "64", "api_key_env": "MY_KEY", "token": "***",
+        "hf_token": "***", "model": "m"}
+
+
+def test_credentials_in_a_url_are_hidden_and_the_host_kept() -> None:
+    options = redact_options({"base_url": "http://user:sk-abcdefghijklmnop1234@host:8000/v1"})
+    assert options["base_url"] == "http://***@host:8000/v1"
+    assert redact_text("https://api.example/v1?api-key=secret123&x=1") == (
+        "https://api.example/v1?api-key=***&x=1")
+
+
+def test_key_like_values_anywhere_are_hidden() -> None:
+    text = "the key sk-proj-ABCDEFGHIJKLMNOPQRST and hf_abcdefghijklmnopqrstu were used"
+    assert redact_text(text) == "the key *** and *** were used"
+    assert redact_text("max_tokens=512, model=qwen") == "max_tokens=512, model=qwen"
