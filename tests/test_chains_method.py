@@ -52,7 +52,7 @@ def test_classes_outcomes_and_metrics(prover) -> None:  # type: ignore[no-untype
     results = run_chains(items, RuleFormaliser(), prover)
     assert [r.chain_class for r in results] == ["T1", "T2", "T3", "T4", "F1", "F2", None]
     assert results[-1].status == "label_only"
-    statuses = [outcome(r).status for r in results]
+    statuses = [outcome(r).status.value for r in results]
     assert statuses == ["passed", "failed", "failed", "passed", "failed", "failed", "passed"]
     message = outcome(results[1]).message
     assert message.startswith("expected T1, got class T2") and "[T T U T T T]" in message
@@ -79,7 +79,7 @@ def test_untranslatable_or_mismatched_items_are_analysis_failures(prover) -> Non
     assert wrong.status == "analysis_failure"
     assert "labels the conclusion False, the gold label is True" in wrong.reason
     assert wrong.attempts == 1  # a deterministic formaliser is asked once
-    assert outcome(odd).status == "failed"
+    assert outcome(odd).status.value == "failed"
     summary = metrics([odd, wrong])
     assert summary.analysis_failure.value == 1.0
     assert summary.execution_rate.count == 1 and summary.execution_accuracy.count == 0

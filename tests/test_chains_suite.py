@@ -41,7 +41,7 @@ def test_examples_suite_passes_with_the_rule_translator(prover_name: str) -> Non
     records = [i for i in items if isinstance(i, ChainRecord)]
     assert len(records) == len(items) == 7
     results = run_chains(records, RuleFormaliser(), make_fol_prover(prover_name))
-    assert [outcome(r).status for r in results] == ["passed"] * 7
+    assert [outcome(r).status.value for r in results] == ["passed"] * 7
     assert sorted({r.chain_class for r in results}) == ["F1", "F2", "T1", "T2", "T3", "T4"]
     for result in results:
         assert result.step_labels == result.record.gold_step_labels

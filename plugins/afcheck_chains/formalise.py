@@ -12,7 +12,7 @@ once: regenerating cannot change their answer.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -105,3 +105,30 @@ class ReferenceFormaliser:
             return Formalised(None, str(exc))
         return Formalised(FormalChain(premises, conclusion, steps))
 
+
+
+FORMALISERS = {
+    "rules": "controlled-English translator of PrOntoQA and ProofWriter sentences (offline)",
+    "reference": "the reference FOL that comes with the data (FOLIO's premises-FOL, *_fol fields)",
+    "llm": "the seed's NL2FOL prompt to a chat model: model=NAME[,base_url=URL]",
+}
+
+
+def make_chain_formaliser(name: str, options: Mapping[str, str] | None = None
+                          ) -> ChainFormaliser:
+    """The chain formaliser called ``name`` (``--chain-formaliser``) with its options."""
+    options = dict(options or {})
+    if name == "llm":
+        from afcheck_chains.llm import make_llm_formaliser
+
+        return make_llm_formaliser(options)
+    if name not in FORMALISERS:
+        from afcheck.errors import UnknownComponent
+
+        raise UnknownComponent("chain formaliser", name, sorted(FORMALISERS))
+    if options:
+        from afcheck.errors import UsageError
+
+        raise UsageError(f"chain formaliser {name} takes no options, got "
+                         f"{', '.join(sorted(options))}")
+    return RuleFormaliser() if name == "rules" else ReferenceFormaliser()

@@ -1,47 +1,39 @@
 """One chain's test outcome (passed / failed / skipped, a one-line message, the evidence) and
-its JSON record.
+its JSON record. A passed item has no message (the run's contract); its details still
+hold the evidence.
 
 - classified: passes when the class is T1, or the suite's expected class when it gives one;
-- label only (no chain): passes when the prover reproduces the gold label;
+- label only (no chain): passes when the prover reproduces the gold label (otherwise the
+  item is an analysis failure);
 - analysis failure: fails (no translation agreed with the gold label within the retries);
 - undecided (a prover limit, no predicted answer): skipped, with the reason.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
-
+from afcheck.method import ItemOutcome, ItemStatus
 from afcheck_chains.method import ChainResult
 from afcheck_chains.tptp import SymbolMap, formula_to_tptp
 
-OutcomeStatus = Literal["passed", "failed", "skipped"]
-
-
-@dataclass(frozen=True)
-class ItemOutcome:
-    status: OutcomeStatus
-    message: str
-    details: str
+PASSED, FAILED, SKIPPED = ItemStatus.PASSED, ItemStatus.FAILED, ItemStatus.SKIPPED
 
 
 def outcome(result: ChainResult) -> ItemOutcome:
     record = result.record
     if result.status == "analysis_failure":
-        return ItemOutcome("failed", result.reason, details(result))
+        return ItemOutcome(FAILED, result.reason, details(result))
     if result.status == "undecided":
-        return ItemOutcome("skipped", result.reason, details(result))
+        return ItemOutcome(SKIPPED, result.reason, details(result))
     if result.status == "label_only":
-        return ItemOutcome("passed", f"the prover reproduces the gold label {record.label.value}",
-                           details(result))
+        return ItemOutcome(PASSED, "", details(result))
     labels = " ".join(label.value[0] if label.value != "Unknown" else "U"
                       for label in result.step_labels)
     want = record.expected_class or "T1"
     message = (f"class {result.chain_class} ({result.reason}); steps [{labels}]; "
                f"path {len(result.verdict.path) if result.verdict else 0} step(s)")
     if result.chain_class == want:
-        return ItemOutcome("passed", message, details(result))
-    return ItemOutcome("failed", f"expected {want}, got {message}", details(result))
+        return ItemOutcome(PASSED, "", details(result))
+    return ItemOutcome(FAILED, f"expected {want}, got {message}", details(result))
 
 
 def details(result: ChainResult) -> str:

@@ -78,3 +78,12 @@ class ChainRecord:
     gold_step_labels: tuple[Label, ...] | None = None
     gold_fol: GoldFol | None = None
     metadata: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
+
+    @property
+    def source(self) -> Location:
+        """Where the record was read (the run's :class:`afcheck.suites.Record`)."""
+        return self.location
+
+    @property
+    def case_name(self) -> str:
+        return self.id

@@ -119,3 +119,93 @@ def by_dataset(results: Sequence[ChainResult]) -> dict[str, ChainMetrics]:
     for r in results:
         groups.setdefault(r.record.dataset, []).append(r)
     return {name: metrics(group) for name, group in sorted(groups.items())}
+
+
+GATES: Mapping[str, str] = {
+    "analysis_failure_rate": "max",
+    "undecided_rate": "max",
+    "execution_rate": "min",
+    "execution_accuracy": "min",
+    "step_label_macro_f1": "min",
+    "T1_rate": "min",
+    "expected_class_accuracy": "min",
+}
+"""The metrics a gate may bound (``--gate chains.analysis_failure_rate<=0.05``)."""
+
+
+@dataclass(frozen=True)
+class ChainsSummary:
+    """The chains method's metrics over a run, overall and per dataset."""
+
+    overall: ChainMetrics
+    by_dataset: Mapping[str, ChainMetrics]
+    method: str = "chains"
+
+    @property
+    def evaluated(self) -> int:
+        return self.overall.n
+
+    def metric(self, name: str) -> float | None:
+        m = self.overall
+        if name == "analysis_failure_rate":
+            return m.analysis_failure.value
+        if name == "undecided_rate":
+            return m.undecided.value
+        if name == "execution_rate":
+            return m.execution_rate.value
+        if name == "execution_accuracy":
+            return m.execution_accuracy.value
+        if name == "step_label_macro_f1":
+            return m.step_macro_f1
+        if name == "T1_rate":
+            return m.classes["T1"].value if m.classes["T1"].total else None
+        if name == "expected_class_accuracy":
+            total = sum(r.total for r in m.expected.values())
+            return sum(r.count for r in m.expected.values()) / total if total else None
+        if name.endswith("_rate") and name[:-5] in m.classes:
+            rate = m.classes[name[:-5]]
+            return rate.value if rate.total else None
+        return None
+
+    def lines(self) -> list[str]:
+        out = ["chains: " + _line(self.overall)]
+        for name, group in self.by_dataset.items():
+            out.append(f"  {name}: " + _line(group))
+        return out
+
+    def sections(self) -> dict[str, object]:
+        return {"metrics": {"overall": self.overall.to_json(),
+                            "by_dataset": {k: v.to_json() for k, v in self.by_dataset.items()}}}
+
+    def properties(self, group: str) -> dict[str, str]:
+        m = self.by_dataset[group]
+        props = {"N": str(m.n),
+                 "execution_rate": f"{m.execution_rate.value:.6f}",
+                 "execution_accuracy": f"{m.execution_accuracy.value:.6f}",
+                 "analysis_failure_rate": f"{m.analysis_failure.value:.6f}"}
+        props.update({f"class.{k}": str(v.count) for k, v in m.classes.items()})
+        if m.step_macro_f1 is not None:
+            props["step_label_macro_f1"] = f"{m.step_macro_f1:.6f}"
+        return props
+
+
+def _pct(rate: Rate) -> str:
+    ci = rate.interval
+    return f"{100 * rate.value:.1f}% [{100 * ci.low:.1f}, {100 * ci.high:.1f}]"
+
+
+def _line(m: ChainMetrics) -> str:
+    classes = " ".join(f"{k}={v.count}" for k, v in m.classes.items())
+    parts = [f"N={m.n}", classes, f"ER {_pct(m.execution_rate)}",
+             f"EA {_pct(m.execution_accuracy)}", f"analysis failures {_pct(m.analysis_failure)}"]
+    if m.undecided.count:
+        parts.append(f"undecided {m.undecided.count}")
+    if m.step_macro_f1 is not None:
+        parts.append(f"step macro-F1 {m.step_macro_f1:.3f} ({m.step_pairs} steps)")
+    for name, rate in m.expected.items():
+        parts.append(f"{name} {rate.count}/{rate.total}")
+    return "; ".join(parts)
+
+
+def summarise(results: Sequence[ChainResult]) -> ChainsSummary:
+    return ChainsSummary(metrics(results), by_dataset(results))
