@@ -39,6 +39,10 @@ def P(name: str, *args: object) -> Pred:  # noqa: N802 - reads like the formula
                        P("Eat", "bear", "dog")))),
     ("If the cow is young and the bear does not see the cow then the bear is young.",
      Implies(And((P("Young", "cow"), Not(P("See", "bear", "cow")))), P("Young", "bear"))),
+    ("Since Max is a yumpus, Max is a dumpus.", And((P("Yumpus", "max"), P("Dumpus", "max")))),
+    ("Each yumpus is red, so Max is red.",
+     And((Forall(x, Implies(P("Yumpus", x), P("Red", x))), P("Red", "max")))),
+    ("Bob is big; therefore, Bob is red.", And((P("Big", "bob"), P("Red", "bob")))),
     ("If something chases the dog then the dog chases the cat.",
      Forall(x, Implies(P("Chase", x, "dog"), P("Chase", "dog", "cat")))),
 ])

@@ -226,9 +226,30 @@ def _mentions_x(formula: Formula) -> bool:
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z'-]*|,")
 
 
+_COMPOUND = re.compile(
+    r"^(?:since|because|as)\s+(?P<reason>.+?),\s*(?:so\s+|then\s+)?(?P<claim>.+)$"
+    r"|^(?P<first>.+?)(?:,|;)\s*(?:and\s+)?(?:so|thus|therefore|hence|which means that"
+    r"|this means that|it follows that)\s*,?\s+(?P<second>.+)$",
+    re.IGNORECASE,
+)
+
+
 def translate(sentence: str) -> Formula:
-    """The FOL formula of one controlled-English sentence; :class:`Untranslatable` otherwise."""
+    """The FOL formula of one controlled-English sentence; :class:`Untranslatable` otherwise.
+
+    A model's step often joins a reason and a claim ("Since Max is a yumpus, Max is a
+    dumpus.", "Each yumpus is a dumpus, so Max is a dumpus."): the step asserts both, so it
+    reads as their conjunction.
+    """
     text = sentence.strip().rstrip(".!").strip()
+    match = _COMPOUND.match(text)
+    if match is not None:
+        left = match.group("reason") or match.group("first")
+        right = match.group("claim") or match.group("second")
+        try:
+            return And((translate(left), translate(right[:1].upper() + right[1:])))
+        except Untranslatable:
+            pass  # not a reason-and-claim after all ("Red, cold things are round")
     if not text:
         raise Untranslatable(sentence, "empty sentence")
     words = _TOKEN.findall(text)
