@@ -82,7 +82,7 @@ def _command(plugins: Plugins, name: str) -> Callable[[list[str]], int] | None:
         return None
     builtin: dict[str, Callable[[argparse.ArgumentParser], Handler]] = {
         "list": _configure_list, "cache": _configure_cache,
-        "prove": _own_parser("afcheck.prove"), "perturb": _own_parser("afcheck.perturb")}
+        "prove": _lazy("afcheck.prove"), "perturb": _lazy("afcheck.perturb")}
     description = _BUILTIN.get(name, "")
     configure = builtin.get(name)
     if configure is None:
@@ -93,28 +93,21 @@ def _command(plugins: Plugins, name: str) -> Callable[[list[str]], int] | None:
     chosen = configure
 
     def call(rest: list[str]) -> int:
-        # A command that parses its own arguments answers --help itself.
-        own = chosen is not None and getattr(chosen, "__qualname__", "").startswith("_own")
-        parser = argparse.ArgumentParser(prog=f"afcheck {name}", description=description,
-                                         add_help=not own)
+        parser = argparse.ArgumentParser(prog=f"afcheck {name}", description=description)
         handler = chosen(parser)
         return int(handler(parser.parse_args(_without_plugins(rest))))
 
     return call
 
 
-def _own_parser(module: str) -> Callable[[argparse.ArgumentParser], Handler]:
-    """A command module with its own parser: ``module.main(argv)`` gets the arguments."""
+def _lazy(module: str) -> Callable[[argparse.ArgumentParser], Handler]:
+    """A built-in command whose module is imported only when it runs."""
 
     def configure(parser: argparse.ArgumentParser) -> Handler:
-        parser.add_argument("argv", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+        import importlib
 
-        def handle(args: argparse.Namespace) -> int:
-            import importlib
-
-            return int(importlib.import_module(module).main(list(args.argv)))
-
-        return handle
+        handler: Handler = importlib.import_module(module).configure(parser)
+        return handler
 
     return configure
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from afcheck.errors import AfcheckError, UsageError
-from afcheck.options import parse_kv
+from afcheck.options import add_component_options
 from afcheck.registry import PERTURBER
 from afcheck.types import Perturbation, Step
 
@@ -29,30 +29,35 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see `afcheck perturb --help`)")
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog="afcheck perturb",
-        description="Perturb one reasoning step and print the perturbed text and the edit.",
-    )
+def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    """Add the command's arguments to ``parser``; returns the handler."""
+    parser.description = "Perturb one reasoning step and print the perturbed text and the edit."
     parser.add_argument("text", help="the step text; '-' reads it from standard input")
-    parser.add_argument("--perturber", default="regex", help="a registered perturber (regex)")
+    add_component_options(parser, "perturber", "regex")
     parser.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     parser.add_argument("--step-id", default=DEFAULT_STEP_ID, help="step id the seed derives from")
-    parser.add_argument(
-        "--perturber-opt", action="append", default=[], metavar="K=V",
-        help="option for the perturber, repeatable",
-    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    return parser
+    return handle
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command with its arguments as a list; 0 on success, 2 on bad input."""
+    parser = _Parser(prog="afcheck perturb")
+    handler = configure(parser)
+    try:
+        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    except AfcheckError as exc:
+        print(f"afcheck perturb: error: {exc}", file=sys.stderr)
+        return 2
+    return handler(args)
+
+
+def handle(args: argparse.Namespace) -> int:
     """Run the command; 0 on success, 2 on bad input (one line on stderr)."""
     try:
-        args = _parser().parse_args(list(sys.argv[1:] if argv is None else argv))
         text = _read_text(args.text)
-        options = parse_kv(args.perturber_opt, "perturber")
-        perturbation = _perturb(args.perturber, options, text, args.seed, args.step_id)
+        perturbation = _perturb(args.perturber, args.perturber_opt, text, args.seed,
+                                args.step_id)
     except AfcheckError as exc:
         print(f"afcheck perturb: error: {exc}", file=sys.stderr)
         return 2

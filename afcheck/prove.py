@@ -10,24 +10,22 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from afcheck.errors import AfcheckError
-from afcheck.options import parse_kv
+from afcheck.options import add_component_options
 from afcheck.registry import PROVER
 from afcheck.types import ProofTask, Verdict
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="afcheck prove", description=__doc__)
+def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    """Add the command's arguments to ``parser``; returns the handler."""
     parser.add_argument("statement", help="Lean text, a file path, or - for stdin")
-    parser.add_argument("--prover", default="smt", help="prover to use (default: smt)")
-    parser.add_argument(
-        "--prover-opt", action="append", default=[], metavar="K=V", help="prover option"
-    )
+    add_component_options(parser, "prover", "smt")
     parser.add_argument("--header", default="", help="header lines (open …) for the statement")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    return parser
+    return handle
 
 
 def _read(source: str) -> str:
@@ -39,6 +37,12 @@ def _read(source: str) -> str:
 
 
 def main(argv: list[str]) -> int:
+    """Run the command with its arguments as a list; returns the exit status."""
+    parser = argparse.ArgumentParser(prog="afcheck prove", description=__doc__)
+    return configure(parser)(parser.parse_args(argv))
+
+
+def handle(args: argparse.Namespace) -> int:
     """Run the command; returns the exit status."""
     from afcheck.lean import (
         ExtractionError,
@@ -49,7 +53,6 @@ def main(argv: list[str]) -> int:
         print_theorem,
     )
 
-    args = _parser().parse_args(argv)
     try:
         text = _read(args.statement)
         extracted = extract_statement(text)
@@ -60,7 +63,7 @@ def main(argv: list[str]) -> int:
     try:
         from afcheck.plugins import get_plugins
 
-        prover = get_plugins().create(PROVER, args.prover, parse_kv(args.prover_opt, "prover"))
+        prover = get_plugins().create(PROVER, args.prover, args.prover_opt)
         header = "\n".join(filter(None, (args.header, extracted.header)))
         verdict = prover.prove([ProofTask("prove", extracted.statement, header)])[0]
     except AfcheckError as error:

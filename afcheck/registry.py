@@ -140,8 +140,10 @@ class Register(Protocol[T_co]):
 class Registry(Generic[T]):
     """The components of one kind, by name."""
 
-    def __init__(self, kind: str) -> None:
+    def __init__(self, kind: str, why_missing: str = "") -> None:
         self.kind = kind
+        self.why_missing = why_missing
+        """Said with an unknown name: why a component may be missing (autoload is off)."""
         self._entries: dict[str, Entry[T]] = {}
 
     def add(self, entry: Entry[T]) -> None:
@@ -157,7 +159,8 @@ class Registry(Generic[T]):
         try:
             return self._entries[name]
         except KeyError:
-            raise UnknownComponent(self.kind, name, list(self._entries)) from None
+            raise UnknownComponent(self.kind, name, list(self._entries),
+                                   self.why_missing) from None
 
     def names(self) -> list[str]:
         return sorted(self._entries)

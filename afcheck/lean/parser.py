@@ -28,39 +28,10 @@ from afcheck.lean.ast import (
     Var,
 )
 from afcheck.lean.lexer import ParseError, Token, tokenize
+from afcheck.lean.notation import INFIX
 
 __all__ = ["ParseError", "parse_expr", "parse_theorem"]
 
-INFIX: dict[str, tuple[int, int, int]] = {
-    # op: (precedence, left operand minimum, right operand minimum)
-    "↔": (20, 21, 21),
-    "→": (25, 26, 25),
-    "∨": (30, 31, 30),
-    "∧": (35, 36, 35),
-    "=": (50, 51, 51),
-    "≠": (50, 51, 51),
-    "<": (50, 51, 51),
-    ">": (50, 51, 51),
-    "≤": (50, 51, 51),
-    "≥": (50, 51, 51),
-    "∣": (50, 51, 51),
-    "∈": (50, 51, 51),
-    "∉": (50, 51, 51),
-    "⊆": (50, 51, 51),
-    "⊂": (50, 51, 51),
-    "≡": (50, 51, 51),
-    "∪": (65, 65, 66),
-    "+": (65, 65, 66),
-    "-": (65, 65, 66),
-    "∩": (70, 70, 71),
-    "*": (70, 70, 71),
-    "/": (70, 70, 71),
-    "%": (70, 70, 71),
-    "\\": (70, 70, 71),
-    "•": (73, 74, 73),
-    "^": (75, 76, 75),
-    "∘": (90, 91, 90),
-}
 MAX = 1024
 _BINDER_OPEN = {"(": ")", "{": "}", "[": "]", "⦃": "⦄"}
 _BINDER_KIND = {"(": "explicit", "{": "implicit", "[": "instance", "⦃": "strict"}
