@@ -27,13 +27,17 @@ CASES = [
     ("(Cube(a) ∨ ) ∧ Tet(b)", ErrorClass.CONNECTIVES, "missing-operand", "∨"),
     ("Cube(a) ∧ → Small(a)", ErrorClass.CONNECTIVES, "missing-operand", "∧"),
     ("¬ → Cube(a)", ErrorClass.CONNECTIVES, "missing-operand", "¬"),
+    ("Cube(a) but Small(a)", ErrorClass.CONNECTIVES, "word-connective", "but"),
+    ("forall x Cube(x)", ErrorClass.CONNECTIVES, "word-connective", "forall"),
     # relation/arity
+    ("a = b = c", ErrorClass.RELATION_ARITY, "identity-chain", "="),
     ("a Larger b", ErrorClass.RELATION_ARITY, "infix-predicate", "Larger"),
     ("cube(a)", ErrorClass.RELATION_ARITY, "lowercase-predicate", "cube"),
     ("Larger(Cube(a), b)", ErrorClass.RELATION_ARITY, "predicate-as-term", "Cube"),
     ("Cube ∧ Small(a)", ErrorClass.RELATION_ARITY, "predicate-without-arguments", "Cube"),
     # constants and variables
     ("Cube(A)", ErrorClass.TERMS, "uppercase-term", "A"),
+    ("Larger(a b, c)", ErrorClass.TERMS, "spaced-name", "a b"),
     # other
     ("The answer is Cube(a)", ErrorClass.OTHER, "prose", "The answer is"),
     ("Cube(a) # Small(a)", ErrorClass.OTHER, "unexpected-character", "#"),

@@ -6,6 +6,7 @@ holds and the other does not) or ``unknown`` (undecided, never read as "not equi
 
 How a pair is decided (:func:`check`):
 
+0. a quick z3 call in pure logic (a tenth of the budget): most equivalent pairs end here;
 1. a bounded finite-model search under the chosen theory: domains of n = 1, 2, … ``max_domain``
    elements, quantifiers expanded over them, so the problem is quantifier-free and z3 decides
    it quickly. A model found there refutes equivalence (and is the smallest such world); this
@@ -32,6 +33,7 @@ from afcheck_fol.formula import (
     And,
     Const,
     Eq,
+    Exists,
     Forall,
     Formula,
     Iff,
@@ -42,6 +44,7 @@ from afcheck_fol.formula import (
     Term,
     Truth,
     Xor,
+    free_vars,
     predicates,
 )
 from afcheck_fol.grid import Block, Board, picture
@@ -226,7 +229,12 @@ def check(
     def note(label: str, answer: str, reason: str) -> None:
         steps.append(f"{label}: {answer}{' (' + reason + ')' if reason else ''}")
 
-    # Small counter-models first: quantifier-free, so cheap, and the smallest world is the
+    # A quick look in pure logic first: most equivalent pairs are decided here in milliseconds.
+    quick, _, reason = _solve(left, right, plain, max(1, rlimit // 10), domain=None)
+    note(f"{plain.name} (quick)", quick, reason)
+    if quick == "unsat":
+        return Equivalence(True, plain.name, "z3", None, tuple(steps))
+    # Small counter-models next: quantifier-free, so cheap, and the smallest world is the
     # clearest evidence.
     for size in range(1, max_domain + 1):
         answer, model, reason = _solve(left, right, chosen, rlimit, domain=size)
@@ -236,12 +244,24 @@ def check(
                 False, chosen.name, f"finite-model search (n={size})", model, tuple(steps)
             )
     attempts = [plain] if chosen.name == plain.name else [plain, chosen]
+    if quick == "sat" and chosen.name != plain.name:
+        attempts = [chosen]  # pure logic already has a counter-model: only the theory can help
     for attempt in attempts:
         answer, model, reason = _solve(left, right, attempt, rlimit, domain=None)
         note(attempt.name, answer, reason)
         if answer == "unsat":
             return Equivalence(True, attempt.name, "z3", None, tuple(steps))
         if answer == "sat" and attempt is chosen:
+            return Equivalence(False, chosen.name, "z3", model, tuple(steps))
+    if chosen.interpretation == "grid":
+        # A last, larger budget: the instances make the problem bigger.
+        answer, model, reason = _solve(left, right, chosen, 3 * rlimit, domain=None,
+                                       extrema=True)
+        note(f"{chosen.name} with extremum instances", answer, reason)
+        if answer == "unsat":
+            return Equivalence(True, chosen.name, "z3 with extremum instances", None,
+                               tuple(steps))
+        if answer == "sat":
             return Equivalence(False, chosen.name, "z3", model, tuple(steps))
     return Equivalence(
         None, chosen.name, "undecided: z3 gave up and no counter-model has at most "
@@ -250,7 +270,12 @@ def check(
 
 
 def _solve(
-    left: Formula, right: Formula, theory: Theory, rlimit: int, domain: int | None
+    left: Formula,
+    right: Formula,
+    theory: Theory,
+    rlimit: int,
+    domain: int | None,
+    extrema: bool = False,
 ) -> tuple[str, CounterModel | None, str]:
     import z3
 
@@ -268,6 +293,8 @@ def _solve(
     phi = encoder.formula(left, {})
     psi = encoder.formula(right, {})
     solver.add(phi != psi)
+    if extrema and encoder.board is not None:
+        solver.add(*_extremum_instances(encoder, left, right))
     if encoder.elements is not None:
         for constant in encoder.constants.values():
             solver.add(z3.Or([constant == e for e in encoder.elements]))
@@ -277,6 +304,71 @@ def _solve(
     if answer == z3.sat:
         return "sat", _counter_model(encoder, solver.model(), phi, left, right), ""
     return "unknown", None, solver.reason_unknown()
+
+
+def _one_variable_subformulas(formulas: tuple[Formula, ...]) -> list[tuple[str, Formula]]:
+    """Every subformula with exactly one free variable, with that variable, without repeats."""
+    found: list[tuple[str, Formula]] = []
+
+    def walk(node: Formula) -> None:
+        free = free_vars(node)
+        if len(free) == 1 and not isinstance(node, (Forall, Exists)):
+            entry = (next(iter(free)), node)
+            if entry not in found:
+                found.append(entry)
+        if isinstance(node, Not):
+            walk(node.body)
+        elif isinstance(node, (And, Or)):
+            for item in node.items:
+                walk(item)
+        elif isinstance(node, (Xor, Implies, Iff)):
+            walk(node.left)
+            walk(node.right)
+        elif isinstance(node, (Forall, Exists)):
+            walk(node.body)
+
+    for formula in formulas:
+        walk(formula)
+    return found
+
+
+def _extremum_instances(encoder: _Encoder, left: Formula, right: Formula) -> list[z3.BoolRef]:
+    """Least-element instances the board makes true: a non-empty set of blocks defined by a
+    subformula of the pair has a leftmost and a rightmost member, a frontmost and a backmost,
+    a smallest and a largest (columns, rows and sizes are bounded integers).
+
+    They are analytic truths, so adding them is sound; they give z3 the "take the leftmost one"
+    step that LPL's sentences about orderings need and that quantifier instantiation does not
+    find on its own (e.g. ∀y ∃x (Cube(x) ∧ (Tet(y) → LeftOf(x, y))) against
+    ∃x (Cube(x) ∧ ∀y (Tet(y) → LeftOf(x, y)))).
+    """
+    import z3
+
+    board = encoder.board
+    assert board is not None
+    used = set(predicates(left)) | set(predicates(right))
+    # Only the attributes an ordering of the pair reads: fewer instances, less for z3 to try.
+    attributes = [
+        attribute for attribute, readers in (
+            (board.col, {"LeftOf", "RightOf", "SameCol", "Adjoins", "Between"}),
+            (board.row, {"FrontOf", "BackOf", "SameRow", "Adjoins", "Between"}),
+            (board.size, {"Larger", "Smaller", "SameSize"}),
+        ) if used & readers
+    ]
+    instances = []
+    for name, body in _one_variable_subformulas((left, right)) if attributes else []:
+        y = z3.Const(f"{name}!min{next(encoder.fresh)}", encoder.sort)
+        z = z3.Const(f"{name}!any{next(encoder.fresh)}", encoder.sort)
+        at_y = encoder.formula(body, {name: y})
+        at_z = encoder.formula(body, {name: z})
+        for attribute in attributes:
+            for least in (True, False):
+                bound = attribute(y) <= attribute(z) if least else attribute(y) >= attribute(z)
+                instances.append(z3.Implies(
+                    z3.Exists([z], at_z),
+                    z3.Exists([y], z3.And(at_y, z3.ForAll([z], z3.Implies(at_z, bound)))),
+                ))
+    return instances
 
 
 def _counter_model(

@@ -129,6 +129,32 @@ def _prose(text: str, language: Language, failure: ParseFailure) -> tuple[Span, 
     return found[0], f"natural-language text {found[1]!r} in the formula"
 
 
+_WORD_CONNECTIVES = (
+    "and", "or", "not", "but", "if", "then", "iff", "implies", "unless", "only", "forall",
+    "exists", "all", "some", "every", "no", "xor",
+)
+
+
+def _word_connective(
+    text: str, language: Language, failure: ParseFailure
+) -> tuple[Span, str] | None:
+    words = "|".join(_WORD_CONNECTIVES)
+    found = _search(rf"(?<![A-Za-z0-9_])({words})(?![A-Za-z0-9_(])", text, 1)
+    if found is None:
+        return None
+    return found[0], f"the English word {found[1]!r} used as a connective or quantifier"
+
+
+def _identity_chain(
+    text: str, language: Language, failure: ParseFailure
+) -> tuple[Span, str] | None:
+    if failure.token_type not in ("EQ", "NEQ"):
+        return None
+    return (failure.position, failure.position + len(failure.token)), (
+        "identity takes two terms; a chain of = or ≠ needs ∧"
+    )
+
+
 def _unbalanced(text: str, language: Language, failure: ParseFailure) -> tuple[Span, str] | None:
     depth = 0
     opened: list[int] = []
@@ -287,6 +313,19 @@ def _depth_at(text: str, position: int) -> int:
     return text[:position].count("(") - text[:position].count(")")
 
 
+def _spaced_name(text: str, language: Language, failure: ParseFailure) -> tuple[Span, str] | None:
+    if failure.token_type != "NAME":
+        return None
+    before = text[: failure.position]
+    if not re.search(r"[A-Za-z0-9_]\s+$", before) or _depth_at(text, failure.position) == 0:
+        return None
+    start = re.search(r"[A-Za-z0-9_]+\s+$", before)
+    begin = start.start() if start else failure.position
+    return (begin, failure.position + len(failure.token)), (
+        f"{text[begin:failure.position + len(failure.token)]!r}: a name cannot hold a space"
+    )
+
+
 def _missing_connective(
     text: str, language: Language, failure: ParseFailure
 ) -> tuple[Span, str] | None:
@@ -337,6 +376,7 @@ class TableRule:
 RULES: tuple[TableRule, ...] = (
     TableRule("empty", ErrorClass.STRUCTURE, _empty),
     TableRule("prose", ErrorClass.OTHER, _prose),
+    TableRule("word-connective", ErrorClass.CONNECTIVES, _word_connective),
     TableRule("unbalanced-parentheses", ErrorClass.STRUCTURE, _unbalanced),
     TableRule("trailing-punctuation", ErrorClass.STRUCTURE, _trailing),
     TableRule("foreign-connective", ErrorClass.CONNECTIVES, _foreign),
@@ -349,7 +389,9 @@ RULES: tuple[TableRule, ...] = (
     TableRule("predicate-without-arguments", ErrorClass.RELATION_ARITY,
               _predicate_without_arguments),
     TableRule("unparenthesised-mix", ErrorClass.STRUCTURE, _unparenthesised_mix),
+    TableRule("spaced-name", ErrorClass.TERMS, _spaced_name),
     TableRule("missing-connective", ErrorClass.STRUCTURE, _missing_connective),
+    TableRule("identity-chain", ErrorClass.RELATION_ARITY, _identity_chain),
     TableRule("comma-outside-arguments", ErrorClass.RELATION_ARITY, _comma_outside_arguments),
     TableRule("unexpected-character", ErrorClass.OTHER, _unexpected_character),
     TableRule("unclassified", ErrorClass.OTHER, _unclassified),
