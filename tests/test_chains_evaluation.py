@@ -88,3 +88,14 @@ def test_classification_suite_from_a_users_prontoqa_copy(tmp_path: Path) -> None
     assert all(c["class"] == c["expected_class"] for c in data["steps"])
     # The second run read every prover answer from the cache.
     assert data["timings"].get("fol-proof", 0.0) == 0.0
+
+
+def test_generate_command_through_afcheck(tmp_path: Path) -> None:
+    data = chains_data.write(tmp_path / "dev.json", 8)
+    done = afcheck("chains", "generate", str(data), "--per-type", "2")
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [r["expected_class"] for r in rows] == ["T1", "T1", "T2", "T2", "T3", "T3", "T4", "T4"]
+    assert all(r["answer"] == r["label"] for r in rows)
+    missing = afcheck("chains", "generate", str(tmp_path / "none.json"))
+    assert missing.returncode == 2 and "no such file" in missing.stderr

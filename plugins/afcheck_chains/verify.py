@@ -50,7 +50,14 @@ class Verdict:
 
     @property
     def seconds(self) -> float:
+        """Prover time of both queries (as first measured, for answers read from a cache)."""
         return sum(r.seconds for r in (self.positive, self.negative) if r is not None)
+
+    @property
+    def fresh_seconds(self) -> float:
+        """Prover time spent in this run (answers read from a cache cost nothing)."""
+        return sum(r.seconds for r in (self.positive, self.negative)
+                   if r is not None and not r.cached)
 
 
 def combine(positive: ProverResult, negative: ProverResult) -> Label:
@@ -165,6 +172,13 @@ class ChainVerdict:
     def seconds(self) -> float:
         """Prover time of the conclusion's and the steps' labels (path checks excluded)."""
         return self.conclusion.seconds + sum(v.seconds for v in self.steps)
+
+    @property
+    def fresh_seconds(self) -> float:
+        """Prover time this run spent labelling the chain and its path's conclusion."""
+        verdicts = (self.conclusion, *self.steps,
+                    *((self.path_conclusion,) if self.path_conclusion else ()))
+        return sum(v.fresh_seconds for v in verdicts)
 
 
 def check_conclusions(
