@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from afcheck_fol.command import old_api_command
+from afcheck_fol.command import configure
 
 from afcheck.errors import UsageError
 
 
+def fol_command(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="afcheck fol")
+    return configure(parser)(parser.parse_args(argv))
+
+
 def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, object]]:
-    status = old_api_command(["equiv", "--json", *argv])
+    status = fol_command(["equiv", "--json", *argv])
     return status, json.loads(capsys.readouterr().out)
 
 
@@ -52,7 +58,7 @@ def test_files_as_arguments_and_folio(tmp_path: Path, capsys: pytest.CaptureFixt
 
 
 def test_text_output_draws_the_world(capsys: pytest.CaptureFixture[str]) -> None:
-    assert old_api_command(["equiv", "Cube(a)", "Cube(b)"]) == 1
+    assert fol_command(["equiv", "Cube(a)", "Cube(b)"]) == 1
     out = capsys.readouterr().out
     assert out.startswith("not equivalent under theory analytic")
     assert "row 0 at the back" in out
@@ -60,7 +66,7 @@ def test_text_output_draws_the_world(capsys: pytest.CaptureFixture[str]) -> None
 
 def test_unknown_theory_is_a_usage_error() -> None:
     with pytest.raises(UsageError, match="no theory 'shapes'"):
-        old_api_command(["equiv", "--language", "folio", "--theory", "shapes", "P(a)", "P(a)"])
+        fol_command(["equiv", "--language", "folio", "--theory", "shapes", "P(a)", "P(a)"])
 
 
 def test_registered_as_an_afcheck_command() -> None:

@@ -118,9 +118,3 @@ def equiv_command(args: argparse.Namespace) -> int:
     if verdict.equivalent is None:
         return EXIT_UNDECIDED
     return EXIT_EQUIVALENT if verdict.equivalent else EXIT_DIFFERENT
-
-
-def old_api_command(argv: list[str]) -> int:
-    """The command as the current core calls it: ``factory(argv) -> int``."""
-    parser = argparse.ArgumentParser(prog="afcheck fol")
-    return configure(parser)(parser.parse_args(argv))

@@ -16,7 +16,7 @@ The seed's pipeline, per item:
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from afcheck_fol.equiv import DEFAULT_MAX_DOMAIN, DEFAULT_RLIMIT, Equivalence, check
@@ -164,6 +164,38 @@ def outcome(decision: Decision) -> Outcome:
         "failed",
         f"not equivalent to any gold under theory {verdict.theory}; {distance_note}",
         "\n".join([*head, *golds, distance_note, model]),
+    )
+
+
+def verdict_record(decision: Decision) -> dict[str, object]:
+    """What a decision adds to its item and candidate, as JSON (the run's result cache)."""
+    return {
+        "status": decision.status,
+        "syntax_error": None if decision.syntax_error is None else decision.syntax_error.to_json(),
+        "nearest": decision.nearest,
+        "ted": decision.ted,
+        "gold": decision.gold,
+        "verdict": None if decision.verdict is None else decision.verdict.to_json(),
+        "seconds": decision.seconds,
+    }
+
+
+def from_record(item: Item, candidate: Candidate, data: Mapping[str, object]) -> Decision:
+    """The decision :func:`verdict_record` wrote, for ``item`` and ``candidate``."""
+
+    def number(key: str) -> int | None:
+        value = data.get(key)
+        return value if isinstance(value, int) else None
+
+    error = data.get("syntax_error")
+    verdict = data.get("verdict")
+    seconds = data.get("seconds")
+    return Decision(
+        item, candidate, str(data.get("status")),
+        syntax_error=FolSyntaxError.from_json(error) if isinstance(error, dict) else None,
+        nearest=number("nearest"), ted=number("ted"), gold=number("gold"),
+        verdict=Equivalence.from_json(verdict) if isinstance(verdict, dict) else None,
+        seconds=float(seconds) if isinstance(seconds, (int, float)) else 0.0,
     )
 
 

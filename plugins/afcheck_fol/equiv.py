@@ -94,6 +94,28 @@ class CounterModel:
                 lines.append(f"{name}: {shown or '(none)'}")
         return "\n".join(lines)
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, object]) -> CounterModel:
+        """The model :meth:`to_json` wrote."""
+        blocks = data.get("blocks")
+        relations = data.get("relations")
+        constants = data.get("constants")
+        domain = data.get("domain")
+        assert isinstance(relations, dict) and isinstance(constants, dict)
+        assert isinstance(domain, list)
+        return cls(
+            domain=tuple(str(e) for e in domain),
+            constants={str(k): str(v) for k, v in constants.items()},
+            relations={str(k): tuple(tuple(str(e) for e in row) for row in rows)
+                       for k, rows in relations.items()},
+            holds=str(data.get("holds")),
+            blocks=None if not isinstance(blocks, list) else tuple(
+                Block(str(b["name"]), int(b["col"]), int(b["row"]), str(b["shape"]),
+                      str(b["size"]))
+                for b in blocks
+            ),
+        )
+
     def to_json(self) -> dict[str, object]:
         data: dict[str, object] = {
             "domain": list(self.domain),
@@ -130,6 +152,20 @@ class Equivalence:
             "counter_model": None if self.model is None else self.model.to_json(),
             "steps": list(self.steps),
         }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, object]) -> Equivalence:
+        """The verdict :meth:`to_json` wrote."""
+        model = data.get("counter_model")
+        steps = data.get("steps")
+        equivalent = data.get("equivalent")
+        return cls(
+            equivalent=equivalent if isinstance(equivalent, bool) else None,
+            theory=str(data.get("theory")),
+            how=str(data.get("how")),
+            model=CounterModel.from_json(model) if isinstance(model, dict) else None,
+            steps=tuple(str(s) for s in steps) if isinstance(steps, list) else (),
+        )
 
 
 class _Encoder:

@@ -57,6 +57,8 @@ class FolFormaliser(Protocol):
 class ReferenceFormaliser:
     """Answers with gold formula ``index`` of each item."""
 
+    cacheable = False  # nothing to save: the gold is in the suite
+
     def __init__(self, index: int = 0) -> None:
         self.index = index
         self.name = "reference"
@@ -73,6 +75,8 @@ class ReferenceFormaliser:
 class ReplayFormaliser:
     """Answers with recorded outputs; a missing or malformed record is a candidate without a
     formula whose error says which line to fix."""
+
+    cacheable = False  # the file is the record
 
     def __init__(self, path: Path) -> None:
         self.path = path

@@ -48,6 +48,16 @@ class Item:
     difficulty: str
     language: Language
     location: Location = field(default=Location(""), compare=False)
+    dataset: str = "nl2fol"
+    """The group a run reports its metrics under (the suite's name)."""
+
+    @property
+    def source(self) -> Location:
+        return self.location
+
+    @property
+    def case_name(self) -> str:
+        return self.id
 
 
 @dataclass(frozen=True)

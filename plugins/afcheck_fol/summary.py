@@ -86,16 +86,65 @@ class Group:
         }
 
 
+GATES: Mapping[str, str] = {
+    "accuracy": "min",
+    "syntax_error_rate": "max",
+    "semantic_error_rate": "max",
+    "undecided_rate": "max",
+}
+"""The metrics a gate may bound (``--gate nl2fol.accuracy>=0.9``)."""
+
+
 @dataclass(frozen=True)
-class Summary:
+class Nl2FolSummary:
+    """The method's metrics over a run: overall, per difficulty tag, per dataset (suite)."""
+
     overall: Group
     by_difficulty: Mapping[str, Group]
+    by_dataset: Mapping[str, Group]
+    method: str = "nl2fol"
+
+    @property
+    def evaluated(self) -> int:
+        return self.overall.n
+
+    def metric(self, name: str) -> float | None:
+        group = self.overall
+        if name == "accuracy":
+            return group.accuracy
+        if name == "syntax_error_rate":
+            return group.syntax_error_rate
+        if name == "semantic_error_rate":
+            return group.semantic_errors / group.decided if group.decided else None
+        if name == "undecided_rate":
+            return group.undecided / group.n if group.n else None
+        return None
 
     def to_json(self) -> dict[str, object]:
         return {
             "overall": self.overall.to_json(),
             "by_difficulty": {k: v.to_json() for k, v in self.by_difficulty.items()},
+            "by_dataset": {k: v.to_json() for k, v in self.by_dataset.items()},
         }
+
+    def sections(self) -> dict[str, object]:
+        return {"metrics": self.to_json()}
+
+    def properties(self, group: str) -> dict[str, str]:
+        metrics = self.by_dataset.get(group, self.overall)
+        props = {"N": str(metrics.n), "correct": str(metrics.correct),
+                 "syntax_errors": str(metrics.syntax_errors),
+                 "semantic_errors": str(metrics.semantic_errors),
+                 "undecided": str(metrics.undecided)}
+        if metrics.accuracy is not None:
+            props["accuracy"] = f"{metrics.accuracy:.6f}"
+        if metrics.mean_ted is not None:
+            props["mean_ted_semantic_errors"] = f"{metrics.mean_ted:.3f}"
+        props.update({f"syntax.{k}": str(v) for k, v in metrics.error_classes.items()})
+        return props
+
+    def lines(self) -> list[str]:
+        return ["nl2fol:", *self.render().splitlines()]
 
     def render(self) -> str:
         """A short table for the terminal."""
@@ -118,7 +167,12 @@ class Summary:
             lines.append("syntax errors by class: " + ", ".join(
                 f"{name} {count}" for name, count in self.overall.error_classes.items()
             ))
+        if self.overall.by_theory:
+            lines.append("correct, by the theory that decided: " + ", ".join(
+                f"{name} {count}" for name, count in self.overall.by_theory.items()
+            ))
         return "\n".join(lines)
+
 
 
 def group(decisions: Sequence[Decision]) -> Group:
@@ -145,8 +199,23 @@ def group(decisions: Sequence[Decision]) -> Group:
     )
 
 
-def summarise(decisions: Sequence[Decision]) -> Summary:
+LEVELS = ("super-low", "low", "mid-low", "mid-high", "high", "super-high")
+"""The seed's six difficulty levels, easiest first; other tags follow in name order."""
+
+
+def _tag_order(tag: str) -> tuple[int, str]:
+    return (LEVELS.index(tag) if tag in LEVELS else len(LEVELS), tag)
+
+
+def summarise(decisions: Sequence[Decision]) -> Nl2FolSummary:
     tags: dict[str, list[Decision]] = {}
+    datasets: dict[str, list[Decision]] = {}
     for decision in decisions:
         tags.setdefault(decision.item.difficulty, []).append(decision)
-    return Summary(group(decisions), {tag: group(tags[tag]) for tag in sorted(tags)})
+        datasets.setdefault(decision.item.dataset, []).append(decision)
+    return Nl2FolSummary(
+        group(decisions),
+        {tag: group(tags[tag]) for tag in sorted(tags, key=_tag_order)},
+        {name: group(datasets[name]) for name in sorted(datasets)},
+    )
+

@@ -69,6 +69,14 @@ class FolSyntaxError(ValueError):
         self.span = span
         self.message = message
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, object]) -> FolSyntaxError:
+        """The error :meth:`to_json` wrote."""
+        span = data.get("span")
+        start, end = span if isinstance(span, list) and len(span) == 2 else (0, 0)
+        return cls(ErrorClass(str(data.get("class"))), str(data.get("rule")),
+                   (int(start), int(end)), str(data.get("message")))
+
     def to_json(self) -> dict[str, object]:
         return {
             "class": self.error_class.value,
