@@ -39,13 +39,19 @@ def test_run_retries_an_unparsable_answer_then_accepts(tmp_path: Path) -> None:
     stub = StubServer([Reply(body=chat_body(broken)), Reply(body=chat_body(right))])
     out = tmp_path / "r.json"
     with stub.running() as url:
-        done = subprocess.run(
-            [sys.executable, "-m", "afcheck", str(suite), "--fol-prover", "z3-fol",
-             "--chain-formaliser", "llm", "--chain-formaliser-opt",
-             f"base_url={url},model=stub,concurrency=1", "--no-cache", "--json", str(out)],
-            capture_output=True, text=True, timeout=300, cwd=ROOT,
-            env={**os.environ, "OPENAI_API_KEY": "none"})
-    assert done.returncode == 0, done.stdout + done.stderr
+        def run() -> subprocess.CompletedProcess[str]:
+            return subprocess.run(
+                [sys.executable, "-m", "afcheck", str(suite), "--fol-prover", "z3-fol",
+                 "--chain-formaliser", "llm", "--chain-formaliser-opt",
+                 f"base_url={url},model=stub,concurrency=1", "--cache-dir",
+                 str(tmp_path / "cache"), "--json", str(out)],
+                capture_output=True, text=True, timeout=300, cwd=ROOT,
+                env={**os.environ, "OPENAI_API_KEY": "none"})
+
+        done = run()
+        assert done.returncode == 0, done.stdout + done.stderr
+        again = run()  # every answer, and every proof, from the result cache
+    assert again.returncode == 0, again.stdout + again.stderr
     [record] = json.loads(out.read_text())["steps"]
     assert record["attempts"] == 2 and record["class"] == "T1"
     assert [s["label"] for s in record["steps"]] == ["True", "True", "True"]

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import cast
 
-from afcheck.components import Built
+from afcheck.components import Built, describe
 from afcheck.errors import LoadError
 from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, Selection
 from afcheck.options import parse_kv
@@ -24,7 +24,8 @@ from afcheck.registry import FOL_PROVER
 from afcheck.runtime import Runtime
 from afcheck.suites import Record, SuiteSpec
 from afcheck_chains import outcome as outcomes
-from afcheck_chains.formalise import make_chain_formaliser
+from afcheck_chains.formalise import ChainFormaliser, Formalised, make_chain_formaliser
+from afcheck_chains.llm import LlmChainFormaliser, ModelAnswer, prompt_text
 from afcheck_chains.method import ChainResult, run_chains
 from afcheck_chains.provers import FolProver, ProverResult, Szs
 from afcheck_chains.records import ChainRecord
@@ -71,6 +72,33 @@ class _RuntimeProver:
         return batch.results
 
 
+class _CachedLlmFormaliser:
+    """The ``llm`` formaliser with its answers kept in the run's result cache.
+
+    The cache key is the prompt, the record id and the attempt (the sampling seed derives
+    from both), so a rerun asks the model only for what it has not answered yet.
+    """
+
+    deterministic = False
+
+    def __init__(self, inner: LlmChainFormaliser, runtime: Runtime, choice: Choice) -> None:
+        self.inner = inner
+        self.runtime = runtime
+        self.built = cast("Built[object]", describe(inner, choice.name, dict(choice.options)))
+        self.name, self.version, self.fingerprint = inner.name, inner.version, inner.fingerprint
+
+    def formalise(self, records: Sequence[ChainRecord], attempt: int = 0) -> list[Formalised]:
+        batch = self.runtime.cached(
+            "chain-formalise", self.built, list(records),
+            key=lambda r: (r.id, prompt_text(r), attempt),
+            call=lambda chunk: self.inner.answers(chunk, attempt),
+            load=lambda d: ModelAnswer(str(d["text"]), str(d["error"])),
+            dump=lambda a: {"text": a.text, "error": a.error},
+            keep=lambda a: not a.error,
+        )
+        return [self.inner.read(r, a) for r, a in zip(records, batch.results, strict=True)]
+
+
 class ChainsMethod:
     """MATP: label each step with a prover, build the proof path, classify the chain."""
 
@@ -102,8 +130,10 @@ class ChainsMethod:
             groups.setdefault((case.spec.formaliser, case.spec.prover), []).append(index)
         out: dict[int, ChainResult] = {}
         for (formaliser_choice, prover_choice), indices in groups.items():
-            formaliser = make_chain_formaliser(formaliser_choice.name,
-                                               dict(formaliser_choice.options))
+            formaliser: ChainFormaliser = make_chain_formaliser(
+                formaliser_choice.name, dict(formaliser_choice.options))
+            if isinstance(formaliser, LlmChainFormaliser):
+                formaliser = _CachedLlmFormaliser(formaliser, runtime, formaliser_choice)
             prover = _RuntimeProver(runtime, prover_choice)
             results = run_chains([cases[i].spec.record for i in indices], formaliser, prover,
                                  cache=ProofCache(), max_attempts=MAX_ATTEMPTS)

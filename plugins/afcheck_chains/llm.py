@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from afcheck_fol.formula import Formula
 
@@ -117,6 +118,13 @@ def read_output(text: str, record: ChainRecord) -> Formalised:
     return Formalised(chain, "", text)
 
 
+@dataclass(frozen=True)
+class ModelAnswer:
+    text: str
+    error: str = ""
+    """Why the backend gave no text (a failed request); empty otherwise."""
+
+
 class LlmChainFormaliser:
     """The seed's prompt to a chat model through :mod:`afcheck.llm`."""
 
@@ -134,17 +142,27 @@ class LlmChainFormaliser:
                      seed=derive_seed(self.sampling.seed, f"{r.id}#{attempt}"))
                 for r in records]
 
-    def formalise(self, records: Sequence[ChainRecord], attempt: int = 0) -> list[Formalised]:
+    def answers(self, records: Sequence[ChainRecord], attempt: int = 0) -> list[ModelAnswer]:
+        """The model's raw answer to each record's prompt (what a result cache keeps)."""
         outputs = self.client.generate(self.prompts(records, attempt), self.sampling)
-        out: list[Formalised] = []
-        for record, samples in zip(records, outputs, strict=True):
+        out: list[ModelAnswer] = []
+        for samples in outputs:
             sample = samples[0] if samples else None
             if sample is None or not sample.ok:
-                reason = sample.error if sample is not None else "no answer"
-                out.append(Formalised(None, f"model call failed: {reason}"))
+                out.append(ModelAnswer("", sample.error if sample is not None else "no answer"))
             else:
-                out.append(read_output(sample.text, record))
+                out.append(ModelAnswer(sample.text))
         return out
+
+    @staticmethod
+    def read(record: ChainRecord, answer: ModelAnswer) -> Formalised:
+        if answer.error:
+            return Formalised(None, f"model call failed: {answer.error}")
+        return read_output(answer.text, record)
+
+    def formalise(self, records: Sequence[ChainRecord], attempt: int = 0) -> list[Formalised]:
+        answers = self.answers(records, attempt)
+        return [self.read(r, a) for r, a in zip(records, answers, strict=True)]
 
 
 def make_llm_formaliser(options: Mapping[str, str]) -> LlmChainFormaliser:
