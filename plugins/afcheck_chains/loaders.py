@@ -43,21 +43,24 @@ RELEASED: Mapping[str, tuple[str, ...]] = {
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 
-def find_data(source: str) -> Path:
-    """The released file of ``source`` under ``AFCHECK_DATA_DIR``; :class:`SuiteError` else."""
+def find_data(source: str, where: Path | None = None) -> Path:
+    """The released file of ``source`` under ``AFCHECK_DATA_DIR``; :class:`SuiteError` else,
+    located at ``where`` (the suite's manifest) when given."""
+    location: Path | str = where if where is not None else source
     names = RELEASED.get(source)
     if names is None:
-        raise SuiteError(source, f"unknown chains source; known: {', '.join(sorted(RELEASED))}")
+        raise SuiteError(location,
+                         f"unknown chains source; known: {', '.join(sorted(RELEASED))}")
     base = os.environ.get(DATA_DIR_ENV)
     if base:
         for name in names:
             path = Path(base) / name
             if path.is_file():
                 return path
-    where = f"{DATA_DIR_ENV}={base}" if base else f"{DATA_DIR_ENV} (not set)"
+    place = f"{DATA_DIR_ENV}={base}" if base else f"{DATA_DIR_ENV} (not set)"
     raise SuiteError(
-        source,
-        f"{names[0]} not found under {where}; put the released file there or set "
+        location,
+        f"{names[0]} not found under {place}; put the released file there or set "
         f"'data' in suite.toml",
     )
 

@@ -58,7 +58,7 @@ def load(root: Path, source: str | None, data: str | None,
     elif source == "responses":
         raise SuiteError(manifest, "source = \"responses\" needs data = \"FILE.jsonl\"")
     else:
-        path = find_data(source)
+        path = find_data(source, manifest)
     build = options.get("build")
     if build is not None and build not in BUILDS:
         raise SuiteError(manifest, f"[afcheck.options] build = {build!r}; known: classification")
