@@ -100,6 +100,26 @@ def test_reference_fol_is_read_in_folio_syntax(prover) -> None:  # type: ignore[
     assert r_broken.status == "analysis_failure" and "conclusion" in r_broken.reason
 
 
+ENDLESS = ("∀x ¬Lt(x, x)", "∀x ∀y ∀z ((Lt(x, y) ∧ Lt(y, z)) → Lt(x, z))", "∀x ∃y Lt(x, y)")
+"""A strict order without a largest element: only infinite models, which z3 cannot build."""
+
+
+def test_prover_limits_leave_items_undecided_not_unknown() -> None:
+    prover = make_fol_prover("z3-fol", {"timeout_ms": "300"})
+    step_limit = chain("step", ("Ann is quiet.",), answer=T, label=T,
+                       conclusion="Nothing is below itself.",
+                       gold_fol=GoldFol(ENDLESS, "∀x ¬Lt(x, x)", ("Quiet(ann)",)))
+    conclusion_limit = chain("conclusion", (), answer=None, label=U, conclusion="Ann is quiet.",
+                             gold_fol=GoldFol(ENDLESS, "Quiet(ann)", ()))
+    first, second = run_chains([step_limit, conclusion_limit], ReferenceFormaliser(), prover)
+    assert first.status == "undecided" and first.step_labels == (Label.LIMIT,)
+    assert first.reason.startswith("no decision for step(s) 1 (Limit")
+    assert second.status == "undecided" and "prover limit" in second.reason
+    assert [outcome(r).status.value for r in (first, second)] == ["skipped", "skipped"]
+    summary = metrics([first, second])
+    assert summary.undecided.count == 2 and summary.analysis_failure.count == 0
+
+
 # -- the LLM formaliser: the seed's prompt, its output format and the retries ----------------
 
 

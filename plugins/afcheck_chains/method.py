@@ -4,7 +4,10 @@ For every item (seed Fig. 2): NL→FOL of premises, conclusion and kept steps in
 translation is accepted when every formula prints as TPTP and the prover's label of the
 conclusion under the premises equals the gold label. Otherwise the item is formalised again,
 up to ``max_attempts`` times in all (deterministic formalisers: once); exhausting them is the
-outcome *analysis failure*. Accepted items get Algorithms 2–3 and a class T1–T4 / F1–F2.
+outcome *analysis failure*. When the last attempt stopped at a prover limit instead, the item
+is *undecided* (a limit says nothing about the translation). Accepted items get Algorithms
+2–3 and a class T1–T4 / F1–F2; a limit on a step or on the path's conclusion also leaves the
+item undecided.
 
 An item without a chain (ProofWriter and FOLIO as released) checks only the formalisation:
 it passes when the prover reproduces the gold label. An item with a chain passes when its
@@ -89,6 +92,8 @@ def run_chains(
     attempts_allowed = 1 if formaliser.deterministic else max(1, max_attempts)
     accepted: dict[int, tuple[FormalChain, Verdict, int]] = {}
     last_reason: dict[int, str] = {}
+    limited: set[int] = set()
+    """Items whose last attempt stopped at a prover limit on the conclusion."""
     first: dict[int, tuple[bool, bool]] = {}
     raw: dict[int, list[str]] = {i: [] for i in range(len(records))}
     pending = list(range(len(records)))
@@ -104,6 +109,7 @@ def run_chains(
                                               _prints(answer.chain))
             if answer.chain is None or problem_text:
                 last_reason[index] = problem_text or "no formalisation"
+                limited.discard(index)
                 first.setdefault(index, (False, False))
                 continue
             runnable.append((index, answer.chain))
@@ -115,7 +121,12 @@ def run_chains(
             first.setdefault(index, (executed, verdict.label is gold))
             if verdict.label is gold:
                 accepted[index] = (chain, verdict, attempt + 1)
+            elif verdict.label is Label.LIMIT:
+                limited.add(index)
+                last_reason[index] = ("no decision for the conclusion under the premises "
+                                      f"(a prover limit: {verdict.detail or 'no detail'})")
             else:
+                limited.discard(index)
                 last_reason[index] = _mismatch(verdict, gold)
         for index in pending:
             if index not in accepted:
@@ -136,6 +147,10 @@ def run_chains(
                            attempts=attempts_allowed, first_executed=executed,
                            first_matched=matched, prover=prover_name,
                            raw_outputs=tuple(raw[index]))
+        if index in limited and index not in accepted:
+            # A limit is not a wrong translation: the item is undecided, not a failure.
+            results.append(replace(base, status="undecided", reason=last_reason[index]))
+            continue
         if index not in accepted:
             results.append(replace(
                 base, reason=f"analysis failure after {attempts_allowed} attempt(s): "
