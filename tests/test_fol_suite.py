@@ -46,7 +46,7 @@ def test_tarski_suite_golds_all_parse() -> None:
     loaded = load_jsonl(ROOT / "suites" / "tarski" / "sentences.jsonl", TARSKI)
     assert loaded.errors == ()
     assert len(loaded.items) >= 80
-    assert sum(len(item.gold) >= 2 for item in loaded.items) >= 50
+    assert all(len(item.gold) >= 2 for item in loaded.items)
     assert {item.difficulty for item in loaded.items} == {
         "super-low", "low", "mid-low", "mid-high", "high", "super-high"}
 
