@@ -9,7 +9,6 @@ neither Tarski's World nor FOLIO's gold FOL uses them). ∧ and ∨ chains are n
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 
 @dataclass(frozen=True)
@@ -22,7 +21,7 @@ class Const:
     name: str
 
 
-Term = Union[Var, Const]
+Term = Var | Const
 
 
 @dataclass(frozen=True)
@@ -93,7 +92,7 @@ class Exists:
     body: Formula
 
 
-Formula = Union[Pred, Eq, Truth, Not, And, Or, Xor, Implies, Iff, Forall, Exists]
+Formula = Pred | Eq | Truth | Not | And | Or | Xor | Implies | Iff | Forall | Exists
 
 
 def free_vars(formula: Formula) -> frozenset[str]:
