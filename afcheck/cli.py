@@ -153,6 +153,8 @@ def defaults(args: list[str]) -> list[str]:
     at the end of a run for statistics that case items never have.
     ``-p no:unraisableexception``: it runs full garbage collections over every item at the end
     of a run, looking for exceptions that case items do not leave behind.
+    ``-p no:xdist``: pytest-xdist, when installed, costs a second at start-up, and afcheck
+    refuses its ``-n`` anyway (a run decides and gates over all items at once).
     Options given later on the command line win.
     """
     added = []
@@ -168,6 +170,9 @@ def defaults(args: list[str]) -> list[str]:
         added += ["-p", "no:hypothesispytest"]
     if not any("unraisable" in a for a in args):
         added += ["-p", "no:unraisableexception"]
+    if not any(a in ("-n", "--dist") or a.startswith(("-n", "--numprocesses", "--dist"))
+               for a in args):
+        added += ["-p", "no:xdist"]
     return added
 
 

@@ -101,7 +101,7 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(_NO_XDIST)
     plugins = _plugins_of.get(config.pluginmanager) or Plugins()
     run = Run(plugins, lambda name: config.getoption("afcheck_" + name, default=None),
-              progress=lambda: _progress(config))
+              progress=lambda: _progress(config), rootdir=str(config.rootpath))
     config.stash[run_key] = run
     try:
         run.configure()

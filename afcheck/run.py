@@ -39,8 +39,9 @@ class Run:
     """A run's state, from configuration to the summary."""
 
     def __init__(self, plugins: Plugins, option: OptionReader,
-                 progress: Callable[[], Progress] | None = None) -> None:
+                 progress: Callable[[], Progress] | None = None, rootdir: str = "") -> None:
         self.plugins = plugins
+        self.rootdir = rootdir
         self._option = option
         self._progress = progress or (lambda: Progress(enabled=False))
         self.components = Components(plugins)
@@ -249,7 +250,8 @@ class Run:
         self.summary = RunSummary(
             items=items, methods=summaries, config=self._config_record(),
             gate_failures=failures, timings=dict(self._times.seconds),
-            implementations={name: self.method(name) for name in by_method})
+            implementations={name: self.method(name) for name in by_method},
+            rootdir=self.rootdir)
         status: int | None = None
         for reporter, destination in self._reporters:
             try:

@@ -1,14 +1,21 @@
 """The ineffective-perturbation finder.
 
 A perturbation is meant to make its step invalid, but a templated edit can leave it valid
-("17 is odd" → "13 is odd"). The finder applies the perturber's textual edit to the original
-step's *formal* statement, when the edited numeral or operator can be located there exactly
-once, and asks the run's prover about the result: if the edited statement is still provable,
-the perturbation did not break what the step claims, and the case is left out of the metrics
-(counted apart; ``--keep-ineffective`` keeps it).
+("17 is odd" → "13 is odd", ``6×5×4×3×2×1`` → ``6×5×4×3×2÷1``). The finder applies the
+perturber's textual edit to the original step's *formal* statement and asks the run's prover
+about the result: if the edited statement is still provable, the perturbation did not break
+what the step claims, and the case is left out of the metrics (counted apart;
+``--keep-ineffective`` keeps it). Lean's own arithmetic decides: ``0 + 0 = 0`` edited to
+``0 / 0 = 0`` is still provable (``x / 0 = 0`` in Lean), so that edit is ineffective too.
 
-Only edits that map onto one token of the statement are tried; anything else leaves the
-perturbation's effectiveness unknown, which keeps the case.
+The edit is located by its token (a numeral, or an operator translated to Lean). When the
+token occurs several times in the conclusion and the step text is not known, the edited
+statement is the conjunction of every single-place edit: it is provable only when the edit
+holds wherever it landed. Given the step text, an edit whose token occurs more often in the
+text than in the conclusion is not tried (it may have landed in a part of the step the
+statement does not say, such as a restatement of the problem); when both counts agree, the
+edit lands on the occurrence of the same rank. Anything else leaves the perturbation's
+effectiveness unknown, which keeps the case.
 """
 
 from __future__ import annotations
@@ -27,22 +34,45 @@ _OPERATORS = {
 _NUMBER = re.compile(r"^[+-]?\d[\d,]*(\.\d+)?$")
 
 
-def edited_statement(statement: str, edit: Edit | None) -> str | None:
-    """``statement`` with ``edit`` applied to its one matching token, or ``None``."""
+def edited_statement(statement: str, edit: Edit | None, text: str | None = None) -> str | None:
+    """``statement`` with ``edit`` applied to its conclusion (see the module docstring), or
+    ``None`` when the edit cannot be located there. ``text`` is the step the edit was made in,
+    when known."""
     if edit is None:
         return None
     head, sep, body = _split_conclusion(statement)
     if not sep:
         return None
+    proof = body.rfind(":=")
+    body, tail = (body[:proof], body[proof:]) if proof >= 0 else (body, "")
     old, new = _lean_token(edit.old), _lean_token(edit.new)
     if old is None or new is None or old == new:
         return None
-    pattern = _token_pattern(old)
-    matches = list(pattern.finditer(body))
-    if len(matches) != 1:
+    matches = list(_token_pattern(old).finditer(body))
+    if not matches:
         return None
-    match = matches[0]
-    return head + sep + body[: match.start()] + new + body[match.end():]
+    if text is not None:
+        in_text = _text_occurrences(text, edit.old, old)
+        if len(in_text) > len(matches) or edit.start not in in_text:
+            return None
+        if len(in_text) == len(matches):
+            matches = [matches[in_text.index(edit.start)]]
+    variants = [body[: m.start()] + new + body[m.end() :] for m in matches]
+    if len(variants) == 1:
+        return head + sep + variants[0] + tail
+    return head + sep + " " + " ∧ ".join(f"({v.strip()})" for v in variants) + " " + tail
+
+
+def _text_occurrences(text: str, written: str, token: str) -> list[int]:
+    """Where ``token`` is written in ``text``, in any of its spellings (start offsets)."""
+    if _NUMBER.match(written.strip()):
+        pattern = re.compile(rf"(?<![\w.,]){re.escape(written.strip())}(?![\w]|[.,]\d)")
+        return [m.start() for m in pattern.finditer(text)]
+    spellings = sorted((s for s, t in _OPERATORS.items() if t == token), key=len, reverse=True)
+    alternatives = "|".join(
+        re.escape(s) + ("(?![A-Za-z])" if s.startswith("\\") else "") for s in spellings
+    )
+    return [m.start() for m in re.finditer(alternatives, text)]
 
 
 def _split_conclusion(statement: str) -> tuple[str, str, str]:

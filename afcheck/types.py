@@ -30,9 +30,13 @@ class Location:
 
     path: str
     line: int = 0
+    record: int | None = None
+    """The record's number in its file (from 1), given when a line does not name it alone
+    (records of a one-line JSON array)."""
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}" if self.line else self.path
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        return where if self.record is None else f"{where} (record {self.record})"
 
 
 @dataclass(frozen=True)

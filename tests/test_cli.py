@@ -55,13 +55,14 @@ def test_bad_option_value_is_one_line() -> None:
 
 
 def test_pytest_defaults_give_way_to_the_users_choices() -> None:
-    hypothesis = ["-p", "no:hypothesispytest", "-p", "no:unraisableexception"]
+    hypothesis = ["-p", "no:hypothesispytest", "-p", "no:unraisableexception", "-p", "no:xdist"]
     assert cli.defaults(["suites/x"]) == ["--tb=line", "-rN", "-s", "-p", "no:logging",
                                           *hypothesis]
     assert cli.defaults(["suites/x", "--tb=short", "--capture=fd", "--log-level=INFO"]) == (
         hypothesis)
     assert cli.defaults(["suites/x", "-rs"]) == ["--tb=line", "-s", "-p", "no:logging",
                                                  *hypothesis]
+    assert "no:xdist" not in cli.defaults(["suites/x", "-n", "2"])  # refused with one line
 
 
 def test_help_is_afchecks_own(capsys: pytest.CaptureFixture[str]) -> None:

@@ -6,13 +6,13 @@ import re
 from collections import Counter
 
 import pytest
+from afcheck_regex.judge import judge_claim
 from afcheck_regex.numerals import find_numerals, parse_units
 from afcheck_regex.operators import find_operators
 from afcheck_regex.perturber import PREFIX, RegexPerturber, make_perturber
 from hypothesis import given
 from hypothesis import strategies as st
 
-from afcheck.judge import judge_claim
 from afcheck.plugins import get_plugins
 from afcheck.types import Perturbation, Step
 
@@ -146,6 +146,31 @@ def test_words_containing_not_are_not_negations(word: str, seed: int) -> None:
 )
 def test_glued_symbols_are_not_operators(text: str, forbidden: str) -> None:
     assert all(op.text != forbidden for op in find_operators(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Days:\n- A: 4\n- B: cost",
+        "Cost (in $)\n- Monday: 3 + 4\n  - later",
+        "Sum: 9\n+ then\n* more",
+    ],
+)
+def test_a_bullet_after_a_line_ending_in_a_number_is_no_operator(text: str) -> None:
+    bullets = {i for i, line in _lines(text) if line.lstrip()[:1] in "-+*"}
+    assert all(op.start not in bullets for op in find_operators(text))
+    for seed in range(10):
+        edit = RegexPerturber(prefer="operator").perturb_text(text, seed, "t/p/0").edit
+        assert edit is not None and edit.start not in bullets
+
+
+def _lines(text: str) -> list[tuple[int, str]]:
+    """(offset of the line's first non-blank character, line) for each line."""
+    out, offset = [], 0
+    for line in text.split("\n"):
+        out.append((offset + len(line) - len(line.lstrip()), line))
+        offset += len(line) + 1
+    return out
 
 
 def test_negative_numbers_keep_their_sign() -> None:

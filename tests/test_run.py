@@ -182,3 +182,24 @@ def test_xdist_is_refused_in_one_line(toy: pytest.Pytester) -> None:
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert "pytest-xdist's -n would split across processes" in result.stderr.str()
     assert "Traceback" not in result.stderr.str()
+
+
+@pytest.mark.realdata
+def test_junit_validates_against_jenkins_schema_unless_annotated(
+        toy: pytest.Pytester, data_dir: Path) -> None:
+    from lxml import etree
+
+    schema = etree.XMLSchema(etree.parse(str(data_dir / "junit" / "junit-10.xsd")))
+    write_suite(toy.path, "demo", STEPS, ARITH)
+    strict, annotated = toy.path / "strict.xml", toy.path / "annotated.xml"
+    toy.runpytest("claims", "demo", *PLUGINS, "--afcheck-junitxml", str(strict))
+    schema.assertValid(etree.parse(str(strict)))
+    cases = list(etree.parse(str(strict)).getroot().iter("testcase"))
+    assert len(cases) == 6 and all(c.get("time") is not None for c in cases)
+    assert all(c.get("file") is None for c in cases)
+    toy.runpytest("claims", "demo", *PLUGINS, "--afcheck-junitxml", str(annotated),
+                  "--afcheck-junit-annotations")
+    doc = etree.parse(str(annotated))
+    located = {c.get("name"): (c.get("file"), c.get("line")) for c in doc.iter("testcase")}
+    assert located["c3"] == ("claims/claims.jsonl", "3")  # relative to the rootdir
+    assert not schema.validate(doc)  # file and line are outside Jenkins' schema

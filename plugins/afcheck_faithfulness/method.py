@@ -17,6 +17,7 @@ from afcheck_faithfulness.pipeline import CaseSpec
 from afcheck_faithfulness.records import record
 from afcheck_faithfulness.render import details, one_line
 
+_NO_STEP = Step("", "", "", "", "", "")
 _ITEM_STATUS = {Status.PASSED: ItemStatus.PASSED, Status.FAILED: ItemStatus.FAILED,
                 Status.SKIPPED: ItemStatus.SKIPPED}
 
@@ -38,19 +39,31 @@ class Faithfulness:
 
     def __init__(self) -> None:
         self._spool: Spool | None = None
+        self._templates: dict[int, tuple[tuple[CaseSpec, ...], Selection]] = {}
 
     def cases(self, record: Record, selection: Selection) -> Iterable[tuple[str, CaseSpec]]:
         if not isinstance(record, Step):
             raise TypeError(f"the faithfulness method reads steps, got {type(record).__name__}")
-        perturbers = selection.choices("perturber")
-        formaliser = selection.choice("formaliser")
-        checker = selection.choice("checker")
+        templates = self._templates_of(selection)
+        several = len(templates) > 1
+        for template in templates:
+            name = record.case_name + (f"[{template.perturber.name}]" if several else "")
+            yield name, replace(template, step=record)
+
+    def _templates_of(self, selection: Selection) -> tuple[CaseSpec, ...]:
+        """One case per perturber with everything but the step: the same for every record of
+        a suite, so it is made once."""
+        known = self._templates.get(id(selection))
+        if known is not None and known[1] is selection:
+            return known[0]
+        formaliser, checker = selection.choice("formaliser"), selection.choice("checker")
         prover = selection.choice("prover")
         seed = int(str(selection.setting("seed") or 0))
         keep = bool(selection.option("keep_ineffective"))
-        for perturber in perturbers:
-            name = record.case_name + (f"[{perturber.name}]" if len(perturbers) > 1 else "")
-            yield name, CaseSpec("", record, perturber, formaliser, checker, prover, seed, keep)
+        templates = tuple(CaseSpec("", _NO_STEP, perturber, formaliser, checker, prover, seed,
+                                   keep) for perturber in selection.choices("perturber"))
+        self._templates[id(selection)] = (templates, selection)
+        return templates
 
     def choices(self, case: CaseSpec) -> Iterable[tuple[str, Choice]]:
         return (("perturber", case.perturber), ("formaliser", case.formaliser),

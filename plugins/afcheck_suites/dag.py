@@ -359,8 +359,11 @@ def load_steps(spec: SuiteSpec) -> Iterator[Step | LoadError]:
     if rows and not mine:
         others = ", ".join(sorted({str(r.get("split")) for r in rows}))
         raise SuiteError(path, f"no DAG rows for split '{split}' (the file holds {others})")
+    from afcheck_suites.source import rows as located
+
+    places = [where for _, where in located(path)]
     for number, row in mine:
-        yield from _row_steps(spec, row, Location(str(path), number))
+        yield from _row_steps(spec, row, places[number - 1])
 
 
 def read_rows(path: Path, owner: Path | str) -> list[dict[str, Any]]:
@@ -382,7 +385,7 @@ def _row_steps(spec: SuiteSpec, row: Mapping[str, Any],
 
     problem_id = str(row.get("id") or "")
     if not problem_id:
-        yield LoadError(where, "DAG row has no 'id' (record number shown)")
+        yield LoadError(where, "DAG row has no 'id'")
         return
     if row.get("error"):
         yield LoadError(where, f"chain {problem_id} has no DAG: {row['error']}; run `afcheck "
@@ -499,7 +502,7 @@ def _chains(root: Path, limit: int | None) -> tuple[SuiteSpec, list[Chain]]:
                          "suites")
     chains: list[Chain] = []
     for row, where in rows(resolve(spec)):
-        if row.get("label") != -1:
+        if not isinstance(row, dict) or row.get("label") != -1:
             continue
         if not row.get("id") or not isinstance(row.get("steps"), list):
             print(f"afcheck dag: {where}: row needs 'id' and a list 'steps'; skipped",

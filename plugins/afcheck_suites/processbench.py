@@ -49,6 +49,10 @@ class ProcessBenchSuite:
             return
         path = resolve(spec)
         for row, where in rows(path):
+            if not isinstance(row, dict):
+                yield LoadError(where, f"a ProcessBench row is a JSON object, not "
+                                f"{type(row).__name__}; fix or remove the record")
+                continue
             if row.get("label") != -1:
                 continue
             yield from _steps_of(row, where, spec, mode)
@@ -59,7 +63,7 @@ def _steps_of(row: dict[str, Any], where: Location, spec: SuiteSpec,
     problem_id = str(row.get("id", ""))
     steps = row.get("steps")
     if not problem_id or not isinstance(steps, list):
-        yield LoadError(where, "row needs 'id' and a list 'steps' (record number shown)")
+        yield LoadError(where, "row needs 'id' and a list 'steps'")
         return
     dataset = problem_id.rsplit("-", 1)[0] if "-" in problem_id else spec.name
     for index, paragraph in enumerate(steps):

@@ -52,15 +52,45 @@ def _from_hub(split: str) -> Path | str:
         return f"the hub answered: {type(exc).__name__}"
 
 
-def rows(path: Path) -> Iterator[tuple[dict[str, Any], Location]]:
+def rows(path: Path) -> Iterator[tuple[object, Location]]:
+    """Each element of the file's JSON array with the line it starts on, so that a report
+    points at the record itself."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise SuiteError(path, f"cannot read ProcessBench JSON: {exc}") from None
-    if not isinstance(data, list):
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SuiteError(path, f"cannot read ProcessBench JSON: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise SuiteError(path, f"not UTF-8 text (byte {exc.start}); ProcessBench files are "
+                         "UTF-8 JSON: download the split again") from None
+    decoder = json.JSONDecoder()
+    position, line = _skip_space(text, 0), 1
+    if not text.startswith("[", position):
         raise SuiteError(path, "expected a JSON array of ProcessBench rows")
-    for index, row in enumerate(data):
-        yield row, Location(str(path), index + 1)
+    position = _skip_space(text, position + 1)
+    seen, previous, number = 0, 0, 0
+    while position < len(text) and text[position] != "]":
+        line += text.count("\n", seen, position)
+        seen = position
+        number += 1
+        try:
+            row, end = decoder.raw_decode(text, position)
+        except json.JSONDecodeError as exc:
+            raise SuiteError(Location(str(path), exc.lineno),
+                             f"not valid JSON ({exc.msg}); download the split again") from None
+        yield row, Location(str(path), line, number if line == previous else None)
+        previous = line
+        position = _skip_space(text, end)
+        if text.startswith(",", position):
+            position = _skip_space(text, position + 1)
+        elif not text.startswith("]", position):
+            raise SuiteError(Location(str(path), line + text.count("\n", seen, position)),
+                             "expected ',' or ']' between ProcessBench rows")
+
+
+def _skip_space(text: str, position: int) -> int:
+    while position < len(text) and text[position] in " \t\r\n":
+        position += 1
+    return position
 
 
 def make_step(spec: SuiteSpec, dataset: str, row: dict[str, Any], problem_id: str, node_id: str,

@@ -5,10 +5,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from afcheck_regex.judge import effectiveness, judge_claim
 from hypothesis import given
 from hypothesis import strategies as st
-
-from afcheck.judge import effectiveness, judge_claim
 
 
 @pytest.mark.parametrize(
