@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from llm_fixtures import llm_server_url  # noqa: F401 - pytest fixture
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -110,3 +111,32 @@ def test_fol_command_is_registered() -> None:
     done = afcheck("fol", "equiv", "--json", "∀x Cube(x)", "∀y Cube(y)")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["equivalent"] is True
+
+
+@pytest.mark.llm_server
+def test_seed_prompt_against_a_real_local_server(llm_server_url: str, tmp_path: Path) -> None:  # noqa: F811
+    # SmolLM2-135M is useless at logic: the point is that every item ends classified.
+    out = tmp_path / "r.json"
+    done = afcheck(str(ROOT / "suites" / "tarski"), "-k", "tw-001 or tw-039",
+                   "--nl2fol-formaliser", "nl2fol-llama", "--nl2fol-formaliser-opt",
+                   f"base_url={llm_server_url},model=smollm2,max_tokens=32",
+                   "--json", str(out), "--no-cache", "-q",
+                   env={"AFCHECK_CACHE_DIR": str(tmp_path / "c")})
+    assert done.returncode in (0, 1), done.stdout + done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
+    steps = json.loads(out.read_text(encoding="utf-8"))["steps"]
+    assert {s["id"] for s in steps} == {"tw-001", "tw-039"}
+    for step in steps:
+        assert step["status"] in ("correct", "syntax-error", "not-equivalent", "undecided",
+                                  "no-output")
+        assert step["output"] or step["error"]
+
+
+def test_a_bad_suite_option_is_one_line(suite: Path) -> None:
+    manifest = suite / "suite.toml"
+    manifest.write_text(manifest.read_text(encoding="utf-8") + 'rlimit = "lots"\n',
+                        encoding="utf-8")
+    done = afcheck(str(suite), "--no-cache")
+    assert done.returncode != 0
+    assert "rlimit = 'lots'" in done.stdout + done.stderr
+    assert "Traceback" not in done.stdout + done.stderr

@@ -66,6 +66,12 @@ class Language:
     theories: tuple[str, ...]
     path: Path = field(default=Path(), compare=False)
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # Pickled by reference (for worker processes): the other side loads the same file.
+        if LANGUAGES.get(self.name) is self:
+            return (language_named, (self.name,))
+        return (load_language, (self.path,))
+
     def is_constant(self, name: str) -> bool:
         return re.fullmatch(self.constants, name) is not None
 

@@ -108,8 +108,12 @@ class Nl2FolMethod:
             # A suite's recorded outputs live next to it.
             merged["path"] = str(selection.suite.root / merged["path"])
         theory = selection.option("nl2fol_theory") or options.get("theory")
-        settings = Settings(theory=None if theory is None else str(theory),
-                            rlimit=int(str(options.get("rlimit", Settings.rlimit))))
+        rlimit = options.get("rlimit", Settings.rlimit)
+        if not isinstance(rlimit, int) or rlimit < 1:
+            raise SuiteError(selection.suite.manifest,
+                             f"[afcheck.options] rlimit = {rlimit!r}: give z3's resource limit "
+                             "per call as a whole number >= 1")
+        settings = Settings(theory=None if theory is None else str(theory), rlimit=rlimit)
         yield record.case_name, Nl2FolCase(record, Choice.of(str(name), merged), settings)
 
     def choices(self, case: Nl2FolCase) -> Iterable[tuple[str, Choice]]:
