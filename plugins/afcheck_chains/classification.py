@@ -138,8 +138,11 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
     gen.add_argument("data", nargs="?", type=Path,
                      help="PrOntoQA dev.json in Logic-LLM's format "
                           "(default: $AFCHECK_DATA_DIR/prontoqa/dev.json)")
-    gen.add_argument("--seed", type=int, default=DEFAULT_SEED)
-    gen.add_argument("--per-type", type=int, default=DEFAULT_PER_TYPE)
+    gen.add_argument("--seed", type=int, default=DEFAULT_SEED,
+                     help=f"seed of the draw and the mutations (default {DEFAULT_SEED})")
+    gen.add_argument("--per-type", type=int, default=DEFAULT_PER_TYPE,
+                     help=f"chains per type T1–T4 (default {DEFAULT_PER_TYPE}; fewer when the "
+                          "file has fewer usable chains)")
     gen.add_argument("--out", type=Path, help="output file (default: standard output)")
     return _handle
 
