@@ -59,6 +59,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except AfcheckError as exc:
         print(f"afcheck: error: {exc}", file=sys.stderr)
         return 4
+    except BrokenPipeError:
+        # `afcheck prove … | head`: the reader has gone, which is no error of the command's.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
 
 
 def _paths(args: list[str]) -> list[str]:

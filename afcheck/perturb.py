@@ -11,13 +11,13 @@ here is the perturbation that step gets there.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from afcheck.errors import AfcheckError, UsageError
 from afcheck.options import add_component_options
+from afcheck.printable import printable, printable_json
 from afcheck.registry import PERTURBER
 from afcheck.types import Perturbation, Step
 
@@ -47,29 +47,44 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     except AfcheckError as exc:
-        print(f"afcheck perturb: error: {exc}", file=sys.stderr)
+        print(f"afcheck perturb: error: {printable(str(exc), newlines=False)}", file=sys.stderr)
         return 2
     return handler(args)
 
 
 def handle(args: argparse.Namespace) -> int:
-    """Run the command; 0 on success, 2 on bad input (one line on stderr)."""
+    """Run the command; 0 on success, 2 on bad input, 3 when the perturber breaks (one line
+    on stderr). Text from the step is printed with its control characters escaped."""
     try:
         text = _read_text(args.text)
         perturbation = _perturb(args.perturber, args.perturber_opt, text, args.seed,
                                 args.step_id)
     except AfcheckError as exc:
-        print(f"afcheck perturb: error: {exc}", file=sys.stderr)
+        print(f"afcheck perturb: error: {printable(str(exc), newlines=False)}", file=sys.stderr)
         return 2
+    except Exception as exc:  # noqa: BLE001 - a plugin's bug is still one line
+        print(f"afcheck perturb: error: the perturber failed: {type(exc).__name__}: "
+              f"{printable(str(exc), newlines=False)[:300]}", file=sys.stderr)
+        return 3
     if args.json:
-        print(json.dumps(as_json(text, perturbation, args.seed), ensure_ascii=False))
+        print(printable_json(as_json(text, perturbation, args.seed)))
     else:
-        print(as_text(perturbation))
+        print(printable(as_text(perturbation)))
     return 0
 
 
 def _read_text(value: str) -> str:
-    text = sys.stdin.read().rstrip("\n") if value == "-" else value
+    if value == "-":
+        data = _stdin_bytes()
+        try:
+            text = data.decode("utf-8").rstrip("\n")
+        except UnicodeDecodeError as exc:
+            raise UsageError(f"standard input is not UTF-8 text (invalid byte at offset "
+                             f"{exc.start})") from None
+    else:
+        text = value
+    if any("\ud800" <= c <= "\udfff" for c in text):
+        raise UsageError("the step text is not valid UTF-8; pass UTF-8 text")
     if not text.strip():
         raise UsageError("the step text is empty; pass the step as the first argument")
     return text
@@ -123,6 +138,15 @@ def as_text(perturbation: Perturbation) -> str:
         f"rule: {perturbation.rule}  edit: [{edit.start}:{edit.end}] "
         f"{edit.old!r} -> {edit.new!r}  effective: {effective}"
     )
+
+
+def _stdin_bytes(limit: int = -1) -> bytes:
+    """Standard input as bytes, so that bad UTF-8 is reported rather than raised; a text-only
+    stream (an embedding host's) is taken as it is."""
+    buffer = getattr(sys.stdin, "buffer", None)
+    if buffer is not None:
+        return bytes(buffer.read(limit))
+    return sys.stdin.read(limit).encode("utf-8", "surrogatepass")
 
 
 if __name__ == "__main__":

@@ -92,6 +92,9 @@ class Perturbation:
     reason: str = ""
     effective: bool | None = None
     """Whether the perturbation is known to make the step invalid; ``None`` when unknown."""
+    transient: bool = False
+    """A backend error (the LLM perturber's server failed), not a perturbation: the result
+    cache never keeps it, so the next run asks again."""
 
 
 class FormalisationStatus(str, enum.Enum):

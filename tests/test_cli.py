@@ -102,3 +102,4 @@ def test_list_methods_and_commands(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["list", "commands"]) == 0
     out = capsys.readouterr().out
     assert "lean" in out and "dag" in out
+

@@ -219,3 +219,20 @@ def test_perturbed_arithmetic_claims_are_mostly_false(
         effective += _perturb(text, seed).effective is True
     # Measured: about 95% (swaps such as 0 + 5 -> 0 * 5... or x * 1 -> x / 1 can stay true).
     assert effective >= 0.8 * len(cases)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "So " + "(" * 10_000 + "1+2" + ")" * 10_000 + " = 3.",
+        "So $" + "\\frac{" * 3_000 + "1}{2}" + "}{2}" * 3_000 + " = 1$.",
+        "So $" + "\\sqrt{" * 3_000 + "4" + "}" * 3_000 + " = 2$.",
+        "So " + "-" * 20_000 + "1 = 1.",
+        "So " + "^".join(["2"] * 5_000) + " = 4.",
+    ],
+    ids=["parentheses", "fractions", "roots", "signs", "powers"],
+)
+def test_deeply_nested_steps_are_perturbed_and_judged_unknown(text: str) -> None:
+    result = _perturb(text)
+    assert result.text is not None and result.rule in ("number", "operator")
+    assert result.effective is None

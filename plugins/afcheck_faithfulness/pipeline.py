@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from afcheck import screen
 from afcheck.components import Perturber
 from afcheck.method import Choice
 from afcheck.registry import CHECKER, FORMALISER, PERTURBER, PROVER, Kind
@@ -33,6 +32,7 @@ from afcheck.types import (
     Verdict,
     VerdictKind,
 )
+from afcheck_faithfulness import screen
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -118,7 +118,8 @@ def _perturb(cases: Sequence[CaseSpec], rt: Runtime,
     for (choice, seed), steps in groups.items():
         batch = list(steps.values())
         made = _call(rt, "perturb", PERTURBER, choice, batch, key=_step_key(seed),
-                     call=_perturb_with(seed), load=codec.load_perturbation)
+                     call=_perturb_with(seed), load=codec.load_perturbation,
+                     keep=lambda p: not p.transient)
         for step, perturbation, spent in zip(batch, made.results, made.seconds, strict=True):
             out[(choice, seed, step.id)] = perturbation
             seconds[("perturb", choice, seed, step.id)] = spent
@@ -201,11 +202,18 @@ def _check(cases: Sequence[CaseSpec], formalisations: Mapping[_FKey, Formalisati
            rt: Runtime, seconds: dict[tuple[object, ...], float]
            ) -> dict[tuple[Choice, _FKey], Formalisation]:
     groups: dict[Choice, dict[_FKey, Formalisation]] = defaultdict(dict)
+    out: dict[tuple[Choice, _FKey], Formalisation] = {}
     for case in cases:
         for key in _case_fkeys(case):
-            if key in formalisations:
-                groups[case.checker][key] = formalisations[key]
-    out: dict[tuple[Choice, _FKey], Formalisation] = {}
+            formalisation = formalisations.get(key)
+            if formalisation is None:
+                continue
+            if formalisation.ok:
+                groups[case.checker][key] = formalisation
+            else:
+                # Nothing to type-check: a failure keeps its own reason, never a cached one
+                # from another request that failed in the same way.
+                out[(case.checker, key)] = formalisation
     for choice, items in groups.items():
         keys = list(items)
         batch = [items[k] for k in keys]
@@ -220,9 +228,11 @@ def _check(cases: Sequence[CaseSpec], formalisations: Mapping[_FKey, Formalisati
                                                        made.seconds, strict=True):
             seconds[("check", choice, key)] = spent
             # The cache keeps the verdict of the check; the record stays this request's own.
-            if (formalisation.status, formalisation.reason) != (original.status, original.reason):
+            if (formalisation.status, formalisation.reason, formalisation.transient) != (
+                    original.status, original.reason, original.transient):
                 original = replace(original, status=formalisation.status,
-                                   reason=formalisation.reason)
+                                   reason=formalisation.reason,
+                                   transient=formalisation.transient)
             out[(choice, key)] = original
     return out
 
@@ -269,7 +279,7 @@ def _screened(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation],
     original = checked.get((case.checker, _case_fkeys(case)[0]))
     if original is None or not original.ok or not original.statement:
         return None
-    return screen.edited_statement(original.statement, perturbation.edit)
+    return screen.edited_statement(original.statement, perturbation.edit, text=case.step.text)
 
 
 def _case_fkeys(case: CaseSpec) -> tuple[_FKey, _FKey]:
@@ -303,8 +313,13 @@ def _assemble(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation],
             return None
         return verdicts[(case.prover, formalisation.statement, formalisation.header)]
 
+    z = verdict_of(original)
     why = "the perturbed step still holds"
-    if screened is not None:
+    if z is not None and z.kind is VerdictKind.REFUTED:
+        # An error induction is never hidden as an ineffective perturbation.
+        if perturbation.effective is False:
+            perturbation = replace(perturbation, effective=None)
+    elif screened is not None:
         verdict = verdicts[(case.prover, screened, original.header)]
         if verdict.kind is VerdictKind.PROVED:
             perturbation = replace(perturbation, effective=False)
@@ -315,7 +330,7 @@ def _assemble(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation],
         perturbation=perturbation,
         original=original,
         perturbed=perturbed,
-        z=verdict_of(original),
+        z=z,
         z_bar=verdict_of(perturbed),
         excluded=_exclusion(case, perturbation, why),
         timings=timings,

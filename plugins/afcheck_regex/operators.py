@@ -100,8 +100,8 @@ def _glued(text: str, start: int, end: int) -> bool:
 def _binary(text: str, start: int, end: int, math: bool) -> bool:
     if _bullet(text, start, end):
         return False
-    left = text[:start].rstrip()[-1:]
-    right = text[end:].lstrip()[:1]
+    left = _neighbour(text, start - 1, -1)
+    right = _neighbour(text, end, 1)
     if not left or not right or not _OPERAND_END.match(left) or not _OPERAND_START.match(right):
         return False
     if math:
@@ -115,15 +115,23 @@ def _binary(text: str, start: int, end: int, math: bool) -> bool:
     return True
 
 
+def _neighbour(text: str, i: int, step: int) -> str:
+    """The first character from ``i`` in direction ``step`` that is not whitespace; ``""`` at
+    the text's end. (Slicing and stripping instead copies the text once per operator.)"""
+    while 0 <= i < len(text) and text[i].isspace():
+        i += step
+    return text[i] if 0 <= i < len(text) else ""
+
+
 def _bullet(text: str, start: int, end: int) -> bool:
     """``- item`` at the start of a line is a list mark, whatever the line before ends with
     (``4``, ``)``): the operand on its left is on another line."""
-    line_start = text.rfind("\n", 0, start) + 1
-    return (
-        text[start:end] in ("-", "+", "*", "•")
-        and text[line_start:start].strip(" \t") == ""
-        and text[end : end + 1] in (" ", "\t")
-    )
+    if text[start:end] not in ("-", "+", "*", "•") or text[end : end + 1] not in (" ", "\t"):
+        return False
+    i = start - 1
+    while i >= 0 and text[i] in " \t":  # only blanks back to the line's start
+        i -= 1
+    return i < 0 or text[i] == "\n"
 
 
 def _numberish(char: str, side: str) -> bool:

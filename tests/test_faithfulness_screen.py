@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from afcheck_faithfulness.screen import edited_statement
 from conftest import write_suite
 
-from afcheck.screen import edited_statement
 from afcheck.types import Edit
 
 
