@@ -143,3 +143,11 @@ def test_folio_rejects_free_variables_and_foreign_connectives() -> None:
         parse("P(joe) ^ Q(joe)", FOLIO)
     assert (caught.value.error_class, caught.value.rule) == (
         ErrorClass.CONNECTIVES, "foreign-connective")
+
+
+def test_absurdly_deep_formulas_are_refused_not_crashed_on() -> None:
+    deep = "¬" * 5000 + "Cube(a)"
+    with pytest.raises(FolSyntaxError) as caught:
+        parse(deep, TARSKI)
+    assert (caught.value.error_class, caught.value.rule) == (ErrorClass.OTHER, "too-deep")
+    assert parse("¬" * 150 + "Cube(a)", TARSKI) is not None

@@ -334,7 +334,10 @@ def _solve(
     if encoder.elements is not None:
         for constant in encoder.constants.values():
             solver.add(z3.Or([constant == e for e in encoder.elements]))
-    answer = solver.check()
+    try:
+        answer = solver.check()
+    except z3.Z3Exception as exc:  # an internal z3 failure leaves the pair undecided
+        return "unknown", None, f"z3 error: {exc}"
     if answer == z3.unsat:
         return "unsat", None, ""
     if answer == z3.sat:

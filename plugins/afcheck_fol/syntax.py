@@ -123,7 +123,31 @@ def parse(
         tree = _parser(language).parse(text)
     except lark.exceptions.UnexpectedInput as exc:
         raise _failure(text, language, exc) from None
+    depth = _depth(tree)
+    if depth > MAX_DEPTH:
+        # Every later stage walks the tree recursively; no sentence of these languages
+        # needs anything near this.
+        raise FolSyntaxError(ErrorClass.OTHER, "too-deep", (0, len(text)),
+                             f"the formula nests {depth} levels deep (at most {MAX_DEPTH})")
     return _Builder(text, language, dict(arities or {})).sentence(tree)
+
+
+MAX_DEPTH = 200
+"""Deepest parse tree :func:`parse` accepts."""
+
+
+def _depth(tree: _Node) -> int:
+    import lark
+
+    deepest = 0
+    stack: list[tuple[_Node, int]] = [(tree, 1)]
+    while stack:  # iterative: the point is to refuse what recursion cannot take
+        node, level = stack.pop()
+        deepest = max(deepest, level)
+        if isinstance(node, lark.Tree):
+            stack.extend((child, level + 1) for child in node.children
+                         if isinstance(child, (lark.Tree, lark.Token)))
+    return deepest
 
 
 def _failure(text: str, language: Language, exc: lark.exceptions.UnexpectedInput) -> FolSyntaxError:
