@@ -14,6 +14,9 @@ from afcheck_fol.extract import extract
         ("<think>cubes…</think>\n\n```\nCube(a) ∧ Small(a)\n```", "Cube(a) ∧ Small(a)"),
         ("`Larger(a, b)`", "Larger(a, b)"),
         ("FOL: a = b", "a = b"),
+        ("**Formula:** ∀x Cube(x)", "∀x Cube(x)"),
+        ("- Answer = Tet(b)", "Tet(b)"),
+        ("-Cube(a)", "-Cube(a)"),  # not a bullet: a foreign negation, left for the parser
         ("a = b", "a = b"),
         ("Cube(a).", "Cube(a)."),  # not repaired: a trailing period is the model's error
         ("<think>never closed", ""),

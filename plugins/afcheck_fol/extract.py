@@ -13,7 +13,8 @@ import re
 _THINK = re.compile(r"<think>.*?</think>", re.S)
 _FENCE = re.compile(r"```[^\n]*\n(.*?)(?:```|\Z)", re.S)
 _LABEL = re.compile(
-    r"^\s*(?:(?:the\s+)?(?:fol\s+)?(?:formula|fol|translation|answer|output)\s*[:=]|=)\s*",
+    r"^\s*(?:[*_#>]+\s*|-\s+)*(?:(?:the\s+)?(?:fol\s+)?(?:formula|fol|translation|answer|output)[\s*_]*"
+    r"[:=][\s*_]*|=)\s*",
     re.I,
 )
 
