@@ -169,8 +169,9 @@ class ChainsSummary:
 
     def lines(self) -> list[str]:
         out = ["chains: " + _line(self.overall)]
-        for name, group in self.by_dataset.items():
-            out.append(f"  {name}: " + _line(group))
+        if len(self.by_dataset) > 1:
+            for name, group in self.by_dataset.items():
+                out.append(f"  {name}: " + _line(group))
         return out
 
     def sections(self) -> dict[str, object]:
