@@ -127,8 +127,9 @@ def test_seed_prompt_against_a_real_local_server(llm_server_url: str, tmp_path: 
     steps = json.loads(out.read_text(encoding="utf-8"))["steps"]
     assert {s["id"] for s in steps} == {"tw-001", "tw-039"}
     for step in steps:
-        assert step["status"] in ("correct", "syntax-error", "not-equivalent", "undecided",
-                                  "no-output")
+        assert step["decision"] in ("correct", "syntax-error", "not-equivalent", "undecided",
+                                    "no-output")
+        assert step["status"] in ("passed", "failed", "skipped")
         assert step["output"] or step["error"]
 
 

@@ -83,7 +83,7 @@ def to_json(result: ChainResult) -> dict[str, object]:
         steps.append(entry)
     return {
         "id": record.id, "dataset": record.dataset, "location": str(record.location),
-        "status": result.status, "reason": result.reason, "class": result.chain_class,
+        "analysis": result.status, "reason": result.reason, "class": result.chain_class,
         "expected_class": record.expected_class, "gold_label": record.label.value,
         "answer": record.answer.value if record.answer else None,
         "answer_correct": result.answer_correct, "valid_path": result.valid_path,

@@ -210,7 +210,7 @@ def to_json(decision: Decision) -> dict[str, object]:
         "gold": list(item.gold),
         "output": candidate.output,
         "candidate": candidate.formula,
-        "status": decision.status,
+        "decision": decision.status,
         "syntax_error": None if decision.syntax_error is None else decision.syntax_error.to_json(),
         "nearest_gold": decision.nearest,
         "ted": decision.ted,
