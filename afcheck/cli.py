@@ -59,6 +59,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except AfcheckError as exc:
         print(f"afcheck: error: {exc}", file=sys.stderr)
         return 4
+    except BrokenPipeError:
+        # `afcheck prove … | head`: the reader has gone, which is no error of the command's.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
 
 
 def _paths(args: list[str]) -> list[str]:
@@ -82,7 +87,7 @@ def _command(plugins: Plugins, name: str) -> Callable[[list[str]], int] | None:
         return None
     builtin: dict[str, Callable[[argparse.ArgumentParser], Handler]] = {
         "list": _configure_list, "cache": _configure_cache,
-        "prove": _own_parser("afcheck.prove"), "perturb": _own_parser("afcheck.perturb")}
+        "prove": _lazy("afcheck.prove"), "perturb": _lazy("afcheck.perturb")}
     description = _BUILTIN.get(name, "")
     configure = builtin.get(name)
     if configure is None:
@@ -93,28 +98,21 @@ def _command(plugins: Plugins, name: str) -> Callable[[list[str]], int] | None:
     chosen = configure
 
     def call(rest: list[str]) -> int:
-        # A command that parses its own arguments answers --help itself.
-        own = chosen is not None and getattr(chosen, "__qualname__", "").startswith("_own")
-        parser = argparse.ArgumentParser(prog=f"afcheck {name}", description=description,
-                                         add_help=not own)
+        parser = argparse.ArgumentParser(prog=f"afcheck {name}", description=description)
         handler = chosen(parser)
         return int(handler(parser.parse_args(_without_plugins(rest))))
 
     return call
 
 
-def _own_parser(module: str) -> Callable[[argparse.ArgumentParser], Handler]:
-    """A command module with its own parser: ``module.main(argv)`` gets the arguments."""
+def _lazy(module: str) -> Callable[[argparse.ArgumentParser], Handler]:
+    """A built-in command whose module is imported only when it runs."""
 
     def configure(parser: argparse.ArgumentParser) -> Handler:
-        parser.add_argument("argv", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+        import importlib
 
-        def handle(args: argparse.Namespace) -> int:
-            import importlib
-
-            return int(importlib.import_module(module).main(list(args.argv)))
-
-        return handle
+        handler: Handler = importlib.import_module(module).configure(parser)
+        return handler
 
     return configure
 
@@ -160,6 +158,8 @@ def defaults(args: list[str]) -> list[str]:
     at the end of a run for statistics that case items never have.
     ``-p no:unraisableexception``: it runs full garbage collections over every item at the end
     of a run, looking for exceptions that case items do not leave behind.
+    ``-p no:xdist``: pytest-xdist, when installed, costs a second at start-up, and afcheck
+    refuses its ``-n`` anyway (a run decides and gates over all items at once).
     Options given later on the command line win.
     """
     added = []
@@ -175,6 +175,9 @@ def defaults(args: list[str]) -> list[str]:
         added += ["-p", "no:hypothesispytest"]
     if not any("unraisable" in a for a in args):
         added += ["-p", "no:unraisableexception"]
+    if not any(a in ("-n", "--dist") or a.startswith(("-n", "--numprocesses", "--dist"))
+               for a in args):
+        added += ["-p", "no:xdist"]
     return added
 
 

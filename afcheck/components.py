@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from afcheck.suites import Record, SuiteSpec
     from afcheck.summary import RunSummary
     from afcheck.types import (
+        DetectTask,
         Formalisation,
         FormaliseRequest,
         Perturbation,
@@ -95,6 +96,19 @@ class EquivalenceCriterion(Protocol):
 
     def judge(self, pairs: Sequence[tuple[str, str]]) -> list[Verdict]:
         """PROVED: equivalent; REFUTED: not equivalent; INCONCLUSIVE: unknown."""
+        ...
+
+
+@runtime_checkable
+class Detector(Protocol):
+    """Looks for semantic drift: a statement that type-checks but may not say what its text
+    says (vacuous hypotheses, an assumed conclusion, changed numerals …)."""
+
+    name: str
+    version: str
+
+    def detect(self, tasks: Sequence[DetectTask]) -> list[list[str]]:
+        """For each task, in order, one line per thing noticed (empty when nothing is)."""
         ...
 
 

@@ -27,7 +27,7 @@ class SuiteError(AfcheckError):
 class UnknownComponent(UsageError):
     """A plugin name given on the command line that nothing registered."""
 
-    def __init__(self, kind: str, name: str, known: list[str]) -> None:
+    def __init__(self, kind: str, name: str, known: list[str], why: str = "") -> None:
         import difflib
 
         close = difflib.get_close_matches(name, known, n=1)
@@ -35,6 +35,7 @@ class UnknownComponent(UsageError):
         listing = ", ".join(sorted(known)) or "none"
         super().__init__(
             f"unknown {kind} '{name}'.{hint} Known {kind}s: {listing} (see `afcheck list`)."
+            + (f" {why}" if why else "")
         )
 
 

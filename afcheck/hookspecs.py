@@ -141,6 +141,24 @@ def afcheck_register_fol_provers(register: Register) -> None:
 
 
 @hookspec
+def afcheck_register_detectors(register: Register) -> None:
+    """Register semantic-drift detectors: checks that warn about a statement that may not say
+    what its step says. A warning never changes a verdict.
+
+    :param register: as for :func:`afcheck_register_formalisers`; the factory returns a
+        :class:`afcheck.components.Detector` whose ``detect(tasks)`` receives every checked
+        formalisation of a run in one batch. A run uses every registered detector unless
+        ``--detectors`` names some (or ``none``).
+
+    Called the first time any detector is looked up. Not firstresult. Example::
+
+        @hookimpl
+        def afcheck_register_detectors(register):
+            register("numeral_fidelity", lambda options: NumeralFidelity())
+    """
+
+
+@hookspec
 def afcheck_register_methods(register: Register) -> None:
     """Register evaluation methods: ways of testing a formaliser (see :mod:`afcheck.method`).
 

@@ -62,18 +62,30 @@ class Selection:
     choose: Callable[[str, str], Choice]
     option: Callable[[str], object]
     """The run's command-line options by name (``keep_ineffective``), for method options."""
+    registered: Callable[[str], list[str]] = lambda kind: []
+    """The names registered for a kind (``detector``), for a method that uses them all."""
+    _made: dict[str, tuple[Choice, ...]] = field(default_factory=dict, compare=False,
+                                                 repr=False)
+    """Choices already made: a suite asks for the same ones for each of its records."""
 
     def setting(self, key: str) -> object:
         return self.suite.setting(key)
 
     def choice(self, kind: str) -> Choice:
         """The one component of ``kind`` this suite uses."""
-        return self.choose(kind, str(self.setting(kind)))
+        made = self._made.get(kind)
+        if made is None:
+            made = self._made[kind] = (self.choose(kind, str(self.setting(kind))),)
+        return made[0]
 
     def choices(self, kind: str) -> tuple[Choice, ...]:
         """Several components of ``kind`` (``--perturber regex,llm``), in the order given."""
-        names = [n.strip() for n in str(self.setting(kind) or "").split(",") if n.strip()]
-        return tuple(self.choose(kind, name) for name in names)
+        key = f"{kind}[]"
+        made = self._made.get(key)
+        if made is None:
+            names = [n.strip() for n in str(self.setting(kind) or "").split(",") if n.strip()]
+            made = self._made[key] = tuple(self.choose(kind, name) for name in names)
+        return made
 
 
 @dataclass(frozen=True)
@@ -114,6 +126,8 @@ class ItemOutcome:
     """Empty for a passed item; one line otherwise (what CI pages and ``-rs`` show)."""
     details: str = ""
     """Both inputs, the statements, the verdicts and their evidence: the failure's body."""
+    notes: tuple[str, ...] = ()
+    """Things worth a look that do not decide the outcome (drift warnings), one line each."""
 
 
 @dataclass(frozen=True)

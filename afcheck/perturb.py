@@ -11,13 +11,13 @@ here is the perturbation that step gets there.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from afcheck.errors import AfcheckError, UsageError
-from afcheck.options import parse_kv
+from afcheck.options import add_component_options
+from afcheck.printable import printable, printable_json
 from afcheck.registry import PERTURBER
 from afcheck.types import Perturbation, Step
 
@@ -29,42 +29,62 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see `afcheck perturb --help`)")
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog="afcheck perturb",
-        description="Perturb one reasoning step and print the perturbed text and the edit.",
-    )
+def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    """Add the command's arguments to ``parser``; returns the handler."""
+    parser.description = "Perturb one reasoning step and print the perturbed text and the edit."
     parser.add_argument("text", help="the step text; '-' reads it from standard input")
-    parser.add_argument("--perturber", default="regex", help="a registered perturber (regex)")
+    add_component_options(parser, "perturber", "regex")
     parser.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     parser.add_argument("--step-id", default=DEFAULT_STEP_ID, help="step id the seed derives from")
-    parser.add_argument(
-        "--perturber-opt", action="append", default=[], metavar="K=V",
-        help="option for the perturber, repeatable",
-    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    return parser
+    return handle
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command; 0 on success, 2 on bad input (one line on stderr)."""
+    """Run the command with its arguments as a list; 0 on success, 2 on bad input."""
+    parser = _Parser(prog="afcheck perturb")
+    handler = configure(parser)
     try:
-        args = _parser().parse_args(list(sys.argv[1:] if argv is None else argv))
-        text = _read_text(args.text)
-        options = parse_kv(args.perturber_opt, "perturber")
-        perturbation = _perturb(args.perturber, options, text, args.seed, args.step_id)
+        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     except AfcheckError as exc:
-        print(f"afcheck perturb: error: {exc}", file=sys.stderr)
+        print(f"afcheck perturb: error: {printable(str(exc), newlines=False)}", file=sys.stderr)
         return 2
+    return handler(args)
+
+
+def handle(args: argparse.Namespace) -> int:
+    """Run the command; 0 on success, 2 on bad input, 3 when the perturber breaks (one line
+    on stderr). Text from the step is printed with its control characters escaped."""
+    try:
+        text = _read_text(args.text)
+        perturbation = _perturb(args.perturber, args.perturber_opt, text, args.seed,
+                                args.step_id)
+    except AfcheckError as exc:
+        print(f"afcheck perturb: error: {printable(str(exc), newlines=False)}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # noqa: BLE001 - a plugin's bug is still one line
+        print(f"afcheck perturb: error: the perturber failed: {type(exc).__name__}: "
+              f"{printable(str(exc), newlines=False)[:300]}", file=sys.stderr)
+        return 3
     if args.json:
-        print(json.dumps(as_json(text, perturbation, args.seed), ensure_ascii=False))
+        print(printable_json(as_json(text, perturbation, args.seed)))
     else:
-        print(as_text(perturbation))
+        print(printable(as_text(perturbation)))
     return 0
 
 
 def _read_text(value: str) -> str:
-    text = sys.stdin.read().rstrip("\n") if value == "-" else value
+    if value == "-":
+        data = _stdin_bytes()
+        try:
+            text = data.decode("utf-8").rstrip("\n")
+        except UnicodeDecodeError as exc:
+            raise UsageError(f"standard input is not UTF-8 text (invalid byte at offset "
+                             f"{exc.start})") from None
+    else:
+        text = value
+    if any("\ud800" <= c <= "\udfff" for c in text):
+        raise UsageError("the step text is not valid UTF-8; pass UTF-8 text")
     if not text.strip():
         raise UsageError("the step text is empty; pass the step as the first argument")
     return text
@@ -118,6 +138,15 @@ def as_text(perturbation: Perturbation) -> str:
         f"rule: {perturbation.rule}  edit: [{edit.start}:{edit.end}] "
         f"{edit.old!r} -> {edit.new!r}  effective: {effective}"
     )
+
+
+def _stdin_bytes(limit: int = -1) -> bytes:
+    """Standard input as bytes, so that bad UTF-8 is reported rather than raised; a text-only
+    stream (an embedding host's) is taken as it is."""
+    buffer = getattr(sys.stdin, "buffer", None)
+    if buffer is not None:
+        return bytes(buffer.read(limit))
+    return sys.stdin.read(limit).encode("utf-8", "surrogatepass")
 
 
 if __name__ == "__main__":

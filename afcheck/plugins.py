@@ -160,7 +160,10 @@ class Plugins:
         return self._commands
 
     def _build_registries(self) -> dict[str, Registry[object]]:
-        registries: dict[str, Registry[object]] = {kind.name: Registry(kind.name)
+        why = ("Plugins are not loaded from entry points (AFCHECK_DISABLE_PLUGIN_AUTOLOAD is "
+               "set): name the module that provides it with --plugin MODULE."
+               if os.environ.get("AFCHECK_DISABLE_PLUGIN_AUTOLOAD") else "")
+        registries: dict[str, Registry[object]] = {kind.name: Registry(kind.name, why)
                                                    for kind in KINDS}
         for kind in KINDS:
             hook = getattr(self.pm.hook, kind.hook)

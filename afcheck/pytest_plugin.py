@@ -89,18 +89,36 @@ def plugin_modules(args: list[str]) -> list[str]:
     return found
 
 
+_NO_XDIST = ("afcheck runs every selected item in one batch and gates on all of them, which "
+             "pytest-xdist's -n would split across processes: run afcheck suites without -n")
+
+
 def pytest_configure(config: pytest.Config) -> None:
     from afcheck.plugins import Plugins
     from afcheck.run import Run
 
+    if config.getoption("numprocesses", None) and _names_a_suite(config.args):
+        raise pytest.UsageError(_NO_XDIST)
     plugins = _plugins_of.get(config.pluginmanager) or Plugins()
     run = Run(plugins, lambda name: config.getoption("afcheck_" + name, default=None),
-              progress=lambda: _progress(config))
+              progress=lambda: _progress(config), rootdir=str(config.rootpath))
     config.stash[run_key] = run
     try:
         run.configure()
     except AfcheckError as exc:
         raise pytest.UsageError(str(exc)) from None
+
+
+def _names_a_suite(args: list[str]) -> bool:
+    """Whether a command-line path is a suite folder or holds one directly."""
+    for arg in args:
+        path = Path(arg.split("::", 1)[0])
+        if not path.is_dir():
+            continue
+        if is_suite_dir(path) or any(is_suite_dir(child) for child in path.iterdir()
+                                     if child.is_dir()):
+            return True
+    return False
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -145,10 +163,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     if not cases:
         return
     config = session.config
-    if hasattr(config, "workerinput") or config.getoption("numprocesses", None):
-        raise pytest.UsageError(
-            "afcheck runs every selected item in one batch and gates on all of them: "
-            "pytest-xdist's -n would split them across processes; run without -n")
+    if hasattr(config, "workerinput"):
+        raise pytest.UsageError(_NO_XDIST)
     try:
         config.stash[run_key].validate(cases,
                                        build=not config.getoption("collectonly", False))

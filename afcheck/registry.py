@@ -19,6 +19,7 @@ from afcheck.errors import UnknownComponent, UsageError
 if TYPE_CHECKING:
     from afcheck.components import (
         Checker,
+        Detector,
         EquivalenceCriterion,
         FolProver,
         Formaliser,
@@ -79,12 +80,13 @@ CRITERION: Kind[EquivalenceCriterion] = Kind("criterion", "criteria",
                                              "afcheck_register_criteria", True)
 FOL_PROVER: Kind[FolProver] = Kind("fol_prover", "fol_provers",
                                    "afcheck_register_fol_provers", True)
+DETECTOR: Kind[Detector] = Kind("detector", "detectors", "afcheck_register_detectors")
 METHOD: Kind[AnyMethod] = Kind("method", "methods", "afcheck_register_methods")
 SUITE_KIND: Kind[SuiteKind] = Kind("suite_kind", "suite_kinds", "afcheck_register_suite_kinds")
 REPORTER: Kind[Reporter] = Kind("reporter", "reporters", "afcheck_register_reporters")
 
 KINDS: tuple[Kind[object], ...] = (FORMALISER, PROVER, CHECKER, PERTURBER, CRITERION,
-                                    FOL_PROVER, METHOD, SUITE_KIND, REPORTER)
+                                    FOL_PROVER, DETECTOR, METHOD, SUITE_KIND, REPORTER)
 """Every kind of component, in the order ``afcheck list`` shows them (commands apart)."""
 
 COMPONENT_KINDS: tuple[Kind[object], ...] = tuple(k for k in KINDS if k.selectable)
@@ -140,8 +142,10 @@ class Register(Protocol[T_co]):
 class Registry(Generic[T]):
     """The components of one kind, by name."""
 
-    def __init__(self, kind: str) -> None:
+    def __init__(self, kind: str, why_missing: str = "") -> None:
         self.kind = kind
+        self.why_missing = why_missing
+        """Said with an unknown name: why a component may be missing (autoload is off)."""
         self._entries: dict[str, Entry[T]] = {}
 
     def add(self, entry: Entry[T]) -> None:
@@ -157,7 +161,8 @@ class Registry(Generic[T]):
         try:
             return self._entries[name]
         except KeyError:
-            raise UnknownComponent(self.kind, name, list(self._entries)) from None
+            raise UnknownComponent(self.kind, name, list(self._entries),
+                                   self.why_missing) from None
 
     def names(self) -> list[str]:
         return sorted(self._entries)

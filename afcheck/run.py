@@ -24,7 +24,7 @@ from afcheck.method import AnyMethod, Case, Choice, ItemResult, Selection
 from afcheck.options import parse_kv
 from afcheck.plugins import Plugins
 from afcheck.redact import redact_options
-from afcheck.registry import COMPONENT_KINDS, METHOD, SUITE_KIND
+from afcheck.registry import COMPONENT_KINDS, DETECTOR, METHOD, SUITE_KIND
 from afcheck.runtime import Components, Runtime, StageTimes
 from afcheck.runtime.progress import Progress
 from afcheck.runtime.spool import Spool
@@ -39,8 +39,9 @@ class Run:
     """A run's state, from configuration to the summary."""
 
     def __init__(self, plugins: Plugins, option: OptionReader,
-                 progress: Callable[[], Progress] | None = None) -> None:
+                 progress: Callable[[], Progress] | None = None, rootdir: str = "") -> None:
         self.plugins = plugins
+        self.rootdir = rootdir
         self._option = option
         self._progress = progress or (lambda: Progress(enabled=False))
         self.components = Components(plugins)
@@ -93,7 +94,7 @@ class Run:
             "method": method_name,
             **{key: spec.setting(key) for key in (*method.kinds, "seed", "steps")},
         })
-        selection = Selection(spec, self._choose, self._option)
+        selection = Selection(spec, self._choose, self._option, self._registered)
         limit = spec.setting("limit")
         count = 0
         for loaded in kind.load(spec):
@@ -111,6 +112,9 @@ class Run:
         if name not in self._kinds:
             self._kinds[name] = self.plugins.create(SUITE_KIND, name)
         return self._kinds[name]
+
+    def _registered(self, kind: str) -> list[str]:
+        return self.plugins.registry(kind).names()
 
     def _overrides(self) -> dict[str, object]:
         return {key: self._option(key)
@@ -136,7 +140,7 @@ class Run:
         collecting, so that a missing dependency or a bad option stops the run in one line
         before any test reports.
         """
-        kinds = {kind.name: kind for kind in COMPONENT_KINDS}
+        kinds = {kind.name: kind for kind in (*COMPONENT_KINDS, DETECTOR)}
         checked: set[tuple[str, Choice]] = set()
         for case in cases:
             for kind_name, choice in self.method(case.method).choices(case.spec):
@@ -249,7 +253,8 @@ class Run:
         self.summary = RunSummary(
             items=items, methods=summaries, config=self._config_record(),
             gate_failures=failures, timings=dict(self._times.seconds),
-            implementations={name: self.method(name) for name in by_method})
+            implementations={name: self.method(name) for name in by_method},
+            rootdir=self.rootdir)
         status: int | None = None
         for reporter, destination in self._reporters:
             try:

@@ -22,6 +22,9 @@ class RunSummary:
     """Seconds spent inside each stage's backends."""
     implementations: Mapping[str, AnyMethod] = field(default_factory=dict)
     """The method objects that produced the items, to render their records."""
+    rootdir: str = ""
+    """The folder test paths are relative to (pytest's rootdir), for reports that show
+    paths."""
 
     def record(self, item: ItemResult[object]) -> JsonObject:
         """The item's record in the JSON result file: its method's record, its method and its

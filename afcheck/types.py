@@ -30,9 +30,13 @@ class Location:
 
     path: str
     line: int = 0
+    record: int | None = None
+    """The record's number in its file (from 1), given when a line does not name it alone
+    (records of a one-line JSON array)."""
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}" if self.line else self.path
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        return where if self.record is None else f"{where} (record {self.record})"
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,9 @@ class Perturbation:
     reason: str = ""
     effective: bool | None = None
     """Whether the perturbation is known to make the step invalid; ``None`` when unknown."""
+    transient: bool = False
+    """A backend error (the LLM perturber's server failed), not a perturbation: the result
+    cache never keeps it, so the next run asks again."""
 
 
 class FormalisationStatus(str, enum.Enum):
@@ -182,6 +189,25 @@ class Verdict:
     elapsed_s: float = 0.0
 
 
+@dataclass(frozen=True)
+class DetectTask:
+    """One formalisation for the semantic-drift detectors: the text it stands for (the step,
+    or its perturbation) and the statement written for it."""
+
+    text: str
+    statement: str
+    header: str = ""
+
+
+@dataclass(frozen=True)
+class DriftWarning:
+    """A sign that a statement may not say what its text says. Never changes a verdict."""
+
+    detector: str
+    side: Side
+    message: str
+
+
 class Outcome(str, enum.Enum):
     """The 5-way contingency of (z, z̄)."""
 
@@ -224,6 +250,9 @@ class CaseResult:
     excluded: str = ""
     """Why the case is left out of the metrics (unperturbable, ineffective); empty if not."""
     timings: Mapping[str, float] = field(default_factory=dict)
+    warnings: tuple[DriftWarning, ...] = ()
+    """What the semantic-drift detectors noticed in either statement; never part of the
+    outcome, the status or the metrics."""
 
     @property
     def af_fail_original(self) -> bool:

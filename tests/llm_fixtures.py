@@ -49,7 +49,14 @@ class FakeRequestOutput:
 
 
 class FakeTokenizer:
-    """Qwen2.5's chat template (``<|im_start|>role\\n…<|im_end|>``)."""
+    """Qwen2.5's chat template (``<|im_start|>role\\n…<|im_end|>``); a token is a character,
+    and ``add_special_tokens`` puts a ``<s>`` token (id 0) first."""
+
+    def encode(self, text: str, add_special_tokens: bool = True) -> list[int]:
+        return ([0] if add_special_tokens else []) + [ord(c) for c in text]
+
+    def decode(self, ids: list[int]) -> str:
+        return "".join("<s>" if i == 0 else chr(i) for i in ids)
 
     def apply_chat_template(
         self, messages: list[dict[str, str]], tokenize: bool = True,
@@ -74,14 +81,20 @@ class FakeEngine:
 
     respond: Responder = echo_seed
     calls: list[tuple[str, list[Any], Any, dict[str, Any]]] = field(default_factory=list)
+    """Token prompts (``{"prompt_token_ids": …}``) are recorded decoded, as text."""
     tokenizer: FakeTokenizer = field(default_factory=FakeTokenizer)
+    sent: list[Any] = field(default_factory=list)
+    """Every prompt ``generate`` received, as it was sent."""
 
     def get_tokenizer(self) -> FakeTokenizer:
         return self.tokenizer
 
     def generate(self, prompts: Any, sampling_params: Any = None, **kwargs: Any) -> list[Any]:
-        self.calls.append(("generate", list(prompts), sampling_params, kwargs))
-        return self._run([str(p) for p in prompts], sampling_params)
+        self.sent.extend(prompts)
+        texts = [self.tokenizer.decode(p["prompt_token_ids"]) if isinstance(p, dict) else str(p)
+                 for p in prompts]
+        self.calls.append(("generate", texts, sampling_params, kwargs))
+        return self._run(texts, sampling_params)
 
     def chat(self, messages: Any, sampling_params: Any = None, **kwargs: Any) -> list[Any]:
         self.calls.append(("chat", list(messages), sampling_params, kwargs))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from afcheck import cli
@@ -53,10 +55,51 @@ def test_bad_option_value_is_one_line() -> None:
 
 
 def test_pytest_defaults_give_way_to_the_users_choices() -> None:
-    hypothesis = ["-p", "no:hypothesispytest", "-p", "no:unraisableexception"]
+    hypothesis = ["-p", "no:hypothesispytest", "-p", "no:unraisableexception", "-p", "no:xdist"]
     assert cli.defaults(["suites/x"]) == ["--tb=line", "-rN", "-s", "-p", "no:logging",
                                           *hypothesis]
     assert cli.defaults(["suites/x", "--tb=short", "--capture=fd", "--log-level=INFO"]) == (
         hypothesis)
     assert cli.defaults(["suites/x", "-rs"]) == ["--tb=line", "-s", "-p", "no:logging",
                                                  *hypothesis]
+    assert "no:xdist" not in cli.defaults(["suites/x", "-n", "2"])  # refused with one line
+
+
+def test_help_is_afchecks_own(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["--help"], ["help"], ["-h"]):
+        assert cli.main(argv) == 0
+        out = capsys.readouterr().out
+        assert out.startswith("usage: afcheck PATH...")
+        assert "pytest.main()" not in out and "--afcheck-" not in out
+        for section in ("components:", "steps and perturbation:", "outputs:",
+                        "gates and baseline:", "cache and execution:"):
+            assert section in out
+        assert "--formaliser NAME" in out and "--json FILE" in out and "--max-uflb X" in out
+        for command in ("list", "cache", "prove", "perturb", "lean", "dag"):
+            assert f"\n  {command} " in out
+        assert "afcheck --help-pytest" in out
+
+
+def test_a_command_wins_over_a_folder_of_the_same_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "cache").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["cache", "info", "--cache-dir", str(tmp_path / "c")]) == 0
+    assert "cache:" in capsys.readouterr().out
+    assert cli.main(["./cache", "-q", "-p", "no:cacheprovider"]) == 5  # the folder: no tests
+
+
+def test_subcommands_share_the_runs_option_parser(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["prove", "--prover-opt", "jobs=1,timeout_ms=500",
+                     "theorem t : (2 : ℕ) + 2 = 4 := by sorry"]) == 0
+    assert "verdict:   proved" in capsys.readouterr().out
+
+
+def test_list_methods_and_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["list", "methods"]) == 0
+    assert "faithfulness" in capsys.readouterr().out
+    assert cli.main(["list", "commands"]) == 0
+    out = capsys.readouterr().out
+    assert "lean" in out and "dag" in out
+

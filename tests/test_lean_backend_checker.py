@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from afcheck_lean.checker import LeanChecker
+from afcheck_lean.pool import LeanUnavailable
 from fake_repl.harness import FakeLean, make_fake_lean
 
 from afcheck.types import Formalisation, FormalisationStatus
@@ -72,19 +73,122 @@ def test_a_malformed_statement_is_tc_fail_without_asking_lean(fake: FakeLean) ->
     assert "no theorem" in checked.reason
 
 
-def test_a_timed_out_check_leaves_the_record_ok(fake: FakeLean) -> None:
-    record = _ok("theorem good : (2 : ℕ) + 2 = 4 := by sorry", header="-- fake:timeout")
+def test_a_check_that_did_not_happen_is_not_a_pass(fake: FakeLean) -> None:
+    good = _ok("theorem good : (2 : ℕ) + 2 = 4 := by sorry", key="good")
+    slow = _ok("theorem good : (2 : ℕ) + 2 = 4 := by sorry", header="-- fake:timeout",
+               key="slow")
     with _Checking(fake, timeout_s=0.5) as checker:
+        checked_good, checked_slow = checker.check([good, slow])
+    assert checked_good == good
+    assert checked_slow.status is FormalisationStatus.AF_FAIL
+    assert checked_slow.reason == "not type-checked: Lean timed out after 0.5s while checking"
+    assert checked_slow.transient and not checked_good.transient
+
+
+def test_a_crash_is_recorded_per_command_once_lean_has_answered(fake: FakeLean) -> None:
+    good = _ok("theorem good : (2 : ℕ) + 2 = 4 := by sorry", key="good")
+    crashes = [_ok("theorem good : (2 : ℕ) + 2 = 4 := by sorry", header="-- fake:crash",
+                   key=f"crash{i}") for i in range(3)]
+    with _Checking(fake, breaker_limit=2) as checker:
+        checked = checker.check([good, *crashes])
+    assert checked[0] == good
+    assert [c.status for c in checked[1:]] == [FormalisationStatus.AF_FAIL] * 3
+    assert all(c.reason.startswith("not type-checked: the Lean REPL stopped while checking")
+               for c in checked[1:])
+
+
+def test_the_run_stops_in_one_line_when_every_command_fails(fake: FakeLean) -> None:
+    crashes = [_ok("theorem good : (2 : ℕ) + 2 = 4 := by sorry", header="-- fake:crash",
+                   key=f"crash{i}") for i in range(6)]
+    with _Checking(fake, breaker_limit=3) as checker, pytest.raises(LeanUnavailable) as info:
+        checker.check(crashes)
+    message = str(info.value)
+    assert "\n" not in message
+    assert message.startswith("checker lean: the first 3 Lean checks all failed (the Lean REPL "
+                              "stopped while checking")
+    assert message.endswith("no statement was checked: run `afcheck lean doctor`")
+    sent = [c for c in fake.commands() if "afcheck_target" in c]
+    assert len(sent) == 3, "the commands after the breaker tripped must not be run"
+
+
+def test_the_run_stops_when_the_pool_header_does_not_elaborate(fake: FakeLean) -> None:
+    record = _ok("theorem good : (2 : ℕ) + 2 = 4 := by sorry")
+    with _Checking(fake, header="import Mathlb") as checker, \
+            pytest.raises(LeanUnavailable, match="Lean could not start .*the header does not "
+                          "elaborate: .*unknown package 'Mathlb'"):
+        checker.check([record, record])
+
+
+def test_a_header_that_runs_code_is_never_sent_to_lean(fake: FakeLean) -> None:
+    records = [
+        _ok("theorem good : (2 : ℕ) + 2 = 4 := by sorry", key="eval",
+            header="#eval IO.Process.run { cmd := \"sh\" }"),
+        _ok("theorem good : (2 : ℕ) + 2 = 4 := by sorry", key="def",
+            header="def f : ℕ :=\n  2\n  run_meta Lean.logInfo \"x\""),
+        _ok("theorem good (h : (by native_decide : 2 ^ 64 > 1)) : (2 : ℕ) + 2 = 4 := by sorry",
+            key="statement"),
+    ]
+    with _Checking(fake) as checker:
+        checked = checker.check(records)
+    assert [c.status for c in checked] == [FormalisationStatus.TC_FAIL] * 3
+    assert checked[0].reason.startswith("not checked: header contains the command '#eval'")
+    assert checked[1].reason.startswith("not checked: header runs meta-level code")
+    assert checked[2].reason.startswith("not checked: statement uses native evaluation")
+    assert fake.requests() == []
+
+
+def test_the_header_cannot_lift_afcheck_heartbeat_bound(fake: FakeLean) -> None:
+    record = _ok("theorem good : (2 : ℕ) + 2 = 4 := by sorry",
+                 header="set_option maxHeartbeats 0\nopen Real\n"
+                 "set_option maxRecDepth 100000 in\ndef f : ℕ := 2")
+    with _Checking(fake) as checker:
         (checked,) = checker.check([record])
     assert checked == record
+    sent = fake.commands()[-1]
+    assert "maxHeartbeats" not in sent and "maxRecDepth" not in sent
+    assert sent.splitlines()[1] == "open Real" and sent.splitlines()[3] == "def f : ℕ := 2"
 
 
 class _Checking:
     def __init__(self, fake: FakeLean, **changes: object) -> None:
-        self.checker = LeanChecker(fake.pool(**changes))
+        limit = changes.pop("breaker_limit", 20)
+        assert isinstance(limit, int)
+        self.checker = LeanChecker(fake.pool(**changes), breaker_limit=limit)
 
     def __enter__(self) -> LeanChecker:
         return self.checker
 
     def __exit__(self, *exc: object) -> None:
         self.checker.close()
+
+
+def test_the_run_stops_when_no_repl_can_start(fake: FakeLean) -> None:
+    records = [_ok("theorem good : (2 : ℕ) + 2 = 4 := by sorry", key=f"k{i}") for i in range(4)]
+    header = "import Mathlib\nopen BigOperators Real Nat Topology Rat\n-- fake:crash"
+    with _Checking(fake, header=header) as checker, \
+            pytest.raises(LeanUnavailable, match="^checker lean: Lean could not start "
+                          r"\(the Lean REPL stopped while importing the header"):
+        checker.check(records)
+    starts = [r for r in fake.requests() if "env" not in r["request"]]
+    assert len(starts) == 1, "after the first failed start, the other commands must not run"
+
+
+def test_a_run_whose_checker_cannot_start_stops_in_one_line(
+        fake: FakeLean, arith: pytest.Pytester) -> None:
+    from conftest import write_suite
+
+    (fake.settings.project / ".lake" / "packages" / "mathlib").mkdir(parents=True)
+    rows = [{"problem_id": f"p{i}", "node_id": "1", "step": "So: 2 + 3 = 5",
+             "perturbed": "So: 2 + 3 = 6"} for i in range(3)]
+    write_suite(arith.path, "demo", rows,
+                {"perturber": "given", "formaliser": "arith", "prover": "arith"})
+    settings = fake.settings
+    options = (f"lake={settings.lake},project={settings.project},repl_dir={settings.repl_dir},"
+               "header=import Mathlb,memory_mb=0,timeout_s=10")
+    result = arith.runpytest("demo", "--afcheck-plugin", "arith", "--afcheck-checker", "lean",
+                             "--afcheck-checker-opt", options, "--tb=line")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    lines = [line for line in result.outlines + result.errlines if "Lean could not start" in line]
+    assert len(lines) == 1
+    assert "checker lean: Lean could not start (the header does not elaborate" in lines[0]
+    assert "passed" not in result.outlines[-1]

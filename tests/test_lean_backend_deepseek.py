@@ -89,3 +89,36 @@ def test_a_changed_statement_is_inconclusive_even_if_lean_would_accept_it(fake: 
     assert verdict.kind is VerdictKind.INCONCLUSIVE
     assert "changed the statement" in verdict.reason or "no declaration" in verdict.reason
     assert not [c for c in fake.commands() if "#print axioms" in c]
+
+
+@pytest.mark.parametrize("theirs", [
+    "theorem sys (a b:ℝ) (h₀:a+b=10) (h₁:a-b=2) : a=6 := by\n  linarith",
+    "theorem sys (a : ℝ) (b : ℝ) (h₀ : a + b = 10) (h₁ : a - b = 2) : a = 6 := by\n  linarith",
+    "theorem sys (a b : ℝ) (h₀ : (a + b) = 10) -- the sum\n    (h₁ : a - b = 2) :\n"
+    "    a = 6 := by\n  linarith",
+])
+def test_a_reformatted_statement_is_the_same_statement(theirs: str) -> None:
+    body = proof_body(f"```lean4\n{theirs}\n```", split_statement(SYSTEM))
+    assert body.strip() == "by\n  linarith"
+
+
+@pytest.mark.parametrize("theirs", [
+    "theorem sys (a b : ℝ) (h₀ : a + b = 10) (h₁ : a - b = 3) : a = 6 := by\n  linarith",
+    "theorem sys {a b : ℝ} (h₀ : a + b = 10) (h₁ : a - b = 2) : a = 6 := by\n  linarith",
+    "theorem sys (a b : ℝ) (h₀ : a + b = 10) (h₁ : a - b = 2) : a = 6 ∨ a = 7 := by\n  left",
+    "theorem sys (a b : ℤ) (h₀ : a + b = 10) (h₁ : a - b = 2) : a = 6 := by\n  omega",
+    "theorem sys (x b : ℝ) (h₀ : x + b = 10) (h₁ : x - b = 2) : x = 6 := by\n  linarith",
+])
+def test_a_changed_statement_is_caught_whatever_its_layout(theirs: str) -> None:
+    with pytest.raises(ValueError, match="changed the statement"):
+        proof_body(f"```lean4\n{theirs}\n```", split_statement(SYSTEM))
+
+
+def test_the_run_stops_in_one_line_when_lean_cannot_start(fake: FakeLean) -> None:
+    from afcheck_lean.pool import LeanUnavailable
+
+    prover = DeepSeekProver(fake.pool(header="import Mathlb"), _Model([GOOD]), negate_for_tests,
+                            k=1)
+    with pytest.raises(LeanUnavailable, match="^prover deepseek: Lean could not start"):
+        prover.prove([ProofTask("k", SYSTEM)])
+    prover.close()

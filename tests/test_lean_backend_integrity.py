@@ -7,15 +7,34 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from afcheck_lean.audit import audit_text
 from afcheck_lean.deepseek import proof_body
-from afcheck_lean.integrity import header_violation, proof_violation
+from afcheck_lean.integrity import (
+    RESOURCE_BOUNDS,
+    bounds_for,
+    find_header_violation,
+    find_proof_violation,
+    header_violation,
+    proof_violation,
+)
 from afcheck_lean.pool import ReplPool
 from afcheck_lean.session import lean_interact_starter, require_lean
 from afcheck_lean.settings import LeanSettings
 from afcheck_lean.statement import split_statement
 from afcheck_lean.verify import Candidate, verify
 from fake_repl.harness import FakeLean, accept_all_transcript, make_fake_lean
-from redteam.corpus import CHANGED_STATEMENTS, CHEATS, FALSE_STATEMENT
+from redteam.corpus import (
+    CHANGED_STATEMENTS,
+    CHEATS,
+    EVASIONS,
+    FALSE_STATEMENT,
+    HEADER_CHEATS,
+    HONEST_BODIES,
+    HONEST_HEADERS,
+    Cheat,
+)
+
+ALL_CHEATS = CHEATS + EVASIONS
 
 HONEST = (
     "by norm_num",
@@ -33,19 +52,80 @@ def permissive(tmp_path: Path) -> Iterator[FakeLean]:
 
 
 def test_the_corpus_is_large_and_every_cheat_has_a_reason() -> None:
-    assert len(CHEATS) >= 30
-    assert len({c.name for c in CHEATS}) == len(CHEATS)
-    assert all(c.reason for c in CHEATS)
+    assert len(ALL_CHEATS) >= 100
+    assert len({c.name for c in ALL_CHEATS}) == len(ALL_CHEATS)
+    assert all(c.reason and c.rule for c in ALL_CHEATS + HEADER_CHEATS)
 
 
-@pytest.mark.parametrize("cheat", CHEATS, ids=[c.name for c in CHEATS])
-def test_static_rules_reject_every_cheat(cheat: object) -> None:
-    assert proof_violation(cheat.body) is not None  # type: ignore[attr-defined]
+@pytest.mark.parametrize("cheat", ALL_CHEATS, ids=[c.name for c in ALL_CHEATS])
+def test_static_rules_reject_every_cheat_with_its_rule(cheat: Cheat) -> None:
+    found = find_proof_violation(cheat.body)
+    assert found is not None, cheat.reason
+    assert found.rule == cheat.rule, str(found)
+    assert proof_violation(cheat.body) == f"proof {found}"
 
 
-@pytest.mark.parametrize("body", HONEST)
+@pytest.mark.parametrize("cheat", HEADER_CHEATS, ids=[c.name for c in HEADER_CHEATS])
+def test_header_rules_reject_every_cheating_header_with_its_rule(cheat: Cheat) -> None:
+    found = find_header_violation(cheat.body)
+    assert found is not None, cheat.reason
+    assert found.rule == cheat.rule, str(found)
+
+
+@pytest.mark.parametrize("body", HONEST + HONEST_BODIES)
 def test_static_rules_let_honest_proofs_through(body: str) -> None:
     assert proof_violation(body) is None
+
+
+@pytest.mark.parametrize("header", HONEST_HEADERS)
+def test_header_rules_let_honest_headers_through(header: str) -> None:
+    assert header_violation(header) is None
+
+
+def test_a_proof_may_lower_a_resource_bound_but_not_raise_it() -> None:
+    bound = RESOURCE_BOUNDS["maxHeartbeats"]
+    assert proof_violation(f"by\n  set_option maxHeartbeats {bound} in\n  simp") is None
+    assert proof_violation(f"by\n  set_option maxHeartbeats {bound + 1} in\n  simp")
+    assert proof_violation("by\n  set_option maxHeartbeats 10 in\n  simp",
+                           bounds={"maxHeartbeats": 5}) is not None
+
+
+def test_the_rule_reports_where_the_offending_text_is() -> None:
+    body = "by\n  norm_num\n  exact?"
+    found = find_proof_violation(body)
+    assert found is not None and found.span == "exact?"
+    assert found.located(body) == "3:3: search-tactic: 'exact?' (uses a proof-search or " \
+        "suggestion tactic ('exact?'))"
+
+
+def test_hint_is_a_tactic_only_where_a_tactic_starts() -> None:
+    assert proof_violation("by\n  have hint : x = 1 := h\n  simp [hint]") is None
+    assert proof_violation("by\n  obtain ⟨hint, -⟩ := h\n  exact hint") is None
+    assert proof_violation("by\n  hint") is not None
+    assert proof_violation("by\n  first | hint | simp") is not None
+
+
+@pytest.mark.realdata
+def test_every_published_deepseek_prover_v2_minif2f_proof_passes(data_dir: Path) -> None:
+    files = sorted((data_dir / "prover_v2_minif2f").glob("*.lean"))
+    assert len(files) == 221
+    rejected = {f.name: audit_text(f.read_text(encoding="utf-8")).one_line() for f in files}
+    assert {name: line for name, line in rejected.items() if line != "accepted"} == {}
+
+
+@pytest.mark.realdata
+def test_the_published_proofs_with_cheats_spliced_in_are_rejected(data_dir: Path) -> None:
+    # The same real files, each with one cheat appended to its proof: the audit must not be
+    # fooled by a long honest prefix. (Re-indented, a command-position cheat is just an unknown
+    # tactic inside the proof, which Lean rejects.)
+    files = sorted((data_dir / "prover_v2_minif2f").glob("*.lean"))
+    spliceable = [c for c in ALL_CHEATS
+                  if c.body.startswith("by") and c.rule != "command-position"]
+    for path, cheat in zip(files, spliceable, strict=False):
+        text = path.read_text(encoding="utf-8").rstrip()
+        tactics = cheat.body.removeprefix("by").strip(" \n")
+        spliced = f"{text}\n  {tactics}\n"
+        assert not audit_text(spliced).accepted, (path.name, cheat.name)
 
 
 def test_native_decide_only_when_allowed() -> None:
@@ -61,7 +141,7 @@ def test_headers_may_define_but_not_cheat() -> None:
 
 
 def test_zero_cheats_accepted_even_when_lean_accepts_everything(permissive: FakeLean) -> None:
-    candidates = [Candidate(FALSE_STATEMENT, "", c.body) for c in CHEATS]
+    candidates = [Candidate(FALSE_STATEMENT, "", c.body) for c in ALL_CHEATS]
     with permissive.pool() as pool:
         checks = verify(pool, candidates)
         honest = verify(pool, [Candidate(FALSE_STATEMENT, "", "by norm_num")])
@@ -87,8 +167,21 @@ def lean_pool() -> ReplPool:
 @pytest.mark.requires_lean
 def test_zero_cheats_accepted_by_real_lean(lean_pool: ReplPool) -> None:
     with lean_pool as pool:
-        checks = verify(pool, [Candidate(FALSE_STATEMENT, "", c.body) for c in CHEATS])
+        checks = verify(pool, [Candidate(FALSE_STATEMENT, "", c.body) for c in ALL_CHEATS])
         honest = verify(pool, [Candidate("theorem t : (2 : ℕ) + 2 = 4 := by sorry", "",
                                          "by norm_num")])
     assert [c for c in checks if c.accepted] == []
     assert honest[0].accepted, honest[0].reason
+
+
+def test_a_proof_gets_no_more_heartbeats_than_the_pool_header_allows(
+        permissive: FakeLean) -> None:
+    body = "by\n  set_option maxHeartbeats 300000 in\n  norm_num"
+    assert bounds_for("set_option maxHeartbeats 200000")["maxHeartbeats"] == 200_000
+    assert bounds_for("set_option maxHeartbeats 0")["maxHeartbeats"] == 400_000
+    with permissive.pool(header="import Mathlib\nset_option maxHeartbeats 200000") as pool:
+        (tight,) = verify(pool, [Candidate(FALSE_STATEMENT, "", body)])
+    with permissive.pool() as pool:
+        (default,) = verify(pool, [Candidate(FALSE_STATEMENT, "", body)])
+    assert not tight.accepted and "outside 1..200000" in tight.reason
+    assert default.accepted

@@ -81,3 +81,31 @@ def test_a_header_that_does_not_elaborate_fails_every_command_once(fake: FakeLea
     first = results[0]
     assert isinstance(first, Failure) and "unknown package 'Mathlb'" in first.reason
     assert len(fake.requests()) == 1
+
+
+def test_the_breaker_trips_only_while_lean_has_answered_nothing() -> None:
+    from afcheck_lean.pool import Breaker, Failure
+    from afcheck_lean.replies import Reply
+
+    crash = Failure("crash", "the Lean REPL stopped while checking")
+    fresh = Breaker(limit=3)
+    for _ in range(2):
+        fresh.record(crash)
+    assert fresh.tripped is None
+    fresh.record(crash)
+    assert fresh.tripped == crash
+    assert "the first 3 Lean checks all failed" in str(fresh.error("checker lean"))
+
+    answered = Breaker(limit=3)
+    answered.record(Reply(env=1))
+    for _ in range(10):
+        answered.record(crash)
+    assert answered.tripped is None, "per-command failures after an answer never trip it"
+
+    start = Breaker(limit=3)
+    start.record(Failure("timeout", "Lean timed out while importing the header", startup=True))
+    assert "Lean could not start" in str(start.error("checker lean"))
+    late_header = Breaker(limit=3)
+    late_header.record(Reply(env=1))
+    late_header.record(Failure("header", "the header does not elaborate: x"))
+    assert "stopped working after 1 check(s)" in str(late_header.error("checker lean"))

@@ -123,3 +123,12 @@ def test_refutation_through_the_front_end_negation(fake: FakeLean) -> None:
     prover.close()
     assert verdict.kind is VerdictKind.REFUTED and verdict.certified
     assert "¬(∀ (x : ℚ) (h₀ : x = 5), 2 * x + 1 = 12)" in verdict.evidence
+
+
+def test_the_run_stops_in_one_line_when_lean_cannot_start(fake: FakeLean) -> None:
+    from afcheck_lean.pool import LeanUnavailable
+
+    prover = LeanTacticsProver(fake.pool(header="import Mathlb"), negate_for_tests)
+    with pytest.raises(LeanUnavailable, match="^prover lean-tactics: Lean could not start"):
+        prover.prove([ProofTask("a", "theorem t : (2 : ℕ) + 2 = 4 := by sorry")])
+    prover.close()

@@ -55,3 +55,52 @@ def test_nothing_extractable_raises_one_line(text: str) -> None:
     with pytest.raises(ExtractionError) as info:
         extract_statement(text)
     assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "theorem t : let x := 5; x + 1 = 6 := by sorry",
+        "theorem t : let x := 5; x + 1 = 6 := by\n  norm_num",
+        "theorem t : (let x := 5; x + 1) = 6 := by decide",
+    ],
+)
+def test_a_let_in_the_statement_keeps_its_own_definition(text: str) -> None:
+    statement = extract_statement(text).statement
+    assert statement.startswith("theorem t : ") and "x + 1" in statement
+    assert statement.endswith("6 := by sorry")
+
+
+def test_have_in_a_hypothesis_keeps_its_definition() -> None:
+    got = extract_statement("theorem t (h : have y := 2; y = 2) : True := trivial")
+    assert got.statement == "theorem t (h : have y := 2; y = 2) : True := by sorry"
+
+
+@pytest.mark.parametrize(
+    "trailer",
+    ["example : (2 : ℕ) = 2 := rfl", "lemma helper : (1 : ℕ) + 1 = 2 := by norm_num"],
+)
+def test_a_trailing_example_or_lemma_is_not_the_answer(trailer: str) -> None:
+    text = ("```lean4\ntheorem my_favorite_theorem : (3 : ℕ) + 4 = 7 := by\n  norm_num\n\n"
+            f"{trailer}\n```")
+    for name in (None, "my_favorite_theorem"):
+        got = extract_statement(text, name)
+        assert got.name == "my_favorite_theorem"
+        assert got.statement == "theorem my_favorite_theorem : (3 : ℕ) + 4 = 7 := by sorry"
+
+
+def test_the_requested_name_wins_over_a_later_theorem() -> None:
+    text = ("theorem my_favorite_theorem : (3 : ℕ) + 4 = 7 := by norm_num\n"
+            "theorem sanity_check : (1 : ℕ) = 1 := rfl\n")
+    assert extract_statement(text, "my_favorite_theorem").name == "my_favorite_theorem"
+    assert extract_statement(text).name == "sanity_check"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["For example: 2 + 2 = 4", "For example : 2 + 2 = 4.", "By the theorem above: x = 1",
+     "Consider this example: 3 > 2"],
+)
+def test_prose_mentioning_a_keyword_is_no_statement(text: str) -> None:
+    with pytest.raises(ExtractionError):
+        extract_statement(text)

@@ -130,3 +130,39 @@ def _expressions(draw: st.DrawFn, depth: int = 3) -> str:
 def test_round_trip_on_generated_statements(left: str, right: str, rel: str) -> None:
     theorem = parse_theorem(f"theorem g (x y : ℝ) (n : ℕ) : {left} {rel} {right} := by sorry")
     assert parse_theorem(print_theorem(theorem)) == theorem
+
+
+def test_size_limits_are_parse_errors_not_recursion_errors() -> None:
+    from afcheck.lean.parser import MAX_DEPTH, MAX_NESTING, TooLarge
+
+    assert MAX_NESTING >= 100 and MAX_DEPTH >= 500
+    fine = "theorem t : " + "(" * 90 + "1" + ")" * 90 + " = 1 := by sorry"
+    assert parse_theorem(fine).name == "t"
+    assert parse_theorem("theorem t : " + "+".join(["1"] * 400) + " = 400 := by sorry")
+    for text in [
+        "(" * 10_000 + "1" + ")" * 10_000 + " = 1",
+        "+".join(["1"] * 100_000) + " = 1",
+        "¬" * 5_000 + "True",
+        "-" * 5_000 + "1 = 1",
+        "↑" * 5_000 + "x = 1",
+        "∀ x, " * 2_000 + "x = x",
+        "9" * 4_301 + " = 1",
+        "(1e5000 : ℝ) = 1",
+    ]:
+        with pytest.raises(TooLarge):
+            parse_theorem(f"theorem t : {text} := by sorry")
+    assert parse_theorem("theorem t : " + "9" * 4_300 + " = 1 := by sorry")
+
+
+@pytest.mark.parametrize("text", ["(٢ : ℕ) + 2 = 4", "２ + 2 = 4", "𝟐 + 2 = 4", "x٢ = 2",
+                                  "x\u00a0= 2", "x\u3164 = 2", "а = 2"])
+def test_lean_reads_only_ascii_digits_and_its_own_identifier_characters(text: str) -> None:
+    # `Char.isDigit`/`Char.isAlpha` are ASCII in Lean; identifiers add only `isLetterLike` and
+    # subscripts; whitespace is space and newline. Anything else is not a Lean token.
+    with pytest.raises(ParseError):
+        parse_theorem(f"theorem t : {text} := by sorry")
+
+
+def test_lean_identifier_characters_are_kept() -> None:
+    theorem = parse_theorem("theorem t (xᵢ α₁ 𝓝x : ℕ) (hé : xᵢ = 2) : α₁ + xᵢ = 4 := by sorry")
+    assert [b.name for b in theorem.binders] == ["xᵢ", "α₁", "𝓝x", "hé"]

@@ -3,8 +3,11 @@ claims of MATH paragraphs (as ``--steps claims`` cuts them)."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from afcheck_literal.formaliser import LiteralFormaliser
@@ -14,8 +17,9 @@ from afcheck.errors import AfcheckError
 from afcheck.plugins import get_plugins
 from afcheck.types import FormaliseRequest, ProofTask, Side, VerdictKind
 
-SHARE_FLOOR = 0.45
-"""Measured: 457 of 976 error-free steps (46.8%) are formalised; 379 steps state no relation."""
+SHARE_FLOOR = 0.43
+"""Measured: 428 of 976 error-free steps (43.9%) are formalised (457 before the rules on bound
+names, labels, conditions and prose numbers tied to the sides of the claims)."""
 
 REFUTED_CEILING = 0.002
 """Measured: none of the 457 statements is refuted; a refutation here is error induction."""
@@ -120,3 +124,42 @@ def _assert_almost_never_refuted(requests: list[FormaliseRequest]) -> float:
     ]
     assert len(refuted) <= REFUTED_CEILING * len(tasks), "\n".join(refuted)
     return len(results) / len(requests)
+
+
+DECIDED_FLOORS = {
+    ("gsm8k", "paragraph"): 0.40,
+    ("gsm8k", "claims"): 0.60,
+    ("math", "paragraph"): 0.08,
+    ("math", "claims"): 0.13,
+}
+"""Measured with the rules on bound names, labels, conditions and prose numbers: 41.0%, 60.8%,
+8.4% and 13.7% of the cases kept in the metrics are decided (41.7%, 61.4%, 8.9%, 13.8% before,
+when some of those decisions were misreadings: 1 error induction, and 25 silent corrections,
+none on a perturbation the judge shows effective)."""
+
+
+@pytest.mark.parametrize(("suite", "mode"), sorted(DECIDED_FLOORS))
+def test_no_failure_event_caused_by_reading(
+    data_dir: Path, tmp_path: Path, suite: str, mode: str
+) -> None:
+    """All of a ProcessBench split with its defaults (regex, literal, smt): every original is
+    error-free, so a refuted original is a misreading, and so is a proved perturbation that
+    the regex judge shows effective. The figures are ``bench/bench_literal.py``'s."""
+    bench = _bench_module()
+    path = bench.run(suite, mode, tmp_path, tmp_path / "cache")
+    assert path.is_file(), f"afcheck wrote no results for {suite} {mode}"
+    found = bench.figures(json.loads(path.read_text(encoding="utf-8")))
+    print(f"{suite} {mode}: {found}")
+    assert found.error_inductions == 0
+    assert found.silent_corrections_effective == 0
+    assert found.decided_share >= DECIDED_FLOORS[(suite, mode)]
+
+
+def _bench_module() -> ModuleType:
+    path = Path(__file__).resolve().parent.parent / "bench" / "bench_literal.py"
+    spec = importlib.util.spec_from_file_location("bench_literal", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_literal"] = module
+    spec.loader.exec_module(module)
+    return module

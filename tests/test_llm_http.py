@@ -13,7 +13,7 @@ from llm_server import Reply, StubServer, chat_body
 pytest.importorskip("httpx")
 
 from afcheck.errors import UsageError  # noqa: E402
-from afcheck.llm import BackendError, Options, Prompt, Sampling, chat, make_client  # noqa: E402
+from afcheck.llm import BackendError, BackendRefused, Options, Prompt, Sampling, chat, make_client  # noqa: E402
 from afcheck.llm.http_client import HTTPClient, HTTPSettings  # noqa: E402
 from afcheck.llm.retry import Backoff  # noqa: E402
 from afcheck.plugins import get_plugins  # noqa: E402
@@ -148,9 +148,11 @@ def test_api_key_comes_from_the_named_variable_and_never_leaks(
             Options("formaliser 'frontier'", {"base_url": url, "api_key_env": "MY_GATEWAY_KEY"}),
             model="gpt",
         )
-        [[completion]] = client.generate([chat(None, "u")], FAST)
+        with pytest.raises(BackendRefused, match="refused the API key") as refused:
+            client.generate([chat(None, "u")], FAST)
     assert stub.requests[0]["headers"]["Authorization"] == f"Bearer {secret}"
-    assert secret not in completion.error and "***" in completion.error
+    assert secret not in str(refused.value) and "***" in str(refused.value)
+    assert "the key in the variable MY_GATEWAY_KEY" in str(refused.value)
     assert secret not in repr(client)
 
 

@@ -85,7 +85,7 @@ class _ScriptedClient:
 @pytest.mark.parametrize(
     ("completion", "reason"),
     [
-        (Completion("", "error", error="HTTP 500: boom"), "LLM: backend error: HTTP 500: boom"),
+        (Completion("", "error", error="HTTP 500: boom"), "backend error: HTTP 500: boom"),
         (Completion("So 3 * 4 = ", "length"), "LLM: output truncated at max_tokens"),
         (Completion("<think>hmm", "stop"), "LLM: output ends inside <think>"),
         (Completion("So 3 * 4 = 12.", "stop"), "LLM: output equals the original step"),

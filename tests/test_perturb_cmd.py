@@ -68,3 +68,42 @@ def test_bad_input_is_one_line_exit_2(
     code, out, err = _run(argv, capsys)
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and needle in err
+
+
+DEEP = {
+    "parentheses": "So " + "(" * 10_000 + "1+2" + ")" * 10_000 + " = 3.",
+    "fractions": "So $" + "\\frac{" * 3_000 + "1}{2}" + "}{2}" * 3_000 + " = 1$.",
+    "signs": "So " + "-" * 20_000 + "1 = 1.",
+    "groups": "So $" + "\\text{" * 3_000 + "4" + "}" * 3_000 + " = 2$.",
+}
+
+
+@pytest.mark.parametrize("name", sorted(DEEP))
+def test_deeply_nested_text_is_perturbed_not_a_recursion_error(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = _run([DEEP[name], "--json"], capsys)
+    assert code == 0 and err == ""
+    record = json.loads(out)
+    assert record["rule"] == "number" and record["effective"] is None
+
+
+def test_escape_sequences_in_the_step_are_shown_escaped(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    step = "So 3 + 4 = 7.\x1b]52;c;cm0gLXJm\x07 \x9b31m\u202e"
+    code, out, _ = _run([step], capsys)
+    assert code == 0
+    assert not any(c in out for c in "\x1b\x07\x9b\u202e")
+    assert "\\x1b]52" in out and "\\u202e" in out
+    code, out, _ = _run([step, "--json"], capsys)
+    assert code == 0 and not any(c in out for c in "\x1b\x07\x9b\u202e")
+    assert json.loads(out)["original"] == step
+
+
+def test_stdin_that_is_not_utf8_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"3 + 4 = 7 caf\xe9")))
+    code, out, err = _run(["-"], capsys)
+    assert code == 2 and out == "" and "not UTF-8" in err and len(err.splitlines()) == 1

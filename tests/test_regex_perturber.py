@@ -6,13 +6,13 @@ import re
 from collections import Counter
 
 import pytest
+from afcheck_regex.judge import judge_claim
 from afcheck_regex.numerals import find_numerals, parse_units
 from afcheck_regex.operators import find_operators
 from afcheck_regex.perturber import PREFIX, RegexPerturber, make_perturber
 from hypothesis import given
 from hypothesis import strategies as st
 
-from afcheck.judge import judge_claim
 from afcheck.plugins import get_plugins
 from afcheck.types import Perturbation, Step
 
@@ -148,6 +148,31 @@ def test_glued_symbols_are_not_operators(text: str, forbidden: str) -> None:
     assert all(op.text != forbidden for op in find_operators(text))
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Days:\n- A: 4\n- B: cost",
+        "Cost (in $)\n- Monday: 3 + 4\n  - later",
+        "Sum: 9\n+ then\n* more",
+    ],
+)
+def test_a_bullet_after_a_line_ending_in_a_number_is_no_operator(text: str) -> None:
+    bullets = {i for i, line in _lines(text) if line.lstrip()[:1] in "-+*"}
+    assert all(op.start not in bullets for op in find_operators(text))
+    for seed in range(10):
+        edit = RegexPerturber(prefer="operator").perturb_text(text, seed, "t/p/0").edit
+        assert edit is not None and edit.start not in bullets
+
+
+def _lines(text: str) -> list[tuple[int, str]]:
+    """(offset of the line's first non-blank character, line) for each line."""
+    out, offset = [], 0
+    for line in text.split("\n"):
+        out.append((offset + len(line) - len(line.lstrip()), line))
+        offset += len(line) + 1
+    return out
+
+
 def test_negative_numbers_keep_their_sign() -> None:
     for seed in range(30):
         p = _perturb("The change is -8", seed)
@@ -194,3 +219,20 @@ def test_perturbed_arithmetic_claims_are_mostly_false(
         effective += _perturb(text, seed).effective is True
     # Measured: about 95% (swaps such as 0 + 5 -> 0 * 5... or x * 1 -> x / 1 can stay true).
     assert effective >= 0.8 * len(cases)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "So " + "(" * 10_000 + "1+2" + ")" * 10_000 + " = 3.",
+        "So $" + "\\frac{" * 3_000 + "1}{2}" + "}{2}" * 3_000 + " = 1$.",
+        "So $" + "\\sqrt{" * 3_000 + "4" + "}" * 3_000 + " = 2$.",
+        "So " + "-" * 20_000 + "1 = 1.",
+        "So " + "^".join(["2"] * 5_000) + " = 4.",
+    ],
+    ids=["parentheses", "fractions", "roots", "signs", "powers"],
+)
+def test_deeply_nested_steps_are_perturbed_and_judged_unknown(text: str) -> None:
+    result = _perturb(text)
+    assert result.text is not None and result.rule in ("number", "operator")
+    assert result.effective is None

@@ -260,3 +260,12 @@ def test_prove_command_unparseable_exits_2(capsys: pytest.CaptureFixture[str]) -
     assert main(["theorem t : (1 + = 2 := by sorry"]) == 2
     err = capsys.readouterr().err
     assert "line 1, column 13" in err and "\n" == err[-1] and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("digit", ["٢", "２", "𝟐", "²"])
+def test_lean_numerals_are_ascii_digits_only(digit: str) -> None:
+    # Lean's `Char.isDigit` is `'0' ≤ c ∧ c ≤ '9'`: Lean rejects these statements, so no verdict
+    # on them may be PROVED or REFUTED.
+    result = verdict(f"theorem t : ({digit} : ℕ) + 2 = 4 := by sorry")
+    assert result.kind is VerdictKind.INCONCLUSIVE
+    assert kind(f"theorem t : (2 : ℕ) + {digit} = 4 := by sorry") is VerdictKind.INCONCLUSIVE

@@ -109,3 +109,29 @@ def test_processbench_gsm8k_paragraph_steps(data_dir: Path,
     assert len(first.context) == 1 and first.id == f"gsm8k/{first.problem_id}/1"
     again = [s.id for s in load(ROOT / "suites" / "gsm8k") if isinstance(s, Step)]
     assert again == [s.id for s in steps]
+
+
+def test_processbench_records_are_located_at_their_own_line(tmp_path: Path) -> None:
+    rows = [{"id": "gsm8k-0", "problem": "p", "steps": ["So: 1 + 1 = 2"], "label": -1},
+            ["not", "a", "row"],
+            {"id": "gsm8k-2", "problem": "p", "steps": ["So: 2 + 2 = 4"], "label": -1}]
+    text = json.dumps(rows, indent=2)
+    (tmp_path / "gsm8k.json").write_text(text, encoding="utf-8")
+    (tmp_path / "suite.toml").write_text(
+        '[afcheck]\nname = "pb"\nkind = "processbench"\ndata = "gsm8k.json"\n')
+    first, bad, last = load(tmp_path)
+    lines = text.splitlines()
+    assert isinstance(first, Step) and first.source is not None
+    assert lines[first.source.line - 1].strip() == "{" and first.source.line == 2
+    assert isinstance(bad, LoadError) and lines[bad.location.line - 1].strip() == "["
+    assert "a ProcessBench row is a JSON object, not list" in str(bad)
+    assert isinstance(last, Step) and last.source is not None
+    assert '"gsm8k-2"' in lines[last.source.line]
+
+
+def test_processbench_file_that_is_not_utf8_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "gsm8k.json").write_bytes(b'[{"id": "gsm8k-0", "problem": "\xff"}]')
+    (tmp_path / "suite.toml").write_text(
+        '[afcheck]\nname = "pb"\nkind = "processbench"\ndata = "gsm8k.json"\n')
+    with pytest.raises(SuiteError, match="not UTF-8 text"):
+        load(tmp_path)

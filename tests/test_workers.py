@@ -9,7 +9,8 @@ from slowfns import square_or_hang
 from afcheck.runtime.workers import WorkerPool, default_jobs
 
 
-def pool(deadline_s: float = 1.5) -> WorkerPool[int, object]:
+def pool(deadline_s: float = 30.0) -> WorkerPool[int, object]:
+    # Long enough for a worker to start on a loaded machine; the deadline test sets its own.
     return WorkerPool(square_or_hang, jobs=2, deadline_s=deadline_s,
                       on_timeout=lambda item, s: f"timeout {item} after {s}s",
                       on_error=lambda item, why: f"error {item}: {why}")

@@ -89,6 +89,8 @@ def _call(fn: str, args: list[Fraction]) -> Fraction:
     if fn == "toNat":
         return max(args[0], Fraction(0))
     n = [int(a) for a in args]
+    if fn in ("factorial", "choose") and n and n[0] > 1000:
+        raise NotExact(f"{fn} of {n[0]} is too large to compute")  # 10^6! takes ~25 s
     if fn == "factorial":
         return Fraction(math.factorial(n[0]))
     if fn == "choose":

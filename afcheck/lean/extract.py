@@ -1,8 +1,10 @@
 """Find the one theorem statement in a formaliser's raw output.
 
-Model output is prose around fenced code blocks, or plain Lean. The statement is the last
-``theorem``/``lemma``/``example`` of the last code block that has one (models revise
-themselves, so the last attempt is the answer), with its proof replaced by ``by sorry``.
+Model output is prose around fenced code blocks, or plain Lean. The statement is the
+declaration with the requested name when there is one, otherwise the last ``theorem`` (else
+``lemma``, else ``example``) of the last code block that has one: models revise themselves,
+so the last attempt is the answer, and a lemma or example written after it is a helper or a
+test, not the answer. Its proof is replaced by ``by sorry``.
 Everything else that Lean would need to read it comes back separately: the header commands,
 and auxiliary definitions, which are reported rather than dropped so a caller can tell that
 the statement depends on something the prover does not know.
@@ -134,23 +136,23 @@ def _string_end(text: str, start: int) -> int:
     return len(text)
 
 
-def extract_statement(text: str) -> Extracted:
-    """The last theorem/lemma/example in ``text`` (raw model output or Lean source).
+def extract_statement(text: str, name: str | None = None) -> Extracted:
+    """The statement in ``text`` (raw model output or Lean source): the last declaration
+    named ``name`` when given and present, else the last theorem, lemma or example, in that
+    order of preference.
 
     Raises :class:`ExtractionError` when there is none, or when it has no type.
     """
-    source = _choose_source(text)
+    source = _choose_source(text, name)
     commands = _split_commands(strip_comments(source))
-    chosen = None
-    for index, command in enumerate(commands):
-        if _theorem_keyword(command) is not None:
-            chosen = index
-    if chosen is None and _KEYWORD_RE.search(commands[-1] if commands else ""):
-        # The declaration starts mid-line, after prose: take it from its keyword on.
-        last = commands[-1]
-        starts = [m.start() for m in _KEYWORD_RE.finditer(last)]
-        commands[-1:] = [last[: starts[-1]], last[starts[-1] :]]
-        chosen = len(commands) - 1
+    chosen = _choose(commands, name)
+    if chosen is None and commands:
+        start = _declaration_in_prose(commands[-1])
+        if start is not None:
+            # The declaration starts mid-line, after prose: take it from its keyword on.
+            last = commands[-1]
+            commands[-1:] = [last[:start], last[start:]]
+            chosen = len(commands) - 1
     if chosen is None:
         raise ExtractionError("no theorem, lemma or example declaration found in the output")
     header: list[str] = []
@@ -171,14 +173,63 @@ def extract_statement(text: str) -> Extracted:
     )
 
 
-def _choose_source(text: str) -> str:
+def _choose_source(text: str, name: str | None) -> str:
     blocks = [m.group(2) for m in _FENCE.finditer(text)]
-    with_theorem = [
-        b for b in blocks if any(_theorem_keyword(c) for c in _split_commands(strip_comments(b)))
-    ]
+    with_theorem = []
+    for block in blocks:
+        commands = _split_commands(strip_comments(block))
+        if any(_theorem_keyword(c) for c in commands):
+            with_theorem.append((block, name is not None and name in map(_declared_name,
+                                                                        commands)))
+    named = [block for block, has_name in with_theorem if has_name]
+    if named:
+        return named[-1]
     if with_theorem:
-        return with_theorem[-1]
+        return with_theorem[-1][0]
     return text
+
+
+def _choose(commands: list[str], name: str | None) -> int | None:
+    """Index of the statement among ``commands``: the last one named ``name``, else the last
+    theorem, else the last lemma, else the last example."""
+    found: dict[str, int] = {}
+    for index, command in enumerate(commands):
+        keyword = _theorem_keyword(command)
+        if keyword is None:
+            continue
+        found[keyword] = index
+        if name is not None and _declared_name(command) == name:
+            found["named"] = index
+    for kind in ("named", "theorem", "lemma", "example"):
+        if kind in found:
+            return found[kind]
+    return None
+
+
+def _declared_name(command: str) -> str:
+    """The name a theorem or lemma command declares; ``""`` for anything else."""
+    if _theorem_keyword(command) not in ("theorem", "lemma"):
+        return ""
+    body = _ATTRIBUTE.sub("", command.strip())
+    match = _KEYWORD_RE.search(body)
+    rest = body[match.end():] if match else ""
+    name = re.match(r"\s*([^\s(\[{⦃:]+)", rest)
+    return name.group(1) if name else ""
+
+
+_PROSE_BEFORE_EXAMPLE = re.compile(r"\b(?:for|an|another|this|the|one|see)\W*$", re.I)
+
+
+def _declaration_in_prose(line: str) -> int | None:
+    """Where a declaration that follows prose on the same line starts (``Answer: theorem x :
+    … := …``); ``None`` when the keyword is prose itself (``For example: 2 + 2 = 4``). Only a
+    keyword followed by a proof (a top-level ``:=``) counts: prose has none."""
+    for match in reversed(list(_KEYWORD_RE.finditer(line))):
+        if match.group(1) == "example" and _PROSE_BEFORE_EXAMPLE.search(line[: match.start()]):
+            continue
+        if _proof_index(line[match.end():]) is not None:
+            return match.start()
+    return None
 
 
 def _first_word(line: str) -> str:
@@ -264,17 +315,47 @@ def _with_space(signature: str) -> str:
 
 
 def _before_proof(rest: str) -> str:
-    """The signature part of a declaration: up to a top-level ``:=`` or ``where``.
+    """The signature part of a declaration: up to the ``:=`` that starts its proof.
 
     Without ``:=`` a trailing ``by`` (a proof cut off after its first word) is dropped.
     """
-    index = _top_level_index(rest, ":=")
+    index = _proof_index(rest)
     if index is not None:
         return rest[:index]
     trimmed = rest.rstrip()
     if re.search(r"(^|\s)by$", trimmed):
         trimmed = trimmed[: -len("by")]
     return trimmed
+
+
+_LOCAL_DEFINITION = re.compile(r"(?<![\w.'])(?:let|have|letI|haveI)(?![\w'!?])")
+
+
+def _proof_index(text: str) -> int | None:
+    """Index of the top-level ``:=`` that starts the proof: a ``let x := 5;`` or ``have h :=
+    …`` inside the statement owns the next ``:=``, which is part of the type."""
+    owed = 0
+    depth = 0
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == '"':
+            i = _string_end(text, i)
+            continue
+        if ch in _OPEN:
+            depth += 1
+        elif ch in _CLOSE:
+            depth = max(0, depth - 1)
+        elif depth == 0 and text.startswith(":=", i):
+            if owed == 0:
+                return i
+            owed -= 1
+            i += 2
+            continue
+        elif depth == 0 and ch in "lh" and _LOCAL_DEFINITION.match(text, i):
+            owed += 1
+        i += 1
+    return None
 
 
 def _top_level_index(text: str, token: str) -> int | None:

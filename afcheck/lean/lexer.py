@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from afcheck.lean.chars import ID_BEGIN_ESCAPE, is_digit, is_id_first, is_id_rest
+
 
 class ParseError(ValueError):
     """Text that is not a statement the parser reads; ``str(error)`` gives line and column."""
@@ -137,17 +139,16 @@ _SYMBOLS = sorted(
     key=len,
     reverse=True,
 )
-_NUMBER = re.compile(r"\d+(\.\d+)?([eE][+-]?\d+)?")
-_NOT_IDENT_START = set("λΠΣ")
-_SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₔₕₖₗₘₙₚₛₜᵢᵣᵤᵥⱼ"
+_NUMBER = re.compile(r"[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?", re.ASCII)
+"""Lean's numerals: ``Char.isDigit`` is ASCII-only, so ``٢``, ``２`` and ``𝟐`` are not digits."""
 
 
 def _ident_start(ch: str) -> bool:
-    return (ch.isalpha() or ch == "_" or ch == "«") and ch not in _NOT_IDENT_START
+    return is_id_first(ch) or ch == ID_BEGIN_ESCAPE
 
 
 def _ident_char(ch: str) -> bool:
-    return (ch.isalnum() and ch not in _NOT_IDENT_START) or ch in "_'!?" or ch in _SUBSCRIPTS
+    return is_id_rest(ch)
 
 
 def tokenize(text: str) -> list[Token]:
@@ -156,10 +157,10 @@ def tokenize(text: str) -> list[Token]:
     i, n = 0, len(text)
     while i < n:
         ch = text[i]
-        if ch.isspace():
+        if ch in " \n\t\r":
             i += 1
             continue
-        if ch.isdigit():
+        if is_digit(ch):
             match = _NUMBER.match(text, i)
             assert match is not None
             tokens.append(Token("num", match.group(0), i, match.end()))
@@ -196,10 +197,10 @@ def _ident_end(text: str, i: int) -> int:
         else:
             while i < n and (_ident_char(text[i]) and text[i] != "!"):
                 i += 1
-        if i + 1 < n and text[i] == "." and (_ident_start(text[i + 1]) or text[i + 1].isdigit()):
+        if i + 1 < n and text[i] == "." and (_ident_start(text[i + 1]) or is_digit(text[i + 1])):
             i += 1
-            if text[i].isdigit():
-                while i < n and text[i].isdigit():
+            if is_digit(text[i]):
+                while i < n and is_digit(text[i]):
                     i += 1
                 if not (i + 1 < n and text[i] == "." and _ident_start(text[i + 1])):
                     return i

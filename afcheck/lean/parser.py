@@ -10,6 +10,8 @@ parser does not model becomes an :class:`~afcheck.lean.ast.Opaque` node with its
 
 from __future__ import annotations
 
+import sys
+
 from afcheck.lean.ast import (
     App,
     Ascription,
@@ -26,41 +28,31 @@ from afcheck.lean.ast import (
     Theorem,
     UnOp,
     Var,
+    children,
 )
 from afcheck.lean.lexer import ParseError, Token, tokenize
+from afcheck.lean.notation import INFIX
 
-__all__ = ["ParseError", "parse_expr", "parse_theorem"]
+__all__ = [
+    "MAX_DEPTH", "MAX_EXPONENT", "MAX_NESTING", "ParseError", "TooLarge", "parse_expr",
+    "parse_theorem",
+]
 
-INFIX: dict[str, tuple[int, int, int]] = {
-    # op: (precedence, left operand minimum, right operand minimum)
-    "↔": (20, 21, 21),
-    "→": (25, 26, 25),
-    "∨": (30, 31, 30),
-    "∧": (35, 36, 35),
-    "=": (50, 51, 51),
-    "≠": (50, 51, 51),
-    "<": (50, 51, 51),
-    ">": (50, 51, 51),
-    "≤": (50, 51, 51),
-    "≥": (50, 51, 51),
-    "∣": (50, 51, 51),
-    "∈": (50, 51, 51),
-    "∉": (50, 51, 51),
-    "⊆": (50, 51, 51),
-    "⊂": (50, 51, 51),
-    "≡": (50, 51, 51),
-    "∪": (65, 65, 66),
-    "+": (65, 65, 66),
-    "-": (65, 65, 66),
-    "∩": (70, 70, 71),
-    "*": (70, 70, 71),
-    "/": (70, 70, 71),
-    "%": (70, 70, 71),
-    "\\": (70, 70, 71),
-    "•": (73, 74, 73),
-    "^": (75, 76, 75),
-    "∘": (90, 91, 90),
-}
+MAX_NESTING = 100
+"""Brackets, prefix operators and binders nested deeper than this are refused: the parser
+descends once per level, and Python's stack is not unbounded."""
+MAX_DEPTH = 500
+"""Trees deeper than this are refused (a 501-term sum is 500 deep): every consumer of the
+tree (printer, negation, evaluator, SMT encoder) recurses over it."""
+
+
+MAX_EXPONENT = 4000
+"""The largest decimal exponent of a scientific literal (``1e4000``)."""
+
+
+class TooLarge(ParseError):
+    """Text the parser refuses for its size, not its syntax."""
+
 MAX = 1024
 _BINDER_OPEN = {"(": ")", "{": "}", "[": "]", "⦃": "⦄"}
 _BINDER_KIND = {"(": "explicit", "{": "implicit", "[": "instance", "⦃": "strict"}
@@ -73,6 +65,33 @@ class _Parser:
         self.text = text
         self.tokens = tokenize(text)
         self.pos = 0
+        self.depth = 0
+
+    def nested(self) -> None:
+        """Enter one level of nesting; :meth:`leave` must follow."""
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise TooLarge(f"nested more than {MAX_NESTING} levels deep", self.text,
+                           self.tok.start)
+
+    def leave(self) -> None:
+        self.depth -= 1
+
+    def check_numeral(self, token: Token) -> None:
+        """Refuse numerals Python will not convert (over ``sys.get_int_max_str_digits()``
+        digits) or whose exponent would take unbounded time to expand (``1e99999999``)."""
+        mantissa, _, exponent = token.text.lower().partition("e")
+        limit = sys.get_int_max_str_digits()
+        digits = sum(c.isdigit() for c in mantissa)
+        if limit and digits > limit:
+            raise TooLarge(f"a numeral of {digits} digits is longer than the {limit} digits "
+                           "afcheck reads", self.text, token.start)
+        if exponent and len(exponent.lstrip("+-")) > len(str(MAX_EXPONENT)):
+            raise TooLarge(f"the exponent of {token.text[:20]}… is over {MAX_EXPONENT}",
+                           self.text, token.start)
+        if exponent and abs(int(exponent)) > MAX_EXPONENT:
+            raise TooLarge(f"the exponent of {token.text} is over {MAX_EXPONENT}", self.text,
+                           token.start)
 
     # --- token helpers -------------------------------------------------------------
     @property
@@ -171,6 +190,13 @@ class _Parser:
 
     # --- expressions ---------------------------------------------------------------
     def expr(self, min_prec: int) -> Expr:
+        self.nested()
+        try:
+            return self._expr(min_prec)
+        finally:
+            self.leave()
+
+    def _expr(self, min_prec: int) -> Expr:
         left = self.prefix()
         while True:
             token = self.tok
@@ -246,6 +272,7 @@ class _Parser:
     def atom(self) -> Expr:
         token = self.tok
         if token.kind == "num":
+            self.check_numeral(token)
             self.advance()
             return Num(token.text)
         if token.kind == "ident":
@@ -258,7 +285,11 @@ class _Parser:
             return self.parenthesised()
         if text == "↑":
             self.advance()
-            return Coe(self.atom())
+            self.nested()
+            try:
+                return Coe(self.atom())
+            finally:
+                self.leave()
         if text == "⌊":
             return self.delimited("⌋", "Int.floor", "floor")
         if text == "⌈":
@@ -282,6 +313,8 @@ class _Parser:
                 self.advance()
                 inner = Ascription(inner, self.expr(0))
             self.expect(")")
+        except TooLarge:
+            raise
         except ParseError:
             self.pos = start
             return self.opaque_brackets()
@@ -377,15 +410,35 @@ def _apply(fn: Expr, args: tuple[Expr, ...]) -> Expr:
 def parse_theorem(text: str) -> Theorem:
     """Parse one statement ``theorem name binders : type [:= proof]``.
 
-    Raises :class:`ParseError` (with line and column) when ``text`` is not one.
+    Raises :class:`ParseError` (with line and column) when ``text`` is not one, and
+    :class:`TooLarge` when it nests deeper than :data:`MAX_NESTING` / :data:`MAX_DEPTH` or
+    has a numeral longer than Python converts.
     """
-    return _Parser(text).theorem()
+    theorem = _Parser(text).theorem()
+    roots = [theorem.conclusion]
+    for binder in theorem.binders:
+        roots += [e for e in (binder.type, binder.default) if e is not None]
+    for root in roots:
+        _check_depth(root, text)
+    return theorem
 
 
 def parse_expr(text: str) -> Expr:
-    """Parse a single expression."""
+    """Parse a single expression (same refusals as :func:`parse_theorem`)."""
     parser = _Parser(text)
     expr = parser.expr(0)
     if parser.tok.kind != "eof":
         raise parser.error(f"unexpected '{parser.tok.text}'")
+    _check_depth(expr, text)
     return expr
+
+
+def _check_depth(root: Expr, text: str) -> None:
+    """Refuse a tree deeper than :data:`MAX_DEPTH`; iterative, so it cannot overflow itself."""
+    stack: list[tuple[Expr, int]] = [(root, 1)]
+    while stack:
+        expr, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise TooLarge(f"the statement nests more than {MAX_DEPTH} levels deep "
+                           "(e.g. a sum of that many terms)", text, 0)
+        stack.extend((child, depth + 1) for child in children(expr))

@@ -23,6 +23,7 @@ from afcheck.lean.ast import (
     UnOp,
     Var,
 )
+from afcheck.lean.notation import INFIX
 
 __all__ = ["print_binder_group", "print_expr", "print_theorem"]
 
@@ -84,8 +85,6 @@ def _paren(text: str, prec: int, ctx: int) -> str:
 
 
 def _print(expr: Expr, ctx: int) -> str:
-    from afcheck.lean.parser import INFIX
-
     if isinstance(expr, Var):
         return expr.name
     if isinstance(expr, Num):

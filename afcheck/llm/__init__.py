@@ -12,7 +12,7 @@ Heavy dependencies (``vllm``, ``httpx``) are imported only when a client is buil
 
 from __future__ import annotations
 
-from afcheck.llm.client import BackendError, LLMClient
+from afcheck.llm.client import BackendError, BackendFailing, BackendRefused, LLMClient
 from afcheck.llm.options import Options, make_client, sampling_from
 from afcheck.llm.postprocess import OutputRule, lean_source
 from afcheck.llm.preset import Preset, PresetFormaliser, PromptTemplate, preset_factory
@@ -24,11 +24,15 @@ from afcheck.llm.records import (
     Sampling,
     chat,
     derive_seed,
+    is_backend_failure,
     total_usage,
 )
+from afcheck.llm.redact import redact
 
 __all__ = [
     "BackendError",
+    "BackendFailing",
+    "BackendRefused",
     "Completion",
     "LLMClient",
     "Message",
@@ -44,7 +48,9 @@ __all__ = [
     "derive_seed",
     "lean_source",
     "make_client",
+    "is_backend_failure",
     "preset_factory",
+    "redact",
     "sampling_from",
     "total_usage",
 ]

@@ -13,14 +13,24 @@ class BackendError(AfcheckError):
     """The backend cannot serve at all (no server, no model): one line for the user."""
 
 
+class BackendRefused(BackendError):
+    """The server answered, and no retry will change its answer: a wrong key (401/403), a
+    model name it does not serve (404), ``max_tokens`` or a prompt over its context (400)."""
+
+
+class BackendFailing(BackendError):
+    """Every request failed, many in a row: the backend, not the formaliser, is broken."""
+
+
 @runtime_checkable
 class LLMClient(Protocol):
     """Generates completions for a whole stage in one call.
 
     ``generate`` returns, for each prompt in order, ``sampling.n`` completions (sample ``i``
     seeded with ``seed + i``). A request that fails comes back as a :class:`Completion` with
-    ``error`` set, so one bad request never loses the others; only a backend that cannot serve
-    at all raises :class:`BackendError`.
+    ``error`` set (a *backend failure*, see :func:`afcheck.llm.records.is_backend_failure`), so
+    one bad request never loses the others; only a backend that cannot serve at all raises
+    :class:`BackendError`.
     """
 
     backend: str

@@ -14,8 +14,10 @@ scrubbed from any error text, which is what reaches logs, JSON and JUnit.
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
+import re
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -23,12 +25,21 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from afcheck.errors import MissingDependency
-from afcheck.llm.client import BackendError
+from afcheck.errors import MissingDependency, UsageError
+from afcheck.llm.client import BackendError, BackendFailing, BackendRefused
 from afcheck.llm.records import Completion, Pricing, Prompt, Sampling
+from afcheck.llm.redact import redact, scrub
 from afcheck.llm.retry import Backoff, is_retryable_status, parse_retry_after
+from afcheck.printable import printable
 
 _INSTALL = "pip install 'afcheck[openai]'"
+_SIZE_REFUSAL = re.compile(
+    r"max_(?:completion_)?tokens|context[ _-]?(?:length|window|size)|maximum context"
+    r"|too many tokens|prompt is too long|reduce the length",
+    re.I,
+)
+"""How servers (vLLM, llama.cpp, OpenAI and gateways) word a 400 on a request too large for
+the model: no retry can fix it, so the run stops with it."""
 
 
 @dataclass(frozen=True)
@@ -40,19 +51,74 @@ class HTTPSettings:
     api_key_env: str = "OPENAI_API_KEY"
     concurrency: int = 8
     timeout_s: float = 600.0
+    """Longest wait for one reply, from sending the request to its last byte."""
     backoff: Backoff = Backoff()
     token_field: str = "max_tokens"
     """``max_completion_tokens`` for APIs that refuse ``max_tokens``."""
     pricing: Pricing | None = None
+    max_reply_bytes: int = 16 * 2**20
+    """A reply larger than this is not read: no completion of a sane ``max_tokens`` is near
+    it, and reading a runaway one would hold the whole batch in memory."""
+    fail_streak: int = 20
+    """Stop with :class:`BackendFailing` after this many failed requests in a row (0: never)."""
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.timeout_s) and self.timeout_s > 0):
+            raise UsageError(f"timeout_s must be a positive number of seconds, "
+                             f"got {self.timeout_s}")
+        if self.concurrency < 1:
+            raise UsageError(f"concurrency must be at least 1, got {self.concurrency}")
+        if self.max_reply_bytes < 1:
+            raise UsageError(f"max_reply_bytes must be positive, got {self.max_reply_bytes}")
+        if self.fail_streak < 0:
+            raise UsageError(f"fail_streak must be 0 (off) or more, got {self.fail_streak}")
 
 
 class _Failure(Exception):
     """One attempt failed; ``retryable`` says whether another attempt may succeed."""
 
-    def __init__(self, message: str, retryable: bool, retry_after: float | None = None) -> None:
+    def __init__(self, message: str, retryable: bool, kind: str,
+                 retry_after: float | None = None) -> None:
         super().__init__(message)
         self.retryable = retryable
+        self.kind = kind
         self.retry_after = retry_after
+
+
+class _Abort:
+    """Shared by the requests of one client: the first unfixable answer, or a failure streak,
+    stops everything still queued."""
+
+    def __init__(self, streak_limit: int, where: str) -> None:
+        self.limit = streak_limit
+        self.where = where
+        self.lock = threading.Lock()
+        self.streak = 0
+        self.unreached = True
+        """Every failure of the streak was a connection never made."""
+        self.error: BackendError | None = None
+
+    def record(self, completion: Completion) -> None:
+        with self.lock:
+            if completion.ok:
+                self.streak, self.unreached = 0, True
+                return
+            self.streak += 1
+            self.unreached = self.unreached and completion.failure == "connect"
+            if self.limit and self.streak >= self.limit and self.error is None:
+                if self.unreached:
+                    self.error = BackendError(
+                        f"cannot reach the LLM server at {self.where}: {completion.error}")
+                    return
+                self.error = BackendFailing(
+                    f"the backend is failing: {self.streak} requests in a row failed; "
+                    f"the last: {completion.error}"
+                )
+
+    def stop(self, error: BackendError) -> None:
+        with self.lock:
+            if self.error is None:
+                self.error = error
 
 
 class HTTPClient:
@@ -86,15 +152,27 @@ class HTTPClient:
             timeout=httpx.Timeout(settings.timeout_s),
             limits=httpx.Limits(max_connections=max(1, settings.concurrency)),
         )
+        url = self._http.base_url
+        self._secrets = tuple(s for s in (self._key, url.password, url.username) if s)
+        self._abort = _Abort(settings.fail_streak, self.where)
+
+    @property
+    def where(self) -> str:
+        """The server's URL as it may be shown: credentials masked."""
+        return redact(self.settings.base_url)
 
     def __repr__(self) -> str:
         s = self.settings
-        return f"HTTPClient(base_url={s.base_url!r}, model={s.model!r}, key_env={s.api_key_env!r})"
+        return f"HTTPClient(base_url={self.where!r}, model={s.model!r}, key_env={s.api_key_env!r})"
 
     def close(self) -> None:
         self._http.close()
 
     def generate(self, prompts: Sequence[Prompt], sampling: Sampling) -> list[list[Completion]]:
+        """Every sample of every prompt; raises :class:`BackendRefused` on an answer no retry
+        fixes and :class:`BackendFailing` once ``fail_streak`` requests failed in a row."""
+        if self._abort.error is not None:
+            raise self._abort.error
         jobs = [(i, k) for i in range(len(prompts)) for k in range(sampling.n)]
         results: list[list[Completion | None]] = [[None] * sampling.n for _ in prompts]
         workers = max(1, min(self.settings.concurrency, len(jobs)))
@@ -102,13 +180,26 @@ class HTTPClient:
             done = pool.map(lambda job: self._one(prompts[job[0]], sampling, job[1]), jobs)
             for (i, k), completion in zip(jobs, done, strict=True):
                 results[i][k] = completion
+        if self._abort.error is not None:
+            raise self._abort.error
         out = [[c for c in row if c is not None] for row in results]
-        _raise_if_unreachable(out, self.settings.base_url)
+        _raise_if_unreachable(out, self.where)
         return out
 
     # -- one request ---------------------------------------------------------------------------
 
-    def _one(self, prompt: Prompt, sampling: Sampling, sample: int) -> Completion:
+    def _one(self, prompt: Prompt, sampling: Sampling, sample: int) -> Completion | None:
+        if self._abort.error is not None:
+            return None
+        try:
+            completion = self._attempts(prompt, sampling, sample)
+        except BackendRefused as refused:
+            self._abort.stop(refused)
+            return None
+        self._abort.record(completion)
+        return completion
+
+    def _attempts(self, prompt: Prompt, sampling: Sampling, sample: int) -> Completion:
         path, body = self._request(prompt, sampling, sample)
         start = time.perf_counter()
         attempts = 0
@@ -119,13 +210,15 @@ class HTTPClient:
                 return self._completion(data, prompt, time.perf_counter() - start, attempts)
             except _Failure as failure:
                 retries_done = attempts - 1
-                if not failure.retryable or retries_done >= self.settings.backoff.max_retries:
+                if (not failure.retryable or retries_done >= self.settings.backoff.max_retries
+                        or self._abort.error is not None):
                     return Completion(
                         text="",
                         finish_reason="error",
                         latency_s=time.perf_counter() - start,
                         error=self._scrub(_after(str(failure), attempts)),
                         attempts=attempts,
+                        failure=failure.kind,
                     )
                 with self._rng_lock:
                     wait = self.settings.backoff.delay(retries_done, self._rng, failure.retry_after)
@@ -161,65 +254,214 @@ class HTTPClient:
         body["messages"] = messages
         return "chat/completions", body
 
+    def _headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self._key}"} if self._key else {}
+
     def _post(self, path: str, body: Mapping[str, Any]) -> Mapping[str, Any]:
         httpx = self._httpx
-        headers = {"Authorization": f"Bearer {self._key}"} if self._key else {}
+        timeout = self.settings.timeout_s
         try:
-            response = self._http.post(path, json=body, headers=headers)
+            with self._http.stream("POST", path, json=body, headers=self._headers()) as response:
+                raw = self._read(response, time.monotonic() + timeout)
+        except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
+            raise _Failure(f"cannot connect: {_short(exc)}", True, "connect") from None
         except httpx.TimeoutException:
-            raise _Failure(f"timed out after {self.settings.timeout_s:g} s", True) from None
+            raise _Failure(f"timed out after {timeout:g} s", True, "timeout") from None
         except httpx.TransportError as exc:
-            raise _Failure(f"connection failed: {_short(exc)}", True) from None
+            raise _Failure(f"connection broke: {_short(exc) or type(exc).__name__}", True,
+                           "transport") from None
         if response.status_code != 200:
+            self._refuse_for_good(response.status_code, path, body, raw)
             raise _Failure(
-                f"HTTP {response.status_code}: {_short(response.text)}",
+                f"HTTP {response.status_code}: {_error_message(raw)}",
                 is_retryable_status(response.status_code),
+                "http",
                 parse_retry_after(response.headers.get("retry-after")),
             )
         try:
-            data = response.json()
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise _Failure(f"the reply is not valid UTF-8 (byte {exc.start})", False,
+                           "malformed") from None
+        try:
+            data = json.loads(text)
         except json.JSONDecodeError:
-            raise _Failure(f"response is not JSON: {_short(response.text)}", True) from None
-        if not isinstance(data, dict) or not data.get("choices"):
-            raise _Failure(f"response has no choices: {_short(response.text)}", False)
+            raise _Failure(f"the reply is not JSON: {_short(text)}", True, "malformed") from None
+        if not isinstance(data, dict):
+            raise _Failure(f"the reply is not a JSON object: {_short(text)}", False, "malformed")
         return data
+
+    def _read(self, response: Any, deadline: float) -> bytes:
+        """The body, refusing more than ``max_reply_bytes`` and a trickle past the timeout."""
+        limit = self.settings.max_reply_bytes
+        declared = response.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > limit:
+            raise _Failure(f"the reply is {_mb(int(declared))}, over the {_mb(limit)} limit "
+                           "(max_reply_mb); not read", False, "malformed")
+        chunks: list[bytes] = []
+        size = 0
+        for chunk in response.iter_bytes():
+            size += len(chunk)
+            if size > limit:
+                raise _Failure(f"the reply is over the {_mb(limit)} limit (max_reply_mb); "
+                               "not read", False, "malformed")
+            if time.monotonic() > deadline:
+                raise _Failure(f"timed out after {self.settings.timeout_s:g} s (reply still "
+                               "arriving)", True, "timeout")
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+    def _refuse_for_good(self, status: int, path: str, body: Mapping[str, Any],
+                         raw: bytes) -> None:
+        """Raise :class:`BackendRefused` for an answer that every request would get."""
+        message = _error_message(raw)
+        where = f"the LLM server at {self.where}"
+        if status in (401, 403):
+            variable = self.settings.api_key_env or "(none: api_key_env is empty)"
+            sent = "the key in" if self._key else "no key: nothing is set in"
+            raise BackendRefused(self._scrub(
+                f"{where} refused the API key (HTTP {status}: {message}); afcheck sent {sent} "
+                f"the variable {variable}: check it, or name another with api_key_env=NAME"))
+        if status == 404:
+            raise BackendRefused(self._scrub(self._not_found(path, message)))
+        if status == 400 and _SIZE_REFUSAL.search(message):
+            tokens = body.get(self.settings.token_field)
+            raise BackendRefused(self._scrub(
+                f"{where} refused the request size (HTTP 400: {message}); lower max_tokens "
+                f"(now {tokens}) or the prompt budget (max_prompt_chars)"))
+
+    def _not_found(self, path: str, message: str) -> str:
+        model = self.settings.model
+        offered = self._served_models()
+        where = f"the LLM server at {self.where}"
+        if offered is None:
+            return (f"{where} has no {path} (HTTP 404: {message}); check base_url "
+                    "(for vLLM and most servers it ends in /v1)")
+        if model in offered:
+            return (f"{where} serves '{model}' but answered HTTP 404 on {path} ({message}); "
+                    "it may not offer this endpoint")
+        listing = ", ".join(offered[:20]) or "none"
+        return f"{where} does not serve the model '{model}' (HTTP 404); it offers: {listing}. " \
+               "Pass model=NAME"
+
+    def _served_models(self) -> list[str] | None:
+        """The names ``GET /models`` lists, or ``None`` when the server has no such list."""
+        try:
+            response = self._http.get("models", headers=self._headers(),
+                                      timeout=min(self.settings.timeout_s, 30.0))
+            data = response.json() if response.status_code == 200 else None
+        except (self._httpx.HTTPError, ValueError):
+            return None
+        rows = data.get("data") if isinstance(data, dict) else None
+        if not isinstance(rows, list):
+            return None
+        return [str(row["id"]) for row in rows if isinstance(row, dict) and "id" in row]
 
     def _completion(
         self, data: Mapping[str, Any], prompt: Prompt, latency: float, attempts: int
     ) -> Completion:
-        choice = data["choices"][0]
-        usage = data.get("usage") or {}
-        prompt_tokens = int(usage.get("prompt_tokens") or 0)
-        completion_tokens = int(usage.get("completion_tokens") or 0)
-        cost = usage.get("cost")
+        choice = _first_choice(data)
+        usage = data.get("usage")
+        usage = usage if isinstance(usage, dict) else {}
+        prompt_tokens = _count(usage.get("prompt_tokens"))
+        completion_tokens = _count(usage.get("completion_tokens"))
+        cost = _amount(usage.get("cost"))
         if cost is None and self.settings.pricing is not None:
             cost = self.settings.pricing.cost(prompt_tokens, completion_tokens)
+        text = _choice_text(choice)
+        finish = choice.get("finish_reason")
         return Completion(
-            text=prompt.assistant_prefix + _choice_text(choice) if prompt.is_chat
-            else _choice_text(choice),
-            finish_reason=str(choice.get("finish_reason") or ""),
+            text=self._scrub(prompt.assistant_prefix + text if prompt.is_chat else text),
+            finish_reason=finish if isinstance(finish, str) else "",
             prompt_tokens=prompt_tokens,
             completion_tokens=completion_tokens,
             latency_s=latency,
-            cost_usd=float(cost) if cost is not None else None,
+            cost_usd=cost,
             attempts=attempts,
         )
 
     def _scrub(self, text: str) -> str:
-        return text.replace(self._key, "***") if self._key else text
+        return scrub(text, self._secrets)
+
+
+def _first_choice(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    choices = data.get("choices")
+    if not isinstance(choices, list) or not choices:
+        raise _Failure(f"the reply has no choices: {_short(json.dumps(data))}", False,
+                       "malformed")
+    choice = choices[0]
+    if not isinstance(choice, dict):
+        raise _Failure(f"the reply's choices[0] is {_kind(choice)}, not an object", False,
+                       "malformed")
+    return choice
 
 
 def _choice_text(choice: Mapping[str, Any]) -> str:
     """The answer text; reasoning that a server split off (``reasoning_content``) is put back
     inside ``<think>…</think>`` so that extraction rules see one format whatever the server."""
     if "message" not in choice:
-        return str(choice.get("text") or "")
-    message = choice.get("message") or {}
-    content = str(message.get("content") or "")
-    reasoning = message.get("reasoning_content") or message.get("reasoning")
+        return _text_field(choice, "text", "choices[0].text")
+    message = choice["message"]
+    if message is None:
+        return ""
+    if not isinstance(message, dict):
+        raise _Failure(f"the reply's choices[0].message is {_kind(message)}, not an object",
+                       False, "malformed")
+    content = _text_field(message, "content", "choices[0].message.content")
+    reasoning = (_text_field(message, "reasoning_content", "reasoning_content")
+                 or _text_field(message, "reasoning", "reasoning"))
     if reasoning:
         return f"<think>{reasoning}</think>{content}"
     return content
+
+
+def _text_field(holder: Mapping[str, Any], key: str, label: str) -> str:
+    value = holder.get(key)
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise _Failure(f"the reply's {label} is {_kind(value)}, not text", False, "malformed")
+    return value
+
+
+def _error_message(raw: bytes) -> str:
+    """The message of an error reply: OpenAI's ``error.message``, vLLM's ``message``,
+    FastAPI's ``detail``, or the body itself."""
+    text = raw.decode("utf-8", "replace")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return _short(text)
+    for holder in (data.get("error") if isinstance(data, dict) else None, data):
+        if isinstance(holder, str):
+            return _short(holder)
+        if isinstance(holder, dict):
+            for key in ("message", "detail", "error"):
+                if isinstance(holder.get(key), str):
+                    return _short(holder[key])
+    return _short(text)
+
+
+def _count(value: object) -> int:
+    """A token count as servers report it; anything else (a string, a negative) is unknown."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return 0
+    return int(value) if math.isfinite(value) and value >= 0 else 0
+
+
+def _amount(value: object) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if math.isfinite(value) and value >= 0 else None
+
+
+def _kind(value: object) -> str:
+    return {type(None): "null", str: "a string", list: "a list", bool: "a boolean",
+            int: "a number", float: "a number"}.get(type(value), type(value).__name__)
+
+
+def _mb(size: int) -> str:
+    return f"{size / 2**20:.3g} MB"
 
 
 def _after(message: str, attempts: int) -> str:
@@ -227,12 +469,14 @@ def _after(message: str, attempts: int) -> str:
 
 
 def _short(value: object, limit: int = 200) -> str:
-    text = " ".join(str(value).split())
+    """One line of at most ``limit`` characters; a server's control characters (terminal
+    escapes) are shown escaped, since the line ends up on a terminal."""
+    text = printable(" ".join(str(value).split()), newlines=False)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _raise_if_unreachable(results: list[list[Completion]], base_url: str) -> None:
+def _raise_if_unreachable(results: list[list[Completion]], where: str) -> None:
     """No request reached a server: a configuration problem, not a per-step failure."""
     flat = [c for row in results for c in row]
-    if flat and all(c.error.startswith("connection failed") for c in flat):
-        raise BackendError(f"cannot reach the LLM server at {base_url}: {flat[0].error}")
+    if flat and all(c.failure == "connect" for c in flat):
+        raise BackendError(f"cannot reach the LLM server at {where}: {flat[0].error}")

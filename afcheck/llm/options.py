@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
@@ -10,6 +11,7 @@ from typing import Any, TypeVar
 from afcheck.errors import UsageError
 from afcheck.llm.client import LLMClient
 from afcheck.llm.records import Pricing, Sampling
+from afcheck.llm.redact import looks_like_key
 from afcheck.llm.retry import Backoff
 
 CLIENT_OPTIONS: Mapping[str, str] = {
@@ -23,6 +25,8 @@ CLIENT_OPTIONS: Mapping[str, str] = {
     "backoff_s": "first HTTP backoff wait in seconds, doubled per retry (0.5)",
     "backoff_cap_s": "longest HTTP backoff wait in seconds (30)",
     "token_field": "max_tokens or max_completion_tokens (HTTP body field)",
+    "max_reply_mb": "HTTP replies larger than this are refused unread (16)",
+    "fail_streak": "stop after this many HTTP requests failed in a row, 0 = never (20)",
     "price_in": "USD per million prompt tokens, when the server reports no cost",
     "price_out": "USD per million completion tokens, when the server reports no cost",
     "tensor_parallel_size": "vLLM: GPUs per engine",
@@ -97,9 +101,17 @@ def sampling_from(options: Options, defaults: Sampling) -> Sampling:
 
 
 def make_client(
-    options: Options, *, model: str, engine_kwargs: Mapping[str, Any] | None = None
+    options: Options,
+    *,
+    model: str,
+    engine_kwargs: Mapping[str, Any] | None = None,
+    engine_defaults: Mapping[str, Any] | None = None,
 ) -> LLMClient:
-    """The backend the options ask for: HTTP when ``base_url`` is given, else vLLM offline."""
+    """The backend the options ask for: HTTP when ``base_url`` is given, else vLLM offline.
+
+    ``engine_kwargs`` are forced on the vLLM engine (the user's options override them);
+    ``engine_defaults`` are dropped when the model refuses them (a preset's ``max_model_len``
+    above the model's own context)."""
     model = options.text("model", model)
     base_url = options.text("base_url")
     backend = options.text("backend", "http" if base_url else "vllm")
@@ -111,7 +123,8 @@ def make_client(
         raise UsageError(f"{options.owner}: backend={backend!r}; use 'vllm' or 'http'")
     from afcheck.llm.vllm_client import VLLMClient
 
-    return VLLMClient(model, engine_kwargs=_engine_kwargs(options, engine_kwargs or {}))
+    return VLLMClient(model, engine_kwargs=_engine_kwargs(options, engine_kwargs or {}),
+                      engine_defaults=engine_defaults)
 
 
 def _http_client(options: Options, model: str, base_url: str) -> LLMClient:
@@ -121,28 +134,61 @@ def _http_client(options: Options, model: str, base_url: str) -> LLMClient:
         raise UsageError(f"{options.owner}: base_url={base_url!r} must start with http(s)://")
     from afcheck.llm.http_client import HTTPClient, HTTPSettings
 
-    price_in = options.typed("price_in", float, 0.0)
-    price_out = options.typed("price_out", float, 0.0)
+    price_in = _at_least(options, "price_in", 0.0, 0.0)
+    price_out = _at_least(options, "price_out", 0.0, 0.0)
     token_field = options.text("token_field", "max_tokens")
     if token_field not in ("max_tokens", "max_completion_tokens"):
         raise UsageError(
             f"{options.owner}: token_field must be max_tokens or max_completion_tokens"
         )
+    timeout_s = _at_least(options, "timeout_s", 600.0, 0.0)
+    if timeout_s == 0:
+        raise UsageError(f"{options.owner}: timeout_s must be more than 0 seconds")
+    max_reply_mb = _at_least(options, "max_reply_mb", 16.0, 0.0)
+    if max_reply_mb == 0:
+        raise UsageError(f"{options.owner}: max_reply_mb must be more than 0")
     settings = HTTPSettings(
         base_url=base_url,
         model=model,
-        api_key_env=options.text("api_key_env", "OPENAI_API_KEY"),
+        api_key_env=_key_variable(options),
         concurrency=_positive(options, "concurrency", 8),
-        timeout_s=options.typed("timeout_s", float, 600.0),
+        timeout_s=timeout_s,
         backoff=Backoff(
-            max_retries=options.typed("max_retries", int, 4),
-            base_s=options.typed("backoff_s", float, 0.5),
-            cap_s=options.typed("backoff_cap_s", float, 30.0),
+            max_retries=int(_at_least(options, "max_retries", 4, 0, int)),
+            base_s=_at_least(options, "backoff_s", 0.5, 0.0),
+            cap_s=_at_least(options, "backoff_cap_s", 30.0, 0.0),
         ),
         token_field=token_field,
         pricing=Pricing(price_in, price_out) if (price_in or price_out) else None,
+        max_reply_bytes=max(1, int(max_reply_mb * 2**20)),
+        fail_streak=int(_at_least(options, "fail_streak", 20, 0, int)),
     )
     return HTTPClient(settings)
+
+
+def _at_least(options: Options, key: str, default: float, low: float,
+              convert: Callable[[str], float] = float) -> float:
+    """A finite number of at least ``low``: NaN, infinities and negatives are one line."""
+    value = options.typed(key, convert, default)
+    if not math.isfinite(value) or value < low:
+        raise UsageError(
+            f"{options.owner}: option {key}={options.values.get(key)!r} must be a finite "
+            f"number of at least {low:g}"
+        )
+    return value
+
+
+def _key_variable(options: Options) -> str:
+    """The name of the variable holding the API key; a key given in its place is refused
+    without being repeated, since the error line may end up in a log."""
+    name = options.text("api_key_env", "OPENAI_API_KEY")
+    if name and looks_like_key(name):
+        raise UsageError(
+            f"{options.owner}: api_key_env must name the environment variable that holds the "
+            "key (e.g. api_key_env=OPENAI_API_KEY), not the key itself; the value given looks "
+            "like a key: put it in a variable and name that variable"
+        )
+    return name
 
 
 def _positive(options: Options, key: str, default: int) -> int:
@@ -156,9 +202,13 @@ def _engine_kwargs(options: Options, defaults: Mapping[str, Any]) -> dict[str, A
     kwargs = dict(defaults)
     for key in ("tensor_parallel_size", "max_model_len"):
         if key in options.values:
-            kwargs[key] = options.typed(key, int, 0)
+            kwargs[key] = _positive(options, key, 1)
     if "gpu_memory_utilization" in options.values:
-        kwargs["gpu_memory_utilization"] = options.typed("gpu_memory_utilization", float, 0.9)
+        share = options.typed("gpu_memory_utilization", float, 0.9)
+        if not (math.isfinite(share) and 0 < share <= 1):
+            raise UsageError(f"{options.owner}: gpu_memory_utilization must be in (0, 1], "
+                             f"got {options.values['gpu_memory_utilization']!r}")
+        kwargs["gpu_memory_utilization"] = share
     if "dtype" in options.values:
         kwargs["dtype"] = options.text("dtype")
     return kwargs

@@ -15,7 +15,15 @@ from afcheck.lean.extract import ExtractionError, extract_statement
 from afcheck.llm.client import LLMClient
 from afcheck.llm.options import Options, make_client, sampling_from
 from afcheck.llm.postprocess import OutputRule, lean_source
-from afcheck.llm.records import Completion, Prompt, Sampling, chat, derive_seed, total_usage
+from afcheck.llm.records import (
+    Completion,
+    Prompt,
+    Sampling,
+    backend_failure_reason,
+    chat,
+    derive_seed,
+    total_usage,
+)
 from afcheck.types import Formalisation, FormalisationStatus, FormaliseRequest
 
 DEFAULT_THEOREM_NAME = "my_favorite_theorem"
@@ -175,13 +183,16 @@ class PresetFormaliser:
         if not samples:
             return self._fail(request, "the backend returned no sample", usage=usage)
         reasons: list[str] = []
+        backend_errors: list[str] = []
         for sample in samples:
             if not sample.ok:
-                reasons.append(f"backend error: {sample.error}")
+                backend_errors.append(sample.error)
+                reasons.append(backend_failure_reason(sample.error))
                 continue
             try:
                 extracted = extract_statement(
-                    lean_source(sample.text, self.preset.rule, sample.truncated)
+                    lean_source(sample.text, self.preset.rule, sample.truncated),
+                    self.theorem_name,
                 )
             except ExtractionError as exc:
                 reasons.append(str(exc))
@@ -198,7 +209,14 @@ class PresetFormaliser:
         reason = reasons[0] if len(set(reasons)) == 1 else "; ".join(
             f"sample {i}: {r}" for i, r in enumerate(reasons)
         )
-        return self._fail(request, reason, raw_output=samples[0].text, usage=usage)
+        if backend_errors:
+            # A sample the backend never produced might have been the one that extracts: the
+            # result is the backend's failure, not the model's, whatever the other samples did.
+            reason = backend_failure_reason(
+                backend_errors[0] if len(reasons) == 1 else f"{backend_errors[0]} ({reason})"
+            )
+        return self._fail(request, reason, raw_output=samples[0].text, usage=usage,
+                          transient=bool(backend_errors))
 
 
 def preset_factory(
@@ -228,8 +246,10 @@ def preset_factory(
 
 
 def _default_client(options: Options, preset: Preset) -> LLMClient:
-    engine_kwargs: dict[str, Any] = {"max_model_len": preset.context_tokens}
-    client = make_client(options, model=preset.model, engine_kwargs=engine_kwargs)
+    # The preset's context is what the paper used, but a model given with model=… may have
+    # less: vLLM refuses a max_model_len above the model's own, so it is only a default.
+    defaults: dict[str, Any] = {"max_model_len": preset.context_tokens}
+    client = make_client(options, model=preset.model, engine_defaults=defaults)
     if preset.chat_template_kwargs and hasattr(client, "chat_template_kwargs"):
         client.chat_template_kwargs = dict(preset.chat_template_kwargs)
     return client

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -86,7 +87,7 @@ class Sampling:
                 f"n={self.n} samples need temperature > 0 (greedy decoding gives one answer); "
                 "set temperature=…"
             )
-        if self.temperature < 0 or not 0 < self.top_p <= 1:
+        if not math.isfinite(self.temperature) or self.temperature < 0 or not 0 < self.top_p <= 1:
             raise UsageError("temperature must be >= 0 and top_p in (0, 1]")
 
 
@@ -103,8 +104,13 @@ class Completion:
     """Wall time of the request; for a batched offline call, the call's time shared equally."""
     cost_usd: float | None = None
     error: str = ""
-    """Why no text came back, in one line; empty on success."""
+    """Why no text came back, in one line; empty on success. A completion with an error is a
+    *backend failure*: the model never answered, so it is no result to keep."""
     attempts: int = 1
+    failure: str = ""
+    """What kind of backend failure: ``connect`` (the server was never reached), ``timeout``,
+    ``transport`` (reached, then the connection broke), ``http`` (an error status) or
+    ``malformed`` (a 200 reply that is no completion); empty on success."""
 
     @property
     def ok(self) -> bool:
@@ -122,6 +128,23 @@ class Completion:
             cost_usd=self.cost_usd,
             finish_reason=self.finish_reason,
         )
+
+
+BACKEND_ERROR = "backend error: "
+"""How the reason of a result that a backend failure decided begins. Such a result (a
+formalisation or perturbation made without a model answer) says nothing about the model:
+it must not be cached, and a re-run must send its request again."""
+
+
+def backend_failure_reason(error: str) -> str:
+    """The one-line reason of a result decided by a backend failure."""
+    return error if error.startswith(BACKEND_ERROR) else BACKEND_ERROR + error
+
+
+def is_backend_failure(reason: str) -> bool:
+    """Whether a result with this ``reason`` came from a backend failure rather than a model
+    answer (see :data:`BACKEND_ERROR`)."""
+    return reason.startswith(BACKEND_ERROR)
 
 
 def total_usage(completions: Sequence[Completion]) -> Usage:

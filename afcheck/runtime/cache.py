@@ -129,7 +129,7 @@ def load_perturbation(data: Mapping[str, Any]) -> Perturbation:
     return Perturbation(
         step_id=data["step_id"], perturber=data["perturber"], text=data["text"],
         rule=data["rule"], edit=Edit(**edit) if edit else None, reason=data["reason"],
-        effective=data["effective"],
+        effective=data["effective"], transient=data.get("transient", False),
     )
 
 

@@ -26,6 +26,9 @@ def afcheck_register_methods(register: Register) -> None:
 def afcheck_addoption(group: OptionGroup) -> None:
     group.addoption("--keep-ineffective", action="store_true", section="steps and perturbation",
                     help="keep perturbations known to be ineffective in FPR")
+    group.addoption("--detectors", metavar="all|none|NAME[,NAME…]", section="components",
+                    help="semantic-drift detectors run on every checked statement; warnings "
+                    "never change a verdict (default: all)")
     for flag, metric, relation in (("max-uflb", "UFLB", ">"), ("max-fpr", "FPR", ">"),
                                    ("max-fnr", "FNR", ">"), ("max-affr", "AFFR", ">"),
                                    ("min-fi", "FI", "<")):

@@ -17,6 +17,18 @@ from afcheck_faithfulness.pipeline import CaseSpec
 from afcheck_faithfulness.records import record
 from afcheck_faithfulness.render import details, one_line
 
+_NO_STEP = Step("", "", "", "", "", "")
+
+
+def _detector_names(selection: Selection) -> list[str]:
+    """``--detectors``: every registered detector (``all``, the default), ``none``, or the
+    ones named."""
+    wanted = str(selection.option("detectors") or "all").strip()
+    if wanted == "all":
+        return selection.registered("detector")
+    if wanted == "none":
+        return []
+    return [name.strip() for name in wanted.split(",") if name.strip()]
 _ITEM_STATUS = {Status.PASSED: ItemStatus.PASSED, Status.FAILED: ItemStatus.FAILED,
                 Status.SKIPPED: ItemStatus.SKIPPED}
 
@@ -38,23 +50,39 @@ class Faithfulness:
 
     def __init__(self) -> None:
         self._spool: Spool | None = None
+        self._templates: dict[int, tuple[tuple[CaseSpec, ...], Selection]] = {}
 
     def cases(self, record: Record, selection: Selection) -> Iterable[tuple[str, CaseSpec]]:
         if not isinstance(record, Step):
             raise TypeError(f"the faithfulness method reads steps, got {type(record).__name__}")
-        perturbers = selection.choices("perturber")
-        formaliser = selection.choice("formaliser")
-        checker = selection.choice("checker")
+        templates = self._templates_of(selection)
+        several = len(templates) > 1
+        for template in templates:
+            name = record.case_name + (f"[{template.perturber.name}]" if several else "")
+            yield name, replace(template, step=record)
+
+    def _templates_of(self, selection: Selection) -> tuple[CaseSpec, ...]:
+        """One case per perturber with everything but the step: the same for every record of
+        a suite, so it is made once."""
+        known = self._templates.get(id(selection))
+        if known is not None and known[1] is selection:
+            return known[0]
+        formaliser, checker = selection.choice("formaliser"), selection.choice("checker")
         prover = selection.choice("prover")
         seed = int(str(selection.setting("seed") or 0))
         keep = bool(selection.option("keep_ineffective"))
-        for perturber in perturbers:
-            name = record.case_name + (f"[{perturber.name}]" if len(perturbers) > 1 else "")
-            yield name, CaseSpec("", record, perturber, formaliser, checker, prover, seed, keep)
+        detectors = tuple(selection.choose("detector", name)
+                          for name in _detector_names(selection))
+        templates = tuple(CaseSpec("", _NO_STEP, perturber, formaliser, checker, prover, seed,
+                                   keep, detectors)
+                          for perturber in selection.choices("perturber"))
+        self._templates[id(selection)] = (templates, selection)
+        return templates
 
     def choices(self, case: CaseSpec) -> Iterable[tuple[str, Choice]]:
         return (("perturber", case.perturber), ("formaliser", case.formaliser),
-                ("checker", case.checker), ("prover", case.prover))
+                ("checker", case.checker), ("prover", case.prover),
+                *(("detector", detector) for detector in case.detectors))
 
     def run(self, cases: Sequence[Case[CaseSpec]], runtime: Runtime,
             notify: Callable[[CaseResult], None] | None) -> list[CaseResult]:
@@ -64,10 +92,12 @@ class Faithfulness:
 
     def outcome(self, result: CaseResult) -> ItemOutcome:
         status = _ITEM_STATUS[result.status]
+        notes = tuple(f"drift warning ({w.side.value}): {w.detector}: {w.message}"
+                      for w in result.warnings)
         if status is ItemStatus.PASSED:
-            return ItemOutcome(status)
+            return ItemOutcome(status, notes=notes)
         return ItemOutcome(status, one_line(result),
-                           details(result) if status is ItemStatus.FAILED else "")
+                           details(result) if status is ItemStatus.FAILED else "", notes)
 
     def timings(self, result: CaseResult) -> Mapping[str, float]:
         return result.timings

@@ -138,6 +138,9 @@ class FaithfulnessSummary:
     perturbation_rules: Mapping[str, int] = field(default_factory=dict)
     perturbation_effect: Mapping[str, int] = field(default_factory=dict)
     """How many perturbations are known effective, known ineffective, or unknown."""
+    warnings: Mapping[str, int] = field(default_factory=dict)
+    """Semantic-drift warnings by detector, over every case (never part of the metrics)."""
+    by_dataset_warnings: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
     method: str = "faithfulness"
 
     @property
@@ -163,6 +166,7 @@ class FaithfulnessSummary:
             "perturbations": {"cases": self.cases,
                               "rules": dict(self.perturbation_rules),
                               "effectiveness": dict(self.perturbation_effect)},
+            "warnings": dict(self.warnings),
         }
 
     def properties(self, group: str) -> dict[str, str]:
@@ -170,6 +174,8 @@ class FaithfulnessSummary:
         props = {name: f"{getattr(metrics, name):.6f}" for name in NAMES[1:]}
         props["N"] = str(metrics.N)
         props.update({f"contingency.{k}": str(v) for k, v in metrics.contingency.items()})
+        props.update({f"warnings.{k}": str(v)
+                      for k, v in self.by_dataset_warnings.get(group, {}).items()})
         return props
 
 
@@ -187,4 +193,12 @@ def summarise(results: Sequence[CaseResult]) -> FaithfulnessSummary:
         cases=len(results),
         perturbation_rules=dict(sorted(rules.items())),
         perturbation_effect={name: effect[name] for name in _EFFECT.values()},
+        warnings=_warning_counts(results),
+        by_dataset_warnings={name: _warning_counts(group)
+                             for name, group in sorted(datasets.items())},
     )
+
+
+def _warning_counts(results: Iterable[CaseResult]) -> dict[str, int]:
+    counts = Counter(w.detector for r in results for w in r.warnings)
+    return dict(sorted(counts.items()))

@@ -15,15 +15,16 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from afcheck import screen
 from afcheck.components import Perturber
 from afcheck.method import Choice
-from afcheck.registry import CHECKER, FORMALISER, PERTURBER, PROVER, Kind
+from afcheck.registry import CHECKER, DETECTOR, FORMALISER, PERTURBER, PROVER, Kind
 from afcheck.runtime import Batch, Runtime
 from afcheck.runtime import cache as codec
 from afcheck.runtime.spool import Spool
 from afcheck.types import (
     CaseResult,
+    DetectTask,
+    DriftWarning,
     Formalisation,
     FormaliseRequest,
     Perturbation,
@@ -33,6 +34,7 @@ from afcheck.types import (
     Verdict,
     VerdictKind,
 )
+from afcheck_faithfulness import screen
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -51,6 +53,8 @@ class CaseSpec:
     prover: Choice
     seed: int = 0
     keep_ineffective: bool = False
+    detectors: tuple[Choice, ...] = ()
+    """The semantic-drift detectors run on both checked statements."""
 
 
 def run(
@@ -64,12 +68,16 @@ def run(
     perturbations = _perturb(cases, rt, seconds)
     formalisations = _formalise(cases, perturbations, rt, seconds)
     checked = _check(cases, formalisations, rt, seconds)
+    warnings = _detect(cases, perturbations, checked, rt, seconds)
     screened = {case.case_id: _screened(case, perturbations, checked) for case in cases}
     verdicts = _prove(cases, screened, checked, rt, seconds)
     results = []
     for case in cases:
         result = _assemble(case, perturbations, checked, verdicts, screened[case.case_id],
                            seconds)
+        found = _warnings_of(case, perturbations, checked, warnings)
+        if found:
+            result = replace(result, warnings=found)
         results.append(result)
         if on_result is not None:
             on_result(_with_raw_outputs(result, rt.spool))
@@ -95,12 +103,13 @@ def _with_raw_outputs(result: CaseResult, spool: Spool | None) -> CaseResult:
 def _call(rt: Runtime, stage: str, kind: Kind[C], choice: Choice, batch: Sequence[T], *,
           key: Callable[[T], tuple[object, ...]], call: Callable[[C, list[T]], Sequence[R]],
           load: Callable[[Mapping[str, Any]], R],
-          keep: Callable[[R], bool] = lambda r: True) -> Batch[R]:
+          keep: Callable[[R], bool] = lambda r: True,
+          dump: Callable[[R], object] = codec.dump) -> Batch[R]:
     """One stage's batch for one component, through the runtime's cache."""
     built = rt.component(kind, choice)
     return rt.cached(stage, built, batch, key=key,  # type: ignore[arg-type]
                      call=lambda chunk: call(built.component, chunk),
-                     load=load, dump=codec.dump, keep=keep)
+                     load=load, dump=dump, keep=keep)
 
 
 # -- stages ------------------------------------------------------------------------------------
@@ -118,7 +127,8 @@ def _perturb(cases: Sequence[CaseSpec], rt: Runtime,
     for (choice, seed), steps in groups.items():
         batch = list(steps.values())
         made = _call(rt, "perturb", PERTURBER, choice, batch, key=_step_key(seed),
-                     call=_perturb_with(seed), load=codec.load_perturbation)
+                     call=_perturb_with(seed), load=codec.load_perturbation,
+                     keep=lambda p: not p.transient)
         for step, perturbation, spent in zip(batch, made.results, made.seconds, strict=True):
             out[(choice, seed, step.id)] = perturbation
             seconds[("perturb", choice, seed, step.id)] = spent
@@ -201,11 +211,18 @@ def _check(cases: Sequence[CaseSpec], formalisations: Mapping[_FKey, Formalisati
            rt: Runtime, seconds: dict[tuple[object, ...], float]
            ) -> dict[tuple[Choice, _FKey], Formalisation]:
     groups: dict[Choice, dict[_FKey, Formalisation]] = defaultdict(dict)
+    out: dict[tuple[Choice, _FKey], Formalisation] = {}
     for case in cases:
         for key in _case_fkeys(case):
-            if key in formalisations:
-                groups[case.checker][key] = formalisations[key]
-    out: dict[tuple[Choice, _FKey], Formalisation] = {}
+            formalisation = formalisations.get(key)
+            if formalisation is None:
+                continue
+            if formalisation.ok:
+                groups[case.checker][key] = formalisation
+            else:
+                # Nothing to type-check: a failure keeps its own reason, never a cached one
+                # from another request that failed in the same way.
+                out[(case.checker, key)] = formalisation
     for choice, items in groups.items():
         keys = list(items)
         batch = [items[k] for k in keys]
@@ -220,11 +237,69 @@ def _check(cases: Sequence[CaseSpec], formalisations: Mapping[_FKey, Formalisati
                                                        made.seconds, strict=True):
             seconds[("check", choice, key)] = spent
             # The cache keeps the verdict of the check; the record stays this request's own.
-            if (formalisation.status, formalisation.reason) != (original.status, original.reason):
+            if (formalisation.status, formalisation.reason, formalisation.transient) != (
+                    original.status, original.reason, original.transient):
                 original = replace(original, status=formalisation.status,
-                                   reason=formalisation.reason)
+                                   reason=formalisation.reason,
+                                   transient=formalisation.transient)
             out[(choice, key)] = original
     return out
+
+
+_Sides = tuple[tuple[Side, _FKey, str], tuple[Side, _FKey, str]]
+
+
+def _sides(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation]) -> _Sides:
+    """Each side's formalisation key and the text it stands for."""
+    original_key, perturbed_key = _case_fkeys(case)
+    perturbation = perturbations[(case.perturber, case.seed, case.step.id)]
+    return ((Side.ORIGINAL, original_key, case.step.text),
+            (Side.PERTURBED, perturbed_key, perturbation.text or ""))
+
+
+def _detect(cases: Sequence[CaseSpec], perturbations: Mapping[_PKey, Perturbation],
+            checked: Mapping[tuple[Choice, _FKey], Formalisation], rt: Runtime,
+            seconds: dict[tuple[object, ...], float]
+            ) -> dict[tuple[Choice, DetectTask], list[str]]:
+    """Every detector over every checked statement with the text it stands for, in one
+    batch per detector."""
+    groups: dict[Choice, dict[DetectTask, None]] = defaultdict(dict)
+    for case in cases:
+        for _, key, text in _sides(case, perturbations):
+            formalisation = checked.get((case.checker, key))
+            if formalisation is None or not formalisation.ok or not formalisation.statement:
+                continue
+            task = DetectTask(text, formalisation.statement, formalisation.header)
+            for detector in case.detectors:
+                groups[detector][task] = None
+    out: dict[tuple[Choice, DetectTask], list[str]] = {}
+    for choice, tasks in groups.items():
+        batch = list(tasks)
+        made = _call(rt, "detect", DETECTOR, choice, batch,
+                     key=lambda t: (t.text, t.statement, t.header),
+                     call=lambda detector, chunk: detector.detect(chunk),
+                     load=lambda data: list(data["messages"]),
+                     dump=lambda messages: {"messages": messages})
+        for task, messages, spent in zip(batch, made.results, made.seconds, strict=True):
+            out[(choice, task)] = messages
+            seconds[("detect", choice, task)] = spent
+    return out
+
+
+def _warnings_of(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation],
+                 checked: Mapping[tuple[Choice, _FKey], Formalisation],
+                 found: Mapping[tuple[Choice, DetectTask], list[str]]
+                 ) -> tuple[DriftWarning, ...]:
+    warnings = []
+    for side, key, text in _sides(case, perturbations):
+        formalisation = checked.get((case.checker, key))
+        if formalisation is None or not formalisation.ok or not formalisation.statement:
+            continue
+        task = DetectTask(text, formalisation.statement, formalisation.header)
+        for detector in case.detectors:
+            warnings += [DriftWarning(detector.name, side, message)
+                         for message in found.get((detector, task), ())]
+    return tuple(warnings)
 
 
 def _prove(cases: Sequence[CaseSpec], screened: Mapping[str, str | None],
@@ -269,7 +344,7 @@ def _screened(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation],
     original = checked.get((case.checker, _case_fkeys(case)[0]))
     if original is None or not original.ok or not original.statement:
         return None
-    return screen.edited_statement(original.statement, perturbation.edit)
+    return screen.edited_statement(original.statement, perturbation.edit, text=case.step.text)
 
 
 def _case_fkeys(case: CaseSpec) -> tuple[_FKey, _FKey]:
@@ -297,14 +372,26 @@ def _assemble(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation],
         "prove": sum(seconds.get(("prove", case.prover, f.statement, f.header), 0.0)
                      for f in sides if f.ok and f.statement),
     }
+    if case.detectors:
+        timings["detect"] = sum(
+            seconds.get(("detect", detector, DetectTask(text, f.statement, f.header)), 0.0)
+            for detector in case.detectors
+            for (_, _, text), f in zip(_sides(case, perturbations), (original, perturbed),
+                                       strict=True)
+            if f is not None and f.ok and f.statement)
 
     def verdict_of(formalisation: Formalisation | None) -> Verdict | None:
         if formalisation is None or not formalisation.ok or not formalisation.statement:
             return None
         return verdicts[(case.prover, formalisation.statement, formalisation.header)]
 
+    z = verdict_of(original)
     why = "the perturbed step still holds"
-    if screened is not None:
+    if z is not None and z.kind is VerdictKind.REFUTED:
+        # An error induction is never hidden as an ineffective perturbation.
+        if perturbation.effective is False:
+            perturbation = replace(perturbation, effective=None)
+    elif screened is not None:
         verdict = verdicts[(case.prover, screened, original.header)]
         if verdict.kind is VerdictKind.PROVED:
             perturbation = replace(perturbation, effective=False)
@@ -315,7 +402,7 @@ def _assemble(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation],
         perturbation=perturbation,
         original=original,
         perturbed=perturbed,
-        z=verdict_of(original),
+        z=z,
         z_bar=verdict_of(perturbed),
         excluded=_exclusion(case, perturbation, why),
         timings=timings,

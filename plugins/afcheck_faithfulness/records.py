@@ -32,6 +32,8 @@ def record(result: CaseResult, raw_outputs: RawOutputs | None = None) -> JsonObj
         "events": list(result.failure_events),
         "excluded": result.excluded,
         "timings": dict(result.timings),
+        "warnings": [{"detector": w.detector, "side": w.side.value, "message": w.message}
+                     for w in result.warnings],
         "source": str(step.source) if step.source else None,
     }
 

@@ -32,6 +32,9 @@ def summary_lines(summary: FaithfulnessSummary) -> list[str]:
                            summary.perturbation_effect.items())
         lines += ["", f"{summary.cases} cases; perturbations by rule: {rules}",
                   f"perturbation effectiveness: {effect}"]
+    if summary.warnings:
+        lines.append("drift warnings: " + ", ".join(f"{name} {count}" for name, count
+                                                    in summary.warnings.items()))
     if summary.overall.af_fail_original + summary.overall.af_fail_perturbed:
         m = summary.overall
         af = m.af_fail_original + m.af_fail_perturbed

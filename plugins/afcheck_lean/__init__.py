@@ -1,5 +1,5 @@
 """Built-in afcheck plugin: lean (checker ``lean``, provers ``lean-tactics`` and ``deepseek``,
-the ``afcheck lean setup|doctor`` command)."""
+the ``afcheck lean setup|doctor|audit`` command)."""
 
 from __future__ import annotations
 
@@ -32,16 +32,11 @@ def afcheck_register_provers(register: Register) -> None:
 
 @hookimpl
 def afcheck_register_commands(register: Register) -> None:
-    register("lean", _lean_command, description="set up and inspect the Lean backend")
+    register("lean", _lean_command,
+             description="set up and inspect the Lean backend; audit proofs without Lean")
 
 
 def _lean_command(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
-    # `afcheck lean` parses its own arguments (setup, doctor and their options).
-    parser.add_argument("argv", nargs=argparse.REMAINDER, help="setup|doctor [options]")
+    from afcheck_lean.commands import configure
 
-    def handle(args: argparse.Namespace) -> int:
-        from afcheck_lean.commands import main
-
-        return main(list(args.argv))
-
-    return handle
+    return configure(parser)

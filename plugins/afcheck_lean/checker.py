@@ -6,31 +6,45 @@ import dataclasses
 from collections.abc import Sequence
 
 from afcheck.types import Formalisation, FormalisationStatus
-from afcheck_lean.pool import Failure, ReplPool
+from afcheck_lean.integrity import header_violation
+from afcheck_lean.pool import Breaker, Failure, ReplPool
 from afcheck_lean.replies import Reply
 from afcheck_lean.source import Source, SourceError, declaration_source, header_lines
 from afcheck_lean.statement import StatementError, split_statement
+
+UNCHECKED = "not type-checked: "
+"""Start of the reason of a record Lean gave no answer for (a retry may succeed)."""
+
+BREAKER_LIMIT = 20
+"""Failed commands in a row, before Lean has answered any, after which the run stops."""
 
 
 class LeanChecker:
     """Type-checks every OK formalisation in one pool batch.
 
-    Records that are not OK pass through unchanged. A statement Lean rejects becomes TC-Fail
-    with the first error (position counted inside the statement) as the reason. A check that
-    times out or crashes says nothing about the statement, so the record stays OK and the
-    Lean provers will report INCONCLUSIVE for it.
+    Records that are not OK pass through unchanged. A header that breaks the integrity rules
+    (code run at elaboration time, syntax extensions, axioms …) is never sent to Lean: the
+    record becomes TC-Fail with the rule. A statement Lean rejects becomes TC-Fail with the
+    first error (position counted inside the statement). A check that did not happen is not a
+    pass: a command that timed out, crashed or ran out of memory makes the record AF-Fail
+    (a backend error, ``transient`` so that no cache keeps it) with a reason starting with
+    :data:`UNCHECKED`; it counts as a formalisation failure, never as type-correct. When Lean
+    cannot work at all (the pool header fails, no REPL starts, or the first
+    :data:`BREAKER_LIMIT` commands all fail) the run stops with
+    :class:`~afcheck_lean.pool.LeanUnavailable`, one line.
     """
 
     name = "lean"
-    version = "1"
+    version = "2"
 
-    def __init__(self, pool: ReplPool) -> None:
+    def __init__(self, pool: ReplPool, *, breaker_limit: int = BREAKER_LIMIT) -> None:
         self.pool = pool
+        self.breaker = Breaker(breaker_limit)
 
     def check(self, formalisations: Sequence[Formalisation]) -> list[Formalisation]:
         prepared = [self._prepare(f) for f in formalisations]
         sources = [p for p in prepared if isinstance(p, Source)]
-        results = iter(self.pool.run([s.text for s in sources]))
+        results = iter(self.pool.run([s.text for s in sources], self.breaker))
         out = []
         for record, item in zip(formalisations, prepared, strict=True):
             if isinstance(item, Source):
@@ -39,6 +53,8 @@ class LeanChecker:
                 out.append(_tc_fail(record, item))
             else:
                 out.append(record)
+        if self.breaker.tripped is not None:
+            raise self.breaker.error("checker lean")
         return out
 
     def _prepare(self, record: Formalisation) -> Source | str | None:
@@ -51,6 +67,13 @@ class LeanChecker:
             header = header_lines(record.header, self.pool.settings.header)
         except (StatementError, SourceError) as exc:
             return str(exc)
+        allow_native = self.pool.settings.allow_native_decide
+        problem = header_violation(header, allow_native_decide=allow_native)
+        if problem:
+            return f"not checked: {problem}"
+        problem = header_violation(statement.signature, allow_native_decide=allow_native)
+        if problem:
+            return f"not checked: statement {problem.removeprefix('header ')}"
         return declaration_source(header, statement.with_sorry(), print_axioms=False)
 
     def close(self) -> None:
@@ -59,7 +82,8 @@ class LeanChecker:
 
 def _apply(record: Formalisation, source: Source, result: Reply | Failure) -> Formalisation:
     if isinstance(result, Failure):
-        return record
+        return dataclasses.replace(record, status=FormalisationStatus.AF_FAIL,
+                                   reason=f"{UNCHECKED}{result.reason}", transient=True)
     if result.refusal:
         return _tc_fail(record, f"Lean refused the statement: {result.refusal}")
     if not result.errors:

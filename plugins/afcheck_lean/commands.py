@@ -1,28 +1,59 @@
-"""``afcheck lean setup`` and ``afcheck lean doctor``."""
+"""``afcheck lean setup``, ``afcheck lean doctor`` and ``afcheck lean audit``."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from afcheck.errors import AfcheckError
+from afcheck_lean.lake_project import ProjectError, create_project, inspect_project
 from afcheck_lean.settings import LeanSettings, default_project
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def configure(parser: argparse.ArgumentParser) -> Handler:
+    """Add the ``lean`` subcommands to ``parser``; return the handler of a parsed namespace."""
+    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    for name, help_text in (("setup", "install Lean, Mathlib and the REPL (needs internet)"),
+                            ("doctor", "say what is installed and run a smoke check")):
+        sub = actions.add_parser(name, help=help_text, description=help_text)
+        sub.add_argument("--project", type=Path, default=default_project(),
+                         help="the Lake project (default: afcheck's pinned project, in the "
+                              "checkout's lean/ or the user data folder)")
+        sub.add_argument("--lake", default="lake", help="the lake executable")
+        sub.add_argument("--repl-dir", type=Path, default=None,
+                         help="a REPL already built for the project's Lean version (offline)")
+        if name == "doctor":
+            sub.add_argument("--no-smoke", action="store_true", help="skip the REPL check")
+    audit = actions.add_parser(
+        "audit", help="check complete Lean files against the proof-integrity rules",
+        description="Check complete Lean files (header, theorem, proof) against afcheck's "
+        "static proof-integrity rules, without Lean. Prints `FILE: accepted` or "
+        "`FILE: rejected: RULE: LINE:COL: 'SPAN' (WHY)` per file; exits 0 when all are "
+        "accepted, 1 when one is rejected, 2 when one cannot be read.")
+    audit.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    audit.add_argument("--json", action="store_true", help="one JSON array on stdout")
+    audit.add_argument("--allow-native-decide", action="store_true",
+                       help="accept native_decide (trusts compiled code)")
+    return _handle
 
 
 def main(argv: list[str]) -> int:
+    """``afcheck lean`` run from a list of arguments (for scripts and tests)."""
     parser = argparse.ArgumentParser(prog="afcheck lean", description="the Lean backend")
-    parser.add_argument("action", choices=["setup", "doctor"])
-    parser.add_argument("--project", type=Path, default=default_project(),
-                        help="the Lake project (default: the pinned lean/ project)")
-    parser.add_argument("--lake", default="lake", help="the lake executable")
-    parser.add_argument("--repl-dir", type=Path, default=None,
-                        help="a REPL already built for the project's Lean version (offline)")
-    parser.add_argument("--no-smoke", action="store_true", help="doctor: skip the REPL check")
-    args = parser.parse_args(argv)
+    return configure(parser)(parser.parse_args(argv))
+
+
+def _handle(args: argparse.Namespace) -> int:
+    if args.action == "audit":
+        return audit(args.files, as_json=args.json,
+                     allow_native_decide=args.allow_native_decide)
     settings = LeanSettings(project=args.project, lake=args.lake, repl_dir=args.repl_dir)
     try:
         if args.action == "setup":
@@ -33,10 +64,45 @@ def main(argv: list[str]) -> int:
         return 1
 
 
+def audit(files: Sequence[Path], *, as_json: bool = False,
+          allow_native_decide: bool = False) -> int:
+    """Audit each file; unreadable files are reported in one line each and do not stop the
+    others."""
+    from afcheck_lean.audit import audit_text
+
+    records: list[dict[str, object]] = []
+    status = 0
+    for path in files:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            print(f"afcheck lean audit: {path}: cannot read ({reason}); give a readable "
+                  "UTF-8 Lean file", file=sys.stderr)
+            status = 2
+            continue
+        result = audit_text(text, allow_native_decide=allow_native_decide)
+        if not result.accepted and status == 0:
+            status = 1
+        if as_json:
+            records.append({"file": str(path), **result.to_json()})
+        else:
+            print(f"{path}: {result.one_line()}")
+    if as_json:
+        print(json.dumps(records, indent=2, ensure_ascii=False))
+    return status
+
+
 def setup(settings: LeanSettings) -> int:
     """Install elan, fetch Mathlib's cache, build the project and the REPL (needs internet)."""
     print("afcheck lean setup: downloads elan, Lean, Mathlib's cache and the REPL "
           "(needs internet, ~5 GB of disk, several minutes)")
+    try:
+        created = create_project(settings.project)
+    except (ProjectError, OSError) as exc:
+        raise AfcheckError(str(exc)) from None
+    if created:
+        print(f"-- project: wrote afcheck's pinned Lake project to {settings.project}")
     steps: list[tuple[str, Callable[[], bool]]] = [
         ("elan / lake", lambda: _ensure_lake(settings)),
         ("Mathlib cache", lambda: _run([settings.lake, "exe", "cache", "get"], settings.project,
@@ -72,8 +138,7 @@ def doctor(settings: LeanSettings, *, smoke: bool = True) -> int:
 
 def _facts(settings: LeanSettings) -> list[tuple[str, str, bool]]:
     lake = shutil.which(settings.lake) or ""
-    toolchain = settings.project / "lean-toolchain"
-    mathlib = settings.project / ".lake" / "packages" / "mathlib"
+    project = inspect_project(settings.project)
     try:
         from importlib.metadata import version
 
@@ -83,11 +148,16 @@ def _facts(settings: LeanSettings) -> list[tuple[str, str, bool]]:
     return [
         ("lean-interact", interact or "not installed (pip install 'afcheck[lean]')",
          bool(interact)),
-        ("lake", _lake_version(lake) if lake else "not found on PATH", bool(lake)),
-        ("project", str(settings.project), settings.project.is_dir()),
-        ("pinned toolchain", toolchain.read_text().strip() if toolchain.is_file() else "missing",
-         toolchain.is_file()),
-        ("Mathlib", "downloaded" if mathlib.is_dir() else "not downloaded", mathlib.is_dir()),
+        ("lake", _lake_version(lake) if lake else
+         f"'{settings.lake}' not found on PATH (afcheck lean setup installs elan; then add "
+         "~/.elan/bin to PATH)", bool(lake)),
+        ("project", str(settings.project) if project.exists and project.lakefile
+         else project.missing()[0], project.exists and project.lakefile),
+        ("pinned toolchain", project.toolchain or f"{settings.project / 'lean-toolchain'} "
+         "is missing", bool(project.toolchain)),
+        ("Mathlib", "downloaded" if project.mathlib else
+         f"not downloaded into {settings.project / '.lake' / 'packages'} "
+         "(afcheck lean setup)", project.mathlib),
         ("memory per REPL", f"cap {settings.memory_mb} MB (RLIMIT_AS), recycled above "
          f"{settings.recycle_limit_mb:.0f} MB resident", True),
     ]

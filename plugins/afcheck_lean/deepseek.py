@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from afcheck.types import ProofTask, Verdict, VerdictKind
 from afcheck_lean.negation import Negate, NegationError
-from afcheck_lean.pool import ReplPool
+from afcheck_lean.pool import Breaker, ReplPool
 from afcheck_lean.source import SourceError, header_lines
 from afcheck_lean.statement import (
     Statement,
@@ -101,6 +101,8 @@ class DeepSeekProver:
         self.k = k
         self.cot = cot
         self.allow_native_decide = allow_native_decide
+        # Stops the run when Lean cannot start, rather than answering INCONCLUSIVE for all.
+        self.breaker = Breaker(limit=None)
 
     def prove(self, tasks: Sequence[ProofTask]) -> list[Verdict]:
         sides = [self._sides(t) for t in tasks]
@@ -133,7 +135,10 @@ class DeepSeekProver:
             prepared.append(Candidate(s.statement, tasks[s.task].header, body))
         candidates = [p for p in prepared if isinstance(p, Candidate)]
         verified = iter(verify(self.pool, candidates,
-                               allow_native_decide=self.allow_native_decide))
+                               allow_native_decide=self.allow_native_decide,
+                               breaker=self.breaker))
+        if self.breaker.tripped is not None:
+            raise self.breaker.error(f"prover {self.name}")
         return [next(verified) if isinstance(p, Candidate) else p for p in prepared]
 
     def _verdict(self, task: int, samples: list[_Sample], checks: list[Check],

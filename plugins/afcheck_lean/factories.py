@@ -46,8 +46,11 @@ def make_deepseek(options: Mapping[str, str]) -> DeepSeekProver:
     """Options: the pool's, ``k`` (samples per side, default 2), ``cot`` (true), and the LLM
     client's (``model``, ``base_url``, ``max_tokens``, ``temperature`` …)."""
     component = "prover deepseek"
-    llm_keys = {"model", "base_url", "api_key_env", "max_tokens", "temperature", "top_p",
-                "seed", "concurrency", "timeout_s_llm", "max_retries"}
+    from afcheck_lean.llm_bridge import llm_option_names
+
+    # All of the client's options, the vLLM engine's included (gpu_memory_utilization,
+    # max_model_len, tensor_parallel_size): the prover may share a GPU with a formaliser.
+    llm_keys = llm_option_names()
     settings = parse_settings(options, component, {"k", "cot"} | llm_keys)
     try:
         k = int(options.get("k", "2"))

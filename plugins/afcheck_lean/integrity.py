@@ -1,138 +1,508 @@
-"""Static proof-integrity rules, applied to a prover's proof body before Lean sees it.
+"""Static proof-integrity rules: what a proof body and a formaliser's header may be.
 
-These rules reject every known way of making Lean accept a proof of something other than
-the statement, or of nothing at all. They are deliberately coarse: a rejected honest proof
-costs an INCONCLUSIVE verdict, an accepted cheat costs a wrong one. The Lean-side rules
-(no error, no ``sorry`` warning, ``#print axioms`` within the standard three) are in
-:mod:`afcheck_lean.replies`; both must hold.
+A proof body (the text after ``:=``) may be a term or a tactic block and nothing else: no
+command after it, no declaration inside it, no meta-level code, no hole, no proof search, no
+option that weakens checking. The text is first cut into tokens the way Lean's lexer cuts it
+(:mod:`afcheck_lean.tokens`): comments and strings are not code, ``«debug»`` is the name
+``debug``, and a character Lean would not read as whitespace, a name, a numeral or a symbol
+is rejected. The rules then judge tokens, so a ``--`` comment that says "this lemma" or a
+hypothesis named ``hint`` is not a cheat, while ``set_option «debug».skipKernelTC true in``
+is. They are deliberately strict where a rejected honest proof costs an INCONCLUSIVE and an
+accepted cheat a wrong verdict; the 221 published DeepSeek-Prover-V2 miniF2F proofs are the
+test that they are not strict where it matters.
+
+A header (the formaliser's preamble) may open namespaces, define things and set a few
+options; it may not run code at elaboration time, extend syntax, add axioms or holes.
+Resource options in a header are allowed because afcheck re-asserts its own bounds after the
+header (:func:`afcheck_lean.source.declaration_source`).
+
+The Lean-side rules (no error, no ``sorry`` warning, ``#print axioms`` within the standard
+three) are in :mod:`afcheck_lean.replies` and :mod:`afcheck_lean.verify`; both must hold.
 """
 
 from __future__ import annotations
 
-import re
-import unicodedata
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+
+from afcheck_lean.tokens import Token, lex, line_column
 
 STANDARD_AXIOMS = frozenset({"propext", "Classical.choice", "Quot.sound"})
 NATIVE_AXIOMS = frozenset({"Lean.ofReduceBool", "Lean.trustCompiler"})
 
+RESOURCE_BOUNDS: Mapping[str, int] = {
+    "maxHeartbeats": 400_000,
+    "synthInstance.maxHeartbeats": 400_000,
+    "maxRecDepth": 100_000,
+    "synthInstance.maxSize": 1_024,
+    "exponentiation.threshold": 1_024,
+}
+"""The only options a proof may set, each with the largest value afcheck allows: they cost
+time or stack, never soundness, and the wall clock stops what they let run long. ``0``
+(unbounded) is never allowed; ``maxHeartbeats`` is also capped by the pool's own header
+(:func:`bounds_for`)."""
+
+_HEADER_BOOL_OPTIONS = frozenset({"autoImplicit", "relaxedAutoImplicit"})
+"""How the *statement* elaborates: the formaliser's choice, never the prover's."""
+_HEADER_BOOL_PREFIXES = ("linter.", "pp.")
+
+_HOLES = frozenset({"sorry", "admit", "sorryAx", "stop"})
+_DECLARATIONS = frozenset({
+    "theorem", "lemma", "example", "def", "abbrev", "instance", "structure", "class",
+    "inductive", "coinductive", "opaque", "axiom", "axioms", "mutual", "where", "rec",
+    "termination_by", "decreasing_by", "irreducible_def", "alias", "proof_wanted", "deriving",
+    "private", "protected", "noncomputable", "partial", "nonrec",
+})
+_SCOPES = frozenset({
+    "namespace", "section", "end", "variable", "universe", "import", "export", "omit",
+    "include", "local", "scoped", "attribute", "open",
+})
+_SYNTAX = frozenset({
+    "notation", "notation3", "macro", "macro_rules", "syntax", "elab", "elab_rules", "infix",
+    "infixl", "infixr", "prefix", "postfix", "binder_predicate", "declare_syntax_cat",
+    "simproc", "simproc_decl", "dsimproc", "dsimproc_decl", "unif_hint", "register_option",
+    "register_simp_attr", "register_label_attr", "declare_simp_like_tactic", "grind_pattern",
+    "seal", "unseal", "initialize", "builtin_initialize", "add_decl_doc", "library_note",
+    "assert_not_exists", "compile_inductive", "initialize_simps_projections",
+    "declare_config_elab", "add_aesop_rules", "declare_aesop_rule_sets",
+    "suppress_compilation", "unsuppress_compilation",
+})
+_META_WORDS = frozenset({
+    "run_tac", "run_cmd", "run_elab", "run_meta", "by_elab", "modifyEnv", "addDecl",
+    "addAndCompile", "evalTactic", "evalExpr", "evalConst", "logInfo", "logWarning", "logError",
+    "Environment", "dbg_trace", "dbgTrace", "dbgTraceIfShared", "ofReduceBool", "ofReduceNat",
+    "reduceBool", "reduceNat", "trustCompiler", "implemented_by", "extern", "csimp",
+})
+_META_NAMESPACES = frozenset({
+    "Lean", "Elab", "Meta", "IO", "EIO", "BaseIO", "System", "Qq", "MetaM", "TacticM", "CoreM",
+    "TermElabM", "CommandElabM",
+})
+_NOISE = frozenset({"trace", "trace_state", "show_term", "extract_goal", "trace_simp_set"})
+"""Tactics that print messages; ``trace`` only where a tactic starts (after ``open Matrix``,
+``trace A`` is a term)."""
+_SEARCH = frozenset({"library_search", "rw_search", "observe", "hint"})
+_NATIVE = frozenset({"native_decide", "native", "by_native"})
+_INSTANCE_CLASSES = ("Decidable", "Fact")
+_HEADER_ATTRIBUTES = frozenset({
+    "simp", "reducible", "irreducible", "semireducible", "instance", "local", "scoped",
+    "inline", "noinline", "specialize", "ext", "simps", "norm_cast", "push_cast", "pp_nodot",
+    "nolint", "match_pattern", "mono", "elab_as_elim", "refl", "symm", "trans", "gcongr",
+    "continuity", "measurability", "fun_prop", "aesop", "positivity", "field_simps",
+    "default_instance", "coe", "nontriviality", "simp_arith",
+})
+_HEADER_COMMANDS = frozenset({
+    "theorem", "lemma", "example", "def", "abbrev", "instance", "structure", "class",
+    "inductive", "opaque", "mutual", "where", "termination_by", "decreasing_by", "deriving",
+    "private", "protected", "noncomputable", "partial", "nonrec", "irreducible_def", "alias",
+    "namespace", "section", "end", "universe", "open", "local", "scoped", "export", "rec",
+})
+"""Commands a header may hold. Not ``variable``/``include``: a variable the proof mentions
+becomes a hypothesis of the theorem (Lean before 4.10 adds it silently), so a header
+``variable (h : False)`` would make every statement provable."""
+_TACTIC_BEFORE = frozenset({
+    "by", ";", "<;>", "·", "try", "(", "=>", "|", "repeat", "all_goals", "any_goals", "first",
+    "focus", "then", "else", "do", "on_goal",
+})
+_AFTER_TACTIC = frozenset({";", "<;>", ")", "|", "]", "}"})
+_LINE_STARTERS = frozenset("""
+    _ by fun λ calc match if then else show from have haveI let letI suffices at with do
+    nofun nomatch return
+    exact exacts apply refine refine' intro intros rintro rintros use use! exists existsi
+    constructor left right fconstructor econstructor and_intros split split_ifs
+    cases cases' rcases obtain induction induction' match_target case case' next on_goal
+    pick_goal swap rotate_left rotate_right all_goals any_goals try repeat repeat' iterate
+    first focus skip done rfl symm trans ac_rfl exfalso contradiction trivial absurd assumption
+    simp simp_all simpa dsimp simp_rw simp_arith simp_intro unfold unfold_let delta
+    rw rwa erw rewrite nth_rewrite nth_rw rw_mod_cast
+    norm_num norm_num1 ring ring_nf ring1 ring_exp abel abel_nf group noncomm_ring module
+    field_simp cancel_denoms linarith linarith! nlinarith nlinarith! polyrith positivity bound
+    linear_combination linear_combination' omega decide norm_cast push_cast exact_mod_cast
+    apply_mod_cast assumption_mod_cast zify qify rify lift push_neg by_contra by_contra!
+    by_contra' by_cases contrapose contrapose! subst subst_vars clear clear_value specialize
+    generalize revert rename_i rename replace set change congr congr! congrm gcongr ext funext
+    convert convert_to interval_cases fin_cases mod_cases tauto itauto aesop aesop_cat
+    infer_instance classical filter_upwards wlog choose peel injection injections
+    apply_rules solve_by_elim apply_fun conv conv_lhs conv_rhs continuity measurability
+    fun_prop norm_num! field_simp! compute_degree monicity nontriviality inhabit refine_lift
+    simp_all! decreasing_tactic simp_wf split_ands triv unfold_projs beta_reduce
+    lhs rhs arg enter pattern zeta whnf set_option native_decide guard_hyp guard_target
+    fail_if_success success_if_fail with_reducible with_unfolding_all apply_assumption
+    assumption' rsuffices bv_omega bv_decide norm_num1 exact_mod_cast
+    clear_except rcongr tfae_have tfae_finish
+    """.split())
+"""Words that may start a line where a tactic could start in a ``by`` body. A word off this
+list there is refused: after the end of a proof, Lean reads an unknown keyword as a command,
+and no list of commands can name them all. (Term-mode bodies are free-form; for them only a
+name at column 0 is refused.)"""
+TARGET_NAMES = frozenset({"afcheck_target"})
+"""The name afcheck gives the rebuilt theorem: a body that names it refers to itself."""
+
 
 @dataclass(frozen=True)
-class Rule:
-    """One forbidden pattern and why it is forbidden."""
+class Violation:
+    """Why a text is rejected: the rule, a one-line reason, and where."""
 
-    name: str
-    pattern: re.Pattern[str]
+    rule: str
     why: str
+    span: str
+    """The offending source text."""
+    start: int
+    """Offset of ``span`` in the text that was checked."""
+
+    def __str__(self) -> str:
+        return f"{self.why}: {self.span!r}"
+
+    def located(self, text: str, base: int = 0) -> str:
+        """``line:col: rule: 'span' (why)`` with ``start`` shifted by ``base`` into ``text``."""
+        line, column = line_column(text, base + self.start)
+        return f"{line}:{column}: {self.rule}: {self.span!r} ({self.why})"
 
 
-def _rule(name: str, pattern: str, why: str) -> Rule:
-    return Rule(name, re.compile(pattern, re.MULTILINE), why)
-
-
-RULES: tuple[Rule, ...] = (
-    _rule("sorry", r"sorry", "uses sorry (an unproved hole)"),
-    _rule("admit", r"admit", "uses admit (an unproved hole)"),
-    _rule("stop", r"\bstop\b", "uses stop (discards the rest of the proof with sorry)"),
-    _rule("axiom", r"\baxioms?\b", "declares or mentions an axiom"),
-    _rule("hash-command", r"#[A-Za-z_]\w*", "contains a # command (#exit, #print, #eval …)"),
-    _rule(
-        "syntax-extension",
-        r"\b(?:notation|macro|macro_rules|syntax|elab|elab_rules|infix|infixl|infixr|prefix"
-        r"|postfix|binder_predicate|declare_syntax_cat)\b",
-        "redefines syntax (could change how the statement parses)",
-    ),
-    _rule(
-        "command",
-        r"\b(?:theorem|lemma|example|def|abbrev|instance|structure|class|inductive|namespace"
-        r"|section|end|variable|universe|import|mutual|opaque|attribute|deriving|initialize"
-        r"|builtin_initialize|export|omit|include)\b",
-        "contains a top-level command (the proof must be a single body)",
-    ),
-    _rule("attribute", r"@\[", "adds attributes"),
-    _rule(
-        "metaprogram",
-        r"\b(?:run_tac|run_cmd|run_elab|by_elab|modifyEnv|addDecl|addAndCompile|Lean\.\w+"
-        r"|Elab\.\w+|Meta\.\w+|Environment|evalTactic|logInfo|dbg_trace|trace)\b",
-        "runs meta-level code (could change the environment or fake messages)",
-    ),
-    _rule(
-        "unsafe",
-        r"unsafe|implemented_by|\bextern\b|\bcsimp\b|ofReduceBool|reduceBool|trustCompiler",
-        "uses unsafe code or trusts the compiler",
-    ),
-    _rule(
-        "search-tactic",
-        r"\b(?:apply\?|exact\?|rw\?|hint\b|library_search\b)|(?:apply|exact|rw)\?",
-        "uses a proof-search tactic (apply?/exact? can close goals with sorry on some Lean "
-        "versions)",
-    ),
-    _rule("debug-option", r"\bdebug\.", "sets a debug option (debug.skipKernelTC …)"),
-)
-
-NATIVE_DECIDE = _rule(
-    "native_decide", r"native_decide|decide\s*\+\s*native|Decidable\.by_native",
-    "uses native_decide (trusts compiled code; allow with --allow-native-decide)",
-)
-
-_SET_OPTION = re.compile(r"\bset_option\s+(?P<name>[\w.]+)\s+(?P<value>\S+)")
-_BOUNDS = frozenset({"maxHeartbeats", "maxRecDepth", "synthInstance.maxHeartbeats"})
-"""Resource bounds: any value is sound (0 = unbounded, stopped by the wall-clock timeout)."""
-_HEADER_ONLY = frozenset({"autoImplicit", "relaxedAutoImplicit"})
-"""How the *statement* elaborates: the formaliser's choice, never the prover's."""
-_COSMETIC_PREFIXES = ("linter.", "pp.")
-
-
-def proof_violation(body: str, *, allow_native_decide: bool = False) -> str | None:
+def proof_violation(body: str, *, allow_native_decide: bool = False,
+                    bounds: Mapping[str, int] = RESOURCE_BOUNDS) -> str | None:
     """Why ``body`` (the text after ``:=``) must be rejected, or ``None`` if it may be checked."""
-    odd = _odd_character(body)
-    if odd is not None:
-        return odd
-    for rule in RULES:
-        match = rule.pattern.search(body)
-        if match is not None:
-            return f"proof {rule.why}: {match.group(0)!r}"
-    if not allow_native_decide:
-        match = NATIVE_DECIDE.pattern.search(body)
-        if match is not None:
-            return f"proof {NATIVE_DECIDE.why}"
-    return _option_violation(body, header=False)
+    found = find_proof_violation(body, allow_native_decide=allow_native_decide, bounds=bounds)
+    return None if found is None else f"proof {found}"
 
 
-def header_violation(header: str) -> str | None:
-    """Why a task header must be rejected: a header may open namespaces and define things,
-    but never add axioms, holes, syntax or unsafe code."""
-    for rule in RULES:
-        if rule.name in {"command", "attribute", "hash-command"}:
-            continue
-        match = rule.pattern.search(header)
-        if match is not None:
-            return f"header {rule.why}: {match.group(0)!r}"
-    return _option_violation(header, header=True)
+def header_violation(header: str, *, allow_native_decide: bool = False) -> str | None:
+    """Why a formaliser's header must be rejected, or ``None``."""
+    found = find_header_violation(header, allow_native_decide=allow_native_decide)
+    return None if found is None else f"header {found}"
+
+
+def bounds_for(pool_header: str) -> Mapping[str, int]:
+    """The bounds a proof may set under ``pool_header``: :data:`RESOURCE_BOUNDS`, lowered to
+    what the pool's own header sets (a proof never gets more than the environment allows)."""
+    bounds = dict(RESOURCE_BOUNDS)
+    tokens = lex(pool_header).tokens
+    for index, token in enumerate(tokens[:-2]):
+        name, value = tokens[index + 1].text, tokens[index + 2]
+        if token.text == "set_option" and name in bounds and value.text.isdigit():
+            if int(value.text) > 0:
+                bounds[name] = min(bounds[name], int(value.text))
+    return bounds
+
+
+def strip_resource_options(header: str) -> str:
+    """``header`` with every ``set_option <resource bound> N`` (and its ``in``) blanked out, so
+    that afcheck's bounds, set by the pool's own header, hold for the whole check. Blanks keep
+    line and column numbers."""
+    tokens = lex(header).tokens
+    spans = []
+    for index, token in enumerate(tokens[:-2]):
+        name, value = tokens[index + 1], tokens[index + 2]
+        if token.text == "set_option" and name.text in RESOURCE_BOUNDS and value.kind == "num":
+            end = value.end
+            if index + 3 < len(tokens) and tokens[index + 3].text == "in":
+                end = tokens[index + 3].end
+            spans.append((token.start, end))
+    out = header
+    for start, end in reversed(spans):
+        out = out[:start] + " " * (end - start) + out[end:]
+    return out
 
 
 def allowed_axioms(allow_native_decide: bool) -> frozenset[str]:
     return STANDARD_AXIOMS | NATIVE_AXIOMS if allow_native_decide else STANDARD_AXIOMS
 
 
-def _option_violation(text: str, *, header: bool) -> str | None:
-    for match in _SET_OPTION.finditer(text):
-        name, value = match.group("name"), match.group("value")
-        if name in _BOUNDS:
-            if not value.isdigit():
-                return f"set_option {name} {value}: needs a numeric bound"
-        elif not (name.startswith(_COSMETIC_PREFIXES) or (header and name in _HEADER_ONLY)):
-            return f"set_option {name} is not allowed (it may weaken checking)"
-    if re.search(r"\bset_option\b", text) and not _SET_OPTION.search(text):
-        return "set_option in an unrecognised form"
-    return None
+def find_proof_violation(body: str, *, allow_native_decide: bool = False,
+                         bounds: Mapping[str, int] = RESOURCE_BOUNDS) -> Violation | None:
+    """The first rule ``body`` breaks, in text order."""
+    lexed = lex(body)
+    if lexed.problems:
+        bad = lexed.problems[0]
+        return Violation("character", f"contains {bad.why}", body[bad.start : bad.end],
+                         bad.start)
+    if not lexed.tokens:
+        return Violation("empty", "is empty (no term and no tactic block)", body, 0)
+    return _Rules(body, lexed.tokens, header=False, allow_native=allow_native_decide,
+                  bounds=bounds).first()
 
 
-def _odd_character(text: str) -> str | None:
-    # Control and format characters (zero-width joiners, bidi overrides) can make the text a
-    # reviewer or a regex sees differ from the text Lean reads.
-    for index, ch in enumerate(text):
-        category = unicodedata.category(ch)
-        if (category == "Cc" and ch not in "\n\t\r") or category in {"Cf", "Co", "Cs"}:
-            return f"proof contains the invisible character U+{ord(ch):04X} at offset {index}"
-    return None
+def find_header_violation(header: str, *, allow_native_decide: bool = False) -> Violation | None:
+    """The first rule ``header`` breaks, in text order."""
+    lexed = lex(header)
+    if lexed.problems:
+        bad = lexed.problems[0]
+        return Violation("character", f"contains {bad.why}", header[bad.start : bad.end],
+                         bad.start)
+    return _Rules(header, lexed.tokens, header=True, allow_native=allow_native_decide,
+                  bounds=RESOURCE_BOUNDS).first()
+
+
+class _Rules:
+    def __init__(self, text: str, tokens: Sequence[Token], *, header: bool, allow_native: bool,
+                 bounds: Mapping[str, int]) -> None:
+        self.text = text
+        self.tokens = tokens
+        self.header = header
+        self.allow_native = allow_native
+        self.bounds = bounds
+        self.open_brackets: list[int] = []
+
+    def first(self) -> Violation | None:
+        block = _tactic_block_column(self.tokens)
+        tactics = not self.header and bool(self.tokens) and self.tokens[0].text == "by"
+        previous_line = -1
+        for index, token in enumerate(self.tokens):
+            found = self._check(index, token)
+            if found is None and not self.header and index and _starts_command(token, block):
+                found = self._violation("command-position", "starts a line left of the proof's "
+                                        "tactic block, where Lean reads a new command", token)
+            if found is None and tactics and (
+                token.line_start or (index and self.tokens[index - 1].text == ";")
+            ):
+                found = self._check_line_start(index, token, previous_line)
+            if token.line_start:
+                previous_line = _tactic_column(self.tokens, index)
+            if found is not None:
+                return found
+            self._track_brackets(index, token)
+        return None
+
+    def _violation(self, rule: str, why: str, token: Token, end: Token | None = None) -> Violation:
+        stop = (end or token).end
+        return Violation(rule, why, self.text[token.start : stop], token.start)
+
+    def _next(self, index: int) -> Token | None:
+        return self.tokens[index + 1] if index + 1 < len(self.tokens) else None
+
+    def _prev(self, index: int) -> Token | None:
+        return self.tokens[index - 1] if index > 0 else None
+
+    def _track_brackets(self, index: int, token: Token) -> None:
+        if token.kind != "sym":
+            return
+        if token.text in ("(", "[", "{", "⟨", "@[", "#[", "%[", "!["):
+            self.open_brackets.append(index)
+        elif token.text in (")", "]", "}", "⟩") and self.open_brackets:
+            self.open_brackets.pop()
+
+    def _check(self, index: int, token: Token) -> Violation | None:
+        if token.kind == "sym":
+            return self._check_symbol(index, token)
+        if token.kind == "str" and "{" in token.text and not self.header:
+            return self._violation("interpolated-string", "has a string with {…}, which "
+                                   "interpolating macros read as code", token)
+        if token.kind != "ident":
+            return None
+        name = token.text
+        parts = name.split(".")
+        word = name if len(parts) == 1 else ""
+        if name in _HOLES or parts[-1] == "sorryAx":
+            return self._violation("hole", f"uses {name} (an unproved hole)", token)
+        if name in TARGET_NAMES and not self.header:
+            return self._violation("self-reference", "refers to the theorem being proved",
+                                   token)
+        if word == "set_option":
+            return self._check_option(index, token)
+        if word in _SYNTAX:
+            return self._violation("syntax-extension", f"contains the command '{word}', which "
+                                   "runs meta code or changes how text parses", token)
+        if word in ("axiom", "axioms"):
+            return self._violation("axiom", "declares an axiom", token)
+        if word and self.header:
+            return self._check_header_word(index, token, word, parts)
+        if word in _SCOPES:
+            why = ("opens namespaces for the tactics after it ('open … in')" if word == "open"
+                   else f"contains the command '{word}' (the proof must be a single body)")
+            return self._violation("command", why, token)
+        if word in _DECLARATIONS:
+            return self._violation("declaration", f"declares something besides the proof "
+                                   f"('{word}')", token)
+        return self._check_names(index, token, word, parts)
+
+    def _check_header_word(self, index: int, token: Token, word: str,
+                           parts: list[str]) -> Violation | None:
+        if word == "attribute":
+            return self._check_attributes(index + 1)
+        if word == "import":
+            return self._violation("command", "imports a module after the header's start",
+                                   token)
+        if word not in _HEADER_COMMANDS and word in (_DECLARATIONS | _SCOPES):
+            return self._violation("command", f"contains the command '{word}'", token)
+        return self._check_names(index, token, word, parts)
+
+    def _check_names(self, index: int, token: Token, word: str,
+                     parts: list[str]) -> Violation | None:
+        name = token.text
+        if any(p in _META_NAMESPACES for p in parts) or parts[-1] in _META_WORDS:
+            return self._violation("metaprogram", "runs meta-level code (could change the "
+                                   "environment, the messages or the checker)", token)
+        if any(p.startswith("unsafe") for p in parts) and not self._aesop_phase(index, word):
+            return self._violation("unsafe", "uses unsafe code", token)
+        if parts[-1] in _NATIVE and not self.allow_native:
+            return self._violation("native_decide", "uses native evaluation (trusts compiled "
+                                   "code; allow with --allow-native-decide)", token)
+        if word in _NOISE and (word != "trace" or self._tactic_position(index)):
+            return self._violation("noise", f"prints messages ('{word}'), which could imitate "
+                                   "Lean's answers", token)
+        if word.endswith("?") or word in ("library_search", "rw_search"):
+            return self._violation("search-tactic", f"uses a proof-search or suggestion "
+                                   f"tactic ('{word}')", token)
+        if word in _SEARCH and self._tactic_position(index) and (
+            word != "hint" or self._ends_tactic(index)
+        ):
+            return self._violation("search-tactic", f"uses a proof-search tactic ('{word}')",
+                                   token)
+        if parts[-1] in ("ofNonempty", "arbitrary") and "Classical" in parts:
+            return self._violation("classical-choice", "conjures a value by choice "
+                                   f"('{name}')", token)
+        if word in ("letI", "haveI", "have", "let"):
+            return self._check_instance(index, token)
+        return None
+
+    def _check_line_start(self, index: int, token: Token, previous: int) -> Violation | None:
+        # A line at or left of where the previous line's tactic starts begins a new tactic
+        # (or ends the proof); one further right continues a term. After a `;` (which may
+        # also end a tactic block) a tactic starts too.
+        after_semicolon = index > 0 and self.tokens[index - 1].text == ";"
+        if (index == 0 or self.open_brackets or token.kind != "ident" or "." in token.text
+                or (token.column > previous and not after_semicolon)
+                or token.text in _LINE_STARTERS):
+            return None
+        return self._violation("unknown-start", f"starts a line with '{token.text}', which is "
+                               "not a tactic afcheck knows (after a proof, Lean reads an "
+                               "unknown keyword there as a command)", token)
+
+    def _check_symbol(self, index: int, token: Token) -> Violation | None:
+        nxt = self._next(index)
+        if token.text == "#" and nxt is not None and nxt.kind == "ident" and not nxt.space_before:
+            return self._violation("hash-command", f"contains the command '#{nxt.text}'",
+                                   token, nxt)
+        if token.text == "@[":
+            if not self.header:
+                return self._violation("attribute", "adds attributes", token)
+            return self._check_attributes(index + 1)
+        if token.text == "`":
+            return self._violation("quotation", "quotes names or syntax (meta-level code)",
+                                   token)
+        if token.text == "?" and not (nxt is not None and nxt.kind == "ident"
+                                      and not nxt.space_before):
+            return self._violation("search-tactic", "uses '?' outside a ?x hole (proof search)",
+                                   token)
+        return None
+
+    def _check_option(self, index: int, token: Token) -> Violation | None:
+        name_tok = self._next(index)
+        value_tok = self._next(index + 1)
+        if name_tok is None or name_tok.kind != "ident" or value_tok is None:
+            return self._violation("option", "has set_option in an unrecognised form", token)
+        name, value = name_tok.text, value_tok.text
+        span_end = value_tok
+        if not self.header:
+            after = self._next(index + 2)
+            if after is None or after.text != "in":
+                return self._violation("option", "sets an option for everything after the "
+                                       "proof (only 'set_option … in' may appear)", token,
+                                       span_end)
+        if name in self.bounds:
+            if value_tok.kind != "num" or not value_tok.text.isdigit():
+                return self._violation("option", f"sets {name} to a non-numeral", token,
+                                       span_end)
+            if self.header:
+                return None
+            bound = self.bounds[name]
+            if not 0 < int(value) <= bound:
+                return self._violation("option", f"sets {name} outside 1..{bound} (afcheck's "
+                                       "bound)", token, span_end)
+            return None
+        if self.header and (name in _HEADER_BOOL_OPTIONS or name.startswith(_HEADER_BOOL_PREFIXES)):
+            if value not in ("true", "false"):
+                return self._violation("option", f"sets {name} to a non-boolean", token,
+                                       span_end)
+            return None
+        return self._violation("option", f"sets the option {name}, which is not on afcheck's "
+                               "list (it may weaken checking)", token, span_end)
+
+    def _check_attributes(self, start: int) -> Violation | None:
+        index = start
+        if index < len(self.tokens) and self.tokens[index].text == "[":
+            index += 1
+        depth = 0
+        while index < len(self.tokens):
+            token = self.tokens[index]
+            if token.text == "]" and depth == 0:
+                return None
+            if token.text in ("(", "["):
+                depth += 1
+            elif token.text in (")", "]"):
+                depth -= 1
+            elif token.kind == "ident" and depth == 0:
+                prev = self._prev(index)
+                leads = prev is None or prev.text in ("[", "@[", ",", "local", "scoped", "-")
+                if leads and token.text not in _HEADER_ATTRIBUTES:
+                    return self._violation("attribute", f"adds the attribute '{token.text}', "
+                                           "which is not on afcheck's list", token)
+            index += 1
+        return None
+
+    def _check_instance(self, index: int, token: Token) -> Violation | None:
+        # `letI : Decidable p := _` / `haveI : Fact p := ⟨?_⟩`: an instance whose value is left
+        # to unification can make `decide` or a `Fact` argument say what the prover wants. A
+        # plain `have` of a class type is a local instance too in Lean 4.
+        end = index + 1
+        classes = holes = False
+        while end < len(self.tokens):
+            t = self.tokens[end]
+            if (t.line_start and t.column <= token.column) or t.text in (";", "<;>"):
+                break
+            if t.kind == "ident" and t.text.split(".")[-1].startswith(_INSTANCE_CLASSES):
+                classes = True
+            if t.text == "_" or t.text == "?":
+                holes = True
+            end += 1
+        if classes and holes:
+            return self._violation("instance-hole", f"introduces a Decidable/Fact instance "
+                                   f"with a hole ('{token.text}')", token,
+                                   self.tokens[end - 1])
+        return None
+
+    def _tactic_position(self, index: int) -> bool:
+        token = self.tokens[index]
+        prev = self._prev(index)
+        return token.line_start or prev is None or prev.text in _TACTIC_BEFORE
+
+    def _ends_tactic(self, index: int) -> bool:
+        nxt = self._next(index)
+        return nxt is None or nxt.line_start or nxt.text in _AFTER_TACTIC
+
+    def _aesop_phase(self, index: int, word: str) -> bool:
+        # `aesop (add unsafe 50% apply foo, safe …)`: `unsafe` is a rule phase there.
+        if word != "unsafe" or not self.open_brackets:
+            return False
+        opener = self.open_brackets[-1]
+        return (self.tokens[opener].text == "("
+                and opener + 1 < len(self.tokens) and self.tokens[opener + 1].text == "add"
+                and self.tokens[index - 1].text in ("add", ","))
+
+
+def _tactic_column(tokens: Sequence[Token], index: int) -> int:
+    """Where the tactic on the line starting at ``index`` starts: after a leading ``·``."""
+    after = index
+    while after < len(tokens) and tokens[after].text in ("·", ".") and (
+        after == index or not tokens[after].line_start
+    ):
+        after += 1
+    if after < len(tokens) and after != index and not tokens[after].line_start:
+        return tokens[after].column
+    return tokens[index].column
+
+
+def _tactic_block_column(tokens: Sequence[Token]) -> int:
+    """For ``by`` ending its line, the column of the first tactic: Lean ends the tactic block
+    (and so the proof) at the first line that starts left of it. Otherwise 1."""
+    if len(tokens) > 1 and tokens[0].text == "by" and tokens[1].line_start:
+        return max(1, tokens[1].column)
+    return 1
+
+
+def _starts_command(token: Token, block: int) -> bool:
+    # Every Lean command starts with a keyword, `#`, `@[` or a doc comment. A line left of the
+    # tactic block (or at column 0 after a term) is not proof any more: whatever it starts is
+    # a command, even one afcheck has never heard of.
+    return token.line_start and token.column < block and (
+        token.kind == "ident" or token.text in ("#", "@[")
+    )

@@ -9,6 +9,18 @@ from afcheck_lean.deepseek import Generate
 MODEL = "deepseek-ai/DeepSeek-Prover-V2-7B"
 SAMPLING = {"max_tokens": "8192", "temperature": "0.6", "top_p": "0.95"}
 """The model card's sampling; pass@k needs temperature > 0."""
+CONTEXT_TOKENS = 16384
+"""vLLM ``max_model_len`` unless given: the prompt and 8,192 generated tokens fit, and the KV
+cache of a longer context would not leave room on a GPU shared with a formaliser. Dropped
+when the model's own context is shorter."""
+
+
+def llm_option_names() -> set[str]:
+    """The prover options that go to the LLM client: every client and sampling option but
+    ``n`` (the prover's ``k``) and ``timeout_s`` (Lean's; the client's is ``timeout_s_llm``)."""
+    from afcheck.llm.options import CLIENT_OPTIONS, SAMPLING_OPTIONS
+
+    return (set(CLIENT_OPTIONS) | set(SAMPLING_OPTIONS) | {"timeout_s_llm"}) - {"n", "timeout_s"}
 
 
 def deepseek_generate(options: Mapping[str, str]) -> Generate:
@@ -22,7 +34,8 @@ def deepseek_generate(options: Mapping[str, str]) -> Generate:
         values["timeout_s"] = options["timeout_s_llm"]
     settings = Options("prover 'deepseek'", values)
     settings.check_known()
-    client = make_client(settings, model=MODEL)
+    client = make_client(settings, model=MODEL,
+                         engine_defaults={"max_model_len": CONTEXT_TOKENS})
     base = sampling_from(settings, Sampling())
 
     def generate(prompts: Sequence[str], k: int) -> list[list[str]]:

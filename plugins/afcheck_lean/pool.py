@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import json
 import queue
+import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+from afcheck.errors import AfcheckError
 from afcheck_lean.replies import Reply, parse_reply
 from afcheck_lean.session import ReplProcess, StartRepl
 from afcheck_lean.settings import LeanSettings
@@ -31,8 +33,11 @@ class Failure:
     """A command that got no answer."""
 
     kind: str
-    """``timeout``, ``crash``, ``out-of-memory`` or ``header``."""
+    """``timeout``, ``crash``, ``out-of-memory``, ``header`` or ``skipped`` (not run because
+    the batch was stopped)."""
     reason: str
+    startup: bool = False
+    """The REPL could not be started or could not import the header."""
 
 
 Result = Reply | Failure
@@ -40,6 +45,55 @@ Result = Reply | Failure
 
 class HeaderError(RuntimeError):
     """The header itself does not elaborate: every command would fail the same way."""
+
+
+class LeanUnavailable(AfcheckError):
+    """Lean could not check anything: the run stops with this one line."""
+
+
+class Breaker:
+    """Stops a batch when Lean is not working at all, rather than failing every command.
+
+    It trips when the pool header does not elaborate, when no REPL could be started before
+    any command was answered, or (unless ``limit`` is ``None``) when the first ``limit``
+    commands all failed. Once Lean has answered one command, later failures are per-command
+    (a slow statement, a crash) and never trip it.
+    """
+
+    def __init__(self, limit: int | None = 20) -> None:
+        self.limit = limit
+        self.answered = 0
+        self.failed_in_row = 0
+        self.tripped: Failure | None = None
+        self._lock = threading.Lock()
+
+    def record(self, result: Result) -> None:
+        with self._lock:
+            if isinstance(result, Reply):
+                self.answered += 1
+                self.failed_in_row = 0
+                return
+            if result.kind == "skipped":
+                return
+            self.failed_in_row += 1
+            if self.tripped is None and (
+                result.kind == "header"
+                or (not self.answered and (result.startup or (
+                    self.limit is not None and self.failed_in_row >= self.limit)))
+            ):
+                self.tripped = result
+
+    def error(self, component: str) -> LeanUnavailable:
+        assert self.tripped is not None
+        if self.answered:
+            what = f"Lean stopped working after {self.answered} check(s)"
+        elif self.tripped.kind == "header" or self.tripped.startup:
+            what = "Lean could not start"
+        else:
+            what = f"the first {self.failed_in_row} Lean checks all failed"
+        checked = "the run stops" if self.answered else "no statement was checked"
+        return LeanUnavailable(f"{component}: {what} ({self.tripped.reason}); {checked}: run "
+                               "`afcheck lean doctor`")
 
 
 class _Worker:
@@ -62,7 +116,8 @@ class _Worker:
             return Failure("header", self._header_error)
         except Exception as exc:  # noqa: BLE001 - any start/import failure is a Failure
             self._drop()
-            return _failure_of(exc, self._settings.header_timeout_s, "importing the header")
+            failure = _failure_of(exc, self._settings.header_timeout_s, "importing the header")
+            return Failure(failure.kind, failure.reason, startup=True)
         assert self._repl is not None
         try:
             data = self._repl.run_dict({"cmd": command, "env": base},
@@ -140,19 +195,25 @@ class ReplPool:
         for worker in self._workers:
             self._idle.put(worker)
 
-    def run(self, commands: Sequence[str]) -> list[Result]:
-        """Check every command in the worker's base environment."""
+    def run(self, commands: Sequence[str], breaker: Breaker | None = None) -> list[Result]:
+        """Check every command in the worker's base environment. With a ``breaker``, the
+        commands left once it trips are not run (``skipped`` failures)."""
         if not commands:
             return []
         with ThreadPoolExecutor(max_workers=len(self._workers)) as executor:
-            return list(executor.map(self._run_one, commands))
+            return list(executor.map(lambda c: self._run_one(c, breaker), commands))
 
-    def _run_one(self, command: str) -> Result:
+    def _run_one(self, command: str, breaker: Breaker | None = None) -> Result:
+        if breaker is not None and breaker.tripped is not None:
+            return Failure("skipped", f"not run: {breaker.tripped.reason}")
         worker = self._idle.get()
         try:
-            return worker.run(command)
+            result = worker.run(command)
         finally:
             self._idle.put(worker)
+        if breaker is not None:
+            breaker.record(result)
+        return result
 
     @property
     def restarts(self) -> int:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,11 +17,11 @@ heartbeat bound (their ``maxHeartbeats 0`` leaves only the wall clock to stop a 
 
 
 def default_project() -> Path:
-    """``AFCHECK_LEAN_PROJECT``, else the ``lean/`` project next to the plugins folder."""
-    env = os.environ.get("AFCHECK_LEAN_PROJECT")
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parents[2] / "lean"
+    """``AFCHECK_LEAN_PROJECT``, else the checkout's ``lean/``, else the user's data folder
+    (see :mod:`afcheck_lean.lake_project`)."""
+    from afcheck_lean.lake_project import default_project as project
+
+    return project()
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from afcheck_lean.integrity import strip_resource_options
 from afcheck_lean.statement import TARGET_NAME
 
 _PROVIDED_ROOTS = ("Mathlib", "Aesop", "Init", "Std", "Batteries", "Qq", "ProofWidgets", "Lean")
@@ -37,7 +38,8 @@ class Source:
 
 
 def header_lines(header: str, pool_header: str) -> str:
-    """The task header without its imports; :class:`SourceError` for an unavailable import."""
+    """The task header without its imports and without resource options (afcheck's bounds,
+    set by ``pool_header``, always win); :class:`SourceError` for an unavailable import."""
     provided = _imports(pool_header)
     kept = []
     for line in header.splitlines():
@@ -51,7 +53,7 @@ def header_lines(header: str, pool_header: str) -> str:
                     )
             continue
         kept.append(line)
-    return "\n".join(kept).strip("\n")
+    return strip_resource_options("\n".join(kept)).strip("\n")
 
 
 def declaration_source(header: str, declaration: str, *, print_axioms: bool) -> Source:

@@ -11,6 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from afcheck.lean import ParseError, parse_theorem
+from afcheck_lean.tokens import lex
+
 TARGET_NAME = "afcheck_target"
 """Name every rebuilt theorem gets, so that ``#print axioms`` can name it (``example`` has no
 name) and no prover-chosen name is ever trusted."""
@@ -96,14 +99,33 @@ def find_declaration(code: str, target: Statement) -> Found | None:
 
 
 def same_signature(a: str, b: str) -> bool:
-    """Equal up to whitespace (models re-wrap long statements)."""
-    return normalise(a) == normalise(b)
+    """The same statement, read as Lean reads it: equal token sequences (whitespace and
+    comments do not count, ``(x:ℝ)`` is ``(x : ℝ)``), or equal trees from afcheck's Lean
+    front end (``→`` is ``->``, ``(a b : ℝ)`` is ``(a : ℝ) (b : ℝ)``, redundant parentheses
+    do not count). Anything else is a changed statement."""
+    ours_tokens = _tokens(a)
+    if ours_tokens is not None and ours_tokens == _tokens(b):
+        return True
+    ours, theirs = _parsed(a), _parsed(b)
+    return ours is not None and ours == theirs
 
 
-def normalise(signature: str) -> str:
-    text = re.sub(r"\s+", " ", signature.strip())
-    text = re.sub(r"([(\[{⟨⦃]) ", r"\1", text)
-    return re.sub(r" ([)\]}⟩⦄,])", r"\1", text)
+def _tokens(signature: str) -> list[tuple[str, str]] | None:
+    lexed = lex(signature)
+    if lexed.problems:
+        return None
+    return [(t.kind, t.text) for t in lexed.tokens]
+
+
+def _parsed(signature: str) -> tuple[object, object] | None:
+    text = signature
+    for start, end in reversed(lex(signature).comments):
+        text = text[:start] + " " * (end - start) + text[end:]
+    try:
+        theorem = parse_theorem(f"theorem afcheck_statement {text} := by sorry")
+    except ParseError:
+        return None
+    return theorem.binders, theorem.conclusion
 
 
 def top_level_assign(text: str) -> int | None:

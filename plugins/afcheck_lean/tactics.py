@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from afcheck.components import Prover
 from afcheck.types import ProofTask, Verdict, VerdictKind
 from afcheck_lean.negation import Negate, NegationError
-from afcheck_lean.pool import ReplPool
+from afcheck_lean.pool import Breaker, ReplPool
 from afcheck_lean.statement import StatementError, split_statement, top_level_assign
 from afcheck_lean.verify import Candidate, Check, verify
 
@@ -135,6 +135,8 @@ class LeanTacticsProver:
         self.smt = smt
         self.trust_smt = trust_smt
         self.allow_native_decide = allow_native_decide
+        # Stops the run when Lean cannot start, rather than answering INCONCLUSIVE for all.
+        self.breaker = Breaker(limit=None)
 
     def prove(self, tasks: Sequence[ProofTask]) -> list[Verdict]:
         hints: list[Verdict | None] = [None] * len(tasks)
@@ -151,7 +153,10 @@ class LeanTacticsProver:
             picked = [plans[i][0][round_] for i in todo]
             checks = verify(self.pool, [Candidate(a.statement, tasks[i].header, a.body)
                                         for i, a in zip(todo, picked, strict=True)],
-                            allow_native_decide=self.allow_native_decide)
+                            allow_native_decide=self.allow_native_decide,
+                            breaker=self.breaker)
+            if self.breaker.tripped is not None:
+                raise self.breaker.error(f"prover {self.name}")
             for i, attempt, check in zip(todo, picked, checks, strict=True):
                 if check.accepted:
                     found[i] = (attempt, check)

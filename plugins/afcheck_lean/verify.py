@@ -17,8 +17,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from afcheck_lean.integrity import allowed_axioms, header_violation, proof_violation
-from afcheck_lean.pool import Failure, ReplPool
+from afcheck_lean.integrity import (
+    allowed_axioms,
+    bounds_for,
+    header_violation,
+    proof_violation,
+)
+from afcheck_lean.pool import Breaker, Failure, ReplPool
 from afcheck_lean.replies import Reply
 from afcheck_lean.source import Source, SourceError, declaration_source, header_lines
 from afcheck_lean.statement import StatementError, split_statement
@@ -47,13 +52,14 @@ class Check:
 
 
 def verify(pool: ReplPool, candidates: Sequence[Candidate], *,
-           allow_native_decide: bool = False) -> list[Check]:
-    """Check all candidates in one pool batch; results in input order."""
+           allow_native_decide: bool = False, breaker: Breaker | None = None) -> list[Check]:
+    """Check all candidates in one pool batch; results in input order. With a ``breaker``,
+    the commands left once it trips are not run (the caller raises its error)."""
     prepared: list[Check | Source] = [
         _prepare(c, pool.settings.header, allow_native_decide) for c in candidates
     ]
     sources = [p for p in prepared if isinstance(p, Source)]
-    results = iter(pool.run([s.text for s in sources]))
+    results = iter(pool.run([s.text for s in sources], breaker))
     checks = []
     for item in prepared:
         if isinstance(item, Check):
@@ -69,8 +75,8 @@ def _prepare(candidate: Candidate, pool_header: str, allow_native: bool) -> Chec
         header = header_lines(candidate.header, pool_header)
     except (StatementError, SourceError) as exc:
         return Check(False, str(exc))
-    problem = header_violation(header) or proof_violation(
-        candidate.body, allow_native_decide=allow_native
+    problem = header_violation(header, allow_native_decide=allow_native) or proof_violation(
+        candidate.body, allow_native_decide=allow_native, bounds=bounds_for(pool_header)
     )
     if problem:
         return Check(False, problem)

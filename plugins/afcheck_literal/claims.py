@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from afcheck_literal import words as W
@@ -34,6 +34,9 @@ class Chain:
     """The chain as read, for messages."""
     refs: frozenset[int] = frozenset()
     """The step's numerals (:attr:`Token.ref`) the chain reads."""
+    conditional: bool = False
+    """A condition word stands before it in its clause (``for n = 6``, ``if x = 2``): it may
+    bind a name for the step, never claim."""
 
     def name_at(self, index: int) -> str | None:
         """The quantity's name when element ``index`` is a bare name, else ``None``."""
@@ -55,6 +58,8 @@ class Number:
     that says ``so``, ``therefore`` … before it."""
     clause: str
     """The clause around it (between punctuation), for messages."""
+    unit: tuple[str, ...] = ()
+    """The two words written right after it (``green hats``), when there are two."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +68,8 @@ class Reading:
 
     chains: tuple[Chain, ...]
     numbers: tuple[Number, ...]
+    bound: frozenset[str] = frozenset()
+    """Names the step binds or solves for (:func:`bound_names`)."""
 
 
 @dataclass
@@ -99,15 +106,75 @@ def read_step(text: str) -> Reading:
     _refuse_ranges(tokens)
     _refuse_quantifiers(tokens)
     _refuse_integer_division(tokens)
+    _refuse_alternatives(tokens)
     concluding = _concluding(tokens)
     chains: list[Chain] = []
     numbers: list[Number] = []
     for clause in _clauses(tokens):
         _refuse_comparison(clause)
         if any(t.kind is Kind.REL for t in clause):
-            chains.extend(_read_clause(clause))
+            chains.extend(_conditional(clause, _read_clause(clause)))
         numbers.extend(_numbers(clause, concluding))
-    return Reading(tuple(chains), tuple(numbers))
+    return Reading(tuple(chains), tuple(numbers), bound_names(tokens))
+
+
+def bound_names(tokens: Sequence[Token]) -> frozenset[str]:
+    """Names the text binds, quantifies or solves for (``for n = 6``, ``solve for n``, ``let
+    x``, ``find k``): within it they never take a value from before it."""
+    found: set[str] = set()
+    for i, token in enumerate(tokens):
+        if token.kind is not Kind.WORD or token.text.lower() not in W.BINDERS:
+            continue
+        for after in tokens[i + 1 : i + 4]:
+            if after.kind is Kind.WORD and after.text.lower() in W.BINDERS | W.ARTICLES:
+                continue
+            if after.kind is Kind.WORD and (after.math or len(after.text) == 1):
+                found.add(_key([after.text]))
+            break
+    return frozenset(found)
+
+
+def bound_in(text: str) -> frozenset[str]:
+    """:func:`bound_names` of a text; nothing when it cannot be scanned."""
+    try:
+        return bound_names(scan(text))
+    except ScanError:
+        return frozenset()
+
+
+def _conditional(clause: Sequence[Token], chains: list[Chain]) -> list[Chain]:
+    """Mark the chains of a clause that opens with a condition word (``For \\(n \\geq 6\\)``);
+    a condition that is not a plain ``name = value`` is a range, never a claim."""
+    words = [t.text.lower() for t in clause if t.kind is Kind.WORD and not t.math][:2]
+    while words and words[0] in W.CONNECTIVES:
+        words = words[1:]
+    found = words[0] if words and words[0] in W.CONDITIONS else None
+    if found is None or clause[0].kind is not Kind.WORD:
+        return chains
+    for chain in chains:
+        if any(r != "=" for r in chain.rels):
+            raise Unreadable(
+                f"'{chain.text}' after '{found}' is a condition or a range, not a claim"
+            )
+    return [replace(c, conditional=True) for c in chains]
+
+
+def _refuse_alternatives(tokens: Sequence[Token]) -> None:
+    """``r = 5 or r = -1``: relations joined by ``or`` are alternatives, not claims."""
+    for sentence in _sentences(tokens):
+        if not any(t.kind is Kind.REL for t in sentence):
+            continue
+        rels = [i for i, t in enumerate(sentence) if t.kind is Kind.REL]
+        found = next(
+            (
+                t.text
+                for i, t in enumerate(sentence)
+                if t.text.lower() in W.ALTERNATIVES and rels[0] < i < rels[-1]
+            ),
+            None,
+        )
+        if found is not None:
+            raise Unreadable(f"'{found}' next to a claim: alternatives are outside the fragment")
 
 
 def written_values(*texts: str) -> set[Fraction]:
@@ -135,8 +202,18 @@ def _numbers(clause: Sequence[Token], concluding: set[int]) -> list[Number]:
             if before in W.LABELS or (before in W.PERIODS and i == len(clause) - 1):
                 continue  # ``Step 2``, ``Day 1:``: a label, not a quantity
             percent = i + 1 < len(clause) and clause[i + 1].kind is Kind.PCT
+            after = clause[i + 1 : i + 3]
+            unit = tuple(t.text.lower() for t in after if t.kind is Kind.WORD and not t.math)
             out.append(
-                Number(token.ref, token.text, token.value, percent, token.ref in concluding, shown)
+                Number(
+                    token.ref,
+                    token.text,
+                    token.value,
+                    percent,
+                    token.ref in concluding,
+                    shown,
+                    unit if len(unit) == 2 else (),
+                )
             )
     return out
 
@@ -420,12 +497,25 @@ def _fix_parens(items: list[_Item]) -> list[_Item]:
             else:
                 boundary.add(i)
     boundary.update(stack)
+    if boundary:
+        raise Unreadable("a bracket without its pair in a claim: part of it could not be read")
     dropped: set[int] = set()
     for start, end in pairs.items():
         inside = items[start + 1 : end]
         if any(it.kind is Kind.REL for it in inside):
             boundary.update((start, end))
         elif inside and all(it.kind is Kind.WORD and not it.math for it in inside):
+            back = start - 1
+            while back >= 0 and items[back].kind is Kind.WORD and not items[back].math:
+                back -= 1  # ``125 cents (from quarters)``: the units of a value, then the aside
+            before = items[back] if back >= 0 else None
+            after = items[end + 1] if end + 1 < len(items) else None
+            if not _ends_value(before) and (
+                (before is not None and before.kind in {Kind.OP, Kind.REL, Kind.LP, Kind.ABS})
+                or (after is not None and after.kind is Kind.OP)
+            ):
+                shown = " ".join(it.text for it in inside)
+                raise Unreadable(f"'({shown})' stands where a number should: it cannot be read")
             dropped.update(range(start, end + 1))
     out: list[_Item] = []
     for i, item in enumerate(items):
@@ -461,6 +551,9 @@ def _read_word_runs(items: list[_Item]) -> list[_Item]:
         j = i
         while j < len(items) and items[j].kind is Kind.WORD and not items[j].math:
             j += 1
+        unit_power = j < len(items) and items[j].kind is Kind.OP and items[j].text == "^"
+        if unit_power and len(items[j - 1].text) > 1:
+            raise Unreadable(f"a power of the word '{items[j - 1].text}': a unit, not a number")
         run = [it.text for it in items[i:j]]
         before = out[-1] if out else None
         j = _compound_unit(items, j) if _ends_operand(before) else j
@@ -568,7 +661,8 @@ def _prose(run: list[str]) -> list[_Item]:
 
 
 def _name(run: list[str]) -> list[_Item]:
-    while len(run) > 1 and run[0].lower() in W.ARTICLES:
+    # ``for n = 6``, ``let the total = …``: the binding word is not part of the name
+    while len(run) > 1 and run[0].lower() in W.ARTICLES | W.BINDERS:
         run = run[1:]
     if not run or (len(run) == 1 and run[0].lower() in W.ARTICLES | W.STOP):
         return _prose(run)
@@ -640,6 +734,16 @@ def _check_neighbours(segments: list[list[_Item]], bounds: list[_Item], k: int) 
     modifier = next((w for w in near if w in W.MODIFIERS), None)
     if modifier is not None:
         raise Unreadable(f"'{modifier}' next to a claim changes what it says")
+    segment = segments[k]
+    first_rel = next(j for j, it in enumerate(segment) if it.kind is Kind.REL)
+    counted = first_rel == 1 and segment[0].kind is Kind.NUM and segment[0].unit not in ("", "$")
+    if counted and before is not None and before.words[-1:] and (
+        before.words[-1] in W.OF_WORDS
+    ):
+        raise Unreadable(
+            f"'{before.text} …': a number after '{before.words[-1]}' may be part of a name "
+            f"('sum of 40 numbers'), not the value claimed"
+        )
     for side, bound in ((k - 1, before), (k + 1, after)):
         if bound is None or not 0 <= side < len(segments) or len(bound.words) > 2:
             continue
@@ -661,6 +765,8 @@ def _chain(segment: list[_Item]) -> Chain | None:
             rels.append(item.text)
         else:
             groups[-1].append(item)
+    # ``Remaining water after use = 120 - 90``: prose that names nothing before a relation
+    # leaves that relation without a side, and the rest of the chain is the claim
     if not groups[0]:
         groups, rels = groups[1:], rels[1:]
     if groups and not groups[-1]:

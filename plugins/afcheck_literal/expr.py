@@ -237,6 +237,34 @@ def numerals(tree: Expr) -> Iterator[str]:
         yield from numerals(child)
 
 
+def substitution(formula: Expr, numbers: Expr) -> dict[str, Expr] | None:
+    """The values ``numbers`` puts for the names of ``formula`` when both have the same shape
+    (``n ^ 3`` and ``6 ^ 3`` give ``{n: 6}``), or ``None``. Brackets are ignored."""
+    found: dict[str, Expr] = {}
+
+    def match(a: Expr, b: Expr) -> bool:
+        a, b = _unwrap(a), _unwrap(b)
+        if isinstance(a, Var):
+            if a.key in found:
+                return found[a.key] == b
+            found[a.key] = b
+            return True
+        if type(a) is not type(b):
+            return False
+        if isinstance(a, Bin):
+            assert isinstance(b, Bin)
+            return a.op == b.op and match(a.left, b.left) and match(a.right, b.right)
+        if isinstance(a, Pow):
+            assert isinstance(b, Pow)
+            return a.exponent == b.exponent and match(a.base, b.base)
+        if isinstance(a, (Neg, Sqrt, Abs)):
+            assert isinstance(b, (Neg, Sqrt, Abs))
+            return match(a.arg, b.arg)
+        return a == b
+
+    return found if match(formula, numbers) else None
+
+
 def is_real(tree: Expr) -> bool:
     """Whether the tree needs ℝ: it takes a square root or mentions π."""
     if isinstance(tree, (Sqrt, Pi)):

@@ -20,12 +20,23 @@ from afcheck_literal.claims import (
     Chain,
     Number,
     Unreadable,
+    bound_in,
     read_chains_leniently,
     read_step,
     written_values,
 )
-from afcheck_literal.expr import Expr, Renderer, Var, is_real, numerals, variables
+from afcheck_literal.expr import (
+    Bin,
+    Expr,
+    Renderer,
+    Var,
+    is_real,
+    numerals,
+    substitution,
+    variables,
+)
 from afcheck_literal.scope import Definition, Scope, UnknownName
+from afcheck_literal.values import evaluate
 
 VERSION = "3"
 
@@ -82,73 +93,183 @@ def formalise_text(text: str, context: Sequence[str] = (), problem: str = "") ->
     :class:`UnknownName` with the reason when it cannot be read literally. The numerals of
     ``problem`` and ``context`` are the givens a premise in prose may restate."""
     scope = Scope()
-    stated: set[Fraction] = set()
     for earlier in context:
-        stated |= _learn(scope, earlier)
+        _learn(scope, earlier)
     negated = _FALSE_PREFIX.match(text)
     if negated:
         text = text[negated.end() :]
     reading = read_step(text)
+    scope.unbind(reading.bound)
+    step = _Step(scope)
     claims: list[Claim] = []
     read: set[int] = set()
     for chain in reading.chains:
-        found = _read_chain(scope, chain, checked=True)
+        found = step.read(chain)
         if found:
             read |= chain.refs
         claims.extend(found)
     if not claims:
         raise Unreadable("no equation or inequality with a value to check in the step")
-    stated |= scope.values(t for c in claims for t in (c.left, c.right))
+    env = scope.numbers()
+    sides = {evaluate(t, env) for c in claims for t in (c.left, c.right)} | step.defined
+    concluded = {v for v in sides if v is not None}
+    leaves = {n.value for n in reading.numbers if n.ref in read}
     givens = written_values(problem, *context)
-    _check_prose_numbers([n for n in reading.numbers if n.ref not in read], stated, givens)
+    first = min(read)
+    _check_prose_numbers(
+        [n for n in reading.numbers if n.ref not in read], concluded, leaves, givens, first
+    )
+    _refuse_two_values([n for n in reading.numbers if n.ref not in read])
     if negated:
         claims = _negate(claims)
     return _statement(scope, claims)
 
 
-def _learn(scope: Scope, text: str) -> set[Fraction]:
-    """Take the definitions of an earlier step; its claims are not checked here. Returns the
-    values its readable claims and definitions state."""
-    stated: set[Fraction] = set()
+def _refuse_two_values(numbers: Sequence[Number]) -> None:
+    """``2 red and 2 green hats … so she has 4 green hats``: a concluded number in prose given
+    to a quantity the step's prose already counted otherwise is tied to no side of a claim,
+    even when its value is one. ``numbers`` are those outside the claims."""
+    for number in numbers:
+        if not number.concluding or not number.unit:
+            continue
+        other = next(
+            (n for n in numbers if n.unit == number.unit and n.value != number.value), None
+        )
+        if other is not None:
+            shown = " ".join(number.unit)
+            raise Unreadable(
+                f"'{number.text} {shown}' and '{other.text} {shown}': the step gives two "
+                f"values to one quantity"
+            )
+
+
+def _learn(scope: Scope, text: str) -> None:
+    """Take the definitions of an earlier step; its claims are not checked here. A name it
+    binds or solves for (``solve for n``) loses the value it had before it."""
+    scope.unbind(bound_in(text))
     for chain in read_chains_leniently(text):
         if isinstance(chain, Chain):
             try:
-                claims = _read_chain(scope, chain)
+                _read_chain(scope, chain)
             except UnknownName:
                 # a claim over names never given a value says nothing usable, but it does
                 # constrain them: a later ``p = 48`` claims, it does not name
                 scope.constrain(key for e in chain.elements for key in variables(e))
-                continue
-            stated |= scope.values(t for c in claims for t in (c.left, c.right))
-            for i in range(len(chain.elements)):
-                key = chain.name_at(i)
-                if key is not None and scope.defines(key):
-                    stated |= scope.values([scope.resolve(Var(key))])
         else:
             scope.forget(chain)
-    return stated
 
 
 def _check_prose_numbers(
-    numbers: Sequence[Number], stated: set[Fraction], givens: set[Fraction]
+    numbers: Sequence[Number],
+    concluded: set[Fraction],
+    leaves: set[Fraction],
+    givens: set[Fraction],
+    first: int,
 ) -> None:
     """A numeral outside every claim read may carry the step's conclusion (``so 7 is the
     smallest prime factor``, ``the last digit is 1``). The step is read only when each such
-    numeral restates a value that the statement or the context's claims pin down; a numeral
-    before any relation or conclusion word of its sentence (a premise: ``she buys 4 pens``) may
-    also restate a number written in the problem or the earlier steps."""
+    numeral is tied to what the claims say: a numeral in concluding position must be the value
+    of a whole side of one of the step's relations or of a name it defines (``\\boxed{15}``
+    after ``5 + 10 + 8 = 23`` is not, though ``5 + 10`` is 15); any other numeral (a premise:
+    ``she buys 4 pens``) must be written in the claims, the problem or the earlier steps. A
+    number that announces the computation before the first numeral of the claims (``so we add
+    4000 and 8000 to 5000: 5000 + 4000 + 8000 = 17000``) may be one of its numerals."""
     for number in numbers:
         candidates = {number.value, number.value / 100} if number.percent else {number.value}
-        if candidates & stated:
+        if candidates & concluded:
             continue
-        if not number.concluding and candidates & givens:
+        announced = number.ref < first and candidates & leaves
+        if announced or (not number.concluding and candidates & (leaves | givens)):
             continue
-        where = "concludes" if number.concluding else "is stated"
-        raise Unreadable(
-            f"'{number.text}' in '{number.clause}' {where} outside any readable claim and "
-            f"restates no value of the statement"
-            + ("" if number.concluding else ", the problem or the earlier steps")
+        what = (
+            "is the value of no side of the step's relations"
+            if number.concluding
+            else "is written neither in the claims nor in the problem or the earlier steps"
         )
+        raise Unreadable(f"'{number.text}' in '{number.clause}' is outside any claim and {what}")
+
+
+class _Step:
+    """Reads the chains of the step being formalised, in order (the checked step)."""
+
+    def __init__(self, scope: Scope) -> None:
+        self.scope = scope
+        self.local: set[str] = set()
+        """Names this step defines: only these may be compared as bare names."""
+        self.defined: set[Fraction | None] = set()
+        """The values of the names this step defines."""
+
+    def read(self, chain: Chain) -> list[Claim]:
+        scope = self.scope
+        _refuse_outside_names(scope, chain, self.local)
+        _refuse_substitutions(scope, chain)
+        claims = _read_chain(scope, chain, checked=True)
+        if chain.conditional and claims:
+            raise Unreadable(f"'{chain.text}' is a condition, not a claim")
+        env = scope.numbers()
+        for i in range(len(chain.elements)):
+            key = chain.name_at(i)
+            if key is not None and scope.defines(key) and key not in self.local:
+                self.local.add(key)
+                self.defined.add(evaluate(scope.resolve(Var(key)), env))
+        return claims
+
+
+def _refuse_outside_names(scope: Scope, chain: Chain, local: set[str]) -> None:
+    """A bare name that an earlier step defined, compared here (``Rate > 50 / 4 = 12.5`` after
+    ``Rate = 47 / 4``, ``Number of car tires repaired < 12``): the step redefines the name or
+    states a condition on it, and reading it as a claim about the old value would be a
+    misreading. Only the head of a chain followed by ``=`` names; anything else is refused."""
+    for i in range(len(chain.elements)):
+        key = chain.name_at(i)
+        if key is None or key in local or not scope.defines(key):
+            continue
+        around = chain.rels[max(i - 1, 0) : i + 1]
+        if i == 0 and around[0] == "=":
+            continue
+        raise Unreadable(
+            f"'{key}' in '{chain.text}' is compared, but its value comes from an earlier "
+            f"step: a redefinition or a condition, not a claim about that value"
+        )
+
+
+def _refuse_substitutions(scope: Scope, chain: Chain) -> None:
+    """``n^3 = 6^3`` puts 6 for ``n``: when ``n`` has another value from before, the step is
+    about another ``n`` (``for n = 6``, lost in a sentence the step does not show). A formula
+    over names without value (``Area₁ + Area₂ − Area₃ = 9 + 12 + 9``) must have the shape of the
+    numbers it is equated to, or the claim read from the numbers is not the step's."""
+    env = scope.numbers()
+    for a, b in zip(chain.elements, chain.elements[1:], strict=False):
+        for formula, numbers in ((a, b), (b, a)):
+            names = set(variables(formula))
+            if not names or any(True for _ in variables(numbers)):
+                continue
+            if isinstance(formula, Var):
+                continue  # a bare name: a label or a comparison, decided elsewhere
+            binding = substitution(formula, numbers)
+            unknown = {k for k in names if not scope.defines(k)}
+            if binding is None:
+                # only a formula of operators has a shape to compare (``|B| = 60 / 2`` has none)
+                operators = isinstance(formula, Bin)
+                if unknown and operators and not any(True for _ in numerals(formula)):
+                    raise Unreadable(
+                        f"the formula in '{chain.text}' does not have the shape of the numbers "
+                        f"equated to it"
+                    )
+                continue
+            for key, value in binding.items():
+                if not scope.defines(key):
+                    continue
+                resolved = scope.resolve(Var(key))
+                given, put = evaluate(resolved, env), evaluate(value, {})
+                same = given == put if given is not None and put is not None else (
+                    substitution(scope.value_of(resolved), value) == {}
+                )
+                if not same:
+                    raise Unreadable(
+                        f"'{chain.text}' puts a number for '{key}' that is not the value an "
+                        f"earlier step gave it: it is about another '{key}'"
+                    )
 
 
 def _read_chain(scope: Scope, chain: Chain, checked: bool = False) -> list[Claim]:

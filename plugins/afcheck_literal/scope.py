@@ -68,6 +68,18 @@ class Scope:
         self._current.pop(key, None)
         self._constrained.add(key)
 
+    def unbind(self, keys: Iterable[str]) -> None:
+        """``keys`` are bound or solved for by the text read next: no earlier value holds."""
+        for key in keys:
+            self._current.pop(key, None)
+            self._constrained.discard(key)
+
+    def value_of(self, tree: Expr) -> Expr:
+        """A binder's value (``tree`` itself when it is not a binder)."""
+        if isinstance(tree, Var) and tree.key in self._all:
+            return self._all[tree.key].value
+        return tree
+
     def defines(self, key: str) -> bool:
         return key in self._current
 

@@ -212,6 +212,7 @@ _ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)\b")
 _INDEX = re.compile(r"\d++(?![.,]\d|[^\W\d_])")
 """Digits written against a short word and ending there: the index of ``x1``, ``y2``."""
 _WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|'(?=[^\W\d_]))*")
+_HYPHENATED = re.compile(r"-[^\W\d_]+")
 _CURRENCY = re.compile(r"\$\s*(?=[\d.])")
 _SEPARATORS = set('.,;:!?\n"“”[]{}&→⇒⟹∴')
 
@@ -242,6 +243,8 @@ class _Scanner:
         self.out: list[Token] = []
         self.spaced = True
         self.currency = False
+        self.closed_at = -1
+        """Where the last math region closed: a region opened right after it is a new claim."""
 
     def emit(self, kind: Kind, text: str, value: Fraction | None = None) -> None:
         unit = "$" if kind is Kind.NUM and self.currency else ""
@@ -288,9 +291,27 @@ class _Scanner:
             self.i += 1  # currency: the number that follows is read as it stands
             self.currency = True
         else:
-            self.i += 2 if self.text.startswith("$$", self.i) else 1
-            self.math = not self.math
+            display = self.text.startswith("$$", self.i)
+            self.i += 2 if display else 1
+            if self.math:
+                self.close_math(display)
+            else:
+                self.open_math()
         self.spaced = True
+
+    def open_math(self) -> None:
+        """Math regions written one after the other (``\\[a = b\\] \\[c = d\\]``) are separate
+        claims, never one product."""
+        start = self.i - 2 if self.text[self.i - 2 : self.i] in ("\\(", "\\[", "$$") else self.i - 1
+        if self.closed_at >= 0 and self.text[self.closed_at : start].strip() == "":
+            self.emit(Kind.SEP, "\n")
+        self.math = True
+
+    def close_math(self, display: bool) -> None:
+        self.math = False
+        self.closed_at = self.i
+        if display:
+            self.emit(Kind.SEP, "\n")  # a displayed claim stands on its own line
 
     def number(self) -> None:
         ordinal = _ORDINAL.match(self.text, self.i)
@@ -331,6 +352,9 @@ class _Scanner:
         assert match is not None
         word = match.group()
         self.i = match.end()
+        while not self.math and (hyphen := _HYPHENATED.match(self.text, self.i)) is not None:
+            word += hyphen.group()  # ``multiple-choice``: one word in prose, never a minus
+            self.i = hyphen.end()
         index = _INDEX.match(self.text, self.i)
         if index is not None and len(word) <= 2 and not self.after_number():
             # ``x1 = -3``: one name with an index, not the letter ``x`` and the number 1
@@ -399,6 +423,8 @@ class _Scanner:
             self.emit(Kind.PCT, "%")
         elif ch == "!" and self.factorial():
             self.emit(Kind.FACT, "!")
+        elif ch == "!" and text[self.i : self.i + 1] in set("0123456789({"):
+            self.emit(Kind.UNKNOWN, "!")  # ``!5``: the subfactorial, not 5
         elif ch == "…":
             self.emit(Kind.ELLIPSIS, "…")
         elif ch == "√":
@@ -433,10 +459,12 @@ class _Scanner:
     def command(self) -> None:
         text, i = self.text, self.i
         if text.startswith(("\\(", "\\["), i):
-            self.math, self.i, self.spaced = True, i + 2, True
+            self.i, self.spaced = i + 2, True
+            self.open_math()
             return
         if text.startswith(("\\)", "\\]"), i):
-            self.math, self.i, self.spaced = False, i + 2, True
+            self.i, self.spaced = i + 2, True
+            self.close_math(text.startswith("\\]", i))
             return
         if text.startswith("\\\\", i):
             self.emit(Kind.SEP, "\n")

@@ -21,7 +21,7 @@ MODIFIERS = frozenset(
     tenths percent percentage times than from by minus plus over into average mean squared
     cubed square cube root roots dozen dozens hundred hundreds thousand thousands million
     millions billion billions trillion reciprocal negative inverse power powers ratio less more
-    fewer out""".split()
+    fewer out digit digits""".split()
 )
 """Words that change what a nearby number means (``half of 12 = 6``, ``2 dozen``): a claim
 next to one of them cannot be read literally."""
@@ -102,3 +102,25 @@ DIFFERENCES = frozenset({"more", "less", "fewer"})
 
 INTEGER_DIVISION = frozenset({"quotient", "quotients", "remainder", "remainders", "mod", "modulo"})
 """Words that make a division next to them the integer division (``17 ÷ 5 = 3 remainder 2``)."""
+
+BINDERS = frozenset(
+    """for let when if suppose assume assuming where given solve solving find consider take
+    whenever unless provided""".split()
+)
+"""Words after which a name is bound or solved for by the text (``for n = 6``, ``solve for
+n``): there it never takes the value an earlier step gave it."""
+
+CONDITIONS = frozenset(
+    """for if when whenever suppose assume assuming given provided unless consider""".split()
+)
+"""Words that make a relation after them in their clause a condition (``For n ≥ 6, …``)."""
+
+ALTERNATIVES = frozenset({"or", "either"})
+"""Words that make relations next to them alternatives (``r = 5 or r = -1``)."""
+
+OF_WORDS = frozenset({"of", "in", "per", "for", "with"})
+"""Words right before a chain that make its first number part of a name (``Total sum of 40
+numbers = …``, ``units digit of 7^4 = 1``)."""
+
+CONNECTIVES = frozenset({"so", "then", "now", "and", "thus", "hence", "next", "first", "second"})
+"""Words that may open a clause before a condition word (``So for n = 6, …``)."""

@@ -17,6 +17,7 @@ from afcheck.llm import (
     sampling_from,
 )
 from afcheck.llm.postprocess import THINK_CLOSE, THINK_OPEN
+from afcheck.llm.records import backend_failure_reason
 from afcheck.types import Edit, Perturbation, Step
 from afcheck_llm import prompts
 
@@ -64,7 +65,9 @@ def _perturbation(step: Step, samples: Sequence[Completion]) -> Perturbation:
         return none("no output")
     sample = samples[0]
     if not sample.ok:
-        return none(f"backend error: {sample.error}")
+        # A backend failure decided it, not the model: never cached, asked again next run.
+        reason = backend_failure_reason(sample.error)
+        return Perturbation(step.id, NAME, None, "none", reason=reason, transient=True)
     if sample.truncated:
         return none("output truncated at max_tokens")
     text = clean_output(sample.text)

@@ -1,7 +1,8 @@
 """Arithmetic and comparison operators of a step, and what each may be swapped for.
 
 An operator is only a candidate where it is unmistakably one: it has an operand on both sides
-(so a unary minus in ``-5`` or a bullet in ``- item`` is left alone), it is not part of a longer
+(so a unary minus in ``-5`` or a bullet in ``- item`` is left alone, even on a line after one
+that ends in a number), it is not part of a longer
 symbol (``**``, ``->``, ``<-``, ``=>``, ``:=``, ``--``, ``++``, ``//``), and in prose, outside
 math, a ``-`` between letters is a hyphen (``x-axis``, ``5-pound``) and ``*`` or ``/`` need a
 number or bracket on both sides (``*emphasis*``, ``km/h``, ``and/or`` are not arithmetic).
@@ -97,8 +98,10 @@ def _glued(text: str, start: int, end: int) -> bool:
 
 
 def _binary(text: str, start: int, end: int, math: bool) -> bool:
-    left = text[:start].rstrip()[-1:]
-    right = text[end:].lstrip()[:1]
+    if _bullet(text, start, end):
+        return False
+    left = _neighbour(text, start - 1, -1)
+    right = _neighbour(text, end, 1)
     if not left or not right or not _OPERAND_END.match(left) or not _OPERAND_START.match(right):
         return False
     if math:
@@ -110,6 +113,25 @@ def _binary(text: str, start: int, end: int, math: bool) -> bool:
     if op in ("*", "/"):
         return _numberish(left, "end") and _numberish(right, "start")
     return True
+
+
+def _neighbour(text: str, i: int, step: int) -> str:
+    """The first character from ``i`` in direction ``step`` that is not whitespace; ``""`` at
+    the text's end. (Slicing and stripping instead copies the text once per operator.)"""
+    while 0 <= i < len(text) and text[i].isspace():
+        i += step
+    return text[i] if 0 <= i < len(text) else ""
+
+
+def _bullet(text: str, start: int, end: int) -> bool:
+    """``- item`` at the start of a line is a list mark, whatever the line before ends with
+    (``4``, ``)``): the operand on its left is on another line."""
+    if text[start:end] not in ("-", "+", "*", "•") or text[end : end + 1] not in (" ", "\t"):
+        return False
+    i = start - 1
+    while i >= 0 and text[i] in " \t":  # only blanks back to the line's start
+        i -= 1
+    return i < 0 or text[i] == "\n"
 
 
 def _numberish(char: str, side: str) -> bool:

@@ -23,8 +23,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from afcheck.errors import UsageError
-from afcheck.judge import effectiveness
 from afcheck.types import Edit, Perturbation, Step
+from afcheck_regex.judge import effectiveness
 from afcheck_regex.negation import negation_edit
 from afcheck_regex.numerals import find_numerals, shifted
 from afcheck_regex.operators import find_operators, replacement
@@ -49,7 +49,7 @@ class RegexPerturber:
     """``random`` (pick between a number and an operator edit), ``number`` or ``operator``:
     which of the two to make when both apply."""
     judge: bool = True
-    """Set ``Perturbation.effective`` from :func:`afcheck.judge.effectiveness`."""
+    """Set ``Perturbation.effective`` from :func:`afcheck_regex.judge.effectiveness`."""
     name: str = "regex"
     version: str = "1"
 

@@ -24,7 +24,7 @@ def afcheck_register_reporters(register: Register) -> None:
 
     register("json", lambda options: JsonReporter(),
              description="versioned JSON: config, plugins, per-item records, metrics (--json)")
-    register("junit", lambda options: JunitReporter(),
+    register("junit", lambda options: JunitReporter(options.get("annotations") == "true"),
              description="JUnit XML, one testsuite per dataset, metrics as properties "
              "(--junitxml)")
 
@@ -34,7 +34,11 @@ def afcheck_addoption(group: OptionGroup) -> None:
     group.addoption("--json", metavar="FILE", section="outputs",
                     help="write the versioned JSON result file")
     group.addoption("--junitxml", metavar="FILE", section="outputs",
-                    help="write JUnit XML (one testsuite per dataset)")
+                    help="write JUnit XML (one testsuite per dataset), valid for Jenkins' "
+                    "xunit schema")
+    group.addoption("--junit-annotations", action="store_true", section="outputs",
+                    help="add file and line to each JUnit testcase for annotators (GitHub); "
+                    "Jenkins' schema does not allow them")
 
 
 @hookimpl
@@ -42,4 +46,5 @@ def afcheck_configure(run: Run) -> None:
     for name, option in _OPTIONS.items():
         destination = run.option(option)
         if destination:
-            run.add_reporter(run.plugins.create(REPORTER, name), str(destination))
+            options = {"annotations": "true"} if run.option("junit_annotations") else {}
+            run.add_reporter(run.plugins.create(REPORTER, name, options), str(destination))

@@ -359,8 +359,11 @@ def load_steps(spec: SuiteSpec) -> Iterator[Step | LoadError]:
     if rows and not mine:
         others = ", ".join(sorted({str(r.get("split")) for r in rows}))
         raise SuiteError(path, f"no DAG rows for split '{split}' (the file holds {others})")
+    from afcheck_suites.source import rows as located
+
+    places = [where for _, where in located(path)]
     for number, row in mine:
-        yield from _row_steps(spec, row, Location(str(path), number))
+        yield from _row_steps(spec, row, places[number - 1])
 
 
 def read_rows(path: Path, owner: Path | str) -> list[dict[str, Any]]:
@@ -378,11 +381,11 @@ def read_rows(path: Path, owner: Path | str) -> list[dict[str, Any]]:
 
 def _row_steps(spec: SuiteSpec, row: Mapping[str, Any],
                where: Location) -> Iterator[Step | LoadError]:
-    from afcheck_suites.processbench import _step
+    from afcheck_suites.source import make_step
 
     problem_id = str(row.get("id") or "")
     if not problem_id:
-        yield LoadError(where, "DAG row has no 'id' (record number shown)")
+        yield LoadError(where, "DAG row has no 'id'")
         return
     if row.get("error"):
         yield LoadError(where, f"chain {problem_id} has no DAG: {row['error']}; run `afcheck "
@@ -395,7 +398,7 @@ def _row_steps(spec: SuiteSpec, row: Mapping[str, Any],
         if node["statement_type"] == "declarative":
             continue
         parents = sorted(node["dependencies"], key=node_number)
-        yield _step(spec, dataset, dict(row), problem_id, node["id"], node["content"],
+        yield make_step(spec, dataset, dict(row), problem_id, node["id"], node["content"],
                     tuple(content[p] for p in parents), where, {
                         "statement_type": node["statement_type"],
                         "dependencies": list(node["dependencies"]),
@@ -487,7 +490,7 @@ def _run(args: argparse.Namespace) -> int:
 
 def _chains(root: Path, limit: int | None) -> tuple[SuiteSpec, list[Chain]]:
     from afcheck.suites import is_suite_dir, load_spec
-    from afcheck_suites.processbench import _rows, resolve
+    from afcheck_suites.source import resolve, rows
 
     if not is_suite_dir(root):
         raise UsageError(f"{root} is not a suite folder (no suite.toml with an [afcheck] table)")
@@ -498,8 +501,8 @@ def _chains(root: Path, limit: int | None) -> tuple[SuiteSpec, list[Chain]]:
         raise UsageError(f"{root} is a '{spec.kind}' suite; afcheck dag splits processbench "
                          "suites")
     chains: list[Chain] = []
-    for row, where in _rows(resolve(spec)):
-        if row.get("label") != -1:
+    for row, where in rows(resolve(spec)):
+        if not isinstance(row, dict) or row.get("label") != -1:
             continue
         if not row.get("id") or not isinstance(row.get("steps"), list):
             print(f"afcheck dag: {where}: row needs 'id' and a list 'steps'; skipped",

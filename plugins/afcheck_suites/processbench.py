@@ -20,17 +20,16 @@ hub is reachable.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 from afcheck.errors import LoadError, SuiteError
-from afcheck.suites import DATA_DIR_ENV, SuiteSpec, find_in_data_dir
+from afcheck.suites import SuiteSpec
 from afcheck.types import Location, Step
+from afcheck_suites.source import HUB_REPO, SPLITS, make_step, resolve, rows
 
-HUB_REPO = "Qwen/ProcessBench"
-SPLITS = ("gsm8k", "math", "olympiadbench", "omnimath")
+__all__ = ["HUB_REPO", "SPLITS", "ProcessBenchSuite"]
+
 MODES = ("paragraph", "claims", "dag")
 
 
@@ -49,54 +48,14 @@ class ProcessBenchSuite:
             yield from load_steps(spec)
             return
         path = resolve(spec)
-        for row, where in _rows(path):
+        for row, where in rows(path):
+            if not isinstance(row, dict):
+                yield LoadError(where, f"a ProcessBench row is a JSON object, not "
+                                f"{type(row).__name__}; fix or remove the record")
+                continue
             if row.get("label") != -1:
                 continue
             yield from _steps_of(row, where, spec, mode)
-
-
-def resolve(spec: SuiteSpec) -> Path:
-    """The local file of the suite's split: data file, data dir, or the hub."""
-    if spec.data:
-        return spec.data_path()
-    split = spec.split or spec.name
-    if split not in SPLITS:
-        raise SuiteError(spec.manifest, f"unknown ProcessBench split '{split}'; "
-                         f"use one of {', '.join(SPLITS)}")
-    local = find_in_data_dir([f"processbench/{split}.json", f"{split}.json"])
-    if local is not None:
-        return local
-    hub_error = _from_hub(split)
-    if isinstance(hub_error, Path):
-        return hub_error
-    raise SuiteError(
-        spec.manifest,
-        f"ProcessBench split '{split}' not found: set {DATA_DIR_ENV} to a folder holding "
-        f"processbench/{split}.json (a copy of {HUB_REPO}), or install huggingface_hub with "
-        f"access to the hub ({hub_error})",
-    )
-
-
-def _from_hub(split: str) -> Path | str:
-    try:
-        from huggingface_hub import hf_hub_download
-    except ImportError:
-        return "huggingface_hub is not installed"
-    try:
-        return Path(hf_hub_download(HUB_REPO, f"{split}.json", repo_type="dataset"))
-    except Exception as exc:  # noqa: BLE001 - any hub failure means "not reachable"
-        return f"the hub answered: {type(exc).__name__}"
-
-
-def _rows(path: Path) -> Iterator[tuple[dict[str, Any], Location]]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise SuiteError(path, f"cannot read ProcessBench JSON: {exc}") from None
-    if not isinstance(data, list):
-        raise SuiteError(path, "expected a JSON array of ProcessBench rows")
-    for index, row in enumerate(data):
-        yield row, Location(str(path), index + 1)
 
 
 def _steps_of(row: dict[str, Any], where: Location, spec: SuiteSpec,
@@ -104,13 +63,13 @@ def _steps_of(row: dict[str, Any], where: Location, spec: SuiteSpec,
     problem_id = str(row.get("id", ""))
     steps = row.get("steps")
     if not problem_id or not isinstance(steps, list):
-        yield LoadError(where, "row needs 'id' and a list 'steps' (record number shown)")
+        yield LoadError(where, "row needs 'id' and a list 'steps'")
         return
     dataset = problem_id.rsplit("-", 1)[0] if "-" in problem_id else spec.name
     for index, paragraph in enumerate(steps):
         earlier = tuple(str(s) for s in steps[:index])
         if mode == "paragraph":
-            yield _step(spec, dataset, row, problem_id, str(index), str(paragraph), earlier,
+            yield make_step(spec, dataset, row, problem_id, str(index), str(paragraph), earlier,
                         where, {"paragraph": index})
             continue
         yield from _claim_steps(spec, dataset, row, problem_id, index, str(paragraph),
@@ -128,23 +87,6 @@ def _claim_steps(spec: SuiteSpec, dataset: str, row: dict[str, Any], problem_id:
             if claim.kind == "declarative":
                 declared.append(claim.text)
             continue
-        yield _step(spec, dataset, row, problem_id, f"{index}.{claim.index}", claim.text,
+        yield make_step(spec, dataset, row, problem_id, f"{index}.{claim.index}", claim.text,
                     earlier + tuple(declared), where,
                     {"paragraph": index, "paragraph_text": paragraph})
-
-
-def _step(spec: SuiteSpec, dataset: str, row: dict[str, Any], problem_id: str, node_id: str,
-          text: str, context: tuple[str, ...], where: Location,
-          extra: dict[str, Any]) -> Step:
-    return Step(
-        id=f"{spec.name}/{problem_id}/{node_id}",
-        suite=spec.name,
-        dataset=dataset,
-        problem_id=problem_id,
-        node_id=node_id,
-        text=text,
-        problem=str(row.get("problem", "")),
-        context=context,
-        metadata={"generator": row.get("generator", ""), **extra},
-        source=where,
-    )

@@ -50,6 +50,7 @@ def make_fake_lean(root: Path, transcript: Path = TRANSCRIPT) -> Iterator[FakeLe
     project, repl, lake = root / "project", root / "repl", root / "bin" / "lake"
     project.mkdir(parents=True)
     (project / "lean-toolchain").write_text(TOOLCHAIN)
+    (project / "lakefile.lean").write_text("import Lake\n")
     (repl / ".lake" / "build" / "bin").mkdir(parents=True)
     (repl / "lean-toolchain").write_text(TOOLCHAIN)
     _executable(repl / ".lake" / "build" / "bin" / "repl",

@@ -5,10 +5,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from afcheck_regex.judge import effectiveness, judge_claim
 from hypothesis import given
 from hypothesis import strategies as st
-
-from afcheck.judge import effectiveness, judge_claim
 
 
 @pytest.mark.parametrize(
@@ -142,3 +141,12 @@ def test_chain_is_a_conjunction(a: int, b: int) -> None:
     bad = f"{a} + {b} = {a + b} = {a + b + 1}"
     assert judge_claim(good).verdict == "true"
     assert judge_claim(bad).verdict == "false"
+
+
+def test_nesting_deeper_than_the_judge_reads_is_unknown() -> None:
+    shallow = "(" * 60 + "1 + 2" + ")" * 60 + " = 3"
+    assert judge_claim(shallow).verdict == "true"
+    for depth in (65, 5_000):
+        deep = "(" * depth + "1 + 2" + ")" * depth + " = 3"
+        assert judge_claim(deep).verdict == "unknown"
+    assert judge_claim("-" * 5_000 + "1 = 1").verdict == "unknown"

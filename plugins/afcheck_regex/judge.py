@@ -147,10 +147,12 @@ _DIGITS = frozenset("0123456789")
 class _Scanner:
     """Turns prose with inline LaTeX into tokens; letters in math mode are variables."""
 
-    def __init__(self, text: str, math: bool = False) -> None:
+    def __init__(self, text: str, math: bool = False, level: int = 0) -> None:
         self.text = text
         self.pos = 0
         self.math = math
+        self.level = level
+        """How many LaTeX groups (``\\frac{…}``, ``\\sqrt{…}``) enclose ``text``."""
         self.tokens: list[_Token] = []
 
     def run(self) -> list[_Token]:
@@ -287,7 +289,9 @@ class _Scanner:
         return None
 
     def _sub(self, text: str, math: bool) -> list[_Token]:
-        return _Scanner(text, math).run()
+        if self.level >= _MAX_NESTING:
+            return [_Token(OTHER, "deeply nested group")]  # unreadable, and no deeper stack
+        return _Scanner(text, math, self.level + 1).run()
 
     def _fraction(self) -> None:
         top, bottom = self._argument(), self._argument()
@@ -596,6 +600,9 @@ def _term(tokens: list[_Token]) -> _Term | None:
 
 _MAX_EXPONENT = 64
 _MAX_BITS = 4096
+_MAX_NESTING = 64
+"""Brackets and signs nested deeper than this are unreadable: no step writes them, and
+recursing further could exhaust Python's stack."""
 
 
 class _Parser:
@@ -604,6 +611,12 @@ class _Parser:
     def __init__(self, tokens: Sequence[_Token]) -> None:
         self.tokens = tokens
         self.pos = 0
+        self.depth = 0
+
+    def _nested(self) -> None:
+        self.depth += 1
+        if self.depth > _MAX_NESTING:
+            raise _Unreadable(f"nested more than {_MAX_NESTING} levels deep")
 
     def parse(self) -> tuple[Fraction, bool]:
         """The value, and whether the expression is a bare percentage."""
@@ -657,10 +670,14 @@ class _Parser:
 
     def _unary(self) -> tuple[Fraction, bool]:
         op = self._take_op("+-")
-        if op is not None:
-            value, pct = self._unary()
-            return (-value if op == "-" else value), pct
-        return self._power()
+        self._nested()
+        try:
+            if op is not None:
+                value, pct = self._unary()
+                return (-value if op == "-" else value), pct
+            return self._power()
+        finally:
+            self.depth -= 1
 
     def _power(self) -> tuple[Fraction, bool]:
         base, pct = self._atom()

@@ -1,0 +1,55 @@
+"""Semantic-drift detectors: warnings about a formalisation that type-checks but may not say
+what the step says (vacuous hypotheses, an assumed conclusion, abandoned content, numerals
+that changed, ℕ where the step needs ℚ or ℤ).
+
+A warning never changes a verdict: it points a reader at a statement worth a look. Each
+detector is a plain function ``detect(step_text, statement, header) -> list[DriftWarning]``
+(see :mod:`afcheck_drift.detectors`); :func:`afcheck_drift.detectors.detect_all` runs them all.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Sequence
+
+from afcheck import hookimpl
+from afcheck.registry import Register
+from afcheck.types import DetectTask
+from afcheck_drift.detectors import DETECTORS, Detector, detect_all
+from afcheck_drift.warning import DriftWarning
+
+__all__ = ["DETECTORS", "Detector", "DriftWarning", "FunctionDetector", "detect_all"]
+
+
+class FunctionDetector:
+    """One detector function as a batch component (:class:`afcheck.components.Detector`)."""
+
+    version = "1"
+
+    def __init__(self, name: str, detect: Detector) -> None:
+        self.name = name
+        self._detect = detect
+
+    def detect(self, tasks: Sequence[DetectTask]) -> list[list[str]]:
+        return [[w.message for w in self._detect(t.text, t.statement, t.header)] for t in tasks]
+
+
+_NEEDS_Z3 = {"vacuous_hypotheses"}
+_DESCRIPTIONS = {
+    "vacuous_hypotheses": "hypotheses that are jointly unsatisfiable (z3)",
+    "assumed_conclusion": "a conclusion that is one of the hypotheses, up to renaming",
+    "abandoned_content": "a true conclusion that shares nothing with the step",
+    "numeral_fidelity": "the value the step arrives at is missing or changed",
+    "type_narrowing": "ℕ where the step has fractions or negatives; truncating ℕ - or /",
+}
+
+
+@hookimpl
+def afcheck_register_detectors(register: Register[FunctionDetector]) -> None:
+    # vacuous_hypotheses asks z3; without it, "every detector" means the other four.
+    has_z3 = importlib.util.find_spec("z3") is not None
+    for name, detect in DETECTORS.items():
+        if name in _NEEDS_Z3 and not has_z3:
+            continue
+        register(name, lambda options, name=name, detect=detect: FunctionDetector(name, detect),
+                 description=_DESCRIPTIONS.get(name, ""))

@@ -1,0 +1,35 @@
+"""Built-in afcheck plugin: report — look at results rather than read them.
+
+``afcheck report RUN.json… --html OUT.html`` writes one self-contained HTML page (the
+FaithformBench charts as inline SVG, metric tables with intervals, a step browser) for one
+run or several side by side; ``afcheck compare BASE.json NEW.json`` pairs two runs' cases and
+says what changed, with a CI exit status.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+from afcheck import hookimpl
+from afcheck.registry import Register
+
+
+@hookimpl
+def afcheck_register_commands(register: Register) -> None:
+    register("report", _configure_report,
+             description="write an HTML report (charts, tables, step browser) of result files")
+    register("compare", _configure_compare,
+             description="compare two result files case by case (CI exit status)")
+
+
+def _configure_report(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    from afcheck_report.report import configure
+
+    return configure(parser)
+
+
+def _configure_compare(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    from afcheck_report.compare import configure
+
+    return configure(parser)

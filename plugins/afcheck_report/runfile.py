@@ -1,0 +1,123 @@
+"""Reading the JSON result files that ``afcheck … --json FILE`` writes.
+
+The reader checks only what the report and ``compare`` need (``schema``, ``version``, a list
+of ``steps`` with a ``case_id`` each) and keeps every record as written, so keys added later
+pass through untouched. A step without a ``method`` key belongs to ``faithfulness`` (files
+written before the run record named its methods).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from afcheck.errors import AfcheckError
+
+SCHEMA = "afcheck-results"
+VERSIONS = (1,)
+DEFAULT_METHOD = "faithfulness"
+
+
+class RunFileError(AfcheckError):
+    """A result file that cannot be used; ``str(error)`` is one line naming the file."""
+
+
+@dataclass(frozen=True)
+class RunFile:
+    """One result file: where it came from, its header and its step records in file order."""
+
+    path: Path
+    label: str
+    """A short name for the run in tables and charts (its formalisers, else the file stem)."""
+    header: Mapping[str, Any]
+    """Every top-level key except ``steps``, as written."""
+    steps: Sequence[Mapping[str, Any]] = field(default_factory=tuple)
+
+    @property
+    def methods(self) -> list[str]:
+        """The methods of the run's steps, in order of first appearance."""
+        return list(dict.fromkeys(method_of(step) for step in self.steps))
+
+    def steps_of(self, method: str) -> list[Mapping[str, Any]]:
+        return [step for step in self.steps if method_of(step) == method]
+
+
+def method_of(step: Mapping[str, Any]) -> str:
+    method = step.get("method")
+    return method if isinstance(method, str) and method else DEFAULT_METHOD
+
+
+def load(path: str | Path, label: str | None = None) -> RunFile:
+    """Read one result file; raises :class:`RunFileError` with a one-line reason."""
+    path = Path(path)
+    try:
+        with path.open(encoding="utf-8") as handle:
+            data = json.load(handle)
+    except FileNotFoundError:
+        raise RunFileError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise RunFileError(f"{path}: is a directory, expected a JSON result file") from None
+    except UnicodeDecodeError as error:
+        raise RunFileError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start}); "
+                           "expected the file `afcheck --json FILE` writes") from None
+    except json.JSONDecodeError as error:
+        raise RunFileError(f"{path}:{error.lineno}: not valid JSON ({error.msg}); was the run "
+                           "interrupted while writing it?") from None
+    except OSError as error:
+        raise RunFileError(f"{path}: cannot read: {error.strerror or error}") from None
+    return parse(data, path, label)
+
+
+def parse(data: object, path: Path, label: str | None = None) -> RunFile:
+    """Check and wrap a decoded result document (see :func:`load`)."""
+    if not isinstance(data, dict):
+        raise RunFileError(f"{path}: expected a JSON object, found {type(data).__name__}")
+    schema = data.get("schema")
+    if schema != SCHEMA:
+        raise RunFileError(f"{path}: schema is {schema!r}, expected {SCHEMA!r} "
+                           "(write it with `afcheck SUITE --json FILE`)")
+    version = data.get("version")
+    if version not in VERSIONS:
+        known = ", ".join(map(str, VERSIONS))
+        raise RunFileError(f"{path}: result file version {version!r} is not one this afcheck "
+                           f"reads ({known}); upgrade afcheck or rewrite the file")
+    steps = data.get("steps")
+    if not isinstance(steps, list):
+        raise RunFileError(f"{path}: 'steps' is missing or not a list")
+    for index, step in enumerate(steps):
+        if not isinstance(step, dict) or not isinstance(step.get("case_id"), str):
+            raise RunFileError(f"{path}: step {index} has no 'case_id' string")
+    header = {key: value for key, value in data.items() if key != "steps"}
+    return RunFile(path, label or run_label(header, path), header, tuple(steps))
+
+
+def run_label(header: Mapping[str, Any], path: Path) -> str:
+    """The run's formalisers (``literal``; ``kimina+herald``) or, without them, the file stem."""
+    config = header.get("config")
+    suites = config.get("suites") if isinstance(config, dict) else None
+    names: list[str] = []
+    if isinstance(suites, dict):
+        for settings in suites.values():
+            if isinstance(settings, dict) and isinstance(settings.get("formaliser"), str):
+                names.append(settings["formaliser"])
+    names = list(dict.fromkeys(names))
+    return "+".join(names) if names else path.stem
+
+
+def unique_labels(runs: Sequence[RunFile]) -> list[RunFile]:
+    """The runs with distinct labels: a repeated label gets its file stem added."""
+    counts: dict[str, int] = {}
+    for run in runs:
+        counts[run.label] = counts.get(run.label, 0) + 1
+    out: list[RunFile] = []
+    seen: set[str] = set()
+    for run in runs:
+        label = run.label if counts[run.label] == 1 else f"{run.label} ({run.path.stem})"
+        while label in seen:
+            label += "'"
+        seen.add(label)
+        out.append(RunFile(run.path, label, run.header, run.steps))
+    return out

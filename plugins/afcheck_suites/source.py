@@ -1,0 +1,110 @@
+"""ProcessBench's released files: where a split is found, its rows, and a step of a row.
+
+Shared by the ``processbench`` suite kind and the ``afcheck dag`` command, which both read
+the same rows.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from afcheck.errors import SuiteError
+from afcheck.suites import DATA_DIR_ENV, SuiteSpec, find_in_data_dir
+from afcheck.types import Location, Step
+
+HUB_REPO = "Qwen/ProcessBench"
+SPLITS = ("gsm8k", "math", "olympiadbench", "omnimath")
+
+
+def resolve(spec: SuiteSpec) -> Path:
+    """The local file of the suite's split: data file, data dir, or the hub."""
+    if spec.data:
+        return spec.data_path()
+    split = spec.split or spec.name
+    if split not in SPLITS:
+        raise SuiteError(spec.manifest, f"unknown ProcessBench split '{split}'; "
+                         f"use one of {', '.join(SPLITS)}")
+    local = find_in_data_dir([f"processbench/{split}.json", f"{split}.json"])
+    if local is not None:
+        return local
+    hub_error = _from_hub(split)
+    if isinstance(hub_error, Path):
+        return hub_error
+    raise SuiteError(
+        spec.manifest,
+        f"ProcessBench split '{split}' not found: set {DATA_DIR_ENV} to a folder holding "
+        f"processbench/{split}.json (a copy of {HUB_REPO}), or install huggingface_hub with "
+        f"access to the hub ({hub_error})",
+    )
+
+
+def _from_hub(split: str) -> Path | str:
+    try:
+        from huggingface_hub import hf_hub_download
+    except ImportError:
+        return "huggingface_hub is not installed"
+    try:
+        return Path(hf_hub_download(HUB_REPO, f"{split}.json", repo_type="dataset"))
+    except Exception as exc:  # noqa: BLE001 - any hub failure means "not reachable"
+        return f"the hub answered: {type(exc).__name__}"
+
+
+def rows(path: Path) -> Iterator[tuple[object, Location]]:
+    """Each element of the file's JSON array with the line it starts on, so that a report
+    points at the record itself."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SuiteError(path, f"cannot read ProcessBench JSON: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise SuiteError(path, f"not UTF-8 text (byte {exc.start}); ProcessBench files are "
+                         "UTF-8 JSON: download the split again") from None
+    decoder = json.JSONDecoder()
+    position, line = _skip_space(text, 0), 1
+    if not text.startswith("[", position):
+        raise SuiteError(path, "expected a JSON array of ProcessBench rows")
+    position = _skip_space(text, position + 1)
+    seen, previous, number = 0, 0, 0
+    while position < len(text) and text[position] != "]":
+        line += text.count("\n", seen, position)
+        seen = position
+        number += 1
+        try:
+            row, end = decoder.raw_decode(text, position)
+        except json.JSONDecodeError as exc:
+            raise SuiteError(Location(str(path), exc.lineno),
+                             f"not valid JSON ({exc.msg}); download the split again") from None
+        yield row, Location(str(path), line, number if line == previous else None)
+        previous = line
+        position = _skip_space(text, end)
+        if text.startswith(",", position):
+            position = _skip_space(text, position + 1)
+        elif not text.startswith("]", position):
+            raise SuiteError(Location(str(path), line + text.count("\n", seen, position)),
+                             "expected ',' or ']' between ProcessBench rows")
+
+
+def _skip_space(text: str, position: int) -> int:
+    while position < len(text) and text[position] in " \t\r\n":
+        position += 1
+    return position
+
+
+def make_step(spec: SuiteSpec, dataset: str, row: dict[str, Any], problem_id: str, node_id: str,
+          text: str, context: tuple[str, ...], where: Location,
+          extra: dict[str, Any]) -> Step:
+    return Step(
+        id=f"{spec.name}/{problem_id}/{node_id}",
+        suite=spec.name,
+        dataset=dataset,
+        problem_id=problem_id,
+        node_id=node_id,
+        text=text,
+        problem=str(row.get("problem", "")),
+        context=context,
+        metadata={"generator": row.get("generator", ""), **extra},
+        source=where,
+    )

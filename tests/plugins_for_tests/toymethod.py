@@ -1,0 +1,194 @@
+"""A third-party evaluation method and reporter, used by the run's tests.
+
+- suite kind ``claims`` (method ``verdicts``): one JSON object per line,
+  ``{"id": "c1", "claim": "2 + 3 = 5", "expected": "proved", "group": "easy"}``;
+- method ``verdicts``: proves every claim with the chosen prover in one batch (through the
+  runtime's cached call) and passes an item when the verdict is the expected one; its one
+  metric, ``accuracy``, accepts ``--gate accuracy>=X``;
+- reporter ``csv`` with its own option ``--csv FILE``: one ``case_id,status`` row per item.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from afcheck import hookimpl
+from afcheck.errors import LoadError
+from afcheck.method import Case, Choice, ItemOutcome, ItemResult, ItemStatus, Selection
+from afcheck.metrics import wilson
+from afcheck.options import OptionGroup
+from afcheck.registry import PROVER, REPORTER, Register
+from afcheck.run import Run
+from afcheck.runtime import Runtime
+from afcheck.runtime import cache as codec
+from afcheck.suites import Record, SuiteSpec
+from afcheck.summary import RunSummary
+from afcheck.types import Location, ProofTask, Verdict
+
+CONFIGURED: list[int] = []
+"""One entry per ``afcheck_configure`` call this module received."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    id: str
+    claim: str
+    expected: str
+    dataset: str
+    source: Location | None = None
+
+    @property
+    def case_name(self) -> str:
+        return self.id
+
+
+class ClaimsSuite:
+    name = "claims"
+    method = "verdicts"
+
+    def load(self, spec: SuiteSpec) -> Iterator[Claim | LoadError]:
+        path = spec.data_path()
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            location = Location(str(path), number)
+            try:
+                row = json.loads(line)
+                yield Claim(str(row["id"]), str(row["claim"]), str(row["expected"]),
+                            str(row.get("group", spec.name)), location)
+            except (ValueError, KeyError) as exc:
+                yield LoadError(location, f"not a claim record ({exc})")
+
+
+@dataclass(frozen=True)
+class ToyCase:
+    claim: Claim
+    prover: Choice
+
+
+@dataclass(frozen=True)
+class ToyResult:
+    case: ToyCase
+    verdict: Verdict
+    seconds: float
+
+
+@dataclass(frozen=True)
+class ToySummary:
+    correct: int
+    total: int
+    method: str = "verdicts"
+
+    @property
+    def evaluated(self) -> int:
+        return self.total
+
+    def metric(self, name: str) -> float | None:
+        if name != "accuracy":
+            return None
+        return self.correct / self.total if self.total else 0.0
+
+    def lines(self) -> list[str]:
+        interval = wilson(self.correct, self.total)
+        return [f"verdicts: accuracy {self.metric('accuracy'):.3f} "
+                f"[{interval.low:.3f}, {interval.high:.3f}] over {self.total} claims"]
+
+    def sections(self) -> dict[str, object]:
+        return {"metrics": {"accuracy": self.metric("accuracy"), "N": self.total}}
+
+    def properties(self, group: str) -> dict[str, str]:
+        return {"accuracy": f"{self.metric('accuracy'):.6f}"}
+
+
+class Verdicts:
+    name = "verdicts"
+    version = "1"
+    kinds = ("prover",)
+    defaults: Mapping[str, object] = {"prover": "arith"}
+    gates: Mapping[str, str] = {"accuracy": "min"}
+    gate_options: Mapping[str, str] = {}
+
+    def cases(self, record: Record, selection: Selection) -> Iterable[tuple[str, ToyCase]]:
+        assert isinstance(record, Claim)
+        yield record.case_name, ToyCase(record, selection.choice("prover"))
+
+    def choices(self, case: ToyCase) -> Iterable[tuple[str, Choice]]:
+        return [("prover", case.prover)]
+
+    def run(self, cases: Sequence[Case[ToyCase]], runtime: Runtime,
+            notify: Callable[[ToyResult], None] | None) -> list[ToyResult]:
+        out = []
+        by_prover: dict[Choice, list[Case[ToyCase]]] = {}
+        for case in cases:
+            by_prover.setdefault(case.spec.prover, []).append(case)
+        results: dict[str, ToyResult] = {}
+        for choice, group in by_prover.items():
+            built = runtime.component(PROVER, choice)
+            tasks = [ProofTask(c.case_id, f"theorem t : {c.spec.claim.claim} := by sorry")
+                     for c in group]
+            batch = runtime.cached("prove", built, tasks, key=lambda t: (t.statement, t.header),
+                                   call=built.component.prove,
+                                   load=codec.load_verdict, dump=codec.dump)
+            for case, verdict, seconds in zip(group, batch.results, batch.seconds, strict=True):
+                results[case.case_id] = ToyResult(case.spec, verdict, seconds)
+        for case in cases:
+            out.append(results[case.case_id])
+            if notify is not None:
+                notify(results[case.case_id])
+        return out
+
+    def outcome(self, result: ToyResult) -> ItemOutcome:
+        if result.verdict.kind.value == result.case.claim.expected:
+            return ItemOutcome(ItemStatus.PASSED)
+        expected, got = result.case.claim.expected, result.verdict.kind.value
+        return ItemOutcome(ItemStatus.FAILED, f"expected {expected}, got {got}",
+                           f"claim: {result.case.claim.claim}")
+
+    def timings(self, result: ToyResult) -> Mapping[str, float]:
+        return {"prove": result.seconds}
+
+    def to_json(self, result: ToyResult) -> dict[str, object]:
+        return {"claim": result.case.claim.claim, "verdict": result.verdict.kind.value}
+
+    def summarise(self, items: Sequence[ItemResult[ToyResult]]) -> ToySummary:
+        correct = sum(item.outcome.status is ItemStatus.PASSED for item in items)
+        return ToySummary(correct, len(items))
+
+
+class CsvReporter:
+    name = "csv"
+
+    def report(self, summary: RunSummary, destination: str) -> None:
+        with open(destination, "w", encoding="utf-8") as handle:
+            handle.write("case_id,method,status\n")
+            for item in summary.items:
+                handle.write(f"{item.case.case_id},{item.case.method},{item.status.value}\n")
+
+
+@hookimpl
+def afcheck_register_methods(register: Register[Any]) -> None:
+    register("verdicts", lambda options: Verdicts(), description="expected verdicts of claims")
+
+
+@hookimpl
+def afcheck_register_suite_kinds(register: Register[Any]) -> None:
+    register("claims", lambda options: ClaimsSuite(), description="claims with verdicts")
+
+
+@hookimpl
+def afcheck_register_reporters(register: Register[Any]) -> None:
+    register("csv", lambda options: CsvReporter(), description="one row per item (--csv)")
+
+
+@hookimpl
+def afcheck_addoption(group: OptionGroup) -> None:
+    group.addoption("--csv", metavar="FILE", section="outputs", help="write one CSV row per item")
+
+
+@hookimpl
+def afcheck_configure(run: Run) -> None:
+    CONFIGURED.append(1)
+    destination = run.option("csv")
+    if destination:
+        run.add_reporter(run.plugins.create(REPORTER, "csv"), str(destination))

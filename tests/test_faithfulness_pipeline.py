@@ -1,0 +1,100 @@
+"""The faithfulness pipeline: exclusions, timings, observers' records."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+import arith
+from afcheck_faithfulness import pipeline
+from afcheck_faithfulness.pipeline import CaseSpec
+
+from afcheck import hookimpl
+from afcheck.method import Choice
+from afcheck.plugins import Plugins
+from afcheck.runtime import Components, Runtime
+from afcheck.runtime.spool import Spool
+from afcheck.types import (
+    CaseResult,
+    Formalisation,
+    FormaliseRequest,
+    Perturbation,
+    Step,
+    VerdictKind,
+)
+
+
+class SaysIneffective:
+    """A perturber that calls every perturbation ineffective, as a judge might wrongly."""
+
+    name = "says-ineffective"
+    version = "1"
+
+    def perturb(self, steps: Sequence[Step], seed: int) -> list[Perturbation]:
+        return [Perturbation(s.id, self.name, s.text + "1", "number", effective=False)
+                for s in steps]
+
+
+class Verbose(arith.ArithFormaliser):
+    """The arith formaliser with a chain of thought before each statement."""
+
+    name = "verbose"
+
+    def formalise(self, requests: Sequence[FormaliseRequest]) -> list[Formalisation]:
+        return [replace(f, raw_output=f"Let me think. {f.raw_output}")
+                for f in super().formalise(requests)]
+
+
+@hookimpl(specname="afcheck_register_perturbers")
+def _register(register):  # type: ignore[no-untyped-def]
+    register("says-ineffective", lambda options: SaysIneffective())
+
+
+@hookimpl(specname="afcheck_register_formalisers")
+def _register_verbose(register):  # type: ignore[no-untyped-def]
+    register("verbose", lambda options: Verbose())
+
+
+def runtime(spool: Spool | None = None) -> Runtime:
+    plugins = Plugins(autoload=False)
+    plugins.register(arith, "arith")
+    plugins.register(__import__(__name__), "here")
+    return Runtime(Components(plugins), spool=spool)
+
+
+def case(text: str, perturber: str = "says-ineffective",
+         formaliser: str = "arith") -> CaseSpec:
+    step = Step(f"s/{text}", "s", "d", "p", "1", text)
+    return CaseSpec(f"s::{text}", step, Choice(perturber), Choice(formaliser), Choice("arith"),
+                    Choice("arith"))
+
+
+def test_a_refuted_original_is_never_excluded_as_ineffective() -> None:
+    refuted, proved = pipeline.run([case("So: 2 + 3 = 6"), case("So: 2 + 3 = 5")], runtime())
+    assert refuted.z is not None and refuted.z.kind is VerdictKind.REFUTED
+    assert refuted.excluded == "" and refuted.error_induction
+    assert refuted.perturbation.effective is None
+    assert proved.excluded.startswith("ineffective perturbation")
+
+
+def test_each_case_carries_its_backend_seconds() -> None:
+    (result,) = pipeline.run([case("So: 2 + 3 = 5", "bump")], runtime())
+    assert set(result.timings) == {"perturb", "formalise", "check", "prove"}
+    assert all(seconds >= 0 for seconds in result.timings.values())
+    assert result.timings["formalise"] > 0
+
+
+def test_observers_get_the_raw_outputs_the_run_spooled() -> None:
+    seen: list[CaseResult] = []
+    spool = Spool()
+    try:
+        (result,) = pipeline.run([case("So: 2 + 3 = 5", "bump", "verbose")], runtime(spool),
+                                 seen.append)
+    finally:
+        spool.close()
+    assert result.original.raw_output == ""  # moved to the spool during the run
+    observed = seen[0]
+    assert observed.original.raw_output == f"Let me think. {result.original.statement}"
+    assert observed.perturbed is not None and result.perturbed is not None
+    assert observed.perturbed.raw_output == f"Let me think. {result.perturbed.statement}"
+    assert replace(observed, original=result.original, perturbed=result.perturbed) == result

@@ -1,0 +1,134 @@
+"""``afcheck lean audit``: complete Lean files through the static integrity rules."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from afcheck_lean.audit import audit_text, split_file
+from afcheck_lean.commands import main as lean_command
+from redteam.corpus import CHEATS, EVASIONS, HEADER_CHEATS
+
+HEADER = "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 0\n\nopen BigOperators Real\n\n"
+HONEST = HEADER + (
+    "/-- The sum is 6. Show that it is 6 (no sorry: this lemma is easy). -/\n"
+    "theorem sum_is_six (a b : ℝ) (h₀ : a + b = 10) (h₁ : a - b = 2) : a = 6 := by\n"
+    "  -- add the two equations; `hint` would be a search tactic, this is prose\n"
+    "  have hint : 2 * a = 12 := by linarith\n"
+    "  linarith [Matrix.trace_zero (Fin 2) ℚ]\n"
+)
+
+
+def _file(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_an_honest_file_is_accepted() -> None:
+    assert audit_text(HONEST).accepted
+    (declaration,) = split_file(HONEST) or []
+    assert HONEST[declaration.start :].startswith("theorem sum_is_six (a b : ℝ)")
+    assert HONEST[declaration.body_start :].startswith(" by\n  -- add")
+
+
+@pytest.mark.parametrize("cheat", [c for c in CHEATS + EVASIONS if c.body.startswith("by\n")],
+                         ids=lambda c: c.name)
+def test_a_cheating_proof_in_a_file_is_rejected_with_its_rule(cheat: object) -> None:
+    body = cheat.body  # type: ignore[attr-defined]
+    text = HEADER + "theorem t (a : ℝ) (h : a = 1) : a = 2 := " + body + "\n"
+    result = audit_text(text)
+    assert not result.accepted
+    assert result.rule == cheat.rule  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("cheat", HEADER_CHEATS, ids=lambda c: c.name)
+def test_a_cheating_header_is_rejected_with_its_rule(cheat: object) -> None:
+    text = HEADER + cheat.body + "\n\ntheorem t : (1 : ℕ) = 1 := by rfl\n"  # type: ignore[attr-defined]
+    result = audit_text(text)
+    assert result.rule == cheat.rule  # type: ignore[attr-defined]
+
+
+def test_a_command_between_two_theorems_is_rejected() -> None:
+    text = HONEST + "end\ntheorem extra : True := trivial\n"
+    result = audit_text(text)
+    assert result.rule == "command" and result.span == "end"
+    assert result.line == HONEST.count("\n") + 1
+
+
+def test_an_unavailable_import_and_a_file_without_theorem_are_rejected() -> None:
+    assert audit_text("import MyLib\n" + HONEST.split("\n", 1)[1]).rule == "import"
+    assert audit_text(HEADER + "def f : ℕ := 3\n").rule == "structure"
+
+
+def test_the_command_prints_one_line_per_file_and_exits_by_the_worst(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good = _file(tmp_path, "good.lean", HONEST)
+    bad = _file(tmp_path, "bad.lean", HONEST.replace("  linarith [", "  exact?\n  linarith ["))
+    assert lean_command(["audit", str(good)]) == 0
+    assert capsys.readouterr().out == f"{good}: accepted\n"
+    assert lean_command(["audit", str(good), str(bad)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    line = HONEST.count("\n")
+    assert out == [f"{good}: accepted",
+                   f"{bad}: rejected: search-tactic: {line}:3: 'exact?' (uses a proof-search "
+                   "or suggestion tactic ('exact?'))"]
+
+
+def test_an_unreadable_file_is_one_line_and_loses_nothing_else(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good = _file(tmp_path, "good.lean", HONEST)
+    binary = tmp_path / "binary.lean"
+    binary.write_bytes(b"\xff\xfe theorem")
+    code = lean_command(["audit", str(tmp_path / "missing.lean"), str(binary), str(good)])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert captured.out == f"{good}: accepted\n"
+    errors = captured.err.splitlines()
+    assert len(errors) == 2 and "missing.lean: cannot read" in errors[0]
+    assert "binary.lean: cannot read" in errors[1]
+
+
+def test_json_output_holds_the_rule_and_the_place(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    bad = _file(tmp_path, "bad.lean", HEADER + "theorem t : (1 : ℕ) = 2 := by\n"
+                "  set_option «debug».skipKernelTC true in\n  rfl\n")
+    assert lean_command(["audit", "--json", str(bad)]) == 1
+    (record,) = json.loads(capsys.readouterr().out)
+    assert record["file"] == str(bad) and record["accepted"] is False
+    assert record["rule"] == "option" and record["line"] == 9 and record["column"] == 3
+    assert record["span"] == "set_option «debug».skipKernelTC true"
+
+
+def test_native_decide_only_when_allowed(tmp_path: Path) -> None:
+    path = _file(tmp_path, "native.lean", HEADER + "theorem t : 2 ^ 10 = 1024 := by\n"
+                 "  native_decide\n")
+    assert lean_command(["audit", str(path)]) == 1
+    assert lean_command(["audit", "--allow-native-decide", str(path)]) == 0
+
+
+def test_the_installed_command_runs_end_to_end(tmp_path: Path) -> None:
+    exe = shutil.which("afcheck")
+    if exe is None:
+        pytest.skip("the afcheck script is not installed in this environment")
+    good = _file(tmp_path, "good.lean", HONEST)
+    bad = _file(tmp_path, "bad.lean", HONEST.replace("by linarith", "by\n    sorry"))
+    done = subprocess.run([exe, "lean", "audit", str(good), str(bad)], capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.splitlines()[0] == f"{good}: accepted"
+    assert done.stdout.splitlines()[1].startswith(f"{bad}: rejected: hole: ")
+
+
+def test_the_command_is_wired_through_the_afcheck_command_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from afcheck.cli import main as afcheck_main
+
+    good = _file(tmp_path, "good.lean", HONEST)
+    assert afcheck_main(["lean", "audit", "--json", str(good)]) == 0
+    assert json.loads(capsys.readouterr().out) == [{"file": str(good), "accepted": True}]
+    assert afcheck_main(["lean", "audit", str(tmp_path / "none.lean")]) == 2
+    assert capsys.readouterr().err.count("\n") == 1

@@ -1,0 +1,74 @@
+"""Lean source text cut into tokens as Lean's lexer cuts it."""
+
+from __future__ import annotations
+
+import pytest
+from afcheck_lean.tokens import hidden_char, lex, line_column, symbol_char
+
+
+def _texts(text: str) -> list[tuple[str, str]]:
+    lexed = lex(text)
+    assert lexed.problems == ()
+    return [(t.kind, t.text) for t in lexed.tokens]
+
+
+def test_comments_are_not_code_and_nest() -> None:
+    assert _texts("a -- theorem sorry\nb /- x /- sorry -/ y -/ c") == [
+        ("ident", "a"), ("ident", "b"), ("ident", "c")]
+
+
+def test_lean_skips_the_character_after_a_comment_opener() -> None:
+    # `/-/-` is not two openers: Lean skips the `/` after `/-`, so the first `-/` closes it.
+    assert _texts("/-/- -/ code -- -/") == [("ident", "code")]
+    assert _texts("/-- doc -/ x /-! mod -/ y") == [("ident", "x"), ("ident", "y")]
+
+
+def test_guillemet_names_are_normalised_and_dotted_names_are_one_token() -> None:
+    assert _texts("«debug».skipKernelTC Matrix.trace h.1 x'") == [
+        ("ident", "debug.skipKernelTC"), ("ident", "Matrix.trace"), ("ident", "h"),
+        ("sym", "."), ("num", "1"), ("ident", "x'")]
+
+
+def test_strings_characters_and_raw_strings() -> None:
+    assert _texts('"a \\" -- b" \'x\' \'\\n\' r"\\" c r#"d"e"# f') == [
+        ("str", '"a \\" -- b"'), ("char", "'x'"), ("char", "'\\n'"), ("str", 'r"\\"'),
+        ("ident", "c"), ("str", 'r#"d"e"#'), ("ident", "f")]
+
+
+def test_symbols_take_the_longest_known_spelling() -> None:
+    assert [t for _, t in _texts("a <;> b := c @[simp] #eval ?_ ⟨x, y⟩")] == [
+        "a", "<;>", "b", ":=", "c", "@[", "simp", "]", "#", "eval", "?", "_", "⟨", "x", ",",
+        "y", "⟩"]
+
+
+@pytest.mark.parametrize("ch", ["\u00a0", "\u3164", "\u2800", "\u034f", "\ufe0f", "\u200b",
+                                "\u0430", "\uff12", "\u0662", "\t"])
+def test_characters_lean_does_not_read_are_problems(ch: str) -> None:
+    lexed = lex(f"by{ch}rfl")
+    assert len(lexed.problems) == 1
+    assert lexed.problems[0].start == 2
+
+
+def test_only_invisible_characters_are_problems_inside_comments() -> None:
+    assert lex("-- 是因数, ⇒, ½\nx").problems == ()
+    assert lex("-- \u202e\nx").problems[0].start == 3
+    assert lex("/- \u3164 -/").problems != ()
+
+
+def test_unterminated_comments_and_strings_are_problems() -> None:
+    assert "unterminated /- comment" in lex("x /- y").problems[0].why
+    assert "unterminated string" in lex('x "y').problems[0].why
+
+
+def test_line_starts_and_columns() -> None:
+    tokens = lex("by\n  simp\n    <;> ring").tokens
+    assert [(t.text, t.line_start, t.column) for t in tokens] == [
+        ("by", True, 0), ("simp", True, 2), ("<;>", True, 4), ("ring", False, 8)]
+    assert line_column("ab\ncd", 4) == (2, 2)
+
+
+def test_character_classes() -> None:
+    assert symbol_char("≤") and symbol_char("⟨") and symbol_char("ᶜ") and symbol_char("!")
+    assert all(symbol_char(c) for c in "⬝♯⨆⦃⟶≫⇑↥⧸₊𝟙")
+    assert not symbol_char("a") and not symbol_char("\u00a0") and not symbol_char("\u2800")
+    assert hidden_char("\u200b") and hidden_char("\u3164") and not hidden_char("是")

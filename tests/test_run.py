@@ -1,0 +1,205 @@
+"""The run: third-party methods and reporters, several methods in one run, plugin options,
+two runs in one process, gates that never pass by accident."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import TEST_PLUGINS, write_suite
+
+CLAIMS = [
+    {"id": "c1", "claim": "2 + 3 = 5", "expected": "proved", "group": "easy"},
+    {"id": "c2", "claim": "2 + 3 = 6", "expected": "refuted", "group": "easy"},
+    {"id": "c3", "claim": "2 * 3 = 7", "expected": "proved", "group": "hard"},
+    {"id": "c4", "claim": "? = 1", "expected": "inconclusive", "group": "hard"},
+]
+STEPS = [
+    {"problem_id": "p1", "node_id": "1", "step": "So: 2 + 3 = 5", "perturbed": "So: 2 + 3 = 6"},
+    {"problem_id": "p1", "node_id": "2", "step": "So: 2 + 3 = 6", "perturbed": "So: 2 + 3 = 7"},
+]
+ARITH = {"perturber": "given", "formaliser": "arith", "prover": "arith"}
+PLUGINS = ("--afcheck-plugin", "arith", "--afcheck-plugin", "toymethod")
+
+
+def claims_suite(root: Path, name: str = "claims") -> Path:
+    folder = root / name
+    folder.mkdir()
+    (folder / "suite.toml").write_text(
+        f'[afcheck]\nname = "{name}"\nkind = "claims"\ndata = "claims.jsonl"\n')
+    (folder / "claims.jsonl").write_text("".join(json.dumps(r) + "\n" for r in CLAIMS))
+    return folder
+
+
+@pytest.fixture
+def toy(arith: pytest.Pytester) -> pytest.Pytester:
+    import toymethod
+
+    toymethod.CONFIGURED.clear()
+    claims_suite(arith.path)
+    return arith
+
+
+def test_a_third_party_method_runs_through_the_same_runner(toy: pytest.Pytester) -> None:
+    out = toy.path / "r.json"
+    result = toy.runpytest("claims", *PLUGINS, "--tb=line", "--afcheck-json", str(out))
+    result.assert_outcomes(passed=3, failed=1)
+    assert "claims.jsonl:3: c3: expected proved, got refuted" in result.stdout.str()
+    assert "verdicts: accuracy 0.750" in result.stdout.str()
+    doc = json.loads(out.read_text())
+    assert doc["metrics"] == {"accuracy": 0.75, "N": 4}
+    assert list(doc["methods"]) == ["verdicts"]
+    assert [s["status"] for s in doc["steps"]] == ["passed", "passed", "failed", "passed"]
+    assert {s["method"] for s in doc["steps"]} == {"verdicts"}
+
+
+def test_a_third_party_reporter_owns_its_option(toy: pytest.Pytester) -> None:
+    out = toy.path / "r.csv"
+    result = toy.runpytest("claims", *PLUGINS, "--afcheck-csv", str(out))
+    assert result.ret == 1
+    rows = out.read_text().splitlines()
+    assert rows[0] == "case_id,method,status"
+    assert "claims::c3,verdicts,failed" in rows
+    assert f"wrote csv results to {out}" in result.stdout.str()
+
+
+def test_gates_over_a_third_party_metric(toy: pytest.Pytester) -> None:
+    assert toy.runpytest("claims", *PLUGINS, "--afcheck-gate", "accuracy>=0.7").ret == 0
+    failed = toy.runpytest("claims", *PLUGINS, "--afcheck-gate", "verdicts.accuracy>=0.8")
+    assert failed.ret == 1
+    assert ("GATE FAILED: accuracy = 0.7500 < 0.8 (--gate verdicts.accuracy>=0.8)"
+            in failed.stdout.str())
+
+
+def test_several_methods_in_one_run_are_reported_apart(toy: pytest.Pytester) -> None:
+    write_suite(toy.path, "demo", STEPS, ARITH)
+    out, xml = toy.path / "r.json", toy.path / "r.xml"
+    result = toy.runpytest("claims", "demo", *PLUGINS, "--afcheck-json", str(out),
+                           "--afcheck-junitxml", str(xml))
+    result.assert_outcomes(passed=4, failed=2)
+    text = result.stdout.str()
+    assert "verdicts: accuracy 0.750" in text and "FaithformBench metrics" in text
+    doc = json.loads(out.read_text())
+    assert set(doc["methods"]) == {"verdicts", "faithfulness"}
+    assert "metrics" not in doc  # several methods: each under its own name
+    assert doc["methods"]["faithfulness"]["metrics"]["overall"]["N"] == 2
+    assert doc["config"]["suites"]["claims"]["method"] == "verdicts"
+    from lxml import etree
+
+    names = sorted(s.get("name") for s in etree.parse(str(xml)).getroot().iter("testsuite"))
+    assert names == ["faithfulness/demo", "verdicts/easy", "verdicts/hard"]
+
+
+def test_a_gate_of_a_method_without_items_fails(toy: pytest.Pytester) -> None:
+    result = toy.runpytest("claims", *PLUGINS, "--afcheck-max-uflb", "0.5")
+    assert result.ret == 1
+    assert "GATE FAILED: UFLB: method 'faithfulness' has no such metric or no item" in (
+        result.stdout.str())
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "2", "-0.1", "half"])
+def test_a_threshold_outside_zero_to_one_is_a_usage_error(toy: pytest.Pytester,
+                                                          value: str) -> None:
+    write_suite(toy.path, "demo", STEPS, ARITH)
+    result = toy.runpytest("demo", *PLUGINS, "--afcheck-max-uflb", value)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "a gate's threshold must be a number from 0 to 1" in result.stderr.str()
+
+
+def test_no_evaluated_case_fails_the_gate(toy: pytest.Pytester) -> None:
+    write_suite(toy.path, "demo", [{"problem_id": "p", "node_id": "1", "step": "So: 1 = 1"}],
+                ARITH)  # no perturbation: excluded, N = 0
+    result = toy.runpytest("demo", *PLUGINS, "--afcheck-max-uflb", "0.5")
+    assert result.ret == 1
+    assert "GATE FAILED: UFLB: no evaluated item" in result.stdout.str()
+
+
+def test_two_runs_in_one_process_share_no_hook_history(toy: pytest.Pytester) -> None:
+    import toymethod
+
+    for expected in (1, 2):
+        toy.runpytest("claims", *PLUGINS).assert_outcomes(passed=3, failed=1)
+        assert len(toymethod.CONFIGURED) == expected  # once per run, never replayed
+
+
+def test_exitfirst_reports_agree_with_the_terminal(toy: pytest.Pytester) -> None:
+    out = toy.path / "r.json"
+    result = toy.runpytest("claims", *PLUGINS, "-x", "--afcheck-json", str(out))
+    result.assert_outcomes(passed=2, failed=1)
+    doc = json.loads(out.read_text())
+    assert [s["claim"] for s in doc["steps"]] == ["2 + 3 = 5", "2 + 3 = 6", "2 * 3 = 7"]
+    assert doc["metrics"]["N"] == 3
+
+
+def _afcheck(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    full_env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(TEST_PLUGINS), env.pop("EXTRA_PATH", "")]), **env}
+    return subprocess.run([sys.executable, "-m", "afcheck", *args], cwd=cwd, env=full_env,
+                          capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_a_method_and_reporter_load_by_entry_point(tmp_path: Path) -> None:
+    dist = tmp_path / "site" / "afcheck_toy-1.0.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: afcheck-toy\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text("[afcheck]\ntoy = toymethod\narith = arith\n")
+    claims_suite(tmp_path)
+    listing = _afcheck(["list", "methods"], tmp_path, EXTRA_PATH=str(tmp_path / "site"))
+    assert "verdicts" in listing.stdout and "toy (afcheck-toy 1.0)" in listing.stdout
+    assert "faithfulness" in listing.stdout
+    result = _afcheck(["claims", "--csv", "out.csv", "-q"], tmp_path,
+                      EXTRA_PATH=str(tmp_path / "site"))
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "claims::c3,verdicts,failed" in (tmp_path / "out.csv").read_text()
+
+
+def test_plugin_options_work_with_autoload_disabled(tmp_path: Path) -> None:
+    claims_suite(tmp_path)
+    result = _afcheck(["claims", "--plugin", "toymethod", "--plugin", "arith", "--csv",
+                       "out.csv"], tmp_path, AFCHECK_DISABLE_PLUGIN_AUTOLOAD="1")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert (tmp_path / "out.csv").is_file()
+
+
+def test_autoload_disabled_says_what_is_missing(tmp_path: Path) -> None:
+    claims_suite(tmp_path)
+    result = _afcheck(["claims", "--plugin", "toymethod"], tmp_path,
+                      AFCHECK_DISABLE_PLUGIN_AUTOLOAD="1")
+    assert result.returncode == 4, result.stdout + result.stderr
+    output = result.stdout + result.stderr
+    assert "unknown prover 'arith'" in output
+    assert "AFCHECK_DISABLE_PLUGIN_AUTOLOAD" in output
+    assert "Traceback" not in output
+
+
+def test_xdist_is_refused_in_one_line(toy: pytest.Pytester) -> None:
+    pytest.importorskip("xdist")
+    result = toy.runpytest("claims", *PLUGINS, "-n", "2", "--afcheck-gate", "accuracy>=0.9")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "pytest-xdist's -n would split across processes" in result.stderr.str()
+    assert "Traceback" not in result.stderr.str()
+
+
+@pytest.mark.realdata
+def test_junit_validates_against_jenkins_schema_unless_annotated(
+        toy: pytest.Pytester, data_dir: Path) -> None:
+    from lxml import etree
+
+    schema = etree.XMLSchema(etree.parse(str(data_dir / "junit" / "junit-10.xsd")))
+    write_suite(toy.path, "demo", STEPS, ARITH)
+    strict, annotated = toy.path / "strict.xml", toy.path / "annotated.xml"
+    toy.runpytest("claims", "demo", *PLUGINS, "--afcheck-junitxml", str(strict))
+    schema.assertValid(etree.parse(str(strict)))
+    cases = list(etree.parse(str(strict)).getroot().iter("testcase"))
+    assert len(cases) == 6 and all(c.get("time") is not None for c in cases)
+    assert all(c.get("file") is None for c in cases)
+    toy.runpytest("claims", "demo", *PLUGINS, "--afcheck-junitxml", str(annotated),
+                  "--afcheck-junit-annotations")
+    doc = etree.parse(str(annotated))
+    located = {c.get("name"): (c.get("file"), c.get("line")) for c in doc.iter("testcase")}
+    assert located["c3"] == ("claims/claims.jsonl", "3")  # relative to the rootdir
+    assert not schema.validate(doc)  # file and line are outside Jenkins' schema
