@@ -139,7 +139,7 @@ def test_unreadable_statement_is_inconclusive() -> None:
 def test_all_pairs_go_to_the_prover_in_two_batches() -> None:
     prover = CountingProver()
     pairs = [Pair(str(k), f"theorem a (x : ℝ) (h : x = {k}) : x + 1 = {k + 1} := by sorry",
-                  f"theorem b (y : ℝ) (h : y = {k}) : y + 1 = {k + 1} := by sorry")
+                  f"theorem b (y : ℝ) (h : {k} = y) : {k + 1} = y + 1 := by sorry")
              for k in range(4)]
     decisions = Sae(prover).decide(pairs)
     assert [type(d) for d in decisions] == [Eq] * 4
@@ -163,3 +163,17 @@ def test_a_point_where_the_premises_hold_refutes_the_conclusion_obligation() -> 
     assert isinstance(d, Noneq) and d.component == "conclusion"
     assert d.failed is not None and "refutation only" in d.failed.role
     assert d.counterexample == {"x": "2"}
+
+
+def test_identical_parts_outside_the_fragment_are_proved_by_normalisation() -> None:
+    d = decide("theorem a (f : ℕ → ℕ) (h₀ : ∀ x, f x = 2 * x) (h₁ : f 1 = 2) : f 3 = 6 := by "
+               "sorry",
+               "theorem b (g : ℕ → ℕ) (h₁ : g 1 = 2) (h₀ : ∀ y, g y = 2 * y) : g 3 = 6 := by "
+               "sorry")
+    assert isinstance(d, Eq)
+    by_role = {o.role: o.verdict for o in d.certificate}
+    assert by_role["premises"] is not None and by_role["premises"].backend == "normalisation"
+    assert by_role["conclusion"] is not None and by_role["conclusion"].backend == "normalisation"
+    changed = decide("theorem a (f : ℕ → ℕ) (h₀ : ∀ x, f x = 2 * x) : f 3 = 6 := by sorry",
+                     "theorem b (f : ℕ → ℕ) (h₀ : ∀ x, f x = 3 * x) : f 3 = 6 := by sorry")
+    assert isinstance(changed, Inconclusive)  # outside the fragment: smt cannot refute it

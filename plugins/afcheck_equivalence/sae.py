@@ -36,7 +36,7 @@ from afcheck.lean import ast as A
 from afcheck.lean import typed as T
 from afcheck.lean.printer import print_expr, print_theorem
 from afcheck.lean.rename import free_names, rename
-from afcheck.types import Verdict
+from afcheck.types import Verdict, VerdictKind
 from afcheck_equivalence.align import alignments
 from afcheck_equivalence.criterion import JudgeAdapter, discharge
 from afcheck_equivalence.decision import (
@@ -84,11 +84,12 @@ class _Plan:
     """A reason the alignment cannot be decided at all."""
 
     def obligations(self) -> list[Obligation]:
+        """The obligations the prover must still decide."""
         out = self.premises + self.conclusion
         for leaf in self.leaves:
             for orientation in leaf.orientations:
                 out.extend(orientation)
-        return out
+        return [o for o in out if o.verdict is None]
 
 
 @dataclass
@@ -236,12 +237,14 @@ class Sae(JudgeAdapter):
         cand_premises = [rename(p, mapping) for p in cand.premises]
         cand_conclusion = rename(cand.conclusion, mapping)
         if ref.premises:
+            same = _same_premises(ref.premises, cand_premises, names)
             plan.premises.append(Obligation("premises", _theorem(
                 "sae_premises", binders,
-                A.BinOp("↔", _conj(ref.premises), _conj(cand_premises)))))
+                A.BinOp("↔", _conj(ref.premises), _conj(cand_premises))), same))
             claim = A.BinOp("↔", ref.conclusion, cand_conclusion)
+            same = _same([ref.conclusion], [cand_conclusion], names, "identical conclusions")
             plan.conclusion.append(Obligation("conclusion", _theorem(
-                "sae_conclusion", binders, claim)))
+                "sae_conclusion", binders, claim), same))
             # Only a refutation of this one counts: a point where the premises hold and the
             # conclusions differ refutes the obligation above too, and such points are the
             # natural counterexamples (the premises often pin the values down).
@@ -304,9 +307,32 @@ def _show(outcome: _Outcome) -> str:
     return "{" + ", ".join(moved) + "}" if moved else "{}"
 
 
+def _same(left: Sequence[A.Expr], right: Sequence[A.Expr], names: dict[str, str],
+          why: str) -> Verdict | None:
+    """A proof by normalisation when both sides are the same (as lists), else ``None``."""
+    if [canonical(e, names) for e in left] != [canonical(e, names) for e in right]:
+        return None
+    return Verdict(VerdictKind.PROVED, "normalisation",
+                   reason=f"{why} after normalisation: ↔ holds by reflexivity")
+
+
+def _same_premises(left: Sequence[A.Expr], right: Sequence[A.Expr],
+                   names: dict[str, str]) -> Verdict | None:
+    """Premise lists equal up to order and repetition: their conjunctions are equivalent
+    (∧ is associative, commutative and idempotent)."""
+    ours = {print_expr(canonical(e, names)) for e in left}
+    theirs = {print_expr(canonical(e, names)) for e in right}
+    if ours != theirs:
+        return None
+    return Verdict(VerdictKind.PROVED, "normalisation",
+                   reason="the same premises after normalisation, up to order: ↔ holds")
+
+
 def _filler(verdicts: dict[tuple[str, str], Verdict],
             header: str) -> Callable[[Obligation], Obligation]:
     def fill(o: Obligation) -> Obligation:
+        if o.verdict is not None:
+            return o
         return Obligation(o.role, o.statement, verdicts.get((o.statement, header)))
 
     return fill
