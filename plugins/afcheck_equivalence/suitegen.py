@@ -9,7 +9,9 @@ miniF2F problem its statements come from. The pairs are derived here, determinis
   (the seed's unrelated shared-provability set); gold ``inequivalent``.
 - ``equivalence-perturbations``: one localized meaning-changing edit of a statement — a
   constant, a relation, a binder type, an exponent, a dropped hypothesis, a swapped
-  quantifier; gold ``inequivalent``.
+  quantifier; gold ``inequivalent``. An edit the ``smt`` prover shows to change nothing (a
+  dropped hypothesis the others imply; an edited conclusion equivalent to the old one at
+  every point) is left out.
 - ``equivalence-rewrites``: meaning-preserving rewrites — hypotheses reordered, binders
   renamed, hypotheses moved into the conclusion, a relation written the other way round — and
   hand-written hard cases (``n % 2 = 1`` vs ``Odd n``); gold ``equivalent``.
@@ -275,6 +277,9 @@ def build(rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
                 for kind, new in make(th):
                     if counts.get(kind, 0) >= cap or new == th:
                         continue
+                    if gold == "inequivalent" and _pointwise_same(th, new, row["header"],
+                                                                  prover):
+                        continue  # e.g. a dropped hypothesis the others imply
                     counts[kind] = counts.get(kind, 0) + 1
                     out.append(_item(f"{row['name']}/{kind}", row, print_theorem(th),
                                      print_theorem(new), gold, f"{prefix}:{kind}",
@@ -286,6 +291,39 @@ def build(rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
                                    (reference, candidate))))
     return {"equivalence-unrelated": unrelated, "equivalence-perturbations": perturbed,
             "equivalence-rewrites": rewritten}
+
+
+def _pointwise_same(old: A.Theorem, new: A.Theorem, header: str, prover: object) -> bool:
+    """Whether the prover shows the edit changed nothing: same binders, and every component
+    the edit touched still equivalent at every point — ``⋀Γ ↔ ⋀Γ'`` for an edited premise (a
+    dropped hypothesis the others imply), ``C ↔ C'`` for an edited conclusion. Such an edit is
+    not meaning-changing."""
+    from afcheck.types import ProofTask, VerdictKind
+    from afcheck_equivalence.normal import NotNormalisable, normalise
+
+    try:
+        left, right = normalise(old, header), normalise(new, header)
+    except NotNormalisable:
+        return False
+    if left.prefix != right.prefix:
+        return False
+
+    def conj(parts: tuple[A.Expr, ...]) -> A.Expr:
+        out: A.Expr = A.Var("True")
+        for part in reversed(parts):
+            out = part if out == A.Var("True") else A.BinOp("∧", part, out)
+        return out
+
+    claims = []
+    if left.premises != right.premises:
+        claims.append(A.BinOp("↔", conj(left.premises), conj(right.premises)))
+    if left.conclusion != right.conclusion:
+        claims.append(A.BinOp("↔", left.conclusion, right.conclusion))
+    tasks = [ProofTask(f"same-{i}", print_theorem(A.Theorem("theorem", "same", left.binders(),
+                                                            claim)), header)
+             for i, claim in enumerate(claims)]
+    verdicts = prover.prove(tasks)  # type: ignore[attr-defined]
+    return bool(tasks) and all(v.kind is VerdictKind.PROVED for v in verdicts)
 
 
 _DESCRIPTION = {
