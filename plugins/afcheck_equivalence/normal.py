@@ -46,7 +46,9 @@ class NotNormalisable(ValueError):
 
 @dataclass(frozen=True)
 class Bound:
-    """One binder of the prefix: ``q`` is ``∀``, ``∃`` or ``inst`` (an instance argument)."""
+    """One binder of the prefix: ``q`` is ``∀``, ``∃`` or ``inst`` (an instance argument).
+    While a quantifier is peeled, its Prop binders are held as ``premise`` entries, which
+    never reach a :class:`NormalForm`'s prefix."""
 
     q: str
     name: str

@@ -486,7 +486,7 @@ class _Matcher:
         options: list[tuple[tuple[T.Term, T.Term], ...]] = []
         if g.op == f.op:
             options.append(((f.left, g.left), (f.right, g.right)))
-        if _DUAL.get(f.op) == g.op and (g.op != f.op or True):
+        if _DUAL.get(f.op) == g.op:  # for ``=`` both orientations are tried
             reversed_ = ((f.left, g.right), (f.right, g.left))
             if reversed_ not in options:
                 options.append(reversed_)
