@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sqlite3
 import threading
 from collections.abc import Iterable, Mapping, Sequence
@@ -41,6 +42,7 @@ from afcheck.types import (
 
 FORMAT = 1
 """Bumped when the stored records change shape; older entries are then ignored."""
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def default_dir() -> Path:
@@ -51,7 +53,17 @@ def default_dir() -> Path:
 
 def key(*parts: Any) -> str:
     payload = json.dumps([FORMAT, *parts], ensure_ascii=False, sort_keys=True, default=str)
-    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+    # surrogatepass: a lone surrogate (a model's reply can decode to one) still has a key of
+    # its own, and every other text keeps the key it always had.
+    return hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _stored(value: Any) -> str:
+    """``value`` as the JSON text SQLite stores. SQLite takes only UTF-8, which a lone
+    surrogate is not: such a record is stored with ``\\uXXXX`` escapes, which read back
+    to the same value."""
+    text = json.dumps(value, ensure_ascii=False)
+    return json.dumps(value) if _SURROGATE.search(text) else text
 
 
 class Cache:
@@ -88,7 +100,7 @@ class Cache:
         return found
 
     def put_many(self, stage: str, items: Iterable[tuple[str, Any]]) -> None:
-        rows = [(stage, k, json.dumps(v, ensure_ascii=False)) for k, v in items]
+        rows = [(stage, k, _stored(v)) for k, v in items]
         with self._lock:
             self._db.executemany(
                 "INSERT OR REPLACE INTO entries (stage, key, value) VALUES (?, ?, ?)", rows)
