@@ -17,9 +17,15 @@ from collections.abc import Iterator
 from typing import Any
 
 from afcheck.errors import LoadError
-from afcheck.printable import printable
 from afcheck.suites import SuiteSpec
 from afcheck.types import Location, Step
+from afcheck_suites.fields import (
+    id_problem,
+    is_id,
+    printable_id,
+    surrogate_problem,
+    type_name,
+)
 
 FIELDS = {
     "problem_id": "stable id of the problem",
@@ -38,7 +44,7 @@ REQUIRED = ("problem_id", "node_id", "step")
 TEXT_FIELDS = ("problem", "perturbed", "dataset", "statement_type", "note")
 """Optional fields that must be strings when given (``null`` counts as absent)."""
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-_SURROGATE = re.compile("[\ud800-\udfff]")
+"""Only a line with such an escape can hold a lone surrogate: the line itself is UTF-8."""
 
 
 class JsonlSuite:
@@ -78,11 +84,9 @@ def parse_line(line: str, where: Location, suite: str) -> Step | LoadError:
     if not isinstance(row, dict):
         return LoadError(where, "a line must be a JSON object")
     if _SURROGATE_ESCAPE.search(line):
-        field = _surrogate_field(row)
-        if field is not None:
-            return LoadError(where, f"'{printable(field)}' holds a lone surrogate (a \\ud800-"
-                             "\\udfff escape without its pair); write the character itself or "
-                             "both halves of its pair")
+        problem = surrogate_problem(row)
+        if problem is not None:
+            return LoadError(where, problem)
     unknown = sorted(set(row) - set(FIELDS))
     if unknown:
         return LoadError(where, f"unknown field '{unknown[0]}'; known fields: "
@@ -90,24 +94,22 @@ def parse_line(line: str, where: Location, suite: str) -> Step | LoadError:
     missing = [k for k in REQUIRED if row.get(k) is None or row.get(k) == ""]
     if missing:
         return LoadError(where, f"missing or empty required field '{missing[0]}'", _name(row))
-    for key in REQUIRED:
-        if not _is_id(row[key]):
-            return LoadError(where, f"'{key}' must be a string or an integer, not "
-                             f"{_type(row[key])}", _name(row))
     for key in ("problem_id", "node_id"):
-        if printable(str(row[key]), newlines=False) != str(row[key]):
-            return LoadError(where, f"'{key}' holds control or bidirectional characters "
-                             f"({printable(str(row[key]), newlines=False)}); ids are printed "
-                             "as test names: remove them")
+        problem = id_problem(key, row[key])
+        if problem is not None:
+            return LoadError(where, problem, _name(row))
+    if not is_id(row["step"]):
+        return LoadError(where, f"'step' must be a string, not {type_name(row['step'])}",
+                         _name(row))
     for key in TEXT_FIELDS:
         if row.get(key) is not None and not isinstance(row[key], str):
-            return LoadError(where, f"'{key}' must be a string, not {_type(row[key])}",
+            return LoadError(where, f"'{key}' must be a string, not {type_name(row[key])}",
                              _name(row))
     problem = row.get("problem") or ""
     metadata_given = row.get("metadata")
     if metadata_given is not None and not isinstance(metadata_given, dict):
-        return LoadError(where, f"'metadata' must be an object, not {_type(metadata_given)}",
-                         _name(row))
+        return LoadError(where, f"'metadata' must be an object, not "
+                         f"{type_name(metadata_given)}", _name(row))
     context = row.get("context", [])
     if not isinstance(context, list) or not all(isinstance(c, str) for c in context):
         return LoadError(where, "'context' must be a list of strings", _name(row))
@@ -140,34 +142,7 @@ def parse_line(line: str, where: Location, suite: str) -> Step | LoadError:
 
 def _name(row: dict[str, Any]) -> str:
     """The record's test name when its ids can name a test, else "" (named by its line)."""
-    ids = (row.get("problem_id"), row.get("node_id"))
-    if all(_is_id(v) and v != "" and printable(str(v), newlines=False) == str(v) for v in ids):
-        return f"{ids[0]}/{ids[1]}"
+    problem_id, node_id = row.get("problem_id"), row.get("node_id")
+    if printable_id(problem_id) and printable_id(node_id):
+        return f"{problem_id}/{node_id}"
     return ""
-
-
-def _is_id(value: object) -> bool:
-    return isinstance(value, (str, int)) and not isinstance(value, bool)
-
-
-def _type(value: object) -> str:
-    return {dict: "an object", list: "a list", bool: "a boolean", float: "a number",
-            int: "an integer", str: "a string"}.get(type(value), type(value).__name__)
-
-
-def _surrogate_field(row: dict[str, Any]) -> str | None:
-    """The top-level field whose text (a key or value at any depth) holds a lone surrogate."""
-    for key, value in row.items():
-        if _holds_surrogate(key) or _holds_surrogate(value):
-            return str(key)
-    return None
-
-
-def _holds_surrogate(value: object) -> bool:
-    if isinstance(value, str):
-        return _SURROGATE.search(value) is not None
-    if isinstance(value, dict):
-        return any(_holds_surrogate(k) or _holds_surrogate(v) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_holds_surrogate(v) for v in value)
-    return False
