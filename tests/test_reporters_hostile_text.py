@@ -74,3 +74,24 @@ def test_a_run_with_hostile_outputs_writes_every_file_and_prints_them_escaped(
     again = pytester.runpytest_subprocess(*args)
     again.assert_outcomes(passed=1, failed=1, skipped=1)
     again.stdout.re_match_lines([r"result cache: [1-9]\d* results reused, 0 computed"])
+
+
+@pytest.mark.parametrize("tb", ["line", "short"])
+def test_terminal_escapes_in_data_are_printed_escaped(arith: pytest.Pytester, tb: str) -> None:
+    rows = [
+        {"problem_id": "p", "node_id": "1", "step": "So: 2 + 3 = 5", "perturbed": "So: 1 = 2",
+         "dataset": "d\x1b]0;owned\x07"},
+        {"problem_id": "p", "node_id": "2", "step": "\x1b[8mSo: 2 + 3 = 6",
+         "perturbed": "So: 1 = 2"},
+        {"problem_id": "p", "node_id": "3", "step": "So: 1 = 1", "\x1b[2Jfield": 1},
+    ]
+    write_suite(arith.path, "demo", rows, {"perturber": "given", "formaliser": "arith",
+                                           "prover": "arith"})
+    result = arith.runpytest("demo", "--afcheck-plugin", "arith", f"--tb={tb}", "-rA")
+    result.assert_outcomes(passed=1, failed=2)
+    text = result.stdout.str()
+    assert "\x1b" not in text and "\x07" not in text
+    assert "unknown field '\\x1b[2Jfield'" in text  # the bad record's line
+    assert "d\\x1b]0;owned\\x07" in text  # the dataset in the metrics table
+    if tb == "short":
+        assert "step        : \\x1b[8mSo: 2 + 3 = 6" in text  # the failure's details
