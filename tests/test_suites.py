@@ -137,6 +137,21 @@ def test_processbench_file_that_is_not_utf8_is_one_line(tmp_path: Path) -> None:
         load(tmp_path)
 
 
+def test_processbench_ids_that_cannot_name_a_test(tmp_path: Path) -> None:
+    rows = [{"id": "gsm8k-0\x1b[2J", "problem": "p", "steps": ["So: 1 + 1 = 2"], "label": -1},
+            {"id": ["gsm8k-1"], "problem": "p", "steps": ["So: 1 + 1 = 2"], "label": -1},
+            {"id": "gsm8k-2", "problem": "p", "steps": ["So: 2 + 2 = 4"], "label": -1}]
+    (tmp_path / "gsm8k.json").write_text(json.dumps(rows), encoding="utf-8")
+    (tmp_path / "suite.toml").write_text(
+        '[afcheck]\nname = "pb"\nkind = "processbench"\ndata = "gsm8k.json"\n')
+    escaped, listed, good = load(tmp_path)
+    assert isinstance(escaped, LoadError) and escaped.message.startswith(
+        "'id' holds control or bidirectional characters (gsm8k-0\\x1b[2J)")
+    assert isinstance(listed, LoadError)
+    assert listed.message == "'id' must be a string or an integer, not a list"
+    assert isinstance(good, Step) and good.problem_id == "gsm8k-2"
+
+
 BASE = '[afcheck]\nname = "x"\nkind = "jsonl"\n'
 
 
