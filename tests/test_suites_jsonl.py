@@ -100,7 +100,8 @@ def test_an_id_with_a_terminal_escape(tmp_path: Path) -> None:
 @pytest.mark.parametrize("lean", [{"original": 1}, {"original": ["a"]}])
 def test_reference_statements_must_be_strings(tmp_path: Path, lean: object) -> None:
     error = one_error(tmp_path, {"lean": lean})
-    assert "'lean' must be an object with string keys" in error.message
+    assert error.message == ("'lean' must be an object with keys 'original' and/or "
+                             "'perturbed', each a string")
 
 
 def test_the_run_reports_each_bad_line_and_runs_the_rest(arith: pytest.Pytester) -> None:

@@ -84,9 +84,9 @@ def parse_line(line: str, where: Location, suite: str) -> Step | LoadError:
     if not isinstance(row, dict):
         return LoadError(where, "a line must be a JSON object")
     if _SURROGATE_ESCAPE.search(line):
-        problem = surrogate_problem(row)
-        if problem is not None:
-            return LoadError(where, problem)
+        wrong = surrogate_problem(row)
+        if wrong is not None:
+            return LoadError(where, wrong)
     unknown = sorted(set(row) - set(FIELDS))
     if unknown:
         return LoadError(where, f"unknown field '{unknown[0]}'; known fields: "
@@ -95,9 +95,9 @@ def parse_line(line: str, where: Location, suite: str) -> Step | LoadError:
     if missing:
         return LoadError(where, f"missing or empty required field '{missing[0]}'", _name(row))
     for key in ("problem_id", "node_id"):
-        problem = id_problem(key, row[key])
-        if problem is not None:
-            return LoadError(where, problem, _name(row))
+        wrong = id_problem(key, row[key])
+        if wrong is not None:
+            return LoadError(where, wrong, _name(row))
     if not is_id(row["step"]):
         return LoadError(where, f"'step' must be a string, not {type_name(row['step'])}",
                          _name(row))
@@ -116,8 +116,8 @@ def parse_line(line: str, where: Location, suite: str) -> Step | LoadError:
     lean = row.get("lean", {})
     if (not isinstance(lean, dict) or not set(lean) <= {"original", "perturbed"}
             or not all(isinstance(v, str) or v is None for v in lean.values())):
-        return LoadError(where, "'lean' must be an object with string keys 'original' and/or "
-                         "'perturbed'", _name(row))
+        return LoadError(where, "'lean' must be an object with keys 'original' and/or "
+                         "'perturbed', each a string", _name(row))
     metadata: dict[str, Any] = dict(metadata_given or {})
     for key in ("statement_type", "note"):
         if key in row:
