@@ -265,7 +265,8 @@ class Run:
                 status = 1
                 continue
             self.messages.append(f"wrote {reporter.name} results to {destination}")
-        self._update_baseline(items)
+        if not self._update_baseline(items):
+            status = 1
         try:
             self.plugins.pm.hook.afcheck_run_summary(summary=self.summary)
         except Exception as exc:  # noqa: BLE001
@@ -294,11 +295,18 @@ class Run:
             "gates": [gate.origin for gate in self._gates],
         }
 
-    def _update_baseline(self, items: Sequence[ItemResult[object]]) -> None:
+    def _update_baseline(self, items: Sequence[ItemResult[object]]) -> bool:
+        """Write the baseline when asked; false when it could not be written."""
         baseline = self.option("baseline")
         if self.option("update_baseline"):
             if not baseline:
                 self.messages.append("--update-baseline needs --baseline FILE; nothing written")
-                return
-            count = gating.write_baseline(Path(str(baseline)), items)
+                return True
+            try:
+                count = gating.write_baseline(Path(str(baseline)), items)
+            except OSError as exc:
+                self.messages.append(f"could not write the baseline {baseline}: "
+                                     f"{exc.strerror or exc}")
+                return False
             self.messages.append(f"wrote baseline {baseline} ({count} failing cases)")
+        return True

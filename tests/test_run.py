@@ -253,3 +253,17 @@ def test_a_file_that_is_not_a_baseline_is_one_line(arith: pytest.Pytester,
     assert len(lines) == 1, lines
     assert lines[0].startswith(f"ERROR: {baseline}: not a baseline file")
     assert lines[0].endswith("write one with --update-baseline")
+
+
+def test_an_unwritable_baseline_loses_nothing_else(arith: pytest.Pytester) -> None:
+    write_suite(arith.path, "demo", STEPS, ARITH)
+    (arith.path / "a-file").write_text("")
+    out = arith.path / "r.json"
+    result = arith.runpytest("demo", "--afcheck-plugin", "arith", "--tb=line",
+                             "--afcheck-json", str(out), "--afcheck-update-baseline",
+                             "--afcheck-baseline", str(arith.path / "a-file" / "b.json"))
+    text = result.stdout.str()
+    assert "Traceback" not in text + result.stderr.str()
+    assert f"could not write the baseline {arith.path / 'a-file' / 'b.json'}: " in text
+    assert "FaithformBench metrics" in text and out.is_file()
+    assert result.ret == 1
