@@ -71,7 +71,7 @@ def test_syntax_error_and_no_output() -> None:
 def test_json_record_round_trips() -> None:
     record = to_json(decide(CUBES, Candidate("c", "∀x (Cube(x) ∧ Small(x))", output="= …")))
     again = json.loads(json.dumps(record, ensure_ascii=False))
-    assert again["status"] == "not-equivalent" and again["ted"] == 1
+    assert again["decision"] == "not-equivalent" and again["ted"] == 1
     assert again["equivalence"]["equivalent"] is False
     assert again["equivalence"]["counter_model"]["blocks"]
 

@@ -267,3 +267,14 @@ def test_an_unwritable_baseline_loses_nothing_else(arith: pytest.Pytester) -> No
     assert f"could not write the baseline {arith.path / 'a-file' / 'b.json'}: " in text
     assert "FaithformBench metrics" in text and out.is_file()
     assert result.ret == 1
+
+
+def test_an_unknown_suite_kind_is_a_usage_error(toy: pytest.Pytester) -> None:
+    folder = toy.path / "odd"
+    folder.mkdir()
+    (folder / "suite.toml").write_text('[afcheck]\nname = "odd"\nkind = "clams"\ndata = "d"\n')
+    result = toy.runpytest("odd", "claims", *PLUGINS)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    err = result.stderr.str()
+    assert "unknown suite_kind 'clams'. Did you mean 'claims'?" in err
+    assert "Traceback" not in err + result.stdout.str()
