@@ -166,6 +166,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     cases = [item.case for item in session.items if isinstance(item, CaseItem)]
     if not cases:
         return
+    if run is not None:
+        run.unreadable = sum(isinstance(item, BadRecordItem) for item in session.items)
     config = session.config
     if hasattr(config, "workerinput"):
         raise pytest.UsageError(_NO_XDIST)

@@ -47,6 +47,8 @@ class Run:
         self.components = Components(plugins)
         self.messages: list[str] = []
         """Lines for the end of the terminal summary (files written, …)."""
+        self.unreadable = 0
+        """How many selected records could not be read (each fails as its own item)."""
         self.usage_errors: list[str] = []
         """Problems of the command line met while collecting (an unknown suite kind, a
         missing dependency): the run stops with the first before any work."""
@@ -253,6 +255,10 @@ class Run:
         summaries = {name: self.method(name).summarise(group)
                      for name, group in by_method.items()}
         failures = gating.evaluate(self._gates, summaries)
+        if self._gates and self.unreadable:
+            # Metrics over the records that could be read are not the suite's metrics.
+            failures += (f"{self.unreadable} record(s) of the suites could not be read (each "
+                         "is a failed item above); fix or remove them",)
         self.summary = RunSummary(
             items=items, methods=summaries, config=self._config_record(),
             gate_failures=failures, timings=dict(self._times.seconds),

@@ -278,3 +278,11 @@ def test_an_unknown_suite_kind_is_a_usage_error(toy: pytest.Pytester) -> None:
     err = result.stderr.str()
     assert "unknown suite_kind 'clams'. Did you mean 'claims'?" in err
     assert "Traceback" not in err + result.stdout.str()
+
+
+def test_a_gate_never_passes_over_unreadable_records(toy: pytest.Pytester) -> None:
+    with (toy.path / "claims" / "claims.jsonl").open("a") as handle:
+        handle.write("{not json\n")
+    result = toy.runpytest("claims", *PLUGINS, "--afcheck-gate", "accuracy>=0.5")
+    assert result.ret == 1
+    assert "GATE FAILED: 1 record(s) of the suites could not be read" in result.stdout.str()
