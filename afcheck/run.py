@@ -26,6 +26,7 @@ from afcheck.plugins import Plugins
 from afcheck.redact import redact_options
 from afcheck.registry import COMPONENT_KINDS, DETECTOR, METHOD, SUITE_KIND
 from afcheck.runtime import Components, Runtime, StageTimes
+from afcheck.runtime.cache import Cache
 from afcheck.runtime.progress import Progress
 from afcheck.runtime.spool import Spool
 from afcheck.suites import SETTING_KEYS, load_spec
@@ -65,6 +66,7 @@ class Run:
         self._reported: set[str] = set()
         self._times = StageTimes()
         self._spool: Spool | None = None
+        self._cache: Cache | None = None
 
     # -- configuration ---------------------------------------------------------------------
 
@@ -157,6 +159,8 @@ class Run:
                 if build:
                     self.components.get(kind, choice)
         self._gates = self._read_gates()
+        if build:
+            self._open_cache()  # a damaged cache stops the run here, before any item reports
         baseline = self.option("baseline")
         if baseline and not self.option("update_baseline"):
             self.expected_failures = gating.load_baseline(Path(str(baseline)))
@@ -216,13 +220,16 @@ class Run:
         self._reported.add(case_id)
         return self._results[case_id]
 
-    def _runtime(self) -> Runtime:
+    def _open_cache(self) -> None:
         from afcheck.runtime.cache import open_cache
 
-        cache = None
-        if not self.option("no_cache"):
+        if self._cache is None and not self.option("no_cache"):
             directory = self.option("cache_dir") or os.environ.get("AFCHECK_CACHE_DIR")
-            cache = open_cache(Path(str(directory)) if directory else None)
+            self._cache = open_cache(Path(str(directory)) if directory else None)
+
+    def _runtime(self) -> Runtime:
+        self._open_cache()
+        cache, self._cache = self._cache, None
         chunk_size = max(1, int(str(self.option("chunk_size", 256))))
         self._spool = Spool()
         return Runtime(self.components, cache=cache, chunk_size=chunk_size,
@@ -287,6 +294,9 @@ class Run:
         return None
 
     def close(self) -> None:
+        if self._cache is not None:
+            self._cache.close()
+            self._cache = None
         if self._spool is not None:
             self._spool.close()
             self._spool = None
