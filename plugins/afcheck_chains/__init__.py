@@ -20,23 +20,38 @@ from afcheck.registry import Register
 
 if TYPE_CHECKING:
     from afcheck.options import OptionGroup
+    from afcheck_chains.evaluation import ChainsMethod, ChainsSuite
     from afcheck_chains.provers import FolProver
+
+
+def _method(options: Mapping[str, str]) -> ChainsMethod:
+    from afcheck_fol import require
+
+    require()
+    from afcheck_chains.evaluation import ChainsMethod
+
+    return ChainsMethod()
+
+
+def _suite(options: Mapping[str, str]) -> ChainsSuite:
+    from afcheck_fol import require
+
+    require()
+    from afcheck_chains.evaluation import ChainsSuite
+
+    return ChainsSuite()
 
 
 @hookimpl
 def afcheck_register_methods(register: Register) -> None:
-    from afcheck_chains.evaluation import ChainsMethod
-
-    register("chains", lambda options: ChainsMethod(),
+    register("chains", _method,
              description="formalise a reasoning chain, label each step with a FOL prover, "
              "proof path and class T1–T4/F1–F2 (MATP)")
 
 
 @hookimpl
 def afcheck_register_suite_kinds(register: Register) -> None:
-    from afcheck_chains.evaluation import ChainsSuite
-
-    register("chains", lambda options: ChainsSuite(),
+    register("chains", _suite,
              description="reasoning chains: ProofWriter, PrOntoQA, FOLIO, recorded responses, "
              "the rebuilt classification set")
 

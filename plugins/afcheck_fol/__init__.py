@@ -9,30 +9,51 @@ Registered here: the method and suite kind ``nl2fol``, the options ``--nl2fol-fo
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from afcheck import hookimpl
+from afcheck.errors import MissingDependency
 from afcheck.registry import Register
 
 if TYPE_CHECKING:
     from afcheck.options import OptionGroup
+    from afcheck_fol.method import Nl2FolMethod, Nl2FolSuite
+
+
+def require() -> None:
+    """Stop with one line naming the install command when a FOL dependency is missing."""
+    import importlib.util
+
+    for module, package in (("lark", "lark"), ("zss", "zss"), ("z3", "z3-solver")):
+        if importlib.util.find_spec(module) is None:
+            raise MissingDependency("fol", package, "pip install 'afcheck[fol]'")
+
+
+def _method(options: Mapping[str, str]) -> Nl2FolMethod:
+    require()
+    from afcheck_fol.method import Nl2FolMethod
+
+    return Nl2FolMethod()
+
+
+def _suite(options: Mapping[str, str]) -> Nl2FolSuite:
+    require()
+    from afcheck_fol.method import Nl2FolSuite
+
+    return Nl2FolSuite()
 
 
 @hookimpl
 def afcheck_register_methods(register: Register) -> None:
-    from afcheck_fol.method import Nl2FolMethod
-
-    register("nl2fol", lambda options: Nl2FolMethod(),
+    register("nl2fol", _method,
              description="NL→FOL: parse (syntax-error class), nearest gold by tree edit "
              "distance, z3 equivalence under a background theory")
 
 
 @hookimpl
 def afcheck_register_suite_kinds(register: Register) -> None:
-    from afcheck_fol.method import Nl2FolSuite
-
-    register("nl2fol", lambda options: Nl2FolSuite(),
+    register("nl2fol", _suite,
              description="sentences with gold FOL formulas (jsonl written for afcheck, or "
              "FOLIO's premises)")
 
@@ -60,6 +81,7 @@ def afcheck_register_commands(register: Register) -> None:
 
 
 def _configure_fol(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    require()
     from afcheck_fol.command import configure
 
     return configure(parser)
