@@ -138,6 +138,9 @@ def test_a_suite_runs_end_to_end(tmp_path: Path) -> None:
     assert steps["constant"]["decision"] == "Noneq"
     assert steps["constant"]["counterexample"] == {"x": "2"}
     assert done.returncode != 0 and "GATE FAILED: false_positive_rate" in done.stdout
+    # With gates, an unreadable record fails the run; without it, the lenient gate holds.
+    lines = (suite / "items.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    (suite / "items.jsonl").write_text("".join(lines[:-1]), encoding="utf-8")
     lenient = subprocess.run([sys.executable, "-m", "afcheck", str(suite), "--gate",
                               "false_positive_rate<=0.6"], capture_output=True, text=True,
                              timeout=300, cwd=tmp_path)
