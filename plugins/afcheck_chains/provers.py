@@ -259,18 +259,18 @@ class Z3FolProver:
 
     def _one(self, problem: Problem) -> ProverResult:
         import z3
-
-        from afcheck_chains.z3_encode import Encoder
+        from afcheck_fol.z3_encode import Encoder
 
         started = time.perf_counter()
-        encoder = Encoder()
+        # A name used with two arities is a slip of the formalisation, not two predicates.
+        encoder = Encoder(strict_arity=True)
         try:
             axioms = [encoder.formula(a) for a in problem.axioms]
             goal = encoder.formula(problem.conjecture) if problem.conjecture is not None else None
         except ValueError as exc:
             return ProverResult(Szs.INPUT_ERROR, self.version, time.perf_counter() - started,
                                 str(exc))
-        solver = z3.Solver()
+        solver = z3.Solver(ctx=encoder.ctx)
         solver.set("timeout", self.timeout_ms)
         solver.add(*axioms)
 
