@@ -30,17 +30,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from afcheck_fol.formula import (
-    And,
     Exists,
     Forall,
     Formula,
-    Iff,
-    Implies,
-    Not,
-    Or,
-    Xor,
     free_vars,
     predicates,
+    subformulas,
 )
 from afcheck_fol.grid import Block, Board, picture
 from afcheck_fol.language import Language
@@ -279,26 +274,13 @@ def _solve(
 def _one_variable_subformulas(formulas: tuple[Formula, ...]) -> list[tuple[str, Formula]]:
     """Every subformula with exactly one free variable, with that variable, without repeats."""
     found: list[tuple[str, Formula]] = []
-
-    def walk(node: Formula) -> None:
-        free = free_vars(node)
-        if len(free) == 1 and not isinstance(node, (Forall, Exists)):
-            entry = (next(iter(free)), node)
-            if entry not in found:
-                found.append(entry)
-        if isinstance(node, Not):
-            walk(node.body)
-        elif isinstance(node, (And, Or)):
-            for item in node.items:
-                walk(item)
-        elif isinstance(node, (Xor, Implies, Iff)):
-            walk(node.left)
-            walk(node.right)
-        elif isinstance(node, (Forall, Exists)):
-            walk(node.body)
-
     for formula in formulas:
-        walk(formula)
+        for node in subformulas(formula):
+            free = free_vars(node)
+            if len(free) == 1 and not isinstance(node, (Forall, Exists)):
+                entry = (next(iter(free)), node)
+                if entry not in found:
+                    found.append(entry)
     return found
 
 
