@@ -25,6 +25,8 @@ import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
+from afcheck_fol.jsonl import json_lines
+
 from afcheck.errors import LoadError, SuiteError
 from afcheck.types import Location
 from afcheck_chains.records import ChainRecord, GoldFol, Label, parse_label
@@ -186,19 +188,14 @@ def _lines(path: Path) -> Iterator[tuple[int, dict[str, object] | LoadError]]:
         yield 0, LoadError(Location(str(path)), f"cannot read: {exc}")
         return
     with handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            location = Location(str(path), number)
-            try:
-                raw = json.loads(line)
-            except json.JSONDecodeError as exc:
-                yield number, LoadError(location, f"not valid JSON: {exc.msg}")
-                continue
-            if not isinstance(raw, dict):
-                yield number, LoadError(location, "expected a JSON object")
-                continue
-            yield number, raw
+        for line in json_lines(path, handle):
+            number = line.location.line
+            if line.error is not None:
+                yield number, LoadError(line.location, f"not valid JSON: {line.error.msg}")
+            elif not isinstance(line.value, dict):
+                yield number, LoadError(line.location, "expected a JSON object")
+            else:
+                yield number, line.value
 
 
 def load_responses(path: Path, dataset: str | None = None) -> Iterator[Loaded]:
