@@ -20,12 +20,12 @@ as a :class:`Rejection` with its syntax error, so that rejections can be counted
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from afcheck.errors import LoadError
+from afcheck.suites import find_in_data_dir
 from afcheck.types import Location
 from afcheck_fol.formula import Formula, predicates
 from afcheck_fol.jsonl import json_lines
@@ -173,14 +173,7 @@ def _item(
 
 def folio_path(data_dir: str | None = None) -> Path | None:
     """FOLIO's file under ``data_dir`` (default ``$AFCHECK_DATA_DIR``), if it is there."""
-    root = data_dir if data_dir is not None else os.environ.get("AFCHECK_DATA_DIR")
-    if not root:
-        return None
-    for relative in FOLIO_FILES:
-        candidate = Path(root) / relative
-        if candidate.is_file():
-            return candidate
-    return None
+    return find_in_data_dir(FOLIO_FILES, data_dir)
 
 
 def load_folio(path: Path, language: Language | None = None) -> Loaded:
