@@ -233,10 +233,18 @@ def help_text(plugins: Plugins) -> str:
     return "\n".join(lines)
 
 
-def _two_columns(left: str, right: str, width: int = 30) -> str:
+def _two_columns(left: str, right: str, width: int = 30, total: int = 100) -> str:
+    import textwrap
+
+    lines = textwrap.wrap(right, total - width, break_on_hyphens=False) or [""]
+    indent = " " * width
     if len(left) + 2 >= width:
-        return f"  {left}\n  {'':{width - 2}}{right}"
-    return f"  {left:<{width - 2}}{right}"
+        head = [f"  {left}"]
+        body = [indent + line for line in lines]
+    else:
+        head = [f"  {left:<{width - 2}}{lines[0]}"]
+        body = [indent + line for line in lines[1:]]
+    return "\n".join(head + body)
 
 
 # -- built-in commands -------------------------------------------------------------------------
