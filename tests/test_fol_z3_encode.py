@@ -140,3 +140,19 @@ def test_encoders_do_not_share_symbols() -> None:
     first.formula(Pred("P", (a,)))
     assert first.ctx is not second.ctx
     assert second.constants == {} and second.predicates == {}
+
+
+def test_encoders_given_one_context_build_in_it_and_keep_their_own_arities() -> None:
+    ctx = z3.Context()
+    first = Encoder(strict_arity=True, ctx=ctx)
+    second = Encoder(strict_arity=True, ctx=ctx)
+    assert first.ctx is ctx and second.ctx is ctx
+    one = first.formula(Pred("P", (a,)))
+    # Strictness holds within one encoder's problem: another problem may use P/2.
+    two = second.formula(Pred("P", (a, a)))
+    solver = z3.Solver(ctx=ctx)
+    solver.add(one, z3.Not(two))
+    assert solver.check() == z3.sat
+    # Equal names and signatures are the same z3 symbols in one context.
+    again = Encoder(ctx=ctx).formula(Pred("P", (a,)))
+    assert again.eq(one)
