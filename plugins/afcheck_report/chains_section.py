@@ -20,7 +20,6 @@ from afcheck_report.chains import (
     ChainGroup,
     ChainRecord,
     Rate,
-    by_dataset,
     group,
     records,
 )
