@@ -233,10 +233,18 @@ def help_text(plugins: Plugins) -> str:
     return "\n".join(lines)
 
 
-def _two_columns(left: str, right: str, width: int = 30) -> str:
+def _two_columns(left: str, right: str, width: int = 30, total: int = 100) -> str:
+    import textwrap
+
+    lines = textwrap.wrap(right, total - width, break_on_hyphens=False) or [""]
+    indent = " " * width
     if len(left) + 2 >= width:
-        return f"  {left}\n  {'':{width - 2}}{right}"
-    return f"  {left:<{width - 2}}{right}"
+        head = [f"  {left}"]
+        body = [indent + line for line in lines]
+    else:
+        head = [f"  {left:<{width - 2}}{lines[0]}"]
+        body = [indent + line for line in lines[1:]]
+    return "\n".join(head + body)
 
 
 # -- built-in commands -------------------------------------------------------------------------
@@ -292,10 +300,17 @@ def cache_command(args: argparse.Namespace) -> int:
     """``afcheck cache info|clear [--cache-dir DIR]``."""
     import json
 
-    from afcheck.runtime.cache import default_dir, open_cache
+    from afcheck.runtime.cache import CacheError, cache_path, default_dir, open_cache, remove
 
     directory = args.cache_dir or str(default_dir())
-    cache = open_cache(Path(directory))
+    try:
+        cache = open_cache(Path(directory))
+    except CacheError as exc:
+        if args.action != "clear" or not exc.damaged:
+            raise
+        remove(cache_path(Path(directory)))
+        print(f"removed the damaged result cache {exc.path}")
+        return 0
     try:
         if args.action == "clear":
             print(f"removed {cache.clear()} cached results from {cache.path}")

@@ -26,6 +26,7 @@ from afcheck.plugins import Plugins
 from afcheck.redact import redact_options
 from afcheck.registry import COMPONENT_KINDS, DETECTOR, METHOD, SUITE_KIND
 from afcheck.runtime import Components, Runtime, StageTimes
+from afcheck.runtime.cache import Cache
 from afcheck.runtime.progress import Progress
 from afcheck.runtime.spool import Spool
 from afcheck.suites import SETTING_KEYS, load_spec
@@ -47,6 +48,8 @@ class Run:
         self.components = Components(plugins)
         self.messages: list[str] = []
         """Lines for the end of the terminal summary (files written, …)."""
+        self.unreadable = 0
+        """How many selected records could not be read (each fails as its own item)."""
         self.usage_errors: list[str] = []
         """Problems of the command line met while collecting (an unknown suite kind, a
         missing dependency): the run stops with the first before any work."""
@@ -63,6 +66,7 @@ class Run:
         self._reported: set[str] = set()
         self._times = StageTimes()
         self._spool: Spool | None = None
+        self._cache: Cache | None = None
 
     # -- configuration ---------------------------------------------------------------------
 
@@ -155,6 +159,8 @@ class Run:
                 if build:
                     self.components.get(kind, choice)
         self._gates = self._read_gates()
+        if build:
+            self._open_cache()  # a damaged cache stops the run here, before any item reports
         baseline = self.option("baseline")
         if baseline and not self.option("update_baseline"):
             self.expected_failures = gating.load_baseline(Path(str(baseline)))
@@ -214,13 +220,16 @@ class Run:
         self._reported.add(case_id)
         return self._results[case_id]
 
-    def _runtime(self) -> Runtime:
+    def _open_cache(self) -> None:
         from afcheck.runtime.cache import open_cache
 
-        cache = None
-        if not self.option("no_cache"):
+        if self._cache is None and not self.option("no_cache"):
             directory = self.option("cache_dir") or os.environ.get("AFCHECK_CACHE_DIR")
-            cache = open_cache(Path(str(directory)) if directory else None)
+            self._cache = open_cache(Path(str(directory)) if directory else None)
+
+    def _runtime(self) -> Runtime:
+        self._open_cache()
+        cache, self._cache = self._cache, None
         chunk_size = max(1, int(str(self.option("chunk_size", 256))))
         self._spool = Spool()
         return Runtime(self.components, cache=cache, chunk_size=chunk_size,
@@ -253,6 +262,10 @@ class Run:
         summaries = {name: self.method(name).summarise(group)
                      for name, group in by_method.items()}
         failures = gating.evaluate(self._gates, summaries)
+        if self._gates and self.unreadable:
+            # Metrics over the records that could be read are not the suite's metrics.
+            failures += (f"{self.unreadable} record(s) of the suites could not be read (each "
+                         "is a failed item above); fix or remove them",)
         self.summary = RunSummary(
             items=items, methods=summaries, config=self._config_record(),
             gate_failures=failures, timings=dict(self._times.seconds),
@@ -268,7 +281,8 @@ class Run:
                 status = 1
                 continue
             self.messages.append(f"wrote {reporter.name} results to {destination}")
-        self._update_baseline(items)
+        if not self._update_baseline(items):
+            status = 1
         try:
             self.plugins.pm.hook.afcheck_run_summary(summary=self.summary)
         except Exception as exc:  # noqa: BLE001
@@ -280,6 +294,9 @@ class Run:
         return None
 
     def close(self) -> None:
+        if self._cache is not None:
+            self._cache.close()
+            self._cache = None
         if self._spool is not None:
             self._spool.close()
             self._spool = None
@@ -297,11 +314,18 @@ class Run:
             "gates": [gate.origin for gate in self._gates],
         }
 
-    def _update_baseline(self, items: Sequence[ItemResult[object]]) -> None:
+    def _update_baseline(self, items: Sequence[ItemResult[object]]) -> bool:
+        """Write the baseline when asked; false when it could not be written."""
         baseline = self.option("baseline")
         if self.option("update_baseline"):
             if not baseline:
                 self.messages.append("--update-baseline needs --baseline FILE; nothing written")
-                return
-            count = gating.write_baseline(Path(str(baseline)), items)
+                return True
+            try:
+                count = gating.write_baseline(Path(str(baseline)), items)
+            except OSError as exc:
+                self.messages.append(f"could not write the baseline {baseline}: "
+                                     f"{exc.strerror or exc}")
+                return False
             self.messages.append(f"wrote baseline {baseline} ({count} failing cases)")
+        return True
