@@ -96,3 +96,31 @@ def afcheck_run(folder: Path, name: str, *args: str) -> Path:
         capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert out.exists(), done.stdout + done.stderr
     return out
+
+
+def equivalence_record(index: int, gold: str | None, decision: str,
+                       criterion: str = "sae") -> dict[str, Any]:
+    """One equivalence item's record as the method writes it (a Noneq one with the obligation
+    that failed and its counterexample)."""
+    status = {"Eq": "passed" if gold != "inequivalent" else "failed",
+              "Noneq": "passed" if gold == "inequivalent" else "failed",
+              "Inconclusive": "skipped"}[decision]
+    failed = {"role": "conclusion", "statement": "theorem c : a = b := by sorry",
+              "verdict": "refuted", "backend": "smt", "certified": False,
+              "reason": "z3 found a model", "counterexample": {"a": "1", "b": "2"}}
+    return {
+        "id": f"p{index}", "group": "minif2f", "gold": gold, "case_id": f"suites/eq::p{index}",
+        "reference": "theorem r (x : ℕ) : x + 0 = x := by sorry",
+        "candidate": "theorem c (y : ℕ) : y = y + 0 := by sorry",
+        "decision": decision, "criterion": criterion, "reason": f"{decision} because",
+        "component": "conclusion" if decision == "Noneq" else None,
+        "alignment": [{"candidate": "y", "reference": "x"}],
+        "obligations": [{"role": "premises", "statement": "theorem p : True := by sorry",
+                         "verdict": "proved", "backend": "lean", "certified": True,
+                         "reason": "by trivial"},
+                        *([failed] if decision == "Noneq" else [])],
+        "flags": [],
+        **({"failed_obligation": failed, "counterexample": failed["counterexample"]}
+           if decision == "Noneq" else {}),
+        "method": "equivalence", "status": status,
+    }

@@ -1,6 +1,7 @@
-"""A report of a mixed run (faithfulness, nl2fol, chains) in real headless Chromium: each
-method's section draws, the step browser filters by method and by the methods' own filters,
-and an nl2fol item and a chain open with their evidence, with no console error."""
+"""A report of a mixed run (faithfulness, nl2fol, chains, and equivalence records in the form
+that method writes) in real headless Chromium: each method's section draws, the step browser
+filters by method and by the methods' own filters, and an nl2fol item, a chain and an
+equivalence pair open with their evidence, with no console error."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from afcheck_report.headless import Browser, browser, chromium_path
 from afcheck_report.page import build
 from afcheck_report.runfile import load
-from report_fixtures import afcheck_run, write, write_replay
+from report_fixtures import afcheck_run, equivalence_record, write, write_replay
 
 pytest.importorskip("websocket")
 pytestmark = [pytest.mark.browser,
@@ -43,6 +44,9 @@ def mixed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, int
     evil_fol.update(sentence=PAYLOAD, candidate=PAYLOAD)
     evil_chain = next(s for s in data["steps"] if s["method"] == "chains")
     evil_chain["steps"][0]["text"] = PAYLOAD
+    data["steps"] += [equivalence_record(i, gold, decision) for i, (gold, decision) in
+                      enumerate([("equivalent", "Eq"), ("equivalent", "Noneq"),
+                                 ("inequivalent", "Noneq"), (None, "Inconclusive")])]
     counts: dict[str, int] = {}
     for step in data["steps"]:
         counts[step["method"]] = counts.get(step["method"], 0) + 1
@@ -67,14 +71,14 @@ def test_each_methods_section_draws(chromium: Browser,
     assert load_.ready_ms is not None and load_.errors == ()
     sections = chromium.evaluate("Array.from(document.querySelectorAll('main > section'))"
                                  ".map(s => s.dataset.method || s.id)")
-    assert sections == ["faithfulness", "nl2fol", "chains", "steps"]
+    assert sections == ["faithfulness", "nl2fol", "chains", "equivalence", "steps"]
     charts = chromium.evaluate(
         "Array.from(document.querySelectorAll('svg.chart')).map(s => "
         "[s.getAttribute('class'), s.getBoundingClientRect().width > 100, "
         "s.querySelectorAll('rect').length > 0])")
     kinds = [c[0] for c in charts]
     for kind in ("chart uflb", "chart contingency", "chart accuracy", "chart syntax-classes",
-                 "chart classes"):
+                 "chart classes", "chart equivalence"):
         assert kind in kinds
     assert all(c[1] and c[2] for c in charts)
 
@@ -144,4 +148,20 @@ def test_injected_markup_stays_text(chromium: Browser,
     assert shown.count(PAYLOAD) == 3  # the sentence and candidate, and the chain step
     assert chromium.evaluate("typeof window.__pwned") == "undefined"
     assert chromium.evaluate("document.querySelectorAll('img').length") == 0
+    assert chromium.errors() == []
+
+
+def test_an_equivalence_pair_shows_alignment_and_obligations(
+        chromium: Browser, mixed: tuple[Path, dict[str, int]]) -> None:
+    chromium.open(mixed[0])
+    choose(chromium, "method", "equivalence")
+    choose(chromium, "fx-gold", "equivalent")
+    choose(chromium, "outcome", "Noneq")
+    assert count(chromium).startswith("steps 1–1 of 1")
+    chromium.evaluate("document.querySelector('#rows tr.row').click()")
+    rows = chromium.evaluate("Array.from(document.querySelectorAll('tr.detail table.obligations"
+                             " tr')).slice(1).map(r => [r.className, r.children[2].textContent])")
+    assert rows == [["", "proved"], ["failed", "refuted"]]
+    text = chromium.evaluate("document.querySelector('tr.detail').innerText")
+    assert "binder alignment" in text and "counterexample: a = 1, b = 2" in text
     assert chromium.errors() == []

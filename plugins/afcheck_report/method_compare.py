@@ -222,11 +222,13 @@ def _flatten(data: Mapping[str, Any], prefix: str) -> dict[str, Value]:
         if key.endswith("_ci95") or key in ("ci_low", "ci_high") or isinstance(value, bool):
             continue
         if isinstance(value, dict):
-            if "value" in value and _number(value.get("value")) is not None:
+            if "value" in value and ("total" in value or _number(value["value"]) is not None):
+                # A rate object ({count, total, value, ci_low/ci_high or ci95}); its value is
+                # null when it counted nothing.
                 low, high = _number(value.get("ci_low")), _number(value.get("ci_high"))
                 out[name] = Value(_number(value["value"]),
                                   Interval(low, high) if low is not None and high is not None
-                                  else None)
+                                  else _interval(value.get("ci95")))
             else:
                 out.update(_flatten(value, f"{name}."))
         elif value is None or _number(value) is not None:

@@ -66,6 +66,7 @@ BUILT_IN = {
     "faithfulness": "afcheck_report.faithfulness_section",
     "nl2fol": "afcheck_report.nl2fol_section",
     "chains": "afcheck_report.chains_section",
+    "equivalence": "afcheck_report.equivalence_section",
 }
 """The built-in methods' section modules (each holds its renderer as ``SECTION``), imported
 when their method is first asked for."""

@@ -56,7 +56,7 @@
 
   // What the search box looks in: the case id and the texts of the step.
   function searchText(rec) {
-    var parts = [rec.id, rec.t || "", rec.p || "", rec.cd || ""];
+    var parts = [rec.id, rec.t || "", rec.p || "", rec.cd || "", rec.rf || ""];
     (rec.sp || []).forEach(function (s) { parts.push(s.x); });
     return parts.join("\n").toLowerCase();
   }
@@ -177,7 +177,8 @@
   // The detail of a step, drawn by its method's view; a method without one (or a generic
   // record, "j") shows the record itself.
   function detail(rec) {
-    var views = {faithfulness: faithDetail, nl2fol: folDetail, chains: chainDetail};
+    var views = {faithfulness: faithDetail, nl2fol: folDetail, chains: chainDetail,
+      equivalence: eqDetail};
     var view = views[rec.m];
     if (view && rec.j === undefined && rec.t !== undefined) return view(rec);
     var box = el("div");
@@ -451,6 +452,74 @@
       pic.appendChild(group);
     });
     return pic;
+  }
+
+  // --- equivalence: both statements, the decision, the alignment, the obligations ---
+
+  function eqDetail(rec) {
+    var root = el("div", "equiv");
+    if (rec.inf) {
+      root.appendChild(el("h4", null, "informal statement"));
+      root.appendChild(el("pre", null, rec.inf));
+    }
+    var sides = el("div", "sides");
+    [["reference", rec.rf], ["candidate", rec.cd]].forEach(function (pair) {
+      var box = el("div", "side");
+      box.appendChild(el("h4", null, pair[0]));
+      box.appendChild(el("pre", "statement", pair[1] === undefined ? "(none)" : pair[1]));
+      sides.appendChild(box);
+    });
+    root.appendChild(sides);
+    var line = el("p");
+    line.appendChild(el("span", "badge o-" + rec.o, rec.o));
+    line.appendChild(el("span", "label", "  " + (rec.fx ? rec.fx.criterion : "") +
+      (rec.cp ? " · decided on the " + rec.cp : "") + (rec.why ? " — " + rec.why : "") +
+      (rec.fx && rec.fx.gold !== "none" ? " · gold: " + rec.fx.gold : "")));
+    root.appendChild(line);
+    if (rec.fl && rec.fl.length) root.appendChild(el("p", "label warn", "flags: " +
+      rec.fl.join(", ")));
+    if (rec.al && rec.al.length) {
+      root.appendChild(el("h4", null, "binder alignment"));
+      var table = el("table", "alignment");
+      var head = el("tr");
+      head.appendChild(el("th", null, "candidate"));
+      head.appendChild(el("th", null, "reference"));
+      table.appendChild(head);
+      rec.al.forEach(function (pair) {
+        var tr = el("tr");
+        tr.appendChild(el("td", "fol", pair[0]));
+        tr.appendChild(el("td", "fol", pair[1]));
+        table.appendChild(tr);
+      });
+      root.appendChild(table);
+    }
+    if (rec.ob && rec.ob.length) {
+      root.appendChild(el("h4", null, "proof obligations (" + rec.ob.length + ")"));
+      var list = el("table", "obligations");
+      var top = el("tr");
+      ["role", "statement", "verdict", "by"].forEach(function (h) {
+        top.appendChild(el("th", null, h));
+      });
+      list.appendChild(top);
+      rec.ob.forEach(function (o) {
+        var tr = el("tr", o.x ? "failed" : null);
+        tr.appendChild(el("td", null, o.ro + (o.x ? " (failed)" : "")));
+        var cell = el("td");
+        cell.appendChild(el("pre", "statement", o.s));
+        if (o.e) cell.appendChild(el("pre", null, o.e));
+        tr.appendChild(cell);
+        tr.appendChild(el("td", "k-" + o.v, o.v || "not tried"));
+        tr.appendChild(el("td", "label", (o.b !== undefined ? str(o.b) : "") +
+          (o.c ? " (kernel-certified)" : "") + (o.r !== undefined ? " — " + str(o.r) : "")));
+        list.appendChild(tr);
+      });
+      root.appendChild(list);
+    }
+    if (rec.cx) {
+      var pairs = Object.keys(rec.cx).map(function (k) { return k + " = " + rec.cx[k]; });
+      root.appendChild(el("pre", null, "counterexample: " + pairs.join(", ")));
+    }
+    return root;
   }
 
   // --- chains: premises, conclusion, each step with its label, the proof path ---
