@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +18,8 @@ from afcheck_report.method_compare import compare_method, run_metrics
 from afcheck_report.page import build
 from afcheck_report.runfile import load
 from afcheck_report.sections import BrowseTables, RunSteps
+from report_fixtures import ROOT, afcheck_run, write
 from report_fixtures import equivalence_record as pair
-from report_fixtures import write
 
 PLAN = [("equivalent", "Eq")] * 4 + [("equivalent", "Noneq"), ("equivalent", "Inconclusive"),
                                      ("inequivalent", "Eq")] + [("inequivalent", "Noneq")] * 3
@@ -92,3 +94,42 @@ def test_the_page_draws_the_section_and_keeps_data_as_text(tmp_path: Path) -> No
                      page, re.S)
     assert blob is not None
     assert json.loads(blob.group(1))["steps"][0]["fx"]["criterion"] == "<b>sae</b>"
+
+
+@pytest.fixture(scope="module")
+def criteria(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """Real runs of two equivalence suites, with the sae criterion and the syntactic one."""
+    folder = tmp_path_factory.mktemp("equivalence")
+    suites = ("suites/equivalence-rewrites", "suites/equivalence-perturbations", "--limit", "15")
+    return (afcheck_run(folder, "sae", *suites),
+            afcheck_run(folder, "syntactic", *suites, "--criterion", "syntactic"))
+
+
+def test_recomputed_metrics_are_the_runs_own(criteria: tuple[Path, Path]) -> None:
+    for path in criteria:
+        run = load(path)
+        own = run.header["methods"]["equivalence"]["metrics"]["overall"]
+        mine = {k: v.to_json() for k, v in summary(records(run.steps_of("equivalence"))).items()}
+        assert mine == own
+    sae = summary(records(load(criteria[0]).steps_of("equivalence")))["sae"]
+    assert sae.coverage.total == 15 and sae.false_positive_rate.total == 15
+
+
+def test_compare_two_criteria_on_the_same_pairs(criteria: tuple[Path, Path]) -> None:
+    base, new = load(criteria[0]), load(criteria[1])
+    result = compare_method(base, new, "equivalence")
+    status = {s["case_id"]: s["status"] for s in new.steps}
+    expected = [s["case_id"] for s in base.steps
+                if s["status"] == "passed" and status[s["case_id"]] == "failed"]
+    assert expected and [c.case_id for c in result.newly_failed] == expected
+    assert result.groups == ("sae", "syntactic")
+    coverage = next(m for m in result.metrics if m.name == "coverage")
+    own = new.header["methods"]["equivalence"]["metrics"]["overall"]["syntactic"]
+    assert coverage.new == own["coverage"]["value"] and coverage.base is not None
+    done = subprocess.run([sys.executable, "-m", "afcheck", "compare", str(criteria[0]),
+                           str(criteria[1]), "--fail-on-regression"], capture_output=True,
+                          text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 1 and "metrics of sae (base) against syntactic (new)" in \
+        done.stdout
+    page = build([base, new])
+    assert page.count('class="chart equivalence"') == 2

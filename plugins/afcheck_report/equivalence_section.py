@@ -28,6 +28,8 @@ from afcheck_report.sections import BrowseTables, RunSteps
 
 _RATES = (("coverage", "coverage"), ("false_positive_rate", "false-positive rate"),
           ("noneq_rate", "Noneq rate"))
+_SHORT = {"coverage": "coverage", "false_positive_rate": "FP rate", "noneq_rate": "Noneq"}
+"""Bar labels short enough for the chart's axis."""
 
 
 class EquivalenceSection:
@@ -124,9 +126,9 @@ def _obligation(value: Mapping[str, Any], tables: BrowseTables,
 
 def _bars(s: CriterionSummary) -> list[Bar]:
     bars = []
-    for key, label in _RATES:
+    for key, _ in _RATES:
         rate: Rate = getattr(s, key)
-        bars.append(Bar(label, rate.value, rate.interval if rate.total else None,
+        bars.append(Bar(_SHORT[key], rate.value, rate.interval if rate.total else None,
                         f"{rate.count} of {rate.total}"))
     return bars
 

@@ -89,6 +89,8 @@ class MethodComparison:
     fixed: tuple[ItemChange, ...]
     other: tuple[ItemChange, ...]
     test: StatusTest
+    groups: tuple[str, str] | None = None
+    """The base and new run's metric groups when they differ and were paired (criteria)."""
 
     @property
     def changes(self) -> dict[str, tuple[ItemChange, ...]]:
@@ -139,11 +141,14 @@ def compare_method(base: RunFile, new: RunFile, method: str) -> MethodComparison
                 continue
         if change.base_status != change.new_status or change.base_outcome != change.new_outcome:
             other.append(change)
+    base_metrics, new_metrics, groups = align_groups(run_metrics(base, method),
+                                                     run_metrics(new, method))
     return MethodComparison(
         method=method, paired=len(common), decided=decided,
         only_base=tuple(c for c in base_steps if c not in new_steps),
         only_new=tuple(c for c in new_steps if c not in base_steps),
-        metrics=metric_pairs(run_metrics(base, method), run_metrics(new, method)),
+        metrics=metric_pairs(base_metrics, new_metrics),
+        groups=groups,
         newly_failed=tuple(newly_failed), fixed=tuple(fixed), other=tuple(other),
         test=StatusTest(method, len(fixed), len(newly_failed),
                         mcnemar_exact(len(fixed), len(newly_failed))),
@@ -237,6 +242,22 @@ def _flatten(data: Mapping[str, Any], prefix: str) -> dict[str, Value]:
     return out
 
 
+def align_groups(base: Mapping[str, Value], new: Mapping[str, Value]
+                 ) -> tuple[dict[str, Value], dict[str, Value], tuple[str, str] | None]:
+    """When each run's metrics sit under one group of its own and the groups differ (an
+    equivalence run per criterion: ``sae.coverage`` against ``syntactic.coverage``), the
+    metrics without the group, so that they pair; and the two groups. Otherwise as given."""
+    def single(names: Mapping[str, Value]) -> str | None:
+        heads = {name.split(".", 1)[0] for name in names}
+        return heads.pop() if len(heads) == 1 and all("." in n for n in names) else None
+
+    left, right = single(base), single(new)
+    if left is None or right is None or left == right:
+        return dict(base), dict(new), None
+    return ({k.split(".", 1)[1]: v for k, v in base.items()},
+            {k.split(".", 1)[1]: v for k, v in new.items()}, (left, right))
+
+
 def metric_pairs(base: Mapping[str, Value], new: Mapping[str, Value]) -> tuple[MetricPair, ...]:
     """Every metric of either run, the base run's order first."""
     pairs = []
@@ -266,6 +287,8 @@ def to_json(result: MethodComparison) -> dict[str, Any]:
         "metrics": {m.name: {"base": m.base, "new": m.new, "difference": m.difference,
                              "base_ci95": interval(m.base_interval),
                              "new_ci95": interval(m.new_interval)} for m in result.metrics},
+        "metric_groups": None if result.groups is None else
+        {"base": result.groups[0], "new": result.groups[1]},
         "status": {"newly_failed": result.test.new, "fixed": result.test.fixed,
                    "p_value": result.test.p_value},
         "changes": {name.replace(" ", "_"): [change(c) for c in cases]
@@ -282,6 +305,9 @@ def write_text(result: MethodComparison, show: int, out: TextIO) -> None:
         extra.append(f"{len(result.only_new)} only in new")
     print(f"{result.paired} paired items, {result.decided} passed or failed in both"
           + (f" ({', '.join(extra)}; left out)" if extra else ""), file=out)
+    if result.groups is not None:
+        print(f"metrics of {result.groups[0]} (base) against {result.groups[1]} (new)",
+              file=out)
     if result.metrics:
         width = max(len("metric"), *(len(m.name) for m in result.metrics))
         print(f"{'metric':<{width}}{'base':>9}{'new':>9}{'new−base':>10}   "
