@@ -6,10 +6,11 @@ import pytest
 
 pytest.importorskip("z3")
 
-from afcheck_equivalence.decision import Eq, Noneq, Pair  # noqa: E402
 from afcheck_equivalence.logical import Logical  # noqa: E402
 from afcheck_equivalence.sae import Sae  # noqa: E402
 from afcheck_smt.prover import SmtProver  # noqa: E402
+
+from afcheck.equivalence import Eq, Noneq, Pair  # noqa: E402
 
 UNRELATED = Pair("u", "theorem a (x y : ℤ) (h₀ : 0 < y) (h₁ : y < x) (h₂ : x + y + x * y = 80) :"
                  " x = 26 := by sorry",
@@ -31,6 +32,16 @@ def test_a_true_and_a_false_statement_are_noneq() -> None:
     assert isinstance(d, Noneq) and d.component == "statement"
 
 
-def test_judge_answers_the_core_interface() -> None:
-    verdicts = Logical(SmtProver()).judge([(UNRELATED.reference, UNRELATED.candidate)])
-    assert verdicts[0].kind.value == "proved" and verdicts[0].backend == "logical"
+def test_every_registered_criterion_answers_the_core_interface() -> None:
+    from afcheck.components import EquivalenceCriterion
+    from afcheck.plugins import Plugins
+    from afcheck.registry import CRITERION
+
+    plugins = Plugins()
+    for name in ("logical", "sae", "syntactic"):
+        criterion = plugins.create(CRITERION, name)
+        assert isinstance(criterion, EquivalenceCriterion)
+        [decision] = criterion.decide([UNRELATED])
+        assert decision.kind.value in ("Eq", "Noneq", "Inconclusive")
+    [eq] = Logical(SmtProver()).decide([UNRELATED])
+    assert eq.kind.value == "Eq"  # both provable: the baseline's blind spot

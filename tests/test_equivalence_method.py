@@ -8,15 +8,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from afcheck_equivalence.decision import (
+from afcheck_equivalence.method import Item, Result, load, outcome, summarise
+
+from afcheck.equivalence import (
     Eq,
     Inconclusive,
     Noneq,
     Obligation,
     decision_from_json,
 )
-from afcheck_equivalence.method import Item, Result, load, outcome, summarise
-
 from afcheck.errors import LoadError
 from afcheck.method import ItemStatus
 from afcheck.metrics import wilson

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from afcheck_equivalence.decision import Eq, Inconclusive, Noneq, Pair
 from afcheck_equivalence.syntactic import Syntactic
+
+from afcheck.equivalence import Eq, Inconclusive, Noneq, Pair
 
 
 def decide(reference: str, candidate: str, header: str = "") -> object:

@@ -15,8 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from afcheck_equivalence.criterion import JudgeAdapter
-from afcheck_equivalence.decision import Decision, Eq, Inconclusive, Obligation, Pair
+from afcheck.equivalence import Decision, Eq, Inconclusive, Obligation, Pair
 
 if TYPE_CHECKING:
     from afcheck_lean.replies import Reply
@@ -47,7 +46,7 @@ def _rename(statement: str, name: str) -> str:
 
 
 @dataclass
-class BeqPlus(JudgeAdapter):
+class BeqPlus:
     pool: object
     """An :class:`afcheck_lean.pool.ReplPool`."""
 

@@ -25,19 +25,19 @@ from pathlib import Path
 from typing import Any
 
 from afcheck.components import Formaliser
-from afcheck.errors import LoadError
-from afcheck.method import Case, Choice, ItemOutcome, ItemResult, ItemStatus, JsonObject, Selection
-from afcheck.metrics import Interval, wilson
-from afcheck.runtime import Runtime
-from afcheck.types import Location
-from afcheck_equivalence.criterion import Criterion
-from afcheck_equivalence.decision import (
+from afcheck.equivalence import (
     Decision,
     DecisionKind,
     Inconclusive,
     Pair,
     decision_from_json,
 )
+from afcheck.errors import LoadError
+from afcheck.method import Case, Choice, ItemOutcome, ItemResult, ItemStatus, JsonObject, Selection
+from afcheck.metrics import Interval, wilson
+from afcheck.runtime import Runtime
+from afcheck.types import Location
+from afcheck_equivalence.criterion import Criterion
 
 __all__ = ["Item", "Rate", "Result", "Summary", "decide", "formalise_missing", "load", "outcome",
            "summarise", "to_json"]
@@ -126,7 +126,7 @@ def decide(items: Sequence[Item], criterion: Criterion,
            candidates: Mapping[str, str | None] | None = None) -> list[Result]:
     """Every item in one criterion batch. ``candidates`` supplies the formaliser's statements
     for items without one (``None``: the formaliser produced nothing)."""
-    from afcheck_equivalence.decision import Inconclusive
+    from afcheck.equivalence import Inconclusive
 
     written = dict(candidates or {})
     pairs: list[Pair] = []
@@ -437,7 +437,7 @@ def _decide_pairs(runtime: Runtime, choice: Choice,
     from afcheck.registry import CRITERION
 
     built = runtime.component(CRITERION, choice)
-    criterion: Criterion = built.component  # type: ignore[assignment]
+    criterion = built.component
 
     def call(chunk: list[tuple[Item, str]]) -> list[Decision]:
         return criterion.decide([Pair(i.id, i.reference, c, i.header) for i, c in chunk])

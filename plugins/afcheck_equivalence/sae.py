@@ -32,14 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from afcheck.components import Prover
-from afcheck.lean import ast as A
-from afcheck.lean import typed as T
-from afcheck.lean.printer import print_expr, print_theorem
-from afcheck.lean.rename import free_names, rename
-from afcheck.types import Verdict, VerdictKind
-from afcheck_equivalence.align import alignments
-from afcheck_equivalence.criterion import JudgeAdapter, discharge
-from afcheck_equivalence.decision import (
+from afcheck.equivalence import (
     Decision,
     Eq,
     Inconclusive,
@@ -47,6 +40,13 @@ from afcheck_equivalence.decision import (
     Obligation,
     Pair,
 )
+from afcheck.lean import ast as A
+from afcheck.lean import typed as T
+from afcheck.lean.printer import print_expr, print_theorem
+from afcheck.lean.rename import free_names, rename
+from afcheck.types import Verdict, VerdictKind
+from afcheck_equivalence.align import alignments
+from afcheck_equivalence.criterion import discharge
 from afcheck_equivalence.normal import NormalForm, NotNormalisable, normalise
 from afcheck_equivalence.read import ReadError, read_statement
 from afcheck_equivalence.syntactic import aliases, canonical
@@ -118,7 +118,7 @@ def _conj(parts: Sequence[A.Expr]) -> A.Expr:
     return out
 
 
-class Sae(JudgeAdapter):
+class Sae:
     """See the module docstring."""
 
     name = "sae"
