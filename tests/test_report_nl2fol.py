@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,7 +16,7 @@ from afcheck_report.nl2fol_section import SECTION
 from afcheck_report.page import build
 from afcheck_report.runfile import RunFile, load
 from afcheck_report.sections import BrowseTables, RunSteps, section_for
-from report_fixtures import afcheck_run, write, write_replay
+from report_fixtures import ROOT, afcheck_run, write, write_replay
 
 
 @pytest.fixture(scope="module")
@@ -100,3 +102,12 @@ def test_a_mixed_page_has_each_methods_section(run: RunFile) -> None:
     page = build([run])
     assert 'data-method="nl2fol"' in page and "<h2>NL→FOL (nl2fol)</h2>" in page
     assert 'name="fx-syntax"' in page and 'name="fx-difficulty"' in page
+
+
+def test_the_report_command_on_an_nl2fol_run(run: RunFile, tmp_path: Path) -> None:
+    page = tmp_path / "r.html"
+    done = subprocess.run([sys.executable, "-m", "afcheck", "report", str(run.path), "--html",
+                           str(page)], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.startswith(f"wrote {page}: 1 run(s), 30 steps")
+    assert "<h2>NL→FOL (nl2fol)</h2>" in page.read_text("utf-8")
