@@ -62,6 +62,7 @@ class Run:
         self._choices: dict[tuple[str, str], Choice] = {}
         self._suites: dict[str, dict[str, object]] = {}
         self._gates: list[gating.Gate] = []
+        self._added_gates: list[gating.Gate] = []
         self._results: dict[str, ItemResult[object]] | None = None
         self._reported: set[str] = set()
         self._times = StageTimes()
@@ -82,6 +83,14 @@ class Run:
     def add_reporter(self, reporter: Reporter, destination: str) -> None:
         """Ask for ``reporter``'s output at ``destination`` at the end of the run."""
         self._reporters.append((reporter, destination))
+
+    def add_gate(self, metric: str, op: str, threshold: object, origin: str,
+                 method: str | None = None) -> None:
+        """Hold the run to ``metric op threshold`` (``op`` is ``<=`` or ``>=``): how a plugin
+        turns its own gate flags (``--max-uflb X``) into gates. A threshold that is not a
+        number from 0 to 1 is a usage error."""
+        self._added_gates.append(
+            gating.Gate(metric, op, gating.threshold(threshold, origin), origin, method))
 
     def method(self, name: str) -> AnyMethod:
         if name not in self._methods:
@@ -169,17 +178,7 @@ class Run:
         given = self.option("gate")
         gates = [gating.parse(str(text))
                  for text in (given if isinstance(given, (list, tuple)) else [])]
-        for entry in self.plugins.registry(METHOD).entries():
-            method = self.method(entry.name)
-            for option, metric in method.gate_options.items():
-                value = self.option(option)
-                if value is None:
-                    continue
-                origin = f"--{option}"
-                op = "<=" if option.startswith("max") else ">="
-                gates.append(gating.Gate(metric, op, gating.threshold(value, origin), origin,
-                                         entry.name))
-        return gates
+        return gates + self._added_gates
 
     # -- the work --------------------------------------------------------------------------------
 

@@ -7,39 +7,35 @@ import argparse
 from collections.abc import Callable
 
 from afcheck import hookimpl
-from afcheck.registry import Register
+from afcheck.registry import Register, lazy
 
 
 @hookimpl
 def afcheck_register_criteria(register: Register) -> None:
-    from afcheck_equivalence.factories import make_beq_plus, make_logical, make_sae, make_syntactic
-
-    register("sae", make_sae,
+    register("sae", lazy("afcheck_equivalence.factories:make_sae"),
              description="structure-aware equivalence: aligned binders, premises ↔, conclusion ↔",
              details={"options": "prover (smt), cap (64), prover.K=V"})
-    register("logical", make_logical, description="whole-statement T ↔ T' by the prover",
+    register("logical", lazy("afcheck_equivalence.factories:make_logical"),
+             description="whole-statement T ↔ T' by the prover",
              details={"options": "prover (smt), prover.K=V"})
-    register("syntactic", make_syntactic,
+    register("syntactic", lazy("afcheck_equivalence.factories:make_syntactic"),
              description="equal after α-renaming and notation normalisation")
-    register("beq-plus", make_beq_plus,
+    register("beq-plus", lazy("afcheck_equivalence.factories:make_beq_plus"),
              description="BEq+ tactic cascade in Lean, both directions",
              details={"backend": "lean-interact"})
 
 
 @hookimpl
 def afcheck_register_methods(register: Register) -> None:
-    from afcheck_equivalence.method import Equivalence
-
-    register("equivalence", lambda options: Equivalence(),
+    register("equivalence", lazy("afcheck_equivalence.method:Equivalence", takes_options=False),
              description="a criterion decides Eq / Noneq / Inconclusive for each (reference, "
              "candidate) pair; coverage, false-positive rate, Noneq rate vs gold labels")
 
 
 @hookimpl
 def afcheck_register_suite_kinds(register: Register) -> None:
-    from afcheck_equivalence.suite_kind import EquivalenceSuite
-
-    register("equivalence", lambda options: EquivalenceSuite(),
+    register("equivalence",
+             lazy("afcheck_equivalence.suite_kind:EquivalenceSuite", takes_options=False),
              description="pairs of Lean statements with gold labels, one per line")
 
 

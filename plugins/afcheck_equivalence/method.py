@@ -343,7 +343,6 @@ class Equivalence:
     defaults: Mapping[str, object] = {"criterion": "sae", "prover": "smt",
                                       "formaliser": "literal"}
     gates: Mapping[str, str] = GATES
-    gate_options: Mapping[str, str] = {}
 
     def cases(self, record: object, selection: Selection) -> Iterable[tuple[str, CaseSpec]]:
         if not isinstance(record, Item):
