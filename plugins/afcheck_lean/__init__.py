@@ -1,5 +1,5 @@
-"""Built-in afcheck plugin: lean (checker ``lean``, provers ``lean-tactics`` and ``deepseek``,
-the ``afcheck lean setup|doctor|audit`` command)."""
+"""Built-in afcheck plugin: lean (checkers ``lean`` and ``kimina``, provers ``lean-tactics``
+and ``deepseek``, the ``afcheck lean setup|doctor|audit`` command)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,15 @@ from afcheck.registry import Register
 
 @hookimpl
 def afcheck_register_checkers(register: Register) -> None:
-    from afcheck_lean.factories import make_checker
+    from afcheck_lean.factories import make_checker, make_kimina_checker
 
     register("lean", make_checker, description="type-check statements with `by sorry` in Lean",
-             details={"backend": "lean-interact"})
+             details={"backend": "lean-interact (url=: a kimina-lean-server)"})
+    register("kimina", make_kimina_checker,
+             description="the lean checker on a kimina-lean-server (url=http://HOST:PORT)",
+             details={"backend": "kimina-lean-server",
+                      "options": "url, kimina_key_env, batch_size, retries, http_timeout_s, "
+                      "timeout_s, workers, header"})
 
 
 @hookimpl

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from afcheck.types import Formalisation, FormalisationStatus
 from afcheck_lean.integrity import header_violation
-from afcheck_lean.pool import Breaker, Failure, ReplPool
+from afcheck_lean.pool import Breaker, Failure, LeanPool
 from afcheck_lean.replies import Reply
 from afcheck_lean.source import Source, SourceError, declaration_source, header_lines
 from afcheck_lean.statement import StatementError, split_statement
@@ -37,7 +37,7 @@ class LeanChecker:
     name = "lean"
     version = "2"
 
-    def __init__(self, pool: ReplPool, *, breaker_limit: int = BREAKER_LIMIT) -> None:
+    def __init__(self, pool: LeanPool, *, breaker_limit: int = BREAKER_LIMIT) -> None:
         self.pool = pool
         self.breaker = Breaker(breaker_limit)
 

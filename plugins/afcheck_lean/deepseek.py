@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from afcheck.types import ProofTask, Verdict, VerdictKind
 from afcheck_lean.negation import Negate, NegationError
-from afcheck_lean.pool import Breaker, ReplPool
+from afcheck_lean.pool import Breaker, LeanPool
 from afcheck_lean.source import SourceError, header_lines
 from afcheck_lean.statement import (
     Statement,
@@ -93,7 +93,7 @@ class DeepSeekProver:
     name = "deepseek"
     version = "1"
 
-    def __init__(self, pool: ReplPool, generate: Generate, negate: Negate, *, k: int = 2,
+    def __init__(self, pool: LeanPool, generate: Generate, negate: Negate, *, k: int = 2,
                  cot: bool = True, allow_native_decide: bool = False) -> None:
         self.pool = pool
         self.generate = generate

@@ -19,6 +19,7 @@ import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Protocol
 
 from afcheck.errors import AfcheckError
 from afcheck_lean.replies import Reply, parse_reply
@@ -41,6 +42,19 @@ class Failure:
 
 
 Result = Reply | Failure
+
+
+class LeanPool(Protocol):
+    """What the checker and provers need of a pool: :class:`ReplPool` (local REPLs) or
+    :class:`afcheck_lean.kimina.KiminaPool` (a kimina-lean-server)."""
+
+    settings: LeanSettings
+
+    def run(self, commands: Sequence[str], breaker: Breaker | None = None) -> list[Result]:
+        """One result per command, in order; never raises for one command."""
+        ...
+
+    def close(self) -> None: ...
 
 
 class HeaderError(RuntimeError):

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from afcheck.components import Prover
 from afcheck.types import ProofTask, Verdict, VerdictKind
 from afcheck_lean.negation import Negate, NegationError
-from afcheck_lean.pool import Breaker, ReplPool
+from afcheck_lean.pool import Breaker, LeanPool
 from afcheck_lean.statement import StatementError, split_statement, top_level_assign
 from afcheck_lean.verify import Candidate, Check, verify
 
@@ -128,7 +128,7 @@ class LeanTacticsProver:
     name = "lean-tactics"
     version = "1"
 
-    def __init__(self, pool: ReplPool, negate: Negate, *, smt: Prover | None = None,
+    def __init__(self, pool: LeanPool, negate: Negate, *, smt: Prover | None = None,
                  trust_smt: bool = False, allow_native_decide: bool = False) -> None:
         self.pool = pool
         self.negate = negate
