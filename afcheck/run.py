@@ -200,6 +200,7 @@ class Run:
             where = runtime.executor.describe()
             if where:
                 self.messages.append(where)
+            self.messages.extend(self.components.summaries())
             self.components.close()
             if runtime.cache is not None:
                 self.cache_stats = (runtime.cache.hits, runtime.cache.misses)

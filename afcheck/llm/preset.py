@@ -144,6 +144,11 @@ class PresetFormaliser:
             f":k={s.top_k}:max={s.max_tokens}:n={s.n}:seed={s.seed}"
         )
 
+    def summary_lines(self) -> list[str]:
+        """The client's lines for the end of the run (one per replica of ``base_url``)."""
+        lines = getattr(self.client, "summary_lines", None)
+        return list(lines()) if callable(lines) else []
+
     def formalise(self, requests: Sequence[FormaliseRequest]) -> list[Formalisation]:
         prompts = [self._prompt(r) for r in requests]
         results: dict[int, Formalisation] = {}

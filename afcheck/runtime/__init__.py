@@ -67,6 +67,19 @@ class Components:
         """How ``component`` was built, when this run built it from a registry."""
         return self._recipes.get(id(component))
 
+    def summaries(self) -> list[str]:
+        """Lines components give for the end of the run (``summary_lines() -> list[str]``,
+        optional: a formaliser's replicas, a remote Lean server's counts)."""
+        lines: list[str] = []
+        for built in self._built.values():
+            summary = getattr(built.component, "summary_lines", None)
+            if callable(summary):
+                try:
+                    lines += [str(line) for line in summary()]
+                except Exception as exc:  # noqa: BLE001 - a summary must not sink the run
+                    lines.append(f"{built.name}: no summary ({type(exc).__name__}: {exc})")
+        return lines
+
     def close(self) -> None:
         """Let components that hold processes or servers release them."""
         for built in self._built.values():

@@ -76,6 +76,11 @@ class LeanChecker:
             return f"not checked: statement {problem.removeprefix('header ')}"
         return declaration_source(header, statement.with_sorry(), print_axioms=False)
 
+    def summary_lines(self) -> list[str]:
+        """The pool's line for the end of the run, when it has one (a kimina-lean-server)."""
+        summary = getattr(self.pool, "summary", None)
+        return [summary()] if callable(summary) else []
+
     def close(self) -> None:
         self.pool.close()
 
