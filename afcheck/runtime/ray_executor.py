@@ -258,6 +258,22 @@ class RayExecutor:
         pool.nodes[actor] = str(value)
         pool.ready.append(actor)
 
+    def wait_ready(self, timeout_s: float) -> int:
+        """Wait up to ``timeout_s`` for every actor being started to be ready (a warm-up, so
+        that timings leave out start-up); the number of ready actors."""
+        deadline = time.monotonic() + timeout_s
+        for pool in self._pools.values():
+            while pool.starting and time.monotonic() < deadline:
+                finished, _ = self.ray.wait(list(pool.starting), num_returns=1,
+                                            timeout=max(0.0, deadline - time.monotonic()))
+                for done in finished:
+                    actor = pool.starting.pop(done)
+                    status, value = self.ray.get(done)
+                    if status == "ok":
+                        pool.nodes[actor] = str(value)
+                        pool.ready.append(actor)
+        return sum(len(pool.ready) for pool in self._pools.values())
+
     def _drop(self, pool: _Pool, actor: Any) -> None:
         self.lost_actors += 1
         pool.nodes.pop(actor, None)
