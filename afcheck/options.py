@@ -96,7 +96,7 @@ CORE_OPTIONS: tuple[OptionSpec, ...] = (
     _opt("cache and execution", "executor-opt", action="append", default=[],
          metavar="K=V[,K=V…]",
          help="executor option(s), repeatable (ray: address=auto|HOST:PORT|ray://HOST:PORT, "
-         "cpus=, gpus=, actors=, stages=, timeout_s=)"),
+         "cpus=, gpus=, gpu_stages=, actors=, stages=, timeout_s=)"),
     _opt("cache and execution", "full-protocol", action="store_true",
          help="run items through pytest's full setup/call/teardown hooks (slower; for "
          "plugins that hook into setup or teardown)"),

@@ -170,3 +170,19 @@ def test_options_are_checked_in_one_line() -> None:
         parse_kimina({"batch_size": "4"}, "checker lean")
     with pytest.raises(UsageError, match="kimina_key_env=NO_SUCH_VARIABLE_X names"):
         parse_kimina({"url": "http://h:1", "kimina_key_env": "NO_SUCH_VARIABLE_X"}, "checker")
+
+
+def test_a_run_with_the_kimina_checker_ends_with_its_summary(server: FakeKimina) -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run(
+        [sys.executable, "-m", "afcheck", str(root / "suites" / "examples"), "--limit", "3",
+         "--checker", "kimina", "--checker-opt", f"url={server.url}", "--no-cache", "-q"],
+        capture_output=True, text=True, timeout=300, cwd=root)
+    sent = sum(len(r["snippets"]) for r in server.requests)
+    assert sent > 0
+    assert (f"kimina-lean-server {server.url}: {sent} snippets (lean_error {sent}) in "
+            f"{len(server.requests)} requests") in done.stdout

@@ -140,7 +140,7 @@ def test_ray_results_equal_local_and_reach_the_cache(cluster: ray_cluster.Cluste
 
 
 def test_a_stage_asking_for_missing_resources_is_one_line(cluster: ray_cluster.Cluster) -> None:
-    executor = RayExecutor({"address": cluster.address, "gpus": "1"})
+    executor = RayExecutor({"address": cluster.address, "gpus": "1", "gpu_stages": "prove"})
     try:
         with pytest.raises(UsageError, match=r"asks each Ray worker for CPU=1, GPU=1, which no "
                                              r"node of the cluster .* has \(largest: CPU=1, "

@@ -14,8 +14,10 @@ chunks are redone. Chunks are independent and components are deterministic per i
 results equal a local run's.
 
 Options (``--executor-opt K=V``): ``address`` (``auto``, ``HOST:PORT`` or ``ray://HOST:PORT``;
-default ``auto``), ``cpus`` and ``gpus`` per actor (default 1 and 0; a component may ask for
-more with a ``resources`` attribute, e.g. ``{"GPU": 2}``), ``actors`` (per component; default:
+default ``auto``), ``cpus`` per actor (default 1), ``gpus`` per actor of the stages named in
+``gpu_stages`` (default 0, and ``formalise,perturb``: the stages that run a model; a
+component may ask for its own with a ``resources`` attribute, e.g. ``{"GPU": 2}``), ``actors``
+(per component; default:
 as many as the cluster's CPUs or GPUs allow), ``stages`` (comma-separated stage names sent to
 the cluster; default all), ``timeout_s`` (how long to wait for the cluster to place a first
 actor; default 120).
@@ -40,7 +42,7 @@ from afcheck.runtime.executor import Done, LocalExecutor, Recipe, Stage
 T = TypeVar("T")
 R = TypeVar("R")
 
-_OPTIONS = ("address", "cpus", "gpus", "actors", "stages", "timeout_s")
+_OPTIONS = ("address", "cpus", "gpus", "gpu_stages", "actors", "stages", "timeout_s")
 _TAG = "afcheck-component"
 IN_PROCESS = "registered in process"
 
@@ -79,6 +81,8 @@ class RayExecutor:
         self.address = options.get("address", "auto").strip() or "auto"
         self.cpus = _number(options, "cpus", 1.0)
         self.gpus = _number(options, "gpus", 0.0)
+        self.gpu_stages = {s.strip() for s in options.get(
+            "gpu_stages", "formalise,perturb").split(",") if s.strip()}
         self.actors = int(_number(options, "actors", 0.0)) or None
         self.stages = {s.strip() for s in options.get("stages", "").split(",") if s.strip()}
         self.timeout_s = _number(options, "timeout_s", 120.0)
@@ -119,7 +123,8 @@ class RayExecutor:
 
     def _resources(self, stage: Stage) -> dict[str, float]:
         asked = getattr(stage.built.component, "resources", None)
-        resources = {"CPU": self.cpus, "GPU": self.gpus}
+        resources = {"CPU": self.cpus,
+                     "GPU": self.gpus if stage.name in self.gpu_stages else 0.0}
         if isinstance(asked, Mapping):
             resources.update({str(k): float(v) for k, v in asked.items()})
         return {k: v for k, v in resources.items() if v > 0}

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from afcheck.types import Formalisation, FormalisationStatus
 from afcheck_lean.integrity import header_violation
+from afcheck_lean.kimina import pool_summary
 from afcheck_lean.pool import Breaker, Failure, LeanPool
 from afcheck_lean.replies import Reply
 from afcheck_lean.source import Source, SourceError, declaration_source, header_lines
@@ -78,8 +79,7 @@ class LeanChecker:
 
     def summary_lines(self) -> list[str]:
         """The pool's line for the end of the run, when it has one (a kimina-lean-server)."""
-        summary = getattr(self.pool, "summary", None)
-        return [summary()] if callable(summary) else []
+        return pool_summary(self.pool)
 
     def close(self) -> None:
         self.pool.close()

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from afcheck.types import ProofTask, Verdict, VerdictKind
+from afcheck_lean.kimina import pool_summary
 from afcheck_lean.negation import Negate, NegationError
 from afcheck_lean.pool import Breaker, LeanPool
 from afcheck_lean.source import SourceError, header_lines
@@ -159,6 +160,10 @@ class DeepSeekProver:
         if no_negation:
             why += f"; {no_negation}"
         return Verdict(VerdictKind.INCONCLUSIVE, self.name, reason=why)
+
+    def summary_lines(self) -> list[str]:
+        """The pool's line for the end of the run, when it has one (a kimina-lean-server)."""
+        return pool_summary(self.pool)
 
     def close(self) -> None:
         self.pool.close()

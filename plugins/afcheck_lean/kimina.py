@@ -268,3 +268,9 @@ class KiminaPool:
         return (f"kimina-lean-server {self.kimina.url}: {sum(self.statuses.values())} snippets "
                 f"({counts or 'none'}) in {self.requests} requests")
 
+
+
+def pool_summary(pool: object) -> list[str]:
+    """The end-of-run line of a pool that has one (a :class:`KiminaPool`), else none."""
+    summary = getattr(pool, "summary", None)
+    return [str(summary())] if callable(summary) else []
