@@ -7,6 +7,10 @@ that the run still equals an undisturbed local run and that every result reached
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -174,6 +178,35 @@ def test_an_in_process_plugin_cannot_be_shipped(cluster: ray_cluster.Cluster) ->
     finally:
         executor.close()
         components.close()
+
+
+def _afcheck_json(tmp_path: Path, name: str, *options: str) -> tuple[dict[str, object], str]:
+    root = Path(__file__).resolve().parent.parent
+    target = tmp_path / f"{name}.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "afcheck", str(root / "suites" / "examples"), "--limit", "12",
+         "--chunk-size", "4", "--no-cache", "-q", "--json", str(target), *options],
+        capture_output=True, text=True, timeout=300, cwd=root,
+        env={**os.environ, "RAY_USAGE_STATS_ENABLED": "0"})
+    assert target.is_file(), done.stdout[-2000:] + done.stderr[-2000:]
+    return json.loads(target.read_text(encoding="utf-8")), done.stdout
+
+
+def _outcomes(results: dict[str, object]) -> list[tuple[object, ...]]:
+    steps = results["steps"]
+    assert isinstance(steps, list)
+    return [(s["case_id"], s["outcome"], (s["z"] or {}).get("kind"),
+             (s["z_bar"] or {}).get("kind")) for s in steps]
+
+
+def test_a_run_on_the_cluster_equals_the_local_run(cluster: ray_cluster.Cluster,
+                                                   tmp_path: Path) -> None:
+    local, _ = _afcheck_json(tmp_path, "local")
+    remote, stdout = _afcheck_json(tmp_path, "ray", "--executor", "ray", "--executor-opt",
+                                   f"address={cluster.address}")
+    assert _outcomes(remote) == _outcomes(local)
+    assert len(_outcomes(local)) == 12
+    assert f"ray executor ({cluster.address}): " in stdout
 
 
 def test_a_lost_node_costs_only_its_unfinished_chunks(cluster: ray_cluster.Cluster,

@@ -207,13 +207,43 @@ class RayExecutor:
                 f"the {recipe.kind} '{recipe.name}' comes from plugin '{recipe.plugin}', which "
                 "was registered in process and cannot be built on a Ray worker; install it as a "
                 "plugin (entry point) or name its module with --plugin MODULE")
-        pool = self._pools.get(recipe)
-        if pool is None:
-            pool = self._pools[recipe] = _Pool(self._resources(stage))
+        pool = self._pools.pop(recipe, None) or _Pool(self._resources(stage))
+        self._pools[recipe] = pool  # the most recently used last
+        self._make_room(recipe, pool, chunks)
         self._grow(stage, recipe, pool, chunks)
         if not pool.ready:
             self._await_first(stage, pool)
         return pool
+
+    def _make_room(self, recipe: Recipe, pool: _Pool, chunks: int) -> None:
+        """Release the actors of other components, least recently used first, until the
+        cluster has room for this stage's: warm actors are kept only while they cost no
+        other stage its workers (stages run one after the other)."""
+        wanted = max(0, min(self.actors or chunks, chunks) - len(pool.ready)
+                     - len(pool.starting))
+        for other in list(self._pools):
+            if other == recipe or self._free_for(pool.resources, wanted):
+                continue
+            self._release(self._pools.pop(other))
+
+    def _free_for(self, resources: Mapping[str, float], count: int) -> bool:
+        free = self.ray.available_resources()
+        return all(free.get(k, 0.0) + 1e-9 >= v * count for k, v in resources.items())
+
+    def _release(self, pool: _Pool) -> None:
+        actors = [*pool.ready, *pool.starting.values()]
+        if not actors:
+            return
+        try:
+            self.ray.wait([a.close.remote() for a in actors], num_returns=len(actors),
+                          timeout=10)
+        except Exception:  # noqa: BLE001 - a lost actor has nothing left to close
+            pass
+        for actor in actors:
+            try:
+                self.ray.kill(actor)
+            except Exception:  # noqa: BLE001
+                pass
 
     def _grow(self, stage: Stage, recipe: Recipe, pool: _Pool, chunks: int) -> None:
         fits = self._check_fits(stage, pool.resources)
@@ -296,19 +326,8 @@ class RayExecutor:
 
     def close(self) -> None:
         """Let every actor close its components, then end the actors."""
-        actors = [a for pool in self._pools.values() for a in (*pool.ready,
-                                                                 *pool.starting.values())]
-        if actors:
-            try:
-                self.ray.wait([a.close.remote() for a in actors], num_returns=len(actors),
-                              timeout=30)
-            except Exception:  # noqa: BLE001 - a lost actor has nothing left to close
-                pass
-            for actor in actors:
-                try:
-                    self.ray.kill(actor)
-                except Exception:  # noqa: BLE001
-                    pass
+        for pool in self._pools.values():
+            self._release(pool)
         self._pools.clear()
 
     def describe(self) -> str:
