@@ -7,8 +7,8 @@ of failures, and formalisers fail 10–30% of steps) and the short option spelli
 (``-k``, ``-x``, ``--lf``, ``--co``, ``-q``, ``-v``, ``-rs``).
 
 ``afcheck COMMAND …`` runs a subcommand: ``list``, ``cache`` and those plugins register
-(``prove``, ``perturb``, ``lean``, ``dag`` …). A command wins over a folder of the same name
-(``afcheck ./lean`` runs the folder). ``afcheck --help`` is afcheck's help;
+(``prove``, ``perturb``, ``lean``, ``dag``, ``report`` …). A command wins over a folder of the
+same name (``afcheck ./lean`` runs the folder). ``afcheck --help`` is afcheck's help;
 ``afcheck --help-pytest`` is pytest's.
 """
 
@@ -32,8 +32,6 @@ USAGE = """usage: afcheck PATH... [--formaliser NAME] [--prover NAME] [--perturb
 _BUILTIN: dict[str, str] = {
     "list": "every registered component, method, reporter and command, with its plugin",
     "cache": "show or clear the result cache",
-    "prove": "decide one Lean statement and show the verdict and its evidence",
-    "perturb": "perturb one step with a perturber and show the edit",
     "help": "this help",
 }
 
@@ -86,8 +84,7 @@ def _command(plugins: Plugins, name: str) -> Callable[[list[str]], int] | None:
     if name.startswith("-"):
         return None
     builtin: dict[str, Callable[[argparse.ArgumentParser], Handler]] = {
-        "list": _configure_list, "cache": _configure_cache,
-        "prove": _lazy("afcheck.prove"), "perturb": _lazy("afcheck.perturb")}
+        "list": _configure_list, "cache": _configure_cache}
     description = _BUILTIN.get(name, "")
     configure = builtin.get(name)
     if configure is None:
@@ -103,18 +100,6 @@ def _command(plugins: Plugins, name: str) -> Callable[[list[str]], int] | None:
         return int(handler(parser.parse_args(_without_plugins(rest))))
 
     return call
-
-
-def _lazy(module: str) -> Callable[[argparse.ArgumentParser], Handler]:
-    """A built-in command whose module is imported only when it runs."""
-
-    def configure(parser: argparse.ArgumentParser) -> Handler:
-        import importlib
-
-        handler: Handler = importlib.import_module(module).configure(parser)
-        return handler
-
-    return configure
 
 
 def _without_plugins(args: list[str]) -> list[str]:
@@ -248,10 +233,18 @@ def help_text(plugins: Plugins) -> str:
     return "\n".join(lines)
 
 
-def _two_columns(left: str, right: str, width: int = 30) -> str:
+def _two_columns(left: str, right: str, width: int = 30, total: int = 100) -> str:
+    import textwrap
+
+    lines = textwrap.wrap(right, total - width, break_on_hyphens=False) or [""]
+    indent = " " * width
     if len(left) + 2 >= width:
-        return f"  {left}\n  {'':{width - 2}}{right}"
-    return f"  {left:<{width - 2}}{right}"
+        head = [f"  {left}"]
+        body = [indent + line for line in lines]
+    else:
+        head = [f"  {left:<{width - 2}}{lines[0]}"]
+        body = [indent + line for line in lines[1:]]
+    return "\n".join(head + body)
 
 
 # -- built-in commands -------------------------------------------------------------------------

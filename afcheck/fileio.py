@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -32,3 +33,12 @@ def write_atomic(path: Path | str, text: str) -> None:
     """Write ``text`` to ``path`` atomically."""
     with atomic_writer(path) as handle:
         handle.write(text)
+
+
+def stdin_bytes(limit: int = -1) -> bytes:
+    """Standard input as bytes, so that bad UTF-8 is reported rather than raised; a text-only
+    stream (an embedding host's) is taken as it is."""
+    buffer = getattr(sys.stdin, "buffer", None)
+    if buffer is not None:
+        return bytes(buffer.read(limit))
+    return sys.stdin.read(limit).encode("utf-8", "surrogatepass")

@@ -26,7 +26,7 @@ from _pytest._io import TerminalWriter
 from pytest import CallInfo
 
 from afcheck import options as opts
-from afcheck.errors import AfcheckError, LoadError
+from afcheck.errors import AfcheckError, LoadError, MissingDependency, UsageError
 from afcheck.method import Case, ItemResult
 from afcheck.suites import is_suite_dir
 from afcheck.types import Status
@@ -159,6 +159,9 @@ def _passed(item: pytest.Item, when: Literal["setup", "teardown"]) -> pytest.Tes
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
+    run = session.config.stash.get(run_key, None)
+    if run is not None and run.usage_errors:
+        raise pytest.UsageError(run.usage_errors[0])
     cases = [item.case for item in session.items if isinstance(item, CaseItem)]
     if not cases:
         return
@@ -235,7 +238,14 @@ class SuiteDirectory(pytest.Directory):
 
     def collect(self) -> Iterator[pytest.Item]:
         run = self.config.stash[run_key]
-        for entry in run.collect(self.path, self.nodeid):
+        try:
+            entries = list(run.collect(self.path, self.nodeid))
+        except (UsageError, MissingDependency) as exc:
+            # A plugin that is not there or cannot load is the command line's problem, not
+            # this suite's: the run stops with one line and exit status 4.
+            run.usage_errors.append(str(exc))
+            return
+        for entry in entries:
             if isinstance(entry, LoadError):
                 name = entry.name or f"line-{entry.location.line}"
                 yield BadRecordItem.from_parent(self, name=name, error=entry)

@@ -48,6 +48,9 @@ class Run:
         self.components = Components(plugins)
         self.messages: list[str] = []
         """Lines for the end of the terminal summary (files written, …)."""
+        self.usage_errors: list[str] = []
+        """Problems of the command line met while collecting (an unknown suite kind, a
+        missing dependency): the run stops with the first before any work."""
         self.summary: RunSummary | None = None
         self.cache_stats: tuple[int, int] | None = None
         self.expected_failures: frozenset[str] = frozenset()

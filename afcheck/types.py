@@ -277,6 +277,17 @@ class CaseResult:
         return self.af_fail_original or self.af_fail_perturbed
 
     @property
+    def proved_original(self) -> bool:
+        """z = ⊤."""
+        return self.z is not None and self.z.kind is VerdictKind.PROVED
+
+    @property
+    def tc_fail(self) -> int:
+        """How many of the two formalisations do not type-check (0, 1 or 2)."""
+        return sum(f is not None and f.status is FormalisationStatus.TC_FAIL
+                   for f in (self.original, self.perturbed))
+
+    @property
     def outcome(self) -> Outcome:
         if self.z is None or self.z_bar is None:
             return Outcome.INCONCLUSIVE

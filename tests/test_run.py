@@ -203,3 +203,14 @@ def test_junit_validates_against_jenkins_schema_unless_annotated(
     located = {c.get("name"): (c.get("file"), c.get("line")) for c in doc.iter("testcase")}
     assert located["c3"] == ("claims/claims.jsonl", "3")  # relative to the rootdir
     assert not schema.validate(doc)  # file and line are outside Jenkins' schema
+
+
+def test_an_unknown_suite_kind_is_a_usage_error(toy: pytest.Pytester) -> None:
+    folder = toy.path / "odd"
+    folder.mkdir()
+    (folder / "suite.toml").write_text('[afcheck]\nname = "odd"\nkind = "clams"\ndata = "d"\n')
+    result = toy.runpytest("odd", "claims", *PLUGINS)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    err = result.stderr.str()
+    assert "unknown suite_kind 'clams'. Did you mean 'claims'?" in err
+    assert "Traceback" not in err + result.stdout.str()

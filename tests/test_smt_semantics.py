@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from afcheck_basic.prove import main
 from afcheck_smt.prover import SmtProver
 
 from afcheck.errors import UsageError
 from afcheck.plugins import get_plugins
-from afcheck.prove import main
 from afcheck.types import ProofTask, Verdict, VerdictKind
 
 PROVER = SmtProver()

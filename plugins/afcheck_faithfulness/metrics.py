@@ -22,10 +22,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from afcheck.method import JsonObject
 from afcheck.metrics import Interval, ratio, wilson
-from afcheck.types import CaseResult, Outcome, VerdictKind
+from afcheck.types import CaseResult, Outcome
 
 NAMES = ("N", "FNR", "FPR", "AFFR", "UFLB", "TPR", "FI")
 
@@ -105,8 +106,30 @@ class Metrics:
         }
 
 
-def compute(results: Iterable[CaseResult]) -> Metrics:
-    """The metrics of a group of case results."""
+class Counted(Protocol):
+    """What the metrics count of one case: a run's :class:`CaseResult`, or a case read back
+    from a JSON result file."""
+
+    @property
+    def excluded(self) -> object: ...
+    @property
+    def error_induction(self) -> bool: ...
+    @property
+    def silent_correction(self) -> bool: ...
+    @property
+    def af_fail_original(self) -> bool: ...
+    @property
+    def af_fail_perturbed(self) -> bool: ...
+    @property
+    def proved_original(self) -> bool: ...
+    @property
+    def tc_fail(self) -> int: ...
+    @property
+    def outcome(self) -> str: ...
+
+
+def compute(results: Iterable[Counted]) -> Metrics:
+    """The metrics of a group of cases; excluded cases are counted apart."""
     n = ei = sc = afo = afp = proved = excluded = tc = 0
     contingency: Counter[str] = Counter({o.value: 0 for o in Outcome})
     for result in results:
@@ -118,10 +141,9 @@ def compute(results: Iterable[CaseResult]) -> Metrics:
         sc += result.silent_correction
         afo += result.af_fail_original
         afp += result.af_fail_perturbed
-        tc += sum(f is not None and f.status.value == "tc_fail"
-                  for f in (result.original, result.perturbed))
-        proved += result.z is not None and result.z.kind is VerdictKind.PROVED
-        contingency[result.outcome.value] += 1
+        tc += result.tc_fail
+        proved += result.proved_original
+        contingency[result.outcome] += 1  # an Outcome is its own value, a str
     return Metrics(n, ei, sc, afo, afp, proved, dict(contingency), excluded, tc)
 
 

@@ -8,12 +8,11 @@ subsets such as the cases two runs share).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from afcheck_faithfulness.metrics import Metrics
+from afcheck_faithfulness.metrics import Metrics, compute
 
 OUTCOMES = ("faithful", "sycophancy", "abstention", "inversion", "inconclusive")
 """The 5-way contingency of (z, z̄), in the order of FaithformBench Figure 5."""
@@ -96,23 +95,8 @@ def records(steps: Iterable[Mapping[str, Any]]) -> list[PairRecord]:
 
 
 def metrics(group: Iterable[PairRecord]) -> Metrics:
-    """The FaithformBench metrics of a group; excluded cases are counted apart, as the run
-    counts them."""
-    n = ei = sc = afo = afp = proved = excluded = tc = 0
-    contingency: Counter[str] = Counter({name: 0 for name in OUTCOMES})
-    for record in group:
-        if record.excluded:
-            excluded += 1
-            continue
-        n += 1
-        ei += record.error_induction
-        sc += record.silent_correction
-        afo += record.af_fail_original
-        afp += record.af_fail_perturbed
-        proved += record.proved_original
-        tc += record.tc_fail
-        contingency[record.outcome] += 1
-    return Metrics(n, ei, sc, afo, afp, proved, dict(contingency), excluded, tc)
+    """The FaithformBench metrics of a group, counted exactly as the run counts them."""
+    return compute(group)
 
 
 def by_dataset(group: Sequence[PairRecord]) -> dict[str, Metrics]:

@@ -59,13 +59,15 @@ def handle(args: argparse.Namespace) -> int:
 
 def with_drift_warnings(run: RunFile) -> RunFile:
     """``run`` with the drift detectors' warnings added to each faithfulness step that has
-    none recorded: for each side whose formalisation succeeded, the detectors read that side's
-    text (the step, or its perturbation) and statement."""
+    none recorded (a file written before detectors ran, or by a run with ``--detectors
+    none``): for each side whose formalisation succeeded, the detectors read that side's text
+    (the step, or its perturbation) and statement. Running them again where a run found
+    nothing finds nothing again."""
     from afcheck_drift import detect_all
 
     steps: list[Mapping[str, Any]] = []
     for step in run.steps:
-        if method_of(step) != DEFAULT_METHOD or "warnings" in step:
+        if method_of(step) != DEFAULT_METHOD or step.get("warnings"):
             steps.append(step)
             continue
         warnings = []

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from afcheck.errors import AfcheckError
+from afcheck.fileio import stdin_bytes
 from afcheck.options import add_component_options
 from afcheck.printable import printable, printable_json
 from afcheck.registry import PROVER
@@ -40,7 +41,7 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
 def _read(source: str) -> str:
     """The statement text: standard input, the file ``source`` names, or ``source`` itself."""
     if source == "-":
-        return _decode(_stdin_bytes(MAX_INPUT_CHARS * 4 + 1), "standard input")
+        return _decode(stdin_bytes(MAX_INPUT_CHARS * 4 + 1), "standard input")
     path = _as_path(source)
     if path is None:
         if _names_a_file(source):
@@ -171,10 +172,3 @@ def _as_text(parsed: str, negation: str, verdict: Verdict) -> str:
     return "\n".join(lines)
 
 
-def _stdin_bytes(limit: int = -1) -> bytes:
-    """Standard input as bytes, so that bad UTF-8 is reported rather than raised; a text-only
-    stream (an embedding host's) is taken as it is."""
-    buffer = getattr(sys.stdin, "buffer", None)
-    if buffer is not None:
-        return bytes(buffer.read(limit))
-    return sys.stdin.read(limit).encode("utf-8", "surrogatepass")

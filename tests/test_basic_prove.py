@@ -8,8 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from afcheck.prove import main
+from afcheck_basic.prove import main
 
 ESC = "\x1b"
 

@@ -6,8 +6,7 @@ import io
 import json
 
 import pytest
-
-from afcheck.perturb import main
+from afcheck_basic.perturb import main
 
 
 def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from afcheck.errors import AfcheckError, UsageError
+from afcheck.fileio import stdin_bytes
 from afcheck.options import add_component_options
 from afcheck.printable import printable, printable_json
 from afcheck.registry import PERTURBER
@@ -75,7 +76,7 @@ def handle(args: argparse.Namespace) -> int:
 
 def _read_text(value: str) -> str:
     if value == "-":
-        data = _stdin_bytes()
+        data = stdin_bytes()
         try:
             text = data.decode("utf-8").rstrip("\n")
         except UnicodeDecodeError as exc:
@@ -138,15 +139,6 @@ def as_text(perturbation: Perturbation) -> str:
         f"rule: {perturbation.rule}  edit: [{edit.start}:{edit.end}] "
         f"{edit.old!r} -> {edit.new!r}  effective: {effective}"
     )
-
-
-def _stdin_bytes(limit: int = -1) -> bytes:
-    """Standard input as bytes, so that bad UTF-8 is reported rather than raised; a text-only
-    stream (an embedding host's) is taken as it is."""
-    buffer = getattr(sys.stdin, "buffer", None)
-    if buffer is not None:
-        return bytes(buffer.read(limit))
-    return sys.stdin.read(limit).encode("utf-8", "surrogatepass")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,279 @@
+"""Loaders of chain records: Logic-LLM's ProofWriter and PrOntoQA, FOLIO, recorded responses.
+
+Released data is read from ``AFCHECK_DATA_DIR`` under its released file names
+(``proofwriter/dev.json``, ``prontoqa/dev.json``, ``folio/folio-train.jsonl``) or from a path
+given in the suite. A malformed record becomes one :class:`afcheck.errors.LoadError`
+(file:line, what is wrong) and loading goes on.
+
+- Logic-LLM (JSON array of ``{id, context, question, options, answer}``): premises are the
+  context's sentences, the conclusion the question's statement (after its ``?``), the label
+  the answer letter's option. PrOntoQA's gold ``explanation`` is the chain (the gold
+  reasoning, so the predicted answer is the gold label); ProofWriter has no chain.
+- FOLIO (JSON Lines ``{story_id, example_id, conclusion, premises, premises-FOL, label}``): no
+  chain; ``premises-FOL`` is the reference FOL of the premises.
+- Responses (JSON Lines, one chain a line): ``id``, ``premises`` (list) or ``context`` (text),
+  ``conclusion``, ``label``, and the model's ``response`` (text) or ``steps`` (list), with
+  ``answer`` (else read from the response). Optional: ``expected_class``, ``step_labels``
+  (gold step labels, one per kept step), ``premises_fol``, ``conclusion_fol``, ``steps_fol``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+from afcheck.errors import LoadError, SuiteError
+from afcheck.types import Location
+from afcheck_chains.records import ChainRecord, GoldFol, Label, parse_label
+from afcheck_chains.segment import kept_steps, read_answer
+
+Loaded = ChainRecord | LoadError  # noqa: UP007 - a runtime alias on 3.10
+
+DATA_DIR_ENV = "AFCHECK_DATA_DIR"
+RELEASED: Mapping[str, tuple[str, ...]] = {
+    "proofwriter": ("proofwriter/dev.json", "ProofWriter/dev.json"),
+    "prontoqa": ("prontoqa/dev.json", "ProntoQA/dev.json"),
+    "folio": ("folio/folio-train.jsonl", "folio-train.jsonl"),
+}
+"""Where each released data set lies under ``AFCHECK_DATA_DIR``, first match wins."""
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+
+
+def find_data(source: str, where: Path | None = None) -> Path:
+    """The released file of ``source`` under ``AFCHECK_DATA_DIR``; :class:`SuiteError` else,
+    located at ``where`` (the suite's manifest) when given."""
+    location: Path | str = where if where is not None else source
+    names = RELEASED.get(source)
+    if names is None:
+        raise SuiteError(location,
+                         f"unknown chains source; known: {', '.join(sorted(RELEASED))}")
+    base = os.environ.get(DATA_DIR_ENV)
+    if base:
+        for name in names:
+            path = Path(base) / name
+            if path.is_file():
+                return path
+    place = f"{DATA_DIR_ENV}={base}" if base else f"{DATA_DIR_ENV} (not set)"
+    raise SuiteError(
+        location,
+        f"{names[0]} not found under {place}; put the released file there or set "
+        f"'data' in suite.toml",
+    )
+
+
+def sentences(text: str) -> tuple[str, ...]:
+    return tuple(s.strip() for s in _SENTENCE.split(text.strip()) if s.strip())
+
+
+def _json_array(path: Path) -> Iterator[tuple[int, object] | LoadError]:
+    """Each element of a JSON array with the line it starts on."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        yield LoadError(Location(str(path)), f"cannot read: {exc}")
+        return
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        yield LoadError(Location(str(path), exc.lineno), f"not valid JSON: {exc.msg}")
+        return
+    if not isinstance(data, list):
+        yield LoadError(Location(str(path), 1), "expected a JSON array of records")
+        return
+    # Line numbers: find each record's "id" in order (records are pretty-printed).
+    starts = _record_lines(text, len(data))
+    for index, item in enumerate(data):
+        yield starts[index], item
+
+
+def _record_lines(text: str, count: int) -> list[int]:
+    lines: list[int] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if re.match(r'\s*(?:\{\s*)?"id"\s*:', line):
+            lines.append(number)
+    return lines if len(lines) == count else [0] * count
+
+
+def load_logic_llm(path: Path, dataset: str) -> Iterator[Loaded]:
+    """ProofWriter or PrOntoQA in Logic-LLM's format."""
+    for entry in _json_array(path):
+        if isinstance(entry, LoadError):
+            yield entry
+            continue
+        line, item = entry
+        location = Location(str(path), line)
+        problem = _logic_llm_record(item, dataset, location)
+        yield problem
+
+
+def _logic_llm_record(item: object, dataset: str, location: Location) -> Loaded:
+    if not isinstance(item, dict):
+        return LoadError(location, "expected an object with id, context, question, answer")
+    missing = [k for k in ("id", "context", "question", "answer") if not item.get(k)]
+    if missing:
+        return LoadError(location, f"missing {', '.join(missing)}", name=str(item.get("id", "")))
+    rid = str(item["id"])
+    question = str(item["question"])
+    conclusion = question.split("?", 1)[1].strip() if "?" in question else question.strip()
+    label = _option_label(item)
+    if label is None:
+        return LoadError(location, f"answer {item['answer']!r} is not one of the options",
+                         name=rid)
+    chain = item.get("explanation")
+    steps: tuple[str, ...] = ()
+    if chain is not None:
+        if not isinstance(chain, list) or not all(isinstance(s, str) for s in chain):
+            return LoadError(location, "explanation must be a list of sentences", name=rid)
+        steps = tuple(s.strip() for s in chain)
+    return ChainRecord(
+        id=rid, dataset=dataset, premises=sentences(str(item["context"])),
+        conclusion=conclusion, label=label, steps=steps,
+        answer=label if steps else None, location=location, raw_steps=steps,
+    )
+
+
+def _option_label(item: Mapping[str, object]) -> Label | None:
+    letter = str(item["answer"]).strip().upper()
+    options = item.get("options")
+    if isinstance(options, list):
+        for option in options:
+            text = str(option)
+            if text.upper().startswith(f"{letter})"):
+                return parse_label(text.split(")", 1)[1])
+        return None
+    return parse_label(letter)
+
+
+def load_folio(path: Path) -> Iterator[Loaded]:
+    """FOLIO's JSON Lines with the premises' reference FOL."""
+    for number, raw in _lines(path):
+        if isinstance(raw, LoadError):
+            yield raw
+            continue
+        location = Location(str(path), number)
+        rid = str(raw.get("example_id", f"line{number}"))
+        premises, fol = raw.get("premises"), raw.get("premises-FOL")
+        if not isinstance(premises, list) or not isinstance(fol, list):
+            yield LoadError(location, "premises and premises-FOL must be lists", name=rid)
+            continue
+        if len(premises) != len(fol):
+            yield LoadError(location, f"{len(premises)} premises but {len(fol)} premises-FOL; "
+                            "the lists must be parallel", name=rid)
+            continue
+        label = parse_label(raw.get("label"))
+        if label is None or not isinstance(raw.get("conclusion"), str):
+            yield LoadError(location, "needs a conclusion and a label True/False/Unknown",
+                            name=rid)
+            continue
+        yield ChainRecord(
+            id=f"folio-{rid}", dataset="folio",
+            premises=tuple(str(p).strip() for p in premises),
+            conclusion=str(raw["conclusion"]).strip(), label=label, steps=(), answer=None,
+            location=location,
+            gold_fol=GoldFol(premises=tuple(str(f).strip() for f in fol)),
+            metadata={"story_id": str(raw.get("story_id", ""))},
+        )
+
+
+def _lines(path: Path) -> Iterator[tuple[int, dict[str, object] | LoadError]]:
+    try:
+        handle = path.open(encoding="utf-8")
+    except OSError as exc:
+        yield 0, LoadError(Location(str(path)), f"cannot read: {exc}")
+        return
+    with handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            location = Location(str(path), number)
+            try:
+                raw = json.loads(line)
+            except json.JSONDecodeError as exc:
+                yield number, LoadError(location, f"not valid JSON: {exc.msg}")
+                continue
+            if not isinstance(raw, dict):
+                yield number, LoadError(location, "expected a JSON object")
+                continue
+            yield number, raw
+
+
+def load_responses(path: Path, dataset: str | None = None) -> Iterator[Loaded]:
+    """Recorded model responses, one chain per line."""
+    for number, raw in _lines(path):
+        if isinstance(raw, LoadError):
+            yield raw
+            continue
+        yield _response_record(raw, Location(str(path), number), dataset or path.stem)
+
+
+def _strings(value: object) -> tuple[str, ...] | None:
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    return None
+
+
+def _response_record(raw: Mapping[str, object], location: Location, dataset: str) -> Loaded:
+    rid = str(raw.get("id") or f"line{location.line}")
+
+    def bad(message: str) -> LoadError:
+        return LoadError(location, message, name=rid)
+
+    premises = _strings(raw.get("premises"))
+    if premises is None:
+        context = raw.get("context")
+        if not isinstance(context, str):
+            return bad("needs 'premises' (a list of sentences) or 'context' (a text)")
+        premises = sentences(context)
+    conclusion = raw.get("conclusion")
+    if not isinstance(conclusion, str) or not conclusion.strip():
+        return bad("needs a 'conclusion' sentence")
+    label = parse_label(raw.get("label"))
+    if label is None:
+        return bad(f"label {raw.get('label')!r} is not True, False or Unknown")
+    response, listed = raw.get("response"), _strings(raw.get("steps"))
+    if listed is not None:
+        raw_steps = listed
+        steps = kept_steps(list(listed))
+        answer_text = response if isinstance(response, str) else ""
+    elif isinstance(response, str):
+        raw_steps = (response,)
+        steps = kept_steps(response)
+        answer_text = response
+    else:
+        return bad("needs the model's 'response' (a text) or 'steps' (a list)")
+    answer = parse_label(raw["answer"]) if "answer" in raw else read_answer(answer_text)
+    if "answer" in raw and answer is None:
+        return bad(f"answer {raw['answer']!r} is not True, False or Unknown")
+    expected = raw.get("expected_class")
+    if expected is not None and not isinstance(expected, str):
+        return bad("expected_class must be a class name such as 'T1'")
+    gold_steps: tuple[Label, ...] | None = None
+    if "step_labels" in raw:
+        names = _strings(raw["step_labels"])
+        parsed = [parse_label(n) for n in names] if names is not None else None
+        if parsed is None or any(p is None for p in parsed):
+            return bad("step_labels must be a list of True/False/Unknown")
+        if len(parsed) != len(steps):
+            return bad(f"{len(parsed)} step_labels for {len(steps)} kept steps")
+        gold_steps = tuple(p for p in parsed if p is not None)
+    gold_fol = None
+    if any(k in raw for k in ("premises_fol", "conclusion_fol", "steps_fol")):
+        p_fol = _strings(raw.get("premises_fol", []))
+        s_fol = raw.get("steps_fol", [])
+        c_fol = raw.get("conclusion_fol")
+        if p_fol is None or not isinstance(s_fol, list) or not (
+                c_fol is None or isinstance(c_fol, str)):
+            return bad("premises_fol and steps_fol must be lists of formulas, "
+                       "conclusion_fol a formula")
+        gold_fol = GoldFol(p_fol, c_fol, tuple(s if isinstance(s, str) else None
+                                               for s in s_fol))
+    return ChainRecord(
+        id=rid, dataset=str(raw.get("dataset") or dataset), premises=premises,
+        conclusion=conclusion.strip(), label=label, steps=steps, answer=answer,
+        location=location, raw_steps=raw_steps, expected_class=expected,
+        gold_step_labels=gold_steps, gold_fol=gold_fol,
+    )

@@ -1,0 +1,196 @@
+"""The chains method on a batch of items: formalise, verify, classify, judge.
+
+For every item (seed Fig. 2): NL→FOL of premises, conclusion and kept steps in one pass; the
+translation is accepted when every formula prints as TPTP and the prover's label of the
+conclusion under the premises equals the gold label. Otherwise the item is formalised again,
+up to ``max_attempts`` times in all (deterministic formalisers: once); exhausting them is the
+outcome *analysis failure*. When the last attempt stopped at a prover limit instead, the item
+is *undecided* (a limit says nothing about the translation). Accepted items get Algorithms
+2–3 and a class T1–T4 / F1–F2; a limit on a step or on the path's conclusion also leaves the
+item undecided.
+
+An item without a chain (ProofWriter and FOLIO as released) checks only the formalisation:
+it passes when the prover reproduces the gold label. An item with a chain passes when its
+class is T1, or the suite's expected class when it gives one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from afcheck_chains.classes import classify, meaning
+from afcheck_chains.formalise import ChainFormaliser, Formalised
+from afcheck_chains.provers import FolProver
+from afcheck_chains.records import ChainRecord, Label
+from afcheck_chains.tptp import SymbolMap, TptpError, problem
+from afcheck_chains.verify import (
+    ChainVerdict,
+    FormalChain,
+    ProofCache,
+    Verdict,
+    check_conclusions,
+    verify_chains,
+)
+
+Status = Literal["classified", "label_only", "analysis_failure", "undecided"]
+
+
+@dataclass(frozen=True)
+class ChainResult:
+    record: ChainRecord
+    status: Status
+    reason: str
+    attempts: int
+    first_executed: bool
+    """The first translation ran in the prover (the seed's execution rate counts these)."""
+    first_matched: bool
+    """… and its label of the conclusion equalled the gold label (execution accuracy)."""
+    formal: FormalChain | None = None
+    verdict: ChainVerdict | None = None
+    chain_class: str | None = None
+    answer_correct: bool | None = None
+    valid_path: bool | None = None
+    prover: str = ""
+    raw_outputs: tuple[str, ...] = ()
+
+    @property
+    def step_labels(self) -> tuple[Label, ...]:
+        return self.verdict.step_labels if self.verdict is not None else ()
+
+    @property
+    def conclusion_label(self) -> Label | None:
+        return self.verdict.conclusion.label if self.verdict is not None else None
+
+
+def _prints(chain: FormalChain) -> str:
+    """Why the chain has no TPTP form (free variables), or empty."""
+    symbols = SymbolMap()
+    try:
+        problem(chain.premises, chain.conclusion, symbols)
+        for index, step in enumerate(chain.steps, 1):
+            try:
+                problem((), step, symbols)
+            except TptpError as exc:
+                raise TptpError(f"step {index}: {exc}") from None
+    except TptpError as exc:
+        return str(exc)
+    return ""
+
+
+def run_chains(
+    records: Sequence[ChainRecord],
+    formaliser: ChainFormaliser,
+    prover: FolProver,
+    *,
+    cache: ProofCache | None = None,
+    max_attempts: int = 3,
+) -> list[ChainResult]:
+    """Every item of a run in one batch (formaliser and prover calls are per stage)."""
+    cache = cache or ProofCache()
+    attempts_allowed = 1 if formaliser.deterministic else max(1, max_attempts)
+    accepted: dict[int, tuple[FormalChain, Verdict, int]] = {}
+    last_reason: dict[int, str] = {}
+    limited: set[int] = set()
+    """Items whose last attempt stopped at a prover limit on the conclusion."""
+    first: dict[int, tuple[bool, bool]] = {}
+    raw: dict[int, list[str]] = {i: [] for i in range(len(records))}
+    pending = list(range(len(records)))
+    for attempt in range(attempts_allowed):
+        if not pending:
+            break
+        answers: list[Formalised] = formaliser.formalise([records[i] for i in pending], attempt)
+        runnable: list[tuple[int, FormalChain]] = []
+        for index, answer in zip(pending, answers, strict=True):
+            if answer.raw:
+                raw[index].append(answer.raw)
+            problem_text = answer.failure or ("" if answer.chain is None else
+                                              _prints(answer.chain))
+            if answer.chain is None or problem_text:
+                last_reason[index] = problem_text or "no formalisation"
+                limited.discard(index)
+                first.setdefault(index, (False, False))
+                continue
+            runnable.append((index, answer.chain))
+        verdicts = check_conclusions([c for _, c in runnable], prover, cache)
+        still: list[int] = []
+        for (index, chain), verdict in zip(runnable, verdicts, strict=True):
+            gold = records[index].label
+            executed = verdict.label not in (Label.INVALID,)
+            first.setdefault(index, (executed, verdict.label is gold))
+            if verdict.label is gold:
+                accepted[index] = (chain, verdict, attempt + 1)
+            elif verdict.label is Label.LIMIT:
+                limited.add(index)
+                last_reason[index] = ("no decision for the conclusion under the premises "
+                                      f"(a prover limit: {verdict.detail or 'no detail'})")
+            else:
+                limited.discard(index)
+                last_reason[index] = _mismatch(verdict, gold)
+        for index in pending:
+            if index not in accepted:
+                still.append(index)
+        pending = still
+
+    order = sorted(accepted)
+    verdicts_of = verify_chains(
+        [accepted[i][0] for i in order], [records[i].label for i in order], prover, cache,
+        conclusions=[accepted[i][1] for i in order],
+    ) if order else []
+    by_index: dict[int, ChainVerdict] = dict(zip(order, verdicts_of, strict=True))
+    prover_name = f"{prover.name} ({prover.version})"
+    results: list[ChainResult] = []
+    for index, record in enumerate(records):
+        executed, matched = first.get(index, (False, False))
+        base = ChainResult(record=record, status="analysis_failure", reason="",
+                           attempts=attempts_allowed, first_executed=executed,
+                           first_matched=matched, prover=prover_name,
+                           raw_outputs=tuple(raw[index]))
+        if index in limited and index not in accepted:
+            # A limit is not a wrong translation: the item is undecided, not a failure.
+            results.append(replace(base, status="undecided", reason=last_reason[index]))
+            continue
+        if index not in accepted:
+            results.append(replace(
+                base, reason=f"analysis failure after {attempts_allowed} attempt(s): "
+                             f"{last_reason.get(index, 'no formalisation')}"))
+            continue
+        chain, _, used = accepted[index]
+        results.append(_judge(replace(base, formal=chain, verdict=by_index[index],
+                                      attempts=used)))
+    return results
+
+
+def _mismatch(verdict: Verdict, gold: Label) -> str:
+    got = verdict.label.value
+    if verdict.label is Label.ERROR:
+        got += " (the premises are inconsistent)"
+    elif verdict.detail:
+        got += f" ({verdict.detail})"
+    return f"the prover labels the conclusion {got}, the gold label is {gold.value}"
+
+
+def _judge(base: ChainResult) -> ChainResult:
+    record, verdict = base.record, base.verdict
+    assert verdict is not None
+    if not record.steps and record.answer is None:
+        return replace(base, status="label_only", reason="the prover reproduces the gold label")
+    if record.answer is None:
+        return replace(base, status="undecided", reason="the chain has no predicted answer")
+    labels = verdict.step_labels
+    undecided = [i for i, label in enumerate(labels, 1) if not label.decided]
+    if undecided:
+        return replace(base, status="undecided", reason="no decision for step(s) " + ", ".join(
+            f"{i} ({labels[i - 1].value}: {verdict.steps[i - 1].detail or 'no detail'})"
+            for i in undecided[:3]))
+    path_verdict = verdict.path_conclusion
+    if path_verdict is None or not path_verdict.label.decided:
+        detail = path_verdict.detail if path_verdict is not None else ""
+        return replace(base, status="undecided",
+                       reason=f"no decision for the conclusion under the proof path: {detail}")
+    valid = path_verdict.label is record.label
+    correct = record.answer is record.label
+    name = classify(correct, labels, valid)
+    return replace(base, status="classified", reason=meaning(name), chain_class=name,
+                   answer_correct=correct, valid_path=valid)

@@ -1,0 +1,97 @@
+"""One chain's test outcome (passed / failed / skipped, a one-line message, the evidence) and
+its JSON record. A passed item has no message (the run's contract); its details still
+hold the evidence.
+
+- classified: passes when the class is T1, or the suite's expected class when it gives one;
+- label only (no chain): passes when the prover reproduces the gold label (otherwise the
+  item is an analysis failure);
+- analysis failure: fails (no translation agreed with the gold label within the retries);
+- undecided (a prover limit, no predicted answer): skipped, with the reason.
+"""
+
+from __future__ import annotations
+
+from afcheck.method import ItemOutcome, ItemStatus
+from afcheck_chains.method import ChainResult
+from afcheck_chains.tptp import SymbolMap, formula_to_tptp
+
+PASSED, FAILED, SKIPPED = ItemStatus.PASSED, ItemStatus.FAILED, ItemStatus.SKIPPED
+
+
+def outcome(result: ChainResult) -> ItemOutcome:
+    record = result.record
+    if result.status == "analysis_failure":
+        return ItemOutcome(FAILED, result.reason, details(result))
+    if result.status == "undecided":
+        return ItemOutcome(SKIPPED, result.reason, details(result))
+    if result.status == "label_only":
+        return ItemOutcome(PASSED, "", details(result))
+    labels = " ".join(label.value[0] if label.value != "Unknown" else "U"
+                      for label in result.step_labels)
+    want = record.expected_class or "T1"
+    message = (f"class {result.chain_class} ({result.reason}); steps [{labels}]; "
+               f"path {len(result.verdict.path) if result.verdict else 0} step(s)")
+    if result.chain_class == want:
+        return ItemOutcome(PASSED, "", details(result))
+    return ItemOutcome(FAILED, f"expected {want}, got {message}", details(result))
+
+
+def details(result: ChainResult) -> str:
+    """The full evidence: each step with its FOL, label and prover statuses, the path."""
+    record = result.record
+    lines = [f"{record.id} ({record.location})", f"prover: {result.prover}",
+             f"status: {result.status}: {result.reason}",
+             f"gold label: {record.label.value}; predicted answer: "
+             f"{record.answer.value if record.answer else '-'}; attempts: {result.attempts}"]
+    symbols = SymbolMap()
+    formal, verdict = result.formal, result.verdict
+    if formal is not None and verdict is not None:
+        printed = formula_to_tptp(formal.conclusion, symbols)
+        lines.append(f"conclusion: {record.conclusion}  [{printed}] -> "
+                     f"{verdict.conclusion.label.value}")
+        for index, (text, formula, step) in enumerate(
+                zip(record.steps, formal.steps, verdict.steps, strict=True), 1):
+            statuses = "/".join(r.status.value for r in (step.positive, step.negative) if r)
+            mark = " *path*" if index - 1 in verdict.path else ""
+            lines.append(f"  step {index}: {text}  [{formula_to_tptp(formula, symbols)}] -> "
+                         f"{step.label.value} ({statuses}){mark}")
+        if verdict.path_conclusion is not None:
+            lines.append(f"conclusion under the path: {verdict.path_conclusion.label.value}")
+    else:
+        lines.extend(f"  step {i}: {s}" for i, s in enumerate(record.steps, 1))
+    for index, raw in enumerate(result.raw_outputs, 1):
+        lines.append(f"model output {index}:\n{raw}")
+    return "\n".join(lines)
+
+
+def to_json(result: ChainResult) -> dict[str, object]:
+    record, verdict = result.record, result.verdict
+    steps: list[dict[str, object]] = []
+    symbols = SymbolMap()
+    for index, text in enumerate(record.steps):
+        entry: dict[str, object] = {"text": text}
+        if verdict is not None and result.formal is not None:
+            step = verdict.steps[index]
+            entry.update(
+                fol=formula_to_tptp(result.formal.steps[index], symbols),
+                label=step.label.value,
+                statuses=[r.status.value for r in (step.positive, step.negative) if r],
+                in_path=index in verdict.path,
+            )
+        if record.gold_step_labels is not None:
+            entry["gold"] = record.gold_step_labels[index].value
+        steps.append(entry)
+    return {
+        "id": record.id, "dataset": record.dataset, "location": str(record.location),
+        "analysis": result.status, "reason": result.reason, "class": result.chain_class,
+        "expected_class": record.expected_class, "gold_label": record.label.value,
+        "answer": record.answer.value if record.answer else None,
+        "answer_correct": result.answer_correct, "valid_path": result.valid_path,
+        "conclusion_label": result.conclusion_label.value if result.conclusion_label else None,
+        "path": list(verdict.path) if verdict else [],
+        "path_conclusion_label": (verdict.path_conclusion.label.value
+                                  if verdict and verdict.path_conclusion else None),
+        "attempts": result.attempts, "prover": result.prover,
+        "prover_seconds": verdict.seconds if verdict else 0.0,
+        "steps": steps, "metadata": dict(record.metadata),
+    }

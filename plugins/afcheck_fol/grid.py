@@ -1,0 +1,148 @@
+"""Tarski's World's board: what each blocks-language predicate means, and a world as a picture.
+
+A world is a set of blocks on distinct squares of an 8×8 board; each block has one shape (tet,
+cube, dodecahedron) and one size (small, medium, large). Columns run left to right (0–7), rows
+back to front (0–7), so ``FrontOf(x, y)`` is "x's row is nearer the viewer". ``Adjoins`` means
+on squares that share an edge; ``Between(x, y, z)`` means x, y, z lie on one row, column or
+diagonal with x strictly between y and z — the program's own definitions.
+
+:class:`Board` declares the per-block attributes as z3 functions and defines every predicate
+over them, so that a z3 model of the encoding *is* a Tarski world.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import z3
+
+SIZE = 8
+SHAPES = ("Tet", "Cube", "Dodec")
+SIZES = ("Small", "Medium", "Large")
+
+
+class Board:
+    """The grid interpretation in one z3 context."""
+
+    def __init__(self, sort: z3.SortRef, ctx: z3.Context) -> None:
+        import z3
+
+        self.ctx = ctx
+        int_sort = z3.IntSort(ctx)
+        self.col = z3.Function("col", sort, int_sort)
+        self.row = z3.Function("row", sort, int_sort)
+        self.shape = z3.Function("shape", sort, int_sort)
+        self.size = z3.Function("size", sort, int_sort)
+        x, y = z3.Const("x!b", sort), z3.Const("y!b", sort)
+        self.axioms = [
+            z3.ForAll([x], z3.And(
+                self.col(x) >= 0, self.col(x) < SIZE, self.row(x) >= 0, self.row(x) < SIZE,
+                self.shape(x) >= 0, self.shape(x) < 3, self.size(x) >= 0, self.size(x) < 3,
+            )),
+            # One block per square.
+            z3.ForAll([x, y], z3.Implies(
+                z3.And(self.col(x) == self.col(y), self.row(x) == self.row(y)), x == y,
+            )),
+        ]
+
+    def ground_axioms(self, elements: Sequence[z3.ExprRef]) -> list[z3.BoolRef]:
+        """:attr:`axioms` over a domain of exactly ``elements`` (some may be equal)."""
+        import z3
+
+        facts: list[z3.BoolRef] = []
+        for e in elements:
+            facts += [self.col(e) >= 0, self.col(e) < SIZE, self.row(e) >= 0,
+                      self.row(e) < SIZE, self.shape(e) >= 0, self.shape(e) < 3,
+                      self.size(e) >= 0, self.size(e) < 3]
+        for i, e in enumerate(elements):
+            for f in elements[i + 1:]:
+                facts.append(z3.Or(e == f, self.col(e) != self.col(f), self.row(e) != self.row(f)))
+        return facts
+
+    def atom(self, name: str, args: Sequence[z3.ExprRef]) -> z3.BoolRef:
+        """The meaning of ``name(args…)``; ``KeyError`` for a name the board does not know."""
+        import z3
+
+        if name in SHAPES:
+            return self.shape(args[0]) == SHAPES.index(name)
+        if name in SIZES:
+            return self.size(args[0]) == SIZES.index(name)
+        if name == "Between":
+            return self._between(*args)
+        a, b = args
+        col, row = self.col, self.row
+        binary: dict[str, z3.BoolRef] = {
+            "SameShape": self.shape(a) == self.shape(b),
+            "SameSize": self.size(a) == self.size(b),
+            "Larger": self.size(a) > self.size(b),
+            "Smaller": self.size(a) < self.size(b),
+            "SameCol": col(a) == col(b),
+            "SameRow": row(a) == row(b),
+            "LeftOf": col(a) < col(b),
+            "RightOf": col(a) > col(b),
+            "FrontOf": row(a) > row(b),
+            "BackOf": row(a) < row(b),
+            "Adjoins": z3.Or(
+                z3.And(col(a) == col(b), z3.Or(row(a) - row(b) == 1, row(b) - row(a) == 1)),
+                z3.And(row(a) == row(b), z3.Or(col(a) - col(b) == 1, col(b) - col(a) == 1)),
+            ),
+        }
+        return binary[name]
+
+    def _between(self, a: z3.ExprRef, b: z3.ExprRef, c: z3.ExprRef) -> z3.BoolRef:
+        import z3
+
+        dx1, dy1 = self.col(a) - self.col(b), self.row(a) - self.row(b)
+        dx2, dy2 = self.col(c) - self.col(a), self.row(c) - self.row(a)
+
+        def same_direction(d1: z3.ArithRef, d2: z3.ArithRef) -> z3.BoolRef:
+            return z3.Or(z3.And(d1 > 0, d2 > 0), z3.And(d1 < 0, d2 < 0))
+
+        return z3.Or(
+            z3.And(dy1 == 0, dy2 == 0, same_direction(dx1, dx2)),
+            z3.And(dx1 == 0, dx2 == 0, same_direction(dy1, dy2)),
+            z3.And(
+                z3.Or(dx1 == dy1, dx1 == -dy1), z3.Or(dx2 == dy2, dx2 == -dy2),
+                same_direction(dx1, dx2), same_direction(dy1, dy2),
+            ),
+        )
+
+
+@dataclass(frozen=True)
+class Block:
+    name: str
+    """The element's name in the model (``b1``…), or its constants joined (``a=c``)."""
+    col: int
+    row: int
+    shape: str
+    size: str
+
+
+def picture(blocks: Sequence[Block], constants: Mapping[str, str]) -> str:
+    """The board as text: back row on top, one cell per square, plus a key.
+
+    A cell shows the block's shape and size (``Tl`` large tet, ``Cs`` small cube, ``Dm``
+    medium dodecahedron) and the constants naming it.
+    """
+    names: dict[str, list[str]] = {}
+    for constant, element in sorted(constants.items()):
+        names.setdefault(element, []).append(constant)
+    width = max([4] + [4 + len(",".join(names.get(b.name, []))) for b in blocks])
+    cells = {(b.col, b.row): b for b in blocks}
+    lines = ["   " + "".join(f"{c:^{width}}" for c in range(SIZE))]
+    for row in range(SIZE):
+        cells_text = []
+        for col in range(SIZE):
+            block = cells.get((col, row))
+            if block is None:
+                cells_text.append(f"{'.':^{width}}")
+            else:
+                label = block.shape[0] + block.size[0].lower()
+                named = ",".join(names.get(block.name, []))
+                cells_text.append(f"{label + (' ' + named if named else ''):^{width}}")
+        lines.append(f"{row:>2} " + "".join(cells_text))
+    lines.append("(row 0 at the back; T/C/D tet/cube/dodec, s/m/l small/medium/large)")
+    return "\n".join(lines)

@@ -1,0 +1,230 @@
+"""The ``nl2fol`` evaluation method and suite kind on the run API (:mod:`afcheck.method`).
+
+A test item is a sentence with its gold formulas (:class:`~afcheck_fol.suite.Item`). The
+candidate comes from the method's formaliser, chosen with ``--nl2fol-formaliser NAME`` and
+``--nl2fol-formaliser-opt K=V`` (``reference``, ``replay`` with ``path=FILE``, or an LLM preset:
+``nl2fol-llama``, ``nl2fol-gemma``, ``nl2fol-folio``), else the suite's
+``[afcheck.options] formaliser``, else ``reference``. The background theory is
+``--nl2fol-theory``, else the suite's ``[afcheck.options] theory``, else each language's
+default (Tarski's World: ``analytic``).
+
+Two batched stages, both through the run's result cache: ``nl2fol-formalise`` (one call of the
+formaliser for every item) and ``nl2fol-decide`` (parse, nearest gold, z3), keyed by the
+candidate, the gold formulas, the theory, the limits and the evaluator's version, so a rerun
+decides only what changed. Undecided verdicts are not cached: they are asked again.
+
+Outcome: passed when the candidate is equivalent to a gold formula; failed with the syntax
+error's class or the counter-model; skipped when z3 could not decide.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import cast
+
+from afcheck.components import Built, describe
+from afcheck.errors import LoadError, SuiteError, UsageError
+from afcheck.method import Case, Choice, ItemOutcome, ItemResult, ItemStatus, JsonObject, Selection
+from afcheck.options import parse_kv
+from afcheck.runtime import Runtime
+from afcheck.suites import Record, SuiteSpec
+from afcheck_fol.decide import (
+    UNDECIDED,
+    Decision,
+    Settings,
+    decide,
+    from_record,
+    outcome,
+    to_json,
+    verdict_record,
+)
+from afcheck_fol.formalisers import Candidate, make_formaliser
+from afcheck_fol.suite import Item
+from afcheck_fol.summary import GATES, Nl2FolSummary, summarise
+
+DEFAULT_FORMALISER = "reference"
+_STATUS = {"passed": ItemStatus.PASSED, "failed": ItemStatus.FAILED,
+           "skipped": ItemStatus.SKIPPED}
+
+
+@dataclass(frozen=True)
+class Nl2FolCase:
+    item: Item
+    formaliser: Choice
+    settings: Settings
+
+
+class Evaluator:
+    """The decision stage as a component of the run: its fingerprint names everything a
+    verdict depends on besides its inputs (z3's version, the grammars, taxonomy, languages and
+    theories as shipped), so that a change to any of them is a cache miss."""
+
+    name = "z3"
+
+    def __init__(self) -> None:
+        import z3
+
+        from afcheck_fol.taxonomy import TABLE_VERSION
+
+        digest = hashlib.sha256()
+        root = Path(__file__).parent
+        for folder in ("grammars", "languages", "theories"):
+            for path in sorted((root / folder).iterdir()):
+                digest.update(path.name.encode() + b"\0" + path.read_bytes())
+        for module in ("decide.py", "equiv.py", "grid.py", "syntax.py", "taxonomy.py", "ted.py"):
+            digest.update((root / module).read_bytes())
+        self.version = f"z3 {z3.get_version_string()}; taxonomy {TABLE_VERSION}"
+        self.fingerprint = f"nl2fol-evaluator:{self.version}:{digest.hexdigest()[:16]}"
+
+
+class Nl2FolMethod:
+    """Parse → syntax-error class, or nearest gold by tree edit distance → z3 equivalence."""
+
+    name = "nl2fol"
+    version = "1"
+    kinds: tuple[str, ...] = ()
+    defaults: Mapping[str, object] = {}
+    gates: Mapping[str, str] = GATES
+    gate_options: Mapping[str, str] = {}
+
+    def cases(self, record: Record, selection: Selection) -> Iterable[tuple[str, Nl2FolCase]]:
+        if not isinstance(record, Item):
+            raise TypeError(f"the nl2fol method reads sentences, got {type(record).__name__}")
+        options = selection.suite.options
+        chosen = selection.option("nl2fol_formaliser")
+        name = chosen or options.get("formaliser") or DEFAULT_FORMALISER
+        raw = selection.option("nl2fol_formaliser_opt") or []
+        given = parse_kv(list(raw) if isinstance(raw, (list, tuple)) else [str(raw)],
+                         "nl2fol-formaliser")
+        # The suite's formaliser options go with the suite's formaliser only.
+        suite_options = {} if chosen and chosen != options.get("formaliser") \
+            else options.get("formaliser_options", {})
+        merged = {**{str(k): str(v) for k, v in dict(suite_options).items()}, **given}
+        if name == "replay" and "path" in merged and not Path(merged["path"]).is_absolute() \
+                and "path" not in given:
+            # A suite's recorded outputs live next to it.
+            merged["path"] = str(selection.suite.root / merged["path"])
+        theory = selection.option("nl2fol_theory") or options.get("theory")
+        rlimit = options.get("rlimit", Settings.rlimit)
+        if not isinstance(rlimit, int) or rlimit < 1:
+            raise SuiteError(selection.suite.manifest,
+                             f"[afcheck.options] rlimit = {rlimit!r}: give z3's resource limit "
+                             "per call as a whole number >= 1")
+        settings = Settings(theory=None if theory is None else str(theory), rlimit=rlimit)
+        yield record.case_name, Nl2FolCase(record, Choice.of(str(name), merged), settings)
+
+    def choices(self, case: Nl2FolCase) -> Iterable[tuple[str, Choice]]:
+        return ()
+
+    def run(self, cases: Sequence[Case[Nl2FolCase]], runtime: Runtime,
+            notify: Callable[[Decision], None] | None) -> list[Decision]:
+        from afcheck_fol.theory import TheoryError, theory_named
+
+        for case in cases:  # a wrong theory name is the user's, before any work
+            try:
+                theory_named(case.spec.item.language, case.spec.settings.theory)
+            except TheoryError as exc:
+                raise UsageError(f"--nl2fol-theory: {exc}") from None
+        groups: dict[Choice, list[int]] = {}
+        for index, case in enumerate(cases):
+            groups.setdefault(case.spec.formaliser, []).append(index)
+        candidates: dict[int, Candidate] = {}
+        for choice, indices in groups.items():
+            formaliser = make_formaliser(choice.name, dict(choice.options))
+            built = cast("Built[object]", describe(formaliser, choice.name, dict(choice.options)))
+            items = [cases[i].spec.item for i in indices]
+            batch = runtime.cached(
+                "nl2fol-formalise", built, items,
+                key=lambda item: (item.id, item.language.name, item.sentence),
+                call=lambda chunk, f=formaliser: f.formalise(chunk),  # type: ignore[misc]
+                load=lambda d: Candidate(str(d["item_id"]), _text(d.get("formula")),
+                                         str(d.get("output", "")), str(d.get("error", ""))),
+                dump=lambda c: {"item_id": c.item_id, "formula": c.formula,
+                                "output": c.output, "error": c.error},
+                keep=lambda c: c.formula is not None,
+            )
+            candidates.update(zip(indices, batch.results, strict=True))
+        evaluator = cast("Built[object]", describe(Evaluator(), "z3", {}))
+        work = [(cases[i].spec, candidates[i]) for i in range(len(cases))]
+        records = runtime.cached(
+            "nl2fol-decide", evaluator, work,
+            key=lambda pair: (
+                pair[0].item.language.name, pair[0].item.gold, pair[1].formula,
+                pair[0].settings.theory, pair[0].settings.rlimit, pair[0].settings.max_domain,
+            ),
+            call=lambda chunk: [verdict_record(decide(spec.item, cand, spec.settings))
+                                for spec, cand in chunk],
+            load=lambda d: dict(d),
+            dump=lambda r: r,
+            keep=lambda r: r.get("status") != UNDECIDED,
+        ).results
+        decisions = []
+        for (spec, candidate), record in zip(work, records, strict=True):
+            decision = from_record(spec.item, candidate, record)
+            decisions.append(decision)
+            if notify is not None:
+                notify(decision)
+        return decisions
+
+    def outcome(self, result: Decision) -> ItemOutcome:
+        shown = outcome(result)
+        status = _STATUS[shown.status]
+        # A passed item has no message (the run's contract); its evidence stays in details.
+        return ItemOutcome(status, "" if status is ItemStatus.PASSED else shown.message,
+                           shown.details)
+
+    def timings(self, result: Decision) -> Mapping[str, float]:
+        return {"nl2fol-decide": result.seconds}
+
+    def to_json(self, result: Decision) -> JsonObject:
+        return to_json(result)
+
+    def summarise(self, items: Sequence[ItemResult[Decision]]) -> Nl2FolSummary:
+        return summarise([item.result for item in items])
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+class Nl2FolSuite:
+    """The suite kind ``nl2fol``: ``data = FILE`` (jsonl written for afcheck, see
+    :mod:`afcheck_fol.suite`) or ``source = "folio"`` (FOLIO's premises from
+    ``$AFCHECK_DATA_DIR``). ``[afcheck.options] language`` names the language of records that
+    do not (default ``tarski``)."""
+
+    name = "nl2fol"
+    method = "nl2fol"
+
+    def load(self, spec: SuiteSpec) -> Iterable[Record | LoadError]:
+        from afcheck_fol.language import language_named
+        from afcheck_fol.suite import folio_path, load_folio, load_jsonl
+
+        language_name = str(spec.options.get("language", "tarski"))
+        try:
+            language = language_named(language_name)
+        except KeyError as exc:
+            raise SuiteError(spec.manifest, str(exc.args[0])) from None
+        if spec.source == "folio":
+            path = folio_path()
+            if path is None:
+                raise SuiteError(spec.manifest, "FOLIO is not shipped: set AFCHECK_DATA_DIR to a "
+                                 "folder holding folio/folio-train.jsonl (Yale-LILY/FOLIO v0.0)")
+            loaded = load_folio(path, language)
+        elif spec.source is not None:
+            raise SuiteError(spec.manifest, f"unknown source {spec.source!r} for kind nl2fol; "
+                             "use source = \"folio\" or data = FILE")
+        else:
+            loaded = load_jsonl(spec.data_path(), language)
+        for item in loaded.items:
+            yield _in_suite(item, spec.name)
+        yield from loaded.errors
+
+
+def _in_suite(item: Item, suite: str) -> Item:
+    from dataclasses import replace
+
+    return replace(item, dataset=suite)

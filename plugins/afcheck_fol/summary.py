@@ -1,0 +1,221 @@
+"""The ``nl2fol`` method's metrics over a batch of decisions.
+
+* accuracy: correct / decided, overall and per difficulty tag, with 95% Wilson intervals;
+  undecided items are left out of the denominator and counted on their own (a verdict z3 could
+  not reach is neither right nor wrong);
+* the syntax-error distribution: how many items fail to parse, by class, and by rule;
+* semantic errors (parsed, equivalent to no gold): their count and the mean tree edit distance to
+  the nearest gold (the seed's "cost of semantically transforming" the candidate);
+* how many correct items needed the theory (equivalent only under the analytic truths).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from afcheck.metrics import Interval, wilson
+from afcheck_fol.decide import (
+    CORRECT,
+    NO_OUTPUT,
+    SEMANTIC_ERROR,
+    SYNTAX_ERROR,
+    UNDECIDED,
+    Decision,
+)
+from afcheck_fol.taxonomy import ErrorClass
+
+
+@dataclass(frozen=True)
+class Group:
+    """The metrics of one group of items."""
+
+    n: int
+    correct: int
+    syntax_errors: int
+    semantic_errors: int
+    undecided: int
+    no_output: int
+    by_theory: Mapping[str, int]
+    """Correct items by the theory that decided them."""
+    error_classes: Mapping[str, int]
+    error_rules: Mapping[str, int]
+    mean_ted: float | None
+    """Mean tree edit distance of the semantic errors to their nearest gold."""
+
+    @property
+    def decided(self) -> int:
+        return self.n - self.undecided
+
+    @property
+    def accuracy(self) -> float | None:
+        return self.correct / self.decided if self.decided else None
+
+    @property
+    def accuracy_interval(self) -> Interval:
+        return wilson(self.correct, self.decided)
+
+    @property
+    def syntax_error_rate(self) -> float | None:
+        return self.syntax_errors / self.decided if self.decided else None
+
+    @property
+    def syntax_error_interval(self) -> Interval:
+        return wilson(self.syntax_errors, self.decided)
+
+    def to_json(self) -> dict[str, object]:
+        accuracy = self.accuracy_interval
+        syntax = self.syntax_error_interval
+        return {
+            "N": self.n,
+            "decided": self.decided,
+            "correct": self.correct,
+            "accuracy": self.accuracy,
+            "accuracy_ci95": [accuracy.low, accuracy.high],
+            "syntax_errors": self.syntax_errors,
+            "syntax_error_rate": self.syntax_error_rate,
+            "syntax_error_rate_ci95": [syntax.low, syntax.high],
+            "syntax_error_classes": dict(self.error_classes),
+            "syntax_error_rules": dict(self.error_rules),
+            "semantic_errors": self.semantic_errors,
+            "mean_ted_semantic_errors": self.mean_ted,
+            "undecided": self.undecided,
+            "no_output": self.no_output,
+            "correct_by_theory": dict(self.by_theory),
+        }
+
+
+GATES: Mapping[str, str] = {
+    "accuracy": "min",
+    "syntax_error_rate": "max",
+    "semantic_error_rate": "max",
+    "undecided_rate": "max",
+}
+"""The metrics a gate may bound (``--gate nl2fol.accuracy>=0.9``)."""
+
+
+@dataclass(frozen=True)
+class Nl2FolSummary:
+    """The method's metrics over a run: overall, per difficulty tag, per dataset (suite)."""
+
+    overall: Group
+    by_difficulty: Mapping[str, Group]
+    by_dataset: Mapping[str, Group]
+    method: str = "nl2fol"
+
+    @property
+    def evaluated(self) -> int:
+        return self.overall.n
+
+    def metric(self, name: str) -> float | None:
+        group = self.overall
+        if name == "accuracy":
+            return group.accuracy
+        if name == "syntax_error_rate":
+            return group.syntax_error_rate
+        if name == "semantic_error_rate":
+            return group.semantic_errors / group.decided if group.decided else None
+        if name == "undecided_rate":
+            return group.undecided / group.n if group.n else None
+        return None
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "overall": self.overall.to_json(),
+            "by_difficulty": {k: v.to_json() for k, v in self.by_difficulty.items()},
+            "by_dataset": {k: v.to_json() for k, v in self.by_dataset.items()},
+        }
+
+    def sections(self) -> dict[str, object]:
+        return {"metrics": self.to_json()}
+
+    def properties(self, group: str) -> dict[str, str]:
+        metrics = self.by_dataset.get(group, self.overall)
+        props = {"N": str(metrics.n), "correct": str(metrics.correct),
+                 "syntax_errors": str(metrics.syntax_errors),
+                 "semantic_errors": str(metrics.semantic_errors),
+                 "undecided": str(metrics.undecided)}
+        if metrics.accuracy is not None:
+            props["accuracy"] = f"{metrics.accuracy:.6f}"
+        if metrics.mean_ted is not None:
+            props["mean_ted_semantic_errors"] = f"{metrics.mean_ted:.3f}"
+        props.update({f"syntax.{k}": str(v) for k, v in metrics.error_classes.items()})
+        return props
+
+    def lines(self) -> list[str]:
+        return ["nl2fol:", *self.render().splitlines()]
+
+    def render(self) -> str:
+        """A short table for the terminal."""
+
+        def row(name: str, group: Group) -> str:
+            accuracy = group.accuracy
+            interval = group.accuracy_interval
+            shown = "n/a" if accuracy is None else (
+                f"{accuracy:6.1%} [{interval.low:.1%}, {interval.high:.1%}]"
+            )
+            ted = "" if group.mean_ted is None else f"{group.mean_ted:.1f}"
+            return (f"{name:<14} {group.n:>5} {shown:>26} {group.syntax_errors:>7} "
+                    f"{group.semantic_errors:>8} {ted:>8} {group.undecided:>9}")
+
+        lines = [f"{'difficulty':<14} {'N':>5} {'accuracy [95% CI]':>26} {'syntax':>7} "
+                 f"{'semantic':>8} {'mean TED':>8} {'undecided':>9}"]
+        lines += [row(name, group) for name, group in self.by_difficulty.items()]
+        lines.append(row("all", self.overall))
+        if self.overall.error_classes:
+            lines.append("syntax errors by class: " + ", ".join(
+                f"{name} {count}" for name, count in self.overall.error_classes.items()
+            ))
+        if self.overall.by_theory:
+            lines.append("correct, by the theory that decided: " + ", ".join(
+                f"{name} {count}" for name, count in self.overall.by_theory.items()
+            ))
+        return "\n".join(lines)
+
+
+
+def group(decisions: Sequence[Decision]) -> Group:
+    statuses = Counter(d.status for d in decisions)
+    classes = Counter(d.error_class for d in decisions if d.error_class is not None)
+    rules = Counter(d.syntax_error.rule for d in decisions if d.syntax_error is not None)
+    teds = [d.ted for d in decisions if d.status == SEMANTIC_ERROR and d.ted is not None]
+    theories = Counter(
+        d.verdict.theory for d in decisions if d.status == CORRECT and d.verdict is not None
+    )
+    return Group(
+        n=len(decisions),
+        correct=statuses[CORRECT],
+        syntax_errors=statuses[SYNTAX_ERROR],
+        semantic_errors=statuses[SEMANTIC_ERROR],
+        undecided=statuses[UNDECIDED],
+        no_output=statuses[NO_OUTPUT],
+        by_theory=dict(sorted(theories.items())),
+        # Every class listed, in the taxonomy's order, so distributions line up across runs.
+        error_classes={c.value: classes.get(c.value, 0) for c in ErrorClass}
+        if classes else {},
+        error_rules=dict(sorted(rules.items())),
+        mean_ted=sum(teds) / len(teds) if teds else None,
+    )
+
+
+LEVELS = ("super-low", "low", "mid-low", "mid-high", "high", "super-high")
+"""The seed's six difficulty levels, easiest first; other tags follow in name order."""
+
+
+def _tag_order(tag: str) -> tuple[int, str]:
+    return (LEVELS.index(tag) if tag in LEVELS else len(LEVELS), tag)
+
+
+def summarise(decisions: Sequence[Decision]) -> Nl2FolSummary:
+    tags: dict[str, list[Decision]] = {}
+    datasets: dict[str, list[Decision]] = {}
+    for decision in decisions:
+        tags.setdefault(decision.item.difficulty, []).append(decision)
+        datasets.setdefault(decision.item.dataset, []).append(decision)
+    return Nl2FolSummary(
+        group(decisions),
+        {tag: group(tags[tag]) for tag in sorted(tags, key=_tag_order)},
+        {name: group(datasets[name]) for name in sorted(datasets)},
+    )
+

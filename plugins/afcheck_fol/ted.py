@@ -1,0 +1,123 @@
+"""Tree edit distance between formulas, and the gold formula nearest a candidate.
+
+Trees (what a unit-cost insert, delete or relabel acts on):
+
+* a connective is a node labelled ``¬ ∧ ∨ ⊕ → ↔`` with its operands as children, in order;
+  ∧ and ∨ chains are one n-ary node (``A ∧ (B ∧ C)`` and ``A ∧ B ∧ C`` are the same tree), so
+  the way a chain is bracketed costs nothing;
+* a quantifier is a node labelled ``∀`` or ``∃`` with two children: a leaf for the variable it
+  binds, then its body; so changing ∀ to ∃ costs 1, and so does binding another variable;
+* an atom is a node labelled with the predicate's name (``=`` for identity) with one leaf per
+  argument, in order; ``⊤``/``⊥`` are leaves;
+* bound variables are α-normalised before anything else: the i-th quantifier met in a pre-order,
+  left-to-right walk binds ``v<i>`` and its occurrences are renamed to match, so ``∀x Cube(x)``
+  and ``∀y Cube(y)`` are at distance 0. Constants keep their names.
+
+The distance is Zhang–Shasha's (``zss.simple_distance``, unit costs). :func:`nearest` breaks ties
+by the lowest gold index, so the choice is deterministic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from afcheck_fol.formula import (
+    And,
+    Eq,
+    Exists,
+    Forall,
+    Formula,
+    Iff,
+    Implies,
+    Not,
+    Or,
+    Pred,
+    Term,
+    Truth,
+    Var,
+    Xor,
+)
+
+if TYPE_CHECKING:
+    import zss
+
+
+class _Namer:
+    def __init__(self) -> None:
+        self.count = 0
+
+    def next(self) -> str:
+        self.count += 1
+        return f"v{self.count}"
+
+
+def tree(formula: Formula) -> zss.Node:
+    """The labelled ordered tree of ``formula`` (see the module docstring)."""
+    import zss
+
+    namer = _Namer()
+
+    def term(t: Term, names: Mapping[str, str]) -> zss.Node:
+        return zss.Node(names.get(t.name, t.name) if isinstance(t, Var) else t.name)
+
+    def build(node: Formula, names: Mapping[str, str]) -> zss.Node:
+        if isinstance(node, Pred):
+            return zss.Node(node.name, [term(t, names) for t in node.args])
+        if isinstance(node, Eq):
+            return zss.Node("=", [term(node.left, names), term(node.right, names)])
+        if isinstance(node, Truth):
+            return zss.Node("⊤" if node.value else "⊥")
+        if isinstance(node, Not):
+            return zss.Node("¬", [build(node.body, names)])
+        if isinstance(node, (And, Or)):
+            kind = type(node)
+            flat: list[Formula] = []
+            pending = list(node.items)
+            while pending:  # nested chains of the same connective are one chain
+                item = pending.pop(0)
+                if isinstance(item, kind):
+                    pending[0:0] = list(item.items)
+                else:
+                    flat.append(item)
+            label = "∧" if isinstance(node, And) else "∨"
+            return zss.Node(label, [build(item, names) for item in flat])
+        if isinstance(node, (Xor, Implies, Iff)):
+            label = {Xor: "⊕", Implies: "→", Iff: "↔"}[type(node)]
+            return zss.Node(label, [build(node.left, names), build(node.right, names)])
+        if isinstance(node, (Forall, Exists)):
+            fresh = namer.next()
+            label = "∀" if isinstance(node, Forall) else "∃"
+            inner = {**names, node.var.name: fresh}
+            return zss.Node(label, [zss.Node(fresh), build(node.body, inner)])
+        raise TypeError(f"not a formula: {node!r}")
+
+    return build(formula, {})
+
+
+def size(formula: Formula) -> int:
+    """Number of nodes of :func:`tree` (``formula``)."""
+
+    def count(node: zss.Node) -> int:
+        return 1 + sum(count(child) for child in node.children)
+
+    return count(tree(formula))
+
+
+def distance(left: Formula, right: Formula) -> int:
+    """Zhang–Shasha edit distance between the two trees, unit costs."""
+    import zss
+
+    return int(zss.simple_distance(tree(left), tree(right)))
+
+
+def nearest(candidate: Formula, golds: Sequence[Formula]) -> tuple[int, int]:
+    """``(index, distance)`` of the gold nearest ``candidate``; the lowest index among ties."""
+    if not golds:
+        raise ValueError("no gold formula to compare with")
+    best = (0, distance(candidate, golds[0]))
+    for index, gold in enumerate(golds[1:], start=1):
+        found = distance(candidate, gold)
+        if found < best[1]:
+            best = (index, found)
+    return best

@@ -1,0 +1,101 @@
+"""The chains method through the ``afcheck`` command: collection, the run, JSON, gates, cache."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import chains_data
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "suites" / "chains-examples"
+
+
+def afcheck(*args: str, data_dir: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    if data_dir is not None:
+        env["AFCHECK_DATA_DIR"] = str(data_dir)
+    return subprocess.run([sys.executable, "-m", "afcheck", *args], capture_output=True,
+                          text=True, env=env, timeout=300, cwd=ROOT)
+
+
+def test_examples_suite_runs_and_writes_each_chain(tmp_path: Path) -> None:
+    out = tmp_path / "r.json"
+    done = afcheck(str(EXAMPLES), "--fol-prover", "z3-fol", "--no-cache", "--json", str(out))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "7 passed" in done.stdout
+    assert "chains: N=7" in done.stdout
+    data = json.loads(out.read_text())
+    cases = {c["id"]: c for c in data["steps"]}
+    assert cases["t4-wrong-class"]["class"] == "T4"
+    assert [s["label"] for s in cases["t4-wrong-class"]["steps"]] == ["False", "True"]
+    assert cases["t1-gold-walk"]["method"] == "chains"
+    assert data["methods"]["chains"]["metrics"]["overall"]["step_label_macro_f1"] == 1.0
+    assert data["config"]["components"] == {"fol_prover:z3-fol": data["config"]["components"][
+        "fol_prover:z3-fol"]}
+
+
+def test_collect_only_lists_the_items() -> None:
+    done = afcheck(str(EXAMPLES), "--co", "-q")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "chains-examples::t2-stray-rule" in done.stdout
+
+
+def test_a_wrong_expected_class_fails_and_a_gate_decides(tmp_path: Path) -> None:
+    suite = tmp_path / "mine"
+    suite.mkdir()
+    (suite / "suite.toml").write_text(
+        '[afcheck]\nschema = 1\nname = "mine"\nkind = "chains"\nsource = "responses"\n'
+        'data = "c.jsonl"\n')
+    rows = [
+        {"id": "claims-t1", "premises": ["Ann is a lorpus.", "Every lorpus is a gimpus."],
+         "conclusion": "Ann is a gimpus.", "label": "True", "steps": ["Ann is a lorpus."],
+         "answer": "True", "expected_class": "T1"},
+        {"id": "odd", "premises": ["Ann may be a lorpus."], "conclusion": "Ann is a gimpus.",
+         "label": "True", "steps": [], "answer": "True"},
+        {"id": "broken"},
+    ]
+    (suite / "c.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    run = (str(suite), "--fol-prover", "z3-fol", "--no-cache")
+    done = afcheck(*run)
+    text = done.stdout + done.stderr
+    assert done.returncode == 1, text
+    assert "expected T1, got class T3" in text
+    assert "analysis failure" in text and "Ann may be a lorpus." in text
+    assert "c.jsonl:3" in text
+    # Gates given: they decide the exit status (one of two items is an analysis failure).
+    assert afcheck(*run, "--gate", "chains.analysis_failure_rate<=0.5").returncode == 0
+    held = afcheck(*run, "--gate", "chains.analysis_failure_rate<=0.4")
+    assert held.returncode == 1 and "analysis_failure_rate" in held.stdout + held.stderr
+
+
+def test_classification_suite_from_a_users_prontoqa_copy(tmp_path: Path) -> None:
+    (tmp_path / "prontoqa").mkdir()
+    chains_data.write(tmp_path / "prontoqa" / "dev.json", 8)
+    cache = tmp_path / "cache"
+    args = (str(ROOT / "suites" / "prontoqa-classification"), "--fol-prover", "eprover",
+            "--cache-dir", str(cache), "--json", str(tmp_path / "r.json"))
+    first = afcheck(*args, data_dir=tmp_path)
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert "8 passed" in first.stdout
+    again = afcheck(*args, data_dir=tmp_path)
+    assert again.returncode == 0
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert {c["expected_class"] for c in data["steps"]} == {"T1", "T2", "T3", "T4"}
+    assert all(c["class"] == c["expected_class"] for c in data["steps"])
+    # The second run read every prover answer from the cache.
+    assert data["timings"].get("fol-proof", 0.0) == 0.0
+
+
+def test_generate_command_through_afcheck(tmp_path: Path) -> None:
+    data = chains_data.write(tmp_path / "dev.json", 8)
+    done = afcheck("chains", "generate", str(data), "--per-type", "2")
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [r["expected_class"] for r in rows] == ["T1", "T1", "T2", "T2", "T3", "T3", "T4", "T4"]
+    assert all(r["answer"] == r["label"] for r in rows)
+    missing = afcheck("chains", "generate", str(tmp_path / "none.json"))
+    assert missing.returncode == 2 and "no such file" in missing.stderr

@@ -1,0 +1,191 @@
+"""The chains method end to end on small items: classes, retries, outcomes, metrics."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+import pytest
+from afcheck_chains.formalise import ReferenceFormaliser, RuleFormaliser
+from afcheck_chains.llm import LlmChainFormaliser, prompt_text, read_output
+from afcheck_chains.method import run_chains
+from afcheck_chains.outcome import outcome, to_json
+from afcheck_chains.provers import make_fol_prover
+from afcheck_chains.records import ChainRecord, GoldFol, Label
+from afcheck_chains.summary import macro_f1, metrics
+
+from afcheck.llm import Completion, Prompt, Sampling
+from afcheck.types import Location
+
+PREMISES = ("Jompuses are yumpuses.", "Yumpuses are not sour.", "Numpuses are sour.",
+            "Max is a jompus.")
+T, F, U = Label.TRUE, Label.FALSE, Label.UNKNOWN
+
+
+def chain(rid: str, steps: Sequence[str], answer: Label | None = F, label: Label = F,
+          conclusion: str = "Max is sour.", **extra: object) -> ChainRecord:
+    return ChainRecord(id=rid, dataset="demo", premises=PREMISES, conclusion=conclusion,
+                       label=label, steps=tuple(steps), answer=answer,
+                       location=Location("demo.jsonl", 1), **extra)  # type: ignore[arg-type]
+
+
+GOOD = ("Max is a jompus.", "Jompuses are yumpuses.", "Max is a yumpus.",
+        "Yumpuses are not sour.", "Max is not sour.")
+
+
+@pytest.fixture(scope="module")
+def prover():  # type: ignore[no-untyped-def]
+    return make_fol_prover("z3-fol")
+
+
+def test_classes_outcomes_and_metrics(prover) -> None:  # type: ignore[no-untyped-def]
+    items = [
+        chain("t1", GOOD, gold_step_labels=(T,) * 5),
+        chain("t2", (*GOOD[:2], "Max is a wumpus.", *GOOD[2:]),
+              gold_step_labels=(T, T, U, T, T, T)),
+        chain("t3", ("Max is a jompus.", "Numpuses are sour.")),
+        chain("t4", ("Max is sour.",), expected_class="T4"),
+        chain("f1", GOOD, answer=T),
+        chain("f2", ("Max is sour.",), answer=T),
+        chain("only", (), answer=None),
+    ]
+    results = run_chains(items, RuleFormaliser(), prover)
+    assert [r.chain_class for r in results] == ["T1", "T2", "T3", "T4", "F1", "F2", None]
+    assert results[-1].status == "label_only"
+    statuses = [outcome(r).status.value for r in results]
+    assert statuses == ["passed", "failed", "failed", "passed", "failed", "failed", "passed"]
+    message = outcome(results[1]).message
+    assert message.startswith("expected T1, got class T2") and "[T T U T T T]" in message
+    assert "*path*" in outcome(results[0]).details
+    record = to_json(results[1])
+    assert record["class"] == "T2" and record["steps"][2]["label"] == "Unknown"  # type: ignore[index]
+    assert record["steps"][2]["gold"] == "Unknown"  # type: ignore[index]
+    assert "z3" in str(record["prover"])
+    json.dumps(record)
+    summary = metrics(results)
+    assert summary.classes["T1"].count == 1 and summary.classes["T1"].total == 6
+    assert summary.step_macro_f1 == 1.0 and summary.step_pairs == 11
+    assert summary.execution_rate.value == 1.0 and summary.execution_accuracy.value == 1.0
+    assert summary.expected["T4"].count == 1
+    assert summary.analysis_failure.count == 0
+    assert 0 < summary.classes["T1"].interval.low < summary.classes["T1"].interval.high < 1
+
+
+def test_untranslatable_or_mismatched_items_are_analysis_failures(prover) -> None:  # type: ignore[no-untyped-def]
+    items = [chain("odd", ("Max might be sour.",)),
+             chain("wrong-gold", GOOD, label=T)]
+    odd, wrong = run_chains(items, RuleFormaliser(), prover)
+    assert odd.status == "analysis_failure" and "Max might be sour." in odd.reason
+    assert wrong.status == "analysis_failure"
+    assert "labels the conclusion False, the gold label is True" in wrong.reason
+    assert wrong.attempts == 1  # a deterministic formaliser is asked once
+    assert outcome(odd).status.value == "failed"
+    summary = metrics([odd, wrong])
+    assert summary.analysis_failure.value == 1.0
+    assert summary.execution_rate.count == 1 and summary.execution_accuracy.count == 0
+
+
+def test_reference_fol_is_read_in_folio_syntax(prover) -> None:  # type: ignore[no-untyped-def]
+    fol = GoldFol(premises=("∀x (Jompus(x) → Yumpus(x))", "∀x (Yumpus(x) → ¬Sour(x))",
+                            "∀x (Numpus(x) → Sour(x))", "Jompus(max)"),
+                  conclusion="Sour(max)", steps=("Yumpus(max)", "¬Sour(max)"))
+    good = chain("ref", ("Max is a yumpus.", "Max is not sour."), gold_fol=fol)
+    folio = chain("folio", (), answer=None, gold_fol=GoldFol(premises=fol.premises))
+    broken = chain("broken", ("Max is a yumpus.", "Max is not sour."),
+                   gold_fol=GoldFol(fol.premises, "Sour(max", fol.steps))
+    r_good, r_folio, r_broken = run_chains([good, folio, broken], ReferenceFormaliser(), prover)
+    assert r_good.chain_class == "T1"
+    assert r_folio.status == "analysis_failure" and "no reference FOL for the conclusion" in (
+        r_folio.reason)
+    assert r_broken.status == "analysis_failure" and "conclusion" in r_broken.reason
+
+
+ENDLESS = ("∀x ¬Lt(x, x)", "∀x ∀y ∀z ((Lt(x, y) ∧ Lt(y, z)) → Lt(x, z))", "∀x ∃y Lt(x, y)")
+"""A strict order without a largest element: only infinite models, which z3 cannot build."""
+
+
+def test_prover_limits_leave_items_undecided_not_unknown() -> None:
+    prover = make_fol_prover("z3-fol", {"timeout_ms": "300"})
+    step_limit = chain("step", ("Ann is quiet.",), answer=T, label=T,
+                       conclusion="Nothing is below itself.",
+                       gold_fol=GoldFol(ENDLESS, "∀x ¬Lt(x, x)", ("Quiet(ann)",)))
+    conclusion_limit = chain("conclusion", (), answer=None, label=U, conclusion="Ann is quiet.",
+                             gold_fol=GoldFol(ENDLESS, "Quiet(ann)", ()))
+    first, second = run_chains([step_limit, conclusion_limit], ReferenceFormaliser(), prover)
+    assert first.status == "undecided" and first.step_labels == (Label.LIMIT,)
+    assert first.reason.startswith("no decision for step(s) 1 (Limit")
+    assert second.status == "undecided" and "prover limit" in second.reason
+    assert [outcome(r).status.value for r in (first, second)] == ["skipped", "skipped"]
+    summary = metrics([first, second])
+    assert summary.undecided.count == 2 and summary.analysis_failure.count == 0
+
+
+# -- the LLM formaliser: the seed's prompt, its output format and the retries ----------------
+
+
+def _answer(premises: Sequence[str], conclusions: Sequence[str]) -> str:
+    lines = ["Premises:"] + [f"{f} ::: ({i}) s" for i, f in enumerate(premises, 1)]
+    lines += ["Conclusions:"] + [f"{f} ::: ({i}) s" for i, f in enumerate(conclusions, 1)]
+    return "\n".join(lines)
+
+
+FOL_PREMISES = ["∀x (Jompus(x) → Yumpus(x))", "∀x (Yumpus(x) → ¬Sour(x))",
+                "∀x (Numpus(x) → Sour(x))", "Jompus(max)"]
+RIGHT = _answer(FOL_PREMISES, ["Yumpus(max)", "Sour(max)"])
+WRONG = _answer(FOL_PREMISES[:2] + ["∀x (Numpus(x) → Sour(x))", "Numpus(max)"],
+                ["Yumpus(max)", "Sour(max)"])   # Max a numpus: the conclusion reads True
+UNPARSABLE = _answer(FOL_PREMISES[:3] + ["Jompus(max"], ["Yumpus(max)", "Sour(max)"])
+
+
+class ScriptedClient:
+    """Speaks :class:`afcheck.llm.LLMClient`; answers each prompt from a script per item."""
+
+    backend = "http"
+    model = "scripted"
+
+    def __init__(self, script: dict[str, list[str]]) -> None:
+        self.script = script
+        self.calls: list[list[Prompt]] = []
+
+    def generate(self, prompts: Sequence[Prompt], sampling: Sampling) -> list[list[Completion]]:
+        self.calls.append(list(prompts))
+        out = []
+        for prompt in prompts:
+            text = prompt.messages[-1].content
+            rid = "a" if "(1) Max is a yumpus." in text else "b"
+            answers = self.script[rid]
+            out.append([Completion(answers.pop(0) if answers else "", "stop")])
+        return out
+
+
+def test_regenerates_up_to_three_times_then_gives_up(prover) -> None:  # type: ignore[no-untyped-def]
+    a = chain("a", ("Max is a yumpus.",))
+    b = chain("b", ("Max is a jompus.",))
+    client = ScriptedClient({"a": [UNPARSABLE, WRONG, RIGHT], "b": [WRONG, WRONG, WRONG]})
+    formaliser = LlmChainFormaliser(client, Sampling(max_tokens=512))
+    ra, rb = run_chains([a, b], formaliser, prover)
+    assert [len(c) for c in client.calls] == [2, 2, 2]  # one batched call per attempt
+    assert ra.attempts == 3 and ra.chain_class == "T3"  # one True step, no path to ¬C
+    assert not ra.first_executed
+    assert rb.status == "analysis_failure" and rb.attempts == 3
+    assert "labels the conclusion True, the gold label is False" in rb.reason
+    assert rb.first_executed and not rb.first_matched
+    seeds = {p.seed for call in client.calls for p in call}
+    assert len(seeds) == 6  # every attempt of every item has its own seed
+    assert len(rb.raw_outputs) == 3
+
+
+def test_prompt_lists_steps_then_conclusion_and_output_needs_every_line() -> None:
+    record = chain("a", ("Max is a yumpus.",))
+    text = prompt_text(record)
+    assert "Premises:\n(1) Jompuses are yumpuses." in text
+    assert text.endswith("Conclusions:\n(1) Max is a yumpus.\n(2) Max is sour.")
+    short = _answer(FOL_PREMISES, ["Yumpus(max)"])
+    assert "no formula for conclusions [2]" in read_output(short, record).failure
+    assert read_output("<think>x</think>\n" + RIGHT, record).chain is not None
+
+
+def test_macro_f1_counts_misses_of_each_gold_class() -> None:
+    assert macro_f1([(T, T), (F, F), (U, U)]) == 1.0
+    assert macro_f1([(T, T), (F, Label.LIMIT)]) == pytest.approx((1.0 + 0.0) / 2)
+    assert macro_f1([]) is None

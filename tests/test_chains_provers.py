@@ -1,0 +1,133 @@
+"""FOL provers: SZS statuses from E's output lines and from z3, with limits and versions."""
+
+from __future__ import annotations
+
+import pytest
+from afcheck_chains.provers import (
+    EProver,
+    FolProver,
+    Szs,
+    find_eprover,
+    make_fol_prover,
+    parse_szs,
+)
+from afcheck_chains.tptp import Problem, SymbolMap, problem
+from afcheck_fol.formula import Const, Forall, Implies, Not, Pred, Var
+
+from afcheck.errors import UnknownComponent, UsageError
+
+x = Var("x")
+max_ = Const("max")
+RULE = Forall(x, Implies(Pred("Jompus", (x,)), Not(Pred("Shy", (x,)))))
+FACT = Pred("Jompus", (max_,))
+SHY = Pred("Shy", (max_,))
+
+
+def _problem(axioms: list, conjecture: object) -> Problem:
+    return problem(axioms, conjecture, SymbolMap())  # type: ignore[arg-type]
+
+
+# Lines as E 2.6 and E 3.5.1 print them (measured; see the module docstring).
+@pytest.mark.parametrize(("output", "status"), [
+    ("# Proof found!\n# SZS status Theorem\n", Szs.THEOREM),
+    ("% SZS status CounterSatisfiable\n", Szs.COUNTER_SATISFIABLE),
+    ("%% Failure: Resource limit exceeded (time)\n%% SZS status ResourceOut\n", Szs.RESOURCE_OUT),
+    ("% Failure: Out of unprocessed clauses!\n% SZS status GaveUp\n", Szs.GAVE_UP),
+    ("% SZS status Timeout for problem.p\n", Szs.TIMEOUT),
+    ("# SZS status ContradictoryAxioms\n", Szs.CONTRADICTORY_AXIOMS),
+    ("% SZS status SomethingNew\n", Szs.UNKNOWN),
+    ("eprover: f.p:1:(Column 16): Formula has free variables\n", None),
+])
+def test_statuses_come_from_the_szs_line(output: str, status: Szs | None) -> None:
+    assert parse_szs(output) is status
+
+
+def test_gave_up_is_a_limit_never_a_counter_model() -> None:
+    assert Szs.GAVE_UP.limit and not Szs.GAVE_UP.disproved
+    assert Szs.COUNTER_SATISFIABLE.disproved and not Szs.COUNTER_SATISFIABLE.proved
+    assert Szs.CONTRADICTORY_AXIOMS.proved
+
+
+def _provers() -> list[str]:
+    names = ["z3-fol"]
+    if find_eprover() is not None:
+        names.append("eprover")
+    return names
+
+
+@pytest.fixture(params=_provers())
+def prover(request: pytest.FixtureRequest) -> FolProver:
+    return make_fol_prover(request.param)
+
+
+def test_one_batch_gets_every_status_right(prover: FolProver) -> None:
+    problems = [
+        _problem([RULE, FACT], Not(SHY)),            # follows
+        _problem([RULE, FACT], SHY),                 # refuted, so not a consequence
+        _problem([RULE], Not(SHY)),                  # independent
+        _problem([FACT, Not(FACT)], SHY),            # inconsistent axioms
+        _problem([RULE, FACT], None),                # axioms alone, consistent
+    ]
+    results = prover.prove(problems)
+    assert [r.status for r in results] == [
+        Szs.THEOREM, Szs.COUNTER_SATISFIABLE, Szs.COUNTER_SATISFIABLE,
+        Szs.CONTRADICTORY_AXIOMS, Szs.SATISFIABLE,
+    ]
+    assert all(r.prover == prover.version and r.seconds >= 0 for r in results)
+
+
+@pytest.mark.skipif(find_eprover() is None, reason="E is not installed")
+def test_e_reports_bad_input_without_a_status_line_as_input_error() -> None:
+    prover = make_fol_prover("eprover")
+    bad = Problem((), None, "fof(c, conjecture, p(a)\n")
+    [result] = prover.prove([bad])
+    assert result.status is Szs.INPUT_ERROR
+    assert "expected" in result.detail or "Column" in result.detail
+
+
+@pytest.mark.skipif(find_eprover() is None, reason="E is not installed")
+def test_e_version_and_complete_strategy() -> None:
+    prover = make_fol_prover("eprover")
+    assert isinstance(prover, EProver)
+    assert prover.version.startswith("E ")
+    assert "sine" not in prover.fingerprint.lower()
+    assert "satauto" in prover.fingerprint
+
+
+def _pigeonhole(holes: int) -> Problem:
+    """``holes + 1`` pigeons in ``holes`` holes: unsatisfiable, and hard for resolution."""
+    from afcheck_fol.formula import And, Or
+
+    pigeons = [Const(f"p{i}") for i in range(holes + 1)]
+    names = [f"H{j}" for j in range(holes)]
+    axioms = [Or(tuple(Pred(h, (p,)) for h in names)) for p in pigeons]
+    for h in names:
+        for i in range(holes + 1):
+            for k in range(i + 1, holes + 1):
+                axioms.append(Not(And((Pred(h, (pigeons[i],)), Pred(h, (pigeons[k],))))))
+    return _problem(axioms, None)
+
+
+@pytest.mark.skipif(find_eprover() is None, reason="E is not installed")
+def test_e_wall_limit_reads_as_timeout_not_as_an_answer() -> None:
+    prover = make_fol_prover("eprover", {"wall_limit_s": "0.05"})
+    [result] = prover.prove([_pigeonhole(9)])
+    assert result.status is Szs.TIMEOUT
+    assert "wall-clock" in result.detail
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(find_eprover() is None, reason="E is not installed")
+def test_e_cpu_limit_is_a_limit_status() -> None:
+    prover = make_fol_prover("eprover", {"cpu_limit_s": "1"})
+    [result] = prover.prove([_pigeonhole(9)])
+    assert result.status.limit, result
+
+
+def test_unknown_prover_and_bad_options_are_one_line_errors() -> None:
+    with pytest.raises(UnknownComponent, match="eprover"):
+        make_fol_prover("vampire")
+    with pytest.raises(UsageError, match="timeout_ms"):
+        make_fol_prover("z3-fol", {"timeout": "5"})
+    with pytest.raises(UsageError, match="expected a number"):
+        make_fol_prover("z3-fol", {"timeout_ms": "soon"})

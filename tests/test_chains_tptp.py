@@ -1,0 +1,96 @@
+"""The FOL → TPTP printer: exact text, reversibility, refusal of free variables."""
+
+from __future__ import annotations
+
+import pytest
+from afcheck_chains.tptp import SymbolMap, TptpError, formula_to_tptp, parse_fof, problem
+from afcheck_fol.formula import (
+    And,
+    Const,
+    Eq,
+    Exists,
+    Forall,
+    Formula,
+    Iff,
+    Implies,
+    Not,
+    Or,
+    Pred,
+    Truth,
+    Var,
+    Xor,
+)
+from hypothesis import given
+from hypothesis import strategies as st
+
+x, y = Var("x"), Var("y")
+
+
+def test_prints_names_in_tptp_case_and_xor_as_its_connective() -> None:
+    formula = Forall(x, Implies(Pred("Drinks", (x,)),
+                                Xor(Pred("Jokes", (x,)), Not(Pred("Unaware", (Const("rina"),))))))
+    assert formula_to_tptp(formula, SymbolMap()) == (
+        "![X]: (drinks(X) => (jokes(X) <~> ~ unaware(rina)))"
+    )
+
+
+def test_clashing_names_get_distinct_words_and_map_back() -> None:
+    symbols = SymbolMap()
+    text = formula_to_tptp(And((Pred("Cold", (Const("cold"),)), Pred("cold", ()))), symbols)
+    assert text == "(cold(cold_2) & cold_3)"
+    assert symbols.reverse["cold_2"] == ("const", "cold")
+    assert symbols.reverse["cold_3"] == ("pred", "cold")
+
+
+def test_same_map_prints_the_same_text_every_time() -> None:
+    symbols = SymbolMap()
+    formula = Exists(y, And((Pred("Big", (y,)), Eq(y, Const("bob")))))
+    first = formula_to_tptp(formula, symbols)
+    assert formula_to_tptp(formula, symbols) == first == "?[Y]: (big(Y) & (Y = bob))"
+
+
+def test_problem_has_one_conjecture_named_conclusion() -> None:
+    text = problem([Pred("P", (Const("a"),))], Pred("Q", (Const("a"),)), SymbolMap()).text
+    assert text == "fof(premise_1, axiom, p(a)).\nfof(conclusion, conjecture, q(a)).\n"
+    assert text.count("conjecture") == 1
+
+
+def test_free_variables_are_refused_with_the_formula_name() -> None:
+    with pytest.raises(TptpError, match=r"premise_2: free variable\(s\) x"):
+        problem([Truth(True), Pred("P", (x,))], None, SymbolMap())
+    with pytest.raises(TptpError, match="conclusion: free variable"):
+        problem([], Forall(y, Pred("R", (x, y))), SymbolMap())
+
+
+# -- reversibility ---------------------------------------------------------------------------
+
+_terms = st.sampled_from([Var("x"), Var("y"), Const("max"), Const("bald_eagle")])
+_atoms = st.one_of(
+    st.builds(lambda n, a: Pred(n, tuple(a)), st.sampled_from(["Cold", "Needs", "jompus"]),
+              st.lists(_terms, min_size=0, max_size=2)),
+    st.builds(Eq, _terms, _terms),
+    st.builds(Truth, st.booleans()),
+)
+
+
+def _compound(inner: st.SearchStrategy[Formula]) -> st.SearchStrategy[Formula]:
+    many = st.lists(inner, min_size=2, max_size=3).map(tuple)
+    return st.one_of(
+        st.builds(Not, inner), st.builds(And, many), st.builds(Or, many),
+        st.builds(Xor, inner, inner), st.builds(Implies, inner, inner),
+        st.builds(Iff, inner, inner),
+        st.builds(Forall, st.sampled_from([x, y]), inner),
+        st.builds(Exists, st.sampled_from([x, y]), inner),
+    )
+
+
+formulas = st.recursive(_atoms, _compound, max_leaves=8)
+
+
+@given(formulas)
+def test_printed_formulas_read_back_to_the_same_tree(formula: Formula) -> None:
+    symbols = SymbolMap()
+    text = f"fof(f, axiom, {formula_to_tptp(formula, symbols)})."
+    [annotated] = parse_fof(text, symbols)
+    assert annotated.formula == formula
+    assert (annotated.name, annotated.role) == ("f", "axiom")

@@ -1,0 +1,140 @@
+"""Algorithms 1–3: step labels, the proof path, batching and the proof cache."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+from afcheck_chains.controlled import translate
+from afcheck_chains.provers import FolProver, ProverResult, Szs, make_fol_prover
+from afcheck_chains.records import Label
+from afcheck_chains.tptp import Problem, SymbolMap
+from afcheck_chains.verify import (
+    FormalChain,
+    ProofCache,
+    Query,
+    combine,
+    decide,
+    verify_chains,
+)
+from afcheck_fol.formula import Forall, Pred, Var
+
+PREMISES = tuple(translate(s) for s in (
+    "Jompuses are yumpuses.", "Each yumpus is a dumpus.", "Dumpuses are not sour.",
+    "Numpuses are sour.", "Max is a jompus.",
+))
+
+
+def _r(status: Szs) -> ProverResult:
+    return ProverResult(status, "test", 0.0)
+
+
+@pytest.mark.parametrize(("pos", "neg", "label"), [
+    (Szs.THEOREM, Szs.COUNTER_SATISFIABLE, Label.TRUE),
+    (Szs.COUNTER_SATISFIABLE, Szs.THEOREM, Label.FALSE),
+    (Szs.COUNTER_SATISFIABLE, Szs.COUNTER_SATISFIABLE, Label.UNKNOWN),
+    (Szs.THEOREM, Szs.THEOREM, Label.ERROR),
+    (Szs.CONTRADICTORY_AXIOMS, Szs.CONTRADICTORY_AXIOMS, Label.ERROR),
+    (Szs.COUNTER_SATISFIABLE, Szs.GAVE_UP, Label.LIMIT),
+    (Szs.RESOURCE_OUT, Szs.COUNTER_SATISFIABLE, Label.LIMIT),
+    (Szs.THEOREM, Szs.TIMEOUT, Label.TRUE),
+    (Szs.INPUT_ERROR, Szs.THEOREM, Label.INVALID),
+])
+def test_algorithm_1_reads_both_queries(pos: Szs, neg: Szs, label: Label) -> None:
+    assert combine(_r(pos), _r(neg)) is label
+
+
+@pytest.fixture(params=["z3-fol", "eprover"])
+def prover(request: pytest.FixtureRequest) -> FolProver:
+    from afcheck_chains.provers import find_eprover
+
+    if request.param == "eprover" and find_eprover() is None:
+        pytest.skip("E is not installed")
+    return make_fol_prover(request.param)
+
+
+def test_statements_get_true_false_unknown_and_error(prover: FolProver) -> None:
+    queries = [Query(PREMISES, translate(s), SymbolMap()) for s in
+               ("Max is a dumpus.", "Max is sour.", "Max is a wumpus.")]
+    inconsistent = PREMISES + (translate("Max is sour."),)
+    queries.append(Query(inconsistent, translate("Max is a numpus."), SymbolMap()))
+    free = Query(PREMISES, Pred("Sour", (Var("y"),)), SymbolMap())
+    labels = [v.label for v in decide([*queries, free], prover, ProofCache())]
+    assert labels == [Label.TRUE, Label.FALSE, Label.UNKNOWN, Label.ERROR, Label.INVALID]
+
+
+def test_proof_path_keeps_new_facts_and_skips_restatements(prover: FolProver) -> None:
+    steps = tuple(translate(s) for s in (
+        "Max is a jompus.", "Jompuses are yumpuses.", "Max is a yumpus.",
+        "Max is a jompus.",                 # restated: adds nothing
+        "Max is sour.",                     # False: never on the path
+        "Each yumpus is a dumpus.", "Max is a dumpus.", "Dumpuses are not sour.",
+        "Max is not sour.",
+    ))
+    chain = FormalChain(PREMISES, translate("Max is sour."), steps)
+    [verdict] = verify_chains([chain], [Label.FALSE], prover, ProofCache())
+    assert verdict.conclusion.label is Label.FALSE
+    assert verdict.step_labels[4] is Label.FALSE
+    # 0 and 1 are new; 2 follows from them; 3 is a restatement; 5 new; 6 follows; 7 new;
+    # 8 follows from the path.
+    assert verdict.path == (0, 1, 5, 7)
+    assert verdict.path_conclusion is not None
+    assert verdict.path_conclusion.label is Label.FALSE
+
+
+def test_path_without_the_key_rule_cannot_decide_the_conclusion(prover: FolProver) -> None:
+    steps = tuple(translate(s) for s in ("Max is a jompus.", "Jompuses are yumpuses.",
+                                         "Max is a yumpus.", "Numpuses are sour."))
+    chain = FormalChain(PREMISES, translate("Max is sour."), steps)
+    [verdict] = verify_chains([chain], [Label.FALSE], prover, ProofCache())
+    assert verdict.step_labels == (Label.TRUE,) * 4
+    assert verdict.path_conclusion is not None
+    assert verdict.path_conclusion.label is Label.UNKNOWN
+
+
+class CountingProver:
+    """A real prover that counts calls and problems, to check batching and the cache."""
+
+    name = "counting"
+
+    def __init__(self) -> None:
+        self.inner = make_fol_prover("z3-fol")
+        self.version = self.inner.version
+        self.fingerprint = self.inner.fingerprint
+        self.calls: list[int] = []
+
+    def prove(self, problems: Sequence[Problem]) -> list[ProverResult]:
+        self.calls.append(len(problems))
+        return self.inner.prove(problems)
+
+
+def test_one_call_per_stage_and_identical_problems_asked_once() -> None:
+    prover = CountingProver()
+    cache = ProofCache()
+    steps = tuple(translate(s) for s in ("Max is a yumpus.", "Max is a yumpus.",
+                                         "Max is a dumpus."))
+    chains = [FormalChain(PREMISES, translate("Max is sour."), steps)] * 3
+    verify_chains(chains, [Label.FALSE] * 3, prover, cache)
+    # conclusions, steps, three path rounds, the path's conclusion.
+    assert len(prover.calls) == 6
+    # Each distinct problem once: 2 for the conclusion and 2 for the two distinct steps.
+    assert prover.calls[:2] == [2, 4]
+    first = list(prover.calls)
+    again = verify_chains(chains, [Label.FALSE] * 3, prover, cache)
+    assert prover.calls == first  # every answer came from the cache
+    assert all(r.cached for v in again for s in v.steps for r in (s.positive, s.negative) if r)
+    assert cache.hits > 0
+
+
+def test_cache_is_keyed_by_prover_fingerprint_and_text() -> None:
+    cache = ProofCache()
+    prover = CountingProver()
+    problem = Problem((), Forall(Var("x"), Pred("P", (Var("x"),))),
+                      "fof(c, conjecture, ![X]: p(X)).\n")
+    cache.prove(prover, [problem])
+    assert cache.misses == 1
+    [cached] = cache.prove(prover, [problem])
+    assert cached.cached and cached.status is Szs.COUNTER_SATISFIABLE
+    prover.fingerprint = "other"
+    [fresh] = cache.prove(prover, [problem])
+    assert not fresh.cached

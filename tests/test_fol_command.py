@@ -1,0 +1,78 @@
+"""``afcheck fol equiv``: text and JSON output, files as arguments, exit statuses."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from afcheck_fol.command import configure
+
+from afcheck.errors import UsageError
+
+
+def fol_command(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="afcheck fol")
+    return configure(parser)(parser.parse_args(argv))
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, object]]:
+    status = fol_command(["equiv", "--json", *argv])
+    return status, json.loads(capsys.readouterr().out)
+
+
+def test_equivalent_under_the_default_theory(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out = run_json(capsys, "Smaller(a, b)", "Larger(b, a)")
+    assert status == 0
+    assert out["equivalent"] is True and out["theory"] == "analytic"
+    assert out["syntax_error"] is None and out["counter_model"] is None
+
+
+def test_not_equivalent_keeps_the_counter_model(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out = run_json(capsys, "--theory", "none", "Smaller(a, b)", "Larger(b, a)")
+    assert status == 1
+    assert out["equivalent"] is False and out["theory"] == "none"
+    model = out["counter_model"]
+    assert isinstance(model, dict) and set(model["constants"]) == {"a", "b"}
+
+
+def test_syntax_error_reports_class_rule_and_span(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out = run_json(capsys, "Cube(a)", "Cube(a) → Small(a) → Tet(a)")
+    assert status == 1 and out["equivalent"] is None
+    error = out["syntax_error"]
+    assert isinstance(error, dict)
+    assert (error["formula"], error["class"], error["rule"]) == (
+        "right", "structure", "unparenthesised-mix")
+    assert error["span"] == [8, 20]
+
+
+def test_files_as_arguments_and_folio(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    left = tmp_path / "a.fol"
+    left.write_text("∀x (Drinks(x) ⊕ Jokes(x))\n", encoding="utf-8")
+    status, out = run_json(capsys, "--language", "folio", str(left),
+                           "∀y ((Drinks(y) ∨ Jokes(y)) ∧ ¬(Drinks(y) ∧ Jokes(y)))")
+    assert (status, out["equivalent"], out["theory"]) == (0, True, "none")
+
+
+def test_text_output_draws_the_world(capsys: pytest.CaptureFixture[str]) -> None:
+    assert fol_command(["equiv", "Cube(a)", "Cube(b)"]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("not equivalent under theory analytic")
+    assert "row 0 at the back" in out
+
+
+def test_unknown_theory_is_a_usage_error() -> None:
+    with pytest.raises(UsageError, match="no theory 'shapes'"):
+        fol_command(["equiv", "--language", "folio", "--theory", "shapes", "P(a)", "P(a)"])
+
+
+def test_registered_as_an_afcheck_command() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "afcheck", "fol", "equiv", "--json", "∀x Cube(x)", "∀y Cube(y)"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["equivalent"] is True

@@ -1,0 +1,100 @@
+"""One nl2fol item decided, its outcome, its JSON record, and the metrics over a batch."""
+
+from __future__ import annotations
+
+import json
+
+from afcheck_fol.decide import (
+    CORRECT,
+    NO_OUTPUT,
+    SEMANTIC_ERROR,
+    SYNTAX_ERROR,
+    Settings,
+    decide,
+    decide_all,
+    outcome,
+    to_json,
+)
+from afcheck_fol.formalisers import Candidate
+from afcheck_fol.language import TARSKI
+from afcheck_fol.suite import Item
+from afcheck_fol.summary import summarise
+from afcheck_fol.syntax import parse
+
+
+def item(item_id: str, difficulty: str, *gold: str) -> Item:
+    return Item(item_id, f"sentence {item_id}", gold, tuple(parse(g, TARSKI) for g in gold),
+                difficulty, TARSKI)
+
+
+SMALLER = item("s", "low", "Smaller(b, c)", "Larger(c, b)")
+CUBES = item("c", "high", "∀x (Cube(x) → Small(x))", "¬∃x (Cube(x) ∧ ¬Small(x))")
+
+
+def test_correct_prefers_a_gold_equivalent_in_pure_logic() -> None:
+    decision = decide(SMALLER, Candidate("s", "Larger(c, b)"))
+    assert decision.status == CORRECT
+    assert (decision.gold, decision.verdict.theory if decision.verdict else None) == (1, "none")
+    analytic = decide(SMALLER, Candidate("s", "Smaller(b, c) ∧ ¬SameSize(b, c)"))
+    assert analytic.status == CORRECT and analytic.verdict is not None
+    assert analytic.verdict.theory == "analytic"
+    assert outcome(analytic).status == "passed"
+
+
+def test_theory_none_makes_analytic_answers_wrong() -> None:
+    decision = decide(SMALLER, Candidate("s", "Smaller(b, c) ∧ ¬SameSize(b, c)"),
+                      Settings(theory="none"))
+    assert decision.status == SEMANTIC_ERROR
+
+
+def test_semantic_error_names_the_nearest_gold_and_shows_the_world() -> None:
+    decision = decide(CUBES, Candidate("c", "∀x (Cube(x) ∧ Small(x))"))
+    assert decision.status == SEMANTIC_ERROR
+    assert (decision.nearest, decision.ted) == (0, 1)
+    shown = outcome(decision)
+    assert shown.status == "failed"
+    assert "nearest gold 0 at tree edit distance 1" in shown.message
+    assert "row 0 at the back" in shown.details
+
+
+def test_syntax_error_and_no_output() -> None:
+    decision = decide(CUBES, Candidate("c", "∀x Cube(x) → Small(x)"))
+    assert decision.status == SYNTAX_ERROR and decision.error_class == "constants and variables"
+    shown = outcome(decision)
+    assert shown.status == "failed" and "[free-variable]" in shown.message
+    assert "^" in shown.details
+    missing = decide(CUBES, Candidate("c", None, error="backend error: timeout"))
+    assert missing.status == NO_OUTPUT
+    assert outcome(missing).message == "no formula: backend error: timeout"
+
+
+def test_json_record_round_trips() -> None:
+    record = to_json(decide(CUBES, Candidate("c", "∀x (Cube(x) ∧ Small(x))", output="= …")))
+    again = json.loads(json.dumps(record, ensure_ascii=False))
+    assert again["decision"] == "not-equivalent" and again["ted"] == 1
+    assert again["equivalence"]["equivalent"] is False
+    assert again["equivalence"]["counter_model"]["blocks"]
+
+
+def test_metrics_overall_and_by_difficulty() -> None:
+    items = [SMALLER, SMALLER, CUBES, CUBES, CUBES]
+    candidates = [
+        Candidate("s", "Larger(c, b)"),                      # correct
+        Candidate("s", "Smaller(b c)"),                      # syntax: constants and variables
+        Candidate("c", "∀y (Cube(y) → Small(y))"),           # correct
+        Candidate("c", "∀x (Cube(x) ∧ Small(x))"),           # semantic error, TED 1
+        Candidate("c", "∃x (Cube(x) ∧ Small(x))"),           # semantic error, TED 2
+    ]
+    summary = summarise(decide_all(items, candidates))
+    overall = summary.overall
+    assert (overall.n, overall.correct, overall.syntax_errors, overall.semantic_errors) == (
+        5, 2, 1, 2)
+    assert overall.accuracy == 0.4
+    interval = overall.accuracy_interval
+    assert 0.0 < interval.low < 0.4 < interval.high < 1.0
+    assert overall.error_classes["constants and variables"] == 1
+    assert overall.mean_ted == 1.5
+    assert summary.by_difficulty["low"].accuracy == 0.5
+    assert summary.by_difficulty["high"].correct == 1
+    assert json.loads(json.dumps(summary.to_json()))["overall"]["N"] == 5
+    assert "all" in summary.render()

@@ -1,0 +1,109 @@
+"""Equivalence with z3 under named background theories, and the counter-models it keeps."""
+
+from __future__ import annotations
+
+import pytest
+from afcheck_fol.equiv import check
+from afcheck_fol.language import FOLIO, TARSKI
+from afcheck_fol.syntax import parse
+from afcheck_fol.theory import TheoryError, theories, theory_named
+
+
+def decide(left: str, right: str, theory: str | None = None):  # type: ignore[no-untyped-def]
+    return check(parse(left, TARSKI), parse(right, TARSKI), TARSKI, theory)
+
+
+@pytest.mark.parametrize(
+    ("left", "right"),
+    [
+        ("∀x Cube(x)", "∀w Cube(w)"),
+        ("¬∀x Cube(x)", "∃x ¬Cube(x)"),
+        ("∀x (Cube(x) → Small(x))", "¬∃y (Cube(y) ∧ ¬Small(y))"),
+        ("Cube(a) → Small(a)", "¬Small(a) → ¬Cube(a)"),
+        ("∀x (Cube(x) → ∃y LeftOf(y, x))", "∀x ∃y (Cube(x) → LeftOf(y, x))"),
+    ],
+)
+def test_pure_logic_equivalences_are_decided_without_a_theory(left: str, right: str) -> None:
+    verdict = decide(left, right)
+    assert (verdict.equivalent, verdict.theory) == (True, "none")
+
+
+@pytest.mark.parametrize(
+    ("left", "right", "theory"),
+    [
+        ("Smaller(a, b)", "Larger(b, a)", "converse"),
+        ("Between(a, b, c)", "Between(a, c, b)", "converse"),
+        ("Cube(a)", "¬Tet(a) ∧ ¬Dodec(a)", "shapes"),
+        # The Grade Grinder accepts this one for "a is left or right of d only if it is a cube".
+        ("(LeftOf(a, d) ∨ RightOf(a, d)) → Cube(a)", "¬SameCol(d, a) → Cube(a)", "analytic"),
+        ("∃x Larger(x, x)", "⊥", "analytic"),
+        ("Adjoins(a, b)", "Adjoins(a, b) ∧ ¬(SameRow(a, b) ∧ SameCol(a, b))", "analytic"),
+    ],
+)
+def test_analytic_equivalences_name_the_theory_that_decided(
+    left: str, right: str, theory: str
+) -> None:
+    assert decide(left, right, "none").equivalent is False
+    verdict = decide(left, right, theory)
+    assert (verdict.equivalent, verdict.theory) == (True, theory)
+    assert decide(left, right).equivalent is True  # the language's default is the strongest
+
+
+def test_forall_exists_swap_is_refuted_by_finite_model_search() -> None:
+    verdict = decide("∀x ∃y Larger(y, x)", "∃y ∀x Larger(y, x)", "none")
+    assert verdict.equivalent is False
+    assert verdict.how.startswith("finite-model search")
+    assert verdict.model is not None and len(verdict.model.domain) == 2
+    # On Tarski's boards both are false in every world: the largest block has nothing larger.
+    assert decide("∀x ∃y Larger(y, x)", "∃y ∀x Larger(y, x)").equivalent is True
+
+
+def test_counter_model_is_a_world_where_exactly_one_holds() -> None:
+    verdict = decide("∀x (Cube(x) → Small(x))", "∀x (Small(x) → Cube(x))")
+    assert verdict.equivalent is False and verdict.model is not None
+    model = verdict.model
+    cubes = {row[0] for row in model.relations["Cube"]}
+    smalls = {row[0] for row in model.relations["Small"]}
+    left_holds = cubes <= smalls
+    right_holds = smalls <= cubes
+    assert left_holds != right_holds
+    assert model.holds == ("left" if left_holds else "right")
+    assert model.blocks is not None
+    picture = model.render()
+    assert "row 0 at the back" in picture and len(picture.splitlines()) >= 10
+
+
+def test_names_need_not_denote_distinct_blocks() -> None:
+    verdict = decide("Cube(a)", "Cube(b)")
+    assert verdict.equivalent is False and verdict.model is not None
+    assert verdict.model.constants["a"] != verdict.model.constants["b"]
+    assert decide("a = b", "b = a").equivalent is True
+
+
+def test_undecided_is_never_read_as_not_equivalent() -> None:
+    # Strict order with no maximum: only infinite models separate these, so z3 cannot decide.
+    no_maximum = (
+        "(∀x ∀y ∀z ((Larger(x, y) ∧ Larger(y, z)) → Larger(x, z)) ∧ ∀x ¬Larger(x, x) "
+        "∧ ∀x ∃y Larger(y, x)) → ⊥"
+    )
+    verdict = check(parse(no_maximum, TARSKI), parse("¬⊥", TARSKI), TARSKI, "none",
+                    rlimit=200_000)
+    assert verdict.equivalent is None
+    assert verdict.model is None and verdict.how.startswith("undecided")
+
+
+def test_folio_uses_pure_logic() -> None:
+    left = parse("∀x (P(x) ⊕ Q(x))", FOLIO)
+    right = parse("∀x ((P(x) ∨ Q(x)) ∧ ¬(P(x) ∧ Q(x)))", FOLIO)
+    verdict = check(left, right, FOLIO)
+    assert (verdict.equivalent, verdict.theory) == (True, "none")
+    rendered = check(parse("P(rina)", FOLIO), parse("Q(rina)", FOLIO), FOLIO).model
+    assert rendered is not None and "rina = " in rendered.render()
+
+
+def test_theories_are_named_and_checked() -> None:
+    assert list(theories(TARSKI)) == ["none", "converse", "shapes", "analytic"]
+    assert theory_named(TARSKI, None).name == "analytic"
+    assert len(theory_named(TARSKI, "shapes").axioms) > len(theory_named(TARSKI, "converse").axioms)
+    with pytest.raises(TheoryError, match="known: none"):
+        theory_named(FOLIO, "analytic")

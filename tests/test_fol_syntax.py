@@ -1,0 +1,153 @@
+"""The surface syntaxes of Tarski's World and FOLIO, read into formula trees."""
+
+from __future__ import annotations
+
+import pytest
+from afcheck_fol.formula import (
+    And,
+    Const,
+    Eq,
+    Exists,
+    Forall,
+    Iff,
+    Implies,
+    Not,
+    Or,
+    Pred,
+    Truth,
+    Var,
+    Xor,
+)
+from afcheck_fol.language import FOLIO, TARSKI
+from afcheck_fol.syntax import FolSyntaxError, parse
+from afcheck_fol.taxonomy import ErrorClass
+
+x, y = Var("x"), Var("y")
+a, b = Const("a"), Const("b")
+
+
+def cube(t: Var | Const) -> Pred:
+    return Pred("Cube", (t,))
+
+
+def small(t: Var | Const) -> Pred:
+    return Pred("Small", (t,))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("∀x (Cube(x) → Small(x))", Forall(x, Implies(cube(x), small(x)))),
+        ("Cube(a) ∧ Small(a) ∧ Cube(b)", And((cube(a), small(a), cube(b)))),
+        # A parenthesised chain of the same connective is the same chain.
+        ("Cube(a) ∧ (Small(a) ∧ Cube(b))", And((cube(a), small(a), cube(b)))),
+        ("Cube(a) ∨ Small(a) ∨ Cube(b)", Or((cube(a), small(a), cube(b)))),
+        ("(Cube(a) ∧ Small(a)) → Cube(b)", Implies(And((cube(a), small(a))), cube(b))),
+        ("Cube(a) ↔ ¬Small(a)", Iff(cube(a), Not(small(a)))),
+        ("¬∃x∃y (Larger(x, y))", Not(Exists(x, Exists(y, Pred("Larger", (x, y)))))),
+        ("a = b", Eq(a, b)),
+        ("a ≠ b", Not(Eq(a, b))),
+        ("⊥", Truth(False)),
+        # The Grade Grinder's canonical ASCII and the common arrows.
+        ("@x (Cube(x) $ ~Small(x))", Forall(x, Implies(cube(x), Not(small(x))))),
+        ("/x (Cube(x) & Small(x))", Exists(x, And((cube(x), small(x))))),
+        ("Cube(a) % Small(a)", Iff(cube(a), small(a))),
+        ("Cube(a) -> Small(a)", Implies(cube(a), small(a))),
+        ("Cube(a) <-> Small(a)", Iff(cube(a), small(a))),
+        ("Cube(a) | Small(a)", Or((cube(a), small(a)))),
+        ("  ∀x(Cube(x))  ", Forall(x, cube(x))),
+        ("Between(a, b, a)", Pred("Between", (a, b, a))),
+    ],
+)
+def test_tarski_sentences(text: str, expected: object) -> None:
+    assert parse(text, TARSKI) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "error_class", "rule"),
+    [
+        # Quantifiers bind tightly: the second x is free.
+        ("∀x Cube(x) → Small(x)", ErrorClass.TERMS, "free-variable"),
+        ("Cube(a) ∧ Small(a) ∨ Cube(b)", ErrorClass.STRUCTURE, "unparenthesised-mix"),
+        ("Cube(a) → Small(a) → Cube(b)", ErrorClass.STRUCTURE, "unparenthesised-mix"),
+        ("Cube(a) ∧ Small(a) → Cube(b)", ErrorClass.STRUCTURE, "unparenthesised-mix"),
+        ("Cube(g)", ErrorClass.TERMS, "bad-name"),
+        ("Cube(x)", ErrorClass.TERMS, "free-variable"),
+        ("Cube(a, b)", ErrorClass.RELATION_ARITY, "arity"),
+        ("Between(a, b)", ErrorClass.RELATION_ARITY, "arity"),
+        ("Square(a)", ErrorClass.RELATION_ARITY, "unknown-predicate"),
+        ("LeftOF(a, b)", ErrorClass.RELATION_ARITY, "unknown-predicate"),
+        ("∀a Cube(a)", ErrorClass.CONNECTIVES, "quantified-non-variable"),
+    ],
+)
+def test_tarski_rejects(text: str, error_class: ErrorClass, rule: str) -> None:
+    with pytest.raises(FolSyntaxError) as caught:
+        parse(text, TARSKI)
+    assert (caught.value.error_class, caught.value.rule) == (error_class, rule)
+
+
+def test_error_span_points_at_the_offending_text() -> None:
+    text = "∀x (Cube(x) → Small(y))"
+    with pytest.raises(FolSyntaxError) as caught:
+        parse(text, TARSKI)
+    start, end = caught.value.span
+    assert text[start:end] == "y"
+    assert caught.value.to_json()["class"] == "constants and variables"
+
+
+def test_relation_errors_come_before_term_errors() -> None:
+    with pytest.raises(FolSyntaxError) as caught:
+        parse("Cube(x) ∧ Square(a)", TARSKI)
+    assert caught.value.rule == "unknown-predicate"
+
+
+FOLIO_CASES = [
+    ("∀x (Drinks(x) → Dependent(x))",
+     Forall(x, Implies(Pred("Drinks", (x,)), Pred("Dependent", (x,))))),
+    # Quantifiers scope as far right as they can.
+    ("∀x Coding(x) → ¬Doctor(x)",
+     Forall(x, Implies(Pred("Coding", (x,)), Not(Pred("Doctor", (x,)))))),
+    # ⊕ binds tighter than →.
+    ("P(rina) → Q(rina) ⊕ R(rina)",
+     Implies(Pred("P", (Const("rina"),)), Xor(Pred("Q", (Const("rina"),)),
+                                              Pred("R", (Const("rina"),))))),
+    # ∧ binds tighter than ∨, ∨ tighter than ⊕.
+    ("A(a) ∧ B(a) ∨ C(a) ⊕ D(a)",
+     Xor(Or((And((Pred("A", (a,)), Pred("B", (a,)))), Pred("C", (a,)))), Pred("D", (a,)))),
+    ("WrittenIn(gpt-3, c++) ∧ Visited(mr.smith, two)",
+     And((Pred("WrittenIn", (Const("gpt-3"), Const("c++"))),
+          Pred("Visited", (Const("mr.smith"), Const("two")))))),
+    ("Eco-friendlyBrand(reformation)", Pred("Eco-friendlyBrand", (Const("reformation"),))),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), FOLIO_CASES)
+def test_folio_sentences(text: str, expected: object) -> None:
+    assert parse(text, FOLIO) == expected
+
+
+def test_folio_arity_is_fixed_by_first_use() -> None:
+    with pytest.raises(FolSyntaxError) as caught:
+        parse("P(a) ∧ P(a, b)", FOLIO)
+    assert caught.value.rule == "arity"
+    assert parse("P(a, b)", FOLIO) == Pred("P", (a, b))
+    with pytest.raises(FolSyntaxError):
+        parse("P(a, b)", FOLIO, arities={"P": 1})
+
+
+def test_folio_rejects_free_variables_and_foreign_connectives() -> None:
+    with pytest.raises(FolSyntaxError) as caught:
+        parse("∀x (P(x)) ∧ Q(y)", FOLIO)
+    assert caught.value.rule == "free-variable"
+    with pytest.raises(FolSyntaxError) as caught:
+        parse("P(joe) ^ Q(joe)", FOLIO)
+    assert (caught.value.error_class, caught.value.rule) == (
+        ErrorClass.CONNECTIVES, "foreign-connective")
+
+
+def test_absurdly_deep_formulas_are_refused_not_crashed_on() -> None:
+    deep = "¬" * 5000 + "Cube(a)"
+    with pytest.raises(FolSyntaxError) as caught:
+        parse(deep, TARSKI)
+    assert (caught.value.error_class, caught.value.rule) == (ErrorClass.OTHER, "too-deep")
+    assert parse("¬" * 150 + "Cube(a)", TARSKI) is not None

@@ -1,0 +1,53 @@
+"""Tree edit distance between formulas and the nearest gold."""
+
+from __future__ import annotations
+
+import pytest
+from afcheck_fol.language import TARSKI
+from afcheck_fol.syntax import parse
+from afcheck_fol.ted import distance, nearest, size, tree
+
+
+def f(text: str):  # type: ignore[no-untyped-def]
+    return parse(text, TARSKI)
+
+
+def labels(node) -> list[str]:  # type: ignore[no-untyped-def]
+    return [node.label] + [label for child in node.children for label in labels(child)]
+
+
+def test_quantifier_node_has_variable_then_body_and_variables_are_normalised() -> None:
+    assert labels(tree(f("∀x ∃y Larger(x, y)"))) == ["∀", "v1", "∃", "v2", "Larger", "v1", "v2"]
+
+
+def test_alpha_variants_and_chain_bracketing_cost_nothing() -> None:
+    assert distance(f("∀x Cube(x)"), f("∀w Cube(w)")) == 0
+    assert distance(f("Cube(a) ∧ (Small(a) ∧ Tet(b))"), f("Cube(a) ∧ Small(a) ∧ Tet(b)")) == 0
+
+
+@pytest.mark.parametrize(
+    ("left", "right", "expected"),
+    [
+        ("∀x Cube(x)", "∃x Cube(x)", 1),  # relabel the quantifier
+        ("Cube(a)", "Cube(b)", 1),  # relabel a constant
+        ("Cube(a)", "¬Cube(a)", 1),  # insert ¬
+        ("Cube(a) ∧ Small(a)", "Cube(a) ∨ Small(a)", 1),
+        ("Cube(a) ∧ Small(a)", "Cube(a)", 3),  # delete ∧, Small and its argument
+        ("Larger(a, b)", "Larger(b, a)", 2),
+    ],
+)
+def test_unit_costs(left: str, right: str, expected: int) -> None:
+    assert distance(f(left), f(right)) == expected
+
+
+def test_nearest_picks_the_closest_and_breaks_ties_by_index() -> None:
+    golds = [f("∀x (Cube(x) → Small(x))"), f("¬∃x (Cube(x) ∧ ¬Small(x))"),
+             f("∀y (Cube(y) → Small(y))")]
+    assert nearest(f("∀x (Cube(x) → Large(x))"), golds) == (0, 1)
+    assert nearest(f("¬∃x (Cube(x) ∧ Small(x))"), golds) == (1, 1)
+    with pytest.raises(ValueError):
+        nearest(f("Cube(a)"), [])
+
+
+def test_size_counts_nodes() -> None:
+    assert size(f("∀x (Cube(x) → Small(x))")) == 7
