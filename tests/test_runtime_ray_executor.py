@@ -209,6 +209,29 @@ def test_a_run_on_the_cluster_equals_the_local_run(cluster: ray_cluster.Cluster,
     assert f"ray executor ({cluster.address}): " in stdout
 
 
+def test_a_call_that_cannot_be_shipped_runs_on_the_driver(cluster: ray_cluster.Cluster) -> None:
+    components = Components(_plugins())
+    executor = RayExecutor({"address": cluster.address})
+    runtime = Runtime(components, executor=executor)
+    built = runtime.component(PROVER, Choice.of("slow-arith", {"delay": "0"}))
+    lock = threading.Lock()
+
+    def call(chunk: list[ProofTask]) -> list[Verdict]:
+        with lock:  # a lock cannot be pickled
+            return built.component.prove(chunk)
+
+    try:
+        batch = runtime.cached("prove", built, _tasks(["theorem t : 2 + 2 = 4 := by sorry"]),
+                               key=lambda t: (t.statement,), call=call,
+                               load=codec.load_verdict, dump=codec.dump)
+    finally:
+        executor.close()
+        components.close()
+    assert [v.kind for v in batch.results] == [VerdictKind.PROVED]
+    assert "the prove stage ran on the driver (its call cannot be sent to a worker: " \
+           "TypeError: cannot pickle '_thread.lock' object" in executor.describe()
+
+
 def test_a_lost_node_costs_only_its_unfinished_chunks(cluster: ray_cluster.Cluster,
                                                       tmp_path: Path) -> None:
     claims = [f"{i} + {i % 4} = {2 * i if i % 3 else i + i % 4}" for i in range(24)]

@@ -91,6 +91,8 @@ class RayExecutor:
         self.chunks_by_node: Counter[str] = Counter()
         self.retried = 0
         self.lost_actors = 0
+        self.on_driver: dict[str, str] = {}
+        """Stages whose call could not be shipped, with why; they ran on the driver."""
         self._connect()
 
     # -- the cluster ---------------------------------------------------------------------------
@@ -157,7 +159,15 @@ class RayExecutor:
             return
         recipe = stage.recipe
         assert recipe is not None
-        payload = dumps(call, stage.recipes)
+        try:
+            payload = dumps(call, stage.recipes)
+        except Exception as exc:  # noqa: BLE001 - any object pickle refuses
+            # The method's call holds something only this process has (an open cache, a
+            # lock): the stage runs here, and the end of the run says so.
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+            self.on_driver[stage.name] = f"{type(exc).__name__}: {first}"[:160]
+            yield from LocalExecutor().run(stage, chunks, call)
+            return
         digest = hashlib.sha256(payload).hexdigest()
         ref = self.ray.put(payload)
         pool = self._pool(stage, recipe, len(chunks))
@@ -331,15 +341,17 @@ class RayExecutor:
         self._pools.clear()
 
     def describe(self) -> str:
+        kept = "; ".join(f"the {name} stage ran on the driver (its call cannot be sent to a "
+                         f"worker: {why})" for name, why in sorted(self.on_driver.items()))
         if not self.chunks_by_node:
-            return ""
+            return f"ray executor ({self.address}): {kept}" if kept else ""
         nodes = ", ".join(f"{node}: {n}" for node, n in sorted(self.chunks_by_node.items()))
         line = (f"ray executor ({self.address}): {sum(self.chunks_by_node.values())} chunks "
                 f"on {len(self.chunks_by_node)} node(s) ({nodes})")
         if self.retried:
             line += (f"; {self.retried} chunk(s) redone after {self.lost_actors} worker(s) "
                      "were lost")
-        return line
+        return f"{line}; {kept}" if kept else line
 
 
 def _number(options: Mapping[str, str], name: str, default: float) -> float:
