@@ -27,7 +27,7 @@ from afcheck.registry import PROVER, Register
 from afcheck.runtime import Batch, Components, Runtime
 from afcheck.runtime import cache as codec
 from afcheck.runtime.executor import Executor, LocalExecutor, make_executor
-from afcheck.runtime.ray_executor import RayExecutor, dumps, loads
+from afcheck.runtime.ray_executor import ComponentHost, RayExecutor, dumps, loads
 from afcheck.types import ProofTask, Verdict, VerdictKind
 
 ray = pytest.importorskip("ray")
@@ -82,6 +82,15 @@ def _tasks(statements: list[str]) -> list[ProofTask]:
 
 def _kinds(batch: Batch[Verdict]) -> list[tuple[VerdictKind, str]]:
     return [(v.kind, v.evidence) for v in batch.results]
+
+
+def test_a_worker_sizes_its_process_pools_to_its_share(monkeypatch: pytest.MonkeyPatch) -> None:
+    from afcheck.runtime.workers import JOBS_VARIABLE, default_jobs
+
+    monkeypatch.setenv(JOBS_VARIABLE, "7")  # and restored after the test
+    ComponentHost(cpus=3)
+    assert default_jobs() == 3
+    assert _plugins().create(PROVER, "smt", {}).jobs == 3  # type: ignore[attr-defined]
 
 
 def test_a_call_ships_its_component_as_a_recipe() -> None:

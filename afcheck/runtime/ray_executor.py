@@ -273,7 +273,7 @@ class RayExecutor:
         if custom:
             options["resources"] = custom
         for _ in range(wanted):
-            actor = host.options(**options).remote()
+            actor = host.options(**options).remote(pool.resources.get("CPU", 1.0))
             pool.starting[actor.ready.remote(recipe)] = actor
 
     def _await_first(self, stage: Stage, pool: _Pool) -> None:
@@ -404,7 +404,14 @@ class ComponentHost:
     installation of afcheck as the driver's.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, cpus: float = 1.0) -> None:
+        import os
+
+        from afcheck.runtime.workers import JOBS_VARIABLE
+
+        # A component sizes its own process pool from this, as Ray sizes OMP_NUM_THREADS:
+        # the actor's share of the node, not the whole node.
+        os.environ[JOBS_VARIABLE] = str(max(1, int(cpus)))
         self._plugins: Any = None
         self._built: dict[Recipe, object] = {}
         self._calls: dict[str, Callable[[list[Any]], Any]] = {}
