@@ -300,10 +300,17 @@ def cache_command(args: argparse.Namespace) -> int:
     """``afcheck cache info|clear [--cache-dir DIR]``."""
     import json
 
-    from afcheck.runtime.cache import default_dir, open_cache
+    from afcheck.runtime.cache import CacheError, cache_path, default_dir, open_cache, remove
 
     directory = args.cache_dir or str(default_dir())
-    cache = open_cache(Path(directory))
+    try:
+        cache = open_cache(Path(directory))
+    except CacheError as exc:
+        if args.action != "clear" or not exc.damaged:
+            raise
+        remove(cache_path(Path(directory)))
+        print(f"removed the damaged result cache {exc.path}")
+        return 0
     try:
         if args.action == "clear":
             print(f"removed {cache.clear()} cached results from {cache.path}")

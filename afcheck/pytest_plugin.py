@@ -28,6 +28,7 @@ from pytest import CallInfo
 from afcheck import options as opts
 from afcheck.errors import AfcheckError, LoadError, MissingDependency, UsageError
 from afcheck.method import Case, ItemResult
+from afcheck.printable import printable
 from afcheck.suites import is_suite_dir
 from afcheck.types import Status
 
@@ -165,6 +166,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     cases = [item.case for item in session.items if isinstance(item, CaseItem)]
     if not cases:
         return
+    if run is not None:
+        run.unreadable = sum(isinstance(item, BadRecordItem) for item in session.items)
     config = session.config
     if hasattr(config, "workerinput"):
         raise pytest.UsageError(_NO_XDIST)
@@ -195,18 +198,19 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     if run is None or run.summary is None:
         return
     terminalreporter.section("afcheck")
+    # Dataset names and file names come from data: shown with escapes, never acted on.
     for index, summary in enumerate(run.summary.methods.values()):
         if index:
             terminalreporter.write_line("")
         for line in summary.lines():
-            terminalreporter.write_line(line)
+            terminalreporter.write_line(printable(line))
     for failure in run.summary.gate_failures:
-        terminalreporter.write_line(f"GATE FAILED: {failure}")
+        terminalreporter.write_line(printable(f"GATE FAILED: {failure}"))
     if run.cache_stats is not None:
         hits, misses = run.cache_stats
         terminalreporter.write_line(f"result cache: {hits} results reused, {misses} computed")
     for line in run.messages:
-        terminalreporter.write_line(line)
+        terminalreporter.write_line(printable(line))
 
 
 def _progress(config: pytest.Config) -> Progress:
@@ -256,7 +260,7 @@ class SuiteDirectory(pytest.Directory):
         self, excinfo: ExceptionInfo[BaseException], style: TracebackStyle | None = None
     ) -> str | TerminalRepr:
         if isinstance(excinfo.value, AfcheckError):
-            return str(excinfo.value)
+            return printable(str(excinfo.value))
         return super().repr_failure(excinfo)
 
 
@@ -294,11 +298,13 @@ class CaseItem(pytest.Item):
         item = run.item(self.case.case_id)
         if item.status is Status.PASSED:
             return
+        # Messages quote model outputs and data: shown with escapes, never acted on.
+        message = printable(item.outcome.message, newlines=False)
         if item.status is Status.SKIPPED:
             # Reported at the record's data line, not at this module.
-            raise pytest.skip.Exception(item.outcome.message, _use_item_location=True)
+            raise pytest.skip.Exception(message, _use_item_location=True)
         if item.status is Status.XFAILED:
-            pytest.xfail(f"failed in the baseline: {item.outcome.message}")
+            pytest.xfail(f"failed in the baseline: {message}")
         raise CaseFailed(item)
 
     def repr_failure(
@@ -307,13 +313,14 @@ class CaseItem(pytest.Item):
         if isinstance(excinfo.value, CaseFailed):
             item = excinfo.value.item
             path, line, _ = self.reportinfo()
-            crash = ReprFileLocation(str(path), int(line or 0) + 1,
-                                     f"{self.case.name}: {item.outcome.message}")
+            crash = ReprFileLocation(
+                str(path), int(line or 0) + 1,
+                printable(f"{self.case.name}: {item.outcome.message}", newlines=False))
             # Under --tb=line pytest prints the long form and the crash line: keep it one line.
             short = self.config.getoption("tbstyle", "auto") in ("line", "no")
-            return _CaseRepr("" if short else item.outcome.details, crash)
+            return _CaseRepr("" if short else printable(item.outcome.details), crash)
         if isinstance(excinfo.value, AfcheckError):
-            return f"afcheck: {excinfo.value}"
+            return printable(f"afcheck: {excinfo.value}")
         return super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[Path | str, int | None, str]:
@@ -357,8 +364,9 @@ class BadRecordItem(pytest.Item):
         if isinstance(excinfo.value, BadRecordError):
             location = self.error.location
             short = self.config.getoption("tbstyle", "auto") in ("line", "no")
-            return _CaseRepr("" if short else str(self.error),
-                             ReprFileLocation(location.path, location.line, self.error.message))
+            return _CaseRepr("" if short else printable(str(self.error)),
+                             ReprFileLocation(location.path, location.line,
+                                              printable(self.error.message, newlines=False)))
         return super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[Path | str, int | None, str]:

@@ -48,6 +48,8 @@ class Run:
         self.components = Components(plugins)
         self.messages: list[str] = []
         """Lines for the end of the terminal summary (files written, …)."""
+        self.unreadable = 0
+        """How many selected records could not be read (each fails as its own item)."""
         self.usage_errors: list[str] = []
         """Problems of the command line met while collecting (an unknown suite kind, a
         missing dependency): the run stops with the first before any work."""
@@ -264,6 +266,10 @@ class Run:
         summaries = {name: self.method(name).summarise(group)
                      for name, group in by_method.items()}
         failures = gating.evaluate(self._gates, summaries)
+        if self._gates and self.unreadable:
+            # Metrics over the records that could be read are not the suite's metrics.
+            failures += (f"{self.unreadable} record(s) of the suites could not be read (each "
+                         "is a failed item above); fix or remove them",)
         self.summary = RunSummary(
             items=items, methods=summaries, config=self._config_record(),
             gate_failures=failures, timings=dict(self._times.seconds),
@@ -279,7 +285,8 @@ class Run:
                 status = 1
                 continue
             self.messages.append(f"wrote {reporter.name} results to {destination}")
-        self._update_baseline(items)
+        if not self._update_baseline(items):
+            status = 1
         try:
             self.plugins.pm.hook.afcheck_run_summary(summary=self.summary)
         except Exception as exc:  # noqa: BLE001
@@ -308,11 +315,18 @@ class Run:
             "gates": [gate.origin for gate in self._gates],
         }
 
-    def _update_baseline(self, items: Sequence[ItemResult[object]]) -> None:
+    def _update_baseline(self, items: Sequence[ItemResult[object]]) -> bool:
+        """Write the baseline when asked; false when it could not be written."""
         baseline = self.option("baseline")
         if self.option("update_baseline"):
             if not baseline:
                 self.messages.append("--update-baseline needs --baseline FILE; nothing written")
-                return
-            count = gating.write_baseline(Path(str(baseline)), items)
+                return True
+            try:
+                count = gating.write_baseline(Path(str(baseline)), items)
+            except OSError as exc:
+                self.messages.append(f"could not write the baseline {baseline}: "
+                                     f"{exc.strerror or exc}")
+                return False
             self.messages.append(f"wrote baseline {baseline} ({count} failing cases)")
+        return True

@@ -23,6 +23,7 @@ plugin is loaded in every pytest run of a user's repository, where an unrelated
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from collections.abc import Mapping
@@ -117,22 +118,32 @@ class SuiteSpec:
 
 
 def is_suite_dir(path: Path) -> bool:
-    """True for a folder whose ``suite.toml`` has an ``[afcheck]`` table."""
+    """True for a folder whose ``suite.toml`` has an ``[afcheck]`` table.
+
+    Read as bytes: another tool's ``suite.toml``, in whatever encoding, is none of afcheck's
+    business, and an afcheck one that is not UTF-8 is reported by :func:`load_spec`."""
     manifest = path / MANIFEST
     if not manifest.is_file():
         return False
     try:
-        text = manifest.read_text(encoding="utf-8")
+        text = manifest.read_bytes()
     except OSError:
         return False
-    return "[afcheck" in text
+    return b"[afcheck" in text
 
 
 def load_spec(root: Path) -> SuiteSpec:
     """Parse and validate ``root/suite.toml``; :class:`SuiteError` names file and line."""
     manifest = root / MANIFEST
     try:
-        raw = tomllib.loads(manifest.read_text(encoding="utf-8"))
+        data = manifest.read_bytes()
+        raw = tomllib.loads(data.decode("utf-8"))
+    except OSError as exc:
+        raise SuiteError(manifest, f"cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise SuiteError(Location(str(manifest), line),
+                         f"not UTF-8 (byte 0x{data[exc.start]:02x}); save it as UTF-8") from None
     except tomllib.TOMLDecodeError as exc:
         raise SuiteError(manifest, f"not valid TOML: {exc}") from None
     table = raw.get("afcheck")
@@ -140,6 +151,10 @@ def load_spec(root: Path) -> SuiteSpec:
         raise SuiteError(manifest, "no [afcheck] table; an afcheck suite starts with [afcheck]")
     _check_keys(manifest, table, _TOP_KEYS, "[afcheck]")
     schema = table.get("schema", SCHEMA)
+    if not isinstance(schema, int) or isinstance(schema, bool):
+        raise SuiteError(Location(str(manifest), _line_of(manifest, "schema")),
+                         f"'schema' must be the integer {SCHEMA} (schema = {SCHEMA}), not "
+                         f"{_shown(schema)}")
     if schema != SCHEMA:
         raise SuiteError(
             Location(str(manifest), _line_of(manifest, "schema")),
@@ -154,10 +169,21 @@ def load_spec(root: Path) -> SuiteSpec:
         raise SuiteError(Location(str(manifest), _line_of(manifest, "method")),
                          "'method' must be the name of an evaluation method "
                          "(see `afcheck list methods`)")
+    for key, what in (("data", "a file name (a string)"), ("source", "a string"),
+                      ("split", "a string"), ("description", "a string")):
+        if key in table and not isinstance(table[key], str):
+            raise SuiteError(Location(str(manifest), _line_of(manifest, key)),
+                             f"'{key}' must be {what}, not {_shown(table[key])}")
     if not table.get("data") and not table.get("source"):
         raise SuiteError(manifest, "[afcheck] needs 'data' (a file in the folder) or 'source'")
+    for key in ("defaults", "options"):
+        if not isinstance(table.get(key, {}), dict):
+            raise SuiteError(Location(str(manifest), _line_of(manifest, key)),
+                             f"'{key}' must be a table ([afcheck.{key}]), not "
+                             f"{_shown(table[key])}")
     defaults = table.get("defaults", {})
     _check_keys(manifest, defaults, _DEFAULT_KEYS, "[afcheck.defaults]")
+    _check_defaults(manifest, defaults)
     return SuiteSpec(
         name=table["name"],
         kind=table["kind"],
@@ -181,9 +207,42 @@ def _check_keys(manifest: Path, table: Mapping[str, Any], allowed: set[str], whe
             )
 
 
+def _check_defaults(manifest: Path, defaults: Mapping[str, Any]) -> None:
+    """Settings have their command-line option's type: whole numbers for ``seed`` and
+    ``limit`` (0 or more), a string (a name) for the others."""
+    for key, value in defaults.items():
+        whole = isinstance(value, int) and not isinstance(value, bool)
+        if key == "seed" and not whole:
+            wrong = "must be a whole number"
+        elif key == "limit" and not (whole and value >= 0):
+            wrong = "must be a whole number 0 or more"
+        elif key not in ("seed", "limit") and not isinstance(value, str):
+            wrong = "must be a string"
+        else:
+            continue
+        raise SuiteError(Location(str(manifest), _line_of(manifest, key)),
+                         f"'{key}' in [afcheck.defaults] {wrong}, not {_shown(value)}")
+
+
+def _shown(value: object) -> str:
+    """A TOML value in words: ``the string "1"``, ``the integer -1``, ``a list``."""
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, str):
+        return "the string " + json.dumps(value, ensure_ascii=False)
+    if isinstance(value, int):
+        return f"the integer {value}"
+    if isinstance(value, float):
+        return f"the number {value}"
+    if isinstance(value, list):
+        return "a list"
+    return "a table" if isinstance(value, dict) else f"a {type(value).__name__}"
+
+
 def _line_of(manifest: Path, key: str) -> int:
     try:
-        for number, line in enumerate(manifest.read_text(encoding="utf-8").splitlines(), 1):
+        text = manifest.read_text(encoding="utf-8", errors="replace")
+        for number, line in enumerate(text.splitlines(), 1):
             if line.strip().startswith(f"{key} ") or line.strip().startswith(f"{key}="):
                 return number
     except OSError:

@@ -116,3 +116,80 @@ def test_the_summary_says_how_much_came_from_the_cache(arith: pytest.Pytester) -
     assert "result cache: 0 results reused" in first.stdout.str()
     second = run(arith, "--afcheck-detectors", "none")
     assert "result cache: 12 results reused, 0 computed" in second.stdout.str()
+
+
+def _filled(directory: Path, count: int = 3000) -> Path:
+    cache = Cache(directory / "results.sqlite")
+    cache.put_many("formalise", [(key(i), {"text": "x" * 200, "i": i}) for i in range(count)])
+    cache.close()
+    return directory / "results.sqlite"
+
+
+def _truncate(path: Path) -> None:
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+
+
+def _zero_middle(path: Path) -> None:
+    data = path.read_bytes()
+    half = len(data) // 2
+    path.write_bytes(data[:8192] + b"\0" * half + data[8192 + half:])
+
+
+@pytest.mark.parametrize("damage", [
+    _truncate, lambda path: path.write_bytes(b"not a database" * 100),
+    lambda path: path.write_bytes(b"SQLite format 3\0")])
+def test_a_damaged_database_is_one_line_when_opened(tmp_path: Path, damage) -> None:  # type: ignore[no-untyped-def]
+    from afcheck.runtime.cache import CacheError, open_cache
+
+    damage(_filled(tmp_path))
+    with pytest.raises(CacheError) as info:
+        open_cache(tmp_path)
+    message = str(info.value)
+    assert message.startswith(f"{tmp_path / 'results.sqlite'}: the result cache is damaged (")
+    assert f"run `afcheck cache clear --cache-dir {tmp_path}` to remove it" in message
+    assert message.endswith("or give --no-cache")
+    assert "\n" not in message
+
+
+def test_damage_found_while_reading_is_the_same_line(tmp_path: Path) -> None:
+    from afcheck.runtime.cache import CacheError, open_cache
+
+    _zero_middle(_filled(tmp_path))
+    cache = open_cache(tmp_path)
+    with pytest.raises(CacheError, match="the result cache is damaged"):
+        cache.get_many("formalise", [key(i) for i in range(3000)])
+    cache.close()
+
+
+def test_a_run_against_a_damaged_cache_stops_before_any_work(arith: pytest.Pytester) -> None:
+    import arith as arith_module
+
+    write_suite(arith.path, "demo", ROWS, ARITH)
+    directory = arith.path / "cache"
+    _truncate(_filled(directory))
+    result = run(arith, "--afcheck-cache-dir", str(directory))
+    assert result.ret == 4
+    text = result.stdout.str() + result.stderr.str()
+    assert "the result cache is damaged" in text and "afcheck cache clear" in text
+    assert "DatabaseError" not in text and "Traceback" not in text
+    assert text.count("the result cache is damaged") == 1
+    assert "failed" not in result.parseoutcomes()
+    assert arith_module.CALLS == []
+    uncached = run(arith, "--afcheck-cache-dir", str(directory), "--afcheck-no-cache")
+    uncached.assert_outcomes(passed=40)
+
+
+def test_cache_clear_removes_a_damaged_database(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    from afcheck import cli
+
+    path = _filled(tmp_path)
+    _truncate(path)
+    assert cli.main(["cache", "info", "--cache-dir", str(tmp_path)]) == 4
+    assert "the result cache is damaged" in capsys.readouterr().err
+    assert cli.main(["cache", "clear", "--cache-dir", str(tmp_path)]) == 0
+    assert f"removed the damaged result cache {path}" in capsys.readouterr().out
+    assert not path.exists()
+    assert cli.main(["cache", "info", "--cache-dir", str(tmp_path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["entries"] == {}

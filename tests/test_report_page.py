@@ -157,3 +157,16 @@ def test_a_registered_section_renders_its_method(tmp_path: Path) -> None:
     assert "<h2>Equivalence</h2><p id=confusion>1 pairs</p>" in page
     records = json.loads(blob(page, "afcheck-steps"))["steps"]
     assert [r.get("crit") for r in records] == [None, "sae"]
+
+
+def test_lone_surrogates_in_a_run_file_are_shown_replaced(tmp_path: Path) -> None:
+    doc = run_document([case("p/1", "P", "R", text="So \\(2 + 3 = 5\\) \ud800.")])
+    doc["steps"][0]["original"]["raw_output"] = "Sure \udfff"
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(doc), encoding="ascii")  # as the JSON reporter escapes them
+    page = build([load(path)])
+    page.encode("utf-8")  # strict: no lone surrogate is left to write
+    steps = json.loads(blob(page, "afcheck-steps"))
+    assert " \ufffd.\"" in json.dumps(steps, ensure_ascii=False)  # the step's text
+    raw = json.loads(gzip.decompress(base64.b64decode(blob(page, "afcheck-raw"))))
+    assert "Sure \ufffd" in raw

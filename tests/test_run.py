@@ -205,6 +205,70 @@ def test_junit_validates_against_jenkins_schema_unless_annotated(
     assert not schema.validate(doc)  # file and line are outside Jenkins' schema
 
 
+@pytest.mark.parametrize("where", ["a-file/r.json", "a-folder"])
+def test_an_unwritable_json_path_loses_nothing_else(arith: pytest.Pytester, where: str) -> None:
+    write_suite(arith.path, "demo", STEPS, ARITH)
+    (arith.path / "a-file").write_text("not a folder")
+    (arith.path / "a-folder").mkdir()
+    junit = arith.path / "r.xml"
+    result = arith.runpytest("demo", "--afcheck-plugin", "arith", "--tb=line",
+                             "--afcheck-json", str(arith.path / where),
+                             "--afcheck-junitxml", str(junit))
+    text = result.stdout.str()
+    assert "Traceback" not in text
+    assert f"could not write json results to {arith.path / where}: " in text
+    assert "FaithformBench metrics" in text
+    assert f"wrote junit results to {junit}" in text and junit.read_text().count("<testcase") == 2
+    assert result.ret == 1
+    assert (arith.path / "a-file").read_text() == "not a folder"
+    assert list((arith.path / "a-folder").iterdir()) == []  # no temporary file left behind
+
+
+def test_an_unwritable_json_path_fails_a_run_that_passed(arith: pytest.Pytester) -> None:
+    write_suite(arith.path, "demo", STEPS[:1], ARITH)
+    (arith.path / "a-file").write_text("")
+    result = arith.runpytest("demo", "--afcheck-plugin", "arith", "--afcheck-json",
+                             str(arith.path / "a-file" / "r.json"))
+    result.assert_outcomes(passed=1)
+    assert result.ret == 1
+    gated = arith.runpytest("demo", "--afcheck-plugin", "arith", "--afcheck-json",
+                            str(arith.path / "a-file" / "r.json"), "--afcheck-max-uflb", "0.5")
+    assert gated.ret == 1 and "could not write json results" in gated.stdout.str()
+
+
+@pytest.mark.parametrize("content", [b"\x89PNG\r\n\x1a\n\x00\x00\xff\xfe", b"[1, 2]",
+                                     b'{"failures": "all"}'])
+def test_a_file_that_is_not_a_baseline_is_one_line(arith: pytest.Pytester,
+                                                   monkeypatch: pytest.MonkeyPatch,
+                                                   content: bytes) -> None:
+    monkeypatch.setenv("PYTHONPATH", str(TEST_PLUGINS))  # its own process: all it prints
+    write_suite(arith.path, "demo", STEPS, ARITH)
+    baseline = arith.path / "baseline.json"
+    baseline.write_bytes(content)
+    result = arith.runpytest_subprocess("demo", "--afcheck-plugin", "arith",
+                                        "--afcheck-baseline", str(baseline))
+    assert result.ret == 4
+    assert "Traceback" not in result.stdout.str() and "Error" not in result.stdout.str()
+    lines = [line for line in result.stderr.lines if line.strip()]
+    assert len(lines) == 1, lines
+    assert lines[0].startswith(f"ERROR: {baseline}: not a baseline file")
+    assert lines[0].endswith("write one with --update-baseline")
+
+
+def test_an_unwritable_baseline_loses_nothing_else(arith: pytest.Pytester) -> None:
+    write_suite(arith.path, "demo", STEPS, ARITH)
+    (arith.path / "a-file").write_text("")
+    out = arith.path / "r.json"
+    result = arith.runpytest("demo", "--afcheck-plugin", "arith", "--tb=line",
+                             "--afcheck-json", str(out), "--afcheck-update-baseline",
+                             "--afcheck-baseline", str(arith.path / "a-file" / "b.json"))
+    text = result.stdout.str()
+    assert "Traceback" not in text + result.stderr.str()
+    assert f"could not write the baseline {arith.path / 'a-file' / 'b.json'}: " in text
+    assert "FaithformBench metrics" in text and out.is_file()
+    assert result.ret == 1
+
+
 def test_an_unknown_suite_kind_is_a_usage_error(toy: pytest.Pytester) -> None:
     folder = toy.path / "odd"
     folder.mkdir()
@@ -214,3 +278,11 @@ def test_an_unknown_suite_kind_is_a_usage_error(toy: pytest.Pytester) -> None:
     err = result.stderr.str()
     assert "unknown suite_kind 'clams'. Did you mean 'claims'?" in err
     assert "Traceback" not in err + result.stdout.str()
+
+
+def test_a_gate_never_passes_over_unreadable_records(toy: pytest.Pytester) -> None:
+    with (toy.path / "claims" / "claims.jsonl").open("a") as handle:
+        handle.write("{not json\n")
+    result = toy.runpytest("claims", *PLUGINS, "--afcheck-gate", "accuracy>=0.5")
+    assert result.ret == 1
+    assert "GATE FAILED: 1 record(s) of the suites could not be read" in result.stdout.str()

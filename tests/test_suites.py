@@ -135,3 +135,105 @@ def test_processbench_file_that_is_not_utf8_is_one_line(tmp_path: Path) -> None:
         '[afcheck]\nname = "pb"\nkind = "processbench"\ndata = "gsm8k.json"\n')
     with pytest.raises(SuiteError, match="not UTF-8 text"):
         load(tmp_path)
+
+
+def test_processbench_ids_that_cannot_name_a_test(tmp_path: Path) -> None:
+    rows = [{"id": "gsm8k-0\x1b[2J", "problem": "p", "steps": ["So: 1 + 1 = 2"], "label": -1},
+            {"id": ["gsm8k-1"], "problem": "p", "steps": ["So: 1 + 1 = 2"], "label": -1},
+            {"id": "gsm8k-2", "problem": "p", "steps": ["So: 2 + 2 = 4"], "label": -1}]
+    (tmp_path / "gsm8k.json").write_text(json.dumps(rows), encoding="utf-8")
+    (tmp_path / "suite.toml").write_text(
+        '[afcheck]\nname = "pb"\nkind = "processbench"\ndata = "gsm8k.json"\n')
+    escaped, listed, good = load(tmp_path)
+    assert isinstance(escaped, LoadError) and escaped.message.startswith(
+        "'id' holds control or bidirectional characters (gsm8k-0\\x1b[2J)")
+    assert isinstance(listed, LoadError)
+    assert listed.message == "'id' must be a string or an integer, not a list"
+    assert isinstance(good, Step) and good.problem_id == "gsm8k-2"
+
+
+BASE = '[afcheck]\nname = "x"\nkind = "jsonl"\n'
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    ('data = 5\n', r"suite.toml:4: 'data' must be a file name \(a string\), not the integer 5"),
+    ('data = "d"\ndefaults = "regex"\n',
+     r"suite.toml:5: 'defaults' must be a table \(\[afcheck.defaults\]\), "
+     r'not the string "regex"'),
+    ('data = "d"\noptions = [1]\n',
+     r"suite.toml:5: 'options' must be a table \(\[afcheck.options\]\), not a list"),
+    ('data = "d"\n[afcheck.defaults]\nlimit = "ten"\n',
+     r"suite.toml:6: 'limit' in \[afcheck.defaults\] must be a whole number 0 or more, "
+     r'not the string "ten"'),
+    ('data = "d"\n[afcheck.defaults]\nlimit = -1\n',
+     r"suite.toml:6: 'limit' in \[afcheck.defaults\] must be a whole number 0 or more, "
+     r"not the integer -1"),
+    ('data = "d"\n[afcheck.defaults]\nseed = 1.5\n',
+     r"suite.toml:6: 'seed' in \[afcheck.defaults\] must be a whole number, not the number 1.5"),
+    ('data = "d"\n[afcheck.defaults]\nseed = true\n',
+     r"suite.toml:6: 'seed' in \[afcheck.defaults\] must be a whole number, not the boolean true"),
+    ('data = "d"\n[afcheck.defaults]\nprover = 3\n',
+     r"suite.toml:6: 'prover' in \[afcheck.defaults\] must be a string, not the integer 3"),
+    ('source = "Qwen/ProcessBench"\nsplit = 7\n',
+     r"suite.toml:5: 'split' must be a string, not the integer 7"),
+])
+def test_manifest_values_of_the_wrong_type(tmp_path: Path, body: str, message: str) -> None:
+    (tmp_path / "suite.toml").write_text(BASE + body)
+    with pytest.raises(SuiteError, match=message):
+        load_spec(tmp_path)
+
+
+def test_good_manifest_values_load(tmp_path: Path) -> None:
+    (tmp_path / "suite.toml").write_text(
+        BASE + 'data = "d"\n[afcheck.defaults]\nlimit = 0\nseed = -3\nprover = "smt"\n'
+        '[afcheck.options]\ndags = "x.json"\n')
+    spec = load_spec(tmp_path)
+    assert spec.defaults == {"limit": 0, "seed": -3, "prover": "smt"}
+    assert spec.options == {"dags": "x.json"}
+
+
+def test_schema_given_as_a_string(tmp_path: Path) -> None:
+    (tmp_path / "suite.toml").write_text(BASE + 'schema = "1"\ndata = "d"\n')
+    with pytest.raises(SuiteError) as info:
+        load_spec(tmp_path)
+    assert str(info.value).endswith("suite.toml:4: 'schema' must be the integer 1 (schema = 1), "
+                                    "not the string \"1\"")
+
+
+def test_a_manifest_that_is_not_utf8(tmp_path: Path) -> None:
+    (tmp_path / "suite.toml").write_bytes(b'[afcheck]\nname = "caf\xe9"\nkind = "jsonl"\n')
+    assert is_suite_dir(tmp_path)
+    with pytest.raises(SuiteError, match=r"suite.toml:2: not UTF-8 \(byte 0xe9\); save it as "
+                       "UTF-8"):
+        load_spec(tmp_path)
+
+
+def test_a_foreign_manifest_in_another_encoding_is_not_a_suite(tmp_path: Path) -> None:
+    (tmp_path / "suite.toml").write_bytes(b'[tool]\nname = "caf\xe9"\n')
+    assert not is_suite_dir(tmp_path)
+
+
+def test_a_foreign_non_utf8_manifest_does_not_block_a_good_suite(arith: pytest.Pytester) -> None:
+    from conftest import write_suite
+
+    write_suite(arith.path / "suites", "good", [
+        {"problem_id": "p", "node_id": "1", "step": "So: 2 + 3 = 5", "perturbed": "So: 1 = 2"}],
+        {"perturber": "given", "formaliser": "arith", "prover": "arith"})
+    (arith.path / "suites" / "other").mkdir()
+    (arith.path / "suites" / "other" / "suite.toml").write_bytes(b'[tool]\nname = "caf\xe9"\n')
+    result = arith.runpytest("suites", "--afcheck-plugin", "arith")
+    result.assert_outcomes(passed=1)
+
+
+def test_a_bad_manifest_is_one_line_that_names_it(arith: pytest.Pytester) -> None:
+    from conftest import write_suite
+
+    write_suite(arith.path / "suites", "good", [
+        {"problem_id": "p", "node_id": "1", "step": "So: 2 + 3 = 5", "perturbed": "So: 1 = 2"}],
+        {"perturber": "given", "formaliser": "arith", "prover": "arith"})
+    bad = write_suite(arith.path / "suites", "bad", [], {"limit": "ten"})
+    result = arith.runpytest("suites", "--afcheck-plugin", "arith")
+    assert result.ret == 2
+    text = result.stdout.str()
+    assert f"{bad / 'suite.toml'}:7: 'limit' in [afcheck.defaults] must be a whole number" in text
+    assert "Traceback" not in text and "ValueError" not in text

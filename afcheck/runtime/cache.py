@@ -16,18 +16,25 @@ an unchanged one hits. Components whose output depends on more than these inputs
 ``cacheable = False`` (``reference``, ``replay``: they read files that may change, and are
 cheap). Evaluation methods other than the built-in one store their own records under their
 own stage names, with their own ``dump``/``load``.
+
+A database that SQLite cannot read (truncated, overwritten, damaged pages) or cannot open
+raises :class:`CacheError`, one line that says what to do, when it is opened or when the damage
+is met; ``afcheck cache clear`` removes a damaged database (:func:`remove`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sqlite3
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from afcheck.errors import UsageError
 from afcheck.types import (
     Edit,
     Formalisation,
@@ -41,6 +48,7 @@ from afcheck.types import (
 
 FORMAT = 1
 """Bumped when the stored records change shape; older entries are then ignored."""
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def default_dir() -> Path:
@@ -51,7 +59,50 @@ def default_dir() -> Path:
 
 def key(*parts: Any) -> str:
     payload = json.dumps([FORMAT, *parts], ensure_ascii=False, sort_keys=True, default=str)
-    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+    # surrogatepass: a lone surrogate (a model's reply can decode to one) still has a key of
+    # its own, and every other text keeps the key it always had.
+    return hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _stored(value: Any) -> str:
+    """``value`` as the JSON text SQLite stores. SQLite takes only UTF-8, which a lone
+    surrogate is not: such a record is stored with ``\\uXXXX`` escapes, which read back
+    to the same value."""
+    text = json.dumps(value, ensure_ascii=False)
+    return json.dumps(value) if _SURROGATE.search(text) else text
+
+
+class CacheError(UsageError):
+    """The cache database cannot be used: one line with the path, SQLite's reason and what
+    to do. ``damaged``: SQLite found the file corrupt or not a database (``afcheck cache
+    clear`` removes it), rather than unreachable (permissions, a full disk, a lock)."""
+
+    def __init__(self, path: Path, error: sqlite3.Error) -> None:
+        reason = " ".join(str(error).split()) or type(error).__name__
+        self.path = path
+        self.damaged = _is_damage(error)
+        if self.damaged:
+            message = (f"the result cache is damaged ({reason}); run `afcheck cache clear"
+                       f"{_dir_option(path)}` to remove it, or give --no-cache")
+        else:
+            message = (f"cannot use the result cache ({reason}); give --cache-dir DIR for "
+                       "another one, or --no-cache")
+        super().__init__(f"{path}: {message}")
+
+
+def _is_damage(error: sqlite3.Error) -> bool:
+    name = getattr(error, "sqlite_errorname", "")  # Python 3.11+
+    if name:
+        return name in ("SQLITE_CORRUPT", "SQLITE_NOTADB") or name.startswith("SQLITE_CORRUPT_")
+    # Before 3.11: corruption is a plain DatabaseError; locks, permissions and a full disk
+    # are OperationalError.
+    return type(error) is sqlite3.DatabaseError
+
+
+def _dir_option(path: Path) -> str:
+    import shlex
+
+    return "" if path.parent == default_dir() else f" --cache-dir {shlex.quote(str(path.parent))}"
 
 
 class Cache:
@@ -61,20 +112,27 @@ class Cache:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(path), timeout=30, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute(
-            "CREATE TABLE IF NOT EXISTS entries (stage TEXT NOT NULL, key TEXT NOT NULL, "
-            "value TEXT NOT NULL, PRIMARY KEY (stage, key)) WITHOUT ROWID"
-        )
-        self._db.commit()
+        try:
+            self._db = sqlite3.connect(str(path), timeout=30, check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise CacheError(path, exc) from None
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS entries (stage TEXT NOT NULL, key TEXT NOT NULL, "
+                "value TEXT NOT NULL, PRIMARY KEY (stage, key)) WITHOUT ROWID"
+            )
+            self._db.commit()
+        except sqlite3.Error as exc:
+            self._db.close()
+            raise CacheError(path, exc) from None
         self.hits = 0
         self.misses = 0
 
     def get_many(self, stage: str, keys: Sequence[str]) -> dict[str, Any]:
         found: dict[str, Any] = {}
-        with self._lock:
+        with self._lock, self._errors():
             for start in range(0, len(keys), 500):
                 chunk = list(keys[start:start + 500])
                 marks = ",".join("?" * len(chunk))
@@ -88,25 +146,34 @@ class Cache:
         return found
 
     def put_many(self, stage: str, items: Iterable[tuple[str, Any]]) -> None:
-        rows = [(stage, k, json.dumps(v, ensure_ascii=False)) for k, v in items]
-        with self._lock:
+        rows = [(stage, k, _stored(v)) for k, v in items]
+        with self._lock, self._errors():
             self._db.executemany(
                 "INSERT OR REPLACE INTO entries (stage, key, value) VALUES (?, ?, ?)", rows)
             self._db.commit()
 
     def info(self) -> dict[str, Any]:
-        with self._lock:
+        with self._lock, self._errors():
             counts = dict(self._db.execute(
                 "SELECT stage, COUNT(*) FROM entries GROUP BY stage ORDER BY stage"))
         size = sum(p.stat().st_size for p in self.path.parent.glob(self.path.name + "*"))
         return {"path": str(self.path), "entries": counts, "bytes": size}
 
     def clear(self) -> int:
-        with self._lock:
+        with self._lock, self._errors():
             removed = self._db.execute("DELETE FROM entries").rowcount
             self._db.commit()
             self._db.execute("VACUUM")
         return int(removed)
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        """Damage SQLite meets after opening (a page overwritten in the middle) is the same
+        one line as damage found when opening."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise CacheError(self.path, exc) from None
 
     def close(self) -> None:
         with self._lock:
@@ -114,7 +181,17 @@ class Cache:
 
 
 def open_cache(directory: Path | None) -> Cache:
-    return Cache((directory or default_dir()) / "results.sqlite")
+    return Cache(cache_path(directory))
+
+
+def cache_path(directory: Path | None) -> Path:
+    return (directory or default_dir()) / "results.sqlite"
+
+
+def remove(path: Path) -> None:
+    """Delete the database at ``path`` and its WAL and shared-memory files."""
+    for name in (path.name, path.name + "-wal", path.name + "-shm", path.name + "-journal"):
+        (path.parent / name).unlink(missing_ok=True)
 
 
 # -- records <-> JSON ---------------------------------------------------------------------

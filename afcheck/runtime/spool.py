@@ -25,12 +25,15 @@ class Spool:
         self._db.execute("CREATE TABLE raw (key TEXT PRIMARY KEY, text TEXT NOT NULL)")
 
     def put_many(self, items: Iterable[tuple[str, str]]) -> None:
-        self._db.executemany("INSERT OR REPLACE INTO raw (key, text) VALUES (?, ?)", items)
+        # Stored as bytes with surrogatepass: SQLite's text must be UTF-8, and a model's reply
+        # can decode to a lone surrogate, which must neither crash the run nor be altered.
+        self._db.executemany("INSERT OR REPLACE INTO raw (key, text) VALUES (?, ?)",
+                             ((k, text.encode("utf-8", "surrogatepass")) for k, text in items))
         self._db.commit()
 
     def get(self, key: str) -> str | None:
         row = self._db.execute("SELECT text FROM raw WHERE key = ?", (key,)).fetchone()
-        return None if row is None else str(row[0])
+        return None if row is None else bytes(row[0]).decode("utf-8", "surrogatepass")
 
     def close(self) -> None:
         self._db.close()

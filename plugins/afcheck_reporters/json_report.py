@@ -11,6 +11,8 @@ whether or not other methods could have been in it.
 from __future__ import annotations
 
 import json
+import re
+from typing import Any
 
 import afcheck
 from afcheck.fileio import atomic_writer
@@ -26,12 +28,23 @@ class JsonReporter:
     def report(self, summary: RunSummary, destination: str) -> None:
         # The steps are streamed one record at a time: a run's document can be tens of MB.
         with atomic_writer(destination) as handle:
-            head = json.dumps(header(summary), indent=1, ensure_ascii=False)
+            head = _dumps(header(summary), indent=1)
             handle.write(head[:-1].rstrip() + ',\n "steps": [')
             for index, item in enumerate(summary.items):
                 handle.write(",\n  " if index else "\n  ")
-                handle.write(json.dumps(summary.record(item), ensure_ascii=False))
+                handle.write(_dumps(summary.record(item)))
             handle.write("\n ]\n}\n")
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _dumps(value: Any, indent: int | None = None) -> str:
+    """JSON text with non-ASCII characters as they are, except lone surrogates (a model's
+    reply can decode to one), which UTF-8 cannot hold: they are written as ``\\uXXXX``, which
+    reads back to the same value. Outside strings JSON has only ASCII, so each is in one."""
+    text = json.dumps(value, indent=indent, ensure_ascii=False)
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def document(summary: RunSummary) -> JsonObject:

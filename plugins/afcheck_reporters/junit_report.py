@@ -6,11 +6,15 @@ The file validates against the schema Jenkins' xunit plugin uses: ``<testcase>``
 each testcase, which that schema rejects, so they are written only on request
 (``--junit-annotations``). Times have at most three decimals, as the schema's pattern asks.
 Failure messages are one line (what CI pages show); the full evidence is the failure body.
+Characters XML 1.0 cannot hold (NUL and the other C0 controls but tab, newline and carriage
+return, lone surrogates, U+FFFE, U+FFFF), which model outputs and data may contain, are written
+as ``\\xNN`` / ``\\uNNNN`` text, so the file always parses.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import xml.etree.ElementTree as ET
 
 from afcheck.fileio import write_atomic
@@ -52,7 +56,25 @@ def xml(summary: RunSummary, *, annotations: bool = False) -> str:
         suite.extend(cases)
     root.set("time", _time(total))
     ET.indent(root)
-    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode")
+    return xml_safe('<?xml version="1.0" encoding="utf-8"?>\n'
+                    + ET.tostring(root, encoding="unicode"))
+
+
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_safe(text: str) -> str:
+    """``text`` with every character XML 1.0 cannot hold written as ``\\xNN`` / ``\\uNNNN``.
+
+    Applied to the serialised document: ElementTree leaves such characters raw, and markup
+    has none of them, so every one is inside a value.
+    """
+    return _NOT_XML.sub(_escape, text)
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def _case(item: ItemResult[object], rootdir: str, annotations: bool) -> ET.Element:

@@ -7,6 +7,10 @@ and the other released columns (``depencies`` is spelled as released). Rows of t
 ``(problem_id, node_id)`` are joined into one step whose perturbations are the perturbed rows;
 the ``given`` perturber picks one (``--perturber-opt variant=regex|LLM``). Declarative nodes
 are context, not tests. Accepts JSON Lines, a JSON array, or CSV.
+
+A bad row (not an object, not UTF-8 in JSON Lines, a field of the wrong type, a lone
+surrogate, more CSV fields than the header) is one load error and the other rows still load;
+a JSON or CSV file that is not UTF-8, or a JSON file that does not parse, is one line.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from typing import Any
 from afcheck.errors import LoadError, SuiteError
 from afcheck.suites import SuiteSpec, find_in_data_dir
 from afcheck.types import Location, Step
+from afcheck_suites.fields import id_problem, surrogate_problem, type_name
 
 KNOWN = {
     "step_content", "is_perturbed", "type_of_perturbation", "problem_id", "node_id",
@@ -28,6 +33,11 @@ KNOWN = {
     "inference_rule", "verification_note", "problem", "split", "dataset",
 }
 REQUIRED = ("step_content", "problem_id", "node_id")
+TEXT_FIELDS = ("step_content", "problem", "statement_type", "dataset", "split",
+               "type_of_perturbation")
+"""Fields read as text: strings when given (``null`` counts as absent)."""
+_ERROR = "__error__"
+"""The key of a row that stands for a line that could not be read."""
 
 
 class FaithformBenchSuite:
@@ -79,35 +89,84 @@ def _rows(path: Path) -> Iterator[tuple[dict[str, Any], Location]]:
     suffix = path.suffix.lower()
     try:
         if suffix == ".csv":
-            with path.open(encoding="utf-8", newline="") as handle:
-                for number, row in enumerate(csv.DictReader(handle), 2):
-                    yield dict(row), Location(str(path), number)
+            yield from _csv_rows(path)
         elif suffix == ".json":
-            data = json.loads(path.read_text(encoding="utf-8"))
-            if not isinstance(data, list):
-                raise SuiteError(path, "expected a JSON array of rows")
-            for number, row in enumerate(data, 1):
-                yield row, Location(str(path), number)
+            yield from _json_rows(path)
         else:
-            with path.open(encoding="utf-8") as handle:
-                for number, line in enumerate(handle, 1):
-                    if line.strip():
-                        yield _json_line(line, path, number), Location(str(path), number)
+            with path.open("rb") as handle:
+                for number, raw in enumerate(handle, 1):
+                    if raw.strip():
+                        yield _json_line(raw), Location(str(path), number)
     except OSError as exc:
         raise SuiteError(path, f"cannot read: {exc.strerror}") from None
 
 
-def _json_line(line: str, path: Path, number: int) -> dict[str, Any]:
+def _text(path: Path) -> str:
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise SuiteError(Location(str(path), line), f"not UTF-8 (byte 0x{data[exc.start]:02x}); "
+                         "save the file as UTF-8") from None
+
+
+def _csv_rows(path: Path) -> Iterator[tuple[dict[str, Any], Location]]:
+    reader = csv.DictReader(_text(path).splitlines(keepends=True))
+    fields = 0
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            raise SuiteError(Location(str(path), reader.line_num),
+                             f"not valid CSV ({exc})") from None
+        fields = fields or len(reader.fieldnames or ())
+        where = Location(str(path), reader.line_num)
+        if None in row:  # DictReader keeps the surplus of a long row under the key None
+            count = fields + len(row[None])
+            yield {_ERROR: f"the row has more fields than the header ({count}, not "
+                           f"{fields}); quote fields that hold commas"}, where
+            continue
+        yield dict(row), where
+
+
+def _json_rows(path: Path) -> Iterator[tuple[dict[str, Any], Location]]:
+    try:
+        data = json.loads(_text(path))
+    except json.JSONDecodeError as exc:
+        raise SuiteError(Location(str(path), exc.lineno),
+                         f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+    if not isinstance(data, list):
+        raise SuiteError(path, "expected a JSON array of rows")
+    for number, row in enumerate(data, 1):
+        where = Location(str(path), 0, number)
+        if not isinstance(row, dict):
+            row = {_ERROR: f"a FaithformBench row is a JSON object, not {type_name(row)}; fix "
+                           "or remove the row"}
+        yield row, where
+
+
+def _json_line(raw: bytes) -> dict[str, Any]:
+    try:
+        line = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return {_ERROR: f"not UTF-8 (byte 0x{raw[exc.start]:02x} at column {exc.start + 1}); "
+                        "save the file as UTF-8"}
     try:
         row = json.loads(line)
     except json.JSONDecodeError as exc:
-        return {"__error__": f"not valid JSON ({exc.msg} at column {exc.colno})"}
-    return row if isinstance(row, dict) else {"__error__": "a line must be a JSON object"}
+        return {_ERROR: f"not valid JSON ({exc.msg} at column {exc.colno})"}
+    return row if isinstance(row, dict) else {_ERROR: "a line must be a JSON object"}
 
 
 def _validate(row: dict[str, Any], where: Location) -> LoadError | None:
-    if "__error__" in row:
-        return LoadError(where, row["__error__"])
+    if _ERROR in row:
+        return LoadError(where, row[_ERROR])
+    problem = surrogate_problem(row)
+    if problem is not None:
+        return LoadError(where, problem)
     unknown = sorted(set(row) - KNOWN)
     if unknown:
         return LoadError(where, f"unknown field '{unknown[0]}'; FaithformBench rows have "
@@ -115,6 +174,18 @@ def _validate(row: dict[str, Any], where: Location) -> LoadError | None:
     for key in REQUIRED:
         if row.get(key) in (None, ""):
             return LoadError(where, f"missing required field '{key}'")
+    for key in ("problem_id", "node_id"):
+        problem = id_problem(key, row[key])
+        if problem is not None:
+            return LoadError(where, problem)
+    for key in TEXT_FIELDS:
+        if row.get(key) is not None and not isinstance(row[key], str):
+            return LoadError(where, f"'{key}' must be a string, not {type_name(row[key])}")
+    context = row.get("dependencies_content")
+    if context is not None and not isinstance(context, str) and not (
+            isinstance(context, list) and all(isinstance(c, str) for c in context)):
+        return LoadError(where, "'dependencies_content' must be a string or a list of strings "
+                         "(the parents' text)")
     return None
 
 

@@ -3,17 +3,29 @@
 Each line is a JSON object with the keys of :data:`FIELDS`; ``problem_id``, ``node_id`` and
 ``step`` are required. ``lean`` holds hand-written reference statements
 (``{"original": …, "perturbed": …}``) read by the ``reference`` formaliser.
+
+A line that is not UTF-8, holds a field of the wrong type, or a lone surrogate (a ``\\ud800``
+escape without its pair, which no UTF-8 file, cache or XML report can hold) is one
+:class:`~afcheck.errors.LoadError`; the other lines still load.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
 from afcheck.errors import LoadError
 from afcheck.suites import SuiteSpec
 from afcheck.types import Location, Step
+from afcheck_suites.fields import (
+    id_problem,
+    is_id,
+    printable_id,
+    surrogate_problem,
+    type_name,
+)
 
 FIELDS = {
     "problem_id": "stable id of the problem",
@@ -29,6 +41,10 @@ FIELDS = {
     "metadata": "anything else, an object",
 }
 REQUIRED = ("problem_id", "node_id", "step")
+TEXT_FIELDS = ("problem", "perturbed", "dataset", "statement_type", "note")
+"""Optional fields that must be strings when given (``null`` counts as absent)."""
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+"""Only a line with such an escape can hold a lone surrogate: the line itself is UTF-8."""
 
 
 class JsonlSuite:
@@ -38,11 +54,17 @@ class JsonlSuite:
     def load(self, spec: SuiteSpec) -> Iterator[Step | LoadError]:
         path = spec.data_path()
         seen: set[str] = set()
-        with path.open(encoding="utf-8") as handle:
-            for number, line in enumerate(handle, 1):
-                if not line.strip():
+        with path.open("rb") as handle:
+            for number, raw in enumerate(handle, 1):
+                if not raw.strip():
                     continue
                 where = Location(str(path), number)
+                try:
+                    line = raw.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    yield LoadError(where, f"not UTF-8 (byte 0x{raw[exc.start]:02x} at column "
+                                    f"{exc.start + 1}); save the file as UTF-8")
+                    continue
                 item = parse_line(line, where, spec.name)
                 if isinstance(item, Step):
                     if item.id in seen:
@@ -61,24 +83,42 @@ def parse_line(line: str, where: Location, suite: str) -> Step | LoadError:
                          "each line must be one JSON object")
     if not isinstance(row, dict):
         return LoadError(where, "a line must be a JSON object")
+    if _SURROGATE_ESCAPE.search(line):
+        wrong = surrogate_problem(row)
+        if wrong is not None:
+            return LoadError(where, wrong)
     unknown = sorted(set(row) - set(FIELDS))
     if unknown:
         return LoadError(where, f"unknown field '{unknown[0]}'; known fields: "
                          f"{', '.join(FIELDS)}", _name(row))
-    missing = [k for k in REQUIRED if not isinstance(row.get(k), (str, int)) or row.get(k) == ""]
+    missing = [k for k in REQUIRED if row.get(k) is None or row.get(k) == ""]
     if missing:
         return LoadError(where, f"missing or empty required field '{missing[0]}'", _name(row))
-    problem = row.get("problem", "")
-    if not isinstance(problem, str):
-        return LoadError(where, "'problem' must be a string", _name(row))
+    for key in ("problem_id", "node_id"):
+        wrong = id_problem(key, row[key])
+        if wrong is not None:
+            return LoadError(where, wrong, _name(row))
+    if not is_id(row["step"]):
+        return LoadError(where, f"'step' must be a string, not {type_name(row['step'])}",
+                         _name(row))
+    for key in TEXT_FIELDS:
+        if row.get(key) is not None and not isinstance(row[key], str):
+            return LoadError(where, f"'{key}' must be a string, not {type_name(row[key])}",
+                             _name(row))
+    problem = row.get("problem") or ""
+    metadata_given = row.get("metadata")
+    if metadata_given is not None and not isinstance(metadata_given, dict):
+        return LoadError(where, f"'metadata' must be an object, not "
+                         f"{type_name(metadata_given)}", _name(row))
     context = row.get("context", [])
     if not isinstance(context, list) or not all(isinstance(c, str) for c in context):
         return LoadError(where, "'context' must be a list of strings", _name(row))
     lean = row.get("lean", {})
-    if not isinstance(lean, dict) or not set(lean) <= {"original", "perturbed"}:
+    if (not isinstance(lean, dict) or not set(lean) <= {"original", "perturbed"}
+            or not all(isinstance(v, str) or v is None for v in lean.values())):
         return LoadError(where, "'lean' must be an object with keys 'original' and/or "
-                         "'perturbed'", _name(row))
-    metadata: dict[str, Any] = dict(row.get("metadata") or {})
+                         "'perturbed', each a string", _name(row))
+    metadata: dict[str, Any] = dict(metadata_given or {})
     for key in ("statement_type", "note"):
         if key in row:
             metadata[key] = row[key]
@@ -101,6 +141,8 @@ def parse_line(line: str, where: Location, suite: str) -> Step | LoadError:
 
 
 def _name(row: dict[str, Any]) -> str:
-    if "problem_id" in row and "node_id" in row:
-        return f"{row['problem_id']}/{row['node_id']}"
+    """The record's test name when its ids can name a test, else "" (named by its line)."""
+    problem_id, node_id = row.get("problem_id"), row.get("node_id")
+    if printable_id(problem_id) and printable_id(node_id):
+        return f"{problem_id}/{node_id}"
     return ""

@@ -26,6 +26,7 @@ from typing import Any
 from afcheck.errors import LoadError, SuiteError
 from afcheck.suites import SuiteSpec
 from afcheck.types import Location, Step
+from afcheck_suites.fields import id_problem
 from afcheck_suites.source import HUB_REPO, SPLITS, make_step, resolve, rows
 
 __all__ = ["HUB_REPO", "SPLITS", "ProcessBenchSuite"]
@@ -64,6 +65,10 @@ def _steps_of(row: dict[str, Any], where: Location, spec: SuiteSpec,
     steps = row.get("steps")
     if not problem_id or not isinstance(steps, list):
         yield LoadError(where, "row needs 'id' and a list 'steps'")
+        return
+    problem = id_problem("id", row["id"])
+    if problem is not None:
+        yield LoadError(where, problem)
         return
     dataset = problem_id.rsplit("-", 1)[0] if "-" in problem_id else spec.name
     for index, paragraph in enumerate(steps):
