@@ -225,15 +225,17 @@ class Run:
     def _runtime(self) -> Runtime:
         from afcheck.runtime.cache import open_cache
 
+        # The executor first: a cluster that cannot be reached stops the run before the cache
+        # is opened.
+        given = self.option("executor_opt")
+        executor = make_executor(str(self.option("executor", "local")),
+                                 parse_kv(list(given) if isinstance(given, (list, tuple)) else [],
+                                          "executor"))
         cache = None
         if not self.option("no_cache"):
             directory = self.option("cache_dir") or os.environ.get("AFCHECK_CACHE_DIR")
             cache = open_cache(Path(str(directory)) if directory else None)
         chunk_size = max(1, int(str(self.option("chunk_size", 256))))
-        given = self.option("executor_opt")
-        executor = make_executor(str(self.option("executor", "local")),
-                                 parse_kv(list(given) if isinstance(given, (list, tuple)) else [],
-                                          "executor"))
         self._spool = Spool()
         return Runtime(self.components, cache=cache, chunk_size=chunk_size,
                        progress=self._progress(), times=self._times, spool=self._spool,
