@@ -127,6 +127,7 @@ def test_an_unreachable_server_stops_the_run_in_one_line() -> None:
     assert "\n" not in message
     assert message.startswith(f"checker lean: Lean could not start (cannot reach "
                               f"kimina-lean-server at {url}")
+    assert message.endswith("no statement was checked: check the server's address and logs")
 
 
 def test_a_refused_request_is_not_retried(server: FakeKimina) -> None:

@@ -19,7 +19,7 @@ Each snippet's outcome is one of kimina's statuses (:func:`snippet_status`): ``v
 ``sorry``, ``lean_error`` and ``repl_error`` are Lean's answers and are judged exactly as a
 local REPL's; ``timeout_error`` is a :class:`~afcheck_lean.pool.Failure` of kind ``timeout``;
 ``server_error`` (and an HTTP failure: 429, 5xx, a lost connection) is retried ``retries``
-times, then is a ``crash`` failure. A failure is never cached (the checker marks the record
+times, then is a ``server`` failure. A failure is never cached (the checker marks the record
 transient) and never a pass.
 """
 
@@ -190,7 +190,7 @@ class KiminaPool:
             if final:
                 # The server refused the request itself (authentication, a bad request):
                 # asking again would get the same answer.
-                return [Failure("crash", why, startup=True) for _ in ids]
+                return [Failure("server", why, startup=True) for _ in ids]
             if got is None:
                 last = why
                 continue
@@ -216,7 +216,7 @@ class KiminaPool:
                 break
         for sid in pending:
             self._count("server_error")
-            out[sid] = Failure("crash", f"{last} (after {self.kimina.retries + 1} attempts)",
+            out[sid] = Failure("server", f"{last} (after {self.kimina.retries + 1} attempts)",
                                startup=not answered)
         return [out[sid] for sid in ids]
 

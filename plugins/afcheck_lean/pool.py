@@ -34,8 +34,8 @@ class Failure:
     """A command that got no answer."""
 
     kind: str
-    """``timeout``, ``crash``, ``out-of-memory``, ``header`` or ``skipped`` (not run because
-    the batch was stopped)."""
+    """``timeout``, ``crash``, ``out-of-memory``, ``header``, ``server`` (a Lean server that
+    did not answer) or ``skipped`` (not run because the batch was stopped)."""
     reason: str
     startup: bool = False
     """The REPL could not be started or could not import the header."""
@@ -106,8 +106,9 @@ class Breaker:
         else:
             what = f"the first {self.failed_in_row} Lean checks all failed"
         checked = "the run stops" if self.answered else "no statement was checked"
-        return LeanUnavailable(f"{component}: {what} ({self.tripped.reason}); {checked}: run "
-                               "`afcheck lean doctor`")
+        fix = ("check the server's address and logs" if self.tripped.kind == "server"
+               else "run `afcheck lean doctor`")
+        return LeanUnavailable(f"{component}: {what} ({self.tripped.reason}); {checked}: {fix}")
 
 
 class _Worker:
