@@ -187,3 +187,14 @@ def test_a_run_with_the_kimina_checker_ends_with_its_summary(server: FakeKimina)
     assert sent > 0
     assert (f"kimina-lean-server {server.url}: {sent} snippets (lean_error {sent}) in "
             f"{len(server.requests)} requests") in done.stdout
+
+
+def test_the_deepseek_prover_checks_on_kimina_and_asks_a_cluster_for_its_model(
+        server: FakeKimina) -> None:
+    from afcheck_lean.factories import _model_resources, make_deepseek
+
+    prover = make_deepseek({"url": server.url, "base_url": "http://127.0.0.1:9/v1"})
+    assert isinstance(prover.pool, KiminaPool) and prover.resources == {}
+    prover.close()
+    assert _model_resources({}) == {"GPU": 1.0}
+    assert _model_resources({"tensor_parallel_size": "2"}) == {"GPU": 2.0}

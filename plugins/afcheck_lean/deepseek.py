@@ -104,6 +104,8 @@ class DeepSeekProver:
         self.allow_native_decide = allow_native_decide
         # Stops the run when Lean cannot start, rather than answering INCONCLUSIVE for all.
         self.breaker = Breaker(limit=None)
+        self.resources: dict[str, float] = {}
+        """What one cluster worker running it needs (set by its factory: the model's GPUs)."""
 
     def prove(self, tasks: Sequence[ProofTask]) -> list[Verdict]:
         sides = [self._sides(t) for t in tasks]

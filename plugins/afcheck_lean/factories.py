@@ -77,8 +77,22 @@ def make_deepseek(options: Mapping[str, str]) -> DeepSeekProver:
     cot = parse_bool(component, "cot", options.get("cot", "true"))
     pool = _pool(settings, component, options)
     generate = _llm_generate({key: options[key] for key in llm_keys if key in options})
-    return DeepSeekProver(pool, generate, front_end_negation, k=k, cot=cot,
-                          allow_native_decide=settings.allow_native_decide)
+    prover = DeepSeekProver(pool, generate, front_end_negation, k=k, cot=cot,
+                            allow_native_decide=settings.allow_native_decide)
+    prover.resources = _model_resources(options)
+    return prover
+
+
+def _model_resources(options: Mapping[str, str]) -> dict[str, float]:
+    """What a cluster worker needs for the prover's model: the GPUs of an offline vLLM
+    engine (``tensor_parallel_size``), nothing for a server's client."""
+    backend = options.get("backend", "http" if options.get("base_url") else "vllm")
+    if backend != "vllm":
+        return {}
+    try:
+        return {"GPU": max(1.0, float(options.get("tensor_parallel_size", "1")))}
+    except ValueError:
+        return {"GPU": 1.0}
 
 
 def _smt_prover(mode: str, component: str) -> Prover | None:
