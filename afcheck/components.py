@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar, runtime_checkable
 
 if TYPE_CHECKING:
+    from afcheck.equivalence import Decision, Pair
     from afcheck.errors import LoadError
     from afcheck.suites import Record, SuiteSpec
     from afcheck.summary import RunSummary
@@ -93,13 +94,15 @@ class Perturber(Protocol):
 
 @runtime_checkable
 class EquivalenceCriterion(Protocol):
-    """Judges whether pairs of Lean statements mean the same."""
+    """Judges whether pairs of Lean statements mean the same (see :mod:`afcheck.equivalence`)."""
 
     name: str
     version: str
 
-    def judge(self, pairs: Sequence[tuple[str, str]]) -> list[Verdict]:
-        """PROVED: equivalent; REFUTED: not equivalent; INCONCLUSIVE: unknown."""
+    def decide(self, pairs: Sequence[Pair]) -> list[Decision]:
+        """One :class:`Decision` per pair, in order: Eq with its certificate, Noneq with the
+        failed obligation, or Inconclusive with the reason; never raises for one bad pair
+        (that pair is Inconclusive)."""
         ...
 
 

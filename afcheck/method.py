@@ -188,11 +188,6 @@ class Method(Protocol[CaseT, ResultT]):
         backend is called, nothing is built."""
         ...
 
-    gate_options: Mapping[str, str]
-    """Gate flags the method's plugin adds (with :func:`afcheck_addoption`), by option name,
-    each naming its metric: ``{"max-uflb": "UFLB", "min-fi": "FI"}``. ``max-`` bounds from
-    above, ``min-`` from below."""
-
     def choices(self, case: CaseT) -> Iterable[tuple[str, Choice]]:
         """The components one case uses, as ``(kind, choice)``: the run checks and builds each
         before any work."""

@@ -126,6 +126,22 @@ class CommandEntry:
     description: str = ""
 
 
+def lazy(target: str, *, takes_options: bool = True) -> Callable[[Options], object]:
+    """A factory that imports ``"module:name"`` only when the component is built, so that
+    registering (``afcheck list``, every pytest run) imports nothing heavy. ``name`` is called
+    with the options, or with nothing when ``takes_options`` is false (a class without any)."""
+    module, _, name = target.partition(":")
+
+    def build(options: Options) -> object:
+        import importlib
+
+        made = getattr(importlib.import_module(module), name)
+        return made(options) if takes_options else made()
+
+    build.__qualname__ = f"lazy({target})"
+    return build
+
+
 class Register(Protocol[T_co]):
     """What a registration hook receives: ``register(name, factory, *, description, details)``."""
 

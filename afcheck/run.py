@@ -26,6 +26,7 @@ from afcheck.plugins import Plugins
 from afcheck.redact import redact_options
 from afcheck.registry import COMPONENT_KINDS, DETECTOR, METHOD, SUITE_KIND
 from afcheck.runtime import Components, Runtime, StageTimes
+from afcheck.runtime.cache import Cache
 from afcheck.runtime.executor import make_executor
 from afcheck.runtime.progress import Progress
 from afcheck.runtime.spool import Spool
@@ -62,10 +63,12 @@ class Run:
         self._choices: dict[tuple[str, str], Choice] = {}
         self._suites: dict[str, dict[str, object]] = {}
         self._gates: list[gating.Gate] = []
+        self._added_gates: list[gating.Gate] = []
         self._results: dict[str, ItemResult[object]] | None = None
         self._reported: set[str] = set()
         self._times = StageTimes()
         self._spool: Spool | None = None
+        self._cache: Cache | None = None
 
     # -- configuration ---------------------------------------------------------------------
 
@@ -81,6 +84,14 @@ class Run:
     def add_reporter(self, reporter: Reporter, destination: str) -> None:
         """Ask for ``reporter``'s output at ``destination`` at the end of the run."""
         self._reporters.append((reporter, destination))
+
+    def add_gate(self, metric: str, op: str, threshold: object, origin: str,
+                 method: str | None = None) -> None:
+        """Hold the run to ``metric op threshold`` (``op`` is ``<=`` or ``>=``): how a plugin
+        turns its own gate flags (``--max-uflb X``) into gates. A threshold that is not a
+        number from 0 to 1 is a usage error."""
+        self._added_gates.append(
+            gating.Gate(metric, op, gating.threshold(threshold, origin), origin, method))
 
     def method(self, name: str) -> AnyMethod:
         if name not in self._methods:
@@ -158,6 +169,8 @@ class Run:
                 if build:
                     self.components.get(kind, choice)
         self._gates = self._read_gates()
+        if build:
+            self._open_cache()  # a damaged cache stops the run here, before any item reports
         baseline = self.option("baseline")
         if baseline and not self.option("update_baseline"):
             self.expected_failures = gating.load_baseline(Path(str(baseline)))
@@ -166,17 +179,7 @@ class Run:
         given = self.option("gate")
         gates = [gating.parse(str(text))
                  for text in (given if isinstance(given, (list, tuple)) else [])]
-        for entry in self.plugins.registry(METHOD).entries():
-            method = self.method(entry.name)
-            for option, metric in method.gate_options.items():
-                value = self.option(option)
-                if value is None:
-                    continue
-                origin = f"--{option}"
-                op = "<=" if option.startswith("max") else ">="
-                gates.append(gating.Gate(metric, op, gating.threshold(value, origin), origin,
-                                         entry.name))
-        return gates
+        return gates + self._added_gates
 
     # -- the work --------------------------------------------------------------------------------
 
@@ -222,19 +225,20 @@ class Run:
         self._reported.add(case_id)
         return self._results[case_id]
 
-    def _runtime(self) -> Runtime:
+    def _open_cache(self) -> None:
         from afcheck.runtime.cache import open_cache
 
-        # The executor first: a cluster that cannot be reached stops the run before the cache
-        # is opened.
+        if self._cache is None and not self.option("no_cache"):
+            directory = self.option("cache_dir") or os.environ.get("AFCHECK_CACHE_DIR")
+            self._cache = open_cache(Path(str(directory)) if directory else None)
+
+    def _runtime(self) -> Runtime:
         given = self.option("executor_opt")
         executor = make_executor(str(self.option("executor", "local")),
                                  parse_kv(list(given) if isinstance(given, (list, tuple)) else [],
                                           "executor"))
-        cache = None
-        if not self.option("no_cache"):
-            directory = self.option("cache_dir") or os.environ.get("AFCHECK_CACHE_DIR")
-            cache = open_cache(Path(str(directory)) if directory else None)
+        self._open_cache()
+        cache, self._cache = self._cache, None
         chunk_size = max(1, int(str(self.option("chunk_size", 256))))
         self._spool = Spool()
         return Runtime(self.components, cache=cache, chunk_size=chunk_size,
@@ -300,6 +304,9 @@ class Run:
         return None
 
     def close(self) -> None:
+        if self._cache is not None:
+            self._cache.close()
+            self._cache = None
         if self._spool is not None:
             self._spool.close()
             self._spool = None

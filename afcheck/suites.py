@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -255,9 +255,10 @@ def _line_of(manifest: Path, key: str) -> int:
 DATA_DIR_ENV = "AFCHECK_DATA_DIR"
 
 
-def find_in_data_dir(candidates: list[str]) -> Path | None:
-    """The first of ``candidates`` (paths relative to ``AFCHECK_DATA_DIR``) that exists."""
-    base = os.environ.get(DATA_DIR_ENV)
+def find_in_data_dir(candidates: Sequence[str], data_dir: str | None = None) -> Path | None:
+    """The first of ``candidates`` (paths relative to ``data_dir``, by default
+    ``AFCHECK_DATA_DIR``) that exists."""
+    base = data_dir if data_dir is not None else os.environ.get(DATA_DIR_ENV)
     if not base:
         return None
     for rel in candidates:

@@ -28,9 +28,12 @@ class RunSummary:
 
     def record(self, item: ItemResult[object]) -> JsonObject:
         """The item's record in the JSON result file: its method's record, its method and its
-        final status."""
+        final status; its ``case_id`` (the test id) and ``group`` (dataset) unless the
+        method's record names them, so that readers can pair and group items of any method."""
         method = self.implementations[item.case.method]
         data = method.to_json(item.result)
+        data.setdefault("case_id", item.case.case_id)
+        data.setdefault("group", item.case.group)
         data["method"] = item.case.method
         data["status"] = item.status.value
         return data

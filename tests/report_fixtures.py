@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -64,3 +66,61 @@ def run_document(cases: list[CaseResult], formaliser: str = "fake") -> dict[str,
 def write(path: Path, data: dict[str, Any]) -> Path:
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     return path
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def write_replay(path: Path) -> Path:
+    """Recorded outputs for the Tarski suite from its hand-labelled candidates: for the i-th
+    item, its (i mod k)-th candidate, so the run meets every kind of decision (equivalent,
+    syntax errors of several classes, not equivalent with a counter-model)."""
+    by_item: dict[str, list[str]] = {}
+    for line in (ROOT / "suites" / "tarski" / "labelled.jsonl").read_text("utf-8").splitlines():
+        if line.strip():
+            row = json.loads(line)
+            by_item.setdefault(row["item"], []).append(row["candidate"])
+    path.write_text("".join(
+        json.dumps({"id": item, "output": candidates[index % len(candidates)]},
+                   ensure_ascii=False) + "\n"
+        for index, (item, candidates) in enumerate(by_item.items())), encoding="utf-8")
+    return path
+
+
+def afcheck_run(folder: Path, name: str, *args: str) -> Path:
+    """Run ``afcheck ARGS… --json FOLDER/NAME.json`` (own cache) and return the file."""
+    out = folder / f"{name}.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "afcheck", *args, "-q", "-p", "no:cacheprovider",
+         "--cache-dir", str(folder / "cache"), "--json", str(out)],
+        capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert out.exists(), done.stdout + done.stderr
+    return out
+
+
+def equivalence_record(index: int, gold: str | None, decision: str,
+                       criterion: str = "sae") -> dict[str, Any]:
+    """One equivalence item's record as the method writes it (a Noneq one with the obligation
+    that failed and its counterexample)."""
+    status = {"Eq": "passed" if gold != "inequivalent" else "failed",
+              "Noneq": "passed" if gold == "inequivalent" else "failed",
+              "Inconclusive": "skipped"}[decision]
+    failed = {"role": "conclusion", "statement": "theorem c : a = b := by sorry",
+              "verdict": "refuted", "backend": "smt", "certified": False,
+              "reason": "z3 found a model", "counterexample": {"a": "1", "b": "2"}}
+    return {
+        "id": f"p{index}", "group": "minif2f", "gold": gold, "case_id": f"suites/eq::p{index}",
+        "reference": "theorem r (x : ℕ) : x + 0 = x := by sorry",
+        "candidate": "theorem c (y : ℕ) : y = y + 0 := by sorry",
+        "decision": decision, "criterion": criterion, "reason": f"{decision} because",
+        "component": "conclusion" if decision == "Noneq" else None,
+        "alignment": [{"candidate": "y", "reference": "x"}],
+        "obligations": [{"role": "premises", "statement": "theorem p : True := by sorry",
+                         "verdict": "proved", "backend": "lean", "certified": True,
+                         "reason": "by trivial"},
+                        *([failed] if decision == "Noneq" else [])],
+        "flags": [],
+        **({"failed_obligation": failed, "counterexample": failed["counterexample"]}
+           if decision == "Noneq" else {}),
+        "method": "equivalence", "status": status,
+    }

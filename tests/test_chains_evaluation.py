@@ -66,6 +66,10 @@ def test_a_wrong_expected_class_fails_and_a_gate_decides(tmp_path: Path) -> None
     assert "expected T1, got class T3" in text
     assert "analysis failure" in text and "Ann may be a lorpus." in text
     assert "c.jsonl:3" in text
+    # A gate never passes over a record that could not be read.
+    unread = afcheck(*run, "--gate", "chains.analysis_failure_rate<=0.5")
+    assert unread.returncode == 1 and "could not be read" in unread.stdout
+    (suite / "c.jsonl").write_text("\n".join(json.dumps(r) for r in rows[:2]) + "\n")
     # Gates given: they decide the exit status (one of two items is an analysis failure).
     assert afcheck(*run, "--gate", "chains.analysis_failure_rate<=0.5").returncode == 0
     held = afcheck(*run, "--gate", "chains.analysis_failure_rate<=0.4")

@@ -76,6 +76,17 @@ def test_one_batch_gets_every_status_right(prover: FolProver) -> None:
     assert all(r.prover == prover.version and r.seconds >= 0 for r in results)
 
 
+def test_z3_refuses_two_arities_and_free_variables_as_input_errors() -> None:
+    prover = make_fol_prover("z3-fol")
+    two_arities = _problem([FACT, Pred("Jompus", (max_, max_))], None)
+    # problem() refuses open formulas; a Problem built by hand reaches the prover with one.
+    open_axiom = Problem((Pred("Shy", (x,)),), None, "fof(p, axiom, shy(X)).\n")
+    results = prover.prove([two_arities, open_axiom, _problem([RULE, FACT], Not(SHY))])
+    assert [r.status for r in results] == [Szs.INPUT_ERROR, Szs.INPUT_ERROR, Szs.THEOREM]
+    assert results[0].detail == "predicate Jompus used with 1 and 2 arguments"
+    assert results[1].detail == "free variable x"
+
+
 @pytest.mark.skipif(find_eprover() is None, reason="E is not installed")
 def test_e_reports_bad_input_without_a_status_line_as_input_error() -> None:
     prover = make_fol_prover("eprover")

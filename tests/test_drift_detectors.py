@@ -9,15 +9,17 @@ from hypothesis import strategies as st
 
 pytest.importorskip("z3")
 
-from afcheck_drift import DETECTORS, DriftWarning, detect_all  # noqa: E402
-from afcheck_drift.detectors import (  # noqa: E402
+from afcheck_drift.detectors import (  # noqa: E402  # noqa: E402
+    DETECTORS,
     abandoned_content,
     assumed_conclusion,
     canonical,
+    detect_all,
     numeral_fidelity,
     type_narrowing,
     vacuous_hypotheses,
 )
+from afcheck_drift.warning import DriftWarning  # noqa: E402
 
 from afcheck.lean import parse_expr  # noqa: E402
 
@@ -169,3 +171,9 @@ def test_every_detector_is_listed_once() -> None:
 def test_detectors_never_fail_on_any_input(step: str, statement: str) -> None:
     for warning in detect_all(step, statement):
         assert warning.detector in DETECTORS and warning.message
+
+
+def test_every_detector_is_registered_with_a_description() -> None:
+    from afcheck_drift import _DESCRIPTIONS
+
+    assert list(_DESCRIPTIONS) == list(DETECTORS)

@@ -49,13 +49,8 @@ def _lemma_plural(word: str) -> str:
     """The singular of a plural noun (``jompuses`` → ``jompus``, ``puppies`` → ``puppy``)."""
     if word.endswith("uses"):
         return word[:-2]
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith(("sses", "shes", "ches", "xes", "zes")):
-        return word[:-2]
-    if word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
+    # Otherwise nouns lose their -s as verbs do.
+    return _lemma_verb(word)
 
 
 def _lemma_verb(word: str) -> str:

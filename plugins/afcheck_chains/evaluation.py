@@ -107,7 +107,6 @@ class ChainsMethod:
     kinds = ("fol_prover",)
     defaults: Mapping[str, object] = {"fol_prover": "eprover"}
     gates: Mapping[str, str] = GATES
-    gate_options: Mapping[str, str] = {}
 
     def cases(self, record: Record, selection: Selection) -> Iterable[tuple[str, ChainCase]]:
         if not isinstance(record, ChainRecord):

@@ -25,14 +25,16 @@ import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
+from afcheck_fol.jsonl import json_lines
+
 from afcheck.errors import LoadError, SuiteError
+from afcheck.suites import DATA_DIR_ENV, find_in_data_dir
 from afcheck.types import Location
 from afcheck_chains.records import ChainRecord, GoldFol, Label, parse_label
 from afcheck_chains.segment import kept_steps, read_answer
 
 Loaded = ChainRecord | LoadError  # noqa: UP007 - a runtime alias on 3.10
 
-DATA_DIR_ENV = "AFCHECK_DATA_DIR"
 RELEASED: Mapping[str, tuple[str, ...]] = {
     "proofwriter": ("proofwriter/dev.json", "ProofWriter/dev.json"),
     "prontoqa": ("prontoqa/dev.json", "ProntoQA/dev.json"),
@@ -51,12 +53,10 @@ def find_data(source: str, where: Path | None = None) -> Path:
     if names is None:
         raise SuiteError(location,
                          f"unknown chains source; known: {', '.join(sorted(RELEASED))}")
+    path = find_in_data_dir(names)
+    if path is not None:
+        return path
     base = os.environ.get(DATA_DIR_ENV)
-    if base:
-        for name in names:
-            path = Path(base) / name
-            if path.is_file():
-                return path
     place = f"{DATA_DIR_ENV}={base}" if base else f"{DATA_DIR_ENV} (not set)"
     raise SuiteError(
         location,
@@ -186,19 +186,14 @@ def _lines(path: Path) -> Iterator[tuple[int, dict[str, object] | LoadError]]:
         yield 0, LoadError(Location(str(path)), f"cannot read: {exc}")
         return
     with handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            location = Location(str(path), number)
-            try:
-                raw = json.loads(line)
-            except json.JSONDecodeError as exc:
-                yield number, LoadError(location, f"not valid JSON: {exc.msg}")
-                continue
-            if not isinstance(raw, dict):
-                yield number, LoadError(location, "expected a JSON object")
-                continue
-            yield number, raw
+        for line in json_lines(path, handle):
+            number = line.location.line
+            if line.error is not None:
+                yield number, LoadError(line.location, f"not valid JSON: {line.error.msg}")
+            elif not isinstance(line.value, dict):
+                yield number, LoadError(line.location, "expected a JSON object")
+            else:
+                yield number, line.value
 
 
 def load_responses(path: Path, dataset: str | None = None) -> Iterator[Loaded]:

@@ -81,8 +81,13 @@ def to_json(result: ChainResult) -> dict[str, object]:
         if record.gold_step_labels is not None:
             entry["gold"] = record.gold_step_labels[index].value
         steps.append(entry)
+    conclusion: dict[str, object] = {"text": record.conclusion}
+    if verdict is not None and result.formal is not None:
+        conclusion.update(fol=formula_to_tptp(result.formal.conclusion, symbols),
+                          label=verdict.conclusion.label.value)
     return {
         "id": record.id, "dataset": record.dataset, "location": str(record.location),
+        "premises": list(record.premises), "conclusion": conclusion,
         "analysis": result.status, "reason": result.reason, "class": result.chain_class,
         "expected_class": record.expected_class, "gold_label": record.label.value,
         "answer": record.answer.value if record.answer else None,
@@ -91,7 +96,8 @@ def to_json(result: ChainResult) -> dict[str, object]:
         "path": list(verdict.path) if verdict else [],
         "path_conclusion_label": (verdict.path_conclusion.label.value
                                   if verdict and verdict.path_conclusion else None),
-        "attempts": result.attempts, "prover": result.prover,
+        "attempts": result.attempts, "first_executed": result.first_executed,
+        "first_matched": result.first_matched, "prover": result.prover,
         "prover_seconds": verdict.seconds if verdict else 0.0,
         "steps": steps, "metadata": dict(record.metadata),
     }

@@ -15,10 +15,8 @@ from collections.abc import Sequence
 from afcheck import hookimpl
 from afcheck.registry import Register
 from afcheck.types import DetectTask
-from afcheck_drift.detectors import DETECTORS, Detector, detect_all
-from afcheck_drift.warning import DriftWarning
 
-__all__ = ["DETECTORS", "Detector", "DriftWarning", "FunctionDetector", "detect_all"]
+__all__ = ["FunctionDetector"]
 
 
 class FunctionDetector:
@@ -26,16 +24,18 @@ class FunctionDetector:
 
     version = "1"
 
-    def __init__(self, name: str, detect: Detector) -> None:
+    def __init__(self, name: str) -> None:
+        from afcheck_drift.detectors import DETECTORS
+
         self.name = name
-        self._detect = detect
+        self._detect = DETECTORS[name]
 
     def detect(self, tasks: Sequence[DetectTask]) -> list[list[str]]:
         return [[w.message for w in self._detect(t.text, t.statement, t.header)] for t in tasks]
 
 
 _NEEDS_Z3 = {"vacuous_hypotheses"}
-_DESCRIPTIONS = {
+_DESCRIPTIONS = {  # every detector of afcheck_drift.detectors.DETECTORS, in its order
     "vacuous_hypotheses": "hypotheses that are jointly unsatisfiable (z3)",
     "assumed_conclusion": "a conclusion that is one of the hypotheses, up to renaming",
     "abandoned_content": "a true conclusion that shares nothing with the step",
@@ -48,8 +48,8 @@ _DESCRIPTIONS = {
 def afcheck_register_detectors(register: Register[FunctionDetector]) -> None:
     # vacuous_hypotheses asks z3; without it, "every detector" means the other four.
     has_z3 = importlib.util.find_spec("z3") is not None
-    for name, detect in DETECTORS.items():
+    for name, description in _DESCRIPTIONS.items():
         if name in _NEEDS_Z3 and not has_z3:
             continue
-        register(name, lambda options, name=name, detect=detect: FunctionDetector(name, detect),
-                 description=_DESCRIPTIONS.get(name, ""))
+        register(name, lambda options, name=name: FunctionDetector(name),
+                 description=description)

@@ -11,6 +11,7 @@ from afcheck.registry import Register
 
 if TYPE_CHECKING:
     from afcheck.options import OptionGroup
+    from afcheck.run import Run
 
 
 @hookimpl
@@ -29,8 +30,21 @@ def afcheck_addoption(group: OptionGroup) -> None:
     group.addoption("--detectors", metavar="all|none|NAME[,NAME…]", section="components",
                     help="semantic-drift detectors run on every checked statement; warnings "
                     "never change a verdict (default: all)")
-    for flag, metric, relation in (("max-uflb", "UFLB", ">"), ("max-fpr", "FPR", ">"),
-                                   ("max-fnr", "FNR", ">"), ("max-affr", "AFFR", ">"),
-                                   ("min-fi", "FI", "<")):
+    for flag, metric in _GATE_FLAGS.items():
+        relation = ">" if flag.startswith("max") else "<"
         group.addoption(f"--{flag}", metavar="X", section="gates and baseline",
                         help=f"gate: fail the run when {metric} {relation} X")
+
+
+_GATE_FLAGS = {"max-uflb": "UFLB", "max-fpr": "FPR", "max-fnr": "FNR", "max-affr": "AFFR",
+               "min-fi": "FI"}
+"""The method's own gate flags, each a shorthand for ``--gate faithfulness.METRIC<=X``."""
+
+
+@hookimpl
+def afcheck_configure(run: Run) -> None:
+    for flag, metric in _GATE_FLAGS.items():
+        value = run.option(flag)
+        if value is not None:
+            run.add_gate(metric, "<=" if flag.startswith("max") else ">=", value, f"--{flag}",
+                         method="faithfulness")

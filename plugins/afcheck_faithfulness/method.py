@@ -45,8 +45,6 @@ class Faithfulness:
     }
     gates: Mapping[str, str] = {"UFLB": "max", "FPR": "max", "FNR": "max", "AFFR": "max",
                                 "TPR": "min", "FI": "min"}
-    gate_options: Mapping[str, str] = {"max-uflb": "UFLB", "max-fpr": "FPR", "max-fnr": "FNR",
-                                       "max-affr": "AFFR", "min-fi": "FI"}
 
     def __init__(self) -> None:
         self._spool: Spool | None = None

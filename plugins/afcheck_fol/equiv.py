@@ -30,26 +30,17 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from afcheck_fol.formula import (
-    And,
-    Const,
-    Eq,
     Exists,
     Forall,
     Formula,
-    Iff,
-    Implies,
-    Not,
-    Or,
-    Pred,
-    Term,
-    Truth,
-    Xor,
     free_vars,
     predicates,
+    subformulas,
 )
 from afcheck_fol.grid import Block, Board, picture
 from afcheck_fol.language import Language
 from afcheck_fol.theory import Theory, theory_named
+from afcheck_fol.z3_encode import Encoder
 
 if TYPE_CHECKING:
     import z3
@@ -168,83 +159,17 @@ class Equivalence:
         )
 
 
-class _Encoder:
-    """Formulas to z3 terms in one context, under one theory's interpretation."""
+def _encoder(theory: Theory, domain: int | None) -> Encoder:
+    """An encoder for ``theory``: Tarski's board interprets the blocks predicates of a
+    ``grid`` theory; every other predicate stays uninterpreted, one symbol per name and arity."""
+    return Encoder(
+        domain=domain, interpretation=Board if theory.interpretation == "grid" else None
+    )
 
-    def __init__(self, theory: Theory, domain: int | None = None) -> None:
-        import z3
 
-        self.ctx = z3.Context()
-        self.sort = z3.DeclareSort("Obj", self.ctx)
-        self.board = Board(self.sort, self.ctx) if theory.interpretation == "grid" else None
-        self.constants: dict[str, z3.ExprRef] = {}
-        self.functions: dict[tuple[str, int], z3.FuncDeclRef] = {}
-        self.fresh = itertools.count()
-        # With a bounded domain, quantifiers are expanded over these elements: the problem
-        # becomes quantifier-free, which z3 decides quickly even with the board's arithmetic.
-        self.elements = (
-            None if domain is None
-            else [z3.Const(f"e!{i}", self.sort) for i in range(domain)]
-        )
-
-    def term(self, term: Term, env: Mapping[str, z3.ExprRef]) -> z3.ExprRef:
-        import z3
-
-        if isinstance(term, Const):
-            if term.name not in self.constants:
-                self.constants[term.name] = z3.Const(term.name, self.sort)
-            return self.constants[term.name]
-        # A variable outside every binder cannot reach here: parse() refuses open formulas.
-        return env[term.name]
-
-    def atom(self, name: str, args: list[z3.ExprRef]) -> z3.BoolRef:
-        import z3
-
-        if self.board is not None:
-            try:
-                return self.board.atom(name, args)
-            except KeyError:
-                pass  # not a blocks predicate: uninterpreted
-        key = (name, len(args))
-        if key not in self.functions:
-            self.functions[key] = z3.Function(
-                f"{name}/{len(args)}", *([self.sort] * len(args)), z3.BoolSort(self.ctx)
-            )
-        function = self.functions[key]
-        if not args:
-            return function()
-        return function(*args)
-
-    def formula(self, node: Formula, env: Mapping[str, z3.ExprRef]) -> z3.BoolRef:
-        import z3
-
-        if isinstance(node, Pred):
-            return self.atom(node.name, [self.term(t, env) for t in node.args])
-        if isinstance(node, Eq):
-            return self.term(node.left, env) == self.term(node.right, env)
-        if isinstance(node, Truth):
-            return z3.BoolVal(node.value, self.ctx)
-        if isinstance(node, Not):
-            return z3.Not(self.formula(node.body, env))
-        if isinstance(node, And):
-            return z3.And([self.formula(i, env) for i in node.items] or [True])
-        if isinstance(node, Or):
-            return z3.Or([self.formula(i, env) for i in node.items] or [False])
-        if isinstance(node, Xor):
-            return z3.Xor(self.formula(node.left, env), self.formula(node.right, env))
-        if isinstance(node, Implies):
-            return z3.Implies(self.formula(node.left, env), self.formula(node.right, env))
-        if isinstance(node, Iff):
-            return self.formula(node.left, env) == self.formula(node.right, env)
-        if self.elements is not None:
-            expanded = [
-                self.formula(node.body, {**env, node.var.name: e}) for e in self.elements
-            ]
-            return z3.And(expanded) if isinstance(node, Forall) else z3.Or(expanded)
-        # Fresh names per binder: shadowing and α-variants need no care.
-        bound = z3.Const(f"{node.var.name}!{next(self.fresh)}", self.sort)
-        body = self.formula(node.body, {**env, node.var.name: bound})
-        return z3.ForAll([bound], body) if isinstance(node, Forall) else z3.Exists([bound], body)
+def _board(encoder: Encoder) -> Board | None:
+    board = encoder.interpretation
+    return board if isinstance(board, Board) else None
 
 
 def check(
@@ -315,21 +240,22 @@ def _solve(
 ) -> tuple[str, CounterModel | None, str]:
     import z3
 
-    encoder = _Encoder(theory, domain)
+    encoder = _encoder(theory, domain)
+    board = _board(encoder)
     solver = z3.Solver(ctx=encoder.ctx)
     solver.set("rlimit", rlimit)
     solver.set("timeout", BACKSTOP_MS)
-    if encoder.board is not None:
+    if board is not None:
         if encoder.elements is None:
-            solver.add(*encoder.board.axioms)
+            solver.add(*board.axioms)
         else:
-            solver.add(*encoder.board.ground_axioms(encoder.elements))
+            solver.add(*board.ground_axioms(encoder.elements))
     for axiom in theory.axioms:
         solver.add(encoder.formula(axiom, {}))
     phi = encoder.formula(left, {})
     psi = encoder.formula(right, {})
     solver.add(phi != psi)
-    if extrema and encoder.board is not None:
+    if extrema and board is not None:
         solver.add(*_extremum_instances(encoder, left, right))
     if encoder.elements is not None:
         for constant in encoder.constants.values():
@@ -348,30 +274,17 @@ def _solve(
 def _one_variable_subformulas(formulas: tuple[Formula, ...]) -> list[tuple[str, Formula]]:
     """Every subformula with exactly one free variable, with that variable, without repeats."""
     found: list[tuple[str, Formula]] = []
-
-    def walk(node: Formula) -> None:
-        free = free_vars(node)
-        if len(free) == 1 and not isinstance(node, (Forall, Exists)):
-            entry = (next(iter(free)), node)
-            if entry not in found:
-                found.append(entry)
-        if isinstance(node, Not):
-            walk(node.body)
-        elif isinstance(node, (And, Or)):
-            for item in node.items:
-                walk(item)
-        elif isinstance(node, (Xor, Implies, Iff)):
-            walk(node.left)
-            walk(node.right)
-        elif isinstance(node, (Forall, Exists)):
-            walk(node.body)
-
     for formula in formulas:
-        walk(formula)
+        for node in subformulas(formula):
+            free = free_vars(node)
+            if len(free) == 1 and not isinstance(node, (Forall, Exists)):
+                entry = (next(iter(free)), node)
+                if entry not in found:
+                    found.append(entry)
     return found
 
 
-def _extremum_instances(encoder: _Encoder, left: Formula, right: Formula) -> list[z3.BoolRef]:
+def _extremum_instances(encoder: Encoder, left: Formula, right: Formula) -> list[z3.BoolRef]:
     """Least-element instances the board makes true: a non-empty set of blocks defined by a
     subformula of the pair has a leftmost and a rightmost member, a frontmost and a backmost,
     a smallest and a largest (columns, rows and sizes are bounded integers).
@@ -383,7 +296,7 @@ def _extremum_instances(encoder: _Encoder, left: Formula, right: Formula) -> lis
     """
     import z3
 
-    board = encoder.board
+    board = _board(encoder)
     assert board is not None
     used = set(predicates(left)) | set(predicates(right))
     # Only the attributes an ordering of the pair reads: fewer instances, less for z3 to try.
@@ -411,7 +324,7 @@ def _extremum_instances(encoder: _Encoder, left: Formula, right: Formula) -> lis
 
 
 def _counter_model(
-    encoder: _Encoder, model: z3.ModelRef, phi: z3.BoolRef, left: Formula, right: Formula
+    encoder: Encoder, model: z3.ModelRef, phi: z3.BoolRef, left: Formula, right: Formula
 ) -> CounterModel:
     import z3
 
@@ -444,8 +357,8 @@ def _counter_model(
                     rows.append(tuple(names[i] for i in combo))
             relations[name] = tuple(rows)
     blocks = None
-    if encoder.board is not None:
-        board = encoder.board
+    board = _board(encoder)
+    if board is not None:
 
         def number(fn: z3.FuncDeclRef, value: z3.ExprRef) -> int:
             result = model.eval(fn(value), model_completion=True)

@@ -14,7 +14,6 @@ formula text :func:`~afcheck_fol.extract.extract` found in it, or why there is n
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +32,7 @@ from afcheck.llm import (
 )
 from afcheck_fol import prompts
 from afcheck_fol.extract import extract
+from afcheck_fol.jsonl import json_lines
 from afcheck_fol.suite import Item
 
 
@@ -87,18 +87,15 @@ class ReplayFormaliser:
             lines = path.read_text(encoding="utf-8").splitlines()
         except (OSError, UnicodeDecodeError) as exc:
             raise UsageError(f"replay: cannot read {path}: {exc}") from None
-        for number, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                self.problems.append(f"{path}:{number}: not JSON ({exc.msg})")
+        for line in json_lines(path, lines):
+            record = line.value
+            if line.error is not None:
+                self.problems.append(f"{line.location}: not JSON ({line.error.msg})")
                 continue
             item_id = record.get("id") if isinstance(record, dict) else None
             output = record.get("output") if isinstance(record, dict) else None
             if not isinstance(item_id, str) or not isinstance(output, str):
-                self.problems.append(f"{path}:{number}: expected {{\"id\": …, \"output\": …}}")
+                self.problems.append(f"{line.location}: expected {{\"id\": …, \"output\": …}}")
                 continue
             self.outputs[item_id] = output
         self.version = f"1:{path.name}:{len(self.outputs)}"

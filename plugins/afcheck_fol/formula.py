@@ -8,6 +8,7 @@ neither Tarski's World nor FOLIO's gold FOL uses them). ∧ and ∨ chains are n
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 
@@ -95,57 +96,57 @@ class Exists:
 Formula = Pred | Eq | Truth | Not | And | Or | Xor | Implies | Iff | Forall | Exists
 
 
+def children(node: Formula) -> tuple[Formula, ...]:
+    """The immediate subformulas of ``node``, left to right (none for an atom)."""
+    if isinstance(node, Not):
+        return (node.body,)
+    if isinstance(node, (And, Or)):
+        return node.items
+    if isinstance(node, (Xor, Implies, Iff)):
+        return (node.left, node.right)
+    if isinstance(node, (Forall, Exists)):
+        return (node.body,)
+    return ()
+
+
+def subformulas(formula: Formula) -> Iterator[Formula]:
+    """``formula`` and each of its subformulas, in preorder (a node before its children, the
+    children left to right), repeats included."""
+    pending = [formula]
+    while pending:
+        node = pending.pop()
+        yield node
+        pending.extend(reversed(children(node)))
+
+
+def terms(node: Formula) -> tuple[Term, ...]:
+    """The terms of an atom (``Pred`` or ``Eq``); none for any other node."""
+    if isinstance(node, Pred):
+        return node.args
+    if isinstance(node, Eq):
+        return (node.left, node.right)
+    return ()
+
+
 def free_vars(formula: Formula) -> frozenset[str]:
     """Names of the variables that occur outside any quantifier binding them."""
-    if isinstance(formula, Pred):
-        return frozenset(t.name for t in formula.args if isinstance(t, Var))
-    if isinstance(formula, Eq):
-        return frozenset(t.name for t in (formula.left, formula.right) if isinstance(t, Var))
-    if isinstance(formula, Truth):
-        return frozenset()
-    if isinstance(formula, Not):
-        return free_vars(formula.body)
-    if isinstance(formula, (And, Or)):
-        return frozenset().union(*(free_vars(item) for item in formula.items))
-    if isinstance(formula, (Xor, Implies, Iff)):
-        return free_vars(formula.left) | free_vars(formula.right)
-    return free_vars(formula.body) - {formula.var.name}
+    if isinstance(formula, (Forall, Exists)):
+        return free_vars(formula.body) - {formula.var.name}
+    own = frozenset(t.name for t in terms(formula) if isinstance(t, Var))
+    return own.union(*(free_vars(child) for child in children(formula)))
 
 
 def predicates(formula: Formula) -> dict[str, int]:
     """Every predicate name with its arity (the first use wins when arities differ)."""
     found: dict[str, int] = {}
-
-    def walk(node: Formula) -> None:
+    for node in subformulas(formula):
         if isinstance(node, Pred):
             found.setdefault(node.name, len(node.args))
-        elif isinstance(node, Not):
-            walk(node.body)
-        elif isinstance(node, (And, Or)):
-            for item in node.items:
-                walk(item)
-        elif isinstance(node, (Xor, Implies, Iff)):
-            walk(node.left)
-            walk(node.right)
-        elif isinstance(node, (Forall, Exists)):
-            walk(node.body)
-
-    walk(formula)
     return found
 
 
 def constants(formula: Formula) -> frozenset[str]:
     """Names of the constants the formula mentions."""
-    if isinstance(formula, Pred):
-        return frozenset(t.name for t in formula.args if isinstance(t, Const))
-    if isinstance(formula, Eq):
-        return frozenset(t.name for t in (formula.left, formula.right) if isinstance(t, Const))
-    if isinstance(formula, Truth):
-        return frozenset()
-    if isinstance(formula, Not):
-        return constants(formula.body)
-    if isinstance(formula, (And, Or)):
-        return frozenset().union(*(constants(item) for item in formula.items))
-    if isinstance(formula, (Xor, Implies, Iff)):
-        return constants(formula.left) | constants(formula.right)
-    return constants(formula.body)
+    return frozenset(
+        t.name for node in subformulas(formula) for t in terms(node) if isinstance(t, Const)
+    )

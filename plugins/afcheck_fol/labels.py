@@ -15,13 +15,13 @@ is plain equality.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
 from afcheck.errors import LoadError
 from afcheck.types import Location
 from afcheck_fol.decide import CORRECT, SEMANTIC_ERROR, SYNTAX_ERROR, Decision
+from afcheck_fol.jsonl import json_lines
 from afcheck_fol.taxonomy import ErrorClass
 
 EQUIVALENT = "equivalent"
@@ -43,14 +43,10 @@ def load_labels(path: Path) -> tuple[list[Labelled], list[LoadError]]:
     """The labelled candidates of ``path``, and one error per malformed line."""
     found: list[Labelled] = []
     errors: list[LoadError] = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        location = Location(str(path), number)
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            errors.append(LoadError(location, f"not JSON ({exc.msg})"))
+    for line in json_lines(path, path.read_text(encoding="utf-8").splitlines()):
+        location, record = line.location, line.value
+        if line.error is not None:
+            errors.append(LoadError(location, f"not JSON ({line.error.msg})"))
             continue
         fields = [record.get(k) if isinstance(record, dict) else None
                   for k in ("id", "item", "candidate", "label")]

@@ -88,7 +88,6 @@ class Nl2FolMethod:
     kinds: tuple[str, ...] = ()
     defaults: Mapping[str, object] = {}
     gates: Mapping[str, str] = GATES
-    gate_options: Mapping[str, str] = {}
 
     def cases(self, record: Record, selection: Selection) -> Iterable[tuple[str, Nl2FolCase]]:
         if not isinstance(record, Item):

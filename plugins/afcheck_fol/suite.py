@@ -20,15 +20,15 @@ as a :class:`Rejection` with its syntax error, so that rejections can be counted
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from afcheck.errors import LoadError
+from afcheck.suites import find_in_data_dir
 from afcheck.types import Location
 from afcheck_fol.formula import Formula, predicates
+from afcheck_fol.jsonl import json_lines
 from afcheck_fol.language import LANGUAGES, Language
 from afcheck_fol.syntax import FolSyntaxError, parse
 
@@ -97,19 +97,17 @@ def load_jsonl(path: Path, language: Language) -> Loaded:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         return Loaded((), (LoadError(Location(str(path)), f"cannot read the suite data: {exc}"),))
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        location = Location(str(path), number)
+    for line in json_lines(path, lines):
+        location = line.location
 
         def bad(message: str, name: str = "", where: Location = location) -> None:
             errors.append(LoadError(where, message, name))
 
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            bad(f"not JSON ({exc.msg} at column {exc.colno}); write one object a line")
+        if line.error is not None:
+            bad(f"not JSON ({line.error.msg} at column {line.error.colno}); "
+                "write one object a line")
             continue
+        record = line.value
         if not isinstance(record, dict):
             bad("expected a JSON object with id, sentence and gold")
             continue
@@ -175,14 +173,7 @@ def _item(
 
 def folio_path(data_dir: str | None = None) -> Path | None:
     """FOLIO's file under ``data_dir`` (default ``$AFCHECK_DATA_DIR``), if it is there."""
-    root = data_dir if data_dir is not None else os.environ.get("AFCHECK_DATA_DIR")
-    if not root:
-        return None
-    for relative in FOLIO_FILES:
-        candidate = Path(root) / relative
-        if candidate.is_file():
-            return candidate
-    return None
+    return find_in_data_dir(FOLIO_FILES, data_dir)
 
 
 def load_folio(path: Path, language: Language | None = None) -> Loaded:
@@ -204,18 +195,16 @@ def load_folio(path: Path, language: Language | None = None) -> Loaded:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         return Loaded((), (LoadError(Location(str(path)), f"cannot read FOLIO: {exc}"),))
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
+    for line in json_lines(path, lines):
+        location = line.location
+        if line.error is not None:
+            errors.append(LoadError(location,
+                                    f"not JSON ({line.error.msg}); is this FOLIO's jsonl?"))
             continue
-        location = Location(str(path), number)
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            errors.append(LoadError(location, f"not JSON ({exc.msg}); is this FOLIO's jsonl?"))
-            continue
-        premises = record.get("premises") if isinstance(record, dict) else None
-        formulas = record.get("premises-FOL") if isinstance(record, dict) else None
-        story = record.get("story_id") if isinstance(record, dict) else None
+        record = line.value if isinstance(line.value, dict) else {}
+        premises = record.get("premises")
+        formulas = record.get("premises-FOL")
+        story = record.get("story_id")
         if not isinstance(premises, list) or not isinstance(formulas, list) \
                 or not isinstance(story, int):
             errors.append(LoadError(location, "expected story_id, premises and premises-FOL"))

@@ -7,16 +7,15 @@ import argparse
 from collections.abc import Callable
 
 from afcheck import hookimpl
-from afcheck.registry import Register
+from afcheck.registry import Register, lazy
 
 
 @hookimpl
 def afcheck_register_checkers(register: Register) -> None:
-    from afcheck_lean.factories import make_checker, make_kimina_checker
-
-    register("lean", make_checker, description="type-check statements with `by sorry` in Lean",
+    register("lean", lazy("afcheck_lean.factories:make_checker"),
+             description="type-check statements with `by sorry` in Lean",
              details={"backend": "lean-interact (url=: a kimina-lean-server)"})
-    register("kimina", make_kimina_checker,
+    register("kimina", lazy("afcheck_lean.factories:make_kimina_checker"),
              description="the lean checker on a kimina-lean-server (url=http://HOST:PORT)",
              details={"backend": "kimina-lean-server",
                       "options": "url, kimina_key_env, batch_size, retries, http_timeout_s, "
@@ -25,12 +24,10 @@ def afcheck_register_checkers(register: Register) -> None:
 
 @hookimpl
 def afcheck_register_provers(register: Register) -> None:
-    from afcheck_lean.factories import make_deepseek, make_tactics
-
-    register("lean-tactics", make_tactics,
+    register("lean-tactics", lazy("afcheck_lean.factories:make_tactics"),
              description="fixed tactic portfolio on the statement and its negation, kernel-checked",
              details={"backend": "lean-interact"})
-    register("deepseek", make_deepseek,
+    register("deepseek", lazy("afcheck_lean.factories:make_deepseek"),
              description="DeepSeek-Prover-V2 pass@k, every candidate kernel-checked",
              details={"backend": "lean-interact", "model": "deepseek-ai/DeepSeek-Prover-V2-7B"})
 

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 from afcheck import hookimpl
-from afcheck.registry import Register
+from afcheck.registry import Register, lazy
 
 
 @hookimpl
 def afcheck_register_perturbers(register: Register) -> None:
-    from afcheck_regex.perturber import make_perturber
-
     register(
         "regex",
-        make_perturber,
+        lazy("afcheck_regex.perturber:make_perturber"),
         description="shift the rightmost number or swap an operator; else negate; else prefix",
         details={"options": "prefer=random|number|operator, judge=true|false"},
     )

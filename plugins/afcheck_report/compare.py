@@ -1,16 +1,23 @@
 """``afcheck compare BASE.json NEW.json``: did the new run (a new checkpoint, a new prompt)
 get better or worse than the base run on the same cases?
 
-Cases are paired by ``case_id``; cases in one file only, and cases excluded from the metrics
-in either run, are counted and left out. For each metric: both values on the paired cases,
-the difference (new − base) and its 95% interval (Newcombe's paired score interval). For each
-failure event (any, error induction, silent correction, AF failure): how many paired cases
-gained it (``new``) and lost it (``fixed``), with McNemar's exact test. The cases that changed
-are listed by group.
+Each method present in both files is compared on its own, its items paired by case id.
 
-Exit status: 0; with ``--fail-on-regression``, 1 when some failure event rose significantly:
-more cases gained it than lost it and McNemar's two-sided p-value is below ``alpha / 4``
-(Bonferroni over the four events, so a run with no real change fails CI at most ``alpha`` of
+Faithfulness: cases in one file only, and cases excluded from the metrics in either run, are
+counted and left out. For each metric: both values on the paired cases, the difference
+(new − base) and its 95% interval (Newcombe's paired score interval). For each failure event
+(any, error induction, silent correction, AF failure): how many paired cases gained it
+(``new``) and lost it (``fixed``), with McNemar's exact test. The cases that changed are
+listed by group.
+
+Any other method (:mod:`afcheck_report.method_compare`): its own metrics in both runs and
+their difference, the items newly failed, fixed or otherwise changed, and McNemar's exact
+test on the paired pass/fail outcome.
+
+Exit status: 0; with ``--fail-on-regression``, 1 when some test shows a significant rise:
+more paired cases gained the failure than lost it and McNemar's two-sided p-value is below
+``alpha / k``, k the number of tests over all methods (Bonferroni: four faithfulness events,
+one pass/fail test per other method; a run with no real change fails CI at most ``alpha`` of
 the time). 4 (through the ``afcheck`` command) for unreadable or unrelated files.
 """
 
@@ -24,7 +31,9 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from afcheck.metrics import Interval
+from afcheck_report import method_compare
 from afcheck_report.faithfulness import PairRecord, metrics, records
+from afcheck_report.method_compare import MethodComparison, StatusTest, compare_method
 from afcheck_report.runfile import DEFAULT_METHOD, RunFile, RunFileError, load
 from afcheck_report.stats import PairedCounts, mcnemar_exact, paired_difference_interval
 
@@ -95,6 +104,45 @@ class Comparison:
         """The events that rose significantly at level ``alpha`` (Bonferroni over events)."""
         level = alpha / len(self.tests) if self.tests else alpha
         return [t for t in self.tests if t.worse and t.p_value < level]
+
+
+@dataclass(frozen=True)
+class RunComparison:
+    """Two runs compared method by method."""
+
+    base: RunFile
+    new: RunFile
+    faithfulness: Comparison | None
+    methods: tuple[MethodComparison, ...]
+    unpaired: tuple[tuple[str, str, int], ...] = ()
+    """(method, the file that has it, its items) for methods in one file only."""
+
+    @property
+    def tests(self) -> list[EventTest | StatusTest]:
+        faithful = list(self.faithfulness.tests) if self.faithfulness else []
+        return [*faithful, *(m.test for m in self.methods)]
+
+    def regressions(self, alpha: float) -> list[EventTest | StatusTest]:
+        """The tests that show a significant rise at level ``alpha`` (Bonferroni over every
+        test of every method)."""
+        tests = self.tests
+        level = alpha / len(tests) if tests else alpha
+        return [t for t in tests if t.worse and t.p_value < level]
+
+
+def compare_runs(base: RunFile, new: RunFile) -> RunComparison:
+    """Compare every method the two runs share."""
+    shared = method_compare.shared_methods(base, new)
+    if not shared:
+        raise RunFileError(
+            f"{base.path} and {new.path} share no evaluation method "
+            f"({', '.join(base.methods) or 'none'} vs {', '.join(new.methods) or 'none'})")
+    return RunComparison(
+        base, new,
+        faithfulness=compare(base, new) if DEFAULT_METHOD in shared else None,
+        methods=tuple(compare_method(base, new, m) for m in shared if m != DEFAULT_METHOD),
+        unpaired=tuple(method_compare.unpaired_methods(base, new)),
+    )
 
 
 def compare(base: RunFile, new: RunFile) -> Comparison:
@@ -216,10 +264,49 @@ def to_json(result: Comparison, alpha: float) -> dict[str, Any]:
     }
 
 
-def write_text(result: Comparison, alpha: float, show: int, out: TextIO) -> None:
+def run_to_json(result: RunComparison, alpha: float) -> dict[str, Any]:
+    """The comparison as JSON: the faithfulness comparison's keys (when both runs have that
+    method), ``methods`` with every other method's, and the regressions over all tests."""
+    if result.faithfulness is not None:
+        doc = to_json(result.faithfulness, alpha)
+    else:
+        doc = {"schema": "afcheck-compare", "version": 1,
+               "base": {"path": str(result.base.path), "label": result.base.label},
+               "new": {"path": str(result.new.path), "label": result.new.label}}
+    doc["methods"] = {m.method: method_compare.to_json(m) for m in result.methods}
+    if result.unpaired:
+        doc["unpaired_methods"] = [{"method": m, "file": where, "items": count}
+                                   for m, where, count in result.unpaired]
+    doc["alpha"] = alpha
+    doc["regressions"] = [t.event for t in result.regressions(alpha)]
+    return doc
+
+
+def write_text(result: RunComparison, alpha: float, show: int, out: TextIO) -> None:
     b, n = result.base, result.new
     print(f"base: {b.path} ({b.label})", file=out)
     print(f"new:  {n.path} ({n.label})", file=out)
+    if result.faithfulness is not None:
+        if result.methods:
+            print("\n[faithfulness]", file=out)
+        _write_faithfulness(result.faithfulness, show, out)
+    for method in result.methods:
+        print("", file=out)
+        method_compare.write_text(method, show, out)
+    for name, where, count in result.unpaired:
+        print(f"\n{name}: only in the {where} run ({count} items); not compared", file=out)
+    regressions = result.regressions(alpha)
+    print("", file=out)
+    if regressions:
+        worst = "; ".join(f"{t.event} +{t.new - t.fixed} (p = {t.p_value:.3g})"
+                          for t in regressions)
+        print(f"REGRESSION at alpha = {alpha:g} (Bonferroni over {len(result.tests)} test(s)): "
+              f"{worst}", file=out)
+    else:
+        print(f"no significant regression at alpha = {alpha:g}", file=out)
+
+
+def _write_faithfulness(result: Comparison, show: int, out: TextIO) -> None:
     extra = []
     if result.only_base:
         extra.append(f"{len(result.only_base)} only in base")
@@ -247,15 +334,6 @@ def write_text(result: Comparison, alpha: float, show: int, out: TextIO) -> None
             print(f"  {case.case_id}  {case.base_outcome} → {case.new_outcome}", file=out)
         if len(cases) > show:
             print(f"  … {len(cases) - show} more (--show N, or --json for all)", file=out)
-    regressions = result.regressions(alpha)
-    print("", file=out)
-    if regressions:
-        worst = "; ".join(f"{t.event} +{t.new - t.fixed} (p = {t.p_value:.3g})"
-                          for t in regressions)
-        print(f"REGRESSION at alpha = {alpha:g} (Bonferroni over {len(result.tests)} events): "
-              f"{worst}", file=out)
-    else:
-        print(f"no significant regression at alpha = {alpha:g}", file=out)
 
 
 # --- command ------------------------------------------------------------------------------
@@ -269,7 +347,7 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
     parser.add_argument("new", help="the new run's JSON result file")
     parser.add_argument("--json", action="store_true", help="print the comparison as JSON")
     parser.add_argument("--fail-on-regression", action="store_true",
-                        help="exit 1 when a failure event rose significantly")
+                        help="exit 1 when failures rose significantly (any method)")
     parser.add_argument("--alpha", type=_probability, default=0.05,
                         help="significance level of --fail-on-regression (default 0.05)")
     parser.add_argument("--show", type=int, default=20,
@@ -288,9 +366,9 @@ def _probability(text: str) -> float:
 
 
 def handle(args: argparse.Namespace) -> int:
-    result = compare(load(args.base), load(args.new))
+    result = compare_runs(load(args.base), load(args.new))
     if args.json:
-        json.dump(to_json(result, args.alpha), sys.stdout, indent=1, ensure_ascii=False)
+        json.dump(run_to_json(result, args.alpha), sys.stdout, indent=1, ensure_ascii=False)
         print()
     else:
         write_text(result, args.alpha, max(0, args.show), sys.stdout)

@@ -25,7 +25,7 @@ from afcheck_report.charts import (
     y_limit,
 )
 from afcheck_report.faithfulness import OUTCOMES, PairRecord, by_dataset, metrics, records
-from afcheck_report.sections import BrowseTables, RunSteps, register_section
+from afcheck_report.sections import BrowseTables, RunSteps
 
 _RATES = ("FNR", "FPR", "AFFR", "UFLB", "TPR")
 
@@ -194,4 +194,4 @@ def _verdict(value: object, tables: BrowseTables) -> dict[str, Any] | None:
     return record
 
 
-register_section("faithfulness", FaithfulnessSection())
+SECTION = FaithfulnessSection()

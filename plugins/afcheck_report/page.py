@@ -24,8 +24,8 @@ from typing import Any
 
 import afcheck
 from afcheck_report.embed import Strings, script_json
-from afcheck_report.runfile import RunFile, method_of
-from afcheck_report.sections import BrowseTables, RunSteps, section_for
+from afcheck_report.runfile import RunFile, case_id_of, dataset_of, method_of
+from afcheck_report.sections import BrowseTables, RunSteps, filters_of, section_for
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 """A lone surrogate (a result file keeps a model's as a ``\\ud800`` escape) cannot be written
@@ -43,8 +43,11 @@ def _page(runs: Sequence[RunFile], title: str, raw_outputs: bool, raw_limit: int
     tables = BrowseTables(Strings(), Strings())
     sections: list[str] = []
     nav: list[str] = []
+    filters: dict[str, str] = {}
     for method in methods:
         renderer = section_for(method)
+        for key, label in filters_of(renderer):
+            filters.setdefault(key, label)
         runs_steps = [RunSteps(run, index, run.steps_of(method))
                       for index, run in enumerate(runs) if run.steps_of(method)]
         anchor = f"method-{_slug(method)}"
@@ -70,7 +73,7 @@ def _page(runs: Sequence[RunFile], title: str, raw_outputs: bool, raw_limit: int
         f"<header><h1>{escape(title)}</h1>{_runs_table(runs)}",
         f'<nav>{" · ".join(nav)}</nav></header><main>',
         *sections,
-        _browser_html(len(runs) > 1),
+        _browser_html(len(runs) > 1, filters),
         "</main><footer>",
         f"afcheck {escape(afcheck.__version__)} · written "
         f"{escape(time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()))}</footer>",
@@ -110,8 +113,8 @@ def _browser_records(runs: Sequence[RunFile], tables: BrowseTables) -> list[dict
             perturbation = step.get("perturbation")
             rule = perturbation.get("rule") if isinstance(perturbation, dict) else None
             record: dict[str, Any] = {
-                "r": index, "m": method, "id": str(step.get("case_id")),
-                "d": str(step.get("dataset") or ""), "s": str(step.get("status") or ""),
+                "r": index, "m": method, "id": case_id_of(step),
+                "d": dataset_of(step), "s": str(step.get("status") or ""),
                 "o": str(step.get("outcome") or ""), "ru": str(rule or ""),
             }
             warnings = _warnings(step.get("warnings"))
@@ -146,11 +149,14 @@ def _runs_table(runs: Sequence[RunFile]) -> str:
             f"<th>settings</th></tr></thead><tbody>{''.join(rows)}</tbody></table>")
 
 
-def _browser_html(multiple_runs: bool) -> str:
+def _browser_html(multiple_runs: bool, filters: Mapping[str, str]) -> str:
+    """The step browser's controls and table; ``filters`` are the sections' own filters
+    (``key`` → label), each a select named ``fx-key``."""
     selects = [("run", "run")] if multiple_runs else []
     selects += [("method", "method"), ("status", "status"), ("outcome", "outcome"),
                 ("dataset", "dataset"), ("rule", "perturbation rule"), ("event", "failure event"),
                 ("warning", "drift warning")]
+    selects += [(f"fx-{key}", label) for key, label in filters.items()]
     controls = "".join(
         f'<label>{escape(label)} <select name="{name}"><option value="">all</option></select>'
         "</label>" for name, label in selects)
@@ -164,8 +170,10 @@ def _browser_html(multiple_runs: bool) -> str:
         '<button type="button" id="next">next ▶</button></div>'
         '<table class="steps"><thead><tr><th>case</th>'
         + ("<th>run</th>" if multiple_runs else "")
-        + "<th>dataset</th><th>rule</th><th>outcome</th><th>status</th><th>events</th>"
+        + "<th>dataset</th><th>rule</th><th>outcome</th><th>status</th><th>events · notes</th>"
         '<th>warnings</th></tr></thead><tbody id="rows"></tbody></table>'
-        '<p class="caption">Click a row for the step, its perturbation (the edit highlighted), '
-        "both statements, both verdicts with their evidence and the raw outputs.</p>"
+        '<p class="caption">Click a row for its evidence: for a faithfulness step, its '
+        "perturbation (the edit highlighted), both statements, both verdicts and the raw "
+        "outputs; for an NL→FOL item, the candidate, the gold formulas and the counter-model; "
+        "for a chain, its steps with their labels and the proof path.</p>"
         "</section>")

@@ -63,7 +63,7 @@ def with_drift_warnings(run: RunFile) -> RunFile:
     none``): for each side whose formalisation succeeded, the detectors read that side's text
     (the step, or its perturbation) and statement. Running them again where a run found
     nothing finds nothing again."""
-    from afcheck_drift import detect_all
+    from afcheck_drift.detectors import detect_all
 
     steps: list[Mapping[str, Any]] = []
     for step in run.steps:

@@ -1,9 +1,9 @@
 """Reading the JSON result files that ``afcheck … --json FILE`` writes.
 
 The reader checks only what the report and ``compare`` need (``schema``, ``version``, a list
-of ``steps`` with a ``case_id`` each) and keeps every record as written, so keys added later
-pass through untouched. A step without a ``method`` key belongs to ``faithfulness`` (files
-written before the run record named its methods).
+of ``steps`` with a ``case_id``, or a method's own ``id``, each) and keeps every record as
+written, so keys added later pass through untouched. A step without a ``method`` key belongs
+to ``faithfulness`` (files written before the run record named its methods).
 """
 
 from __future__ import annotations
@@ -50,6 +50,25 @@ def method_of(step: Mapping[str, Any]) -> str:
     return method if isinstance(method, str) and method else DEFAULT_METHOD
 
 
+def case_id_of(step: Mapping[str, Any]) -> str:
+    """The step's case id: ``case_id``, else (files written before the run record named it
+    for every method) the method's own ``id``."""
+    for key in ("case_id", "id"):
+        value = step.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return ""
+
+
+def dataset_of(step: Mapping[str, Any]) -> str:
+    """The step's dataset: its method's ``dataset``, else the run's ``group``."""
+    for key in ("dataset", "group"):
+        value = step.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return ""
+
+
 def load(path: str | Path, label: str | None = None) -> RunFile:
     """Read one result file; raises :class:`RunFileError` with a one-line reason."""
     path = Path(path)
@@ -88,8 +107,8 @@ def parse(data: object, path: Path, label: str | None = None) -> RunFile:
     if not isinstance(steps, list):
         raise RunFileError(f"{path}: 'steps' is missing or not a list")
     for index, step in enumerate(steps):
-        if not isinstance(step, dict) or not isinstance(step.get("case_id"), str):
-            raise RunFileError(f"{path}: step {index} has no 'case_id' string")
+        if not isinstance(step, dict) or not case_id_of(step):
+            raise RunFileError(f"{path}: step {index} has no 'case_id' (or 'id') string")
     header = {key: value for key, value in data.items() if key != "steps"}
     return RunFile(path, label or run_label(header, path), header, tuple(steps))
 

@@ -2,14 +2,19 @@
 
 A section renderer turns the steps of its method, from every run in the report, into HTML
 (charts, tables) and turns each step into the compact record the step browser shows. The
-``faithfulness`` renderer is registered by :mod:`afcheck_report.faithfulness_section`; a
+built-in methods' renderers register themselves from the modules in :data:`BUILT_IN`; a
 method without a renderer gets :class:`GenericSection` (counts by status and outcome, and the
 raw record of each step in the browser). Another method adds its own with
 :func:`register_section`.
+
+A renderer may also name filters of its own for the step browser: ``filters``, a sequence of
+``(key, label)`` pairs; its :meth:`~SectionRenderer.browse` records then hold the step's value
+of each under ``fx`` (``{"fx": {"class": "T3"}}``), and the browser offers a select per key.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -57,6 +62,15 @@ class SectionRenderer(Protocol):
 
 _SECTIONS: dict[str, SectionRenderer] = {}
 
+BUILT_IN = {
+    "faithfulness": "afcheck_report.faithfulness_section",
+    "nl2fol": "afcheck_report.nl2fol_section",
+    "chains": "afcheck_report.chains_section",
+    "equivalence": "afcheck_report.equivalence_section",
+}
+"""The built-in methods' section modules (each holds its renderer as ``SECTION``), imported
+when their method is first asked for."""
+
 
 def register_section(method: str, renderer: SectionRenderer) -> None:
     """Make ``renderer`` the section of ``method`` (a later registration replaces it)."""
@@ -64,9 +78,21 @@ def register_section(method: str, renderer: SectionRenderer) -> None:
 
 
 def section_for(method: str) -> SectionRenderer:
-    if not _SECTIONS:
-        import afcheck_report.faithfulness_section  # noqa: F401 - registers itself
+    if method not in _SECTIONS and method in BUILT_IN:
+        try:
+            module = importlib.import_module(BUILT_IN[method])
+        except ImportError:
+            # The method's plugin is not installed (an extra left out): its steps still
+            # show, in the generic view.
+            return GenericSection(method)
+        register_section(method, module.SECTION)
     return _SECTIONS.get(method) or GenericSection(method)
+
+
+def filters_of(renderer: SectionRenderer) -> tuple[tuple[str, str], ...]:
+    """The renderer's own step-browser filters, ``(key, label)`` (none when it names none)."""
+    filters = getattr(renderer, "filters", ())
+    return tuple((str(key), str(label)) for key, label in filters)
 
 
 @dataclass(frozen=True)

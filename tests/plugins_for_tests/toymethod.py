@@ -107,7 +107,6 @@ class Verdicts:
     kinds = ("prover",)
     defaults: Mapping[str, object] = {"prover": "arith"}
     gates: Mapping[str, str] = {"accuracy": "min"}
-    gate_options: Mapping[str, str] = {}
 
     def cases(self, record: Record, selection: Selection) -> Iterable[tuple[str, ToyCase]]:
         assert isinstance(record, Claim)

@@ -1,0 +1,85 @@
+"""``afcheck equiv REF CAND``: decide whether two Lean statements agree, and show how.
+
+REF and CAND are Lean files (header lines, then the theorem) or ``-`` for standard input (one
+of them). Prints the decision, the criterion, the alignment, every obligation with its verdict
+and the reason; ``--json`` prints one JSON object. Exit status 0 whatever the decision; 2 on
+unreadable input or a bad option.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from afcheck.errors import AfcheckError
+
+__all__ = ["configure"]
+
+
+def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    from afcheck.options import add_component_options
+
+    parser.description = ("Decide whether two Lean statements agree and show how: the decision "
+                          "(Eq, Noneq, Inconclusive), the binder alignment, every obligation "
+                          "with its verdict, the reason.")
+    parser.add_argument("reference", help="the reference statement: a Lean file, or -")
+    parser.add_argument("candidate", help="the candidate statement: a Lean file, or -")
+    add_component_options(parser, "criterion", "sae")
+    add_component_options(parser, "prover", "smt",
+                          help="the prover the obligations go to (default: smt)")
+    parser.add_argument("--header", default="", help="header lines shared by both statements")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    return _handle
+
+
+def _read(source: str, stdin_used: list[bool]) -> str:
+    if source == "-":
+        if stdin_used:
+            raise AfcheckError("only one of REF and CAND can be '-' (standard input)")
+        stdin_used.append(True)
+        return sys.stdin.read()
+    path = Path(source)
+    if not path.is_file():
+        raise AfcheckError(f"{source}: no such file (give a Lean file or '-')")
+    return path.read_text(encoding="utf-8")
+
+
+def _handle(args: argparse.Namespace) -> int:
+    from afcheck.equivalence import Pair
+    from afcheck.plugins import get_plugins
+    from afcheck_equivalence.criterion import Criterion
+
+    try:
+        used: list[bool] = []
+        reference = _read(args.reference, used)
+        candidate = _read(args.candidate, used)
+        options = dict(args.criterion_opt)
+        options.setdefault("prover", args.prover)
+        options.update({f"prover.{k}": v for k, v in args.prover_opt.items()})
+        criterion: Criterion = get_plugins().create(  # type: ignore[assignment]
+            "criterion", args.criterion, options)
+        decision = criterion.decide([Pair("equiv", reference, candidate, args.header)])[0]
+    except (AfcheckError, OSError, UnicodeDecodeError) as error:
+        print(f"afcheck equiv: {error}", file=sys.stderr)
+        return 2
+    record = decision.to_json()
+    if args.json:
+        print(json.dumps(record, ensure_ascii=False))
+        return 0
+    print(f"{record['decision']}  ({record['criterion']}) {record['reason']}")
+    if record["component"]:
+        print(f"component: {record['component']}")
+    if record["alignment"]:
+        shown = ", ".join(f"{a['candidate']} ↦ {a['reference']}" for a in record["alignment"])
+        print(f"alignment: {shown}")
+    for obligation in record["obligations"]:
+        print(f"  [{obligation['verdict']}] {obligation['role']}: {obligation['statement']}")
+        if obligation.get("counterexample"):
+            values = ", ".join(f"{k} = {v}" for k, v in obligation["counterexample"].items())
+            print(f"      counterexample: {values}")
+    if record["flags"]:
+        print(f"flags: {', '.join(record['flags'])}")
+    return 0

@@ -1,0 +1,28 @@
+"""How a criterion's obligations reach a prover (the interface it implements is
+:class:`afcheck.components.EquivalenceCriterion`).
+
+A criterion receives every pair of a run in one call and sends all its proof obligations to
+its prover in one :meth:`~afcheck.components.Prover.prove` call (obligations are Lean theorem
+statements, so any prover decides them: ``smt`` on a CPU, the Lean provers where Lean runs).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from afcheck.components import EquivalenceCriterion as Criterion
+from afcheck.components import Prover
+from afcheck.types import ProofTask, Verdict
+
+__all__ = ["Criterion", "discharge"]
+
+
+def discharge(prover: Prover, statements: Sequence[tuple[str, str]]) -> dict[tuple[str, str],
+                                                                          Verdict]:
+    """Verdicts of ``(statement, header)`` obligations, each distinct one sent once, all in one
+    batch."""
+    unique = list(dict.fromkeys(statements))
+    tasks = [ProofTask(f"obligation-{i}", text, header)
+             for i, (text, header) in enumerate(unique)]
+    verdicts = prover.prove(tasks) if tasks else []
+    return dict(zip(unique, verdicts, strict=True))

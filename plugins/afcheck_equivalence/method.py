@@ -1,0 +1,447 @@
+"""The ``equivalence`` evaluation method, as plain functions the runner wires in.
+
+Suite kind ``equivalence``: a JSON-lines file, one item per line::
+
+    {"id": "…", "informal": "…", "header": "import Mathlib …", "reference": "theorem …",
+     "candidate": "theorem …" | null, "gold": "equivalent" | "inequivalent" | null,
+     "group": "…", "source": "…"}
+
+``reference`` is required; without ``candidate`` the run's formaliser writes it from
+``informal`` (:func:`formalise_missing`). Test outcome (:func:`outcome`): passed when the
+criterion's decision matches the gold label (Eq for ``equivalent``, Noneq for
+``inequivalent``), or, without gold, when it is Eq; failed on a mismatch, with the evidence;
+skipped on Inconclusive, with the reason. Metrics (:func:`summarise`) per criterion: coverage
+(Eq rate on gold-equivalent items), false-positive rate (Eq rate on gold-inequivalent items),
+Noneq rate, and the confusion table, each rate with its 95 % Wilson interval.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from afcheck.components import Formaliser
+from afcheck.equivalence import (
+    Decision,
+    DecisionKind,
+    Inconclusive,
+    Pair,
+    decision_from_json,
+)
+from afcheck.errors import LoadError
+from afcheck.method import Case, Choice, ItemOutcome, ItemResult, ItemStatus, JsonObject, Selection
+from afcheck.metrics import Interval, wilson
+from afcheck.runtime import Runtime
+from afcheck.types import Location
+from afcheck_equivalence.criterion import Criterion
+
+__all__ = ["Item", "Rate", "Result", "Summary", "decide", "formalise_missing", "load", "outcome",
+           "summarise", "to_json"]
+
+GOLD = ("equivalent", "inequivalent")
+
+
+@dataclass(frozen=True)
+class Item:
+    id: str
+    reference: str
+    header: str = ""
+    informal: str = ""
+    candidate: str | None = None
+    gold: str | None = None
+    group: str = ""
+    source: Location | None = None
+
+    @property
+    def dataset(self) -> str:
+        """The group metrics and JUnit test suites are reported under."""
+        return self.group or "equivalence"
+
+    @property
+    def case_name(self) -> str:
+        return self.id
+
+
+@dataclass(frozen=True)
+class Result:
+    item: Item
+    candidate: str | None
+    decision: Decision
+
+
+def load(path: Path) -> Iterable[Item | LoadError]:
+    """Items of a JSON-lines file; a bad line gives a :class:`LoadError` (``file:line``, what
+    is wrong, what to do) and loading goes on."""
+    seen: set[str] = set()
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            where = Location(str(path), number)
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as error:
+                yield LoadError(where, f"not JSON ({error.msg}); write one object per line")
+                continue
+            problem = _check(record)
+            if problem:
+                yield LoadError(where, problem, str(record.get("id", "")) if isinstance(
+                    record, dict) else "")
+                continue
+            if record["id"] in seen:
+                yield LoadError(where, f"id '{record['id']}' appears twice; ids must be unique",
+                                record["id"])
+                continue
+            seen.add(record["id"])
+            yield Item(record["id"], record["reference"], record.get("header", ""),
+                       record.get("informal", ""), record.get("candidate"), record.get("gold"),
+                       record.get("group", ""), where)
+
+
+def _check(record: Any) -> str:
+    if not isinstance(record, dict):
+        return "expected a JSON object with id, reference and candidate or informal"
+    for key in ("id", "reference"):
+        if not isinstance(record.get(key), str) or not record[key].strip():
+            return f"missing or empty '{key}' (a string)"
+    for key in ("header", "informal", "group", "source"):
+        if key in record and not isinstance(record[key], str):
+            return f"'{key}' must be a string"
+    candidate = record.get("candidate")
+    if candidate is not None and not isinstance(candidate, str):
+        return "'candidate' must be a string or null"
+    if candidate is None and not record.get("informal"):
+        return "no 'candidate' and no 'informal' text for a formaliser to write one from"
+    gold = record.get("gold")
+    if gold is not None and gold not in GOLD:
+        return f"'gold' is {gold!r}; expected \"equivalent\", \"inequivalent\" or null"
+    return ""
+
+
+def decide(items: Sequence[Item], criterion: Criterion,
+           candidates: Mapping[str, str | None] | None = None) -> list[Result]:
+    """Every item in one criterion batch. ``candidates`` supplies the formaliser's statements
+    for items without one (``None``: the formaliser produced nothing)."""
+    from afcheck.equivalence import Inconclusive
+
+    written = dict(candidates or {})
+    pairs: list[Pair] = []
+    chosen: list[str | None] = []
+    for item in items:
+        candidate = item.candidate if item.candidate is not None else written.get(item.id)
+        chosen.append(candidate)
+        if candidate is not None:
+            pairs.append(Pair(item.id, item.reference, candidate, item.header))
+    decisions = iter(criterion.decide(pairs))
+    results = []
+    for item, candidate in zip(items, chosen, strict=True):
+        if candidate is None:
+            decision: Decision = Inconclusive(criterion.name,
+                                              "the formaliser wrote no candidate statement")
+        else:
+            decision = next(decisions)
+        results.append(Result(item, candidate, decision))
+    return results
+
+
+def outcome(result: Result) -> ItemOutcome:
+    decision = result.decision
+    record = decision.to_json()
+    details = json.dumps(record, ensure_ascii=False, indent=2)
+    head = f"{decision.kind.value} ({decision.criterion}): {decision.reason}"
+    if decision.kind is DecisionKind.INCONCLUSIVE:
+        return ItemOutcome(ItemStatus.SKIPPED, head, details)
+    expected = {"equivalent": DecisionKind.EQ, "inequivalent": DecisionKind.NONEQ,
+                None: DecisionKind.EQ}[result.item.gold]
+    if decision.kind is expected:
+        return ItemOutcome(ItemStatus.PASSED, "", details)
+    gold = result.item.gold or "no gold label (Eq expected)"
+    return ItemOutcome(ItemStatus.FAILED, f"gold {gold}, got {head}",
+                       f"reference: {result.item.reference}\ncandidate: {result.candidate}\n"
+                       + details)
+
+
+def to_json(result: Result) -> dict[str, Any]:
+    return {"id": result.item.id, "group": result.item.group, "gold": result.item.gold,
+            "reference": result.item.reference, "candidate": result.candidate,
+            **result.decision.to_json()}
+
+
+@dataclass(frozen=True)
+class Rate:
+    count: int
+    total: int
+    interval: Interval
+
+    @property
+    def value(self) -> float:
+        return self.count / self.total if self.total else float("nan")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"count": self.count, "total": self.total,
+                "value": self.value if self.total else None,
+                "ci95": [self.interval.low, self.interval.high]}
+
+
+def _rate(count: int, total: int) -> Rate:
+    return Rate(count, total, wilson(count, total))
+
+
+@dataclass(frozen=True)
+class Summary:
+    criterion: str
+    N: int
+    coverage: Rate
+    """Eq on gold-equivalent items."""
+    false_positive_rate: Rate
+    """Eq on gold-inequivalent items."""
+    noneq_rate: Rate
+    """Noneq over all items."""
+    confusion: Mapping[str, Mapping[str, int]]
+    """gold label (``equivalent``, ``inequivalent``, ``none``) → decision → count."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"criterion": self.criterion, "N": self.N, "coverage": self.coverage.to_json(),
+                "false_positive_rate": self.false_positive_rate.to_json(),
+                "noneq_rate": self.noneq_rate.to_json(),
+                "confusion": {k: dict(v) for k, v in self.confusion.items()}}
+
+
+GATES = {"coverage": "min", "false_positive_rate": "max", "noneq_rate": "max"}
+"""Metrics a gate may bound, and in which direction."""
+
+
+def summarise(results: Sequence[Result]) -> dict[str, Summary]:
+    """Metrics per criterion."""
+    by_criterion: dict[str, list[Result]] = {}
+    for result in results:
+        by_criterion.setdefault(result.decision.criterion, []).append(result)
+    return {name: _summary(name, group) for name, group in by_criterion.items()}
+
+
+def _summary(name: str, results: Sequence[Result]) -> Summary:
+    confusion: dict[str, Counter[str]] = {}
+    for result in results:
+        confusion.setdefault(result.item.gold or "none", Counter())[result.decision.kind.value] \
+            += 1
+    equivalent = confusion.get("equivalent", Counter())
+    inequivalent = confusion.get("inequivalent", Counter())
+    noneq = sum(c["Noneq"] for c in confusion.values())
+    return Summary(
+        name, len(results),
+        _rate(equivalent["Eq"], sum(equivalent.values())),
+        _rate(inequivalent["Eq"], sum(inequivalent.values())),
+        _rate(noneq, len(results)),
+        {gold: {k: counts[k] for k in ("Eq", "Noneq", "Inconclusive")}
+         for gold, counts in sorted(confusion.items())},
+    )
+
+
+def formalise_missing(items: Sequence[Item], formaliser: Formaliser) -> dict[str, str | None]:
+    """Candidates for the items that have none, written by ``formaliser`` from the informal
+    text in one batch; ``None`` where it produced no statement."""
+    from afcheck.types import FormaliseRequest, Side
+
+    todo = [item for item in items if item.candidate is None]
+    requests = [FormaliseRequest(f"{item.id}#candidate", item.id, Side.ORIGINAL, item.informal,
+                                 metadata={"header": item.header}) for item in todo]
+    answers = formaliser.formalise(requests) if requests else []
+    out: dict[str, str | None] = {}
+    for item, answer in zip(todo, answers, strict=True):
+        if not answer.ok or answer.statement is None:
+            out[item.id] = None
+            continue
+        out[item.id] = "\n".join(filter(None, (answer.header, answer.statement)))
+    return out
+
+
+# --- the method as the runner sees it -----------------------------------------------------------
+@dataclass(frozen=True)
+class CaseSpec:
+    """One item with the components a run chose for it."""
+
+    item: Item
+    criterion: Choice
+    """The criterion, its options carrying the run's prover (``prover``, ``prover.K``)."""
+    formaliser: Choice | None
+    """Set only when the item has no candidate and the formaliser must write one."""
+
+
+@dataclass(frozen=True)
+class EquivalenceSummary:
+    """Metrics per criterion over all items, and per criterion and group."""
+
+    overall: Mapping[str, Summary]
+    by_group: Mapping[str, Mapping[str, Summary]]
+    method: str = "equivalence"
+
+    @property
+    def evaluated(self) -> int:
+        return sum(s.N for s in self.overall.values())
+
+    def metric(self, name: str) -> float | None:
+        """``coverage``, ``false_positive_rate``, ``noneq_rate`` (one criterion in the run), or
+        ``<criterion>:<metric>``."""
+        criterion, _, metric = name.rpartition(":")
+        if not criterion:
+            if len(self.overall) != 1:
+                return None
+            criterion = next(iter(self.overall))
+        summary = self.overall.get(criterion)
+        if summary is None or metric not in GATES:
+            return None
+        rate: Rate = getattr(summary, metric)
+        return rate.value if rate.total else None
+
+    def lines(self) -> list[str]:
+        out = ["equivalence: per criterion (95% Wilson intervals)"]
+        for name, s in self.overall.items():
+            out.append(f"  {name}: N={s.N}  " + "  ".join(
+                f"{label} {_show(rate)}" for label, rate in (
+                    ("coverage", s.coverage), ("false-positive rate", s.false_positive_rate),
+                    ("Noneq rate", s.noneq_rate))))
+            for gold, row in s.confusion.items():
+                cells = "  ".join(f"{k} {v}" for k, v in row.items())
+                out.append(f"    gold {gold:<12} {cells}")
+        return out
+
+    def sections(self) -> JsonObject:
+        return {"metrics": {
+            "overall": {k: v.to_json() for k, v in self.overall.items()},
+            "by_group": {g: {k: v.to_json() for k, v in per.items()}
+                         for g, per in self.by_group.items()},
+        }}
+
+    def properties(self, group: str) -> dict[str, str]:
+        props: dict[str, str] = {}
+        for name, s in self.by_group.get(group, {}).items():
+            props[f"{name}.N"] = str(s.N)
+            for metric in GATES:
+                rate: Rate = getattr(s, metric)
+                if rate.total:
+                    props[f"{name}.{metric}"] = f"{rate.value:.6f}"
+        return props
+
+
+def _show(rate: Rate) -> str:
+    if not rate.total:
+        return "n/a"
+    return (f"{rate.value:.3f} [{rate.interval.low:.3f}, {rate.interval.high:.3f}] "
+            f"({rate.count}/{rate.total})")
+
+
+class Equivalence:
+    """A criterion decides each (reference, candidate) pair; the gold label decides the test."""
+
+    name = "equivalence"
+    version = "1"
+    kinds = ("criterion", "prover", "formaliser")
+    defaults: Mapping[str, object] = {"criterion": "sae", "prover": "smt",
+                                      "formaliser": "literal"}
+    gates: Mapping[str, str] = GATES
+
+    def cases(self, record: object, selection: Selection) -> Iterable[tuple[str, CaseSpec]]:
+        if not isinstance(record, Item):
+            raise TypeError(f"the equivalence method reads pairs, got {type(record).__name__}")
+        criterion = selection.choice("criterion")
+        prover = selection.choice("prover")
+        options = dict(criterion.options)
+        options.setdefault("prover", prover.name)
+        options.update({f"prover.{k}": v for k, v in prover.options})
+        formaliser = selection.choice("formaliser") if record.candidate is None else None
+        yield record.case_name, CaseSpec(record, Choice.of(criterion.name, options), formaliser)
+
+    def choices(self, case: CaseSpec) -> Iterable[tuple[str, Choice]]:
+        yield "criterion", case.criterion
+        if case.formaliser is not None:
+            yield "formaliser", case.formaliser
+
+    def run(self, cases: Sequence[Case[CaseSpec]], runtime: Runtime,
+            notify: Callable[[Result], None] | None) -> list[Result]:
+        specs = [case.spec for case in cases]
+        written: dict[str, str | None] = {}
+        for formaliser in dict.fromkeys(s.formaliser for s in specs if s.formaliser):
+            todo = [s.item for s in specs if s.formaliser == formaliser]
+            written.update(_write_candidates(runtime, formaliser, todo))
+        results: dict[str, Result] = {}
+        for criterion in dict.fromkeys(s.criterion for s in specs):
+            group = [s.item for s in specs if s.criterion == criterion]
+            pairs = [(item, item.candidate if item.candidate is not None
+                      else written.get(item.id)) for item in group]
+            decided = _decide_pairs(runtime, criterion,
+                                    [(i, c) for i, c in pairs if c is not None])
+            for item, candidate in pairs:
+                decision = decided.get(item.id) or Inconclusive(
+                    criterion.name, "the formaliser wrote no candidate statement")
+                result = Result(item, candidate, decision)
+                results[item.id] = result
+                if notify is not None:
+                    notify(result)
+        return [results[s.item.id] for s in specs]
+
+    def outcome(self, result: Result) -> ItemOutcome:
+        return outcome(result)
+
+    def timings(self, result: Result) -> Mapping[str, float]:
+        return {}
+
+    def to_json(self, result: Result) -> JsonObject:
+        return to_json(result)
+
+    def summarise(self, items: Sequence[ItemResult[Result]]) -> EquivalenceSummary:
+        results = [item.result for item in items]
+        groups: dict[str, list[Result]] = {}
+        for result in results:
+            groups.setdefault(result.item.dataset, []).append(result)
+        return EquivalenceSummary(summarise(results),
+                                  {g: summarise(rs) for g, rs in sorted(groups.items())})
+
+
+
+
+def _write_candidates(runtime: Runtime, choice: Choice,
+                      items: list[Item]) -> dict[str, str | None]:
+    from afcheck.registry import FORMALISER
+
+    built = runtime.component(FORMALISER, choice)
+    formaliser: Formaliser = built.component
+
+    def call(chunk: list[Item]) -> list[_Written]:
+        answers = formalise_missing(chunk, formaliser)
+        return [_Written(answers.get(item.id)) for item in chunk]
+
+    def load_one(data: Mapping[str, Any]) -> _Written:
+        statement = data.get("statement")
+        return _Written(statement if isinstance(statement, str) else None)
+
+    made = runtime.cached("formalise", built, items,  # type: ignore[arg-type]
+                          key=lambda i: (i.informal, i.header), call=call,
+                          dump=lambda w: {"statement": w.statement}, load=load_one)
+    return {i.id: w.statement for i, w in zip(items, made.results, strict=True)}
+
+
+@dataclass(frozen=True)
+class _Written:
+    """A formaliser's candidate, or ``None`` when it wrote none (the cache holds records)."""
+
+    statement: str | None
+
+
+def _decide_pairs(runtime: Runtime, choice: Choice,
+                  pairs: list[tuple[Item, str]]) -> dict[str, Decision]:
+    from afcheck.registry import CRITERION
+
+    built = runtime.component(CRITERION, choice)
+    criterion = built.component
+
+    def call(chunk: list[tuple[Item, str]]) -> list[Decision]:
+        return criterion.decide([Pair(i.id, i.reference, c, i.header) for i, c in chunk])
+
+    made = runtime.cached("equivalence", built, pairs,  # type: ignore[arg-type]
+                          key=lambda p: (p[0].reference, p[1], p[0].header), call=call,
+                          dump=lambda d: d.to_json(), load=decision_from_json)
+    return {i.id: d for (i, _), d in zip(pairs, made.results, strict=True)}

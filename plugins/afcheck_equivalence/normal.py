@@ -1,0 +1,224 @@
+"""Prenex normal form of a parsed statement: quantifier prefix, premises, residual conclusion.
+
+``N(T) = Q₁(x₁ : A₁) … Qₙ(xₙ : Aₙ). H₁ → … → Hₘ → C`` (the seed's normalised statement form).
+Read off the parsed statement, with the elaborator filling in binder types that were not written:
+
+- signature binders: a number type or any other type is a ``∀`` binder; a proposition (``(h : P)``,
+  ``[Fact P]``) is a premise; any other instance binder (``[Group G]``) is an ``inst`` binder;
+- the conclusion is peeled: ``∀ x, B`` adds ``x`` to the prefix (``A → ∀ y, B`` ≡ ``∀ y, A → B``
+  always holds; a clashing ``y`` is renamed apart); ``A → B`` adds ``A`` to the premises; a leading
+  ``∃ x, B`` joins the prefix only while there is no premise yet (moving it past a premise would
+  assume its type is inhabited); ``∀ x > 0, B`` adds ``x`` and the premise ``x > 0``;
+- premises are split at top-level ``∧`` (``A ∧ B → C`` ≡ ``A → B → C``);
+- whatever remains (``¬``, ``↔``, ``∨``, ``∧``, a relation, an ``∃`` under premises) is the
+  conclusion.
+
+Premises are Prop binders moved after object binders: sound because a premise can only mention
+binders before it. Brackets (explicit, implicit, strict) do not change what a statement claims
+and are dropped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from afcheck.lean import ast as A
+from afcheck.lean import typed as T
+from afcheck.lean.rename import free_names, rename
+
+__all__ = ["Bound", "NormalForm", "NotNormalisable", "normalise"]
+
+_TYPE_NAMES = {
+    "ℕ", "ℤ", "ℚ", "ℝ", "ℂ", "Nat", "Int", "Rat", "Real", "Complex", "Prop", "Bool", "Type",
+    "NNReal", "ENNReal", "EReal", "ℝ≥0", "ℝ≥0∞", "PNat", "ℕ+", "String", "Char",
+}
+_TYPE_HEADS = {
+    "Set", "Finset", "List", "Fin", "Multiset", "Polynomial", "Matrix", "ZMod", "Option", "Prod",
+    "Sum", "Array", "Equiv", "Submodule", "Subgroup", "Ideal", "Module", "MvPolynomial",
+    "PowerSeries", "Sym2", "Vector", "EuclideanSpace", "Type", "Sort", "Filter",
+}
+_PROP_OPS = {"=", "≠", "<", ">", "≤", "≥", "∣", "∈", "∉", "⊆", "⊂", "≡", "∧", "∨", "↔"}
+
+
+class NotNormalisable(ValueError):
+    """The statement cannot be put in normal form; ``str(error)`` says why."""
+
+
+@dataclass(frozen=True)
+class Bound:
+    """One binder of the prefix: ``q`` is ``∀``, ``∃`` or ``inst`` (an instance argument).
+    While a quantifier is peeled, its Prop binders are held as ``premise`` entries, which
+    never reach a :class:`NormalForm`'s prefix."""
+
+    q: str
+    name: str
+    type: A.Expr
+
+
+@dataclass(frozen=True)
+class NormalForm:
+    prefix: tuple[Bound, ...]
+    premises: tuple[A.Expr, ...]
+    conclusion: A.Expr
+    header: str = ""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(b.name for b in self.prefix if b.name)
+
+    def binders(self) -> tuple[A.Binder, ...]:
+        """The prefix as signature binders (``∃`` binders too: obligations are pointwise)."""
+        return tuple(
+            A.Binder(b.name, b.type, "instance" if b.q == "inst" else "explicit")
+            for b in self.prefix
+        )
+
+    def closed(self) -> A.Expr:
+        """The whole statement as one closed proposition ``∀ x, ∃ y, H₁ → … → C``."""
+        body = self.conclusion
+        for premise in reversed(self.premises):
+            body = A.BinOp("→", premise, body)
+        for bound in reversed(self.prefix):
+            kind = "instance" if bound.q == "inst" else "explicit"
+            q = "∃" if bound.q == "∃" else "∀"
+            body = A.Quant(q, (A.Binder(bound.name, bound.type, kind),), body)
+        return body
+
+
+def is_type(expr: A.Expr) -> bool:
+    """Whether a binder's written type is a type (the binder is an object), not a proposition."""
+    if isinstance(expr, A.Var):
+        return expr.name in _TYPE_NAMES or expr.name[:1].isupper() and expr.name not in (
+            "True", "False")
+    if isinstance(expr, A.App):
+        return expr.fn in _TYPE_HEADS or expr.fn.split(".")[-1] in _TYPE_HEADS
+    if isinstance(expr, A.BinOp):
+        if expr.op == "→":
+            return is_type(expr.left) and is_type(expr.right)
+        if expr.op in ("×", "⊕"):
+            return True
+        return False
+    if isinstance(expr, A.Opaque):
+        return not any(op in expr.text for op in _PROP_OPS)
+    return False
+
+
+def normalise(theorem: A.Theorem, header: str = "") -> NormalForm:
+    """The normal form of ``theorem``; raises :class:`NotNormalisable` with the reason."""
+    prefix: list[Bound] = []
+    premises: list[A.Expr] = []
+    for binder in theorem.binders:
+        if binder.type is None:
+            raise NotNormalisable(f"parameter '{binder.name}' has no written type")
+        if binder.kind == "instance":
+            fact = binder.type
+            if isinstance(fact, A.App) and fact.fn == "Fact" and len(fact.args) == 1:
+                premises.extend(_conjuncts(fact.args[0]))
+            else:
+                prefix.append(Bound("inst", binder.name, binder.type))
+            continue
+        if is_type(binder.type):
+            prefix.append(Bound("∀", binder.name, binder.type))
+        else:
+            premises.extend(_conjuncts(binder.type))
+    typed = _typed_conclusion(theorem, header)
+    conclusion = _peel(theorem.conclusion, typed, prefix, premises)
+    return NormalForm(tuple(prefix), tuple(premises), conclusion, header)
+
+
+def _typed_conclusion(theorem: A.Theorem, header: str) -> T.Formula | None:
+    from afcheck.lean.elaborate import Unsupported, elaborate
+
+    try:
+        return elaborate(theorem, header).conclusion
+    except (Unsupported, RecursionError):
+        return None
+
+
+def _conjuncts(expr: A.Expr) -> list[A.Expr]:
+    if isinstance(expr, A.BinOp) and expr.op == "∧":
+        return _conjuncts(expr.left) + _conjuncts(expr.right)
+    return [expr]
+
+
+def _peel(expr: A.Expr, typed: T.Formula | None, prefix: list[Bound],
+          premises: list[A.Expr]) -> A.Expr:
+    while True:
+        if isinstance(expr, A.BinOp) and expr.op == "→":
+            premises.extend(_conjuncts(expr.left))
+            expr = expr.right
+            typed = typed.right if isinstance(typed, T.Logic) and typed.op == "→" else None
+            continue
+        if isinstance(expr, A.Quant) and (expr.q == "∀" or (expr.q == "∃" and not premises)):
+            peeled = _peel_quantifier(expr, typed, prefix, premises)
+            if peeled is None:
+                return expr
+            expr, typed = peeled
+            continue
+        return expr
+
+
+def _peel_quantifier(expr: A.Quant, typed: T.Formula | None, prefix: list[Bound],
+                     premises: list[A.Expr]) -> tuple[A.Expr, T.Formula | None] | None:
+    """Move the binders of ``expr`` to the prefix; ``None`` when one has no readable type."""
+    types: list[A.Expr] = []
+    cursor = typed
+    for binder in expr.binders:
+        if binder.kind == "instance":
+            return None
+        if isinstance(cursor, T.Quantified) and cursor.name == binder.name:
+            inferred: A.Expr | None = A.Var(cursor.ty)
+            cursor = cursor.body
+        else:
+            inferred, cursor = None, None
+        written = binder.type
+        if written is None and inferred is None:
+            return None
+        types.append(written if written is not None else inferred)  # type: ignore[arg-type]
+    if expr.bound is not None:
+        cursor = cursor.right if isinstance(cursor, T.Logic) else None
+    used = {b.name for b in prefix} | set().union(*(free_names(p) for p in premises))
+    body: A.Expr = expr.body
+    guard_bound = expr.bound
+    new_prefix: list[Bound] = []
+    mapping: dict[str, str] = {}
+    for binder, type_ in zip(expr.binders, types, strict=True):
+        type_ = rename(type_, mapping)
+        if not is_type(type_):
+            if expr.q != "∀":
+                return None
+            # ``∀ (x : ℝ) (h : P x), B``: a Prop binder is a premise.
+            new_prefix.append(Bound("premise", binder.name, type_))
+            continue
+        name = binder.name
+        if name in used:
+            name = _fresh(name, used | free_names(body))
+            mapping[binder.name] = name
+        used.add(name)
+        new_prefix.append(Bound(expr.q, name, type_))
+    body = rename(body, mapping)
+    objects = [b for b in new_prefix if b.q != "premise"]
+    prefix.extend(objects)
+    for bound in new_prefix:
+        if bound.q == "premise":
+            premises.extend(_conjuncts(bound.type))
+    if guard_bound is not None:
+        op, limit = guard_bound
+        guards = [A.BinOp(op, A.Var(b.name), limit) for b in objects]
+        if expr.q == "∀":
+            for guard in guards:
+                premises.append(guard)
+        else:
+            conj: A.Expr = guards[0]
+            for guard in guards[1:]:
+                conj = A.BinOp("∧", conj, guard)
+            body = A.BinOp("∧", conj, body)
+            cursor = None
+    return body, cursor
+
+
+def _fresh(name: str, avoid: set[str]) -> str:
+    candidate = f"{name}'"
+    while candidate in avoid:
+        candidate += "'"
+    return candidate

@@ -1,0 +1,523 @@
+"""Criterion ``sae``: structure-aware equivalence (Definitions 2.1–2.3 of the seed).
+
+Both statements are put in normal form (:mod:`afcheck_equivalence.normal`); the admissible
+binder alignments are enumerated (:mod:`afcheck_equivalence.align`); under each alignment π
+the obligations below are built as Lean theorem statements over the reference's binders, and
+all obligations of all pairs go to the prover in one batch.
+
+- Premise-bearing statements (both have premises), Definition 2.1:
+  ``Δ ⊢ (⋀Γ) ↔ (⋀Γ'π)`` (component ``premises``) and ``Δ ⊢ C ↔ C'π`` (``conclusion``).
+- Premise-free statements (neither has premises), Definition 2.2: the conclusion trees must
+  have the same connectives and quantifiers (``a ≠ b`` read as ``¬ a = b``, ``¬ a < b`` as
+  ``b ≤ a``), and each relational leaf ``E₁ ρ E₂`` / ``E₁' ρ' E₂'`` either has ``ρ' = ρ`` and
+  ``Δ ⊢ E₁ = E₁'``, ``Δ ⊢ E₂ = E₂'``, or ``ρ' = dual ρ`` and ``Δ ⊢ E₁ = E₂'``, ``Δ ⊢ E₂ = E₁'``.
+  Leaves are compared on the elaborated statement and printed with their types ascribed, so an
+  equation means what it meant in place; outside the typed fragment only identical
+  (normalised) conclusions pass.
+- One premise-bearing and one premise-free statement are not SAE-equivalent (Definition 2.3).
+
+Decision: Eq when some alignment has every obligation proved — unless a statement's premises
+are provably inconsistent (``Δ, Γ ⊢ False``, checked in the same batch), which is flagged and
+Inconclusive, since a vacuous statement is equivalent to every other vacuous one. Noneq when
+there is no admissible alignment (component ``prefix``) or every alignment has an obligation
+refuted or a structural mismatch (and the enumeration was not capped). Inconclusive
+otherwise, with the reason. Obligations are pointwise in every binder, ``∃`` ones included:
+pointwise equivalence under the same prefix gives equivalence of the whole statements, so an
+Eq is also a logical equivalence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from afcheck.components import Prover
+from afcheck.equivalence import (
+    Decision,
+    Eq,
+    Inconclusive,
+    Noneq,
+    Obligation,
+    Pair,
+)
+from afcheck.lean import ast as A
+from afcheck.lean import typed as T
+from afcheck.lean.printer import print_expr, print_theorem
+from afcheck.lean.rename import free_names, rename
+from afcheck.types import Verdict, VerdictKind
+from afcheck_equivalence.align import alignments
+from afcheck_equivalence.criterion import discharge
+from afcheck_equivalence.normal import NormalForm, NotNormalisable, normalise
+from afcheck_equivalence.read import ReadError, read_statement
+from afcheck_equivalence.syntactic import aliases, canonical
+
+__all__ = ["Sae"]
+
+_DUAL = {"=": "=", "<": ">", ">": "<", "≤": "≥", "≥": "≤"}
+_TIES = 8
+"""At most this many equally likely alignments are tried after an undecided first one."""
+
+
+# --- what an alignment needs --------------------------------------------------------------
+@dataclass(frozen=True)
+class _Leaf:
+    """One relational leaf: it holds when some orientation has every equation proved."""
+
+    label: str
+    orientations: tuple[tuple[Obligation, ...], ...]
+    note: str = ""
+    """Why no orientation could be built (types differ) — the leaf stays undecided."""
+
+
+@dataclass
+class _Plan:
+    """Obligations of one alignment, by component."""
+
+    alignment: tuple[tuple[str, str], ...]
+    premises: list[Obligation] = field(default_factory=list)
+    conclusion: list[Obligation] = field(default_factory=list)
+    leaves: list[_Leaf] = field(default_factory=list)
+    witness: list[Obligation] = field(default_factory=list)
+    mismatch: tuple[str, str] | None = None
+    """``(component, reason)`` of a structural failure: the alignment fails with no proof."""
+    undecided: str = ""
+    """A reason the alignment cannot be decided at all."""
+
+    def obligations(self) -> list[Obligation]:
+        """The obligations the prover must still decide."""
+        out = self.premises + self.conclusion
+        for leaf in self.leaves:
+            for orientation in leaf.orientations:
+                out.extend(orientation)
+        return [o for o in out if o.verdict is None]
+
+
+@dataclass
+class _Case:
+    pair: Pair
+    header: str = ""
+    done: Decision | None = None
+    plans: list[_Plan] = field(default_factory=list)
+    capped: bool = False
+    scores: list[int] = field(default_factory=list)
+    skipped: int = 0
+    """Alignments left untried (see :meth:`Sae.decide`): like a cap, they rule out Noneq."""
+    vacuity: list[Obligation] = field(default_factory=list)
+
+
+def _theorem(name: str, binders: tuple[A.Binder, ...], body: A.Expr) -> str:
+    return print_theorem(A.Theorem("theorem", name, binders, body))
+
+
+def _conj(parts: Sequence[A.Expr]) -> A.Expr:
+    if not parts:
+        return A.Var("True")
+    out = parts[-1]
+    for part in reversed(parts[:-1]):
+        out = A.BinOp("∧", part, out)
+    return out
+
+
+class Sae:
+    """See the module docstring."""
+
+    name = "sae"
+    version = "1"
+
+    def __init__(self, prover: Prover, cap: int = 64) -> None:
+        self.prover = prover
+        self.cap = cap
+
+    # --- batch ------------------------------------------------------------------------
+    def decide(self, pairs: Sequence[Pair]) -> list[Decision]:
+        """Three prover batches, each over every pair that still needs it:
+
+        1. the obligations of each pair's likeliest alignment (most premises and names
+           already matching);
+        2. the other alignments, where they can still change the decision: all of them when
+           the first was refuted (Noneq needs every alignment refuted), otherwise only those
+           as likely as the first (an Eq under a less natural alignment is rare, and each
+           costs a prover call per obligation); untried ones rule out Noneq, as a cap does;
+        3. what the answers leave open: vacuity of the pairs about to be Eq, and the
+           refutation aid of conclusions still undecided.
+        """
+        cases = [self._plan(pair) for pair in pairs]
+        verdicts = discharge(self.prover, [
+            (o.statement, case.header) for case in cases for plan in case.plans[:1]
+            for o in plan.obligations()])
+        more: list[tuple[str, str]] = []
+        for case in cases:
+            if len(case.plans) < 2:
+                continue
+            first = _judge(case.plans[0], _filler(verdicts, case.header))
+            if first.status == "proved":
+                case.skipped, case.plans = len(case.plans) - 1, case.plans[:1]
+                continue
+            if first.status != "refuted" or case.capped:
+                keep = [p for p, sc in zip(case.plans, case.scores, strict=True)
+                        if sc >= case.scores[0]][:_TIES]
+                case.skipped, case.plans = len(case.plans) - len(keep), keep
+            more.extend((o.statement, case.header) for plan in case.plans[1:]
+                        for o in plan.obligations())
+        verdicts.update(discharge(self.prover, more))
+        last: list[tuple[str, str]] = []
+        for case in cases:
+            if case.done is not None:
+                continue
+            outcomes = [_judge(plan, _filler(verdicts, case.header)) for plan in case.plans]
+            if any(o.status == "proved" for o in outcomes):
+                last.extend((o.statement, case.header) for o in case.vacuity)
+                continue
+            for plan, judged in zip(case.plans, outcomes, strict=True):
+                if judged.status == "undecided" and judged.component == "conclusion":
+                    last.extend((o.statement, case.header) for o in plan.witness)
+        verdicts.update(discharge(self.prover, last))
+        return [case.done if case.done is not None else self._decide(case, verdicts)
+                for case in cases]
+
+    # --- planning ---------------------------------------------------------------------
+    def _plan(self, pair: Pair) -> _Case:
+        case = _Case(pair)
+        try:
+            ref_read = read_statement(pair.reference, pair.header)
+            cand_read = read_statement(pair.candidate, pair.header)
+            header = "\n".join(dict.fromkeys(
+                line for h in (ref_read.header, cand_read.header) for line in h.splitlines()))
+            case.header = header
+            ref = normalise(ref_read.theorem, header)
+            cand = normalise(cand_read.theorem, header)
+        except (ReadError, NotNormalisable) as error:
+            case.done = Inconclusive(self.name, str(error))
+            return case
+        except RecursionError:
+            case.done = Inconclusive(self.name, "the statement is too deeply nested to read")
+            return case
+        names = aliases(header)
+        found = alignments(ref, cand, self.cap, names)
+        if not found.found:
+            case.done = Noneq(self.name, found.mismatch, "prefix")
+            return case
+        if bool(ref.premises) != bool(cand.premises):
+            which = "reference" if ref.premises else "candidate"
+            case.done = Noneq(
+                self.name,
+                f"only the {which} has premises ({len(ref.premises)} vs {len(cand.premises)}):"
+                " a premise-bearing and a premise-free statement are not SAE-equivalent",
+                "premises")
+            return case
+        case.capped = found.capped
+        for label, form in (("reference", ref), ("candidate", cand)):
+            if form.premises:
+                hyps = tuple(A.Binder(f"h{i}", p) for i, p in enumerate(form.premises))
+                case.vacuity.append(Obligation(
+                    f"vacuity {label}",
+                    _theorem(f"sae_vacuity_{label}", form.binders() + hyps, A.Var("False"))))
+        for alignment in found.found:
+            case.plans.append(self._plan_alignment(ref, cand, alignment, header, names))
+        scores = [_likeness(ref, cand, plan.alignment, names) for plan in case.plans]
+        order = sorted(range(len(case.plans)), key=lambda i: -scores[i])
+        case.plans = [case.plans[i] for i in order]
+        case.scores = [scores[i] for i in order]
+        return case
+
+    def _plan_alignment(self, ref: NormalForm, cand: NormalForm,
+                        alignment: tuple[tuple[str, str], ...], header: str,
+                        names: dict[str, str]) -> _Plan:
+        mapping = dict(alignment)
+        plan = _Plan(alignment)
+        binders = ref.binders()
+        used = set().union(*(free_names(p) for p in (*cand.premises, cand.conclusion)))
+        captured = sorted((used - set(cand.names)) & set(ref.names))
+        if captured:
+            # A name the candidate uses freely (a constant) would be captured by a reference
+            # binder of the same name: the obligations would not say what the candidate says.
+            plan.undecided = (f"the candidate uses '{captured[0]}' as a constant, which the "
+                              "reference binds")
+            return plan
+        cand_premises = [rename(p, mapping) for p in cand.premises]
+        cand_conclusion = rename(cand.conclusion, mapping)
+        if ref.premises:
+            same = _same_premises(ref.premises, cand_premises, names)
+            plan.premises.append(Obligation("premises", _theorem(
+                "sae_premises", binders,
+                A.BinOp("↔", _conj(ref.premises), _conj(cand_premises))), same))
+            claim = A.BinOp("↔", ref.conclusion, cand_conclusion)
+            same = _same([ref.conclusion], [cand_conclusion], names, "identical conclusions")
+            plan.conclusion.append(Obligation("conclusion", _theorem(
+                "sae_conclusion", binders, claim), same))
+            # Only a refutation of this one counts: a point where the premises hold and the
+            # conclusions differ refutes the obligation above too, and such points are the
+            # natural counterexamples (the premises often pin the values down).
+            hyps = tuple(A.Binder(f"h{i}", p) for i, p in enumerate(ref.premises))
+            plan.witness.append(Obligation("conclusion under premises (refutation only)",
+                                           _theorem("sae_conclusion_witness", binders + hyps,
+                                                    claim)))
+            return plan
+        _plan_premise_free(plan, ref, cand_conclusion, header, names)
+        return plan
+
+    # --- deciding ---------------------------------------------------------------------
+    def _decide(self, case: _Case, verdicts: dict[tuple[str, str], Verdict]) -> Decision:
+        filled = _filler(verdicts, case.header)
+        vacuity = [o for o in map(filled, case.vacuity) if o.verdict is not None]
+        flags = tuple(f"vacuous-{o.role.split()[-1]}" for o in vacuity if o.proved)
+        if case.capped:
+            flags += ("alignments-capped",)
+        outcomes = [_judge(plan, filled) for plan in case.plans]
+        proved = [o for o in outcomes if o.status == "proved"]
+        if proved:
+            best = proved[0]
+            if any(f.startswith("vacuous") for f in flags):
+                return Inconclusive(
+                    self.name, "the premises are provably inconsistent (vacuous statement); "
+                    "every obligation holds trivially", "premises", best.alignment,
+                    tuple(best.obligations) + tuple(vacuity), flags)
+            return Eq(self.name, f"every obligation proved under alignment {_show(best)}",
+                      best.alignment, tuple(best.obligations) + tuple(vacuity), flags)
+        if case.skipped and not proved:
+            flags += (f"alignments-untried-{case.skipped}",)
+        if all(o.status == "refuted" for o in outcomes) and not case.capped and not case.skipped:
+            first = outcomes[0]
+            more = f" (and under all {len(outcomes)} alignments)" if len(outcomes) > 1 else ""
+            return Noneq(self.name, first.reason + more, first.component, first.failed,
+                         first.alignment, tuple(first.obligations) + tuple(vacuity), flags)
+        open_ = [o for o in outcomes if o.status == "undecided"]
+        if open_:
+            first = open_[0]
+            return Inconclusive(self.name, first.reason, first.component, first.alignment,
+                                tuple(first.obligations) + tuple(vacuity), flags)
+        return Inconclusive(
+            self.name, f"every alignment failed, but the enumeration stopped at {self.cap}",
+            "prefix", (), tuple(vacuity), flags)
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    status: str
+    """``proved``, ``refuted`` or ``undecided``."""
+    alignment: tuple[tuple[str, str], ...]
+    obligations: list[Obligation]
+    component: str = ""
+    reason: str = ""
+    failed: Obligation | None = None
+
+
+def _show(outcome: _Outcome) -> str:
+    moved = [f"{c}↦{r}" for c, r in outcome.alignment]
+    return "{" + ", ".join(moved) + "}" if moved else "{}"
+
+
+def _same(left: Sequence[A.Expr], right: Sequence[A.Expr], names: dict[str, str],
+          why: str) -> Verdict | None:
+    """A proof by normalisation when both sides are the same (as lists), else ``None``."""
+    if [canonical(e, names) for e in left] != [canonical(e, names) for e in right]:
+        return None
+    return Verdict(VerdictKind.PROVED, "normalisation",
+                   reason=f"{why} after normalisation: ↔ holds by reflexivity")
+
+
+def _same_premises(left: Sequence[A.Expr], right: Sequence[A.Expr],
+                   names: dict[str, str]) -> Verdict | None:
+    """Premise lists equal up to order and repetition: their conjunctions are equivalent
+    (∧ is associative, commutative and idempotent)."""
+    ours = {print_expr(canonical(e, names)) for e in left}
+    theirs = {print_expr(canonical(e, names)) for e in right}
+    if ours != theirs:
+        return None
+    return Verdict(VerdictKind.PROVED, "normalisation",
+                   reason="the same premises after normalisation, up to order: ↔ holds")
+
+
+def _filler(verdicts: dict[tuple[str, str], Verdict],
+            header: str) -> Callable[[Obligation], Obligation]:
+    def fill(o: Obligation) -> Obligation:
+        if o.verdict is not None:
+            return o
+        return Obligation(o.role, o.statement, verdicts.get((o.statement, header)))
+
+    return fill
+
+
+def _judge(plan: _Plan, fill: Callable[[Obligation], Obligation]) -> _Outcome:
+    premises = [fill(o) for o in plan.premises]
+    conclusion = [fill(o) for o in plan.conclusion]
+    witness = [o for o in map(fill, plan.witness) if o.verdict is not None]
+    leaves = [
+        _Leaf(leaf.label, tuple(tuple(fill(o) for o in ori) for ori in leaf.orientations),
+              leaf.note)
+        for leaf in plan.leaves
+    ]
+    obligations = premises + conclusion + [o for leaf in leaves for ori in leaf.orientations
+                                           for o in ori]
+    if plan.mismatch is not None:
+        component, reason = plan.mismatch
+        return _Outcome("refuted", plan.alignment, obligations, component, reason)
+    if plan.undecided:
+        return _Outcome("undecided", plan.alignment, obligations, "conclusion", plan.undecided)
+    for part, name in ((premises, "premises"), (conclusion, "conclusion")):
+        for o in part:
+            if o.refuted:
+                return _Outcome("refuted", plan.alignment, obligations, name,
+                                f"{name} obligation refuted: {_verdict_text(o)}", o)
+    for o in witness:
+        if o.refuted:
+            return _Outcome("refuted", plan.alignment, obligations + [o], "conclusion",
+                            f"conclusions differ where the premises hold: {_verdict_text(o)}",
+                            o)
+    for leaf in leaves:
+        if leaf.orientations and all(any(o.refuted for o in ori) for ori in leaf.orientations):
+            failed = next(o for o in leaf.orientations[0] if o.refuted)
+            return _Outcome("refuted", plan.alignment, obligations, "conclusion",
+                            f"{leaf.label}: no orientation holds; {failed.role} refuted: "
+                            f"{_verdict_text(failed)}", failed)
+    for part, name in ((premises, "premises"), (conclusion, "conclusion")):
+        for o in part:
+            if not o.proved:
+                return _Outcome("undecided", plan.alignment, obligations, name,
+                                f"{name} obligation undecided: {_verdict_text(o)}")
+    for leaf in leaves:
+        if not any(all(o.proved for o in ori) for ori in leaf.orientations):
+            if leaf.note:
+                reason = f"{leaf.label}: {leaf.note}"
+            else:
+                pending = next(o for ori in leaf.orientations for o in ori if not o.proved)
+                reason = f"{leaf.label}: {pending.role} undecided: {_verdict_text(pending)}"
+            return _Outcome("undecided", plan.alignment, obligations, "conclusion", reason)
+    return _Outcome("proved", plan.alignment, obligations)
+
+
+def _verdict_text(o: Obligation) -> str:
+    if o.verdict is None:
+        return "no verdict"
+    text = o.verdict.reason or o.verdict.kind.value
+    if o.verdict.evidence:
+        text += f" ({o.verdict.evidence})"
+    return text
+
+
+# --- premise-free rule ----------------------------------------------------------------------
+def _plan_premise_free(plan: _Plan, ref: NormalForm, cand_conclusion: A.Expr, header: str,
+                       names: dict[str, str]) -> None:
+    from afcheck.lean.elaborate import Unsupported, elaborate
+
+    binders = ref.binders()
+    try:
+        left = elaborate(A.Theorem("theorem", "r", binders, ref.conclusion), header)
+        right = elaborate(A.Theorem("theorem", "c", binders, cand_conclusion), header)
+    except (Unsupported, RecursionError) as error:
+        if canonical(ref.conclusion, names) == canonical(cand_conclusion, names):
+            return  # identical conclusions: nothing to prove
+        plan.undecided = ("the premise-free rule compares typed leaves, and the conclusion is "
+                          f"outside the typed fragment ({error})")
+        return
+    matcher = _Matcher(plan, tuple(left.params))
+    matcher.match(_norm(left.conclusion), _norm(right.conclusion), ())
+
+
+def _norm(f: T.Formula) -> T.Formula:
+    """``a ≠ b`` as ``¬ a = b``; ``¬ a < b`` as ``b ≤ a`` and ``¬ a ≤ b`` as ``b < a`` (every
+    number type here is linearly ordered)."""
+    if isinstance(f, T.Cmp) and f.op == "≠":
+        return T.Not(T.Cmp("=", f.left, f.right))
+    if isinstance(f, T.Not):
+        inner = _norm(f.operand)
+        if isinstance(inner, T.Cmp) and inner.op in ("<", "≤", ">", "≥"):
+            flipped = {"<": "≤", "≤": "<", ">": "≥", "≥": ">"}[inner.op]
+            return T.Cmp(flipped, inner.right, inner.left)
+        return T.Not(inner)
+    if isinstance(f, T.Logic):
+        return T.Logic(f.op, _norm(f.left), _norm(f.right))
+    if isinstance(f, T.Quantified):
+        return T.Quantified(f.q, f.name, f.ty, _norm(f.body))
+    return f
+
+
+_SHAPE = {T.Cmp: "relation", T.Logic: "connective", T.Not: "¬", T.Truth: "constant",
+          T.Quantified: "quantifier"}
+
+
+@dataclass
+class _Matcher:
+    plan: _Plan
+    params: tuple[tuple[str, str], ...]
+    depth: int = 0
+
+    def mismatch(self, reason: str) -> None:
+        if self.plan.mismatch is None:
+            self.plan.mismatch = ("conclusion", f"conclusion trees differ: {reason}")
+
+    def match(self, f: T.Formula, g: T.Formula, bound: tuple[tuple[str, str], ...]) -> None:
+        from afcheck.lean.elaborate import rename as rename_formula
+        from afcheck.lean.typed_printer import print_formula
+
+        if self.plan.mismatch is not None:
+            return
+        if type(f) is not type(g):
+            self.mismatch(f"{_SHAPE[type(f)]} '{print_formula(f)}' vs {_SHAPE[type(g)]} "
+                          f"'{print_formula(g)}'")
+            return
+        if isinstance(f, T.Truth) and isinstance(g, T.Truth):
+            if f.value != g.value:
+                self.mismatch(f"{print_formula(f)} vs {print_formula(g)}")
+        elif isinstance(f, T.Not) and isinstance(g, T.Not):
+            self.match(f.operand, g.operand, bound)
+        elif isinstance(f, T.Logic) and isinstance(g, T.Logic):
+            if f.op != g.op:
+                self.mismatch(f"'{f.op}' vs '{g.op}'")
+                return
+            self.match(f.left, g.left, bound)
+            self.match(f.right, g.right, bound)
+        elif isinstance(f, T.Quantified) and isinstance(g, T.Quantified):
+            if f.q != g.q or f.ty != g.ty:
+                self.mismatch(f"'{f.q} {f.name} : {f.ty}' vs '{g.q} {g.name} : {g.ty}'")
+                return
+            self.depth += 1
+            name = f"ξ{self.depth}"
+            self.match(rename_formula(f.body, f.name, name), rename_formula(g.body, g.name, name),
+                       bound + ((name, f.ty),))
+        elif isinstance(f, T.Cmp) and isinstance(g, T.Cmp):
+            self.leaf(f, g, bound)
+
+    def leaf(self, f: T.Cmp, g: T.Cmp, bound: tuple[tuple[str, str], ...]) -> None:
+        from afcheck.lean.typed_printer import print_formula, print_term
+
+        index = len(self.plan.leaves) + 1
+        label = f"leaf {index} ('{print_formula(f)}' vs '{print_formula(g)}')"
+        options: list[tuple[tuple[T.Term, T.Term], ...]] = []
+        if g.op == f.op:
+            options.append(((f.left, g.left), (f.right, g.right)))
+        if _DUAL.get(f.op) == g.op:  # for ``=`` both orientations are tried
+            reversed_ = ((f.left, g.right), (f.right, g.left))
+            if reversed_ not in options:
+                options.append(reversed_)
+        if not options:
+            self.mismatch(f"relation '{f.op}' vs '{g.op}' in {label}")
+            return
+        context = " ".join(f"({n} : {t})" for n, t in self.params + bound)
+        orientations: list[tuple[Obligation, ...]] = []
+        note = ""
+        for k, sides in enumerate(options):
+            if any(a.ty != b.ty for a, b in sides):
+                note = "the two sides have different types; no equation can compare them"
+                continue
+            kind = "direct" if k == 0 and g.op == f.op else "reversed"
+            equations = []
+            for side, (a, b) in zip(("left", "right"), sides, strict=True):
+                head = f"theorem sae_leaf {context}" if context else "theorem sae_leaf"
+                text = f"{head} : {print_term(a)} = {print_term(b)} := by sorry"
+                equations.append(Obligation(f"leaf {index} {kind} {side}", text))
+            orientations.append(tuple(equations))
+        self.plan.leaves.append(_Leaf(label, tuple(orientations), note if not orientations
+                                      else ""))
+
+
+def _likeness(ref: NormalForm, cand: NormalForm, alignment: tuple[tuple[str, str], ...],
+              names: dict[str, str]) -> int:
+    """How natural an alignment is: premises (and the conclusion) that become identical after
+    renaming, then binders that keep their name."""
+    mapping = dict(alignment)
+    theirs = {print_expr(canonical(rename(p, mapping), names)) for p in cand.premises}
+    ours = {print_expr(canonical(p, names)) for p in ref.premises}
+    same_conclusion = canonical(rename(cand.conclusion, mapping), names) == canonical(
+        ref.conclusion, names)
+    return 4 * (len(theirs & ours) + same_conclusion) + sum(c == r for c, r in alignment)

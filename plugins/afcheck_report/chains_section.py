@@ -1,0 +1,236 @@
+"""The report section of the ``chains`` method (multi-step FOL chain verification).
+
+The class table T1–T4 / F1–F2 per run (and dataset) with 95% Wilson intervals and a 100% bar
+chart, the expected-class accuracy with its confusion table, the step-label macro-F1 with
+the gold × predicted table, the translation's execution rate and accuracy and the
+analysis-failure rate; and the step browser's record of each chain: premises, conclusion,
+each step with its FOL, its label (and gold label) and whether it is on the proof path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from html import escape
+from typing import Any
+
+from afcheck_chains.classes import CLASS_NAMES, CLASS_TABLE
+
+from afcheck_report.chains import (
+    STEP_LABELS,
+    ChainGroup,
+    ChainRecord,
+    Rate,
+    group,
+    records,
+)
+from afcheck_report.charts import legend
+from afcheck_report.plots import rate_cell, share_bars
+from afcheck_report.sections import BrowseTables, RunSteps
+
+OTHER = ("analysis_failure", "undecided", "label_only")
+"""What a chain gets instead of a class."""
+
+COLOURS = {"T1": "#2e7d32", "T2": "#81c784", "T3": "#3b7dd8", "T4": "#90b8ee",
+           "F1": "#f0ad4e", "F2": "#d9534f", "analysis_failure": "#616161",
+           "undecided": "#bdbdbd", "label_only": "#8e44ad"}
+
+
+class ChainsSection:
+    title = "Reasoning chains (chains)"
+    filters = (("class", "chain class"), ("expected", "expected class"))
+
+    def render(self, runs: Sequence[RunSteps]) -> str:
+        groups = [(item, records(item.steps)) for item in runs]
+        multiple = len(runs) > 1
+        datasets = sorted({r.dataset for _, recs in groups for r in recs})
+        rows: list[tuple[str, str, ChainGroup]] = []
+        for name in [*(datasets if len(datasets) > 1 else []), "all"]:
+            for item, recs in groups:
+                chosen = recs if name == "all" else [r for r in recs if r.dataset == name]
+                if chosen:
+                    rows.append((name, item.run.label, group(chosen)))
+        bars = [(f"{label} · {name}" if multiple and len(datasets) > 1 else
+                 (label if multiple else name), _shares(g)) for name, label, g in rows]
+        meanings = "; ".join(f"<b>{r.name}</b> {escape(r.meaning)}" for r in CLASS_TABLE)
+        out = ["<h3>Chain classes</h3>",
+               legend([(name, COLOURS[name]) for name in (*CLASS_NAMES, *OTHER)]),
+               f'<div class="panels">{share_bars("chains by class", bars, COLOURS, "classes")}'
+               "</div>",
+               _class_table(rows, multiple),
+               f"<p class=caption>{meanings}. Shares of the classified chains with their 95% "
+               "Wilson interval; analysis failures (no translation agreed with the gold label "
+               "within the retries) and undecided chains (a prover limit) have no class.</p>",
+               self._expected(groups),
+               self._steps(groups),
+               self._analysis(groups)]
+        return "\n".join(part for part in out if part)
+
+    def _expected(self, groups: Sequence[tuple[RunSteps, list[ChainRecord]]]) -> str:
+        totals = [(item, group(recs)) for item, recs in groups]
+        names = sorted({name for _, g in totals for name in g.expected})
+        if not names:
+            return ""
+        head = ("<tr><th>expected class</th>"
+                + "".join(f"<th>{escape(item.run.label)}</th>" for item, _ in totals) + "</tr>")
+        rows = []
+        for name in names:
+            cells = "".join(_rate_count(g.expected.get(name)) for _, g in totals)
+            rows.append(f"<tr><td>{escape(name)}</td>{cells}</tr>")
+        cells = "".join(_rate_count(g.expected_accuracy) for _, g in totals)
+        rows.append(f'<tr class="total"><td>all</td>{cells}</tr>')
+        confusions = "".join(_confusion(f"{item.run.label}: expected × got", g.confusion,
+                                        names, [*CLASS_NAMES, *OTHER], "expected")
+                             for item, g in totals)
+        return ("<h3>Expected-class accuracy</h3><table class=metrics><thead>" + head
+                + "</thead><tbody>" + "".join(rows) + "</tbody></table>"
+                + f'<div class="panels">{confusions}</div>'
+                + "<p class=caption>For suites that know each chain's class: the share of "
+                "chains classified exactly as expected, with its 95% Wilson interval.</p>")
+
+    def _steps(self, groups: Sequence[tuple[RunSteps, list[ChainRecord]]]) -> str:
+        totals = [(item, group(recs)) for item, recs in groups]
+        if not any(g.step_pairs for _, g in totals):
+            return ("<h3>Step labels</h3><p class=note>No step has a gold label in these "
+                    "runs: the step-label F1 needs data that annotate steps.</p>")
+        rows = "".join(
+            f"<tr><td>{escape(item.run.label)}</td><td class=num>"
+            + ("n/a" if g.step_macro_f1 is None else f"{g.step_macro_f1:.3f}")
+            + f"</td><td class=num>{g.step_pairs}</td></tr>" for item, g in totals)
+        predicted = [label for label in STEP_LABELS
+                     if any(p == label for _, g in totals for (_, p) in g.step_confusion)
+                     or label in STEP_LABELS[:3]]
+        confusions = "".join(_confusion(f"{item.run.label}: gold × predicted",
+                                        g.step_confusion, list(STEP_LABELS[:3]), predicted,
+                                        "gold") for item, g in totals if g.step_pairs)
+        return ("<h3>Step labels</h3><table class=metrics><thead><tr><th>run</th>"
+                "<th>macro-F1</th><th>steps with a gold label</th></tr></thead><tbody>"
+                + rows + f'</tbody></table><div class="panels">{confusions}</div>'
+                + "<p class=caption>Each step labelled by the prover (True: follows from the "
+                "premises; False: its negation does; Unknown: neither; Error: both), against "
+                "the gold label; macro-F1 over True / False / Unknown.</p>")
+
+    def _analysis(self, groups: Sequence[tuple[RunSteps, list[ChainRecord]]]) -> str:
+        rows = []
+        for item, recs in groups:
+            g = group(recs)
+            rows.append(f"<tr><td>{escape(item.run.label)}</td><td class=num>{g.n}</td>"
+                        + _rate(g.execution_rate) + _rate(g.execution_accuracy)
+                        + _rate(g.analysis_failure) + _rate(g.undecided) + "</tr>")
+        return ("<h3>Translation and analysis</h3><table class=metrics><thead><tr><th>run</th>"
+                "<th>N</th><th>execution rate</th><th>execution accuracy</th>"
+                "<th>analysis-failure rate</th><th>undecided</th></tr></thead><tbody>"
+                + "".join(rows) + "</tbody></table><p class=caption>Execution rate: the first "
+                "translation runs in the prover; execution accuracy: its conclusion label "
+                "equals the gold label, among those that run (the seed's definitions, on first "
+                "attempts). Analysis failure: no translation accepted after the retries.</p>")
+
+    def browse(self, step: Mapping[str, Any], tables: BrowseTables) -> dict[str, Any]:
+        chain_class = step.get("class")
+        analysis = str(step.get("analysis") or "")
+        outcome = chain_class if isinstance(chain_class, str) and chain_class else analysis
+        conclusion = step.get("conclusion")
+        conclusion = conclusion if isinstance(conclusion, dict) else {}
+        record: dict[str, Any] = {
+            "t": str(conclusion.get("text") or ""),
+            "o": outcome,
+            "an": analysis,
+            "why": str(step.get("reason") or ""),
+            "fx": {"class": outcome, "expected": str(step.get("expected_class") or "")},
+            "sp": [_step(entry) for entry in step.get("steps") or () if isinstance(entry, dict)],
+        }
+        premises = step.get("premises")
+        if isinstance(premises, list):
+            record["pm"] = [tables.strings.ref(str(p)) for p in premises]
+        for key, short in (("fol", "cf"), ("label", "cl")):
+            if conclusion.get(key):
+                record[short] = str(conclusion[key])
+        for key, short in (("gold_label", "gl"), ("answer", "ans"),
+                           ("path_conclusion_label", "pcl"), ("expected_class", "ecl")):
+            if isinstance(step.get(key), str):
+                record[short] = step[key]
+        for key, short in (("answer_correct", "ac"), ("valid_path", "vp")):
+            if isinstance(step.get(key), bool):
+                record[short] = step[key]
+        path = step.get("path")
+        if isinstance(path, list):
+            record["pa"] = [p for p in path if isinstance(p, int)]
+        if step.get("prover"):
+            record["pv"] = tables.strings.ref(str(step["prover"]))
+        if isinstance(step.get("attempts"), int):
+            record["at"] = step["attempts"]
+        if record["sp"]:
+            labelled = [s.get("l", "") for s in record["sp"]]
+            record["n"] = (f"{sum(1 for x in labelled if x == 'True')}/{len(labelled)} steps True"
+                           f", path {len(record.get('pa', []))}")
+        return record
+
+
+def _step(entry: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {"x": str(entry.get("text") or "")}
+    for key, short in (("fol", "f"), ("label", "l"), ("gold", "g")):
+        if isinstance(entry.get(key), str):
+            out[short] = entry[key]
+    if entry.get("in_path"):
+        out["p"] = 1
+    statuses = entry.get("statuses")
+    if isinstance(statuses, list) and statuses:
+        out["st"] = "/".join(str(s) for s in statuses)
+    return out
+
+
+def _shares(g: ChainGroup) -> list[tuple[str, int]]:
+    others = [(name, g.analyses.get(name, 0)) for name in OTHER]
+    return [(name, g.classes[name].count) for name in CLASS_NAMES] + others
+
+
+def _class_table(rows: Sequence[tuple[str, str, ChainGroup]], multiple: bool) -> str:
+    head = ("<tr><th>dataset</th>" + ("<th>run</th>" if multiple else "") + "<th>N</th>"
+            + "".join(f"<th>{name}</th>" for name in CLASS_NAMES)
+            + "<th>analysis failures</th><th>undecided</th></tr>")
+    body = []
+    previous = ""
+    for name, label, g in rows:
+        first = name != previous
+        previous = name
+        cells = "".join(
+            f"<td class=num>{g.classes[c].count}"
+            + (f" <span class=ci>{g.classes[c].value:.3f} [{g.classes[c].interval.low:.3f}, "
+               f"{g.classes[c].interval.high:.3f}]</span>" if g.classes[c].total else "")
+            + "</td>" for c in CLASS_NAMES)
+        body.append(f'<tr class="{"total" if name == "all" else ""}">'
+                    f"<td>{escape(name) if first else ''}</td>"
+                    + (f"<td>{escape(label)}</td>" if multiple else "")
+                    + f"<td class=num>{g.n}</td>{cells}"
+                    f"<td class=num>{g.analysis_failure.count}</td>"
+                    f"<td class=num>{g.undecided.count}</td></tr>")
+    return (f'<div class="scroll"><table class="metrics chains"><thead>{head}</thead>'
+            f'<tbody>{"".join(body)}</tbody></table></div>')
+
+
+def _confusion(title: str, counts: Mapping[tuple[str, str], int], rows: Sequence[str],
+               columns: Sequence[str], corner: str) -> str:
+    used = [c for c in columns if any(counts.get((r, c)) for r in rows)]
+    head = (f"<tr><th>{escape(corner)} ↓</th>"
+            + "".join(f"<th>{escape(c)}</th>" for c in used) + "</tr>")
+    body = "".join(
+        f"<tr><td>{escape(r)}</td>"
+        + "".join(f'<td class="num{" diag" if r == c else ""}">{counts.get((r, c), 0) or ""}'
+                  "</td>" for c in used) + "</tr>" for r in rows)
+    return (f'<table class="metrics confusion"><caption>{escape(title)}</caption>'
+            f"<thead>{head}</thead><tbody>{body}</tbody></table>")
+
+
+def _rate(rate: Rate | None) -> str:
+    if rate is None:
+        return "<td class=num>n/a</td>"
+    return rate_cell(rate.value if rate.total else None, rate.interval if rate.total else None)
+
+
+def _rate_count(rate: Rate | None) -> str:
+    if rate is None or not rate.total:
+        return "<td class=num>–</td>"
+    return (f"<td class=num>{rate.count}/{rate.total} <span class=ci>{rate.value:.3f} "
+            f"[{rate.interval.low:.3f}, {rate.interval.high:.3f}]</span></td>")
+
+
+SECTION = ChainsSection()

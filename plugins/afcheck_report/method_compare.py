@@ -1,0 +1,360 @@
+"""Two runs of one evaluation method compared item by item, for any method.
+
+Items are paired by case id within the method. Per metric: the two runs' own values (each
+run's ``methods.<name>.metrics``, overall), with the intervals the runs wrote, and the
+difference. Per item: whether its status changed: newly failed (passed before, failed now),
+fixed (failed before, passed now), or another change (to or from skipped, or the method's
+outcome changed within the same status, such as chain class T3 → T4). McNemar's exact test
+on the paired pass/fail outcome (items passed or failed in both runs; an expected failure
+counts as a failure) says whether the items that moved moved one way more than chance.
+
+The faithfulness method has a finer comparison of its own (:mod:`afcheck_report.compare`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from afcheck.metrics import Interval
+from afcheck_report.runfile import RunFile, RunFileError, case_id_of
+from afcheck_report.stats import mcnemar_exact
+
+OUTCOME_KEYS = ("outcome", "decision", "class", "analysis", "verdict")
+"""Where a method's record names its outcome, first found wins (``decision`` for nl2fol,
+``class`` then ``analysis`` for chains)."""
+
+FAILED = ("failed", "xfailed")
+"""Statuses that are a failure of the item (xfailed: a failure the baseline expected)."""
+DECIDED = ("passed", *FAILED)
+
+
+@dataclass(frozen=True)
+class MetricPair:
+    """One metric of the method in both runs (``None``: the run has no value for it)."""
+
+    name: str
+    base: float | None
+    new: float | None
+    base_interval: Interval | None = None
+    new_interval: Interval | None = None
+    count: bool = False
+    """Both values are whole counts (``N``, ``correct``), not rates."""
+
+    @property
+    def difference(self) -> float | None:
+        return None if self.base is None or self.new is None else self.new - self.base
+
+
+@dataclass(frozen=True)
+class ItemChange:
+    case_id: str
+    base_status: str
+    new_status: str
+    base_outcome: str
+    new_outcome: str
+
+
+@dataclass(frozen=True)
+class StatusTest:
+    """McNemar's exact test on the paired pass/fail outcome of one method."""
+
+    method: str
+    fixed: int
+    new: int
+    """Items failed only in the new run."""
+    p_value: float
+
+    @property
+    def event(self) -> str:
+        return f"{self.method}: failed"
+
+    @property
+    def worse(self) -> bool:
+        return self.new > self.fixed
+
+
+@dataclass(frozen=True)
+class MethodComparison:
+    method: str
+    paired: int
+    """Items in both files."""
+    decided: int
+    """Paired items passed or failed in both runs (the units of the test)."""
+    only_base: tuple[str, ...]
+    only_new: tuple[str, ...]
+    metrics: tuple[MetricPair, ...]
+    newly_failed: tuple[ItemChange, ...]
+    fixed: tuple[ItemChange, ...]
+    other: tuple[ItemChange, ...]
+    test: StatusTest
+    groups: tuple[str, str] | None = None
+    """The base and new run's metric groups when they differ and were paired (criteria)."""
+
+    @property
+    def changes(self) -> dict[str, tuple[ItemChange, ...]]:
+        return {"newly failed": self.newly_failed, "fixed": self.fixed,
+                "other change": self.other}
+
+
+def outcome_of(step: Mapping[str, Any]) -> str:
+    """The method's own outcome of the item (its status when the record names none)."""
+    for key in OUTCOME_KEYS:
+        value = step.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return str(step.get("status") or "")
+
+
+def compare_method(base: RunFile, new: RunFile, method: str) -> MethodComparison:
+    """Pair the items of ``method`` in two runs and compare them."""
+    base_steps = _by_id(base, method, case_id_of)
+    new_steps = _by_id(new, method, case_id_of)
+    common = [cid for cid in base_steps if cid in new_steps]
+    if not common and _all_have_id(base, method) and _all_have_id(new, method):
+        # A file written before records named their case id, against one written after:
+        # the method's own item ids still pair them.
+        base_steps = _by_id(base, method, _own_id)
+        new_steps = _by_id(new, method, _own_id)
+        common = [cid for cid in base_steps if cid in new_steps]
+    if not common:
+        raise RunFileError(
+            f"{base.path} and {new.path} share no {method} case id: they ran different "
+            f"suites (e.g. {next(iter(base_steps))!r} vs {next(iter(new_steps))!r})")
+    newly_failed: list[ItemChange] = []
+    fixed: list[ItemChange] = []
+    other: list[ItemChange] = []
+    decided = 0
+    for cid in common:
+        b, n = base_steps[cid], new_steps[cid]
+        change = ItemChange(cid, str(b.get("status") or ""), str(n.get("status") or ""),
+                            outcome_of(b), outcome_of(n))
+        if change.base_status in DECIDED and change.new_status in DECIDED:
+            decided += 1
+            was, now = change.base_status in FAILED, change.new_status in FAILED
+            if now and not was:
+                newly_failed.append(change)
+                continue
+            if was and not now:
+                fixed.append(change)
+                continue
+        if change.base_status != change.new_status or change.base_outcome != change.new_outcome:
+            other.append(change)
+    base_metrics, new_metrics, groups = align_groups(run_metrics(base, method),
+                                                     run_metrics(new, method))
+    return MethodComparison(
+        method=method, paired=len(common), decided=decided,
+        only_base=tuple(c for c in base_steps if c not in new_steps),
+        only_new=tuple(c for c in new_steps if c not in base_steps),
+        metrics=metric_pairs(base_metrics, new_metrics),
+        groups=groups,
+        newly_failed=tuple(newly_failed), fixed=tuple(fixed), other=tuple(other),
+        test=StatusTest(method, len(fixed), len(newly_failed),
+                        mcnemar_exact(len(fixed), len(newly_failed))),
+    )
+
+
+def _own_id(step: Mapping[str, Any]) -> str:
+    return str(step.get("id"))
+
+
+def _all_have_id(run: RunFile, method: str) -> bool:
+    return all(isinstance(step.get("id"), str) for step in run.steps_of(method))
+
+
+def _by_id(run: RunFile, method: str,
+           key: Callable[[Mapping[str, Any]], str]) -> dict[str, Mapping[str, Any]]:
+    out: dict[str, Mapping[str, Any]] = {}
+    for step in run.steps_of(method):
+        cid = key(step)
+        if cid in out:
+            raise RunFileError(f"{run.path}: {method} case {cid!r} appears twice; a result "
+                               "file holds each case once")
+        out[cid] = step
+    if not out:
+        raise RunFileError(f"{run.path}: no {method} cases to compare")
+    return out
+
+
+@dataclass(frozen=True)
+class Value:
+    """One metric as a run wrote it."""
+
+    value: float | None
+    interval: Interval | None = None
+    count: bool = False
+    """Written as a JSON integer."""
+
+
+_NONE = Value(None)
+
+
+def run_metrics(run: RunFile, method: str) -> dict[str, Value]:
+    """The run's own overall metrics of ``method`` (``methods.<method>.metrics``; the
+    top-level ``metrics`` of a file that holds that method only), flattened to dotted names:
+    a number, or a rate object's ``value``, each with the interval the run wrote beside it
+    (``*_ci95``, or a rate's ``ci_low``/``ci_high``). Empty when the file has none."""
+    methods = run.header.get("methods")
+    sections = methods.get(method) if isinstance(methods, dict) else None
+    if not isinstance(sections, dict) and run.methods == [method]:
+        sections = {"metrics": run.header.get("metrics")}
+    metrics = sections.get("metrics") if isinstance(sections, dict) else None
+    if not isinstance(metrics, dict):
+        return {}
+    overall = metrics.get("overall")
+    return _flatten(overall if isinstance(overall, dict) else metrics, "")
+
+
+def _number(value: object) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value)
+
+
+def _interval(value: object) -> Interval | None:
+    if isinstance(value, list) and len(value) == 2:
+        low, high = _number(value[0]), _number(value[1])
+        if low is not None and high is not None:
+            return Interval(low, high)
+    return None
+
+
+def _flatten(data: Mapping[str, Any], prefix: str) -> dict[str, Value]:
+    out: dict[str, Value] = {}
+    for key, value in data.items():
+        name = f"{prefix}{key}"
+        if key.endswith("_ci95") or key in ("ci_low", "ci_high") or isinstance(value, bool):
+            continue
+        if isinstance(value, dict):
+            if "value" in value and ("total" in value or _number(value["value"]) is not None):
+                # A rate object ({count, total, value, ci_low/ci_high or ci95}); its value is
+                # null when it counted nothing.
+                low, high = _number(value.get("ci_low")), _number(value.get("ci_high"))
+                out[name] = Value(_number(value["value"]),
+                                  Interval(low, high) if low is not None and high is not None
+                                  else _interval(value.get("ci95")))
+            else:
+                out.update(_flatten(value, f"{name}."))
+        elif value is None or _number(value) is not None:
+            out[name] = Value(_number(value), _interval(data.get(f"{key}_ci95")),
+                              isinstance(value, int))
+    return out
+
+
+def align_groups(base: Mapping[str, Value], new: Mapping[str, Value]
+                 ) -> tuple[dict[str, Value], dict[str, Value], tuple[str, str] | None]:
+    """When each run's metrics sit under one group of its own and the groups differ (an
+    equivalence run per criterion: ``sae.coverage`` against ``syntactic.coverage``), the
+    metrics without the group, so that they pair; and the two groups. Otherwise as given."""
+    def single(names: Mapping[str, Value]) -> str | None:
+        heads = {name.split(".", 1)[0] for name in names}
+        return heads.pop() if len(heads) == 1 and all("." in n for n in names) else None
+
+    left, right = single(base), single(new)
+    if left is None or right is None or left == right:
+        return dict(base), dict(new), None
+    return ({k.split(".", 1)[1]: v for k, v in base.items()},
+            {k.split(".", 1)[1]: v for k, v in new.items()}, (left, right))
+
+
+def metric_pairs(base: Mapping[str, Value], new: Mapping[str, Value]) -> tuple[MetricPair, ...]:
+    """Every metric of either run, the base run's order first."""
+    pairs = []
+    for name in dict.fromkeys([*base, *new]):
+        b, n = base.get(name, _NONE), new.get(name, _NONE)
+        count = all(v.count for v in (b, n) if v.value is not None)
+        pairs.append(MetricPair(name, b.value, n.value, b.interval, n.interval, count))
+    return tuple(pairs)
+
+
+# --- output -------------------------------------------------------------------------------
+
+
+def to_json(result: MethodComparison) -> dict[str, Any]:
+    def change(c: ItemChange) -> dict[str, str]:
+        return {"case_id": c.case_id, "base": c.base_status, "new": c.new_status,
+                "base_outcome": c.base_outcome, "new_outcome": c.new_outcome}
+
+    def interval(value: Interval | None) -> list[float] | None:
+        return None if value is None else [value.low, value.high]
+
+    return {
+        "paired": result.paired,
+        "decided": result.decided,
+        "only_base": list(result.only_base),
+        "only_new": list(result.only_new),
+        "metrics": {m.name: {"base": m.base, "new": m.new, "difference": m.difference,
+                             "base_ci95": interval(m.base_interval),
+                             "new_ci95": interval(m.new_interval)} for m in result.metrics},
+        "metric_groups": None if result.groups is None else
+        {"base": result.groups[0], "new": result.groups[1]},
+        "status": {"newly_failed": result.test.new, "fixed": result.test.fixed,
+                   "p_value": result.test.p_value},
+        "changes": {name.replace(" ", "_"): [change(c) for c in cases]
+                    for name, cases in result.changes.items()},
+    }
+
+
+def write_text(result: MethodComparison, show: int, out: TextIO) -> None:
+    print(f"[{result.method}]", file=out)
+    extra = []
+    if result.only_base:
+        extra.append(f"{len(result.only_base)} only in base")
+    if result.only_new:
+        extra.append(f"{len(result.only_new)} only in new")
+    print(f"{result.paired} paired items, {result.decided} passed or failed in both"
+          + (f" ({', '.join(extra)}; left out)" if extra else ""), file=out)
+    if result.groups is not None:
+        print(f"metrics of {result.groups[0]} (base) against {result.groups[1]} (new)",
+              file=out)
+    if result.metrics:
+        width = max(len("metric"), *(len(m.name) for m in result.metrics))
+        print(f"{'metric':<{width}}{'base':>9}{'new':>9}{'new−base':>10}   "
+              "(the runs' own figures, over all their items)", file=out)
+        for m in result.metrics:
+            digits = 0 if m.count else 3
+            diff = "" if m.difference is None else f"{m.difference:+.{digits}f}"
+            print(f"{m.name:<{width}}{_value(m.base, digits):>9}{_value(m.new, digits):>9}"
+                  f"{diff:>10}" + _intervals(m), file=out)
+    t = result.test
+    print(f"pass/fail on paired items (McNemar's exact test): newly failed {t.new}, "
+          f"fixed {t.fixed}, p = {t.p_value:.3g}", file=out)
+    for name, cases in result.changes.items():
+        if not cases:
+            continue
+        print(f"\n{result.method}: {name} ({len(cases)}):", file=out)
+        for case in cases[:show]:
+            print(f"  {case.case_id}  {_state(case.base_status, case.base_outcome)} → "
+                  f"{_state(case.new_status, case.new_outcome)}", file=out)
+        if len(cases) > show:
+            print(f"  … {len(cases) - show} more (--show N, or --json for all)", file=out)
+
+
+def _value(value: float | None, digits: int) -> str:
+    return "n/a" if value is None else f"{value:.{digits}f}"
+
+
+def _intervals(m: MetricPair) -> str:
+    if m.base_interval is None and m.new_interval is None:
+        return ""
+
+    def shown(i: Interval | None) -> str:
+        return "–" if i is None else f"[{i.low:.3f}, {i.high:.3f}]"
+    return f"   base {shown(m.base_interval)} new {shown(m.new_interval)}"
+
+
+def _state(status: str, outcome: str) -> str:
+    return status if outcome in ("", status) else f"{status} ({outcome})"
+
+
+def shared_methods(base: RunFile, new: RunFile) -> list[str]:
+    """The methods with items in both runs, in the base run's order."""
+    return [m for m in base.methods if m in new.methods]
+
+
+def unpaired_methods(base: RunFile, new: RunFile) -> Sequence[tuple[str, str, int]]:
+    """(method, which file, items) for methods in one file only."""
+    out = [(m, "base", len(base.steps_of(m))) for m in base.methods if m not in new.methods]
+    out += [(m, "new", len(new.steps_of(m))) for m in new.methods if m not in base.methods]
+    return out

@@ -1,0 +1,240 @@
+"""The report section of the ``nl2fol`` method (NL→FOL checking).
+
+Accuracy overall and by difficulty with 95% Wilson intervals (a chart with whiskers per run
+and a table), the syntax-error distribution by class and by rule, the semantic errors with
+their mean tree edit distance to the nearest gold; and the step browser's record of each item:
+the sentence, the candidate (a syntax error's span marked), the decision, the gold formulas
+with the nearest one and the one the verdict is about, the solver's steps and the
+counter-model (for a grid world, drawn as a board).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from html import escape
+from typing import Any
+
+from afcheck_report.charts import legend
+from afcheck_report.nl2fol import (
+    ERROR_CLASSES,
+    FolGroup,
+    FolRecord,
+    by_dataset,
+    by_difficulty,
+    group,
+    records,
+)
+from afcheck_report.plots import Bar, colours_for, interval_bars, rate_cell, share_bars
+from afcheck_report.sections import BrowseTables, RunSteps
+
+CLASS_COLOURS = colours_for(ERROR_CLASSES)
+
+
+class Nl2FolSection:
+    title = "NL→FOL (nl2fol)"
+    filters = (("syntax", "syntax-error class"), ("difficulty", "difficulty"))
+
+    def render(self, runs: Sequence[RunSteps]) -> str:
+        groups = [(item, records(item.steps)) for item in runs]
+        multiple = len(runs) > 1
+        panels = [interval_bars(item.run.label, _accuracy_bars(recs), "accuracy", "accuracy")
+                  for item, recs in groups]
+        out = ["<h3>Accuracy by difficulty</h3>",
+               '<div class="panels">', *panels, "</div>",
+               '<p class="caption">Accuracy = correct / decided (items z3 could not decide are '
+               "left out and counted apart), with its 95% Wilson interval as a whisker. "
+               "Difficulty tags in the seed's six levels, easiest first.</p>",
+               _table([(item, by_difficulty(recs), group(recs)) for item, recs in groups],
+                      "difficulty", multiple)]
+        datasets = {r.dataset for _, recs in groups for r in recs}
+        if len(datasets) > 1:
+            out += ["<h3>By dataset</h3>",
+                    _table([(item, by_dataset(recs), group(recs)) for item, recs in groups],
+                           "dataset", multiple)]
+        out += [self._syntax(groups), self._semantic(groups)]
+        return "\n".join(out)
+
+    def _syntax(self, groups: Sequence[tuple[RunSteps, list[FolRecord]]]) -> str:
+        totals = [(item, group(recs)) for item, recs in groups]
+        if not any(g.syntax_errors for _, g in totals):
+            return "<h3>Syntax errors</h3><p class=note>No candidate failed to parse.</p>"
+        chart = share_bars(
+            "syntax errors by class",
+            [(item.run.label, [(c, g.error_classes.get(c, 0)) for c in ERROR_CLASSES])
+             for item, g in totals], CLASS_COLOURS, "syntax-classes")
+        rule_class: dict[str, str] = {}
+        for _, g in totals:
+            rule_class.update(g.rule_classes)
+        head = ("<tr><th>class</th><th>rule</th>"
+                + "".join(f"<th>{escape(item.run.label)}</th>" for item, _ in totals) + "</tr>")
+        rows = []
+        for name in [*ERROR_CLASSES, *sorted(set(rule_class.values()) - set(ERROR_CLASSES))]:
+            cells = "".join(_share_cell(g.error_classes.get(name, 0), g.syntax_errors)
+                            for _, g in totals)
+            rows.append(f'<tr class="total"><td>{escape(name)}</td><td></td>{cells}</tr>')
+            for rule in sorted(r for r, c in rule_class.items() if c == name):
+                cells = "".join(_share_cell(g.error_rules.get(rule, 0), g.syntax_errors)
+                                for _, g in totals)
+                rows.append(f"<tr><td></td><td>{escape(rule)}</td>{cells}</tr>")
+        cells = "".join(f"<td class=num>{g.syntax_errors} of {g.n}</td>" for _, g in totals)
+        rows.append(f'<tr class="total"><td>all</td><td></td>{cells}</tr>')
+        return ("<h3>Syntax errors by class and rule</h3>"
+                + legend(list(CLASS_COLOURS.items()))
+                + f'<div class="panels">{chart}</div>'
+                + '<div class="scroll"><table class="metrics syntax"><thead>' + head
+                + "</thead><tbody>" + "".join(rows) + "</tbody></table></div>"
+                + "<p class=caption>Candidates that do not parse, by the taxonomy's class "
+                "and the rule that named the error; the share is of the run's syntax errors. "
+                "Filter the step browser by class to read them.</p>")
+
+    def _semantic(self, groups: Sequence[tuple[RunSteps, list[FolRecord]]]) -> str:
+        rows = []
+        for item, recs in groups:
+            g = group(recs)
+            histogram = Counter(g.teds)
+            shown = ", ".join(f"{d}: {histogram[d]}" for d in sorted(histogram)) or "–"
+            theories = ", ".join(f"{k} {v}" for k, v in g.by_theory.items()) or "–"
+            mean = "–" if g.mean_ted is None else f"{g.mean_ted:.2f}"
+            rows.append(f"<tr><td>{escape(item.run.label)}</td>"
+                        f"<td class=num>{g.semantic_errors}</td><td class=num>{mean}</td>"
+                        f"<td>{escape(shown)}</td><td>{escape(theories)}</td></tr>")
+        return ("<h3>Semantic errors</h3><table class=metrics><thead><tr><th>run</th>"
+                "<th>not equivalent</th><th>mean TED</th><th>items by TED</th>"
+                "<th>correct, by the theory that decided</th></tr></thead><tbody>"
+                + "".join(rows) + "</tbody></table><p class=caption>Candidates that parse "
+                "but are equivalent to no gold formula; TED is the tree edit distance to the "
+                "nearest gold (the seed's cost of turning the candidate into it). A correct "
+                "item decided under a theory other than <i>none</i> needed its analytic "
+                "truths.</p>")
+
+    def browse(self, step: Mapping[str, Any], tables: BrowseTables) -> dict[str, Any]:
+        decision = str(step.get("decision") or "")
+        gold = step.get("gold")
+        record: dict[str, Any] = {
+            "t": str(step.get("sentence") or ""),
+            "o": decision,
+            "g": [str(g) for g in gold] if isinstance(gold, list) else [],
+            "fx": {"difficulty": str(step.get("difficulty") or "")},
+        }
+        candidate = step.get("candidate")
+        if isinstance(candidate, str):
+            record["cd"] = candidate
+        output = step.get("output")
+        if isinstance(output, str) and output.strip() != (candidate or "").strip():
+            record["raw"] = tables.raw.ref(output)
+        if step.get("error"):
+            record["er"] = str(step["error"])
+        for key, short in (("nearest_gold", "ng"), ("ted", "td"), ("gold_index", "gi")):
+            value = step.get(key)
+            if isinstance(value, int) and not isinstance(value, bool):
+                record[short] = value
+        if step.get("language"):
+            record["lg"] = tables.strings.ref(str(step["language"]))
+        error = step.get("syntax_error")
+        if isinstance(error, dict):
+            span = error.get("span")
+            record["se"] = {"c": str(error.get("class") or ""), "r": str(error.get("rule") or ""),
+                            "g": str(error.get("message") or "")}
+            if isinstance(span, list) and len(span) == 2 and all(isinstance(x, int)
+                                                                   for x in span):
+                record["se"]["sp"] = span
+            record["fx"]["syntax"] = record["se"]["c"]
+            record["n"] = f'{record["se"]["c"]} [{record["se"]["r"]}]'
+        elif "td" in record and decision != "correct":
+            record["n"] = f"TED {record['td']}"
+        verdict = step.get("equivalence")
+        if isinstance(verdict, dict):
+            record["eq"] = _verdict(verdict, tables)
+        return record
+
+
+def _verdict(verdict: Mapping[str, Any], tables: BrowseTables) -> dict[str, Any]:
+    out: dict[str, Any] = {"th": tables.strings.ref(str(verdict.get("theory") or "")),
+                           "h": str(verdict.get("how") or "")}
+    if isinstance(verdict.get("equivalent"), bool):
+        out["e"] = verdict["equivalent"]
+    steps = verdict.get("steps")
+    if isinstance(steps, list) and steps:
+        out["st"] = [str(s) for s in steps]
+    model = verdict.get("counter_model")
+    if isinstance(model, dict):
+        out["cm"] = _model(model)
+    return out
+
+
+def _model(model: Mapping[str, Any]) -> dict[str, Any]:
+    """The counter-model: domain, constants, relations, which side holds, and the blocks of a
+    grid world as ``[name, col, row, shape, size]``."""
+    relations = model.get("relations")
+    constants = model.get("constants")
+    domain = model.get("domain")
+    out: dict[str, Any] = {
+        "d": [str(e) for e in domain] if isinstance(domain, list) else [],
+        "c": {str(k): str(v) for k, v in constants.items()} if isinstance(constants, dict)
+        else {},
+        "r": {str(k): [[str(e) for e in row] for row in rows if isinstance(row, list)]
+              for k, rows in relations.items() if isinstance(rows, list)}
+        if isinstance(relations, dict) else {},
+        "h": str(model.get("holds") or ""),
+    }
+    blocks = model.get("blocks")
+    if isinstance(blocks, list):
+        out["b"] = [[str(b.get("name")), _int(b.get("col")), _int(b.get("row")),
+                     str(b.get("shape")), str(b.get("size"))]
+                    for b in blocks if isinstance(b, dict)]
+    return out
+
+
+def _int(value: object) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else -1
+
+
+def _accuracy_bars(recs: Sequence[FolRecord]) -> list[Bar]:
+    bars = [Bar(tag, g.accuracy, g.accuracy_interval if g.decided else None,
+                f"{g.correct} of {g.decided} decided")
+            for tag, g in by_difficulty(recs).items()]
+    total = group(recs)
+    bars.append(Bar("all", total.accuracy, total.accuracy_interval if total.decided else None,
+                    f"{total.correct} of {total.decided} decided"))
+    return bars
+
+
+def _table(groups: Sequence[tuple[RunSteps, Mapping[str, FolGroup], FolGroup]], what: str,
+           multiple: bool) -> str:
+    head = (f"<tr><th>{escape(what)}</th>" + ("<th>run</th>" if multiple else "")
+            + "<th>N</th><th>decided</th><th>accuracy</th><th>syntax errors</th>"
+            "<th>semantic errors</th><th>mean TED</th><th>undecided</th><th>no output</th>"
+            "</tr>")
+    names = list(dict.fromkeys(name for _, parts, _ in groups for name in parts))
+    rows = []
+    for name in [*names, "all"]:
+        for index, (item, parts, total) in enumerate(groups):
+            g = total if name == "all" else parts.get(name)
+            if g is None:
+                continue
+            first = index == 0 or not multiple
+            mean = "–" if g.mean_ted is None else f"{g.mean_ted:.2f}"
+            rows.append(
+                f'<tr class="{"total" if name == "all" else ""}">'
+                f"<td>{escape(name) if first else ''}</td>"
+                + (f"<td>{escape(item.run.label)}</td>" if multiple else "")
+                + f"<td class=num>{g.n}</td><td class=num>{g.decided}</td>"
+                + rate_cell(g.accuracy, g.accuracy_interval if g.decided else None)
+                + f"<td class=num>{g.syntax_errors}"
+                + ("" if g.syntax_error_rate is None else
+                   f" <span class=ci>{g.syntax_error_rate:.3f} [{g.syntax_error_interval.low:.3f}"
+                   f", {g.syntax_error_interval.high:.3f}]</span>")
+                + f"</td><td class=num>{g.semantic_errors}</td><td class=num>{mean}</td>"
+                f"<td class=num>{g.undecided}</td><td class=num>{g.no_output}</td></tr>")
+    return (f'<div class="scroll"><table class="metrics nl2fol"><thead>{head}</thead>'
+            f'<tbody>{"".join(rows)}</tbody></table></div>')
+
+
+def _share_cell(count: int, total: int) -> str:
+    if not count:
+        return "<td class=num>–</td>"
+    return f"<td class=num>{count} <span class=ci>{100 * count / total:.0f}%</span></td>"
+
+
+SECTION = Nl2FolSection()

@@ -1,0 +1,69 @@
+"""``afcheck equiv REF CAND`` as a user runs it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("z3")
+
+REF = "import Mathlib\nopen Real\n\ntheorem r (x y : ℝ) (h₀ : x = 2) (h₁ : y = 3) : x + y = 5 := " \
+      "by sorry\n"
+
+
+def afcheck(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "afcheck", "equiv", *args], input=stdin,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_json_reports_decision_alignment_and_obligations(tmp_path: Path) -> None:
+    ref = tmp_path / "ref.lean"
+    ref.write_text(REF, encoding="utf-8")
+    done = afcheck(str(ref), "-", "--json", stdin="theorem c (a b : ℝ) (h : b = 3) "
+                   "(h2 : a = 2) : 6 = b + a := by\n  linarith\n")
+    assert done.returncode == 0, done.stderr
+    record = json.loads(done.stdout)
+    assert record["decision"] == "Noneq" and record["criterion"] == "sae"
+    assert record["component"] == "conclusion"
+    assert {a["candidate"]: a["reference"] for a in record["alignment"]} in (
+        {"a": "x", "b": "y"}, {"a": "y", "b": "x"})
+    roles = [o["role"] for o in record["obligations"]]
+    assert "premises" in roles and "conclusion" in roles
+    assert record["failed_obligation"]["verdict"] == "refuted"
+
+
+def test_text_output_and_another_criterion(tmp_path: Path) -> None:
+    ref, cand = tmp_path / "ref.lean", tmp_path / "cand.lean"
+    ref.write_text(REF, encoding="utf-8")
+    cand.write_text("theorem c (a b : ℝ) (h : b = 3) (h2 : a = 2) : 5 = b + a := by sorry\n",
+                    encoding="utf-8")
+    done = afcheck(str(ref), str(cand))
+    assert done.returncode == 0 and done.stdout.startswith("Eq  (sae)")
+    assert "alignment: a ↦ x, b ↦ y" in done.stdout
+    logical = afcheck(str(ref), str(cand), "--criterion", "logical", "--json")
+    assert json.loads(logical.stdout)["decision"] == "Eq"
+
+
+def test_bad_input_is_one_line(tmp_path: Path) -> None:
+    ref = tmp_path / "ref.lean"
+    ref.write_text(REF, encoding="utf-8")
+    missing = afcheck(str(ref), str(tmp_path / "nope.lean"))
+    assert missing.returncode == 2
+    assert missing.stderr.strip().count("\n") == 0 and "no such file" in missing.stderr
+    unknown = afcheck(str(ref), str(ref), "--criterion", "nope")
+    assert unknown.returncode == 2 and "unknown criterion 'nope'" in unknown.stderr
+    assert "Traceback" not in missing.stderr + unknown.stderr
+
+
+def test_beq_plus_without_lean_fails_in_one_line(tmp_path: Path) -> None:
+    ref = tmp_path / "ref.lean"
+    ref.write_text(REF, encoding="utf-8")
+    done = afcheck(str(ref), str(ref), "--criterion", "beq-plus",
+                   "--criterion-opt", f"lake={tmp_path / 'no-lake'}")
+    assert done.returncode == 2
+    assert "criterion beq-plus needs" in done.stderr and "afcheck lean setup" in done.stderr
+    assert done.stderr.strip().count("\n") == 0

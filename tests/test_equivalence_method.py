@@ -1,0 +1,174 @@
+"""The ``equivalence`` method: loading, outcomes, metrics, and a run end to end."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from afcheck_equivalence.method import Item, Result, load, outcome, summarise
+
+from afcheck.equivalence import (
+    Eq,
+    Inconclusive,
+    Noneq,
+    Obligation,
+    decision_from_json,
+)
+from afcheck.errors import LoadError
+from afcheck.method import ItemStatus
+from afcheck.metrics import wilson
+from afcheck.types import Verdict, VerdictKind
+
+REF = "theorem a (x : ℝ) (h : x = 2) : x ^ 2 = 4 := by sorry"
+
+
+def write(path: Path, rows: list[object]) -> Path:
+    path.write_text("".join((r if isinstance(r, str) else json.dumps(r, ensure_ascii=False))
+                            + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def test_load_reports_each_bad_line_and_keeps_the_rest(tmp_path: Path) -> None:
+    path = write(tmp_path / "items.jsonl", [
+        {"id": "a", "reference": REF, "candidate": REF, "gold": "equivalent"},
+        "{not json",
+        {"id": "b", "reference": REF},
+        {"id": "c", "reference": REF, "candidate": REF, "gold": "yes"},
+        {"id": "a", "reference": REF, "candidate": REF},
+        {"id": "d", "reference": REF, "informal": "Show that 2 squared is 4."},
+    ])
+    loaded = list(load(path))
+    errors = [x for x in loaded if isinstance(x, LoadError)]
+    items = [x for x in loaded if isinstance(x, Item)]
+    assert [i.id for i in items] == ["a", "d"]
+    assert [e.location.line for e in errors] == [2, 3, 4, 5]
+    assert "no 'candidate' and no 'informal'" in errors[1].message
+    assert "expected \"equivalent\"" in errors[2].message
+    assert "appears twice" in errors[3].message
+    assert str(errors[0]).startswith(f"{path}:2: not JSON")
+
+
+def _result(gold: str | None, decision: Eq | Noneq | Inconclusive) -> Result:
+    return Result(Item("i", REF, gold=gold, candidate=REF), REF, decision)
+
+
+def test_outcome_follows_the_gold_label() -> None:
+    eq, noneq = Eq("sae", "proved"), Noneq("sae", "refuted", "conclusion")
+    assert outcome(_result("equivalent", eq)).status is ItemStatus.PASSED
+    assert outcome(_result("inequivalent", noneq)).status is ItemStatus.PASSED
+    assert outcome(_result(None, eq)).status is ItemStatus.PASSED
+    failed = outcome(_result("inequivalent", eq))
+    assert failed.status is ItemStatus.FAILED and "gold inequivalent, got Eq" in failed.message
+    assert REF in failed.details
+    assert outcome(_result(None, noneq)).status is ItemStatus.FAILED
+    skipped = outcome(_result("equivalent", Inconclusive("sae", "z3 unknown")))
+    assert skipped.status is ItemStatus.SKIPPED and "z3 unknown" in skipped.message
+
+
+def test_metrics_with_wilson_intervals_and_confusion() -> None:
+    results = ([_result("equivalent", Eq("sae", ""))] * 3
+               + [_result("equivalent", Inconclusive("sae", ""))]
+               + [_result("inequivalent", Noneq("sae", "", "prefix"))] * 5
+               + [_result("inequivalent", Eq("sae", ""))])
+    summary = summarise(results)["sae"]
+    assert (summary.coverage.count, summary.coverage.total) == (3, 4)
+    assert summary.coverage.interval == wilson(3, 4)
+    assert summary.false_positive_rate.value == pytest.approx(1 / 6)
+    assert summary.noneq_rate.value == pytest.approx(5 / 10)
+    assert summary.confusion["equivalent"] == {"Eq": 3, "Noneq": 0, "Inconclusive": 1}
+    assert summary.to_json()["false_positive_rate"]["ci95"] == list(
+        (wilson(1, 6).low, wilson(1, 6).high))
+
+
+def test_decisions_survive_the_result_cache() -> None:
+    verdict = Verdict(VerdictKind.REFUTED, "smt", reason="r", evidence="x = 2",
+                      counterexample={"x": "2"})
+    failed = Obligation("conclusion", "theorem t : False := by sorry", verdict)
+    for decision in (Noneq("sae", "why", "conclusion", failed, (("y", "x"),), (failed,),
+                           ("alignments-capped",)),
+                     Eq("sae", "ok", (("y", "x"),), (failed,)),
+                     Inconclusive("sae", "unknown", "premises")):
+        again = decision_from_json(json.loads(json.dumps(decision.to_json())))
+        assert again == decision
+
+
+SUITE = """[afcheck]
+schema = 1
+name = "tiny"
+kind = "equivalence"
+data = "items.jsonl"
+
+[afcheck.defaults]
+criterion = "sae"
+prover = "smt"
+"""
+
+
+def test_a_suite_runs_end_to_end(tmp_path: Path) -> None:
+    pytest.importorskip("z3")
+    suite = tmp_path / "tiny"
+    suite.mkdir()
+    (suite / "suite.toml").write_text(SUITE, encoding="utf-8")
+    write(suite / "items.jsonl", [
+        {"id": "moved", "reference": REF, "gold": "equivalent", "group": "rewrite",
+         "candidate": "theorem b (y : ℝ) : y = 2 → y ^ 2 = 4 := by sorry"},
+        {"id": "constant", "reference": REF, "gold": "inequivalent", "group": "perturbation",
+         "candidate": "theorem b (x : ℝ) (h : x = 2) : x ^ 2 = 5 := by sorry"},
+        {"id": "mislabelled", "reference": REF, "gold": "inequivalent", "group": "perturbation",
+         "candidate": "theorem b (x : ℝ) (h : x = 2) : 4 = x ^ 2 := by sorry"},
+        {"id": "outside", "reference": "theorem a (x : ℝ) (h : 0 < x) : Real.log x < x := by "
+         "sorry", "candidate": "theorem b (x : ℝ) (h : 0 < x) : Real.log x < x + 0 := by sorry"},
+        {"id": "broken", "reference": ""},
+    ])
+    out = tmp_path / "out.json"
+    done = subprocess.run([sys.executable, "-m", "afcheck", str(suite), "--json", str(out),
+                           "-rs", "--gate", "false_positive_rate<=0.2"], capture_output=True,
+                          text=True, timeout=300, cwd=tmp_path)
+    assert "2 failed, 2 passed, 1 skipped" in done.stdout, done.stdout + done.stderr
+    assert "gold inequivalent, got Eq (sae)" in done.stdout
+    assert "items.jsonl:5: missing or empty 'reference'" in done.stdout
+    assert "outside the SMT fragment" in done.stdout
+    record = json.loads(out.read_text(encoding="utf-8"))
+    sae = record["methods"]["equivalence"]["metrics"]["overall"]["sae"]
+    assert sae["coverage"]["count"] == 1 and sae["false_positive_rate"]["count"] == 1
+    steps = {s["id"]: s for s in record["steps"]}
+    assert steps["constant"]["decision"] == "Noneq"
+    assert steps["constant"]["counterexample"] == {"x": "2"}
+    assert done.returncode != 0 and "GATE FAILED: false_positive_rate" in done.stdout
+    # With gates, an unreadable record fails the run; without it, the lenient gate holds.
+    lines = (suite / "items.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    (suite / "items.jsonl").write_text("".join(lines[:-1]), encoding="utf-8")
+    lenient = subprocess.run([sys.executable, "-m", "afcheck", str(suite), "--gate",
+                              "false_positive_rate<=0.6"], capture_output=True, text=True,
+                             timeout=300, cwd=tmp_path)
+    assert lenient.returncode == 0, lenient.stdout  # the gate decides, and it holds
+    assert "results reused" in lenient.stdout
+
+
+def test_items_without_a_candidate_are_formalised_by_the_chosen_formaliser(
+        tmp_path: Path) -> None:
+    pytest.importorskip("z3")
+    suite = tmp_path / "formalised"
+    suite.mkdir()
+    (suite / "suite.toml").write_text(SUITE.replace("tiny", "formalised"), encoding="utf-8")
+    sum_ref = "theorem r : (2 : ℚ) + 3 = 5 := by sorry"
+    write(suite / "items.jsonl", [
+        {"id": "right", "informal": "So 2 + 3 = 5.", "reference": sum_ref,
+         "gold": "equivalent"},
+        {"id": "wrong", "informal": "So 2 + 3 = 6.", "reference": sum_ref,
+         "gold": "inequivalent"},
+        {"id": "unreadable", "informal": "Hello there.", "reference": sum_ref},
+    ])
+    out = tmp_path / "out.json"
+    done = subprocess.run([sys.executable, "-m", "afcheck", str(suite), "--formaliser",
+                           "literal", "--json", str(out), "-rs"], capture_output=True,
+                          text=True, timeout=300, cwd=tmp_path)
+    assert "2 passed, 1 skipped" in done.stdout, done.stdout + done.stderr
+    assert "the formaliser wrote no candidate statement" in done.stdout
+    steps = {s["id"]: s for s in json.loads(out.read_text(encoding="utf-8"))["steps"]}
+    assert steps["right"]["candidate"] == "theorem step : (2 : ℚ) + 3 = 5 := by sorry"
+    assert steps["wrong"]["decision"] == "Noneq"
+    assert steps["unreadable"]["candidate"] is None

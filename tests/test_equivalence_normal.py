@@ -1,0 +1,68 @@
+"""Normal form, free names and capture-avoiding renaming."""
+
+from __future__ import annotations
+
+from afcheck_equivalence.align import alignments
+from afcheck_equivalence.normal import normalise
+
+from afcheck.lean import parse_theorem, print_expr
+from afcheck.lean.parser import parse_expr
+from afcheck.lean.rename import free_names, rename
+
+
+def shape(text: str) -> tuple[list[tuple[str, str, str]], list[str], str]:
+    nf = normalise(parse_theorem(text))
+    return ([(b.q, b.name, print_expr(b.type)) for b in nf.prefix],
+            [print_expr(p) for p in nf.premises], print_expr(nf.conclusion))
+
+
+def test_signature_conclusion_binders_premises_and_conjunctions() -> None:
+    prefix, premises, conclusion = shape(
+        "theorem t (x y : ℝ) (h : x > 0 ∧ y > 0) : ∀ z, z > x → x + y + z > 0")
+    assert prefix == [("∀", "x", "ℝ"), ("∀", "y", "ℝ"), ("∀", "z", "ℝ")]
+    assert premises == ["x > 0", "y > 0", "z > x"]
+    assert conclusion == "x + y + z > 0"
+
+
+def test_a_shadowing_binder_is_renamed_apart() -> None:
+    prefix, premises, conclusion = shape("theorem t (n : ℕ) : Odd n → ∀ n : ℕ, n > 0 → n ≥ 1")
+    assert [p[1] for p in prefix] == ["n", "n'"]
+    assert premises == ["Odd n", "n' > 0"]
+    assert conclusion == "n' ≥ 1"
+
+
+def test_exists_joins_the_prefix_only_before_premises() -> None:
+    assert shape("theorem t : ∃ x : ℕ, x > 2")[0] == [("∃", "x", "ℕ")]
+    prefix, premises, conclusion = shape("theorem t (h : (1 : ℕ) = 1) : ∃ x : ℕ, x > 2")
+    assert prefix == [] and conclusion == "∃ x : ℕ, x > 2"
+
+
+def test_function_binders_are_objects_and_props_are_premises() -> None:
+    prefix, premises, _ = shape(
+        "theorem t (f : ℕ → ℕ) (h₀ : ∀ x, f x = 2 * x) [Fact (1 < 2)] : f 3 = 6")
+    assert prefix == [("∀", "f", "ℕ → ℕ")]
+    assert premises == ["∀ x, f x = 2 * x", "1 < 2"]
+
+
+def test_rename_is_simultaneous_and_avoids_capture() -> None:
+    assert print_expr(rename(parse_expr("x + y"), {"x": "y", "y": "x"})) == "y + x"
+    renamed = rename(parse_expr("∀ y : ℕ, x < y"), {"x": "y"})
+    assert free_names(renamed) == {"y", "ℕ"}
+    assert print_expr(renamed) == "∀ y' : ℕ, y < y'"
+
+
+def test_alignments_respect_blocks_types_and_cap() -> None:
+    ref = normalise(parse_theorem("theorem a (x y : ℝ) (n : ℕ) : x + y = n"))
+    cand = normalise(parse_theorem("theorem b (m : ℕ) (a b : ℝ) : a + b = m"))
+    found = alignments(ref, cand, cap=10)
+    assert len(found.found) == 2 and not found.capped
+    assert all(dict(a)["m"] == "n" for a in found.found)
+    assert alignments(ref, cand, cap=1).capped
+    other = normalise(parse_theorem("theorem b (m : ℤ) (a b : ℝ) : a + b = m"))
+    assert not alignments(ref, other, cap=10).found
+
+
+def test_dependent_binder_types_follow_their_dependencies() -> None:
+    ref = normalise(parse_theorem("theorem a (n : ℕ) (i : Fin n) : i = i"))
+    cand = normalise(parse_theorem("theorem b (m : ℕ) (j : Fin m) : j = j"))
+    assert alignments(ref, cand, cap=10).found == ((("m", "n"), ("j", "i")),)

@@ -1,0 +1,179 @@
+"""The ``sae`` criterion with the real ``smt`` prover."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+pytest.importorskip("z3")
+
+from afcheck_equivalence.sae import Sae  # noqa: E402
+from afcheck_smt.prover import SmtProver  # noqa: E402
+
+from afcheck.equivalence import Eq, Inconclusive, Noneq, Pair  # noqa: E402
+from afcheck.types import ProofTask, Verdict  # noqa: E402
+
+
+class CountingProver:
+    """The real smt prover, counting its batches."""
+
+    name = "smt"
+    version = "1"
+
+    def __init__(self) -> None:
+        self.inner = SmtProver(timeout_ms=2000)
+        self.batches: list[int] = []
+
+    def prove(self, tasks: Sequence[ProofTask]) -> list[Verdict]:
+        self.batches.append(len(tasks))
+        return self.inner.prove(tasks)
+
+
+def decide(reference: str, candidate: str, **kw: int) -> Eq | Noneq | Inconclusive:
+    return Sae(SmtProver(timeout_ms=2000), **kw).decide([Pair("p", reference, candidate)])[0]
+
+
+def test_renamed_and_reordered_hypotheses_are_eq_with_the_alignment() -> None:
+    d = decide("theorem a (x y : ℝ) (h₀ : x ≥ 2) (h₁ : y = 1) : x + y > 0 := by sorry",
+               "theorem b (q p : ℝ) (h : q = 1) (h2 : 2 <= p) : 0 < (p + q) := by sorry")
+    assert isinstance(d, Eq)
+    assert dict(d.alignment) == {"p": "x", "q": "y"}
+    assert {o.role for o in d.certificate} >= {"premises", "conclusion"}
+    assert all(o.proved for o in d.certificate if o.role in ("premises", "conclusion"))
+
+
+def test_hypotheses_moved_into_the_conclusion_and_curried_are_eq() -> None:
+    d = decide("theorem a (a b : ℝ) (h : 0 < a ∧ 0 < b) : 0 < a * b := by sorry",
+               "theorem b (a b : ℝ) : 0 < a → 0 < b → 0 < a * b := by sorry")
+    assert isinstance(d, Eq)
+
+
+def test_forall_pulled_out_of_the_conclusion() -> None:
+    d = decide("theorem a (a : ℝ) (h : 0 < a) : ∀ b : ℝ, 0 < b → 0 < a * b := by sorry",
+               "theorem b (a b : ℝ) (h₀ : 0 < b) (h₁ : 0 < a) : 0 < b * a := by sorry")
+    assert isinstance(d, Eq)
+
+
+def test_odd_versus_mod_two() -> None:
+    d = decide("theorem a (n : ℕ) (h₀ : n % 2 = 1) : n ^ 2 % 2 = 1 := by sorry",
+               "theorem b (n : ℕ) (h₀ : Odd n) : n ^ 2 % 2 = 1 := by sorry")
+    assert isinstance(d, Eq)
+
+
+def test_changed_constant_is_noneq_in_the_conclusion_with_a_counterexample() -> None:
+    d = decide("theorem a (x : ℝ) (h : x = 2) : x ^ 2 = 4 := by sorry",
+               "theorem a (x : ℝ) (h : x = 2) : x ^ 2 = 5 := by sorry")
+    assert isinstance(d, Noneq)
+    assert d.component == "conclusion"
+    assert d.failed is not None and d.counterexample is not None
+    assert d.counterexample["x"] in ("2", "-2") or d.failed.refuted
+
+
+def test_changed_hypothesis_is_noneq_in_the_premises() -> None:
+    d = decide("theorem a (x : ℝ) (h : x = 2) : x + 1 = 3 := by sorry",
+               "theorem a (x : ℝ) (h : x = 3) : x + 1 = 3 := by sorry")
+    assert isinstance(d, Noneq) and d.component == "premises"
+
+
+def test_binder_type_change_is_noneq_in_the_prefix() -> None:
+    d = decide("theorem a (x : ℝ) (h : x = 2) : x + 1 = 3 := by sorry",
+               "theorem a (x : ℤ) (h : x = 2) : x + 1 = 3 := by sorry")
+    assert isinstance(d, Noneq) and d.component == "prefix"
+    assert "x : ℝ" in d.reason
+
+
+def test_quantifier_alternation_is_kept() -> None:
+    d = decide("theorem a : ∀ x : ℤ, ∃ y : ℤ, y > x := by sorry",
+               "theorem b : ∃ y : ℤ, ∀ x : ℤ, y > x := by sorry")
+    assert isinstance(d, Noneq) and d.component == "prefix"
+
+
+def test_premise_bearing_versus_premise_free_is_noneq() -> None:
+    d = decide("theorem a (x : ℝ) (h : x = 2) : x = 2 := by sorry",
+               "theorem b (x : ℝ) : x = x := by sorry")
+    assert isinstance(d, Noneq) and d.component == "premises"
+
+
+def test_unrelated_true_statements_are_not_eq() -> None:
+    d = decide("theorem a : (2 : ℕ) + 2 = 4 := by sorry", "theorem b : (3 : ℕ) * 3 = 9 := by sorry")
+    assert isinstance(d, Noneq) and d.component == "conclusion"
+
+
+def test_premise_free_reversed_orientation_is_eq() -> None:
+    d = decide("theorem a (x : ℝ) : x ^ 2 ≥ 0 := by sorry",
+               "theorem b (y : ℝ) : 0 ≤ y * y := by sorry")
+    assert isinstance(d, Eq)
+    assert any("reversed" in o.role for o in d.certificate)
+
+
+def test_leaves_keep_their_type_out_of_context() -> None:
+    # ``7 / 2`` is 3 in ℕ but 3.5 in ℝ: the leaf obligation must stay in ℝ.
+    assert isinstance(decide("theorem a : (7 : ℝ) / 2 = 3.5 := by sorry",
+                             "theorem b : (7 : ℝ) / 2 = 7 / 2 := by sorry"), Eq)
+    assert isinstance(decide("theorem a : (7 : ℝ) / 2 = 3.5 := by sorry",
+                             "theorem b : (7 : ℝ) / 2 = 3 := by sorry"), Noneq)
+
+
+def test_vacuous_premises_are_flagged_not_eq() -> None:
+    d = decide("theorem a (x : ℝ) (h : x > 0) (h2 : x < 0) : x = 1 := by sorry",
+               "theorem b (x : ℝ) (h : x > 0) (h2 : x < 0) : x = 1 := by sorry")
+    assert isinstance(d, Inconclusive)
+    assert "vacuous-reference" in d.flags and "vacuous-candidate" in d.flags
+
+
+def test_capped_enumeration_never_claims_noneq() -> None:
+    reference = "theorem a (x y z : ℝ) (h : x = 1) : x + y + z = 7 := by sorry"
+    candidate = "theorem b (x y z : ℝ) (h : x = 1) : x + y + z = 8 := by sorry"
+    d = decide(reference, candidate, cap=2)
+    assert isinstance(d, Inconclusive)
+    assert "alignments-capped" in d.flags
+    assert isinstance(decide(reference, candidate), Noneq)
+
+
+def test_unreadable_statement_is_inconclusive() -> None:
+    d = decide("theorem a (x : ℝ) : x = := by sorry", "theorem b : True := by sorry")
+    assert isinstance(d, Inconclusive) and "cannot read" in d.reason
+
+
+def test_all_pairs_go_to_the_prover_in_two_batches() -> None:
+    prover = CountingProver()
+    pairs = [Pair(str(k), f"theorem a (x : ℝ) (h : x = {k}) : x + 1 = {k + 1} := by sorry",
+                  f"theorem b (y : ℝ) (h : {k} = y) : {k + 1} = y + 1 := by sorry")
+             for k in range(4)]
+    decisions = Sae(prover).decide(pairs)
+    assert [type(d) for d in decisions] == [Eq] * 4
+    # premises and conclusions of all pairs, then the vacuity checks of all four Eq pairs
+    assert prover.batches == [8, 8]
+    assert all(any(o.role.startswith("vacuity") and o.refuted for o in d.certificate)
+               for d in decisions)
+
+
+def test_a_candidate_constant_is_never_captured_by_a_reference_binder() -> None:
+    d = decide("theorem a (e : ℝ) (h : e > 0) : e > 0 := by sorry",
+               "theorem b (y : ℝ) (h : y > 0) : e > 0 := by sorry")
+    assert isinstance(d, Inconclusive) and "uses 'e' as a constant" in d.reason
+
+
+def test_a_point_where_the_premises_hold_refutes_the_conclusion_obligation() -> None:
+    # z3's first model of ¬(x² = 4 ↔ x³ = 4) is irrational (x = ∛4) and cannot be checked;
+    # under the premises the counterexample is x = 2, which refutes the same obligation.
+    d = decide("theorem a (x : ℝ) (h : x = 2) : x ^ 2 = 4 := by sorry",
+               "theorem a (x : ℝ) (h : x = 2) : x ^ 3 = 4 := by sorry")
+    assert isinstance(d, Noneq) and d.component == "conclusion"
+    assert d.failed is not None and "refutation only" in d.failed.role
+    assert d.counterexample == {"x": "2"}
+
+
+def test_identical_parts_outside_the_fragment_are_proved_by_normalisation() -> None:
+    d = decide("theorem a (f : ℕ → ℕ) (h₀ : ∀ x, f x = 2 * x) (h₁ : f 1 = 2) : f 3 = 6 := by "
+               "sorry",
+               "theorem b (g : ℕ → ℕ) (h₁ : g 1 = 2) (h₀ : ∀ y, g y = 2 * y) : g 3 = 6 := by "
+               "sorry")
+    assert isinstance(d, Eq)
+    by_role = {o.role: o.verdict for o in d.certificate}
+    assert by_role["premises"] is not None and by_role["premises"].backend == "normalisation"
+    assert by_role["conclusion"] is not None and by_role["conclusion"].backend == "normalisation"
+    changed = decide("theorem a (f : ℕ → ℕ) (h₀ : ∀ x, f x = 2 * x) : f 3 = 6 := by sorry",
+                     "theorem b (f : ℕ → ℕ) (h₀ : ∀ x, f x = 3 * x) : f 3 = 6 := by sorry")
+    assert isinstance(changed, Inconclusive)  # outside the fragment: smt cannot refute it

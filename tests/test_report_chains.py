@@ -1,0 +1,81 @@
+"""The chains records, metrics and report section, on a real run of the chains examples (one
+chain per class, gold step labels)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from afcheck_report.chains import ChainRecord, group, macro_f1, records
+from afcheck_report.chains_section import SECTION
+from afcheck_report.embed import Strings
+from afcheck_report.page import build
+from afcheck_report.runfile import RunFile, load
+from afcheck_report.sections import BrowseTables, RunSteps
+from report_fixtures import afcheck_run, write
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory: pytest.TempPathFactory) -> RunFile:
+    folder = tmp_path_factory.mktemp("chains")
+    return load(afcheck_run(folder, "rules", "suites/chains-examples"))
+
+
+def test_recomputed_metrics_are_the_runs_own(run: RunFile) -> None:
+    recs = records(run.steps_of("chains"))
+    assert group(recs).to_json() == run.header["methods"]["chains"]["metrics"]["overall"]
+    assert sorted(r.chain_class or "" for r in recs) == ["F1", "F2", "T1", "T1", "T2", "T3",
+                                                          "T4"]
+
+
+def test_macro_f1_by_hand() -> None:
+    pairs = [("True", "True"), ("True", "False"), ("False", "False"), ("Unknown", "Error")]
+    # True: tp 1 fp 0 fn 1 → 2/3; False: tp 1 fp 1 fn 0 → 2/3; Unknown: tp 0 fn 1 → 0
+    assert macro_f1(pairs) == pytest.approx((2 / 3 + 2 / 3 + 0) / 3)
+    assert macro_f1([]) is None
+
+
+def test_an_older_record_without_first_attempt_fields() -> None:
+    record = ChainRecord.from_json({"id": "c", "analysis": "classified", "class": "T2"})
+    g = group([record])
+    assert g.execution_rate is None and g.classes["T2"].count == 1
+    assert g.to_json()["execution_rate"] is None
+
+
+def test_section_shows_the_class_table_and_the_step_labels(run: RunFile) -> None:
+    html = SECTION.render([RunSteps(run, 0, run.steps_of("chains"))])
+    g = group(records(run.steps_of("chains")))
+    categories = re.findall(r'data-category="(\w+)"', html)
+    assert categories == ["T1", "T2", "T3", "T4", "F1", "F2"]
+    assert re.search(r'<td>all</td><td class=num>7</td><td class=num>2 <span class=ci>0\.286',
+                     html)
+    # the expected × got table has every chain on its diagonal
+    diagonal = [int(x) for x in re.findall(r'<td class="num diag">(\d+)</td>', html)]
+    assert sum(diagonal[:6]) == 7
+    # the gold × predicted table holds every labelled step
+    assert sum(diagonal[6:]) == g.step_pairs == 20
+    assert "1.000</td><td class=num>20</td>" in html
+
+
+def test_browser_record_holds_steps_labels_and_path(run: RunFile) -> None:
+    tables = BrowseTables(Strings(), Strings())
+    step = next(s for s in run.steps_of("chains") if s["id"] == "t4-wrong-class")
+    record = SECTION.browse(step, tables)
+    assert record["o"] == "T4" and record["fx"] == {"class": "T4", "expected": "T4"}
+    assert record["t"] == step["conclusion"]["text"] and record["cl"] == "False"
+    assert [tables.strings.items[i] for i in record["pm"]] == step["premises"]
+    assert record["pa"] == step["path"] == [1]
+    assert [(s["x"], s.get("l"), s.get("g"), s.get("p")) for s in record["sp"]] == [
+        ("Ann is a tompus.", "False", "False", None),
+        ("Tompuses are bright.", "True", "True", 1)]
+
+
+def test_data_stays_text(run: RunFile, tmp_path: Path) -> None:
+    data = json.loads(Path(run.path).read_text("utf-8"))
+    data["steps"][0]["class"] = "<script>x</script>"
+    data["steps"][0]["dataset"] = "<img src=x>"
+    page = build([load(write(tmp_path / "evil.json", data))])
+    assert "<script>x</script>" not in page and "<img src=x>" not in page
+    assert "&lt;img src=x&gt;" in page
