@@ -5,7 +5,7 @@ backend can batch (one vLLM call for thousands of prompts, a pool of Lean REPLs 
 workers). Components are created by the factories plugins register (see
 :mod:`afcheck.hookspecs`); ``version`` enters cache keys and the JSON results.
 
-Besides its interface, a component may set three optional members, which the runtime reads
+Besides its interface, a component may set these optional members, which the runtime reads
 once, when it builds the component (:func:`describe`):
 
 - ``fingerprint: str``: what identifies its behaviour for the result cache (a formaliser
@@ -13,7 +13,11 @@ once, when it builds the component (:func:`describe`):
   and options;
 - ``cacheable: bool``: ``False`` for components whose output depends on more than their
   inputs (``reference`` and ``replay`` read files that may change); default ``True``;
-- ``close() -> None``: releases processes or servers at the end of a run.
+- ``close() -> None``: releases processes or servers at the end of a run;
+- ``summary_lines() -> list[str]``: lines for the end of the run (how each replica of a
+  server fared), read before ``close``;
+- ``resources: Mapping[str, float]``: what one worker running it needs on a cluster (e.g.
+  ``{"GPU": 2}``), read by the ``ray`` executor.
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ from afcheck.redact import redact_options
 from afcheck.registry import COMPONENT_KINDS, DETECTOR, METHOD, SUITE_KIND
 from afcheck.runtime import Components, Runtime, StageTimes
 from afcheck.runtime.cache import Cache
+from afcheck.runtime.executor import make_executor
 from afcheck.runtime.progress import Progress
 from afcheck.runtime.spool import Spool
 from afcheck.suites import SETTING_KEYS, load_spec
@@ -203,6 +204,11 @@ class Run:
                     results[case.case_id] = ItemResult(case, result, outcome, status,
                                                        method.timings(result))
         finally:
+            runtime.executor.close()
+            where = runtime.executor.describe()
+            if where:
+                self.messages.append(where)
+            self.messages.extend(self.components.summaries())
             self.components.close()
             if runtime.cache is not None:
                 self.cache_stats = (runtime.cache.hits, runtime.cache.misses)
@@ -227,12 +233,17 @@ class Run:
             self._cache = open_cache(Path(str(directory)) if directory else None)
 
     def _runtime(self) -> Runtime:
+        given = self.option("executor_opt")
+        executor = make_executor(str(self.option("executor", "local")),
+                                 parse_kv(list(given) if isinstance(given, (list, tuple)) else [],
+                                          "executor"))
         self._open_cache()
         cache, self._cache = self._cache, None
         chunk_size = max(1, int(str(self.option("chunk_size", 256))))
         self._spool = Spool()
         return Runtime(self.components, cache=cache, chunk_size=chunk_size,
-                       progress=self._progress(), times=self._times, spool=self._spool)
+                       progress=self._progress(), times=self._times, spool=self._spool,
+                       executor=executor)
 
     def _notifier(self, method: str) -> Callable[[object], None]:
         hook = self.plugins.pm.hook.afcheck_step_result

@@ -6,6 +6,12 @@ connection errors with capped exponential backoff. ``n`` samples are ``n`` reque
 ``seed + i`` (the scheme vLLM uses for its own children), so pass@k is reproducible on servers
 that ignore ``n``.
 
+``base_url`` may name several replicas of one model, ``URL1|URL2|…`` (several ``vllm serve``
+behind no load balancer): each request goes to the least busy healthy replica; a replica that
+fails a request (no connection, a timeout, HTTP 429 or 5xx) is taken out for a cool-down that
+doubles while it keeps failing and is tried again after it, and the request is retried at
+once on another replica. :meth:`HTTPClient.summary_lines` gives one line per replica.
+
 The API key is read from the environment variable named by ``api_key_env`` when the client is
 built and only ever placed in the ``Authorization`` header: it is kept out of ``repr``, and
 scrubbed from any error text, which is what reaches logs, JSON and JUnit.
@@ -78,11 +84,12 @@ class _Failure(Exception):
     """One attempt failed; ``retryable`` says whether another attempt may succeed."""
 
     def __init__(self, message: str, retryable: bool, kind: str,
-                 retry_after: float | None = None) -> None:
+                 retry_after: float | None = None, status: int | None = None) -> None:
         super().__init__(message)
         self.retryable = retryable
         self.kind = kind
         self.retry_after = retry_after
+        self.status = status
 
 
 class _Abort:
@@ -121,10 +128,98 @@ class _Abort:
                 self.error = error
 
 
+_COOLDOWN_S = 10.0
+_COOLDOWN_CAP_S = 300.0
+
+
+@dataclass
+class _Replica:
+    """One server of ``base_url``, with its health and counts."""
+
+    url: str
+    http: Any
+    out_until: float = 0.0
+    strikes: int = 0
+    """Failures in a row; the cool-down doubles with each."""
+    in_flight: int = 0
+    answered: int = 0
+    failed: int = 0
+    taken_out: int = 0
+
+    def healthy(self, now: float) -> bool:
+        return self.out_until <= now
+
+
+class _Replicas:
+    """Which replica the next attempt goes to, and what each attempt did to its health."""
+
+    def __init__(self, replicas: list[_Replica], clock: Callable[[], float]) -> None:
+        self.all = replicas
+        self.clock = clock
+        self.lock = threading.Lock()
+
+    def pick(self, avoid: _Replica | None = None) -> _Replica:
+        """The least busy healthy replica (not ``avoid`` when another is healthy); when none
+        is, the one whose cool-down ends first."""
+        with self.lock:
+            now = self.clock()
+            healthy = [r for r in self.all if r.healthy(now)]
+            if avoid is not None and len(healthy) > 1:
+                healthy = [r for r in healthy if r is not avoid]
+            if healthy:
+                chosen = min(healthy, key=lambda r: (r.in_flight, r.answered + r.failed))
+            else:
+                chosen = min(self.all, key=lambda r: r.out_until)
+            chosen.in_flight += 1
+            return chosen
+
+    def done(self, replica: _Replica, failure: _Failure | None, *,
+             takes_out: bool = False) -> None:
+        with self.lock:
+            replica.in_flight -= 1
+            if failure is None:
+                replica.answered += 1
+                replica.strikes, replica.out_until = 0, 0.0
+                return
+            replica.failed += 1
+            if not takes_out or len(self.all) == 1:
+                return
+            now = self.clock()
+            if not replica.healthy(now):
+                return  # sent before it was taken out: the same trouble, counted once
+            replica.taken_out += 1
+            replica.strikes += 1
+            pause = min(_COOLDOWN_CAP_S, _COOLDOWN_S * 2 ** (replica.strikes - 1))
+            replica.out_until = now + max(pause, failure.retry_after or 0.0)
+
+    def another_healthy(self, replica: _Replica) -> bool:
+        with self.lock:
+            now = self.clock()
+            return any(r is not replica and r.healthy(now) for r in self.all)
+
+
+def _takes_out(failure: _Failure, status: int | None) -> bool:
+    """Whether a failure says the replica (not the request) is in trouble."""
+    if failure.kind in ("connect", "timeout", "transport"):
+        return True
+    return status is not None and (status == 429 or status >= 500)
+
+
+def split_base_url(base_url: str) -> list[str]:
+    """The replicas of ``URL1|URL2|…``, in order, without duplicates."""
+    urls: list[str] = []
+    for part in base_url.split("|"):
+        url = part.strip()
+        if url and url not in urls:
+            urls.append(url)
+    return urls
+
+
 class HTTPClient:
     """An :class:`afcheck.llm.client.LLMClient` over an OpenAI-compatible server.
 
-    ``sleep`` and ``rng`` are seams for tests of the backoff schedule.
+    ``sleep``, ``rng`` and ``clock`` are seams for tests of the backoff schedule and of the
+    replicas' cool-downs.
     """
 
     backend = "http"
@@ -135,6 +230,7 @@ class HTTPClient:
         *,
         sleep: Callable[[float], None] = time.sleep,
         rng: random.Random | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         try:
             import httpx
@@ -147,13 +243,23 @@ class HTTPClient:
         self._rng_lock = threading.Lock()
         self._key = os.environ.get(settings.api_key_env, "") if settings.api_key_env else ""
         self._httpx = httpx
-        self._http = httpx.Client(
-            base_url=settings.base_url.rstrip("/") + "/",
-            timeout=httpx.Timeout(settings.timeout_s),
-            limits=httpx.Limits(max_connections=max(1, settings.concurrency)),
-        )
-        url = self._http.base_url
-        self._secrets = tuple(s for s in (self._key, url.password, url.username) if s)
+        replicas = [
+            _Replica(url, httpx.Client(
+                base_url=url.rstrip("/") + "/",
+                timeout=httpx.Timeout(settings.timeout_s),
+                limits=httpx.Limits(max_connections=max(1, settings.concurrency)),
+            ))
+            for url in split_base_url(settings.base_url)
+        ]
+        if not replicas:
+            raise UsageError("base_url names no server")
+        self._replicas = _Replicas(replicas, clock)
+        self._http = replicas[0].http
+        secrets: list[str] = [self._key] if self._key else []
+        for replica in replicas:
+            url = replica.http.base_url
+            secrets += [s for s in (url.password, url.username) if s]
+        self._secrets = tuple(secrets)
         self._abort = _Abort(settings.fail_streak, self.where)
 
     @property
@@ -166,7 +272,22 @@ class HTTPClient:
         return f"HTTPClient(base_url={self.where!r}, model={s.model!r}, key_env={s.api_key_env!r})"
 
     def close(self) -> None:
-        self._http.close()
+        for replica in self._replicas.all:
+            replica.http.close()
+
+    def summary_lines(self) -> list[str]:
+        """One line per replica when ``base_url`` names several, else none."""
+        if len(self._replicas.all) < 2:
+            return []
+        now = self._replicas.clock()
+        lines = []
+        for replica in self._replicas.all:
+            line = (f"LLM replica {redact(replica.url)}: {replica.answered} answered, "
+                    f"{replica.failed} failed, taken out {replica.taken_out} time(s)")
+            if not replica.healthy(now):
+                line += f", out for {replica.out_until - now:.0f} s more"
+            lines.append(line)
+        return lines
 
     def generate(self, prompts: Sequence[Prompt], sampling: Sampling) -> list[list[Completion]]:
         """Every sample of every prompt; raises :class:`BackendRefused` on an answer no retry
@@ -203,12 +324,17 @@ class HTTPClient:
         path, body = self._request(prompt, sampling, sample)
         start = time.perf_counter()
         attempts = 0
+        replica: _Replica | None = None
         while True:
             attempts += 1
+            replica = self._replicas.pick(avoid=replica)
             try:
-                data = self._post(path, body)
-                return self._completion(data, prompt, time.perf_counter() - start, attempts)
+                data = self._post(path, body, replica)
+                completion = self._completion(data, prompt, time.perf_counter() - start,
+                                              attempts)
             except _Failure as failure:
+                self._replicas.done(replica, failure,
+                                    takes_out=_takes_out(failure, failure.status))
                 retries_done = attempts - 1
                 if (not failure.retryable or retries_done >= self.settings.backoff.max_retries
                         or self._abort.error is not None):
@@ -220,9 +346,17 @@ class HTTPClient:
                         attempts=attempts,
                         failure=failure.kind,
                     )
+                if self._replicas.another_healthy(replica):
+                    continue  # another replica answers now: no reason to wait
                 with self._rng_lock:
                     wait = self.settings.backoff.delay(retries_done, self._rng, failure.retry_after)
                 self._sleep(wait)
+            except BaseException:
+                self._replicas.done(replica, _Failure("refused", False, "refused"))
+                raise
+            else:
+                self._replicas.done(replica, None)
+                return completion
 
     def _request(
         self, prompt: Prompt, sampling: Sampling, sample: int
@@ -257,11 +391,13 @@ class HTTPClient:
     def _headers(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self._key}"} if self._key else {}
 
-    def _post(self, path: str, body: Mapping[str, Any]) -> Mapping[str, Any]:
+    def _post(self, path: str, body: Mapping[str, Any],
+              replica: _Replica | None = None) -> Mapping[str, Any]:
         httpx = self._httpx
         timeout = self.settings.timeout_s
+        http = (replica or self._replicas.all[0]).http
         try:
-            with self._http.stream("POST", path, json=body, headers=self._headers()) as response:
+            with http.stream("POST", path, json=body, headers=self._headers()) as response:
                 raw = self._read(response, time.monotonic() + timeout)
         except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
             raise _Failure(f"cannot connect: {_short(exc)}", True, "connect") from None
@@ -271,12 +407,14 @@ class HTTPClient:
             raise _Failure(f"connection broke: {_short(exc) or type(exc).__name__}", True,
                            "transport") from None
         if response.status_code != 200:
-            self._refuse_for_good(response.status_code, path, body, raw)
+            self._refuse_for_good(response.status_code, path, body, raw,
+                                  replica or self._replicas.all[0])
             raise _Failure(
                 f"HTTP {response.status_code}: {_error_message(raw)}",
                 is_retryable_status(response.status_code),
                 "http",
                 parse_retry_after(response.headers.get("retry-after")),
+                response.status_code,
             )
         try:
             text = raw.decode("utf-8")
@@ -312,10 +450,10 @@ class HTTPClient:
         return b"".join(chunks)
 
     def _refuse_for_good(self, status: int, path: str, body: Mapping[str, Any],
-                         raw: bytes) -> None:
+                         raw: bytes, replica: _Replica) -> None:
         """Raise :class:`BackendRefused` for an answer that every request would get."""
         message = _error_message(raw)
-        where = f"the LLM server at {self.where}"
+        where = f"the LLM server at {redact(replica.url)}"
         if status in (401, 403):
             variable = self.settings.api_key_env or "(none: api_key_env is empty)"
             sent = "the key in" if self._key else "no key: nothing is set in"
@@ -323,17 +461,17 @@ class HTTPClient:
                 f"{where} refused the API key (HTTP {status}: {message}); afcheck sent {sent} "
                 f"the variable {variable}: check it, or name another with api_key_env=NAME"))
         if status == 404:
-            raise BackendRefused(self._scrub(self._not_found(path, message)))
+            raise BackendRefused(self._scrub(self._not_found(path, message, replica)))
         if status == 400 and _SIZE_REFUSAL.search(message):
             tokens = body.get(self.settings.token_field)
             raise BackendRefused(self._scrub(
                 f"{where} refused the request size (HTTP 400: {message}); lower max_tokens "
                 f"(now {tokens}) or the prompt budget (max_prompt_chars)"))
 
-    def _not_found(self, path: str, message: str) -> str:
+    def _not_found(self, path: str, message: str, replica: _Replica) -> str:
         model = self.settings.model
-        offered = self._served_models()
-        where = f"the LLM server at {self.where}"
+        offered = self._served_models(replica.http)
+        where = f"the LLM server at {redact(replica.url)}"
         if offered is None:
             return (f"{where} has no {path} (HTTP 404: {message}); check base_url "
                     "(for vLLM and most servers it ends in /v1)")
@@ -344,10 +482,10 @@ class HTTPClient:
         return f"{where} does not serve the model '{model}' (HTTP 404); it offers: {listing}. " \
                "Pass model=NAME"
 
-    def _served_models(self) -> list[str] | None:
+    def _served_models(self, http: Any) -> list[str] | None:
         """The names ``GET /models`` lists, or ``None`` when the server has no such list."""
         try:
-            response = self._http.get("models", headers=self._headers(),
+            response = http.get("models", headers=self._headers(),
                                       timeout=min(self.settings.timeout_s, 30.0))
             data = response.json() if response.status_code == 200 else None
         except (self._httpx.HTTPError, ValueError):

@@ -16,7 +16,8 @@ from afcheck.llm.retry import Backoff
 
 CLIENT_OPTIONS: Mapping[str, str] = {
     "model": "model id (vLLM: HF id or local path; HTTP: the served model name)",
-    "base_url": "OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 (selects HTTP)",
+    "base_url": "OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 (selects HTTP); "
+                "replicas of one model: URL1|URL2|…",
     "backend": "vllm or http (default: http when base_url is given, else vllm)",
     "api_key_env": "name of the environment variable holding the API key (OPENAI_API_KEY)",
     "concurrency": "HTTP requests in flight at once (8)",
@@ -130,9 +131,12 @@ def make_client(
 def _http_client(options: Options, model: str, base_url: str) -> LLMClient:
     if not base_url:
         raise UsageError(f"{options.owner}: backend=http needs base_url=http://HOST:PORT/v1")
-    if not base_url.startswith(("http://", "https://")):
-        raise UsageError(f"{options.owner}: base_url={base_url!r} must start with http(s)://")
-    from afcheck.llm.http_client import HTTPClient, HTTPSettings
+    from afcheck.llm.http_client import HTTPClient, HTTPSettings, split_base_url
+
+    for url in split_base_url(base_url) or [base_url]:
+        if not url.startswith(("http://", "https://")):
+            raise UsageError(f"{options.owner}: base_url={url!r} must start with http(s)://"
+                             " (several replicas: URL1|URL2)")
 
     price_in = _at_least(options, "price_in", 0.0, 0.0)
     price_out = _at_least(options, "price_out", 0.0, 0.0)

@@ -144,6 +144,24 @@ class PresetFormaliser:
             f":k={s.top_k}:max={s.max_tokens}:n={s.n}:seed={s.seed}"
         )
 
+    @property
+    def resources(self) -> dict[str, float]:
+        """What one cluster worker running this formaliser needs: an offline vLLM engine
+        takes ``tensor_parallel_size`` GPUs; a client of a server needs none."""
+        if self.client.backend != "vllm":
+            return {}
+        kwargs = getattr(self.client, "engine_kwargs", {}) or {}
+        try:
+            gpus = float(kwargs.get("tensor_parallel_size", 1))
+        except (TypeError, ValueError):
+            gpus = 1.0
+        return {"GPU": max(1.0, gpus)}
+
+    def summary_lines(self) -> list[str]:
+        """The client's lines for the end of the run (one per replica of ``base_url``)."""
+        lines = getattr(self.client, "summary_lines", None)
+        return list(lines()) if callable(lines) else []
+
     def formalise(self, requests: Sequence[FormaliseRequest]) -> list[Formalisation]:
         prompts = [self._prompt(r) for r in requests]
         results: dict[int, Formalisation] = {}

@@ -7,7 +7,6 @@ same way. Where a stage runs is the runtime's business, not the method's.
 
 from __future__ import annotations
 
-import time
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -16,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from afcheck.components import Built, describe
 from afcheck.errors import AfcheckError
 from afcheck.runtime.cache import Cache
+from afcheck.runtime.executor import Executor, LocalExecutor, Recipe, Stage
 from afcheck.runtime.progress import Progress
 from afcheck.runtime.spool import Spool
 
@@ -49,6 +49,7 @@ class Components:
     def __init__(self, plugins: Plugins) -> None:
         self.plugins = plugins
         self._built: dict[tuple[str, Choice], Built[object]] = {}
+        self._recipes: dict[int, Recipe] = {}
 
     def get(self, kind: Kind[C], choice: Choice) -> Built[C]:
         key = (kind.name, choice)
@@ -56,7 +57,28 @@ class Components:
             options = dict(choice.options)
             made = self.plugins.create(kind, choice.name, options)
             self._built[key] = describe(made, choice.name, options)
+            plugin = self.plugins.registry(kind).get(choice.name).plugin
+            self._recipes[id(made)] = Recipe(kind.name, choice.name,
+                                             tuple(sorted(options.items())), plugin,
+                                             self.plugins.origins.get(plugin, ""))
         return self._built[key]  # type: ignore[return-value]
+
+    def recipe(self, component: object) -> Recipe | None:
+        """How ``component`` was built, when this run built it from a registry."""
+        return self._recipes.get(id(component))
+
+    def summaries(self) -> list[str]:
+        """Lines components give for the end of the run (``summary_lines() -> list[str]``,
+        optional: a formaliser's replicas, a remote Lean server's counts)."""
+        lines: list[str] = []
+        for built in self._built.values():
+            summary = getattr(built.component, "summary_lines", None)
+            if callable(summary):
+                try:
+                    lines += [str(line) for line in summary()]
+                except Exception as exc:  # noqa: BLE001 - a summary must not sink the run
+                    lines.append(f"{built.name}: no summary ({type(exc).__name__}: {exc})")
+        return lines
 
     def close(self) -> None:
         """Let components that hold processes or servers release them."""
@@ -92,6 +114,8 @@ class Runtime:
     spool: Spool | None = None
     """Where raw model outputs go, so that records in memory stay small; ``None`` keeps them
     in the records."""
+    executor: Executor = field(default_factory=LocalExecutor)
+    """Where chunks run (see :mod:`afcheck.runtime.executor`)."""
 
     def component(self, kind: Kind[C], choice: Choice) -> Built[C]:
         return self.components.get(kind, choice)
@@ -129,33 +153,42 @@ class Runtime:
                 out[i] = load(found[k])
         missing = [i for i, item in enumerate(out) if item is None]
         progress = self.progress.stage(f"{stage} ({built.name})", len(missing))
+        parts = [missing[start:start + self.chunk_size]
+                 for start in range(0, len(missing), self.chunk_size)]
+        where = Stage(stage, built, self.components.recipe(built.component),
+                      self.components.recipe)
+        done = self.executor.run(where, [[batch[i] for i in indices] for indices in parts],
+                                 call) if parts else iter(())
         try:
-            for start in range(0, len(missing), self.chunk_size):
-                indices = missing[start:start + self.chunk_size]
-                chunk = [batch[i] for i in indices]
-                began = time.perf_counter()
+            while True:
                 try:
-                    made = list(call(chunk))
+                    finished = next(done)
+                except StopIteration:
+                    break
                 except AfcheckError:
                     raise
                 except Exception as exc:
                     raise ComponentError(
                         f"{built.name} failed at the {stage} stage: "
                         f"{type(exc).__name__}: {exc}") from exc
-                elapsed = time.perf_counter() - began
-                self.times.add(stage, elapsed)
-                if len(made) != len(chunk):
+                indices = parts[finished.chunk]
+                made = finished.results
+                self.times.add(stage, finished.seconds)
+                if len(made) != len(indices):
                     raise PipelineError(f"{built.name} returned {len(made)} results for "
-                                        f"{len(chunk)} inputs at the {stage} stage")
+                                        f"{len(indices)} inputs at the {stage} stage")
                 for i, record in zip(indices, made, strict=True):
                     out[i] = record
-                    seconds[i] = elapsed / len(chunk)
+                    seconds[i] = finished.seconds / len(indices)
                 if store is not None:
                     store.put_many(stage, [(keys[i], dump(r))
                                            for i, r in zip(indices, made, strict=True)
                                            if keep(r)])
-                progress.advance(len(chunk))
+                progress.advance(len(indices))
         finally:
+            close = getattr(done, "close", None)
+            if close is not None:
+                close()
             progress.close()
         return Batch([r for r in out if r is not None], seconds)
 

@@ -20,8 +20,17 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
+JOBS_VARIABLE = "AFCHECK_JOBS"
+"""Set by a cluster worker (see :mod:`afcheck.runtime.ray_executor`) to the CPUs the cluster
+gave it, so that a component on a worker does not start one process per core of its node."""
+
+
 def default_jobs() -> int:
-    """Worker processes for this machine: the CPUs this process may use."""
+    """Worker processes for this machine: ``AFCHECK_JOBS`` when set, else the CPUs this
+    process may use."""
+    given = os.environ.get(JOBS_VARIABLE, "").strip()
+    if given.isdigit() and int(given) > 0:
+        return int(given)
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # pragma: no cover - not on Linux

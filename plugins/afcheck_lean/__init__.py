@@ -1,5 +1,5 @@
-"""Built-in afcheck plugin: lean (checker ``lean``, provers ``lean-tactics`` and ``deepseek``,
-the ``afcheck lean setup|doctor|audit`` command)."""
+"""Built-in afcheck plugin: lean (checkers ``lean`` and ``kimina``, provers ``lean-tactics``
+and ``deepseek``, the ``afcheck lean setup|doctor|audit`` command)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,12 @@ from afcheck.registry import Register, lazy
 def afcheck_register_checkers(register: Register) -> None:
     register("lean", lazy("afcheck_lean.factories:make_checker"),
              description="type-check statements with `by sorry` in Lean",
-             details={"backend": "lean-interact"})
+             details={"backend": "lean-interact (url=: a kimina-lean-server)"})
+    register("kimina", lazy("afcheck_lean.factories:make_kimina_checker"),
+             description="the lean checker on a kimina-lean-server (url=http://HOST:PORT)",
+             details={"backend": "kimina-lean-server",
+                      "options": "url, kimina_key_env, batch_size, retries, http_timeout_s, "
+                      "timeout_s, workers, header"})
 
 
 @hookimpl

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 
 from afcheck.types import Formalisation, FormalisationStatus
 from afcheck_lean.integrity import header_violation
-from afcheck_lean.pool import Breaker, Failure, ReplPool
+from afcheck_lean.kimina import pool_summary
+from afcheck_lean.pool import Breaker, Failure, LeanPool
 from afcheck_lean.replies import Reply
 from afcheck_lean.source import Source, SourceError, declaration_source, header_lines
 from afcheck_lean.statement import StatementError, split_statement
@@ -37,7 +38,7 @@ class LeanChecker:
     name = "lean"
     version = "2"
 
-    def __init__(self, pool: ReplPool, *, breaker_limit: int = BREAKER_LIMIT) -> None:
+    def __init__(self, pool: LeanPool, *, breaker_limit: int = BREAKER_LIMIT) -> None:
         self.pool = pool
         self.breaker = Breaker(breaker_limit)
 
@@ -75,6 +76,10 @@ class LeanChecker:
         if problem:
             return f"not checked: statement {problem.removeprefix('header ')}"
         return declaration_source(header, statement.with_sorry(), print_axioms=False)
+
+    def summary_lines(self) -> list[str]:
+        """The pool's line for the end of the run, when it has one (a kimina-lean-server)."""
+        return pool_summary(self.pool)
 
     def close(self) -> None:
         self.pool.close()

@@ -15,8 +15,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from afcheck.types import ProofTask, Verdict, VerdictKind
+from afcheck_lean.kimina import pool_summary
 from afcheck_lean.negation import Negate, NegationError
-from afcheck_lean.pool import Breaker, ReplPool
+from afcheck_lean.pool import Breaker, LeanPool
 from afcheck_lean.source import SourceError, header_lines
 from afcheck_lean.statement import (
     Statement,
@@ -93,7 +94,7 @@ class DeepSeekProver:
     name = "deepseek"
     version = "1"
 
-    def __init__(self, pool: ReplPool, generate: Generate, negate: Negate, *, k: int = 2,
+    def __init__(self, pool: LeanPool, generate: Generate, negate: Negate, *, k: int = 2,
                  cot: bool = True, allow_native_decide: bool = False) -> None:
         self.pool = pool
         self.generate = generate
@@ -103,6 +104,8 @@ class DeepSeekProver:
         self.allow_native_decide = allow_native_decide
         # Stops the run when Lean cannot start, rather than answering INCONCLUSIVE for all.
         self.breaker = Breaker(limit=None)
+        self.resources: dict[str, float] = {}
+        """What one cluster worker running it needs (set by its factory: the model's GPUs)."""
 
     def prove(self, tasks: Sequence[ProofTask]) -> list[Verdict]:
         sides = [self._sides(t) for t in tasks]
@@ -159,6 +162,10 @@ class DeepSeekProver:
         if no_negation:
             why += f"; {no_negation}"
         return Verdict(VerdictKind.INCONCLUSIVE, self.name, reason=why)
+
+    def summary_lines(self) -> list[str]:
+        """The pool's line for the end of the run, when it has one (a kimina-lean-server)."""
+        return pool_summary(self.pool)
 
     def close(self) -> None:
         self.pool.close()

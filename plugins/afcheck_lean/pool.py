@@ -19,6 +19,7 @@ import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Protocol
 
 from afcheck.errors import AfcheckError
 from afcheck_lean.replies import Reply, parse_reply
@@ -33,14 +34,27 @@ class Failure:
     """A command that got no answer."""
 
     kind: str
-    """``timeout``, ``crash``, ``out-of-memory``, ``header`` or ``skipped`` (not run because
-    the batch was stopped)."""
+    """``timeout``, ``crash``, ``out-of-memory``, ``header``, ``server`` (a Lean server that
+    did not answer) or ``skipped`` (not run because the batch was stopped)."""
     reason: str
     startup: bool = False
     """The REPL could not be started or could not import the header."""
 
 
 Result = Reply | Failure
+
+
+class LeanPool(Protocol):
+    """What the checker and provers need of a pool: :class:`ReplPool` (local REPLs) or
+    :class:`afcheck_lean.kimina.KiminaPool` (a kimina-lean-server)."""
+
+    settings: LeanSettings
+
+    def run(self, commands: Sequence[str], breaker: Breaker | None = None) -> list[Result]:
+        """One result per command, in order; never raises for one command."""
+        ...
+
+    def close(self) -> None: ...
 
 
 class HeaderError(RuntimeError):
@@ -92,8 +106,9 @@ class Breaker:
         else:
             what = f"the first {self.failed_in_row} Lean checks all failed"
         checked = "the run stops" if self.answered else "no statement was checked"
-        return LeanUnavailable(f"{component}: {what} ({self.tripped.reason}); {checked}: run "
-                               "`afcheck lean doctor`")
+        fix = ("check the server's address and logs" if self.tripped.kind == "server"
+               else "run `afcheck lean doctor`")
+        return LeanUnavailable(f"{component}: {what} ({self.tripped.reason}); {checked}: {fix}")
 
 
 class _Worker:

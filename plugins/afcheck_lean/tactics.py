@@ -18,8 +18,9 @@ from dataclasses import dataclass
 
 from afcheck.components import Prover
 from afcheck.types import ProofTask, Verdict, VerdictKind
+from afcheck_lean.kimina import pool_summary
 from afcheck_lean.negation import Negate, NegationError
-from afcheck_lean.pool import Breaker, ReplPool
+from afcheck_lean.pool import Breaker, LeanPool
 from afcheck_lean.statement import StatementError, split_statement, top_level_assign
 from afcheck_lean.verify import Candidate, Check, verify
 
@@ -128,7 +129,7 @@ class LeanTacticsProver:
     name = "lean-tactics"
     version = "1"
 
-    def __init__(self, pool: ReplPool, negate: Negate, *, smt: Prover | None = None,
+    def __init__(self, pool: LeanPool, negate: Negate, *, smt: Prover | None = None,
                  trust_smt: bool = False, allow_native_decide: bool = False) -> None:
         self.pool = pool
         self.negate = negate
@@ -183,6 +184,10 @@ class LeanTacticsProver:
                            reason=f"{hint.reason}; not certified by Lean: {why}".strip("; "),
                            evidence=hint.evidence, counterexample=hint.counterexample)
         return Verdict(kind=VerdictKind.INCONCLUSIVE, backend=self.name, reason=why)
+
+    def summary_lines(self) -> list[str]:
+        """The pool's line for the end of the run, when it has one (a kimina-lean-server)."""
+        return pool_summary(self.pool)
 
     def close(self) -> None:
         self.pool.close()

@@ -23,7 +23,7 @@ from afcheck_lean.integrity import (
     header_violation,
     proof_violation,
 )
-from afcheck_lean.pool import Breaker, Failure, ReplPool
+from afcheck_lean.pool import Breaker, Failure, LeanPool
 from afcheck_lean.replies import Reply
 from afcheck_lean.source import Source, SourceError, declaration_source, header_lines
 from afcheck_lean.statement import StatementError, split_statement
@@ -51,7 +51,7 @@ class Check:
     """Set when Lean gave no answer (timeout, crash, out of memory)."""
 
 
-def verify(pool: ReplPool, candidates: Sequence[Candidate], *,
+def verify(pool: LeanPool, candidates: Sequence[Candidate], *,
            allow_native_decide: bool = False, breaker: Breaker | None = None) -> list[Check]:
     """Check all candidates in one pool batch; results in input order. With a ``breaker``,
     the commands left once it trips are not run (the caller raises its error)."""

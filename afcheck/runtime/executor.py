@@ -1,0 +1,118 @@
+"""Where a stage's chunks run: in this process (``local``) or on a Ray cluster (``ray``).
+
+:meth:`afcheck.runtime.Runtime.cached` splits a stage's uncached work into chunks and hands
+them to the run's executor; the executor yields each finished chunk as soon as it is done, in
+whatever order chunks finish, and the runtime stores it in the cache and advances progress at
+once. So the cache, resume and progress behave the same wherever the work runs.
+
+An executor never receives a live component: it receives the stage's :class:`Recipe` (the
+plugin that registered the component, its kind, name and options), which a remote worker uses
+to build its own copy once and keep it warm across chunks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
+
+from afcheck.components import Built
+from afcheck.errors import UsageError
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+EXECUTORS = ("local", "ray")
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """How to build a component anywhere: what its plugin registered, under which name, with
+    which options. ``origin`` says where the plugin came from (see
+    :attr:`afcheck.plugins.Plugins.origins`): a worker loads entry-point plugins itself and
+    imports ``module X`` plugins; one registered in process cannot be rebuilt elsewhere."""
+
+    kind: str
+    name: str
+    options: tuple[tuple[str, str], ...]
+    plugin: str
+    origin: str
+
+
+@dataclass(frozen=True)
+class Stage:
+    """What an executor knows of the stage it runs."""
+
+    name: str
+    built: Built[object]
+    recipe: Recipe | None
+    """``None`` for a component the runtime did not build from a registry."""
+    recipes: Callable[[object], Recipe | None]
+    """The recipe of any component the run built (a ``call`` may hold more than one)."""
+
+
+@dataclass(frozen=True)
+class Done(Generic[R]):
+    """One finished chunk: its position in the list of chunks, its results in the order of
+    its items, and the seconds the component spent on it."""
+
+    chunk: int
+    results: list[R]
+    seconds: float
+
+
+class Executor(Protocol):
+    """Runs ``call`` over each chunk and yields each chunk as it finishes."""
+
+    name: str
+
+    def run(self, stage: Stage, chunks: Sequence[list[T]],
+            call: Callable[[list[T]], Sequence[R]]) -> Iterator[Done[R]]:
+        """One :class:`Done` per chunk, in the order they finish. An exception ``call``
+        raises is raised here (the runtime reports it as the component's failure)."""
+        ...
+
+    def close(self) -> None:
+        """Release workers; called once at the end of a run."""
+        ...
+
+    def describe(self) -> str:
+        """One line for the end of the run (where the work ran), or ``""``."""
+        ...
+
+
+class LocalExecutor:
+    """Today's behaviour: each chunk in this process, one after the other (a component
+    parallelises inside its own call: a process pool of solvers, a vLLM batch)."""
+
+    name = "local"
+
+    def run(self, stage: Stage, chunks: Sequence[list[T]],
+            call: Callable[[list[T]], Sequence[R]]) -> Iterator[Done[R]]:
+        from time import perf_counter
+
+        for number, chunk in enumerate(chunks):
+            began = perf_counter()
+            made = list(call(chunk))
+            yield Done(number, made, perf_counter() - began)
+
+    def close(self) -> None:
+        return None
+
+    def describe(self) -> str:
+        return ""
+
+
+def make_executor(name: str | None, options: Mapping[str, str]) -> Executor:
+    """The executor ``--executor NAME --executor-opt K=V`` asks for."""
+    chosen = (name or "local").strip()
+    if chosen == "local":
+        if options:
+            raise UsageError(f"--executor-opt {', '.join(sorted(options))}: the local executor "
+                             "takes no options")
+        return LocalExecutor()
+    if chosen == "ray":
+        from afcheck.runtime.ray_executor import RayExecutor
+
+        return RayExecutor(options)
+    raise UsageError(f"--executor {chosen}: unknown executor; use one of {', '.join(EXECUTORS)}")

@@ -1,0 +1,285 @@
+"""The ray executor on a real two-node Ray cluster on loopback (``ray start`` twice).
+
+The cluster is started once for the module and stopped by the process groups it started. The
+test that loses a node runs last: it kills the second node while chunks are in flight and checks
+that the run still equals an undisturbed local run and that every result reached the cache.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from arith import ArithProver
+
+from afcheck import hookimpl
+from afcheck.errors import UsageError
+from afcheck.method import Choice
+from afcheck.plugins import Plugins
+from afcheck.registry import PROVER, Register
+from afcheck.runtime import Batch, Components, Runtime
+from afcheck.runtime import cache as codec
+from afcheck.runtime.executor import Executor, LocalExecutor, make_executor
+from afcheck.runtime.ray_executor import ComponentHost, RayExecutor, dumps, loads
+from afcheck.types import ProofTask, Verdict, VerdictKind
+
+ray = pytest.importorskip("ray")
+import ray_cluster  # noqa: E402 - after the skip: it is only of use with ray
+
+pytestmark = pytest.mark.ray
+
+SMT_STATEMENTS = [
+    f"theorem s (x : ℕ) (h : x = {i}) : x - {i + 1} = {i % 3} := by sorry" for i in range(10)
+] + [
+    f"theorem s (x : ℝ) (h : 2 * x + {i} = {i + 8}) : x = {4 + i % 2} := by sorry"
+    for i in range(10)
+] + ["theorem s (f : ℕ → ℕ) : f 1 = f 1 + 0 := by sorry"]
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[ray_cluster.Cluster]:
+    started = ray_cluster.start(cpus_per_node=1, nodes=2)
+    try:
+        yield started
+    finally:
+        if ray.is_initialized():
+            ray.shutdown()
+        started.stop()
+
+
+def _plugins() -> Plugins:
+    plugins = Plugins()
+    plugins.register_module("slowprove")
+    return plugins
+
+
+def _prove(executor: Executor, choice: Choice, tasks: list[ProofTask], *,
+           cache_dir: Path | None = None, chunk_size: int = 4) -> Batch[Verdict]:
+    components = Components(_plugins())
+    cache = codec.open_cache(cache_dir) if cache_dir is not None else None
+    runtime = Runtime(components, cache=cache, chunk_size=chunk_size, executor=executor)
+    built = runtime.component(PROVER, choice)
+    try:
+        return runtime.cached("prove", built, tasks, key=lambda t: (t.statement, t.header),
+                              call=lambda chunk: built.component.prove(chunk),
+                              load=codec.load_verdict, dump=codec.dump)
+    finally:
+        components.close()
+        if cache is not None:
+            cache.close()
+
+
+def _tasks(statements: list[str]) -> list[ProofTask]:
+    return [ProofTask(str(i), s) for i, s in enumerate(statements)]
+
+
+def _kinds(batch: Batch[Verdict]) -> list[tuple[VerdictKind, str]]:
+    return [(v.kind, v.evidence) for v in batch.results]
+
+
+def test_a_worker_sizes_its_process_pools_to_its_share(monkeypatch: pytest.MonkeyPatch) -> None:
+    from afcheck.runtime.workers import JOBS_VARIABLE, default_jobs
+
+    monkeypatch.setenv(JOBS_VARIABLE, "7")  # and restored after the test
+    ComponentHost(cpus=3)
+    assert default_jobs() == 3
+    assert _plugins().create(PROVER, "smt", {}).jobs == 3  # type: ignore[attr-defined]
+
+
+def test_a_call_ships_its_component_as_a_recipe() -> None:
+    components = Components(_plugins())
+    built = components.get(PROVER, Choice.of("slow-arith", {"delay": "0"}))
+    recipe = components.recipe(built.component)
+    assert recipe is not None and recipe.origin == "module slowprove"
+    built_there: list[object] = []
+
+    def build(wanted: object) -> object:
+        assert wanted == recipe
+        made = _plugins().create(PROVER, recipe.name, dict(recipe.options))
+        built_there.append(made)
+        return made
+
+    call = loads(dumps(lambda chunk: built.component.prove(chunk), components.recipe), build)
+    verdicts = call([ProofTask("1", "theorem t : 2 + 2 = 4 := by sorry")])
+    assert [v.kind for v in verdicts] == [VerdictKind.PROVED]
+    assert len(built_there) == 1 and built_there[0] is not built.component
+
+
+def test_unknown_executors_and_options_are_one_line_errors() -> None:
+    with pytest.raises(UsageError, match="unknown executor"):
+        make_executor("dask", {})
+    with pytest.raises(UsageError, match="takes no options"):
+        make_executor("local", {"address": "auto"})
+    with pytest.raises(UsageError, match="unknown option of the ray executor"):
+        make_executor("ray", {"adress": "auto"})
+
+
+def test_an_unreachable_cluster_is_one_line() -> None:
+    port = ray_cluster.free_port()
+    with pytest.raises(UsageError, match=f"address=127.0.0.1:{port}: no Ray cluster answers"):
+        make_executor("ray", {"address": f"127.0.0.1:{port}"})
+
+
+def test_ray_results_equal_local_and_reach_the_cache(cluster: ray_cluster.Cluster,
+                                                     tmp_path: Path) -> None:
+    tasks = _tasks(SMT_STATEMENTS)
+    smt = Choice.of("smt", {"jobs": "1"})
+    local = _prove(LocalExecutor(), smt, tasks)
+    executor = RayExecutor({"address": cluster.address, "timeout_s": "60"})
+    try:
+        remote = _prove(executor, smt, tasks, cache_dir=tmp_path)
+    finally:
+        executor.close()
+    assert _kinds(remote) == _kinds(local)
+    assert {k for k, _ in _kinds(local)} == {VerdictKind.PROVED, VerdictKind.REFUTED,
+                                             VerdictKind.INCONCLUSIVE}
+    assert sum(executor.chunks_by_node.values()) == 6  # 21 statements in chunks of 4
+    assert "6 chunks" in executor.describe()
+    # A second run finds everything in the cache and sends nothing to the cluster.
+    again = RayExecutor({"address": cluster.address})
+    try:
+        cached = _prove(again, smt, tasks, cache_dir=tmp_path)
+    finally:
+        again.close()
+    assert _kinds(cached) == _kinds(local)
+    assert not again.chunks_by_node and cached.seconds == [0.0] * len(tasks)
+
+
+def test_a_stage_asking_for_missing_resources_is_one_line(cluster: ray_cluster.Cluster) -> None:
+    executor = RayExecutor({"address": cluster.address, "gpus": "1", "gpu_stages": "prove"})
+    try:
+        with pytest.raises(UsageError, match=r"asks each Ray worker for CPU=1, GPU=1, which no "
+                                             r"node of the cluster .* has \(largest: CPU=1, "
+                                             r"GPU=0\)"):
+            _prove(executor, Choice.of("smt", {"jobs": "1"}), _tasks(SMT_STATEMENTS[:2]))
+    finally:
+        executor.close()
+
+
+class _InProcess:
+    """A plugin given as an object: nothing a Ray worker could import."""
+
+    @hookimpl
+    def afcheck_register_provers(self, register: Register[ArithProver]) -> None:
+        register("inline", lambda options: ArithProver())
+
+
+def test_an_in_process_plugin_cannot_be_shipped(cluster: ray_cluster.Cluster) -> None:
+    plugins = Plugins(autoload=False)
+    plugins.register(_InProcess(), "inline-plugin")
+    components = Components(plugins)
+    executor = RayExecutor({"address": cluster.address})
+    runtime = Runtime(components, executor=executor)
+    built = runtime.component(PROVER, Choice.of("inline"))
+    try:
+        with pytest.raises(UsageError, match="plugin 'inline-plugin', which was registered in "
+                                             "process and cannot be built on a Ray worker"):
+            runtime.cached("prove", built, _tasks(["theorem t : 1 = 1 := by sorry"]),
+                           key=lambda t: (t.statement,), call=built.component.prove,
+                           load=codec.load_verdict, dump=codec.dump)
+    finally:
+        executor.close()
+        components.close()
+
+
+def _afcheck_json(tmp_path: Path, name: str, *options: str) -> tuple[dict[str, object], str]:
+    root = Path(__file__).resolve().parent.parent
+    target = tmp_path / f"{name}.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "afcheck", str(root / "suites" / "examples"), "--limit", "12",
+         "--chunk-size", "4", "--no-cache", "-q", "--json", str(target), *options],
+        capture_output=True, text=True, timeout=300, cwd=root,
+        env={**os.environ, "RAY_USAGE_STATS_ENABLED": "0"})
+    assert target.is_file(), done.stdout[-2000:] + done.stderr[-2000:]
+    return json.loads(target.read_text(encoding="utf-8")), done.stdout
+
+
+def _outcomes(results: dict[str, object]) -> list[tuple[object, ...]]:
+    steps = results["steps"]
+    assert isinstance(steps, list)
+    return [(s["case_id"], s["outcome"], (s["z"] or {}).get("kind"),
+             (s["z_bar"] or {}).get("kind")) for s in steps]
+
+
+def test_a_run_on_the_cluster_equals_the_local_run(cluster: ray_cluster.Cluster,
+                                                   tmp_path: Path) -> None:
+    local, _ = _afcheck_json(tmp_path, "local")
+    remote, stdout = _afcheck_json(tmp_path, "ray", "--executor", "ray", "--executor-opt",
+                                   f"address={cluster.address}")
+    assert _outcomes(remote) == _outcomes(local)
+    assert len(_outcomes(local)) == 12
+    assert f"ray executor ({cluster.address}): " in stdout
+
+
+def test_a_call_that_cannot_be_shipped_runs_on_the_driver(cluster: ray_cluster.Cluster) -> None:
+    components = Components(_plugins())
+    executor = RayExecutor({"address": cluster.address})
+    runtime = Runtime(components, executor=executor)
+    built = runtime.component(PROVER, Choice.of("slow-arith", {"delay": "0"}))
+    lock = threading.Lock()
+
+    def call(chunk: list[ProofTask]) -> list[Verdict]:
+        with lock:  # a lock cannot be pickled
+            return built.component.prove(chunk)
+
+    try:
+        batch = runtime.cached("prove", built, _tasks(["theorem t : 2 + 2 = 4 := by sorry"]),
+                               key=lambda t: (t.statement,), call=call,
+                               load=codec.load_verdict, dump=codec.dump)
+    finally:
+        executor.close()
+        components.close()
+    assert [v.kind for v in batch.results] == [VerdictKind.PROVED]
+    assert "the prove stage ran on the driver (its call cannot be sent to a worker: " \
+           "TypeError: cannot pickle '_thread.lock' object" in executor.describe()
+
+
+def test_a_lost_node_costs_only_its_unfinished_chunks(cluster: ray_cluster.Cluster,
+                                                      tmp_path: Path) -> None:
+    claims = [f"{i} + {i % 4} = {2 * i if i % 3 else i + i % 4}" for i in range(24)]
+    tasks = _tasks([f"theorem t : {c} := by sorry" for c in claims])
+    slow = Choice.of("slow-arith", {"delay": "0.15"})
+    local = _prove(LocalExecutor(), Choice.of("slow-arith", {"delay": "0"}), tasks, chunk_size=2)
+    executor = RayExecutor({"address": cluster.address, "timeout_s": "60"})
+    second = cluster.nodes[1]
+
+    def kill_once_both_nodes_worked() -> None:
+        deadline = time.monotonic() + 60
+        while len(executor.chunks_by_node) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        second.kill()
+
+    killer = threading.Thread(target=kill_once_both_nodes_worked, daemon=True)
+    killer.start()
+    try:
+        remote = _prove(executor, slow, tasks, cache_dir=tmp_path, chunk_size=2)
+    finally:
+        executor.close()
+        killer.join(timeout=70)
+    assert second.process.poll() is not None
+    assert _kinds(remote) == _kinds(local)
+    assert executor.retried >= 1 and executor.lost_actors >= 1
+    assert sum(executor.chunks_by_node.values()) == 12
+    assert "redone after" in executor.describe()
+    # Every chunk, those redone included, was stored: a resumed run computes nothing.
+    cache = codec.open_cache(tmp_path)
+    try:
+        keys = [codec.key("prove", _fingerprint(slow), t.statement, t.header) for t in tasks]
+        assert len(cache.get_many("prove", keys)) == len(tasks)
+    finally:
+        cache.close()
+
+
+def _fingerprint(choice: Choice) -> str:
+    components = Components(_plugins())
+    try:
+        return components.get(PROVER, choice).fingerprint
+    finally:
+        components.close()
