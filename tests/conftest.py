@@ -9,6 +9,36 @@ import arith as arith_module  # imported before any pytester snapshot, so it is 
 import pytest
 from hypothesis import HealthCheck, settings
 
+
+def _import_everything() -> None:
+    """Import every module of afcheck and its built-in plugins now.
+
+    pytester's in-process runs unload the modules first imported inside them. A module a
+    plugin imports lazily (the Lean front end, the drift detectors) would then exist twice,
+    its classes too, and records made by one copy would fail isinstance checks of the other,
+    depending on which test ran first.
+    """
+    import importlib
+    import pkgutil
+
+    import afcheck
+
+    roots = [afcheck.__path__[0], *(str(p) for p in (Path(afcheck.__path__[0]).parent /
+                                                      "plugins").glob("afcheck_*"))]
+    for root in roots:
+        package = Path(root).name
+        importlib.import_module(package)
+        for info in pkgutil.walk_packages([root], prefix=f"{package}."):
+            if info.name.endswith("__main__"):
+                continue
+            try:
+                importlib.import_module(info.name)
+            except Exception:  # noqa: BLE001 - optional dependencies (vllm, ray) may be absent
+                continue
+
+
+_import_everything()
+
 settings.register_profile(
     "default", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )

@@ -68,16 +68,19 @@ def run(
     perturbations = _perturb(cases, rt, seconds)
     formalisations = _formalise(cases, perturbations, rt, seconds)
     checked = _check(cases, formalisations, rt, seconds)
-    warnings = _detect(cases, perturbations, checked, rt, seconds)
+    tasks = {case.case_id: _detect_tasks(case, perturbations, checked)
+             for case in cases if case.detectors}
+    found = _detect(cases, tasks, rt, seconds)
     screened = {case.case_id: _screened(case, perturbations, checked) for case in cases}
     verdicts = _prove(cases, screened, checked, rt, seconds)
     results = []
     for case in cases:
         result = _assemble(case, perturbations, checked, verdicts, screened[case.case_id],
                            seconds)
-        found = _warnings_of(case, perturbations, checked, warnings)
-        if found:
-            result = replace(result, warnings=found)
+        if case.detectors:
+            warnings, spent = _warnings_of(case, tasks[case.case_id], found, seconds)
+            result = replace(result, warnings=warnings,
+                             timings={**result.timings, "detect": spent})
         results.append(result)
         if on_result is not None:
             on_result(_with_raw_outputs(result, rt.spool))
@@ -246,35 +249,34 @@ def _check(cases: Sequence[CaseSpec], formalisations: Mapping[_FKey, Formalisati
     return out
 
 
-_Sides = tuple[tuple[Side, _FKey, str], tuple[Side, _FKey, str]]
-
-
-def _sides(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation]) -> _Sides:
-    """Each side's formalisation key and the text it stands for."""
+def _detect_tasks(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation],
+                  checked: Mapping[tuple[Choice, _FKey], Formalisation]
+                  ) -> tuple[tuple[Side, DetectTask], ...]:
+    """Each checked statement of a case with the text it stands for (the step, or its
+    perturbation): what the detectors read."""
     original_key, perturbed_key = _case_fkeys(case)
     perturbation = perturbations[(case.perturber, case.seed, case.step.id)]
-    return ((Side.ORIGINAL, original_key, case.step.text),
-            (Side.PERTURBED, perturbed_key, perturbation.text or ""))
+    out = []
+    for side, key, text in ((Side.ORIGINAL, original_key, case.step.text),
+                            (Side.PERTURBED, perturbed_key, perturbation.text or "")):
+        formalisation = checked.get((case.checker, key))
+        if formalisation is not None and formalisation.ok and formalisation.statement:
+            out.append((side, DetectTask(text, formalisation.statement, formalisation.header)))
+    return tuple(out)
 
 
-def _detect(cases: Sequence[CaseSpec], perturbations: Mapping[_PKey, Perturbation],
-            checked: Mapping[tuple[Choice, _FKey], Formalisation], rt: Runtime,
-            seconds: dict[tuple[object, ...], float]
+def _detect(cases: Sequence[CaseSpec], tasks: Mapping[str, Sequence[tuple[Side, DetectTask]]],
+            rt: Runtime, seconds: dict[tuple[object, ...], float]
             ) -> dict[tuple[Choice, DetectTask], list[str]]:
-    """Every detector over every checked statement with the text it stands for, in one
-    batch per detector."""
+    """Every detector over every checked statement, in one batch per detector."""
     groups: dict[Choice, dict[DetectTask, None]] = defaultdict(dict)
     for case in cases:
-        for _, key, text in _sides(case, perturbations):
-            formalisation = checked.get((case.checker, key))
-            if formalisation is None or not formalisation.ok or not formalisation.statement:
-                continue
-            task = DetectTask(text, formalisation.statement, formalisation.header)
+        for _, task in tasks.get(case.case_id, ()):
             for detector in case.detectors:
                 groups[detector][task] = None
     out: dict[tuple[Choice, DetectTask], list[str]] = {}
-    for choice, tasks in groups.items():
-        batch = list(tasks)
+    for choice, unique in groups.items():
+        batch = list(unique)
         made = _call(rt, "detect", DETECTOR, choice, batch,
                      key=lambda t: (t.text, t.statement, t.header),
                      call=lambda detector, chunk: detector.detect(chunk),
@@ -286,20 +288,19 @@ def _detect(cases: Sequence[CaseSpec], perturbations: Mapping[_PKey, Perturbatio
     return out
 
 
-def _warnings_of(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation],
-                 checked: Mapping[tuple[Choice, _FKey], Formalisation],
-                 found: Mapping[tuple[Choice, DetectTask], list[str]]
-                 ) -> tuple[DriftWarning, ...]:
+def _warnings_of(case: CaseSpec, tasks: Sequence[tuple[Side, DetectTask]],
+                 found: Mapping[tuple[Choice, DetectTask], list[str]],
+                 seconds: Mapping[tuple[object, ...], float]
+                 ) -> tuple[tuple[DriftWarning, ...], float]:
+    """The case's warnings and the detectors' seconds on its statements."""
     warnings = []
-    for side, key, text in _sides(case, perturbations):
-        formalisation = checked.get((case.checker, key))
-        if formalisation is None or not formalisation.ok or not formalisation.statement:
-            continue
-        task = DetectTask(text, formalisation.statement, formalisation.header)
+    spent = 0.0
+    for side, task in tasks:
         for detector in case.detectors:
             warnings += [DriftWarning(detector.name, side, message)
                          for message in found.get((detector, task), ())]
-    return tuple(warnings)
+            spent += seconds.get(("detect", detector, task), 0.0)
+    return tuple(warnings), spent
 
 
 def _prove(cases: Sequence[CaseSpec], screened: Mapping[str, str | None],
@@ -372,13 +373,6 @@ def _assemble(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation],
         "prove": sum(seconds.get(("prove", case.prover, f.statement, f.header), 0.0)
                      for f in sides if f.ok and f.statement),
     }
-    if case.detectors:
-        timings["detect"] = sum(
-            seconds.get(("detect", detector, DetectTask(text, f.statement, f.header)), 0.0)
-            for detector in case.detectors
-            for (_, _, text), f in zip(_sides(case, perturbations), (original, perturbed),
-                                       strict=True)
-            if f is not None and f.ok and f.statement)
 
     def verdict_of(formalisation: Formalisation | None) -> Verdict | None:
         if formalisation is None or not formalisation.ok or not formalisation.statement:
