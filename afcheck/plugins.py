@@ -13,6 +13,7 @@ Built-in plugins live in ``plugins/`` and load through the same entry points.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import os
 import warnings
@@ -195,6 +196,12 @@ def _dist_label(ep: metadata.EntryPoint) -> str:
     dist = getattr(ep, "dist", None)
     if dist is None:
         return ep.value
+    return _labels_of(dist)
+
+
+@functools.cache
+def _labels_of(dist: metadata.Distribution) -> str:
+    # Reading a distribution's METADATA parses the whole file; every built-in plugin shares one.
     return f"{dist.metadata['Name']} {dist.version}"
 
 

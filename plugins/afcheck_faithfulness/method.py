@@ -4,7 +4,6 @@ prove or refute both, and judge the pair."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
 
 from afcheck.method import Case, Choice, ItemOutcome, ItemResult, ItemStatus, JsonObject, Selection
 from afcheck.runtime import Runtime
@@ -57,7 +56,9 @@ class Faithfulness:
         several = len(templates) > 1
         for template in templates:
             name = record.case_name + (f"[{template.perturber.name}]" if several else "")
-            yield name, replace(template, step=record)
+            yield name, CaseSpec("", record, template.perturber, template.formaliser,
+                                 template.checker, template.prover, template.seed,
+                                 template.keep_ineffective, template.detectors)
 
     def _templates_of(self, selection: Selection) -> tuple[CaseSpec, ...]:
         """One case per perturber with everything but the step: the same for every record of
@@ -85,7 +86,9 @@ class Faithfulness:
     def run(self, cases: Sequence[Case[CaseSpec]], runtime: Runtime,
             notify: Callable[[CaseResult], None] | None) -> list[CaseResult]:
         self._spool = runtime.spool
-        specs = [replace(case.spec, case_id=case.case_id) for case in cases]
+        specs = [CaseSpec(case.case_id, s.step, s.perturber, s.formaliser, s.checker, s.prover,
+                          s.seed, s.keep_ineffective, s.detectors)
+                 for case in cases for s in (case.spec,)]
         return pipeline.run(specs, runtime, notify)
 
     def outcome(self, result: CaseResult) -> ItemOutcome:

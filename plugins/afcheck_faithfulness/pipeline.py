@@ -10,12 +10,13 @@ finished chunk is stored at once and a killed run resumes where it stopped.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from afcheck.components import Perturber
+from afcheck.components import Built, Detector, Perturber
 from afcheck.method import Choice
 from afcheck.registry import CHECKER, DETECTOR, FORMALISER, PERTURBER, PROVER, Kind
 from afcheck.runtime import Batch, Runtime
@@ -268,23 +269,38 @@ def _detect_tasks(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation],
 def _detect(cases: Sequence[CaseSpec], tasks: Mapping[str, Sequence[tuple[Side, DetectTask]]],
             rt: Runtime, seconds: dict[tuple[object, ...], float]
             ) -> dict[tuple[Choice, DetectTask], list[str]]:
-    """Every detector over every checked statement, in one batch per detector."""
-    groups: dict[Choice, dict[DetectTask, None]] = defaultdict(dict)
+    """Every detector over every checked statement, in one batch per set of detectors.
+
+    The detectors a case uses are one cached stage together (one cache key per statement,
+    not one per detector and statement): the stage runs on every statement of a run, and its
+    keys would otherwise be most of a cached re-run's look-ups.
+    """
+    groups: dict[tuple[Choice, ...], dict[DetectTask, None]] = defaultdict(dict)
     for case in cases:
         for _, task in tasks.get(case.case_id, ()):
-            for detector in case.detectors:
-                groups[detector][task] = None
+            groups[case.detectors][task] = None
     out: dict[tuple[Choice, DetectTask], list[str]] = {}
-    for choice, unique in groups.items():
+    for detectors, unique in groups.items():
+        built = [rt.component(DETECTOR, choice) for choice in detectors]
+        together: Built[object] = Built(
+            tuple(b.component for b in built), "detectors",
+            ",".join(f"{b.name}:{b.version}" for b in built),
+            json.dumps([b.fingerprint for b in built]), all(b.cacheable for b in built), None)
+
+        def call(chunk: list[DetectTask], built: list[Built[Detector]] = built
+                 ) -> list[list[list[str]]]:
+            each = [b.component.detect(chunk) for b in built]
+            return [[found[index] for found in each] for index in range(len(chunk))]
+
         batch = list(unique)
-        made = _call(rt, "detect", DETECTOR, choice, batch,
-                     key=lambda t: (t.text, t.statement, t.header),
-                     call=lambda detector, chunk: detector.detect(chunk),
-                     load=lambda data: list(data["messages"]),
-                     dump=lambda messages: {"messages": messages})
-        for task, messages, spent in zip(batch, made.results, made.seconds, strict=True):
-            out[(choice, task)] = messages
-            seconds[("detect", choice, task)] = spent
+        made = rt.cached("detect", together, batch,
+                         key=lambda t: (t.text, t.statement, t.header), call=call,
+                         load=lambda data: [list(m) for m in data["messages"]],
+                         dump=lambda messages: {"messages": messages})
+        for task, per_detector, spent in zip(batch, made.results, made.seconds, strict=True):
+            for choice, messages in zip(detectors, per_detector, strict=True):
+                out[(choice, task)] = messages
+                seconds[("detect", choice, task)] = spent / len(detectors)
     return out
 
 
