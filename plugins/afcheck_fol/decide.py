@@ -63,6 +63,20 @@ class Decision:
     def error_class(self) -> str | None:
         return None if self.syntax_error is None else self.syntax_error.error_class.value
 
+    @property
+    def decision(self) -> str:
+        """The decision's name (``correct``, ``syntax-error`` …), as metrics count it."""
+        return self.status
+
+    @property
+    def error_rule(self) -> str | None:
+        return None if self.syntax_error is None else self.syntax_error.rule
+
+    @property
+    def theory(self) -> str | None:
+        """The theory of the verdict (for a correct item: the one that decided it)."""
+        return None if self.verdict is None else self.verdict.theory
+
 
 def decide(item: Item, candidate: Candidate, settings: Settings = Settings()) -> Decision:
     """The decision for one item (see the module docstring)."""

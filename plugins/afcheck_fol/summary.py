@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from afcheck.metrics import Interval, wilson
 from afcheck_fol.decide import (
@@ -40,9 +41,17 @@ class Group:
     by_theory: Mapping[str, int]
     """Correct items by the theory that decided them."""
     error_classes: Mapping[str, int]
+    """Every class, in the taxonomy's order, once any item has a syntax error; else empty."""
     error_rules: Mapping[str, int]
-    mean_ted: float | None
-    """Mean tree edit distance of the semantic errors to their nearest gold."""
+    rule_classes: Mapping[str, str]
+    """Each rule's class."""
+    teds: tuple[int, ...]
+    """The distances of the semantic errors to their nearest gold."""
+
+    @property
+    def mean_ted(self) -> float | None:
+        """Mean tree edit distance of the semantic errors to their nearest gold."""
+        return sum(self.teds) / len(self.teds) if self.teds else None
 
     @property
     def decided(self) -> int:
@@ -175,27 +184,48 @@ class Nl2FolSummary:
 
 
 
-def group(decisions: Sequence[Decision]) -> Group:
-    statuses = Counter(d.status for d in decisions)
-    classes = Counter(d.error_class for d in decisions if d.error_class is not None)
-    rules = Counter(d.syntax_error.rule for d in decisions if d.syntax_error is not None)
-    teds = [d.ted for d in decisions if d.status == SEMANTIC_ERROR and d.ted is not None]
-    theories = Counter(
-        d.verdict.theory for d in decisions if d.status == CORRECT and d.verdict is not None
-    )
+class Counted(Protocol):
+    """What the metrics count of one item: a run's :class:`Decision`, or an item read back
+    from a JSON result file (the report counts those with the same code)."""
+
+    @property
+    def decision(self) -> str: ...
+    @property
+    def error_class(self) -> str | None: ...
+    @property
+    def error_rule(self) -> str | None: ...
+    @property
+    def ted(self) -> int | None: ...
+    @property
+    def theory(self) -> str | None: ...
+
+
+ERROR_CLASSES = tuple(c.value for c in ErrorClass)
+
+
+def group(items: Sequence[Counted]) -> Group:
+    """The metrics of a group of items."""
+    decisions = Counter(r.decision for r in items)
+    classes = Counter(r.error_class for r in items
+                      if r.decision == SYNTAX_ERROR and r.error_class is not None)
+    rules = Counter(r.error_rule for r in items
+                    if r.decision == SYNTAX_ERROR and r.error_rule is not None)
+    # Every class listed, in the taxonomy's order, so distributions line up across runs.
+    known = [*ERROR_CLASSES, *sorted(str(c) for c in set(classes) - set(ERROR_CLASSES))]
     return Group(
-        n=len(decisions),
-        correct=statuses[CORRECT],
-        syntax_errors=statuses[SYNTAX_ERROR],
-        semantic_errors=statuses[SEMANTIC_ERROR],
-        undecided=statuses[UNDECIDED],
-        no_output=statuses[NO_OUTPUT],
-        by_theory=dict(sorted(theories.items())),
-        # Every class listed, in the taxonomy's order, so distributions line up across runs.
-        error_classes={c.value: classes.get(c.value, 0) for c in ErrorClass}
-        if classes else {},
-        error_rules=dict(sorted(rules.items())),
-        mean_ted=sum(teds) / len(teds) if teds else None,
+        n=len(items),
+        correct=decisions[CORRECT],
+        syntax_errors=decisions[SYNTAX_ERROR],
+        semantic_errors=decisions[SEMANTIC_ERROR],
+        undecided=decisions[UNDECIDED],
+        no_output=decisions[NO_OUTPUT],
+        by_theory=dict(sorted(Counter(str(r.theory) for r in items
+                                      if r.decision == CORRECT and r.theory).items())),
+        error_classes={c: classes.get(c, 0) for c in known} if classes else {},
+        error_rules=dict(sorted((str(k), v) for k, v in rules.items())),
+        rule_classes={str(r.error_rule): str(r.error_class) for r in items
+                      if r.error_rule is not None and r.error_class is not None},
+        teds=tuple(r.ted for r in items if r.decision == SEMANTIC_ERROR and r.ted is not None),
     )
 
 
@@ -203,7 +233,8 @@ LEVELS = ("super-low", "low", "mid-low", "mid-high", "high", "super-high")
 """The seed's six difficulty levels, easiest first; other tags follow in name order."""
 
 
-def _tag_order(tag: str) -> tuple[int, str]:
+def tag_order(tag: str) -> tuple[int, str]:
+    """Difficulty tags in the seed's order, easiest first; other tags after, by name."""
     return (LEVELS.index(tag) if tag in LEVELS else len(LEVELS), tag)
 
 
@@ -215,7 +246,7 @@ def summarise(decisions: Sequence[Decision]) -> Nl2FolSummary:
         datasets.setdefault(decision.item.dataset, []).append(decision)
     return Nl2FolSummary(
         group(decisions),
-        {tag: group(tags[tag]) for tag in sorted(tags, key=_tag_order)},
+        {tag: group(tags[tag]) for tag in sorted(tags, key=tag_order)},
         {name: group(datasets[name]) for name in sorted(datasets)},
     )
 
