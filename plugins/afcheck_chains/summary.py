@@ -70,16 +70,18 @@ class ChainMetrics:
         }
 
 
-def macro_f1(pairs: Sequence[tuple[Label, Label]],
-             classes: Sequence[Label] = GOLD_LABELS) -> float | None:
-    """Macro-F1 over ``classes`` of (gold, predicted) pairs; classes absent from both count 0."""
+def macro_f1(pairs: Sequence[tuple[str, str]],
+             classes: Sequence[str] = GOLD_LABELS) -> float | None:
+    """Macro-F1 over ``classes`` of (gold, predicted) pairs; a class absent from both sides is
+    left out of the mean. Labels compare by value, so pairs read back from a result file
+    (plain strings) count as a run's :class:`Label` pairs do."""
     if not pairs:
         return None
     scores: list[float] = []
     for label in classes:
-        tp = sum(1 for g, p in pairs if g is label and p is label)
-        fp = sum(1 for g, p in pairs if g is not label and p is label)
-        fn = sum(1 for g, p in pairs if g is label and p is not label)
+        tp = sum(1 for g, p in pairs if g == label and p == label)
+        fp = sum(1 for g, p in pairs if g != label and p == label)
+        fn = sum(1 for g, p in pairs if g == label and p != label)
         if tp + fp + fn == 0:
             continue
         scores.append(2 * tp / (2 * tp + fp + fn))

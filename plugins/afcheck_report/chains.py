@@ -14,12 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from afcheck_chains.classes import CLASS_NAMES
+from afcheck_chains.summary import Rate, macro_f1
 
-from afcheck.metrics import Interval, wilson
 from afcheck_report.runfile import case_id_of, dataset_of
-
-GOLD_LABELS = ("True", "False", "Unknown")
-"""The classes of the step-label F1 (a predicted Error, Limit or Invalid is a miss)."""
 
 STEP_LABELS = ("True", "False", "Unknown", "Error", "Limit", "Invalid")
 """Every label a step can get, in display order."""
@@ -73,25 +70,6 @@ def records(steps: Iterable[Mapping[str, Any]]) -> list[ChainRecord]:
 
 
 @dataclass(frozen=True)
-class Rate:
-    count: int
-    total: int
-
-    @property
-    def value(self) -> float:
-        return self.count / self.total if self.total else 0.0
-
-    @property
-    def interval(self) -> Interval:
-        return wilson(self.count, self.total)
-
-    def to_json(self) -> dict[str, float | int]:
-        ci = self.interval
-        return {"count": self.count, "total": self.total, "value": self.value,
-                "ci_low": ci.low, "ci_high": ci.high}
-
-
-@dataclass(frozen=True)
 class ChainGroup:
     """The metrics of one group of chains (the figures of :class:`afcheck_chains.summary.
     ChainMetrics`)."""
@@ -136,21 +114,6 @@ class ChainGroup:
             "analysis_failure_rate": self.analysis_failure.to_json(),
             "undecided": self.undecided.to_json(),
         }
-
-
-def macro_f1(pairs: Sequence[tuple[str, str]]) -> float | None:
-    """Macro-F1 over True / False / Unknown of (gold, predicted) pairs; a class absent from
-    both sides is left out of the mean."""
-    if not pairs:
-        return None
-    scores: list[float] = []
-    for label in GOLD_LABELS:
-        tp = sum(1 for g, p in pairs if g == label and p == label)
-        fp = sum(1 for g, p in pairs if g != label and p == label)
-        fn = sum(1 for g, p in pairs if g == label and p != label)
-        if tp + fp + fn:
-            scores.append(2 * tp / (2 * tp + fp + fn))
-    return sum(scores) / len(scores) if scores else None
 
 
 def group(items: Sequence[ChainRecord]) -> ChainGroup:
