@@ -24,7 +24,7 @@ from pathlib import Path
 from afcheck import options as opts
 from afcheck.errors import AfcheckError, UsageError
 from afcheck.plugins import Plugins, get_plugins
-from afcheck.registry import KINDS, Handler, kind_named
+from afcheck.registry import Handler
 
 USAGE = """usage: afcheck PATH... [--formaliser NAME] [--prover NAME] [--perturber NAME] [...]
        afcheck COMMAND [ARGS...]     (afcheck help: every option and command)"""
@@ -42,7 +42,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         plugins = get_plugins()
         for module in _plugin_modules(args):
             plugins.register_module(module)
-        if not args or args[0] in ("help", "-h", "--help") and not _paths(args[1:]):
+        if not args or args[0] in ("help", "-h", "--help") and not _paths(
+                _without_plugins(args[1:])):
             if not args:
                 print(USAGE, file=sys.stderr)
                 return 4
@@ -195,7 +196,7 @@ def all_options(plugins: Plugins) -> list[opts.OptionSpec]:
     """The core's options and those every loaded plugin adds."""
     group = opts.OptionGroup(add=lambda spec: None)
     plugins.pm.hook.afcheck_addoption.call_historic(kwargs={"group": group})
-    return [*opts.CORE_OPTIONS, *group.specs]
+    return [*opts.component_options(list(plugins.kinds)), *opts.CORE_OPTIONS, *group.specs]
 
 
 # -- help ------------------------------------------------------------------------------------
@@ -252,7 +253,7 @@ def _two_columns(left: str, right: str, width: int = 30, total: int = 100) -> st
 
 def _configure_list(parser: argparse.ArgumentParser) -> Handler:
     parser.add_argument("kind", nargs="?", help="one kind: " + ", ".join(
-        [*(k.plural for k in KINDS), "commands"]))
+        [*(k.plural for k in get_plugins().kinds), "kinds", "commands"]))
     return list_command
 
 
@@ -268,8 +269,15 @@ def list_command(args: argparse.Namespace) -> int:
         print(tabulate(rows, headers=("name", "plugin", "description"),
                        maxcolwidths=[None, None, 70]))
         return 0
+    if args.kind == "kinds":
+        rows = [[kind.name, "yes" if kind.selectable else "", kind.follows or "",
+                 kind.description] for kind in plugins.kinds]
+        print("kinds:")
+        print(tabulate(rows, headers=("name", "chosen with --NAME", "follows", "description"),
+                       maxcolwidths=[None, None, None, 60]))
+        return 0
     try:
-        kinds = [kind_named(args.kind)] if args.kind else list(KINDS)
+        kinds = [plugins.kinds.get(args.kind)] if args.kind else list(plugins.kinds)
     except UsageError as exc:
         print(f"afcheck: error: {exc}", file=sys.stderr)
         return 4

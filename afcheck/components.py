@@ -120,14 +120,6 @@ class Detector(Protocol):
 
 
 @runtime_checkable
-class FolProver(Protocol):
-    """Decides first-order problems (TPTP text) and answers SZS statuses."""
-
-    name: str
-    version: str
-
-
-@runtime_checkable
 class SuiteKind(Protocol):
     """Reads a suite's data into the item records of one evaluation method."""
 

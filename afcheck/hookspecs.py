@@ -12,14 +12,16 @@ this mechanism.
 
 Registration hooks receive a ``register`` callback::
 
-    register(name, factory, *, description="", details=None)
+    register(name, factory, *, description="", details=None, model=None)
 
 ``factory(options)`` builds the component from the ``--<kind>-opt k=v`` options (a
 ``dict[str, str]``) when the component is selected; it is the place to import heavy
 dependencies, so that listing plugins and collecting tests stay cheap. A factory whose
 dependency is missing raises :class:`afcheck.errors.MissingDependency`; the runner turns it
 into one line naming the install command. ``details`` are short strings shown by
-``afcheck list`` (a preset's backend and model id, say).
+``afcheck list`` (a preset's backend and model id, say). ``model``, an
+:class:`afcheck.model.ModelRef`, marks a component that is a model (an LLM preset), which
+every method that formalises can then ask with its own prompt.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ import pluggy
 
 if TYPE_CHECKING:
     from afcheck.options import OptionGroup
-    from afcheck.registry import Register
+    from afcheck.registry import Kinds, Register
     from afcheck.run import Run
     from afcheck.summary import RunSummary
 
@@ -38,8 +40,46 @@ hookspec = pluggy.HookspecMarker("afcheck")
 
 
 # -------------------------------------------------------------------------------------------
-# Registration hooks: one per kind of thing a plugin can add. Plain hooks (every
-# implementation is called); none returns a value.
+# Kinds: what a plugin can add to the host, the way pytest_addhooks lets xdist add hooks.
+# -------------------------------------------------------------------------------------------
+
+
+@hookspec(historic=True)
+def afcheck_addkinds(kinds: Kinds) -> None:
+    """Declare component kinds of the plugin's own, with their registration hooks.
+
+    :param kinds: the plugin manager's :class:`afcheck.registry.Kinds`;
+        ``kinds.add(kind, hookspecs)`` declares a :class:`afcheck.registry.Kind` and adds the
+        hookspec of its registration hook (``hookspecs`` is a module or class holding an
+        ``@hookspec`` function named ``kind.hook``, documented there, as this module documents
+        the core's).
+
+    The core declares the kinds every method shares: ``formaliser``, ``prover``, ``checker``
+    (the Lean statement front end), ``method``, ``suite_kind`` and ``reporter``. A method
+    declares the component kinds only its family uses (the faithfulness method's
+    perturbers and detectors, the equivalence criteria, the FOL formalisers and provers).
+    A declared kind gets everything a core kind has: ``afcheck list KIND``, the options
+    ``--<kind>`` and ``--<kind>-opt`` when it is selectable, suite defaults, validation
+    before any work, fingerprints and recipes for remote workers.
+
+    Historic: called for every plugin as it is registered, before any registry is built.
+    Not firstresult. Example::
+
+        from afcheck.registry import Kind
+        from my_method import hookspecs
+
+        GRADER = Kind("grader", "graders", "afcheck_register_graders", selectable=True,
+                      protocol=Grader, description="grades a candidate")
+
+        @hookimpl
+        def afcheck_addkinds(kinds):
+            kinds.add(GRADER, hookspecs)
+    """
+
+
+# -------------------------------------------------------------------------------------------
+# Registration hooks of the core's kinds: one per kind of thing a plugin can add. Plain
+# hooks (every implementation is called); none returns a value.
 # -------------------------------------------------------------------------------------------
 
 
@@ -90,73 +130,6 @@ def afcheck_register_checkers(register: Register) -> None:
         @hookimpl
         def afcheck_register_checkers(register):
             register("lean", make_lean_checker, description="`by sorry` in a Lean REPL")
-    """
-
-
-@hookspec
-def afcheck_register_perturbers(register: Register) -> None:
-    """Register perturbers: components that make an invalid counterpart of each step.
-
-    :param register: as for :func:`afcheck_register_formalisers`; the factory returns a
-        :class:`afcheck.components.Perturber` whose ``perturb(steps, seed)`` returns one
-        :class:`afcheck.types.Perturbation` per step (``text=None`` when unperturbable).
-        Same steps and seed must give the same perturbations, whatever their order.
-
-    Called the first time any perturber is looked up. Not firstresult. Example::
-
-        @hookimpl
-        def afcheck_register_perturbers(register):
-            register("regex", lambda options: RegexPerturber(), description="App. C rules")
-    """
-
-
-@hookspec
-def afcheck_register_criteria(register: Register) -> None:
-    """Register equivalence criteria: components that judge whether two Lean statements agree.
-
-    :param register: as for :func:`afcheck_register_formalisers`; the factory returns a
-        :class:`afcheck.components.EquivalenceCriterion` whose ``decide(pairs)`` receives
-        every :class:`afcheck.equivalence.Pair` of a run in one batch and answers one
-        :class:`afcheck.equivalence.Decision` (Eq, Noneq or Inconclusive) per pair.
-
-    Called the first time any criterion is looked up. Not firstresult. Example::
-
-        @hookimpl
-        def afcheck_register_criteria(register):
-            register("syntactic", lambda options: Syntactic())
-    """
-
-
-@hookspec
-def afcheck_register_fol_provers(register: Register) -> None:
-    """Register first-order provers: components that decide TPTP problems (SZS statuses).
-
-    :param register: as for :func:`afcheck_register_formalisers`; the factory returns a
-        :class:`afcheck.components.FolProver`, chosen with ``--fol-prover NAME``.
-
-    Called the first time any FOL prover is looked up. Not firstresult. Example::
-
-        @hookimpl
-        def afcheck_register_fol_provers(register):
-            register("eprover", make_eprover, description="E prover, SZS statuses")
-    """
-
-
-@hookspec
-def afcheck_register_detectors(register: Register) -> None:
-    """Register semantic-drift detectors: checks that warn about a statement that may not say
-    what its step says. A warning never changes a verdict.
-
-    :param register: as for :func:`afcheck_register_formalisers`; the factory returns a
-        :class:`afcheck.components.Detector` whose ``detect(tasks)`` receives every checked
-        formalisation of a run in one batch. A run uses every registered detector unless
-        ``--detectors`` names some (or ``none``).
-
-    Called the first time any detector is looked up. Not firstresult. Example::
-
-        @hookimpl
-        def afcheck_register_detectors(register):
-            register("numeral_fidelity", lambda options: NumeralFidelity())
     """
 
 

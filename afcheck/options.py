@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from afcheck.errors import UsageError
-from afcheck.registry import COMPONENT_KINDS
+from afcheck.registry import Kind
 
 PREFIX = "--afcheck-"
 
@@ -54,23 +54,29 @@ def _opt(section: str, name: str, **kwargs: Any) -> OptionSpec:
     return OptionSpec(name, kwargs, section)
 
 
-def _component_options() -> tuple[OptionSpec, ...]:
-    specs = []
-    for kind in COMPONENT_KINDS:
-        many = kind.name == "perturber"
-        specs.append(_opt(
-            "components", kind.option, metavar="NAME[,NAME…]" if many else "NAME",
-            help=(f"{kind.name.replace('_', ' ')} plugin"
-                  + ("(s); several parametrise each item" if many else "")
-                  + " (default: the suite's, else its method's)")))
-        specs.append(_opt("components", f"{kind.option}-opt", action="append", default=[],
-                          metavar="K=V[,K=V…]",
-                          help=f"{kind.name.replace('_', ' ')} option(s), repeatable"))
-    return tuple(specs)
+def kind_options(kind: Kind[object]) -> tuple[OptionSpec, OptionSpec]:
+    """``--<kind> NAME`` and ``--<kind>-opt K=V`` of a selectable kind."""
+    words = kind.name.replace("_", " ")
+    if kind.follows is not None:
+        default = f"the model of --{kind.follows.replace('_', '-')}, else the suite's"
+    else:
+        default = "the suite's, else its method's"
+    return (
+        _opt("components", kind.option, metavar="NAME[,NAME…]" if kind.many else "NAME",
+             help=(f"{kind.description or words}"
+                   + ("; several parametrise each item" if kind.many else "")
+                   + f" (afcheck list {kind.plural}; default: {default})")),
+        _opt("components", f"{kind.option}-opt", action="append", default=[],
+             metavar="K=V[,K=V…]", help=f"{words} option(s), repeatable"),
+    )
+
+
+def component_options(kinds: Sequence[Kind[object]]) -> tuple[OptionSpec, ...]:
+    """The options of every selectable kind among ``kinds``, in order."""
+    return tuple(spec for kind in kinds if kind.selectable for spec in kind_options(kind))
 
 
 CORE_OPTIONS: tuple[OptionSpec, ...] = (
-    *_component_options(),
     _opt("steps and perturbation", "steps", metavar="MODE",
          help="how suites split chains into steps (ProcessBench: paragraph, claims, dag)"),
     _opt("steps and perturbation", "seed", type=int, metavar="N",

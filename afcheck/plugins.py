@@ -19,13 +19,16 @@ import os
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from importlib import metadata
-from typing import TypeVar, overload
+from typing import TYPE_CHECKING, TypeVar, overload
 
 import pluggy
 
 from afcheck import hookspecs
 from afcheck.errors import UsageError
-from afcheck.registry import KINDS, CommandEntry, CommandFactory, Entry, Kind, Registry
+from afcheck.registry import CommandEntry, CommandFactory, Entry, Kind, Kinds, Registry
+
+if TYPE_CHECKING:
+    from afcheck.model import ModelRef
 
 ENTRY_POINT_GROUP = "afcheck"
 
@@ -46,6 +49,12 @@ class Plugins:
     def __init__(self, autoload: bool = True) -> None:
         self.pm = pluggy.PluginManager("afcheck")
         self.pm.add_hookspecs(hookspecs)
+        self.kinds = Kinds(self._add_hookspecs)
+        """The kinds the core and the loaded plugins declare."""
+        self._specs: set[int] = set()
+        # Historic, as pytest_addhooks: each plugin declares its kinds as it is registered,
+        # before any registry is built from them.
+        self.pm.hook.afcheck_addkinds.call_historic(kwargs={"kinds": self.kinds})
         self.origins: dict[str, str] = {}
         """Plugin name → where it came from (``dist-name version`` or ``module``)."""
         self.load_errors: dict[str, str] = {}
@@ -106,11 +115,36 @@ class Plugins:
         if self.pm.get_plugin(name) is not None or self.pm.is_registered(plugin):
             return
         self.pm.register(plugin, name=name)
-        self.pm.check_pending()
         self.origins[name] = origin
         self._registries = None
         self._commands = None
 
+    def _add_hookspecs(self, specs: object) -> None:
+        if id(specs) not in self._specs:
+            self._specs.add(id(specs))
+            self.pm.add_hookspecs(specs)
+
+    def check_hooks(self) -> None:
+        """Refuse hooks no loaded plugin declares (a misspelt ``afcheck_*`` name), in one line.
+
+        A registration hook of a kind that is not declared is let be, with a warning: the
+        plugin that declares the kind is not loaded (``AFCHECK_PLUGINS`` left it out), so
+        nothing could use those components anyway.
+        """
+        registration = {kind.hook for kind in self.kinds}
+        for hook_name in dir(self.pm.hook):
+            caller = getattr(self.pm.hook, hook_name)
+            if not hook_name.startswith("afcheck_") or getattr(caller, "spec", True):
+                continue
+            owners = ", ".join(sorted(self.pm.get_name(impl.plugin) or repr(impl.plugin)
+                                      for impl in caller.get_hookimpls()))
+            if hook_name.startswith("afcheck_register_") and hook_name not in registration:
+                warnings.warn(f"plugin(s) {owners} implement {hook_name}, the registration "
+                              "hook of a kind no loaded plugin declares; those components "
+                              "are not used", PluginWarning, stacklevel=2)
+                continue
+            raise UsageError(f"plugin(s) {owners} implement {hook_name}, which is no afcheck "
+                             "hook; see `afcheck help` and afcheck.hookspecs for the hooks")
     # -- registries --------------------------------------------------------------------------
 
     @overload
@@ -122,9 +156,10 @@ class Plugins:
     def registry(self, kind: Kind[T] | str) -> Registry[T] | Registry[object]:
         """The registry of one kind (a :class:`Kind`, or its name as ``afcheck list`` takes)."""
         name = kind if isinstance(kind, str) else kind.name
-        if name not in {k.name for k in KINDS}:
-            raise ValueError(f"unknown kind {name!r}")
-        if self._registries is None:
+        if name not in self.kinds:
+            raise UsageError(f"no loaded plugin declares the kind '{name}'; "
+                             f"declared: {', '.join(k.name for k in self.kinds)}")
+        if self._registries is None or name not in self._registries:
             self._registries = self._build_registries()
         return self._registries[name]
 
@@ -164,11 +199,13 @@ class Plugins:
         why = ("Plugins are not loaded from entry points (AFCHECK_DISABLE_PLUGIN_AUTOLOAD is "
                "set): name the module that provides it with --plugin MODULE."
                if os.environ.get("AFCHECK_DISABLE_PLUGIN_AUTOLOAD") else "")
+        self.check_hooks()
+        kinds = list(self.kinds)
         registries: dict[str, Registry[object]] = {kind.name: Registry(kind.name, why)
-                                                   for kind in KINDS}
-        for kind in KINDS:
-            hook = getattr(self.pm.hook, kind.hook)
-            for impl in hook.get_hookimpls():
+                                                   for kind in kinds}
+        for kind in kinds:
+            hook = getattr(self.pm.hook, kind.hook, None)
+            for impl in hook.get_hookimpls() if hook is not None else ():
                 plugin_name = self.pm.get_name(impl.plugin) or repr(impl.plugin)
                 impl.function(register=_registrar(registries[kind.name], kind.name,
                                                   plugin_name))
@@ -182,8 +219,10 @@ def _registrar(registry: Registry[object], kind: str, plugin: str) -> Callable[.
         *,
         description: str = "",
         details: Mapping[str, str] | None = None,
+        model: ModelRef | None = None,
     ) -> None:
-        registry.add(Entry(kind, name, factory, plugin, description, dict(details or {})))
+        registry.add(Entry(kind, name, factory, plugin, description, dict(details or {}),
+                           model))
 
     return register
 

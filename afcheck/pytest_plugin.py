@@ -54,10 +54,12 @@ def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginMa
     def add(spec: opts.OptionSpec) -> None:
         group.addoption(spec.long, dest=spec.dest, **spec.kwargs)
 
-    for spec in opts.CORE_OPTIONS:
-        add(spec)
     plugins = Plugins()
     _plugins_of[pluginmanager] = plugins
+    for spec in (*opts.component_options(list(plugins.kinds)), *opts.CORE_OPTIONS):
+        add(spec)
+    # A kind a --afcheck-plugin module declares later brings its options along.
+    plugins.kinds.on_add(lambda kind: [add(spec) for spec in opts.component_options([kind])])
     # Historic: a plugin registered later (--afcheck-plugin) adds its options too.
     plugins.pm.hook.afcheck_addoption.call_historic(kwargs={"group": opts.OptionGroup(add=add)})
 
@@ -199,11 +201,14 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         return
     terminalreporter.section("afcheck")
     # Dataset names and file names come from data: shown with escapes, never acted on.
-    for index, summary in enumerate(run.summary.methods.values()):
+    for index, (name, summary) in enumerate(run.summary.methods.items()):
         if index:
             terminalreporter.write_line("")
         for line in summary.lines():
             terminalreporter.write_line(printable(line))
+        source = run.summary.candidates.get(name)
+        if source is not None:
+            terminalreporter.write_line(printable(f"{name} {source.line()}"))
     for failure in run.summary.gate_failures:
         terminalreporter.write_line(printable(f"GATE FAILED: {failure}"))
     if run.cache_stats is not None:

@@ -10,7 +10,7 @@ happen only then.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
@@ -19,16 +19,13 @@ from afcheck.errors import UnknownComponent, UsageError
 if TYPE_CHECKING:
     from afcheck.components import (
         Checker,
-        Detector,
-        EquivalenceCriterion,
-        FolProver,
         Formaliser,
-        Perturber,
         Prover,
         Reporter,
         SuiteKind,
     )
     from afcheck.method import AnyMethod
+    from afcheck.model import ModelRef
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
@@ -55,7 +52,16 @@ class CommandFactory(Protocol):
 
 @dataclass(frozen=True)
 class Kind(Generic[T_co]):
-    """One kind of thing plugins register."""
+    """One kind of thing plugins register.
+
+    The core declares the kinds every method shares (methods, suite kinds, reporters, and the
+    Lean formalisers, provers and checkers of the Lean statement front end); a plugin declares
+    its own in :func:`afcheck.hookspecs.afcheck_addkinds`, with the hookspec of its
+    registration hook, the way ``pytest_addhooks`` lets xdist add hooks. Everything that
+    works per kind reads the declared kinds: ``afcheck list``, the ``--<kind>`` and
+    ``--<kind>-opt`` options, suite defaults, validation before work, fingerprints, recipes
+    for remote workers and the run record.
+    """
 
     name: str
     """Singular, as in ``--formaliser`` and ``afcheck list``'s headings."""
@@ -64,6 +70,24 @@ class Kind(Generic[T_co]):
     """The registration hook that fills this kind's registry."""
     selectable: bool = False
     """Whether a run chooses one by name (``--<name>`` and ``--<name>-opt``)."""
+    protocol: type | None = None
+    """The interface its components implement (a ``runtime_checkable`` protocol): a built
+    component that does not is refused before any work, in one line."""
+    many: bool = False
+    """Whether a run may choose several at once (``--perturber regex,llm``)."""
+    follows: str | None = None
+    """Another kind whose command-line choice this one takes when its own is not given: the
+    FOL formalisers follow ``formaliser``, so the model under test given with
+    ``--formaliser`` reaches the FOL methods too (see :mod:`afcheck.model`)."""
+    model_entry: str | None = None
+    """The entry of this kind that asks a model of the followed kind with this kind's own
+    prompt (``llm`` for the FOL formalisers): a model given with ``--formaliser kimina``
+    becomes that entry with the model's id and client options."""
+    candidates: bool = False
+    """Whether its components write the candidates a method scores (the model under test);
+    the run says per method which one did, or that the suite's fixed candidates were scored."""
+    description: str = ""
+    """One line for ``afcheck list kinds`` and the option's help."""
 
     @property
     def option(self) -> str:
@@ -71,36 +95,77 @@ class Kind(Generic[T_co]):
         return self.name.replace("_", "-")
 
 
-FORMALISER: Kind[Formaliser] = Kind("formaliser", "formalisers",
-                                    "afcheck_register_formalisers", True)
-PROVER: Kind[Prover] = Kind("prover", "provers", "afcheck_register_provers", True)
-CHECKER: Kind[Checker] = Kind("checker", "checkers", "afcheck_register_checkers", True)
-PERTURBER: Kind[Perturber] = Kind("perturber", "perturbers", "afcheck_register_perturbers", True)
-CRITERION: Kind[EquivalenceCriterion] = Kind("criterion", "criteria",
-                                             "afcheck_register_criteria", True)
-FOL_PROVER: Kind[FolProver] = Kind("fol_prover", "fol_provers",
-                                   "afcheck_register_fol_provers", True)
-DETECTOR: Kind[Detector] = Kind("detector", "detectors", "afcheck_register_detectors")
-METHOD: Kind[AnyMethod] = Kind("method", "methods", "afcheck_register_methods")
-SUITE_KIND: Kind[SuiteKind] = Kind("suite_kind", "suite_kinds", "afcheck_register_suite_kinds")
-REPORTER: Kind[Reporter] = Kind("reporter", "reporters", "afcheck_register_reporters")
+FORMALISER: Kind[Formaliser] = Kind(
+    "formaliser", "formalisers", "afcheck_register_formalisers", True, candidates=True,
+    description="natural language → Lean statements: the model under test")
+PROVER: Kind[Prover] = Kind("prover", "provers", "afcheck_register_provers", True,
+                            description="decides Lean statements: proved, refuted or neither")
+CHECKER: Kind[Checker] = Kind("checker", "checkers", "afcheck_register_checkers", True,
+                              description="type-checks extracted Lean statements")
+METHOD: Kind[AnyMethod] = Kind("method", "methods", "afcheck_register_methods",
+                               description="ways of testing a formaliser")
+SUITE_KIND: Kind[SuiteKind] = Kind("suite_kind", "suite_kinds", "afcheck_register_suite_kinds",
+                                   description="readers of a suite's data")
+REPORTER: Kind[Reporter] = Kind("reporter", "reporters", "afcheck_register_reporters",
+                                description="write a run's results somewhere")
 
-KINDS: tuple[Kind[object], ...] = (FORMALISER, PROVER, CHECKER, PERTURBER, CRITERION,
-                                    FOL_PROVER, DETECTOR, METHOD, SUITE_KIND, REPORTER)
-"""Every kind of component, in the order ``afcheck list`` shows them (commands apart)."""
-
-COMPONENT_KINDS: tuple[Kind[object], ...] = tuple(k for k in KINDS if k.selectable)
-"""The kinds a run selects by name on the command line or in a suite's defaults."""
+CORE_KINDS: tuple[Kind[object], ...] = (FORMALISER, PROVER, CHECKER, METHOD, SUITE_KIND,
+                                         REPORTER)
+"""The kinds the core declares; plugins declare the others (:class:`Kinds`)."""
 
 
-def kind_named(name: str) -> Kind[object]:
-    """The kind called ``name`` (singular or plural, ``-`` or ``_``)."""
-    wanted = name.replace("-", "_")
-    for kind in KINDS:
-        if wanted in (kind.name, kind.plural):
-            return kind
-    raise UsageError(f"unknown kind '{name}'; use one of "
-                     f"{', '.join(k.plural for k in KINDS)}, commands")
+class Kinds:
+    """The kinds of one plugin manager, in the order they were declared.
+
+    What :func:`afcheck.hookspecs.afcheck_addkinds` receives: ``kinds.add(KIND, hookspecs)``
+    declares a kind and adds the hookspec of its registration hook (a module or class with
+    the ``@hookspec`` function named ``KIND.hook``).
+    """
+
+    def __init__(self, add_hookspecs: Callable[[object], None]) -> None:
+        self._add_hookspecs = add_hookspecs
+        self._kinds: dict[str, Kind[object]] = {}
+        self._listeners: list[Callable[[Kind[object]], None]] = []
+        for kind in CORE_KINDS:
+            self._kinds[kind.name] = kind
+
+    def add(self, kind: Kind[object], hookspecs: object | None = None) -> None:
+        """Declare ``kind``; ``hookspecs`` holds the spec of its registration hook."""
+        previous = self._kinds.get(kind.name)
+        if previous is not None:
+            if previous == kind:
+                return
+            raise UsageError(f"the kind '{kind.name}' is declared twice, differently; "
+                             "uninstall or disable one of the plugins that declare it")
+        if hookspecs is not None:
+            self._add_hookspecs(hookspecs)
+        self._kinds[kind.name] = kind
+        for listener in self._listeners:
+            listener(kind)
+
+    def on_add(self, listener: Callable[[Kind[object]], None]) -> None:
+        """Call ``listener`` with each kind declared from now on (options of a kind that a
+        ``--plugin`` module declares after the command line was built)."""
+        self._listeners.append(listener)
+
+    def get(self, name: str) -> Kind[object]:
+        """The kind called ``name`` (singular or plural, ``-`` or ``_``)."""
+        wanted = name.replace("-", "_")
+        for kind in self._kinds.values():
+            if wanted in (kind.name, kind.plural):
+                return kind
+        raise UsageError(f"unknown kind '{name}'; use one of "
+                         f"{', '.join(k.plural for k in self)}, commands")
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._kinds
+
+    def __iter__(self) -> Iterator[Kind[object]]:
+        return iter(list(self._kinds.values()))
+
+    def selectable(self) -> list[Kind[object]]:
+        """The kinds a run selects by name on the command line or in a suite's defaults."""
+        return [kind for kind in self if kind.selectable]
 
 
 @dataclass(frozen=True)
@@ -114,6 +179,9 @@ class Entry(Generic[T]):
     """The plugin (entry-point name, or module name) that registered it."""
     description: str = ""
     details: Mapping[str, str] = field(default_factory=dict)
+    model: ModelRef | None = None
+    """Set when the component is a model (an LLM preset): any method that formalises can
+    then ask the same model with its own prompt (see :mod:`afcheck.model`)."""
 
 
 @dataclass(frozen=True)
@@ -143,7 +211,8 @@ def lazy(target: str, *, takes_options: bool = True) -> Callable[[Options], obje
 
 
 class Register(Protocol[T_co]):
-    """What a registration hook receives: ``register(name, factory, *, description, details)``."""
+    """What a registration hook receives:
+    ``register(name, factory, *, description, details, model)``."""
 
     def __call__(
         self,
@@ -152,6 +221,7 @@ class Register(Protocol[T_co]):
         *,
         description: str = "",
         details: Mapping[str, str] | None = None,
+        model: ModelRef | None = None,
     ) -> None: ...
 
 

@@ -19,19 +19,19 @@ from pathlib import Path
 
 from afcheck import gates as gating
 from afcheck.components import Reporter, SuiteKind
-from afcheck.errors import LoadError
+from afcheck.errors import LoadError, UsageError
 from afcheck.method import AnyMethod, Case, Choice, ItemResult, Selection
 from afcheck.options import parse_kv
 from afcheck.plugins import Plugins
 from afcheck.redact import redact_options
-from afcheck.registry import COMPONENT_KINDS, DETECTOR, METHOD, SUITE_KIND
+from afcheck.registry import METHOD, SUITE_KIND, Kind
 from afcheck.runtime import Components, Runtime, StageTimes
 from afcheck.runtime.cache import Cache
 from afcheck.runtime.executor import make_executor
 from afcheck.runtime.progress import Progress
 from afcheck.runtime.spool import Spool
-from afcheck.suites import SETTING_KEYS, load_spec
-from afcheck.summary import RunSummary
+from afcheck.suites import SETTING_KEYS, SuiteSpec, load_spec
+from afcheck.summary import Candidates, RunSummary
 from afcheck.types import Status
 
 OptionReader = Callable[[str], object]
@@ -60,7 +60,8 @@ class Run:
         self._reporters: list[tuple[Reporter, str]] = []
         self._methods: dict[str, AnyMethod] = {}
         self._kinds: dict[str, SuiteKind] = {}
-        self._choices: dict[tuple[str, str], Choice] = {}
+        self._choices: dict[tuple[str, str, str], Choice] = {}
+        self._candidates: dict[str, Candidates] = {}
         self._suites: dict[str, dict[str, object]] = {}
         self._gates: list[gating.Gate] = []
         self._added_gates: list[gating.Gate] = []
@@ -102,7 +103,7 @@ class Run:
 
     def collect(self, root: Path, nodeid: str) -> Iterator[Case[object] | LoadError]:
         """The cases of one suite folder, and a :class:`LoadError` per bad record."""
-        spec = load_spec(root)
+        spec = load_spec(root, {kind.name for kind in self.plugins.kinds.selectable()})
         kind = self._suite_kind(spec.kind)
         method_name = spec.method or kind.method
         method = self.method(method_name)
@@ -111,7 +112,12 @@ class Run:
             "method": method_name,
             **{key: spec.setting(key) for key in (*method.kinds, "seed", "steps")},
         })
-        selection = Selection(spec, self._choose, self._option, self._registered)
+
+        def choose(kind: str, name: str, method: str = method_name,
+                   suite: SuiteSpec = spec) -> Choice:
+            return self._choose(kind, name, method, suite)
+
+        selection = Selection(spec, choose, self._option, self._registered)
         limit = spec.setting("limit")
         count = 0
         for loaded in kind.load(spec):
@@ -134,14 +140,52 @@ class Run:
         return self.plugins.registry(kind).names()
 
     def _overrides(self) -> dict[str, object]:
-        return {key: self._option(key)
-                for key in (*(kind.name for kind in COMPONENT_KINDS), *SETTING_KEYS)}
+        """The command line's settings; a kind that follows another (the FOL formalisers
+        follow ``formaliser``) takes the other's choice when its own is not given, so that
+        the model under test reaches every method of the run."""
+        overrides: dict[str, object] = {key: self._option(key) for key in SETTING_KEYS}
+        for kind in self.plugins.kinds.selectable():
+            overrides[kind.name] = self._option(kind.name)
+        for kind in self.plugins.kinds.selectable():
+            if overrides[kind.name] is None and self._followed(kind) is not None:
+                overrides[kind.name] = self._option(str(kind.follows))
+        return overrides
 
-    def _choose(self, kind: str, name: str) -> Choice:
-        key = (kind, name)
+    def _followed(self, kind: Kind[object]) -> Kind[object] | None:
+        """The kind whose command-line choice ``kind`` takes now, if any."""
+        if kind.follows is None or kind.follows not in self.plugins.kinds:
+            return None
+        if self._option(kind.name) is not None or self._option(kind.follows) is None:
+            return None
+        return self.plugins.kinds.get(kind.follows)
+
+    def _choose(self, kind: str, name: str, method: str = "",
+                suite: SuiteSpec | None = None) -> Choice:
+        key = (kind, name, suite.name if suite is not None else "")
         if key not in self._choices:
-            self._choices[key] = Choice.of(name, self._kind_options(kind))
+            self._choices[key] = self._make_choice(self.plugins.kinds.get(kind), name, method,
+                                                   suite)
         return self._choices[key]
+
+    def _make_choice(self, kind: Kind[object], name: str, method: str,
+                     suite: SuiteSpec | None) -> Choice:
+        from afcheck.model import adopt
+
+        followed = self._followed(kind)
+        if followed is not None and name == self._option(followed.name):
+            chosen, options = adopt(kind, self.plugins.registry(kind),
+                                    self.plugins.registry(followed), name,
+                                    self._kind_options(followed.name), method or "run's")
+            return Choice.of(chosen, options)
+        options = self._kind_options(kind.name)
+        if suite is not None and self._option(kind.name) is None:
+            # A suite's options for its own choice (``[afcheck.defaults] <kind>_opt``); a
+            # ``path`` there is relative to the suite's folder.
+            given = suite.component_options(kind.name)
+            if "path" in given and not Path(given["path"]).is_absolute():
+                given["path"] = str(suite.root / given["path"])
+            options = {**given, **options}
+        return Choice.of(name, options)
 
     def _kind_options(self, kind: str) -> dict[str, str]:
         values = self._option(f"{kind}_opt") or []
@@ -157,23 +201,86 @@ class Run:
         collecting, so that a missing dependency or a bad option stops the run in one line
         before any test reports.
         """
-        kinds = {kind.name: kind for kind in (*COMPONENT_KINDS, DETECTOR)}
         checked: set[tuple[str, Choice]] = set()
+        used: set[str] = set()
+        writers = {kind.name for kind in self.plugins.kinds if kind.candidates}
+        candidates: dict[str, dict[str, int]] = {}
+        fixed: dict[str, int] = {}
         for case in cases:
+            wrote = False
             for kind_name, choice in self.method(case.method).choices(case.spec):
+                used.add(kind_name)
+                if kind_name in writers:
+                    wrote = True
+                    label = self._label(kind_name, choice)
+                    written = candidates.setdefault(case.method, {})
+                    written[label] = written.get(label, 0) + 1
                 if (kind_name, choice) in checked:
                     continue
                 checked.add((kind_name, choice))
-                kind = kinds[kind_name]
+                kind = self.plugins.kinds.get(kind_name)
                 self.plugins.registry(kind).get(choice.name)
                 if build:
-                    self.components.get(kind, choice)
+                    self._check_protocol(kind, choice, self.components.get(kind, choice))
+            if not wrote:
+                fixed[case.method] = fixed.get(case.method, 0) + 1
+        self._candidates = {method: Candidates(candidates.get(method, {}), fixed.get(method, 0))
+                            for method in dict.fromkeys(case.method for case in cases)}
+        self._refuse_unused(used, {case.method for case in cases})
         self._gates = self._read_gates()
         if build:
             self._open_cache()  # a damaged cache stops the run here, before any item reports
         baseline = self.option("baseline")
         if baseline and not self.option("update_baseline"):
             self.expected_failures = gating.load_baseline(Path(str(baseline)))
+
+    def _label(self, kind: str, choice: Choice) -> str:
+        """A choice as the summary shows it: its name and the model it asks, if any."""
+        options = dict(choice.options)
+        shown = [f"{key}={options[key]}" for key in ("model", "base_url", "path")
+                 if options.get(key)]
+        name = f"{kind.replace('_', ' ')} {choice.name}"
+        return f"{name} ({', '.join(shown)})" if shown else name
+
+    def _check_protocol(self, kind: Kind[object], choice: Choice, built: object) -> None:
+        component = getattr(built, "component", built)
+        if kind.protocol is not None and not isinstance(component, kind.protocol):
+            entry = self.plugins.registry(kind).get(choice.name)
+            raise UsageError(f"{kind.name} '{choice.name}' of plugin '{entry.plugin}' is not a "
+                             f"{kind.protocol.__name__} (a {type(component).__name__}); fix "
+                             "or uninstall the plugin")
+
+    def _refuse_unused(self, used: set[str], methods: set[str]) -> None:
+        """A component option given on the command line that no item of the run uses is the
+        user's mistake (a model that would never be asked): one line, exit 4."""
+        for kind in self.plugins.kinds.selectable():
+            given = self._option(kind.name)
+            options = self._option(f"{kind.name}_opt")
+            if given is None and not options:
+                continue
+            followers = {k.name for k in self.plugins.kinds if k.follows == kind.name}
+            if kind.name in used or used & followers:
+                continue
+            flag = f"--{kind.option} {given}" if given is not None else f"--{kind.option}-opt"
+            would = self._methods_using({kind.name, *followers})
+            partly = sorted(methods & set(would))
+            note = (f"; {', '.join(partly)} uses one only for items whose suite gives no "
+                    "fixed candidate" if partly else "")
+            raise UsageError(
+                f"{flag}: no item of this run uses a {kind.name.replace('_', ' ')} "
+                f"({', '.join(sorted(methods))}{note}); the methods that would: "
+                f"{', '.join(would) or 'none installed'}. Remove it or add such a suite")
+
+    def _methods_using(self, kinds: set[str]) -> list[str]:
+        found = []
+        for entry in self.plugins.registry(METHOD).entries():
+            try:
+                method = self.method(entry.name)
+            except Exception:  # noqa: BLE001 - a method that cannot load uses nothing here
+                continue
+            if kinds & set(method.kinds):
+                found.append(entry.name)
+        return found
 
     def _read_gates(self) -> list[gating.Gate]:
         given = self.option("gate")
@@ -280,7 +387,9 @@ class Run:
             items=items, methods=summaries, config=self._config_record(),
             gate_failures=failures, timings=dict(self._times.seconds),
             implementations={name: self.method(name) for name in by_method},
-            rootdir=self.rootdir)
+            rootdir=self.rootdir,
+            candidates={name: self._candidates[name] for name in by_method
+                        if name in self._candidates})
         status: int | None = None
         for reporter, destination in self._reporters:
             try:
@@ -318,7 +427,7 @@ class Run:
             "methods": {name: method.version for name, method in self._methods.items()
                         if any(s.get("method") == name for s in self._suites.values())},
             "options": {kind.name: redact_options(self._kind_options(kind.name))
-                        for kind in COMPONENT_KINDS if kind.name in kinds},
+                        for kind in self.plugins.kinds.selectable() if kind.name in kinds},
             "components": self.components.versions(),
             "plugins": dict(self.plugins.origins),
             "gates": [gate.origin for gate in self._gates],

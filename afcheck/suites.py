@@ -26,13 +26,12 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
 from afcheck.errors import SuiteError
-from afcheck.registry import COMPONENT_KINDS
 from afcheck.types import Location
 
 if sys.version_info >= (3, 11):
@@ -46,7 +45,6 @@ _TOP_KEYS = {"schema", "name", "kind", "method", "data", "source", "split", "des
              "defaults", "options"}
 SETTING_KEYS = ("seed", "steps", "limit")
 """Settings every suite may give in ``[afcheck.defaults]`` besides a component per kind."""
-_DEFAULT_KEYS = {*(kind.name for kind in COMPONENT_KINDS), *SETTING_KEYS}
 
 
 class Record(Protocol):
@@ -96,6 +94,13 @@ class SuiteSpec:
     def setting(self, key: str) -> Any:
         return self.settings.get(key, self.defaults.get(key))
 
+    def component_options(self, kind: str) -> dict[str, str]:
+        """The suite's options for its own choice of ``kind``
+        (``[afcheck.defaults] <kind>_opt = { path = "outputs.jsonl" }``)."""
+        table = self.defaults.get(f"{kind}_opt", {})
+        return {str(k): str(v) for k, v in dict(table).items()} if isinstance(table, dict) \
+            else {}
+
     def with_settings(self, overrides: Mapping[str, Any],
                       method_defaults: Mapping[str, Any] | None = None) -> SuiteSpec:
         """The spec with its effective settings: ``overrides`` (the command line) over the
@@ -132,8 +137,12 @@ def is_suite_dir(path: Path) -> bool:
     return b"[afcheck" in text
 
 
-def load_spec(root: Path) -> SuiteSpec:
-    """Parse and validate ``root/suite.toml``; :class:`SuiteError` names file and line."""
+def load_spec(root: Path, kinds: Collection[str] | None = None) -> SuiteSpec:
+    """Parse and validate ``root/suite.toml``; :class:`SuiteError` names file and line.
+
+    ``kinds`` are the selectable kinds of the run (``[afcheck.defaults]`` may name a
+    component of each, and its options as ``<kind>_opt``); ``None`` leaves those keys
+    unchecked."""
     manifest = root / MANIFEST
     try:
         data = manifest.read_bytes()
@@ -182,7 +191,9 @@ def load_spec(root: Path) -> SuiteSpec:
                              f"'{key}' must be a table ([afcheck.{key}]), not "
                              f"{_shown(table[key])}")
     defaults = table.get("defaults", {})
-    _check_keys(manifest, defaults, _DEFAULT_KEYS, "[afcheck.defaults]")
+    if kinds is not None:
+        allowed = {*kinds, *(f"{kind}_opt" for kind in kinds), *SETTING_KEYS}
+        _check_keys(manifest, defaults, allowed, "[afcheck.defaults]")
     _check_defaults(manifest, defaults)
     return SuiteSpec(
         name=table["name"],
@@ -216,6 +227,12 @@ def _check_defaults(manifest: Path, defaults: Mapping[str, Any]) -> None:
             wrong = "must be a whole number"
         elif key == "limit" and not (whole and value >= 0):
             wrong = "must be a whole number 0 or more"
+        elif key.endswith("_opt"):
+            if isinstance(value, dict) and all(isinstance(v, (str, int, float))
+                                               and not isinstance(v, bool)
+                                               for v in value.values()):
+                continue
+            wrong = "must be a table of options (key = \"value\")"
         elif key not in ("seed", "limit") and not isinstance(value, str):
             wrong = "must be a string"
         else:

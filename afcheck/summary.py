@@ -9,6 +9,26 @@ from afcheck.method import AnyMethod, ItemResult, JsonObject, MethodSummary
 
 
 @dataclass(frozen=True)
+class Candidates:
+    """Where a method's candidates came from in a run: which component (and model) wrote
+    them for how many items, and how many items scored fixed candidates from their suite."""
+
+    written: Mapping[str, int] = field(default_factory=dict)
+    """``"fol formaliser llm (model=my-model, base_url=…)"`` → items."""
+    fixed: int = 0
+
+    def line(self) -> str:
+        parts = [f"{label} ({count} items)" if len(self.written) > 1 or self.fixed else label
+                 for label, count in self.written.items()]
+        if self.fixed:
+            parts.append(f"fixed candidates from the suite ({self.fixed} items)")
+        return "candidates: " + ("; ".join(parts) or "none")
+
+    def to_json(self) -> JsonObject:
+        return {"written_by": dict(self.written), "fixed": self.fixed}
+
+
+@dataclass(frozen=True)
 class RunSummary:
     """Every item with its final status, each method's metrics, the gates, the configuration."""
 
@@ -25,6 +45,8 @@ class RunSummary:
     rootdir: str = ""
     """The folder test paths are relative to (pytest's rootdir), for reports that show
     paths."""
+    candidates: Mapping[str, Candidates] = field(default_factory=dict)
+    """Per method, where the candidates it scored came from (a model, or the suite)."""
 
     def record(self, item: ItemResult[object]) -> JsonObject:
         """The item's record in the JSON result file: its method's record, its method and its

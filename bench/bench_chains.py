@@ -26,12 +26,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from afcheck_chains.classification import TYPES, generate
-from afcheck_chains.formalise import RuleFormaliser
+from afcheck_chains.formalise import FolChains, RuleFormaliser
 from afcheck_chains.loaders import load_logic_llm
 from afcheck_chains.method import ChainResult, run_chains
-from afcheck_chains.provers import make_fol_prover
 from afcheck_chains.records import ChainRecord, Label
 from afcheck_chains.verify import ProofCache
+from afcheck_fol.provers import make_fol_prover
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -65,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     prover = make_fol_prover(args.prover)
     print(f"# prover: {prover.name} ({prover.version})", file=sys.stderr)
-    formaliser = RuleFormaliser()
+    formaliser = FolChains(RuleFormaliser())
 
     items = records(list(generate(pronto_path, per_type=10 if args.quick else 50)))
     started = time.perf_counter()

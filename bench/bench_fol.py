@@ -16,8 +16,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from afcheck_fol.decide import decide
-from afcheck_fol.formalisers import Candidate
+from afcheck_fol.decide import Candidate, decide
 from afcheck_fol.labels import label_of, load_labels
 from afcheck_fol.language import TARSKI
 from afcheck_fol.suite import folio_path, load_folio, load_jsonl

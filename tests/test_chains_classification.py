@@ -8,10 +8,10 @@ from pathlib import Path
 import chains_data
 import pytest
 from afcheck_chains.classification import command, generate, negate_sentence
-from afcheck_chains.formalise import RuleFormaliser
+from afcheck_chains.formalise import FolChains, RuleFormaliser
 from afcheck_chains.method import run_chains
-from afcheck_chains.provers import find_eprover, make_fol_prover
 from afcheck_chains.records import ChainRecord
+from afcheck_fol.provers import find_eprover, make_fol_prover
 
 from afcheck.errors import LoadError
 
@@ -69,7 +69,7 @@ def test_rule_translation_classifies_every_type_right(tmp_path: Path, prover_nam
     if prover_name == "eprover" and find_eprover() is None:
         pytest.skip("E is not installed")
     items = _items(chains_data.write(tmp_path / "dev.json", 12), per_type=3)
-    results = run_chains(items, RuleFormaliser(), make_fol_prover(prover_name))
+    results = run_chains(items, FolChains(RuleFormaliser()), make_fol_prover(prover_name))
     assert [r.chain_class for r in results] == [i.expected_class for i in items]
 
 

@@ -67,11 +67,11 @@ def test_sentences_outside_the_grammar_are_refused_by_name(sentence: str) -> Non
 
 @pytest.mark.realdata
 def test_every_released_sentence_translates_and_gold_labels_reproduce(data_dir: Path) -> None:
-    from afcheck_chains.formalise import RuleFormaliser
+    from afcheck_chains.formalise import FolChains, RuleFormaliser
     from afcheck_chains.loaders import load_logic_llm
     from afcheck_chains.method import run_chains
-    from afcheck_chains.provers import make_fol_prover
     from afcheck_chains.records import ChainRecord, Label
+    from afcheck_fol.provers import make_fol_prover
 
     pronto = [r for r in load_logic_llm(data_dir / "prontoqa" / "dev.json", "prontoqa")
               if isinstance(r, ChainRecord)]
@@ -85,9 +85,9 @@ def test_every_released_sentence_translates_and_gold_labels_reproduce(data_dir: 
     bare = [ChainRecord(r.id, r.dataset, r.premises, r.conclusion, r.label, (), None,
                         r.location) for r in pronto]
     decided = [r for r in proof if r.label is not Label.UNKNOWN][:150]
-    from afcheck_chains.provers import find_eprover
+    from afcheck_fol.provers import find_eprover
 
     prover = make_fol_prover("eprover" if find_eprover() is not None else "z3-fol")
-    results = run_chains(bare + decided, RuleFormaliser(), prover)
+    results = run_chains(bare + decided, FolChains(RuleFormaliser()), prover)
     missed = [r.record.id for r in results if not r.first_matched]
     assert missed == []

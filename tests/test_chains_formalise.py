@@ -6,28 +6,35 @@ import collections
 from pathlib import Path
 
 import pytest
-from afcheck_chains.formalise import (
-    ReferenceFormaliser,
-    RuleFormaliser,
-    make_chain_formaliser,
-)
+from afcheck_chains.formalise import RuleFormaliser, make_rules, read_chain, task
 from afcheck_chains.loaders import load_folio
-from afcheck_chains.provers import find_eprover, make_fol_prover
-from afcheck_chains.records import ChainRecord
-from afcheck_chains.tptp import SymbolMap, problem
+from afcheck_chains.records import ChainRecord, Label
+from afcheck_fol.provers import find_eprover, make_fol_prover
+from afcheck_fol.tptp import SymbolMap, problem
 
-from afcheck.errors import UnknownComponent, UsageError
+from afcheck.errors import UsageError
+from afcheck.types import Location
 
 
-def test_formalisers_by_name_and_bad_choices() -> None:
-    assert isinstance(make_chain_formaliser("rules"), RuleFormaliser)
-    assert isinstance(make_chain_formaliser("reference"), ReferenceFormaliser)
-    with pytest.raises(UnknownComponent, match="rules"):
-        make_chain_formaliser("rulez")
+def test_rules_takes_no_options() -> None:
+    assert isinstance(make_rules({}), RuleFormaliser)
     with pytest.raises(UsageError, match="takes no options"):
-        make_chain_formaliser("rules", {"x": "1"})
-    with pytest.raises(UsageError, match="model=NAME"):
-        make_chain_formaliser("llm")
+        make_rules({"x": "1"})
+
+
+def test_rules_writes_folio_text_that_reads_back_as_its_translation() -> None:
+    """The controlled-English translator answers FOLIO text; the chain read back from it is
+    the translator's own formulas (the printer and the reader agree)."""
+    from afcheck_chains.controlled import translate
+
+    record = ChainRecord("r", "d", ("Every jompus is a yumpus.", "Max is a jompus."),
+                         "Max is a yumpus.", Label.TRUE, ("Max is a yumpus.",), Label.TRUE,
+                         Location("t.jsonl", 1))
+    [answer] = RuleFormaliser().formalise([task(record)])
+    chain = read_chain(record, answer).chain
+    assert chain is not None
+    assert chain.premises == tuple(translate(s) for s in record.premises)
+    assert chain.conclusion == translate(record.conclusion)
 
 
 @pytest.mark.realdata

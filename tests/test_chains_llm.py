@@ -42,7 +42,7 @@ def test_run_retries_an_unparsable_answer_then_accepts(tmp_path: Path) -> None:
         def run() -> subprocess.CompletedProcess[str]:
             return subprocess.run(
                 [sys.executable, "-m", "afcheck", str(suite), "--fol-prover", "z3-fol",
-                 "--chain-formaliser", "llm", "--chain-formaliser-opt",
+                 "--fol-formaliser", "llm", "--fol-formaliser-opt",
                  f"base_url={url},model=stub,concurrency=1", "--cache-dir",
                  str(tmp_path / "cache"), "--json", str(out)],
                 capture_output=True, text=True, timeout=300, cwd=ROOT,
@@ -60,3 +60,41 @@ def test_run_retries_an_unparsable_answer_then_accepts(tmp_path: Path) -> None:
     assert all(p.startswith("Parse the given premises and conclusions") for p in prompts)
     assert "(4) Max is sour." in prompts[0]
     assert stub.requests[0]["body"].get("seed") != stub.requests[1]["body"].get("seed")
+
+
+def test_the_model_under_test_reaches_the_chains_method(tmp_path: Path) -> None:
+    """``--formaliser frontier`` (a Lean model preset) is asked for the chain with the chains
+    method's own prompt; the run says which model wrote its candidates."""
+    suite = tmp_path / "s"
+    suite.mkdir()
+    (suite / "suite.toml").write_text(
+        '[afcheck]\nschema = 1\nname = "s"\nkind = "chains"\nsource = "responses"\n'
+        'data = "c.jsonl"\n')
+    row = {"id": "one", "premises": ["Jompuses are yumpuses.", "Yumpuses are not sour.",
+                                     "Max is a jompus."],
+           "conclusion": "Max is sour.", "label": "False",
+           "steps": ["Max is a yumpus.", "Yumpuses are not sour.", "Max is not sour."],
+           "answer": "False"}
+    (suite / "c.jsonl").write_text(json.dumps(row) + "\n")
+    right = _answer(PREMISES, ["Yumpus(max)", "∀x (Yumpus(x) → ¬Sour(x))", "¬Sour(max)",
+                               "Sour(max)"])
+    stub = StubServer([Reply(body=chat_body(right))])
+    out = tmp_path / "r.json"
+    with stub.running() as url:
+        done = subprocess.run(
+            [sys.executable, "-m", "afcheck", str(suite), "--fol-prover", "z3-fol",
+             "--formaliser", "frontier", "--formaliser-opt",
+             f"base_url={url},model=stub,concurrency=1,theorem_name=t", "--no-cache",
+             "--json", str(out)],
+            capture_output=True, text=True, timeout=300, cwd=ROOT,
+            env={**os.environ, "OPENAI_API_KEY": "none"})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert len(stub.requests) == 1
+    body = stub.requests[0]["body"]
+    assert body["model"] == "stub"
+    assert body["messages"][-1]["content"].startswith("Parse the given premises and conclusions")
+    assert f"chains candidates: fol formaliser llm (model=stub, base_url={url})" in done.stdout
+    doc = json.loads(out.read_text())
+    assert doc["methods"]["chains"]["candidates"] == {
+        "written_by": {f"fol formaliser llm (model=stub, base_url={url})": 1}, "fixed": 0}
+    assert doc["steps"][0]["class"] == "T1"

@@ -6,13 +6,15 @@ import json
 from collections.abc import Sequence
 
 import pytest
-from afcheck_chains.formalise import ReferenceFormaliser, RuleFormaliser
-from afcheck_chains.llm import LlmChainFormaliser, prompt_text, read_output
+from afcheck_chains.formalise import FolChains, RuleFormaliser, read_chain, task
+from afcheck_chains.llm import prompt_text
 from afcheck_chains.method import run_chains
 from afcheck_chains.outcome import outcome, to_json
-from afcheck_chains.provers import make_fol_prover
 from afcheck_chains.records import ChainRecord, GoldFol, Label
 from afcheck_chains.summary import macro_f1, metrics
+from afcheck_fol.formaliser import read_answer
+from afcheck_fol.formalisers import GENERIC, PresetFormaliser, ReferenceFormaliser
+from afcheck_fol.provers import make_fol_prover
 
 from afcheck.llm import Completion, Prompt, Sampling
 from afcheck.types import Location
@@ -49,7 +51,7 @@ def test_classes_outcomes_and_metrics(prover) -> None:  # type: ignore[no-untype
         chain("f2", ("Max is sour.",), answer=T),
         chain("only", (), answer=None),
     ]
-    results = run_chains(items, RuleFormaliser(), prover)
+    results = run_chains(items, FolChains(RuleFormaliser()), prover)
     assert [r.chain_class for r in results] == ["T1", "T2", "T3", "T4", "F1", "F2", None]
     assert results[-1].status == "label_only"
     statuses = [outcome(r).status.value for r in results]
@@ -74,7 +76,7 @@ def test_classes_outcomes_and_metrics(prover) -> None:  # type: ignore[no-untype
 def test_untranslatable_or_mismatched_items_are_analysis_failures(prover) -> None:  # type: ignore[no-untyped-def]
     items = [chain("odd", ("Max might be sour.",)),
              chain("wrong-gold", GOOD, label=T)]
-    odd, wrong = run_chains(items, RuleFormaliser(), prover)
+    odd, wrong = run_chains(items, FolChains(RuleFormaliser()), prover)
     assert odd.status == "analysis_failure" and "Max might be sour." in odd.reason
     assert wrong.status == "analysis_failure"
     assert "labels the conclusion False, the gold label is True" in wrong.reason
@@ -93,7 +95,8 @@ def test_reference_fol_is_read_in_folio_syntax(prover) -> None:  # type: ignore[
     folio = chain("folio", (), answer=None, gold_fol=GoldFol(premises=fol.premises))
     broken = chain("broken", ("Max is a yumpus.", "Max is not sour."),
                    gold_fol=GoldFol(fol.premises, "Sour(max", fol.steps))
-    r_good, r_folio, r_broken = run_chains([good, folio, broken], ReferenceFormaliser(), prover)
+    r_good, r_folio, r_broken = run_chains([good, folio, broken],
+                                            FolChains(ReferenceFormaliser()), prover)
     assert r_good.chain_class == "T1"
     assert r_folio.status == "analysis_failure" and "no reference FOL for the conclusion" in (
         r_folio.reason)
@@ -111,7 +114,8 @@ def test_prover_limits_leave_items_undecided_not_unknown() -> None:
                        gold_fol=GoldFol(ENDLESS, "∀x ¬Lt(x, x)", ("Quiet(ann)",)))
     conclusion_limit = chain("conclusion", (), answer=None, label=U, conclusion="Ann is quiet.",
                              gold_fol=GoldFol(ENDLESS, "Quiet(ann)", ()))
-    first, second = run_chains([step_limit, conclusion_limit], ReferenceFormaliser(), prover)
+    first, second = run_chains([step_limit, conclusion_limit],
+                               FolChains(ReferenceFormaliser()), prover)
     assert first.status == "undecided" and first.step_labels == (Label.LIMIT,)
     assert first.reason.startswith("no decision for step(s) 1 (Limit")
     assert second.status == "undecided" and "prover limit" in second.reason
@@ -162,7 +166,7 @@ def test_regenerates_up_to_three_times_then_gives_up(prover) -> None:  # type: i
     a = chain("a", ("Max is a yumpus.",))
     b = chain("b", ("Max is a jompus.",))
     client = ScriptedClient({"a": [UNPARSABLE, WRONG, RIGHT], "b": [WRONG, WRONG, WRONG]})
-    formaliser = LlmChainFormaliser(client, Sampling(max_tokens=512))
+    formaliser = FolChains(PresetFormaliser(GENERIC, client, Sampling(max_tokens=512)))
     ra, rb = run_chains([a, b], formaliser, prover)
     assert [len(c) for c in client.calls] == [2, 2, 2]  # one batched call per attempt
     assert ra.attempts == 3 and ra.chain_class == "T3"  # one True step, no path to ¬C
@@ -181,8 +185,12 @@ def test_prompt_lists_steps_then_conclusion_and_output_needs_every_line() -> Non
     assert "Premises:\n(1) Jompuses are yumpuses." in text
     assert text.endswith("Conclusions:\n(1) Max is a yumpus.\n(2) Max is sour.")
     short = _answer(FOL_PREMISES, ["Yumpus(max)"])
-    assert "no formula for conclusions [2]" in read_output(short, record).failure
-    assert read_output("<think>x</think>\n" + RIGHT, record).chain is not None
+    assert "no formula for conclusions [2]" in read_answer(task(record), short).error
+
+    def read(text: str) -> object:
+        return read_chain(record, read_answer(task(record), text)).chain
+
+    assert read("<think>x</think>\n" + RIGHT) is not None
 
 
 def test_macro_f1_counts_misses_of_each_gold_class() -> None:

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import chains_data
 import pytest
-from afcheck_chains.formalise import RuleFormaliser
+from afcheck_chains.formalise import FolChains, RuleFormaliser
 from afcheck_chains.method import run_chains
 from afcheck_chains.outcome import outcome
-from afcheck_chains.provers import find_eprover, make_fol_prover
 from afcheck_chains.records import ChainRecord
 from afcheck_chains.suite import load
+from afcheck_fol.provers import find_eprover, make_fol_prover
 
 from afcheck.errors import LoadError, SuiteError
 from afcheck.suites import load_spec
@@ -40,7 +40,7 @@ def test_examples_suite_passes_with_the_rule_translator(prover_name: str) -> Non
     items = _load(ROOT / "suites" / "chains-examples")
     records = [i for i in items if isinstance(i, ChainRecord)]
     assert len(records) == len(items) == 7
-    results = run_chains(records, RuleFormaliser(), make_fol_prover(prover_name))
+    results = run_chains(records, FolChains(RuleFormaliser()), make_fol_prover(prover_name))
     assert [outcome(r).status.value for r in results] == ["passed"] * 7
     assert sorted({r.chain_class for r in results}) == ["F1", "F2", "T1", "T2", "T3", "T4"]
     for result in results:

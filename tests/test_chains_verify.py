@@ -6,9 +6,7 @@ from collections.abc import Sequence
 
 import pytest
 from afcheck_chains.controlled import translate
-from afcheck_chains.provers import FolProver, ProverResult, Szs, make_fol_prover
 from afcheck_chains.records import Label
-from afcheck_chains.tptp import Problem, SymbolMap
 from afcheck_chains.verify import (
     FormalChain,
     ProofCache,
@@ -18,6 +16,8 @@ from afcheck_chains.verify import (
     verify_chains,
 )
 from afcheck_fol.formula import Forall, Pred, Var
+from afcheck_fol.provers import FolProver, ProverResult, Szs, make_fol_prover
+from afcheck_fol.tptp import Problem, SymbolMap
 
 PREMISES = tuple(translate(s) for s in (
     "Jompuses are yumpuses.", "Each yumpus is a dumpus.", "Dumpuses are not sour.",
@@ -46,7 +46,7 @@ def test_algorithm_1_reads_both_queries(pos: Szs, neg: Szs, label: Label) -> Non
 
 @pytest.fixture(params=["z3-fol", "eprover"])
 def prover(request: pytest.FixtureRequest) -> FolProver:
-    from afcheck_chains.provers import find_eprover
+    from afcheck_fol.provers import find_eprover
 
     if request.param == "eprover" and find_eprover() is None:
         pytest.skip("E is not installed")

@@ -9,13 +9,13 @@ from afcheck_fol.decide import (
     NO_OUTPUT,
     SEMANTIC_ERROR,
     SYNTAX_ERROR,
+    Candidate,
     Settings,
     decide,
     decide_all,
     outcome,
     to_json,
 )
-from afcheck_fol.formalisers import Candidate
 from afcheck_fol.language import TARSKI
 from afcheck_fol.suite import Item
 from afcheck_fol.summary import summarise

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from afcheck_fol.decide import decide
-from afcheck_fol.formalisers import Candidate
+from afcheck_fol.decide import Candidate, decide
 from afcheck_fol.labels import LABELS, label_of, load_labels
 from afcheck_fol.language import TARSKI
 from afcheck_fol.suite import load_jsonl

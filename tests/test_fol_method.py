@@ -41,8 +41,9 @@ def suite(tmp_path: Path) -> Path:
     folder.mkdir()
     (folder / "suite.toml").write_text(
         '[afcheck]\nschema = 1\nname = "mine"\nkind = "nl2fol"\ndata = "items.jsonl"\n\n'
-        '[afcheck.options]\nformaliser = "replay"\n'
-        'formaliser_options = { path = "outputs.jsonl" }\n', encoding="utf-8")
+        '[afcheck.defaults]\nfol_formaliser = "replay"\n'
+        'fol_formaliser_opt = { path = "outputs.jsonl" }\n\n'
+        '[afcheck.options]\nlanguage = "tarski"\n', encoding="utf-8")
     rows = [*ITEMS, {"id": "t5", "sentence": "broken", "gold": ["Cube(a"]}]
     (folder / "items.jsonl").write_text(
         "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
@@ -80,10 +81,10 @@ def test_theory_option_and_gate(suite: Path) -> None:
 
 def test_reference_formaliser_and_the_result_cache(suite: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
-    first = afcheck(str(suite), "--nl2fol-formaliser", "reference", "--cache-dir", str(cache),
+    first = afcheck(str(suite), "--fol-formaliser", "reference", "--cache-dir", str(cache),
                     "--json", str(tmp_path / "a.json"))
     assert "1 failed, 4 passed" in first.stdout, first.stdout + first.stderr
-    again = afcheck(str(suite), "--nl2fol-formaliser", "reference", "--cache-dir", str(cache),
+    again = afcheck(str(suite), "--fol-formaliser", "reference", "--cache-dir", str(cache),
                     "--json", str(tmp_path / "b.json"))
     assert "1 failed, 4 passed" in again.stdout
     a = json.loads((tmp_path / "a.json").read_text(encoding="utf-8"))
@@ -118,7 +119,7 @@ def test_seed_prompt_against_a_real_local_server(llm_server_url: str, tmp_path: 
     # SmolLM2-135M is useless at logic: the point is that every item ends classified.
     out = tmp_path / "r.json"
     done = afcheck(str(ROOT / "suites" / "tarski"), "-k", "tw-001 or tw-039",
-                   "--nl2fol-formaliser", "nl2fol-llama", "--nl2fol-formaliser-opt",
+                   "--fol-formaliser", "nl2fol-llama", "--fol-formaliser-opt",
                    f"base_url={llm_server_url},model=smollm2,max_tokens=32",
                    "--json", str(out), "--no-cache", "-q",
                    env={"AFCHECK_CACHE_DIR": str(tmp_path / "c")})

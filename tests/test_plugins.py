@@ -12,7 +12,6 @@ import pytest
 from afcheck import hookspecs, plugins
 from afcheck.errors import UnknownComponent, UsageError
 from afcheck.plugins import Plugins, PluginWarning
-from afcheck.registry import KINDS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -33,7 +32,8 @@ def test_builtins_load_through_the_entry_point_group() -> None:
 def test_a_broken_plugin_is_reported_and_the_others_load(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(plugins, "_entry_points", lambda: entry_points(
-        ("broken", "afcheck_no_such_module"), ("basic", "afcheck_basic")))
+        ("broken", "afcheck_no_such_module"), ("basic", "afcheck_basic"),
+        ("faithfulness", "afcheck_faithfulness")))
     with pytest.warns(PluginWarning, match="'broken'.*No module named"):
         loaded = Plugins()
     assert "broken" in loaded.load_errors
@@ -91,7 +91,48 @@ def test_every_hook_is_documented_where_declared_and_in_the_readme() -> None:
         assert f"{hook.__name__}({', '.join(args)})" in readme, hook.__name__
 
 
-def test_every_kind_has_a_registration_hook() -> None:
-    for kind in KINDS:
+def test_every_kind_has_a_declared_registration_hook() -> None:
+    loaded = Plugins()
+    for kind in loaded.kinds:
         assert re.fullmatch(r"afcheck_register_\w+", kind.hook)
-        assert callable(getattr(hookspecs, kind.hook))
+        assert getattr(loaded.pm.hook, kind.hook).spec is not None, kind.name
+    core = {"formaliser", "prover", "checker", "method", "suite_kind", "reporter"}
+    assert core <= {kind.name for kind in loaded.kinds}
+    assert all(callable(getattr(hookspecs, hook)) for hook in
+               (k.hook for k in loaded.kinds if k.name in core))
+
+
+def test_plugins_declare_the_kinds_of_their_methods() -> None:
+    """The FOL plugin declares the FOL kinds (used by nl2fol and chains), the faithfulness
+    plugin its perturbers and detectors, the equivalence plugin its criteria."""
+    declared = {kind.name: kind for kind in Plugins().kinds}
+    assert declared["fol_formaliser"].follows == "formaliser"
+    assert {"fol_prover", "perturber", "detector", "criterion"} <= set(declared)
+    assert declared["perturber"].many
+    only_core = Plugins(autoload=False)
+    assert "fol_formaliser" not in only_core.kinds
+    with pytest.raises(UsageError, match="no loaded plugin declares the kind 'fol_prover'"):
+        only_core.registry("fol_prover")
+
+
+def test_a_kind_declared_twice_differently_is_refused() -> None:
+    from afcheck.registry import Kind
+
+    loaded = Plugins(autoload=False)
+    loaded.kinds.add(Kind("grader", "graders", "afcheck_register_graders"))
+    loaded.kinds.add(Kind("grader", "graders", "afcheck_register_graders"))  # same: fine
+    with pytest.raises(UsageError, match="declared twice"):
+        loaded.kinds.add(Kind("grader", "graders", "afcheck_register_grades"))
+
+
+def test_a_misspelt_hook_is_one_line() -> None:
+    from afcheck import hookimpl
+
+    class Typo:
+        @hookimpl
+        def afcheck_configur(self) -> None: ...
+
+    loaded = Plugins(autoload=False)
+    loaded.register(Typo(), "typo")
+    with pytest.raises(UsageError, match="typo implement afcheck_configur, which is no afcheck"):
+        loaded.registry("formaliser")

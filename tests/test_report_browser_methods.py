@@ -36,8 +36,8 @@ def mixed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, int
     replay = write_replay(folder / "replay.jsonl")
     result = afcheck_run(folder, "mixed", "suites/examples", "suites/tarski",
                          "suites/chains-examples", "--limit", "30",
-                         "--nl2fol-formaliser", "replay",
-                         "--nl2fol-formaliser-opt", f"path={replay}")
+                         "--fol-formaliser", "replay",
+                         "--fol-formaliser-opt", f"path={replay}")
     data = json.loads(result.read_text("utf-8"))
     evil_fol = next(s for s in data["steps"] if s["method"] == "nl2fol"
                     and s["decision"] == "correct")

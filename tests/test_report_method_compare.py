@@ -32,8 +32,8 @@ def tarski(folder: Path) -> tuple[Path, Path]:
     replay = write_replay(folder / "replay.jsonl")
     base = afcheck_run(folder, "reference", "suites/tarski", "--limit", "30")
     new = afcheck_run(folder, "labelled", "suites/tarski", "--limit", "30",
-                      "--nl2fol-formaliser", "replay",
-                      "--nl2fol-formaliser-opt", f"path={replay}")
+                      "--fol-formaliser", "replay",
+                      "--fol-formaliser-opt", f"path={replay}")
     return base, new
 
 
@@ -120,8 +120,8 @@ def test_a_mixed_run_keeps_the_faithfulness_comparison(tarski: tuple[Path, Path]
     base = afcheck_run(folder, "mixed-base", "suites/examples", "suites/tarski",
                        "--limit", "30")
     new = afcheck_run(folder, "mixed-new", "suites/examples", "suites/tarski", "--limit", "30",
-                      "--nl2fol-formaliser", "replay",
-                      "--nl2fol-formaliser-opt", f"path={replay}")
+                      "--fol-formaliser", "replay",
+                      "--fol-formaliser-opt", f"path={replay}")
     result = compare_runs(load(base), load(new))
     assert result.faithfulness is not None and result.faithfulness.paired > 0
     assert [m.method for m in result.methods] == ["nl2fol"]

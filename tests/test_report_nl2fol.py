@@ -24,8 +24,8 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> RunFile:
     folder = tmp_path_factory.mktemp("nl2fol")
     replay = write_replay(folder / "replay.jsonl")
     return load(afcheck_run(folder, "replay", "suites/tarski", "--limit", "30",
-                            "--nl2fol-formaliser", "replay",
-                            "--nl2fol-formaliser-opt", f"path={replay}"))
+                            "--fol-formaliser", "replay",
+                            "--fol-formaliser-opt", f"path={replay}"))
 
 
 def test_recomputed_metrics_are_the_runs_own(run: RunFile) -> None:

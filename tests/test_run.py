@@ -57,6 +57,38 @@ def test_a_third_party_method_runs_through_the_same_runner(toy: pytest.Pytester)
     assert {s["method"] for s in doc["steps"]} == {"verdicts"}
 
 
+def test_a_third_party_kind_is_chosen_like_a_core_one(toy: pytest.Pytester) -> None:
+    """The method's own kind (declared by its plugin) gets ``--grader``, is validated before
+    any work and changes the outcome of the items it grades."""
+    lenient = toy.runpytest("claims", *PLUGINS, "--afcheck-grader", "lenient")
+    lenient.assert_outcomes(passed=3, failed=1)
+    unknown = toy.runpytest("claims", *PLUGINS, "--afcheck-grader", "nope")
+    assert unknown.ret == 4
+    assert "unknown grader 'nope'" in unknown.stderr.str() + unknown.stdout.str()
+    assert "exact" in unknown.stderr.str() + unknown.stdout.str()
+
+
+def test_a_kind_is_listed_and_its_option_exists_only_with_its_plugin(tmp_path: Path) -> None:
+    listed = _afcheck(["list", "graders", "--plugin", "toymethod"], tmp_path)
+    assert listed.returncode == 0, listed.stderr
+    assert "exact" in listed.stdout and "lenient" in listed.stdout
+    kinds = _afcheck(["list", "kinds", "--plugin", "toymethod"], tmp_path)
+    assert "grader" in kinds.stdout and "fol_formaliser" in kinds.stdout
+    helped = _afcheck(["help", "--plugin", "toymethod"], tmp_path)
+    assert "--grader NAME" in helped.stdout
+    assert "--grader NAME" not in _afcheck(["help"], tmp_path).stdout
+
+
+def test_a_component_option_no_item_uses_is_a_usage_error(toy: pytest.Pytester) -> None:
+    """A component given on the command line that no item of the run would use (a prover for
+    the toy method is used; a perturber is not) stops the run in one line, exit 4."""
+    result = toy.runpytest("claims", *PLUGINS, "--afcheck-perturber", "regex")
+    assert result.ret == 4
+    text = result.stdout.str() + result.stderr.str()
+    assert "--perturber regex: no item of this run uses a perturber (verdicts)" in text
+    assert "faithfulness" in text  # the method that would
+
+
 def test_a_third_party_reporter_owns_its_option(toy: pytest.Pytester) -> None:
     out = toy.path / "r.csv"
     result = toy.runpytest("claims", *PLUGINS, "--afcheck-csv", str(out))

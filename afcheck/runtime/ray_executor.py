@@ -419,13 +419,12 @@ class ComponentHost:
     def _build(self, recipe: Recipe) -> object:
         if recipe not in self._built:
             from afcheck.plugins import Plugins
-            from afcheck.registry import kind_named
 
             if self._plugins is None:
                 self._plugins = Plugins()
             if recipe.origin.startswith("module "):
                 self._plugins.register_module(recipe.origin.removeprefix("module "))
-            self._built[recipe] = self._plugins.create(kind_named(recipe.kind), recipe.name,
+            self._built[recipe] = self._plugins.create(recipe.kind, recipe.name,
                                                        dict(recipe.options))
         return self._built[recipe]
 

@@ -4,9 +4,10 @@ A reasoning chain over premises is formalised into first-order logic and every s
 labelled by a theorem prover (True / False / Unknown / Error); the proof path and the chain's
 class T1–T4 / F1–F2 follow the seed's Algorithms 1–3 (see :mod:`afcheck_chains.method`).
 
-Registered here: the method and suite kind ``chains``, the FOL provers ``eprover`` and
-``z3-fol``, the options ``--chain-formaliser`` / ``--chain-formaliser-opt``, and the command
-``afcheck chains generate`` (the rebuilt T1–T4 classification set).
+Registered here: the method and suite kind ``chains``, the FOL formaliser ``rules`` (the
+controlled-English translator), and the command ``afcheck chains generate`` (the rebuilt
+T1–T4 classification set). The chain is formalised by the run's ``fol_formaliser`` and
+proved by its ``fol_prover`` (kinds of the ``fol`` plugin).
 """
 
 from __future__ import annotations
@@ -16,12 +17,10 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from afcheck import hookimpl
-from afcheck.registry import Register
+from afcheck.registry import Register, lazy
 
 if TYPE_CHECKING:
-    from afcheck.options import OptionGroup
     from afcheck_chains.evaluation import ChainsMethod, ChainsSuite
-    from afcheck_chains.provers import FolProver
 
 
 def _method(options: Mapping[str, str]) -> ChainsMethod:
@@ -56,37 +55,11 @@ def afcheck_register_suite_kinds(register: Register) -> None:
              "the rebuilt classification set")
 
 
-def _eprover(options: Mapping[str, str]) -> FolProver:
-    from afcheck_chains.provers import make_eprover
-
-    return make_eprover(options)
-
-
-def _z3_fol(options: Mapping[str, str]) -> FolProver:
-    from afcheck_chains.provers import make_z3_fol
-
-    return make_z3_fol(options)
-
-
 @hookimpl
-def afcheck_register_fol_provers(register: Register) -> None:
-    register("eprover", _eprover,
-             description="E prover, complete strategy (no SInE); SZS statuses; CPU/wall limits",
-             details={"install": "pip install 'afcheck[fol]'",
-                      "options": "cpu_limit_s (10), wall_limit_s, memory_mb (2048), jobs, binary"})
-    register("z3-fol", _z3_fol,
-             description="z3 over an uninterpreted sort; unsat of axioms ∧ ¬goal is Theorem",
-             details={"install": "pip install 'afcheck[fol]'", "options": "timeout_ms (5000)"})
-
-
-@hookimpl
-def afcheck_addoption(group: OptionGroup) -> None:
-    group.addoption("--chain-formaliser", metavar="NAME", section="components",
-                    help="chains method: NL→FOL of whole chains: rules, reference or llm "
-                    "(default: the suite's, else rules)")
-    group.addoption("--chain-formaliser-opt", action="append", default=[],
-                    metavar="K=V[,K=V…]", section="components",
-                    help="chain formaliser option(s), repeatable (llm: model=…, base_url=…)")
+def afcheck_register_fol_formalisers(register: Register) -> None:
+    register("rules", lazy("afcheck_chains.formalise:make_rules"),
+             description="controlled-English translator of PrOntoQA and ProofWriter sentences "
+             "(offline, deterministic)")
 
 
 @hookimpl

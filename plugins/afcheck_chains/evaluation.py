@@ -1,9 +1,8 @@
 """The ``chains`` evaluation method on the run API (:mod:`afcheck.method`).
 
-Component kinds: ``fol_prover`` (``--fol-prover eprover|z3-fol``, default ``eprover``). The
-chain formaliser (NL → FOL of a whole chain) is chosen with the method's own options
-``--chain-formaliser rules|reference|llm`` and ``--chain-formaliser-opt K=V``, else the
-suite's ``[afcheck.options] formaliser``, else ``rules``.
+Component kinds: ``fol_formaliser`` (NL → FOL of a whole chain: ``--fol-formaliser
+rules|reference|replay|llm``, else the model of ``--formaliser``, else the suite's, else
+``rules``) and ``fol_prover`` (``--fol-prover eprover|z3-fol``, default ``eprover``).
 
 Every case of a run is decided in one batch (:func:`afcheck_chains.method.run_chains`): one
 formaliser call per attempt, one prover call per stage, each problem answered once per run
@@ -16,21 +15,21 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import cast
 
-from afcheck.components import Built, describe
+from afcheck_fol.formaliser import FolFormaliser, answer_from_json, answer_to_json, deterministic
+from afcheck_fol.kinds import FOL_FORMALISER, FOL_PROVER
+from afcheck_fol.provers import FolProver, ProverResult, Szs
+from afcheck_fol.tptp import Problem
+
+from afcheck.components import Built
 from afcheck.errors import LoadError
 from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, Selection
-from afcheck.options import parse_kv
-from afcheck.registry import FOL_PROVER
 from afcheck.runtime import Runtime
 from afcheck.suites import Record, SuiteSpec
 from afcheck_chains import outcome as outcomes
-from afcheck_chains.formalise import ChainFormaliser, Formalised, make_chain_formaliser
-from afcheck_chains.llm import LlmChainFormaliser, ModelAnswer, prompt_text
+from afcheck_chains.formalise import Formalised, read_chain, task
 from afcheck_chains.method import ChainResult, run_chains
-from afcheck_chains.provers import FolProver, ProverResult, Szs
 from afcheck_chains.records import ChainRecord
 from afcheck_chains.summary import GATES, ChainsSummary, summarise
-from afcheck_chains.tptp import Problem
 from afcheck_chains.verify import ProofCache
 
 MAX_ATTEMPTS = 3
@@ -72,31 +71,29 @@ class _RuntimeProver:
         return batch.results
 
 
-class _CachedLlmFormaliser:
-    """The ``llm`` formaliser with its answers kept in the run's result cache.
+class _RuntimeFormaliser:
+    """The run's FOL formaliser, asked through its result cache: one task per chain, keyed by
+    the prompt, the sentences and the attempt (a sampling formaliser's seed derives from the
+    chain and the attempt), so a rerun asks a model only for what it has not answered."""
 
-    The cache key is the prompt, the record id and the attempt (the sampling seed derives
-    from both), so a rerun asks the model only for what it has not answered yet.
-    """
-
-    deterministic = False
-
-    def __init__(self, inner: LlmChainFormaliser, runtime: Runtime, choice: Choice) -> None:
-        self.inner = inner
+    def __init__(self, runtime: Runtime, choice: Choice) -> None:
+        built = runtime.component(FOL_FORMALISER, choice)
         self.runtime = runtime
-        self.built = cast("Built[object]", describe(inner, choice.name, dict(choice.options)))
-        self.name, self.version, self.fingerprint = inner.name, inner.version, inner.fingerprint
+        self.built = cast("Built[object]", built)
+        self.inner = cast(FolFormaliser, built.component)
+        self.deterministic = deterministic(self.inner)
 
     def formalise(self, records: Sequence[ChainRecord], attempt: int = 0) -> list[Formalised]:
+        tasks = [task(record) for record in records]
         batch = self.runtime.cached(
-            "chain-formalise", self.built, list(records),
-            key=lambda r: (r.id, prompt_text(r), attempt),
-            call=lambda chunk: self.inner.answers(chunk, attempt),
-            load=lambda d: ModelAnswer(str(d["text"]), str(d["error"])),
-            dump=lambda a: {"text": a.text, "error": a.error},
-            keep=lambda a: not a.error,
+            "fol-formalise", self.built, tasks,
+            key=lambda t: (t.id, t.user, t.sentences, t.reference, attempt),
+            call=lambda chunk: self.inner.formalise(chunk, attempt),
+            load=answer_from_json,
+            dump=answer_to_json,
+            keep=lambda a: not a.transient,
         )
-        return [self.inner.read(r, a) for r, a in zip(records, batch.results, strict=True)]
+        return [read_chain(r, a) for r, a in zip(records, batch.results, strict=True)]
 
 
 class ChainsMethod:
@@ -104,23 +101,18 @@ class ChainsMethod:
 
     name = "chains"
     version = "1"
-    kinds = ("fol_prover",)
-    defaults: Mapping[str, object] = {"fol_prover": "eprover"}
+    kinds = ("fol_formaliser", "fol_prover")
+    defaults: Mapping[str, object] = {"fol_formaliser": "rules", "fol_prover": "eprover"}
     gates: Mapping[str, str] = GATES
 
     def cases(self, record: Record, selection: Selection) -> Iterable[tuple[str, ChainCase]]:
         if not isinstance(record, ChainRecord):
             raise TypeError(f"the chains method reads chains, got {type(record).__name__}")
-        name = selection.option("chain_formaliser") or selection.suite.options.get(
-            "formaliser") or "rules"
-        raw = selection.option("chain_formaliser_opt") or []
-        options = parse_kv(list(raw) if isinstance(raw, (list, tuple)) else [str(raw)],
-                           "chain-formaliser")
-        yield record.case_name, ChainCase(record, Choice.of(str(name), options),
+        yield record.case_name, ChainCase(record, selection.choice("fol_formaliser"),
                                           selection.choice("fol_prover"))
 
     def choices(self, case: ChainCase) -> Iterable[tuple[str, Choice]]:
-        return (("fol_prover", case.prover),)
+        return (("fol_formaliser", case.formaliser), ("fol_prover", case.prover))
 
     def run(self, cases: Sequence[Case[ChainCase]], runtime: Runtime,
             notify: Callable[[ChainResult], None] | None) -> list[ChainResult]:
@@ -129,10 +121,7 @@ class ChainsMethod:
             groups.setdefault((case.spec.formaliser, case.spec.prover), []).append(index)
         out: dict[int, ChainResult] = {}
         for (formaliser_choice, prover_choice), indices in groups.items():
-            formaliser: ChainFormaliser = make_chain_formaliser(
-                formaliser_choice.name, dict(formaliser_choice.options))
-            if isinstance(formaliser, LlmChainFormaliser):
-                formaliser = _CachedLlmFormaliser(formaliser, runtime, formaliser_choice)
+            formaliser = _RuntimeFormaliser(runtime, formaliser_choice)
             prover = _RuntimeProver(runtime, prover_choice)
             results = run_chains([cases[i].spec.record for i in indices], formaliser, prover,
                                  cache=ProofCache(), max_attempts=MAX_ATTEMPTS)

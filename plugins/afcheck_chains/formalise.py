@@ -1,13 +1,12 @@
-"""Chain formalisers: premises, conclusion and kept steps into FOL, in one vocabulary.
+"""Chains into first-order logic through the ``fol_formaliser`` kind.
 
-- ``rules``: the controlled-English translator (PrOntoQA, ProofWriter); deterministic.
-- ``reference``: the FOL given with the data (FOLIO's ``premises-FOL``, or ``*_fol`` fields of
-  recorded responses); deterministic.
-- ``llm``: the seed's NL2FOL prompt to a chat model (see :mod:`afcheck_chains.llm`).
-
-A formaliser returns, per chain, either a :class:`FormalChain` or the reason it has none (a
-sentence outside its reach, FOL that does not parse). ``deterministic`` formalisers are asked
-once: regenerating cannot change their answer.
+A chain is one :class:`~afcheck_fol.formaliser.FolTask` (:func:`task`): its premises, kept
+steps and conclusion in one vocabulary, the seed's NL2FOL prompt (:mod:`afcheck_chains.llm`)
+for a model, and the data's reference FOL (FOLIO's ``premises-FOL``, ``*_fol`` fields of
+recorded responses) for ``reference``. :func:`read_chain` parses the answer into a
+:class:`FormalChain`, or says why there is none (a sentence outside a formaliser's reach, FOL
+that does not parse). This plugin adds the FOL formaliser ``rules``: the controlled-English
+translator of PrOntoQA and ProofWriter sentences (:class:`RuleFormaliser`).
 """
 
 from __future__ import annotations
@@ -16,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from afcheck_fol.formaliser import FolAnswer, FolFormaliser, FolTask, deterministic
 from afcheck_fol.formula import Formula
 
 from afcheck_chains.controlled import Untranslatable, translate
@@ -33,9 +33,8 @@ class Formalised:
 
 
 class ChainFormaliser(Protocol):
-    name: str
-    version: str
-    fingerprint: str
+    """What :func:`afcheck_chains.method.run_chains` asks: a whole chain per record."""
+
     deterministic: bool
 
     def formalise(self, records: Sequence[ChainRecord], attempt: int) -> list[Formalised]:
@@ -43,92 +42,100 @@ class ChainFormaliser(Protocol):
         ...
 
 
+def task(record: ChainRecord) -> FolTask:
+    """The chain as one FOL task: premises, then the kept steps and the conclusion (the
+    seed translates them in one pass, so that names agree), with the seed's prompt and the
+    data's reference FOL where it has one."""
+    from afcheck_chains.llm import prompt_text
+
+    sentences = (*record.premises, *record.steps, record.conclusion)
+    reference, why = _reference(record)
+    return FolTask(
+        record.id, sentences, prompt_text(record),
+        sections=(("Premises", len(record.premises)), ("Conclusions", len(record.steps) + 1)),
+        reference=reference, no_reference=why, max_tokens=4096)
+
+
+def _reference(record: ChainRecord) -> tuple[tuple[tuple[str, ...], ...] | None, str]:
+    gold = record.gold_fol
+    if gold is None:
+        return None, "no reference FOL in the data for this chain"
+    if gold.conclusion is None:
+        return None, ("no reference FOL for the conclusion (FOLIO's training split has "
+                      "none); use a model formaliser")
+    if len(gold.steps) != len(record.steps) or any(s is None for s in gold.steps):
+        return None, f"reference FOL for {len(gold.steps)} of {len(record.steps)} kept steps"
+    texts = (*gold.premises, *(s or "" for s in gold.steps), gold.conclusion)
+    return tuple((text,) for text in texts), ""
+
+
+def read_chain(record: ChainRecord, answer: FolAnswer) -> Formalised:
+    """The chain in FOL from a FOL formaliser's answer (FOLIO's syntax), or why not."""
+    from afcheck_fol.language import FOLIO
+    from afcheck_fol.syntax import FolSyntaxError, parse
+
+    if answer.formulas is None:
+        return Formalised(None, answer.error or "no formalisation", answer.raw)
+    # The kept steps and the conclusion close the answer; the premises are what comes first
+    # (the data's reference may state the premises in more or fewer formulas than sentences).
+    tail = len(record.steps) + 1
+    if len(answer.formulas) <= tail:
+        return Formalised(None, f"{len(answer.formulas)} formulas for "
+                                f"{len(record.premises) + tail} sentences", answer.raw)
+    count = len(answer.formulas) - tail
+    names = [*(f"premise {i}" for i in range(1, count + 1)),
+             *(f"step {i}" for i in range(1, tail)), "conclusion"]
+    formulas: list[Formula] = []
+    for name, text in zip(names, answer.formulas, strict=True):
+        try:
+            formulas.append(parse(text, FOLIO))
+        except FolSyntaxError as exc:
+            return Formalised(None, f"{name}: {exc}", answer.raw)
+    chain = FormalChain(tuple(formulas[:count]), formulas[-1], tuple(formulas[count:-1]))
+    return Formalised(chain, "", answer.raw)
+
+
+class FolChains:
+    """A FOL formaliser asked for whole chains, directly (the method asks through the run's
+    result cache instead; see :mod:`afcheck_chains.evaluation`)."""
+
+    def __init__(self, formaliser: FolFormaliser) -> None:
+        self.formaliser = formaliser
+        self.deterministic = deterministic(formaliser)
+
+    def formalise(self, records: Sequence[ChainRecord], attempt: int = 0) -> list[Formalised]:
+        answers = self.formaliser.formalise([task(r) for r in records], attempt)
+        return [read_chain(r, a) for r, a in zip(records, answers, strict=True)]
+
+
 class RuleFormaliser:
-    """The controlled-English translator over every sentence of the chain."""
+    """The controlled-English translator (PrOntoQA, ProofWriter) as a FOL formaliser: every
+    sentence of a task, or the first one outside its reach."""
 
     name = "rules"
-    version = "1"
-    fingerprint = "rules/1"
+    version = "2"
+    fingerprint = "rules/2"
     deterministic = True
+    cacheable = False  # cheaper to translate again than to look up
 
-    def formalise(self, records: Sequence[ChainRecord], attempt: int = 0) -> list[Formalised]:
-        return [self._one(record) for record in records]
+    def formalise(self, tasks: Sequence[FolTask], attempt: int = 0) -> list[FolAnswer]:
+        return [self._one(task) for task in tasks]
 
     @staticmethod
-    def _one(record: ChainRecord) -> Formalised:
-        try:
-            premises = tuple(translate(s) for s in record.premises)
-            conclusion = translate(record.conclusion)
-            steps = tuple(translate(s) for s in record.steps)
-        except Untranslatable as exc:
-            return Formalised(None, str(exc))
-        return Formalised(FormalChain(premises, conclusion, steps))
-
-
-class ReferenceFormaliser:
-    """The reference FOL that came with the data, parsed in FOLIO's syntax."""
-
-    name = "reference"
-    version = "1"
-    fingerprint = "reference/1"
-    deterministic = True
-
-    def formalise(self, records: Sequence[ChainRecord], attempt: int = 0) -> list[Formalised]:
-        return [self._one(record) for record in records]
-
-    @staticmethod
-    def _one(record: ChainRecord) -> Formalised:
-        from afcheck_fol.language import FOLIO
-        from afcheck_fol.syntax import FolSyntaxError, parse
-
-        gold = record.gold_fol
-        if gold is None:
-            return Formalised(None, "no reference FOL in the data for this chain")
-        if gold.conclusion is None:
-            return Formalised(None, "no reference FOL for the conclusion (FOLIO's training "
-                                    "split has none); use a model formaliser")
-        if len(gold.steps) != len(record.steps) or any(s is None for s in gold.steps):
-            return Formalised(None, f"reference FOL for {len(gold.steps)} of "
-                                    f"{len(record.steps)} kept steps")
-
-        def read(text: str, where: str) -> Formula:
-            try:
-                return parse(text, FOLIO)
-            except FolSyntaxError as exc:
-                raise ValueError(f"{where}: {exc}") from None
+    def _one(task: FolTask) -> FolAnswer:
+        from afcheck_fol.printer import Unprintable, folio
 
         try:
-            premises = tuple(read(t, f"premise {i}") for i, t in enumerate(gold.premises, 1))
-            conclusion = read(gold.conclusion, "conclusion")
-            steps = tuple(read(t or "", f"step {i}") for i, t in enumerate(gold.steps, 1))
-        except ValueError as exc:
-            return Formalised(None, str(exc))
-        return Formalised(FormalChain(premises, conclusion, steps))
+            formulas = tuple(folio(translate(sentence)) for sentence in task.sentences)
+        except (Untranslatable, Unprintable) as exc:
+            return FolAnswer(task.id, None, error=str(exc))
+        return FolAnswer(task.id, formulas)
 
 
-
-FORMALISERS = {
-    "rules": "controlled-English translator of PrOntoQA and ProofWriter sentences (offline)",
-    "reference": "the reference FOL that comes with the data (FOLIO's premises-FOL, *_fol fields)",
-    "llm": "the seed's NL2FOL prompt to a chat model: model=NAME[,base_url=URL]",
-}
-
-
-def make_chain_formaliser(name: str, options: Mapping[str, str] | None = None
-                          ) -> ChainFormaliser:
-    """The chain formaliser called ``name`` (``--chain-formaliser``) with its options."""
-    options = dict(options or {})
-    if name == "llm":
-        from afcheck_chains.llm import make_llm_formaliser
-
-        return make_llm_formaliser(options)
-    if name not in FORMALISERS:
-        from afcheck.errors import UnknownComponent
-
-        raise UnknownComponent("chain formaliser", name, sorted(FORMALISERS))
+def make_rules(options: Mapping[str, str]) -> RuleFormaliser:
     if options:
         from afcheck.errors import UsageError
 
-        raise UsageError(f"chain formaliser {name} takes no options, got "
+        raise UsageError(f"fol formaliser rules takes no options, got "
                          f"{', '.join(sorted(options))}")
-    return RuleFormaliser() if name == "rules" else ReferenceFormaliser()
+    return RuleFormaliser()

@@ -20,11 +20,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from afcheck_fol.provers import FolProver
+from afcheck_fol.tptp import SymbolMap, TptpError, problem
+
 from afcheck_chains.classes import classify, meaning
 from afcheck_chains.formalise import ChainFormaliser, Formalised
-from afcheck_chains.provers import FolProver
 from afcheck_chains.records import ChainRecord, Label
-from afcheck_chains.tptp import SymbolMap, TptpError, problem
 from afcheck_chains.verify import (
     ChainVerdict,
     FormalChain,

@@ -11,9 +11,10 @@ hold the evidence.
 
 from __future__ import annotations
 
+from afcheck_fol.tptp import SymbolMap, formula_to_tptp
+
 from afcheck.method import ItemOutcome, ItemStatus
 from afcheck_chains.method import ChainResult
-from afcheck_chains.tptp import SymbolMap, formula_to_tptp
 
 PASSED, FAILED, SKIPPED = ItemStatus.PASSED, ItemStatus.FAILED, ItemStatus.SKIPPED
 

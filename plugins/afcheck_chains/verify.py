@@ -24,10 +24,10 @@ from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass, field
 
 from afcheck_fol.formula import Formula, Not
+from afcheck_fol.provers import FolProver, ProverResult, Szs
+from afcheck_fol.tptp import Problem, SymbolMap, TptpError, problem
 
-from afcheck_chains.provers import FolProver, ProverResult, Szs
 from afcheck_chains.records import Label
-from afcheck_chains.tptp import Problem, SymbolMap, TptpError, problem
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,15 @@ import argparse
 from collections.abc import Callable
 
 from afcheck import hookimpl
-from afcheck.registry import Register, lazy
+from afcheck.registry import Kinds, Register, lazy
+
+
+@hookimpl
+def afcheck_addkinds(kinds: Kinds) -> None:
+    from afcheck_equivalence import hookspecs
+    from afcheck_equivalence.kinds import CRITERION
+
+    kinds.add(CRITERION, hookspecs)
 
 
 @hookimpl

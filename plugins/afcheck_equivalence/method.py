@@ -433,7 +433,7 @@ class _Written:
 
 def _decide_pairs(runtime: Runtime, choice: Choice,
                   pairs: list[tuple[Item, str]]) -> dict[str, Decision]:
-    from afcheck.registry import CRITERION
+    from afcheck_equivalence.kinds import CRITERION
 
     built = runtime.component(CRITERION, choice)
     criterion = built.component

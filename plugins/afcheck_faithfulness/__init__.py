@@ -11,7 +11,17 @@ from afcheck.registry import Register
 
 if TYPE_CHECKING:
     from afcheck.options import OptionGroup
+    from afcheck.registry import Kinds
     from afcheck.run import Run
+
+
+@hookimpl
+def afcheck_addkinds(kinds: Kinds) -> None:
+    from afcheck_faithfulness import hookspecs
+    from afcheck_faithfulness.kinds import DETECTOR, PERTURBER
+
+    kinds.add(PERTURBER, hookspecs)
+    kinds.add(DETECTOR, hookspecs)
 
 
 @hookimpl

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 from afcheck.components import Built, Detector, Perturber
 from afcheck.method import Choice
-from afcheck.registry import CHECKER, DETECTOR, FORMALISER, PERTURBER, PROVER, Kind
+from afcheck.registry import CHECKER, FORMALISER, PROVER, Kind
 from afcheck.runtime import Batch, Runtime
 from afcheck.runtime import cache as codec
 from afcheck.runtime.spool import Spool
@@ -36,6 +36,7 @@ from afcheck.types import (
     VerdictKind,
 )
 from afcheck_faithfulness import screen
+from afcheck_faithfulness.kinds import DETECTOR, PERTURBER
 
 T = TypeVar("T")
 R = TypeVar("R")

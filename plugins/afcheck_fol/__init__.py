@@ -2,8 +2,11 @@
 and syntax-error taxonomy, z3 equivalence under background theories, tree edit distance; the
 ``nl2fol`` evaluation method and suite kind; the ``afcheck fol equiv`` command.
 
-Registered here: the method and suite kind ``nl2fol``, the options ``--nl2fol-formaliser``,
-``--nl2fol-formaliser-opt`` and ``--nl2fol-theory``, and the command ``afcheck fol``.
+Declared here: the kinds ``fol_formaliser`` (``--fol-formaliser``, else the model of
+``--formaliser``) and ``fol_prover`` (``--fol-prover``), used by nl2fol and chains.
+Registered here: the method and suite kind ``nl2fol``, the FOL formalisers ``reference``,
+``replay``, ``llm`` and the nl2fol presets, the FOL provers ``eprover`` and ``z3-fol``, the
+option ``--nl2fol-theory`` and the command ``afcheck fol``.
 """
 
 from __future__ import annotations
@@ -14,11 +17,12 @@ from typing import TYPE_CHECKING
 
 from afcheck import hookimpl
 from afcheck.errors import MissingDependency
-from afcheck.registry import Register
+from afcheck.registry import Kinds, Register, lazy
 
 if TYPE_CHECKING:
     from afcheck.options import OptionGroup
     from afcheck_fol.method import Nl2FolMethod, Nl2FolSuite
+    from afcheck_fol.provers import FolProver
 
 
 def require() -> None:
@@ -45,6 +49,15 @@ def _suite(options: Mapping[str, str]) -> Nl2FolSuite:
 
 
 @hookimpl
+def afcheck_addkinds(kinds: Kinds) -> None:
+    from afcheck_fol import hookspecs
+    from afcheck_fol.kinds import FOL_FORMALISER, FOL_PROVER
+
+    kinds.add(FOL_FORMALISER, hookspecs)
+    kinds.add(FOL_PROVER, hookspecs)
+
+
+@hookimpl
 def afcheck_register_methods(register: Register) -> None:
     register("nl2fol", _method,
              description="NL→FOL: parse (syntax-error class), nearest gold by tree edit "
@@ -59,15 +72,62 @@ def afcheck_register_suite_kinds(register: Register) -> None:
 
 
 @hookimpl
+def afcheck_register_fol_formalisers(register: Register) -> None:
+    register("reference", lazy("afcheck_fol.formalisers:make_reference"),
+             description="the data's own FOL (gold=N: the N-th alternative); must score 100%",
+             details={"options": "gold (0)"})
+    register("replay", lazy("afcheck_fol.formalisers:make_replay"),
+             description="recorded model outputs, one {\"id\", \"output\"} a line",
+             details={"options": "path=FILE"})
+    for name, model, description in _PRESETS:
+        register(name, _preset(name), description=description,
+                 details={"backend": "vllm|http", "model": model or "(model=…)"})
+
+
+_PRESETS = (
+    ("llm", "", "the asking method's prompt to any chat model; what a model given with "
+     "--formaliser becomes for the FOL methods"),
+    ("nl2fol-llama", "meta-llama/Llama-3.1-8B-Instruct", "Llama 3.1 8B Instruct"),
+    ("nl2fol-gemma", "google/gemma-2-9b-it", "Gemma 2 9B (no system role)"),
+    ("nl2fol-folio", "", "any chat model (model=NAME)"),
+)
+
+
+def _preset(name: str) -> Callable[[Mapping[str, str]], object]:
+    def build(options: Mapping[str, str]) -> object:
+        require()
+        from afcheck_fol.formalisers import make_preset
+
+        return make_preset(name, options)
+
+    return build
+
+
+def _eprover(options: Mapping[str, str]) -> FolProver:
+    from afcheck_fol.provers import make_eprover
+
+    return make_eprover(options)
+
+
+def _z3_fol(options: Mapping[str, str]) -> FolProver:
+    from afcheck_fol.provers import make_z3_fol
+
+    return make_z3_fol(options)
+
+
+@hookimpl
+def afcheck_register_fol_provers(register: Register) -> None:
+    register("eprover", _eprover,
+             description="E prover, complete strategy (no SInE); SZS statuses; CPU/wall limits",
+             details={"install": "pip install 'afcheck[fol]'",
+                      "options": "cpu_limit_s (10), wall_limit_s, memory_mb (2048), jobs, binary"})
+    register("z3-fol", _z3_fol,
+             description="z3 over an uninterpreted sort; unsat of axioms ∧ ¬goal is Theorem",
+             details={"install": "pip install 'afcheck[fol]'", "options": "timeout_ms (5000)"})
+
+
+@hookimpl
 def afcheck_addoption(group: OptionGroup) -> None:
-    group.addoption("--nl2fol-formaliser", metavar="NAME", section="components",
-                    help="nl2fol method: where candidates come from: reference, replay, "
-                    "nl2fol-llama, nl2fol-gemma, nl2fol-folio (default: the suite's, else "
-                    "reference)")
-    group.addoption("--nl2fol-formaliser-opt", action="append", default=[],
-                    metavar="K=V[,K=V…]", section="components",
-                    help="nl2fol formaliser option(s), repeatable (replay: path=FILE; "
-                    "LLM presets: model=…, base_url=…)")
     group.addoption("--nl2fol-theory", metavar="NAME", section="components",
                     help="nl2fol method: background theory of the equivalence check (none, "
                     "converse, shapes, analytic for Tarski's World; default: the suite's, "

@@ -20,7 +20,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from afcheck_fol.equiv import DEFAULT_MAX_DOMAIN, DEFAULT_RLIMIT, Equivalence, check
-from afcheck_fol.formalisers import Candidate
 from afcheck_fol.suite import Item
 from afcheck_fol.syntax import FolSyntaxError, parse
 from afcheck_fol.ted import distance
@@ -31,6 +30,19 @@ SEMANTIC_ERROR = "not-equivalent"
 UNDECIDED = "undecided"
 NO_OUTPUT = "no-output"
 STATUSES = (CORRECT, SYNTAX_ERROR, SEMANTIC_ERROR, UNDECIDED, NO_OUTPUT)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """The formula an nl2fol item is judged on: what the FOL formaliser wrote for it."""
+
+    item_id: str
+    formula: str | None
+    """The formula text to judge; ``None`` when the formaliser produced nothing."""
+    output: str = ""
+    """The raw output it came from."""
+    error: str = ""
+    """Why there is no formula."""
 
 
 @dataclass(frozen=True)

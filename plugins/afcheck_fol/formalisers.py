@@ -1,23 +1,22 @@
-"""Where the ``nl2fol`` method's candidate formulas come from.
+"""The built-in FOL formalisers (kind ``fol_formaliser``, see :mod:`afcheck_fol.formaliser`).
 
-* ``reference`` answers with a gold formula of each item (``gold=N``, default 0; the last one
-  when an item has fewer): a run with it must score 100%, which checks the suite and the
-  evaluator together;
+* ``reference`` answers with the data's own formulas (``gold=N``: the N-th alternative, the last
+  one when a sentence has fewer; default 0): a run with it must score 100%, which checks the
+  suite and the evaluator together;
 * ``replay`` reads recorded outputs, one JSON object a line ``{"id": …, "output": …}``
-  (``path=FILE``), so a model's answers can be scored again without the model;
-* the LLM presets send the seed's prompt (:mod:`afcheck_fol.prompts`) through
-  :mod:`afcheck.llm` (vLLM offline or any OpenAI-compatible server), greedy, one batched call.
-
-Every formaliser returns one :class:`Candidate` per item, in order: the raw output and the
-formula text :func:`~afcheck_fol.extract.extract` found in it, or why there is none.
+  (``path=FILE``), read as a model's answer, so a model's answers can be scored again
+  without the model;
+* ``llm`` and the presets ``nl2fol-llama``, ``nl2fol-gemma``, ``nl2fol-folio`` send the method's
+  prompt to a chat model through :mod:`afcheck.llm` (vLLM offline or any OpenAI-compatible
+  server), greedy, one batched call. ``llm`` is also what a model given with ``--formaliser``
+  (``kimina``, ``frontier``) becomes for the FOL methods.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Protocol
 
 from afcheck.errors import UsageError
 from afcheck.llm import (
@@ -30,53 +29,39 @@ from afcheck.llm import (
     make_client,
     sampling_from,
 )
-from afcheck_fol import prompts
-from afcheck_fol.extract import extract
+from afcheck_fol.formaliser import FolAnswer, FolTask, read_answer
 from afcheck_fol.jsonl import json_lines
-from afcheck_fol.suite import Item
-
-
-@dataclass(frozen=True)
-class Candidate:
-    item_id: str
-    formula: str | None
-    """The formula text to judge; ``None`` when the formaliser produced nothing."""
-    output: str = ""
-    """The raw output it came from."""
-    error: str = ""
-    """Why there is no formula."""
-
-
-class FolFormaliser(Protocol):
-    name: str
-    version: str
-
-    def formalise(self, items: Sequence[Item]) -> list[Candidate]: ...
 
 
 class ReferenceFormaliser:
-    """Answers with gold formula ``index`` of each item."""
+    """Answers with the data's formulas: alternative ``index`` of each sentence."""
 
-    cacheable = False  # nothing to save: the gold is in the suite
+    cacheable = False  # nothing to save: the reference is in the suite
+    deterministic = True
 
     def __init__(self, index: int = 0) -> None:
         self.index = index
         self.name = "reference"
-        self.version = f"1:gold={index}"
+        self.version = f"2:gold={index}"
 
-    def formalise(self, items: Sequence[Item]) -> list[Candidate]:
-        return [
-            Candidate(item.id, item.gold[min(self.index, len(item.gold) - 1)],
-                      output=item.gold[min(self.index, len(item.gold) - 1)])
-            for item in items
-        ]
+    def formalise(self, tasks: Sequence[FolTask], attempt: int = 0) -> list[FolAnswer]:
+        return [self._one(task) for task in tasks]
+
+    def _one(self, task: FolTask) -> FolAnswer:
+        why = task.no_reference or "no reference FOL in the data for this item"
+        if task.reference is None or any(not options for options in task.reference):
+            return FolAnswer(task.id, None, error=why)
+        formulas = tuple(options[min(self.index, len(options) - 1)]
+                         for options in task.reference)
+        return FolAnswer(task.id, formulas, raw="\n".join(formulas))
 
 
 class ReplayFormaliser:
-    """Answers with recorded outputs; a missing or malformed record is a candidate without a
-    formula whose error says which line to fix."""
+    """Answers with recorded outputs; a missing or malformed record is an answer without
+    formulas whose error says which line to fix."""
 
     cacheable = False  # the file is the record
+    deterministic = True
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -100,30 +85,28 @@ class ReplayFormaliser:
             self.outputs[item_id] = output
         self.version = f"1:{path.name}:{len(self.outputs)}"
 
-    def formalise(self, items: Sequence[Item]) -> list[Candidate]:
-        candidates = []
-        for item in items:
-            output = self.outputs.get(item.id)
+    def formalise(self, tasks: Sequence[FolTask], attempt: int = 0) -> list[FolAnswer]:
+        answers = []
+        for task in tasks:
+            output = self.outputs.get(task.id)
             if output is None:
                 hint = f" ({len(self.problems)} malformed line(s), first: {self.problems[0]})" \
                     if self.problems else ""
-                candidates.append(Candidate(
-                    item.id, None, error=f"no recorded output for {item.id} in {self.path}{hint}"
+                answers.append(FolAnswer(
+                    task.id, None, error=f"no recorded output for {task.id} in {self.path}{hint}"
                 ))
             else:
-                candidates.append(Candidate(item.id, extract(output), output=output))
-        return candidates
+                answers.append(read_answer(task, output))
+        return answers
 
 
 @dataclass(frozen=True)
 class FolPreset:
-    """A model and the prompt it gets."""
+    """A model as a FOL formaliser: its id and how its chat template takes the prompt (the
+    prompt itself is the asking method's)."""
 
     name: str
     model: str
-    system: str
-    user: str
-    """``str.format`` template over ``{sentence}``."""
     sampling: Sampling = field(default_factory=lambda: Sampling(max_tokens=512, temperature=0.0))
     system_in_user: bool = False
     """For chat templates without a system role (Gemma): the system text opens the user turn."""
@@ -134,86 +117,105 @@ class FolPreset:
 LLAMA = FolPreset(
     name="nl2fol-llama",
     model="meta-llama/Llama-3.1-8B-Instruct",
-    system=prompts.TARSKI_SYSTEM,
-    user=prompts.TARSKI_USER,
     description="the seed's Prompt 1 (Tarski's World) for Llama 3.1 8B Instruct",
 )
 GEMMA = FolPreset(
     name="nl2fol-gemma",
     model="google/gemma-2-9b-it",
-    system=prompts.TARSKI_SYSTEM,
-    user=prompts.TARSKI_USER,
     system_in_user=True,
     description="the seed's Prompt 1 (Tarski's World) for Gemma 2 9B (no system role)",
 )
 FOLIO_CHAT = FolPreset(
     name="nl2fol-folio",
     model="",
-    system=prompts.FOLIO_SYSTEM,
-    user=prompts.FOLIO_USER,
     description="FOLIO-style translation prompt for any chat model: model=NAME",
 )
 PRESETS: Mapping[str, FolPreset] = {p.name: p for p in (LLAMA, GEMMA, FOLIO_CHAT)}
 
 
-class PresetFormaliser:
-    """A :class:`FolPreset` on an :class:`~afcheck.llm.LLMClient`: one batched call."""
+GENERIC = FolPreset(
+    name="llm",
+    model="",
+    description="the asking method's prompt to any chat model: model=NAME[,base_url=URL]",
+)
+PRESETS: Mapping[str, FolPreset] = {p.name: p for p in (GENERIC, LLAMA, GEMMA, FOLIO_CHAT)}
 
-    def __init__(self, preset: FolPreset, client: LLMClient, sampling: Sampling) -> None:
+
+class PresetFormaliser:
+    """A :class:`FolPreset` on an :class:`~afcheck.llm.LLMClient`: one batched call per
+    answer length the tasks ask for."""
+
+    deterministic = False
+
+    def __init__(self, preset: FolPreset, client: LLMClient, sampling: Sampling,
+                 max_tokens_given: bool = False) -> None:
         self.preset = preset
         self.client = client
         self.sampling = sampling
+        self.max_tokens_given = max_tokens_given
         self.name = preset.name
         self.version = (
             f"{preset.version}:{client.backend}:{client.model}:t={sampling.temperature:g}"
-            f":max={sampling.max_tokens}:seed={sampling.seed}"
+            f":max={sampling.max_tokens if max_tokens_given else 'task'}:seed={sampling.seed}"
         )
+        self.fingerprint = f"fol-llm/{self.version}"
 
-    def prompt_for(self, item: Item) -> Prompt:
-        user = self.preset.user.format(sentence=item.sentence)
-        seed = derive_seed(self.sampling.seed, item.id)
-        if self.preset.system_in_user:
-            return chat(None, f"{self.preset.system}\n\n{user}", seed=seed)
-        return chat(self.preset.system, user, seed=seed)
+    def prompt_for(self, task: FolTask, attempt: int = 0) -> Prompt:
+        seed = derive_seed(self.sampling.seed, task.id if not attempt else f"{task.id}#{attempt}")
+        if task.system is not None and self.preset.system_in_user:
+            return chat(None, f"{task.system}\n\n{task.user}", seed=seed)
+        return chat(task.system, task.user, seed=seed)
 
-    def formalise(self, items: Sequence[Item]) -> list[Candidate]:
-        if not items:
-            return []
-        outputs = self.client.generate([self.prompt_for(i) for i in items], self.sampling)
-        candidates = []
-        for item, samples in zip(items, outputs, strict=True):
-            ok = [s for s in samples if s.ok]
-            if not ok:
-                reason = samples[0].error if samples else "the backend returned no sample"
-                candidates.append(Candidate(item.id, None, error=f"backend error: {reason}"))
-                continue
-            candidates.append(Candidate(item.id, extract(ok[0].text), output=ok[0].text))
-        return candidates
-
-
-def make_formaliser(name: str, options: Mapping[str, str]) -> FolFormaliser:
-    """The formaliser called ``name`` with its ``key=value`` options."""
-    if name == "reference":
-        unknown = set(options) - {"gold"}
-        if unknown:
-            raise UsageError(f"formaliser reference: unknown option(s) {', '.join(unknown)}")
-        raw = options.get("gold", "0")
-        if not raw.isdigit():
-            raise UsageError(f"formaliser reference: gold={raw}: expected a whole number")
-        return ReferenceFormaliser(int(raw))
-    if name == "replay":
-        if "path" not in options:
-            raise UsageError("formaliser replay: pass path=FILE (recorded outputs, jsonl)")
-        return ReplayFormaliser(Path(options["path"]))
-    if name in PRESETS:
-        preset = PRESETS[name]
-        llm_options = Options(f"formaliser '{name}'", dict(options))
-        llm_options.check_known()
-        client = make_client(llm_options, model=preset.model)
-        return PresetFormaliser(preset, client, sampling_from(llm_options, preset.sampling))
-    known = ", ".join(["reference", "replay", *PRESETS])
-    raise UsageError(f"unknown nl2fol formaliser {name!r}; known: {known}")
+    def formalise(self, tasks: Sequence[FolTask], attempt: int = 0) -> list[FolAnswer]:
+        groups: dict[int, list[int]] = {}
+        for index, task in enumerate(tasks):
+            length = self.sampling.max_tokens if self.max_tokens_given else task.max_tokens
+            groups.setdefault(length, []).append(index)
+        answers: dict[int, FolAnswer] = {}
+        for length, indices in groups.items():
+            sampling = replace(self.sampling, max_tokens=length)
+            outputs = self.client.generate([self.prompt_for(tasks[i], attempt) for i in indices],
+                                           sampling)
+            for index, samples in zip(indices, outputs, strict=True):
+                task = tasks[index]
+                ok = [sample for sample in samples if sample.ok]
+                if not ok:
+                    reason = samples[0].error if samples else "the backend returned no sample"
+                    answers[index] = FolAnswer(task.id, None, error=f"backend error: {reason}",
+                                               transient=True)
+                else:
+                    answers[index] = read_answer(task, ok[0].text)
+        return [answers[i] for i in range(len(tasks))]
 
 
-FORMALISER_NAMES: Sequence[str] = ("reference", "replay", *PRESETS)
-FormaliserFactory = Callable[[Mapping[str, str]], FolFormaliser]
+def make_reference(options: Mapping[str, str]) -> ReferenceFormaliser:
+    unknown = sorted(set(options) - {"gold"})
+    if unknown:
+        raise UsageError(f"fol formaliser reference: unknown option(s) {', '.join(unknown)}; "
+                         "it takes gold=N")
+    raw = options.get("gold", "0")
+    if not raw.isdigit():
+        raise UsageError(f"fol formaliser reference: gold={raw}: expected a whole number")
+    return ReferenceFormaliser(int(raw))
+
+
+def make_replay(options: Mapping[str, str]) -> ReplayFormaliser:
+    if "path" not in options:
+        raise UsageError("fol formaliser replay: pass path=FILE (recorded outputs, jsonl)")
+    unknown = sorted(set(options) - {"path"})
+    if unknown:
+        raise UsageError(f"fol formaliser replay: unknown option(s) {', '.join(unknown)}")
+    return ReplayFormaliser(Path(options["path"]))
+
+
+def make_preset(name: str, options: Mapping[str, str]) -> PresetFormaliser:
+    """The LLM formaliser ``name`` (``llm`` or a preset) with its client options."""
+    preset = PRESETS[name]
+    llm_options = Options(f"fol formaliser '{name}'", dict(options))
+    llm_options.check_known()
+    if not preset.model and not llm_options.text("model"):
+        raise UsageError(f"fol formaliser '{name}': pass model=NAME (and base_url=URL for a "
+                         "server), or give the model with --formaliser")
+    client = make_client(llm_options, model=preset.model)
+    return PresetFormaliser(preset, client, sampling_from(llm_options, preset.sampling),
+                            max_tokens_given="max_tokens" in options)

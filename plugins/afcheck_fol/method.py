@@ -1,14 +1,14 @@
 """The ``nl2fol`` evaluation method and suite kind on the run API (:mod:`afcheck.method`).
 
 A test item is a sentence with its gold formulas (:class:`~afcheck_fol.suite.Item`). The
-candidate comes from the method's formaliser, chosen with ``--nl2fol-formaliser NAME`` and
-``--nl2fol-formaliser-opt K=V`` (``reference``, ``replay`` with ``path=FILE``, or an LLM preset:
-``nl2fol-llama``, ``nl2fol-gemma``, ``nl2fol-folio``), else the suite's
-``[afcheck.options] formaliser``, else ``reference``. The background theory is
+candidate comes from the run's FOL formaliser (kind ``fol_formaliser``): ``--fol-formaliser
+NAME`` (``reference``, ``replay`` with ``path=FILE``, ``llm``, the nl2fol presets), else the
+model of ``--formaliser`` asked with the seed's prompt, else the suite's ``[afcheck.defaults]
+fol_formaliser``, else ``reference``. The background theory is
 ``--nl2fol-theory``, else the suite's ``[afcheck.options] theory``, else each language's
 default (Tarski's World: ``analytic``).
 
-Two batched stages, both through the run's result cache: ``nl2fol-formalise`` (one call of the
+Two batched stages, both through the run's result cache: ``fol-formalise`` (one call of the
 formaliser for every item) and ``nl2fol-decide`` (parse, nearest gold, z3), keyed by the
 candidate, the gold formulas, the theory, the limits and the evaluator's version, so a rerun
 decides only what changed. Undecided verdicts are not cached: they are asked again.
@@ -28,11 +28,11 @@ from typing import cast
 from afcheck.components import Built, describe
 from afcheck.errors import LoadError, SuiteError, UsageError
 from afcheck.method import Case, Choice, ItemOutcome, ItemResult, ItemStatus, JsonObject, Selection
-from afcheck.options import parse_kv
 from afcheck.runtime import Runtime
 from afcheck.suites import Record, SuiteSpec
 from afcheck_fol.decide import (
     UNDECIDED,
+    Candidate,
     Decision,
     Settings,
     decide,
@@ -41,7 +41,14 @@ from afcheck_fol.decide import (
     to_json,
     verdict_record,
 )
-from afcheck_fol.formalisers import Candidate, make_formaliser
+from afcheck_fol.formaliser import (
+    FolAnswer,
+    FolFormaliser,
+    FolTask,
+    answer_from_json,
+    answer_to_json,
+)
+from afcheck_fol.kinds import FOL_FORMALISER
 from afcheck_fol.suite import Item
 from afcheck_fol.summary import GATES, Nl2FolSummary, summarise
 
@@ -85,27 +92,14 @@ class Nl2FolMethod:
 
     name = "nl2fol"
     version = "1"
-    kinds: tuple[str, ...] = ()
-    defaults: Mapping[str, object] = {}
+    kinds: tuple[str, ...] = ("fol_formaliser",)
+    defaults: Mapping[str, object] = {"fol_formaliser": DEFAULT_FORMALISER}
     gates: Mapping[str, str] = GATES
 
     def cases(self, record: Record, selection: Selection) -> Iterable[tuple[str, Nl2FolCase]]:
         if not isinstance(record, Item):
             raise TypeError(f"the nl2fol method reads sentences, got {type(record).__name__}")
         options = selection.suite.options
-        chosen = selection.option("nl2fol_formaliser")
-        name = chosen or options.get("formaliser") or DEFAULT_FORMALISER
-        raw = selection.option("nl2fol_formaliser_opt") or []
-        given = parse_kv(list(raw) if isinstance(raw, (list, tuple)) else [str(raw)],
-                         "nl2fol-formaliser")
-        # The suite's formaliser options go with the suite's formaliser only.
-        suite_options = {} if chosen and chosen != options.get("formaliser") \
-            else options.get("formaliser_options", {})
-        merged = {**{str(k): str(v) for k, v in dict(suite_options).items()}, **given}
-        if name == "replay" and "path" in merged and not Path(merged["path"]).is_absolute() \
-                and "path" not in given:
-            # A suite's recorded outputs live next to it.
-            merged["path"] = str(selection.suite.root / merged["path"])
         theory = selection.option("nl2fol_theory") or options.get("theory")
         rlimit = options.get("rlimit", Settings.rlimit)
         if not isinstance(rlimit, int) or rlimit < 1:
@@ -113,10 +107,10 @@ class Nl2FolMethod:
                              f"[afcheck.options] rlimit = {rlimit!r}: give z3's resource limit "
                              "per call as a whole number >= 1")
         settings = Settings(theory=None if theory is None else str(theory), rlimit=rlimit)
-        yield record.case_name, Nl2FolCase(record, Choice.of(str(name), merged), settings)
+        yield record.case_name, Nl2FolCase(record, selection.choice("fol_formaliser"), settings)
 
     def choices(self, case: Nl2FolCase) -> Iterable[tuple[str, Choice]]:
-        return ()
+        return (("fol_formaliser", case.formaliser),)
 
     def run(self, cases: Sequence[Case[Nl2FolCase]], runtime: Runtime,
             notify: Callable[[Decision], None] | None) -> list[Decision]:
@@ -132,20 +126,19 @@ class Nl2FolMethod:
             groups.setdefault(case.spec.formaliser, []).append(index)
         candidates: dict[int, Candidate] = {}
         for choice, indices in groups.items():
-            formaliser = make_formaliser(choice.name, dict(choice.options))
-            built = cast("Built[object]", describe(formaliser, choice.name, dict(choice.options)))
-            items = [cases[i].spec.item for i in indices]
+            built = runtime.component(FOL_FORMALISER, choice)
+            formaliser = cast(FolFormaliser, built.component)
+            tasks = [task(cases[i].spec.item) for i in indices]
             batch = runtime.cached(
-                "nl2fol-formalise", built, items,
-                key=lambda item: (item.id, item.language.name, item.sentence),
+                "fol-formalise", cast("Built[object]", built), tasks,
+                key=lambda t: (t.id, t.system, t.user, t.reference),
                 call=lambda chunk, f=formaliser: f.formalise(chunk),  # type: ignore[misc]
-                load=lambda d: Candidate(str(d["item_id"]), _text(d.get("formula")),
-                                         str(d.get("output", "")), str(d.get("error", ""))),
-                dump=lambda c: {"item_id": c.item_id, "formula": c.formula,
-                                "output": c.output, "error": c.error},
-                keep=lambda c: c.formula is not None,
+                load=answer_from_json,
+                dump=answer_to_json,
+                keep=lambda a: not a.transient and a.formulas is not None,
             )
-            candidates.update(zip(indices, batch.results, strict=True))
+            for index, answer in zip(indices, batch.results, strict=True):
+                candidates[index] = _candidate(answer)
         evaluator = cast("Built[object]", describe(Evaluator(), "z3", {}))
         work = [(cases[i].spec, candidates[i]) for i in range(len(cases))]
         records = runtime.cached(
@@ -185,8 +178,21 @@ class Nl2FolMethod:
         return summarise([item.result for item in items])
 
 
-def _text(value: object) -> str | None:
-    return value if isinstance(value, str) else None
+def task(item: Item) -> FolTask:
+    """The sentence as a FOL task: the seed's prompt for the item's language (Tarski's World's
+    fixed vocabulary, or FOLIO's open one) and its gold formulas as the reference."""
+    from afcheck_fol import prompts
+
+    tarski = item.language.name == "tarski"
+    system = prompts.TARSKI_SYSTEM if tarski else prompts.FOLIO_SYSTEM
+    user = (prompts.TARSKI_USER if tarski else prompts.FOLIO_USER).format(sentence=item.sentence)
+    return FolTask(item.id, (item.sentence,), user, system=system, reference=(item.gold,))
+
+
+def _candidate(answer: FolAnswer) -> Candidate:
+    if answer.formulas is None:
+        return Candidate(answer.id, None, answer.raw, answer.error)
+    return Candidate(answer.id, answer.formulas[0], answer.raw or answer.formulas[0])
 
 
 class Nl2FolSuite:

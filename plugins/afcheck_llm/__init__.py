@@ -12,6 +12,7 @@ from afcheck.registry import Register
 @hookimpl
 def afcheck_register_formalisers(register: Register) -> None:
     from afcheck.llm import preset_factory
+    from afcheck.model import ModelRef
     from afcheck_llm.presets import PRESETS
 
     for preset in PRESETS:
@@ -20,6 +21,8 @@ def afcheck_register_formalisers(register: Register) -> None:
             preset_factory(preset),
             description=preset.description,
             details=preset.details(),
+            # A model: the FOL methods ask the same model with their own prompts.
+            model=ModelRef(preset.model, preset.context_tokens),
         )
 
 

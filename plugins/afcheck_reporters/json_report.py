@@ -54,6 +54,9 @@ def document(summary: RunSummary) -> JsonObject:
 
 def header(summary: RunSummary) -> JsonObject:
     methods = {name: s.sections() for name, s in summary.methods.items()}
+    for name, source in summary.candidates.items():
+        if name in methods:
+            methods[name]["candidates"] = source.to_json()
     head: JsonObject = {
         "schema": "afcheck-results",
         "version": VERSION,

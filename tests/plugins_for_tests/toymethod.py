@@ -5,7 +5,10 @@
 - method ``verdicts``: proves every claim with the chosen prover in one batch (through the
   runtime's cached call) and passes an item when the verdict is the expected one; its one
   metric, ``accuracy``, accepts ``--gate accuracy>=X``;
-- reporter ``csv`` with its own option ``--csv FILE``: one ``case_id,status`` row per item.
+- reporter ``csv`` with its own option ``--csv FILE``: one ``case_id,status`` row per item;
+- its own component kind ``grader`` (declared with ``afcheck_addkinds``, chosen with
+  ``--grader NAME``): ``exact`` passes a claim whose verdict is the expected one, ``lenient``
+  also one left inconclusive.
 """
 
 from __future__ import annotations
@@ -13,20 +16,57 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from afcheck import hookimpl
 from afcheck.errors import LoadError
+from afcheck.hookspecs import hookspec
 from afcheck.method import Case, Choice, ItemOutcome, ItemResult, ItemStatus, Selection
 from afcheck.metrics import wilson
 from afcheck.options import OptionGroup
-from afcheck.registry import PROVER, REPORTER, Register
+from afcheck.registry import PROVER, REPORTER, Kind, Kinds, Register
 from afcheck.run import Run
 from afcheck.runtime import Runtime
 from afcheck.runtime import cache as codec
 from afcheck.suites import Record, SuiteSpec
 from afcheck.summary import RunSummary
 from afcheck.types import Location, ProofTask, Verdict
+
+
+@runtime_checkable
+class Grader(Protocol):
+    name: str
+    version: str
+
+    def grade(self, verdict: str, expected: str) -> bool: ...
+
+
+GRADER: Kind[Grader] = Kind("grader", "graders", "afcheck_register_graders", selectable=True,
+                            protocol=Grader, description="decides whether a verdict passes")
+
+
+class Specs:
+    """The hookspec of the grader kind, as a third-party plugin declares its own."""
+
+    @hookspec
+    def afcheck_register_graders(self, register: Register[Any]) -> None:
+        """Register graders: ``factory(options)`` returns a :class:`Grader`."""
+
+
+class Exact:
+    name = "exact"
+    version = "1"
+
+    def grade(self, verdict: str, expected: str) -> bool:
+        return verdict == expected
+
+
+class Lenient(Exact):
+    name = "lenient"
+
+    def grade(self, verdict: str, expected: str) -> bool:
+        return verdict in (expected, "inconclusive")
+
 
 CONFIGURED: list[int] = []
 """One entry per ``afcheck_configure`` call this module received."""
@@ -65,6 +105,7 @@ class ClaimsSuite:
 class ToyCase:
     claim: Claim
     prover: Choice
+    grader: Choice
 
 
 @dataclass(frozen=True)
@@ -72,6 +113,7 @@ class ToyResult:
     case: ToyCase
     verdict: Verdict
     seconds: float
+    passed: bool
 
 
 @dataclass(frozen=True)
@@ -104,16 +146,17 @@ class ToySummary:
 class Verdicts:
     name = "verdicts"
     version = "1"
-    kinds = ("prover",)
-    defaults: Mapping[str, object] = {"prover": "arith"}
+    kinds = ("prover", "grader")
+    defaults: Mapping[str, object] = {"prover": "arith", "grader": "exact"}
     gates: Mapping[str, str] = {"accuracy": "min"}
 
     def cases(self, record: Record, selection: Selection) -> Iterable[tuple[str, ToyCase]]:
         assert isinstance(record, Claim)
-        yield record.case_name, ToyCase(record, selection.choice("prover"))
+        yield record.case_name, ToyCase(record, selection.choice("prover"),
+                                        selection.choice("grader"))
 
     def choices(self, case: ToyCase) -> Iterable[tuple[str, Choice]]:
-        return [("prover", case.prover)]
+        return [("prover", case.prover), ("grader", case.grader)]
 
     def run(self, cases: Sequence[Case[ToyCase]], runtime: Runtime,
             notify: Callable[[ToyResult], None] | None) -> list[ToyResult]:
@@ -130,7 +173,9 @@ class Verdicts:
                                    call=built.component.prove,
                                    load=codec.load_verdict, dump=codec.dump)
             for case, verdict, seconds in zip(group, batch.results, batch.seconds, strict=True):
-                results[case.case_id] = ToyResult(case.spec, verdict, seconds)
+                grader = runtime.component(GRADER, case.spec.grader).component
+                passed = grader.grade(verdict.kind.value, case.spec.claim.expected)
+                results[case.case_id] = ToyResult(case.spec, verdict, seconds, passed)
         for case in cases:
             out.append(results[case.case_id])
             if notify is not None:
@@ -138,7 +183,7 @@ class Verdicts:
         return out
 
     def outcome(self, result: ToyResult) -> ItemOutcome:
-        if result.verdict.kind.value == result.case.claim.expected:
+        if result.passed:
             return ItemOutcome(ItemStatus.PASSED)
         expected, got = result.case.claim.expected, result.verdict.kind.value
         return ItemOutcome(ItemStatus.FAILED, f"expected {expected}, got {got}",
@@ -163,6 +208,17 @@ class CsvReporter:
             handle.write("case_id,method,status\n")
             for item in summary.items:
                 handle.write(f"{item.case.case_id},{item.case.method},{item.status.value}\n")
+
+
+@hookimpl
+def afcheck_addkinds(kinds: Kinds) -> None:
+    kinds.add(GRADER, Specs)
+
+
+@hookimpl
+def afcheck_register_graders(register: Register[Any]) -> None:
+    register("exact", lambda options: Exact(), description="the expected verdict only")
+    register("lenient", lambda options: Lenient(), description="or inconclusive")
 
 
 @hookimpl

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from afcheck_chains.tptp import SymbolMap, TptpError, formula_to_tptp, parse_fof, problem
 from afcheck_fol.formula import (
     And,
     Const,
@@ -20,6 +19,7 @@ from afcheck_fol.formula import (
     Var,
     Xor,
 )
+from afcheck_fol.tptp import SymbolMap, TptpError, formula_to_tptp, parse_fof, problem
 from hypothesis import given
 from hypothesis import strategies as st
 

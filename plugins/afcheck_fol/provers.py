@@ -30,10 +30,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from afcheck.errors import MissingDependency, UsageError
-from afcheck_chains.tptp import Problem
+from afcheck_fol.tptp import Problem
 
 
 class Szs(str, Enum):
@@ -95,8 +95,10 @@ class ProverResult:
     cached: bool = False
 
 
+@runtime_checkable
 class FolProver(Protocol):
-    """What the chains method needs of a FOL prover."""
+    """Decides first-order problems (TPTP text) and answers SZS statuses: the interface of
+    the ``fol_prover`` kind, used by the chains method (and any method that proves FOL)."""
 
     name: str
     version: str
@@ -262,6 +264,7 @@ class Z3FolProver:
 
     def _one(self, problem: Problem) -> ProverResult:
         import z3
+
         from afcheck_fol.z3_encode import Encoder
 
         started = time.perf_counter()

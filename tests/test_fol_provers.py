@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from afcheck_chains.provers import (
+from afcheck_fol.formula import Const, Forall, Implies, Not, Pred, Var
+from afcheck_fol.provers import (
     EProver,
     FolProver,
     Szs,
@@ -11,8 +12,7 @@ from afcheck_chains.provers import (
     make_fol_prover,
     parse_szs,
 )
-from afcheck_chains.tptp import Problem, SymbolMap, problem
-from afcheck_fol.formula import Const, Forall, Implies, Not, Pred, Var
+from afcheck_fol.tptp import Problem, SymbolMap, problem
 
 from afcheck.errors import UnknownComponent, UsageError
 

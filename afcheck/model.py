@@ -1,0 +1,75 @@
+"""The model under test: one ``--formaliser`` for every method of a run that formalises.
+
+``--formaliser NAME --formaliser-opt K=V`` names the model (or other formaliser) a run tests.
+The faithfulness and equivalence methods ask it for Lean statements directly. A kind that
+*follows* ``formaliser`` (:attr:`afcheck.registry.Kind.follows`: the FOL formalisers of the
+nl2fol and chains methods) takes the same choice when its own option (``--fol-formaliser``)
+is not given:
+
+- a name registered in the following kind too (``reference``, ``replay``) is that entry,
+  with the same options;
+- a name registered as a model (an entry with a :class:`ModelRef`: the LLM presets
+  ``kimina``, ``frontier`` …) is the following kind's :attr:`~afcheck.registry.Kind.model_entry`
+  (``llm``) with the model's id and the client options given, so the same model is asked
+  with the method's own prompt;
+- anything else (``literal`` writes Lean only) is a usage error that names what to give.
+
+So a run never scores fixed candidates while the user believes a model was asked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from afcheck.errors import UsageError
+from afcheck.registry import Entry, Kind, Registry
+
+
+@dataclass(frozen=True)
+class ModelRef:
+    """What a registered component that is a model tells the methods that would ask it."""
+
+    model: str
+    """The default model id (HF id for vLLM, served name for HTTP); ``""``: ``model=…`` must
+    be given."""
+    context_tokens: int = 0
+    """The model's context window (vLLM's ``max_model_len`` default); 0: unknown."""
+
+
+def adopt(kind: Kind[object], own: Registry[object], followed: Registry[object], name: str,
+          options: Mapping[str, str], method: str) -> tuple[str, dict[str, str]]:
+    """The entry of ``kind`` and its options for ``--<followed> NAME`` with ``options``.
+
+    ``own`` is the registry of ``kind``, ``followed`` that of the kind it follows; ``method``
+    names the method asking, for the message when ``name`` cannot serve it.
+    """
+    if name in own:
+        return name, dict(options)
+    source: Entry[object] = followed.get(name)
+    if source.model is not None and kind.model_entry is not None and kind.model_entry in own:
+        return kind.model_entry, model_options(source.model, options)
+    raise UsageError(
+        f"--{kind.follows or 'formaliser'} {name}: the {method} method needs a "
+        f"{kind.name.replace('_', ' ')} and '{name}' is not one or a model; give "
+        f"--{kind.option} NAME ({', '.join(own.names())}) or a model "
+        f"(--{kind.follows or 'formaliser'} {_models(followed) or 'NAME'})")
+
+
+def model_options(model: ModelRef, options: Mapping[str, str]) -> dict[str, str]:
+    """The client and sampling options of a model for another method's formaliser: the
+    model's own id unless ``model=…`` is given, and what the client reads of ``options``
+    (a Lean formaliser's own options, ``theorem_name`` say, mean nothing to it)."""
+    from afcheck.llm.options import CLIENT_OPTIONS, SAMPLING_OPTIONS
+
+    kept = {key: value for key, value in options.items()
+            if key in CLIENT_OPTIONS or key in SAMPLING_OPTIONS}
+    if model.model and "model" not in kept:
+        kept["model"] = model.model
+    if model.context_tokens and "max_model_len" not in kept and "base_url" not in kept:
+        kept["max_model_len"] = str(model.context_tokens)
+    return kept
+
+
+def _models(registry: Registry[object]) -> str:
+    return "|".join(entry.name for entry in registry.entries() if entry.model is not None)
