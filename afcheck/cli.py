@@ -129,6 +129,10 @@ def run(args: list[str]) -> int:
     gc.set_threshold(50_000, 20, 50)
     if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD"):
         pytest_args[:0] = ["-p", "afcheck.pytest_plugin"]
+    from afcheck.pytest_plugin import hand_over
+
+    # The session uses the plugins this call already loaded, --plugin modules included.
+    hand_over(get_plugins())
     return int(pytest.main(pytest_args))
 
 

@@ -25,7 +25,16 @@ import pluggy
 
 from afcheck import hookspecs
 from afcheck.errors import UsageError
-from afcheck.registry import CommandEntry, CommandFactory, Entry, Kind, Kinds, Registry
+from afcheck.registry import (
+    Build,
+    CommandEntry,
+    CommandFactory,
+    Entry,
+    Kind,
+    Kinds,
+    Registry,
+    takes_build,
+)
 
 if TYPE_CHECKING:
     from afcheck.model import ModelRef
@@ -171,10 +180,18 @@ class Plugins:
                options: Mapping[str, str] | None = None) -> object: ...
 
     def create(self, kind: Kind[T] | str, name: str,
-               options: Mapping[str, str] | None = None) -> T | object:
-        """Build the component ``name`` of ``kind`` with its options."""
+               options: Mapping[str, str] | None = None,
+               build: Build | None = None) -> T | object:
+        """Build the component ``name`` of ``kind`` with its options. A factory that takes a
+        second argument gets ``build(kind, name, options)`` for the components its own is
+        made of: ``build``, or, outside a run, this manager's :meth:`create`."""
         entry = self.registry(kind).get(name)
+        if takes_build(entry.factory):
+            return entry.factory(dict(options or {}), build or self._build)  # type: ignore[call-arg]
         return entry.factory(dict(options or {}))
+
+    def _build(self, kind: str, name: str, options: Mapping[str, str]) -> object:
+        return self.create(kind, name, options)
 
     def commands(self) -> dict[str, CommandEntry]:
         """The subcommands plugins register, by name."""

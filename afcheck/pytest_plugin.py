@@ -42,6 +42,14 @@ if TYPE_CHECKING:
 run_key = pytest.StashKey["Run"]()
 _plugins_of: weakref.WeakKeyDictionary[object, Plugins] = weakref.WeakKeyDictionary()
 """Each pytest session's own afcheck plugins, made when its options are declared."""
+_handed: list[Plugins] = []
+"""The plugins the ``afcheck`` command already loaded (with its ``--plugin`` modules), for
+the pytest session it starts: one plugin manager per call."""
+
+
+def hand_over(plugins: Plugins) -> None:
+    """Make ``plugins`` the next pytest session's afcheck plugins (the ``afcheck`` command)."""
+    _handed[:] = [plugins]
 
 
 def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
@@ -54,7 +62,7 @@ def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginMa
     def add(spec: opts.OptionSpec) -> None:
         group.addoption(spec.long, dest=spec.dest, **spec.kwargs)
 
-    plugins = Plugins()
+    plugins = _handed.pop() if _handed else Plugins()
     _plugins_of[pluginmanager] = plugins
     for spec in (*opts.component_options(list(plugins.kinds)), *opts.CORE_OPTIONS):
         add(spec)

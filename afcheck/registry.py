@@ -40,6 +40,29 @@ class Factory(Protocol[T_co]):
     def __call__(self, options: Options, /) -> T_co: ...
 
 
+class Build(Protocol):
+    """``build(kind, name, options)``: what a factory that takes a second argument receives,
+    to build the components its own is made of (a criterion's prover). Inside a run they are
+    the run's components: built once, recorded in the run record and closed at its end."""
+
+    def __call__(self, kind: str, name: str, options: Options, /) -> object: ...
+
+
+def takes_build(factory: Callable[..., object]) -> bool:
+    """Whether ``factory`` takes ``build`` after its options (opt-in, as pluggy's arguments)."""
+    import inspect
+
+    if getattr(factory, "takes_build", False):
+        return True
+    try:
+        parameters = list(inspect.signature(factory).parameters.values())
+    except (TypeError, ValueError):
+        return False
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY,
+                                                     p.POSITIONAL_OR_KEYWORD)]
+    return len(positional) >= 2
+
+
 Handler = Callable[[argparse.Namespace], int]
 """What a subcommand runs with its parsed arguments; returns the exit status."""
 
@@ -200,11 +223,15 @@ def lazy(target: str, *, takes_options: bool = True) -> Callable[[Options], obje
     with the options, or with nothing when ``takes_options`` is false (a class without any)."""
     module, _, name = target.partition(":")
 
-    def build(options: Options) -> object:
+    def build(options: Options, components: Build | None = None) -> object:
         import importlib
 
         made = getattr(importlib.import_module(module), name)
-        return made(options) if takes_options else made()
+        if not takes_options:
+            return made()
+        if components is not None and takes_build(made):
+            return made(options, components)
+        return made(options)
 
     build.__qualname__ = f"lazy({target})"
     return build

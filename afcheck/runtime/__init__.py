@@ -55,13 +55,20 @@ class Components:
         key = (kind.name, choice)
         if key not in self._built:
             options = dict(choice.options)
-            made = self.plugins.create(kind, choice.name, options)
+            made = self.plugins.create(kind, choice.name, options, self._part)
             self._built[key] = describe(made, choice.name, options)
             plugin = self.plugins.registry(kind).get(choice.name).plugin
             self._recipes[id(made)] = Recipe(kind.name, choice.name,
                                              tuple(sorted(options.items())), plugin,
                                              self.plugins.origins.get(plugin, ""))
         return self._built[key]  # type: ignore[return-value]
+
+    def _part(self, kind: str, name: str, options: Mapping[str, str]) -> object:
+        """A component another one is made of: one of the run's own, built once, recorded
+        and closed with the others."""
+        from afcheck.method import Choice
+
+        return self.get(self.plugins.kinds.get(kind), Choice.of(name, options)).component
 
     def recipe(self, component: object) -> Recipe | None:
         """How ``component`` was built, when this run built it from a registry."""

@@ -7,9 +7,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import cast
 
 from afcheck.components import Prover
 from afcheck.errors import UsageError
+from afcheck.registry import Build
 from afcheck_equivalence.logical import Logical
 from afcheck_equivalence.sae import Sae
 from afcheck_equivalence.syntactic import Syntactic
@@ -22,27 +24,25 @@ def _check(options: Mapping[str, str], component: str, known: set[str]) -> None:
                          f" known: {', '.join(sorted(known)) or 'none'}, prover.K")
 
 
-def make_prover(options: Mapping[str, str]) -> Prover:
-    from afcheck.plugins import get_plugins
-
+def make_prover(options: Mapping[str, str], build: Build) -> Prover:
+    """The prover obligations go to: one of the run's components (built once, recorded in
+    the run record and closed at its end)."""
     prover_options = {k.removeprefix("prover."): v for k, v in options.items()
                       if k.startswith("prover.")}
-    from afcheck.registry import PROVER
-
-    return get_plugins().create(PROVER, options.get("prover", "smt"), prover_options)
+    return cast(Prover, build("prover", options.get("prover", "smt"), prover_options))
 
 
-def make_sae(options: Mapping[str, str]) -> Sae:
+def make_sae(options: Mapping[str, str], build: Build) -> Sae:
     _check(options, "sae", {"prover", "cap"})
     raw = options.get("cap", "64")
     if not raw.isdigit() or int(raw) < 1:
         raise UsageError(f"criterion sae: cap={raw!r} must be a whole number ≥ 1")
-    return Sae(make_prover(options), cap=int(raw))
+    return Sae(make_prover(options, build), cap=int(raw))
 
 
-def make_logical(options: Mapping[str, str]) -> Logical:
+def make_logical(options: Mapping[str, str], build: Build) -> Logical:
     _check(options, "logical", {"prover"})
-    return Logical(make_prover(options))
+    return Logical(make_prover(options, build))
 
 
 def make_syntactic(options: Mapping[str, str]) -> Syntactic:
