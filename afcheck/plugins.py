@@ -131,7 +131,7 @@ class Plugins:
     def _add_hookspecs(self, specs: object) -> None:
         if id(specs) not in self._specs:
             self._specs.add(id(specs))
-            self.pm.add_hookspecs(specs)
+            self.pm.add_hookspecs(specs)  # type: ignore[arg-type]
 
     def check_hooks(self) -> None:
         """Refuse hooks no loaded plugin declares (a misspelt ``afcheck_*`` name), in one line.
@@ -173,11 +173,12 @@ class Plugins:
         return self._registries[name]
 
     @overload
-    def create(self, kind: Kind[T], name: str, options: Mapping[str, str] | None = None) -> T: ...
+    def create(self, kind: Kind[T], name: str, options: Mapping[str, str] | None = None,
+               build: Build | None = None) -> T: ...
 
     @overload
-    def create(self, kind: str, name: str,
-               options: Mapping[str, str] | None = None) -> object: ...
+    def create(self, kind: str, name: str, options: Mapping[str, str] | None = None,
+               build: Build | None = None) -> object: ...
 
     def create(self, kind: Kind[T] | str, name: str,
                options: Mapping[str, str] | None = None,

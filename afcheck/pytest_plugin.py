@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from _pytest._code.code import TracebackStyle
 
     from afcheck.plugins import Plugins
+    from afcheck.registry import Kind
     from afcheck.run import Run
     from afcheck.runtime.progress import Progress
 
@@ -67,7 +68,11 @@ def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginMa
     for spec in (*opts.component_options(list(plugins.kinds)), *opts.CORE_OPTIONS):
         add(spec)
     # A kind a --afcheck-plugin module declares later brings its options along.
-    plugins.kinds.on_add(lambda kind: [add(spec) for spec in opts.component_options([kind])])
+    def add_kind(kind: Kind[object]) -> None:
+        for spec in opts.component_options([kind]):
+            add(spec)
+
+    plugins.kinds.on_add(add_kind)
     # Historic: a plugin registered later (--afcheck-plugin) adds its options too.
     plugins.pm.hook.afcheck_addoption.call_historic(kwargs={"group": opts.OptionGroup(add=add)})
 

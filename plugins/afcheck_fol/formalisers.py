@@ -130,7 +130,6 @@ FOLIO_CHAT = FolPreset(
     model="",
     description="FOLIO-style translation prompt for any chat model: model=NAME",
 )
-PRESETS: Mapping[str, FolPreset] = {p.name: p for p in (LLAMA, GEMMA, FOLIO_CHAT)}
 
 
 GENERIC = FolPreset(
