@@ -49,18 +49,16 @@ class Build(Protocol):
 
 
 def takes_build(factory: Callable[..., object]) -> bool:
-    """Whether ``factory`` takes ``build`` after its options (opt-in, as pluggy's arguments)."""
+    """Whether ``factory`` takes an argument named ``build`` after its options: opt-in by
+    name, as pluggy's hook arguments (a second parameter with a default, ``name=name`` in a
+    lambda, is not one)."""
     import inspect
 
-    if getattr(factory, "takes_build", False):
-        return True
     try:
-        parameters = list(inspect.signature(factory).parameters.values())
+        parameters = inspect.signature(factory).parameters
     except (TypeError, ValueError):
         return False
-    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY,
-                                                     p.POSITIONAL_OR_KEYWORD)]
-    return len(positional) >= 2
+    return "build" in parameters
 
 
 Handler = Callable[[argparse.Namespace], int]
@@ -223,14 +221,14 @@ def lazy(target: str, *, takes_options: bool = True) -> Callable[[Options], obje
     with the options, or with nothing when ``takes_options`` is false (a class without any)."""
     module, _, name = target.partition(":")
 
-    def build(options: Options, components: Build | None = None) -> object:
+    def build(options: Options, build: Build | None = None) -> object:
         import importlib
 
         made = getattr(importlib.import_module(module), name)
         if not takes_options:
             return made()
-        if components is not None and takes_build(made):
-            return made(options, components)
+        if build is not None and takes_build(made):
+            return made(options, build)
         return made(options)
 
     build.__qualname__ = f"lazy({target})"

@@ -136,3 +136,46 @@ def test_a_misspelt_hook_is_one_line() -> None:
     loaded.register(Typo(), "typo")
     with pytest.raises(UsageError, match="typo implement afcheck_configur, which is no afcheck"):
         loaded.registry("formaliser")
+
+
+def test_a_component_made_of_others_gets_the_runs_own() -> None:
+    """A factory that takes ``build`` builds its parts through the run: each part is built
+    once, shows in the run record and is closed with the others."""
+    from afcheck.method import Choice
+    from afcheck.registry import PROVER
+    from afcheck.runtime import Components
+
+    closed: list[str] = []
+
+    class Part:
+        name, version = "part", "7"
+
+        def prove(self, tasks: object) -> list[object]:
+            return []
+
+        def close(self) -> None:
+            closed.append("part")
+
+    class Whole(Part):
+        name = "whole"
+
+        def __init__(self, part: object) -> None:
+            self.part = part
+
+    class Provers:
+        @staticmethod
+        @plugins.hookspecs.pluggy.HookimplMarker("afcheck")
+        def afcheck_register_provers(register) -> None:  # type: ignore[no-untyped-def]
+            register("part", lambda options: Part())
+            register("whole", lambda options, build: Whole(build("prover", "part", {})))
+
+    loaded = Plugins(autoload=False)
+    loaded.register(Provers(), "provers")
+    components = Components(loaded)
+    whole = components.get(PROVER, Choice.of("whole")).component
+    assert whole.part is components.get(PROVER, Choice.of("part")).component
+    assert components.versions() == {"prover:part": "7", "prover:whole": "7"}
+    components.close()
+    assert closed.count("part") == 2  # the part and the whole (a Part too), once each
+    outside = loaded.create(PROVER, "whole")  # outside a run: the manager builds the part
+    assert isinstance(outside.part, Part)
