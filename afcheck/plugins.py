@@ -19,13 +19,16 @@ import os
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from importlib import metadata
-from typing import TypeVar, overload
+from typing import TYPE_CHECKING, TypeVar, overload
 
 import pluggy
 
 from afcheck import hookspecs
 from afcheck.errors import UsageError
 from afcheck.registry import KINDS, CommandEntry, CommandFactory, Entry, Kind, Registry
+
+if TYPE_CHECKING:
+    from afcheck.runtime.executor import Builder, Recipe
 
 ENTRY_POINT_GROUP = "afcheck"
 
@@ -51,6 +54,7 @@ class Plugins:
         self.load_errors: dict[str, str] = {}
         self._registries: dict[str, Registry[object]] | None = None
         self._commands: dict[str, CommandEntry] | None = None
+        self._autoload = autoload
         if autoload:
             self._load_entry_points()
 
@@ -110,6 +114,13 @@ class Plugins:
         self.origins[name] = origin
         self._registries = None
         self._commands = None
+
+    def rebuilder(self) -> Callable[[], Builder]:
+        """What a worker in another process (a cluster node) calls once to build components
+        from their recipes: a plugin manager of its own, loaded as this one was (entry points
+        unless autoload is off, where that process's environment allows), plus each recipe's
+        ``--plugin`` module. Picklable: it holds no plugin, only how to load them."""
+        return functools.partial(_rebuilder, self._autoload)
 
     # -- registries --------------------------------------------------------------------------
 
@@ -173,6 +184,17 @@ class Plugins:
                 impl.function(register=_registrar(registries[kind.name], kind.name,
                                                   plugin_name))
         return registries
+
+
+def _rebuilder(autoload: bool) -> Builder:
+    plugins = Plugins(autoload)
+
+    def build(recipe: Recipe) -> object:
+        if recipe.origin.startswith("module "):
+            plugins.register_module(recipe.origin.removeprefix("module "))
+        return plugins.create(recipe.kind, recipe.name, dict(recipe.options))
+
+    return build
 
 
 def _registrar(registry: Registry[object], kind: str, plugin: str) -> Callable[..., None]:

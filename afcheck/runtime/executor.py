@@ -7,7 +7,8 @@ once. So the cache, resume and progress behave the same wherever the work runs.
 
 An executor never receives a live component: it receives the stage's :class:`Recipe` (the
 plugin that registered the component, its kind, name and options), which a remote worker uses
-to build its own copy once and keep it warm across chunks.
+to build its own copy once, with the stage's :attr:`Stage.rebuild`, and keep it warm across
+chunks.
 """
 
 from __future__ import annotations
@@ -39,6 +40,10 @@ class Recipe:
     origin: str
 
 
+Builder = Callable[[Recipe], object]
+"""Builds a component from its :class:`Recipe`."""
+
+
 @dataclass(frozen=True)
 class Stage:
     """What an executor knows of the stage it runs."""
@@ -49,6 +54,11 @@ class Stage:
     """``None`` for a component the runtime did not build from a registry."""
     recipes: Callable[[object], Recipe | None]
     """The recipe of any component the run built (a ``call`` may hold more than one)."""
+    rebuild: Callable[[], Builder] | None = None
+    """Picklable; called once in another process (a cluster worker), it returns a
+    :data:`Builder` with a plugin manager of its own, loaded the way the run's was, so the
+    worker builds each component from its recipe. ``None`` when the run gave none: then no
+    component can be built elsewhere."""
 
 
 @dataclass(frozen=True)

@@ -2,10 +2,10 @@
 
 Each component gets a pool of actors (:class:`ComponentHost`). An actor builds its own copy of
 the component once, from the component's :class:`~afcheck.runtime.executor.Recipe` (plugin,
-kind, name, options), and keeps it for every chunk and stage that uses it: a prover's solver
-pool or a Lean REPL with Mathlib imported starts once per actor, not once per chunk. The stage's
-``call`` is pickled with every component it holds replaced by its recipe, so no live object
-(a process pool, a socket) is ever shipped.
+kind, name, options) with the builder the stage's ``rebuild`` makes there, and keeps it for
+every chunk and stage that uses it: a prover's solver pool or a Lean REPL with Mathlib imported
+starts once per actor, not once per chunk. The stage's ``call`` is pickled with every component
+it holds replaced by its recipe, so no live object (a process pool, a socket) is ever shipped.
 
 The driver hands chunks to idle actors and yields each chunk as soon as it comes back, so the
 runtime caches it at once, exactly as a local run does. An actor that dies (its node lost, its
@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from afcheck.errors import AfcheckError, MissingDependency, UsageError
-from afcheck.runtime.executor import Done, LocalExecutor, Recipe, Stage
+from afcheck.runtime.executor import Builder, Done, LocalExecutor, Recipe, Stage
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -147,14 +147,14 @@ class RayExecutor:
     # -- running chunks --------------------------------------------------------------------------
 
     def _remote(self, stage: Stage) -> bool:
-        return (stage.recipe is not None and stage.built.cacheable
-                and (not self.stages or stage.name in self.stages))
+        return (stage.recipe is not None and stage.rebuild is not None
+                and stage.built.cacheable and (not self.stages or stage.name in self.stages))
 
     def run(self, stage: Stage, chunks: Sequence[list[T]],
             call: Callable[[list[T]], Sequence[R]]) -> Iterator[Done[R]]:
         if not self._remote(stage):
             # Components that read the driver's files (not cacheable) or were not built from a
-            # registry stay here.
+            # registry (or by a run that says how to build them elsewhere) stay here.
             yield from LocalExecutor().run(stage, chunks, call)
             return
         recipe = stage.recipe
@@ -273,7 +273,8 @@ class RayExecutor:
         if custom:
             options["resources"] = custom
         for _ in range(wanted):
-            actor = host.options(**options).remote(pool.resources.get("CPU", 1.0))
+            actor = host.options(**options).remote(pool.resources.get("CPU", 1.0),
+                                                   stage.rebuild)
             pool.starting[actor.ready.remote(recipe)] = actor
 
     def _await_first(self, stage: Stage, pool: _Pool) -> None:
@@ -404,7 +405,7 @@ class ComponentHost:
     installation of afcheck as the driver's.
     """
 
-    def __init__(self, cpus: float = 1.0) -> None:
+    def __init__(self, cpus: float = 1.0, rebuild: Callable[[], Builder] | None = None) -> None:
         import os
 
         from afcheck.runtime.workers import JOBS_VARIABLE
@@ -412,21 +413,20 @@ class ComponentHost:
         # A component sizes its own process pool from this, as Ray sizes OMP_NUM_THREADS:
         # the actor's share of the node, not the whole node.
         os.environ[JOBS_VARIABLE] = str(max(1, int(cpus)))
-        self._plugins: Any = None
+        self._rebuild = rebuild
+        self._builder: Builder | None = None
         self._built: dict[Recipe, object] = {}
         self._calls: dict[str, Callable[[list[Any]], Any]] = {}
 
     def _build(self, recipe: Recipe) -> object:
         if recipe not in self._built:
-            from afcheck.plugins import Plugins
-            from afcheck.registry import kind_named
-
-            if self._plugins is None:
-                self._plugins = Plugins()
-            if recipe.origin.startswith("module "):
-                self._plugins.register_module(recipe.origin.removeprefix("module "))
-            self._built[recipe] = self._plugins.create(kind_named(recipe.kind), recipe.name,
-                                                       dict(recipe.options))
+            if self._builder is None:
+                if self._rebuild is None:
+                    raise AfcheckError("this worker was not told how to build components")
+                # The run's way of loading plugins, made here once: every recipe of this
+                # actor is built by the same plugin manager.
+                self._builder = self._rebuild()
+            self._built[recipe] = self._builder(recipe)
         return self._built[recipe]
 
     def ready(self, recipe: Recipe) -> tuple[str, str]:
