@@ -9,6 +9,10 @@ its own, so one broken plugin is reported with its name and does not stop the ot
 own loader would let the first ImportError escape and silently drop duplicate names).
 ``AFCHECK_DISABLE_PLUGIN_AUTOLOAD=1`` loads none; ``AFCHECK_PLUGINS=a,b`` loads only those.
 Built-in plugins live in ``plugins/`` and load through the same entry points.
+
+The core's essential plugins (:data:`ESSENTIAL`: what a run cannot do without, such as the
+``local`` executor) are registered first, by every plugin manager, whatever the environment
+says, as pytest registers its own essential plugins.
 """
 
 from __future__ import annotations
@@ -31,6 +35,11 @@ if TYPE_CHECKING:
     from afcheck.runtime.executor import Builder, Recipe
 
 ENTRY_POINT_GROUP = "afcheck"
+
+ESSENTIAL: tuple[tuple[str, str], ...] = (("executor", "afcheck.runtime.executor"),)
+"""Plugin name and module of each plugin of the core, registered before any entry point."""
+
+ESSENTIAL_ORIGIN = "afcheck core"
 
 T = TypeVar("T")
 
@@ -55,6 +64,8 @@ class Plugins:
         self._registries: dict[str, Registry[object]] | None = None
         self._commands: dict[str, CommandEntry] | None = None
         self._autoload = autoload
+        for name, module in ESSENTIAL:
+            self._register(importlib.import_module(module), name, ESSENTIAL_ORIGIN)
         if autoload:
             self._load_entry_points()
 

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
         SuiteKind,
     )
     from afcheck.method import AnyMethod
+    from afcheck.runtime.executor import Executor
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
@@ -84,9 +85,11 @@ DETECTOR: Kind[Detector] = Kind("detector", "detectors", "afcheck_register_detec
 METHOD: Kind[AnyMethod] = Kind("method", "methods", "afcheck_register_methods")
 SUITE_KIND: Kind[SuiteKind] = Kind("suite_kind", "suite_kinds", "afcheck_register_suite_kinds")
 REPORTER: Kind[Reporter] = Kind("reporter", "reporters", "afcheck_register_reporters")
+EXECUTOR: Kind[Executor] = Kind("executor", "executors", "afcheck_register_executors")
 
 KINDS: tuple[Kind[object], ...] = (FORMALISER, PROVER, CHECKER, PERTURBER, CRITERION,
-                                    FOL_PROVER, DETECTOR, METHOD, SUITE_KIND, REPORTER)
+                                    FOL_PROVER, DETECTOR, METHOD, SUITE_KIND, REPORTER,
+                                    EXECUTOR)
 """Every kind of component, in the order ``afcheck list`` shows them (commands apart)."""
 
 COMPONENT_KINDS: tuple[Kind[object], ...] = tuple(k for k in KINDS if k.selectable)

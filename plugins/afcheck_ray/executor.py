@@ -13,14 +13,9 @@ process killed) is dropped and its chunk is queued again for the others; only un
 chunks are redone. Chunks are independent and components are deterministic per item, so the
 results equal a local run's.
 
-Options (``--executor-opt K=V``): ``address`` (``auto``, ``HOST:PORT`` or ``ray://HOST:PORT``;
-default ``auto``), ``cpus`` per actor (default 1), ``gpus`` per actor of the stages named in
-``gpu_stages`` (default 0, and ``formalise,perturb``: the stages that run a model; a
-component may ask for its own with a ``resources`` attribute, e.g. ``{"GPU": 2}``), ``actors``
-(per component; default:
-as many as the cluster's CPUs or GPUs allow), ``stages`` (comma-separated stage names sent to
-the cluster; default all), ``timeout_s`` (how long to wait for the cluster to place a first
-actor; default 120).
+What an actor asks the cluster for: see :func:`stage_resources`.
+
+Options (``--executor-opt K=V``): see :data:`OPTIONS`.
 """
 
 from __future__ import annotations
@@ -42,7 +37,18 @@ from afcheck.runtime.executor import Builder, Done, LocalExecutor, Recipe, Stage
 T = TypeVar("T")
 R = TypeVar("R")
 
-_OPTIONS = ("address", "cpus", "gpus", "gpu_stages", "actors", "stages", "timeout_s")
+OPTIONS: dict[str, str] = {
+    "address": "auto (on a cluster node), HOST:PORT or ray://HOST:PORT (Ray Client); "
+               "default auto",
+    "cpus": "CPUs per actor, and the processes of a component's own pool (default 1)",
+    "gpus": "GPUs per actor of the gpu_stages (default 0; a component may ask for its own "
+            "in its resources, e.g. an offline vLLM engine)",
+    "gpu_stages": "the stages that run a model (default formalise,perturb)",
+    "actors": "actors per component (default: as many as the cluster's resources allow)",
+    "stages": "only these stages go to the cluster, comma-separated (default all)",
+    "timeout_s": "how long to wait for the cluster to place a first actor (default 120)",
+}
+"""The ``--executor-opt`` options, with what each means (``afcheck list executors``)."""
 _TAG = "afcheck-component"
 IN_PROCESS = "registered in process"
 
@@ -68,10 +74,10 @@ class RayExecutor:
     name = "ray"
 
     def __init__(self, options: Mapping[str, str]) -> None:
-        unknown = sorted(set(options) - set(_OPTIONS))
+        unknown = sorted(set(options) - set(OPTIONS))
         if unknown:
             raise UsageError(f"--executor-opt {', '.join(unknown)}: unknown option of the ray "
-                             f"executor; it takes {', '.join(_OPTIONS)}")
+                             f"executor; it takes {', '.join(OPTIONS)}")
         try:
             import ray
         except ImportError:
@@ -122,14 +128,6 @@ class RayExecutor:
     def _alive_nodes(self) -> list[dict[str, float]]:
         return [dict(node.get("Resources", {})) for node in self.ray.nodes()
                 if node.get("Alive")]
-
-    def _resources(self, stage: Stage) -> dict[str, float]:
-        asked = getattr(stage.built.component, "resources", None)
-        resources = {"CPU": self.cpus,
-                     "GPU": self.gpus if stage.name in self.gpu_stages else 0.0}
-        if isinstance(asked, Mapping):
-            resources.update({str(k): float(v) for k, v in asked.items()})
-        return {k: v for k, v in resources.items() if v > 0}
 
     def _check_fits(self, stage: Stage, resources: Mapping[str, float]) -> list[dict[str, float]]:
         nodes = self._alive_nodes()
@@ -217,7 +215,8 @@ class RayExecutor:
                 f"the {recipe.kind} '{recipe.name}' comes from plugin '{recipe.plugin}', which "
                 "was registered in process and cannot be built on a Ray worker; install it as a "
                 "plugin (entry point) or name its module with --plugin MODULE")
-        pool = self._pools.pop(recipe, None) or _Pool(self._resources(stage))
+        pool = self._pools.pop(recipe, None) or _Pool(stage_resources(
+            stage.built.component, self.cpus, self.gpus if stage.name in self.gpu_stages else 0))
         self._pools[recipe] = pool  # the most recently used last
         self._make_room(recipe, pool, chunks)
         self._grow(stage, recipe, pool, chunks)
@@ -353,6 +352,17 @@ class RayExecutor:
             line += (f"; {self.retried} chunk(s) redone after {self.lost_actors} worker(s) "
                      "were lost")
         return f"{line}; {kept}" if kept else line
+
+
+def stage_resources(component: object, cpus: float, gpus: float = 0.0) -> dict[str, float]:
+    """What each actor running ``component`` asks the cluster for: ``cpus`` CPUs and ``gpus``
+    GPUs, then whatever ``component`` declares in its ``resources`` (its own figures win: an
+    offline vLLM engine knows how many GPUs it takes). Only amounts above zero."""
+    resources = {"CPU": cpus, "GPU": gpus}
+    asked = getattr(component, "resources", None)
+    if isinstance(asked, Mapping):
+        resources.update({str(k): float(v) for k, v in asked.items()})
+    return {k: v for k, v in resources.items() if v > 0}
 
 
 def _number(options: Mapping[str, str], name: str, default: float) -> float:
