@@ -131,6 +131,9 @@ def test_the_ray_plugin_registers_the_executor() -> None:
 def test_unknown_options_are_one_line_errors() -> None:
     with pytest.raises(UsageError, match="unknown option of the ray executor"):
         _ray({"adress": "auto"})
+    with pytest.raises(UsageError, match="gpus=1: name the stages that use them with "
+                                         "gpu_stages="):
+        _ray({"gpus": "1"})
 
 
 def test_an_unreachable_cluster_is_one_line() -> None:
@@ -186,6 +189,18 @@ def test_a_stage_asking_for_missing_resources_is_one_line(cluster: ray_cluster.C
                                              r"node of the cluster .* has \(largest: CPU=1, "
                                              r"GPU=0\)"):
             _prove(executor, Choice.of("smt", {"jobs": "1"}), _tasks(SMT_STATEMENTS[:2]))
+    finally:
+        executor.close()
+
+
+def test_a_component_that_declares_gpus_gets_them_without_options(
+        cluster: ray_cluster.Cluster) -> None:
+    executor = RayExecutor({"address": cluster.address})
+    try:
+        with pytest.raises(UsageError, match=r"the prove stage \(slow-arith\) asks each Ray "
+                                             r"worker for CPU=1, GPU=2, which no node"):
+            _prove(executor, Choice.of("slow-arith", {"delay": "0", "gpus": "2"}),
+                   _tasks(SMT_STATEMENTS[:2]))
     finally:
         executor.close()
 

@@ -13,7 +13,10 @@ process killed) is dropped and its chunk is queued again for the others; only un
 chunks are redone. Chunks are independent and components are deterministic per item, so the
 results equal a local run's.
 
-What an actor asks the cluster for: see :func:`stage_resources`.
+What an actor asks the cluster for (:func:`stage_resources`): ``cpus`` CPUs, and whatever the
+stage's component declares in its ``resources`` (an offline vLLM formaliser asks for its
+``tensor_parallel_size`` GPUs; a client of a model server asks for none). So no stage is a GPU
+stage by name: ``gpu_stages`` only names stages whose component uses GPUs without saying so.
 
 Options (``--executor-opt K=V``): see :data:`OPTIONS`.
 """
@@ -41,9 +44,9 @@ OPTIONS: dict[str, str] = {
     "address": "auto (on a cluster node), HOST:PORT or ray://HOST:PORT (Ray Client); "
                "default auto",
     "cpus": "CPUs per actor, and the processes of a component's own pool (default 1)",
-    "gpus": "GPUs per actor of the gpu_stages (default 0; a component may ask for its own "
-            "in its resources, e.g. an offline vLLM engine)",
-    "gpu_stages": "the stages that run a model (default formalise,perturb)",
+    "gpu_stages": "stages whose component uses GPUs without declaring them in its resources "
+                  "(default none)",
+    "gpus": "GPUs per actor of the gpu_stages (default 1)",
     "actors": "actors per component (default: as many as the cluster's resources allow)",
     "stages": "only these stages go to the cluster, comma-separated (default all)",
     "timeout_s": "how long to wait for the cluster to place a first actor (default 120)",
@@ -86,9 +89,14 @@ class RayExecutor:
         self.ray = ray
         self.address = options.get("address", "auto").strip() or "auto"
         self.cpus = _number(options, "cpus", 1.0)
-        self.gpus = _number(options, "gpus", 0.0)
-        self.gpu_stages = {s.strip() for s in options.get(
-            "gpu_stages", "formalise,perturb").split(",") if s.strip()}
+        self.gpu_stages = {s.strip() for s in options.get("gpu_stages", "").split(",")
+                           if s.strip()}
+        if "gpus" in options and not self.gpu_stages:
+            raise UsageError(f"--executor-opt gpus={options['gpus']}: name the stages that use "
+                             "them with gpu_stages=STAGE[,STAGE] (a component that declares "
+                             "its GPUs in its resources, such as an offline vLLM formaliser, "
+                             "needs neither)")
+        self.gpus = _number(options, "gpus", 1.0)
         self.actors = int(_number(options, "actors", 0.0)) or None
         self.stages = {s.strip() for s in options.get("stages", "").split(",") if s.strip()}
         self.timeout_s = _number(options, "timeout_s", 120.0)
