@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     )
     from afcheck.method import AnyMethod
     from afcheck.model import ModelRef
+    from afcheck.runtime.executor import Executor
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
@@ -129,9 +130,11 @@ SUITE_KIND: Kind[SuiteKind] = Kind("suite_kind", "suite_kinds", "afcheck_registe
                                    description="readers of a suite's data")
 REPORTER: Kind[Reporter] = Kind("reporter", "reporters", "afcheck_register_reporters",
                                 description="write a run's results somewhere")
+EXECUTOR: Kind[Executor] = Kind("executor", "executors", "afcheck_register_executors",
+                                description="where batched stages run (--executor NAME)")
 
 CORE_KINDS: tuple[Kind[object], ...] = (FORMALISER, PROVER, CHECKER, METHOD, SUITE_KIND,
-                                         REPORTER)
+                                         REPORTER, EXECUTOR)
 """The kinds the core declares; plugins declare the others (:class:`Kinds`)."""
 
 

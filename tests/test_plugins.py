@@ -24,7 +24,9 @@ def test_builtins_load_through_the_entry_point_group() -> None:
     declared = {ep.name for ep in metadata.entry_points(group="afcheck")}
     loaded = Plugins()
     assert {"basic", "reference", "replay", "suites", "reporters"} <= set(loaded.origins)
-    assert set(loaded.origins) | set(loaded.load_errors) == declared
+    # The core's essential plugins are registered directly, never by entry point.
+    assert set(loaded.origins) | set(loaded.load_errors) == declared | {
+        name for name, _ in plugins.ESSENTIAL}
     assert "reference" in loaded.registry("formaliser")
     assert loaded.registry("formaliser").get("reference").plugin == "reference"
 
@@ -67,9 +69,9 @@ def test_one_component_name_from_two_plugins_is_an_error() -> None:
 
 def test_gating_by_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AFCHECK_PLUGINS", "basic")
-    assert set(Plugins().origins) == {"basic"}
+    assert set(Plugins().origins) == {"basic", "executor"}
     monkeypatch.setenv("AFCHECK_DISABLE_PLUGIN_AUTOLOAD", "1")
-    assert Plugins().origins == {}
+    assert Plugins().origins == {"executor": "afcheck core"}  # essential: the local executor
 
 
 def test_unknown_names_suggest_the_closest() -> None:
