@@ -178,7 +178,9 @@ class Method(Protocol[CaseT, ResultT]):
     """The component kinds its items use; the run validates and builds each choice before
     any work, and ``afcheck list methods`` shows them."""
     defaults: Mapping[str, object]
-    """The method's default settings: a component name per kind, and others (``seed``)."""
+    """The method's default settings: a component name per kind, and its own settings.
+    A method may also declare ``settings: Mapping[str, type]``, its own settings with their
+    types (``{"seed": int}``), read by :func:`settings_of`; its plugin adds their options."""
     gates: Mapping[str, str]
     """The metrics a gate may bound, each with the direction that is good: ``"max"`` for a
     rate to keep low (``--gate UFLB<=0.3``), ``"min"`` for one to keep high."""
@@ -216,6 +218,13 @@ class Method(Protocol[CaseT, ResultT]):
     def summarise(self, items: Sequence[ItemResult[ResultT]]) -> MethodSummary:
         """The method's metrics over the items of a run."""
         ...
+
+
+def settings_of(method: object) -> Mapping[str, type]:
+    """A method's own settings (``settings``: name → ``int`` or ``str``), given on the command
+    line by the options its plugin adds and in ``[afcheck.defaults]``; optional, none when a
+    method declares none."""
+    return dict(getattr(method, "settings", None) or {})
 
 
 AnyMethod = Method[object, object]

@@ -77,10 +77,6 @@ def component_options(kinds: Sequence[Kind[object]]) -> tuple[OptionSpec, ...]:
 
 
 CORE_OPTIONS: tuple[OptionSpec, ...] = (
-    _opt("steps and perturbation", "steps", metavar="MODE",
-         help="how suites split chains into steps (ProcessBench: paragraph, claims, dag)"),
-    _opt("steps and perturbation", "seed", type=int, metavar="N",
-         help="seed of the perturbers (default: the suite's, else 0)"),
     _opt("steps and perturbation", "limit", type=int, metavar="N",
          help="collect at most N records per suite"),
     _opt("gates and baseline", "gate", action="append", default=[], metavar="[METHOD.]METRIC<=X",

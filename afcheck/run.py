@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from afcheck import gates as gating
 from afcheck.components import Reporter, SuiteKind
 from afcheck.errors import LoadError, UsageError
-from afcheck.method import AnyMethod, Case, Choice, ItemResult, Selection
+from afcheck.method import AnyMethod, Case, Choice, ItemResult, Selection, settings_of
 from afcheck.options import parse_kv
 from afcheck.plugins import Plugins
 from afcheck.redact import redact_options
@@ -31,7 +31,7 @@ from afcheck.runtime.executor import DEFAULT as DEFAULT_EXECUTOR
 from afcheck.runtime.executor import Executor
 from afcheck.runtime.progress import Progress
 from afcheck.runtime.spool import Spool
-from afcheck.suites import SETTING_KEYS, SuiteSpec, load_spec
+from afcheck.suites import SETTING_KEYS, SuiteSpec, check_defaults, load_spec
 from afcheck.summary import Candidates, RunSummary
 from afcheck.types import Status
 
@@ -104,14 +104,16 @@ class Run:
 
     def collect(self, root: Path, nodeid: str) -> Iterator[Case[object] | LoadError]:
         """The cases of one suite folder, and a :class:`LoadError` per bad record."""
-        spec = load_spec(root, {kind.name for kind in self.plugins.kinds.selectable()})
+        spec = load_spec(root)
         kind = self._suite_kind(spec.kind)
         method_name = spec.method or kind.method
         method = self.method(method_name)
-        spec = spec.with_settings(self._overrides(), method.defaults)
+        settings = settings_of(method)
+        check_defaults(spec, [k.name for k in self.plugins.kinds.selectable()], settings)
+        spec = spec.with_settings(self._overrides(settings), method.defaults)
         self._suites.setdefault(spec.name, {
             "method": method_name,
-            **{key: spec.setting(key) for key in (*method.kinds, "seed", "steps")},
+            **{key: spec.setting(key) for key in (*method.kinds, *settings)},
         })
 
         def choose(kind: str, name: str, method: str = method_name,
@@ -140,11 +142,12 @@ class Run:
     def _registered(self, kind: str) -> list[str]:
         return self.plugins.registry(kind).names()
 
-    def _overrides(self) -> dict[str, object]:
-        """The command line's settings; a kind that follows another (the FOL formalisers
-        follow ``formaliser``) takes the other's choice when its own is not given, so that
-        the model under test reaches every method of the run."""
-        overrides: dict[str, object] = {key: self._option(key) for key in SETTING_KEYS}
+    def _overrides(self, settings: Mapping[str, type]) -> dict[str, object]:
+        """The command line's settings (the core's and the method's); a kind that follows
+        another (the FOL formalisers follow ``formaliser``) takes the other's choice when its
+        own is not given, so that the model under test reaches every method of the run."""
+        overrides: dict[str, object] = {key: self._option(key)
+                                        for key in (*SETTING_KEYS, *settings)}
         for kind in self.plugins.kinds.selectable():
             overrides[kind.name] = self._option(kind.name)
         for kind in self.plugins.kinds.selectable():

@@ -43,8 +43,9 @@ MANIFEST = "suite.toml"
 SCHEMA = 1
 _TOP_KEYS = {"schema", "name", "kind", "method", "data", "source", "split", "description",
              "defaults", "options"}
-SETTING_KEYS = ("seed", "steps", "limit")
-"""Settings every suite may give in ``[afcheck.defaults]`` besides a component per kind."""
+SETTING_KEYS = ("limit",)
+"""Settings every suite may give in ``[afcheck.defaults]`` besides a component per kind and
+its method's own settings (:attr:`afcheck.method.Method.settings`)."""
 
 
 class Record(Protocol):
@@ -137,12 +138,14 @@ def is_suite_dir(path: Path) -> bool:
     return b"[afcheck" in text
 
 
-def load_spec(root: Path, kinds: Collection[str] | None = None) -> SuiteSpec:
+def load_spec(root: Path, kinds: Collection[str] | None = None,
+              settings: Mapping[str, type] | None = None) -> SuiteSpec:
     """Parse and validate ``root/suite.toml``; :class:`SuiteError` names file and line.
 
     ``kinds`` are the selectable kinds of the run (``[afcheck.defaults]`` may name a
-    component of each, and its options as ``<kind>_opt``); ``None`` leaves those keys
-    unchecked."""
+    component of each, and its options as ``<kind>_opt``) and ``settings`` the suite's
+    method's own settings with their types; ``None`` leaves the keys of ``[afcheck.defaults]``
+    unchecked (:func:`check_defaults` checks them once the method is known)."""
     manifest = root / MANIFEST
     try:
         data = manifest.read_bytes()
@@ -191,11 +194,7 @@ def load_spec(root: Path, kinds: Collection[str] | None = None) -> SuiteSpec:
                              f"'{key}' must be a table ([afcheck.{key}]), not "
                              f"{_shown(table[key])}")
     defaults = table.get("defaults", {})
-    if kinds is not None:
-        allowed = {*kinds, *(f"{kind}_opt" for kind in kinds), *SETTING_KEYS}
-        _check_keys(manifest, defaults, allowed, "[afcheck.defaults]")
-    _check_defaults(manifest, defaults)
-    return SuiteSpec(
+    spec = SuiteSpec(
         name=table["name"],
         kind=table["kind"],
         root=root,
@@ -207,6 +206,21 @@ def load_spec(root: Path, kinds: Collection[str] | None = None) -> SuiteSpec:
         defaults=defaults,
         options=table.get("options", {}),
     )
+    if kinds is not None:
+        check_defaults(spec, kinds, settings or {})
+    else:
+        _check_defaults(manifest, defaults, {"limit": int, **(settings or {})})
+    return spec
+
+
+def check_defaults(spec: SuiteSpec, kinds: Collection[str], settings: Mapping[str, type]
+                   ) -> None:
+    """The keys of ``[afcheck.defaults]``: a component name per kind (and its options as
+    ``<kind>_opt``), ``limit``, and the method's ``settings``, each of its type."""
+    allowed = {*kinds, *(f"{kind}_opt" for kind in kinds), *SETTING_KEYS, *settings}
+    _check_keys(spec.manifest, spec.defaults, allowed, "[afcheck.defaults]")
+    _check_defaults(spec.manifest, spec.defaults,
+                    {**{kind: str for kind in kinds}, "limit": int, **settings})
 
 
 def _check_keys(manifest: Path, table: Mapping[str, Any], allowed: set[str], where: str) -> None:
@@ -218,22 +232,24 @@ def _check_keys(manifest: Path, table: Mapping[str, Any], allowed: set[str], whe
             )
 
 
-def _check_defaults(manifest: Path, defaults: Mapping[str, Any]) -> None:
-    """Settings have their command-line option's type: whole numbers for ``seed`` and
-    ``limit`` (0 or more), a string (a name) for the others."""
+def _check_defaults(manifest: Path, defaults: Mapping[str, Any],
+                    types: Mapping[str, type]) -> None:
+    """Settings have their command-line option's type (``types``): whole numbers (``limit``
+    0 or more), strings (a component's name, a mode); a key of no known type is left to
+    :func:`check_defaults`, which knows the method's."""
     for key, value in defaults.items():
         whole = isinstance(value, int) and not isinstance(value, bool)
-        if key == "seed" and not whole:
-            wrong = "must be a whole number"
-        elif key == "limit" and not (whole and value >= 0):
+        if key == "limit" and not (whole and value >= 0):
             wrong = "must be a whole number 0 or more"
+        elif types.get(key) is int and not whole:
+            wrong = "must be a whole number"
         elif key.endswith("_opt"):
             if isinstance(value, dict) and all(isinstance(v, (str, int, float))
                                                and not isinstance(v, bool)
                                                for v in value.values()):
                 continue
             wrong = "must be a table of options (key = \"value\")"
-        elif key not in ("seed", "limit") and not isinstance(value, str):
+        elif types.get(key) is str and not isinstance(value, str):
             wrong = "must be a string"
         else:
             continue

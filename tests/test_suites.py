@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from afcheck.errors import LoadError, SuiteError
-from afcheck.plugins import get_plugins
+from afcheck.plugins import Plugins, get_plugins
 from afcheck.suites import is_suite_dir, load_spec
 from afcheck.types import Step
 
@@ -178,9 +178,12 @@ BASE = '[afcheck]\nname = "x"\nkind = "jsonl"\n'
      r"suite.toml:5: 'split' must be a string, not the integer 7"),
 ])
 def test_manifest_values_of_the_wrong_type(tmp_path: Path, body: str, message: str) -> None:
+    from afcheck_faithfulness.method import Faithfulness
+
     (tmp_path / "suite.toml").write_text(BASE + body)
+    kinds = [kind.name for kind in Plugins().kinds.selectable()]
     with pytest.raises(SuiteError, match=message):
-        load_spec(tmp_path)
+        load_spec(tmp_path, kinds, Faithfulness.settings)
 
 
 def test_good_manifest_values_load(tmp_path: Path) -> None:

@@ -35,6 +35,11 @@ def afcheck_register_methods(register: Register) -> None:
 
 @hookimpl
 def afcheck_addoption(group: OptionGroup) -> None:
+    group.addoption("--steps", metavar="MODE", section="steps and perturbation",
+                    help="how suites split chains into steps (ProcessBench: paragraph, "
+                    "claims, dag)")
+    group.addoption("--seed", type=int, metavar="N", section="steps and perturbation",
+                    help="seed of the perturbers (default: the suite's, else 0)")
     group.addoption("--keep-ineffective", action="store_true", section="steps and perturbation",
                     help="keep perturbations known to be ineffective in FPR")
     group.addoption("--detectors", metavar="all|none|NAME[,NAME…]", section="components",

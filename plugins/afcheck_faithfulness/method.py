@@ -44,6 +44,8 @@ class Faithfulness:
     }
     gates: Mapping[str, str] = {"UFLB": "max", "FPR": "max", "FNR": "max", "AFFR": "max",
                                 "TPR": "min", "FI": "min"}
+    settings: Mapping[str, type] = {"seed": int, "steps": str}
+    """``--seed N`` (of the perturbers) and ``--steps MODE`` (how a suite splits chains)."""
 
     def __init__(self) -> None:
         self._spool: Spool | None = None
