@@ -102,8 +102,8 @@ def _asset(name: str) -> str:
 def _script(views: Mapping[str, MethodView]) -> str:
     """The page's one script: each view's detail drawer (a JavaScript expression, see
     :attr:`MethodView.script`) by method, then the step browser, which reads them."""
-    drawers = "".join(f"AFCHECK_VIEWS[{json.dumps(method)}] = ({view.script.strip()});\n"
-                      for method, view in views.items() if view.script.strip())
+    drawers = "".join(f"AFCHECK_VIEWS[{json.dumps(method)}] = ({_expression(view.script)});\n"
+                      for method, view in views.items() if _expression(view.script))
     return f"var AFCHECK_VIEWS = {{}};\n{drawers}{_asset('browser.js')}"
 
 
@@ -115,6 +115,11 @@ def _clip(text: str, limit: int) -> str:
     if limit <= 0 or len(text) <= limit:
         return text
     return text[:limit] + f"\n… ({len(text) - limit} more characters in the JSON result file)"
+
+
+def _expression(script: str) -> str:
+    """A view's script as an expression (a trailing ``;`` would end the assignment)."""
+    return script.strip().rstrip(";").rstrip()
 
 
 def _browser_records(runs: Sequence[RunFile], tables: BrowseTables,
