@@ -17,7 +17,8 @@ once, when it builds the component (:func:`describe`):
 - ``summary_lines() -> list[str]``: lines for the end of the run (how each replica of a
   server fared), read before ``close``;
 - ``resources: Mapping[str, float]``: what one worker running it needs on a cluster (e.g.
-  ``{"GPU": 2}``), read by the ``ray`` executor.
+  ``{"GPU": 2}``; nothing for a client of a server), read by executors that place work on a
+  cluster (``ray``).
 """
 
 from __future__ import annotations

@@ -198,6 +198,33 @@ def afcheck_register_reporters(register: Register) -> None:
 
 
 @hookspec
+def afcheck_register_executors(register: Register) -> None:
+    """Register executors: where a run's batched stages run (``--executor NAME``).
+
+    :param register: as for :func:`afcheck_register_formalisers`; ``factory(options)``
+        receives the ``--executor-opt k=v`` options and returns an
+        :class:`afcheck.runtime.executor.Executor`. Its ``run(stage, chunks, call)`` yields
+        one :class:`~afcheck.runtime.executor.Done` per chunk as each finishes, in any order;
+        the runtime caches every chunk the moment it comes back, so cache, resume and
+        progress work the same wherever the chunks run. An executor that runs chunks in
+        another process never ships a live component: it sends the stage's
+        :class:`~afcheck.runtime.executor.Recipe` and builds a copy there with
+        ``stage.rebuild()``. The factory is called once per run, when the work starts (it may
+        connect to a cluster); the name is checked before any work. Put the options an
+        executor takes in ``details``: ``afcheck list executors`` shows them.
+
+    The core registers ``local`` (each chunk in this process). Called the first time any
+    executor is looked up. Not firstresult. Example::
+
+        @hookimpl
+        def afcheck_register_executors(register):
+            register("ray", lazy("afcheck_ray.executor:RayExecutor"),
+                     description="chunks on the actors of a Ray cluster",
+                     details={"options": "address, cpus, gpus, actors, stages, timeout_s"})
+    """
+
+
+@hookspec
 def afcheck_register_commands(register: Register) -> None:
     """Register subcommands of the ``afcheck`` command line (``afcheck lean setup`` …).
 

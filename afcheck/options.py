@@ -97,12 +97,11 @@ CORE_OPTIONS: tuple[OptionSpec, ...] = (
     _opt("cache and execution", "chunk-size", type=int, default=256, metavar="N",
          help="items sent to a backend per call; each finished chunk is cached (default 256)"),
     _opt("cache and execution", "executor", metavar="NAME",
-         help="where batched stages run: local (this machine, default) or ray (a Ray cluster; "
-         "pip install 'afcheck[ray]')"),
+         help="where batched stages run (afcheck list executors; default local)"),
     _opt("cache and execution", "executor-opt", action="append", default=[],
          metavar="K=V[,K=V…]",
-         help="executor option(s), repeatable (ray: address=auto|HOST:PORT|ray://HOST:PORT, "
-         "cpus=, gpus=, gpu_stages=, actors=, stages=, timeout_s=)"),
+         help="options of the chosen executor, repeatable (afcheck list executors shows "
+         "each executor's)"),
     _opt("cache and execution", "full-protocol", action="store_true",
          help="run items through pytest's full setup/call/teardown hooks (slower; for "
          "plugins that hook into setup or teardown)"),

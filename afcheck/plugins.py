@@ -9,6 +9,10 @@ its own, so one broken plugin is reported with its name and does not stop the ot
 own loader would let the first ImportError escape and silently drop duplicate names).
 ``AFCHECK_DISABLE_PLUGIN_AUTOLOAD=1`` loads none; ``AFCHECK_PLUGINS=a,b`` loads only those.
 Built-in plugins live in ``plugins/`` and load through the same entry points.
+
+The core's essential plugins (:data:`ESSENTIAL`: what a run cannot do without, such as the
+``local`` executor) are registered first, by every plugin manager, whatever the environment
+says, as pytest registers its own essential plugins.
 """
 
 from __future__ import annotations
@@ -38,8 +42,14 @@ from afcheck.registry import (
 
 if TYPE_CHECKING:
     from afcheck.model import ModelRef
+    from afcheck.runtime.executor import Builder, Recipe
 
 ENTRY_POINT_GROUP = "afcheck"
+
+ESSENTIAL: tuple[tuple[str, str], ...] = (("executor", "afcheck.runtime.executor"),)
+"""Plugin name and module of each plugin of the core, registered before any entry point."""
+
+ESSENTIAL_ORIGIN = "afcheck core"
 
 T = TypeVar("T")
 
@@ -69,6 +79,9 @@ class Plugins:
         self.load_errors: dict[str, str] = {}
         self._registries: dict[str, Registry[object]] | None = None
         self._commands: dict[str, CommandEntry] | None = None
+        self._autoload = autoload
+        for name, module in ESSENTIAL:
+            self._register(importlib.import_module(module), name, ESSENTIAL_ORIGIN)
         if autoload:
             self._load_entry_points()
 
@@ -154,6 +167,14 @@ class Plugins:
                 continue
             raise UsageError(f"plugin(s) {owners} implement {hook_name}, which is no afcheck "
                              "hook; see `afcheck help` and afcheck.hookspecs for the hooks")
+
+    def rebuilder(self) -> Callable[[], Builder]:
+        """What a worker in another process (a cluster node) calls once to build components
+        from their recipes: a plugin manager of its own, loaded as this one was (entry points
+        unless autoload is off, where that process's environment allows), plus each recipe's
+        ``--plugin`` module. Picklable: it holds no plugin, only how to load them."""
+        return functools.partial(_rebuilder, self._autoload)
+
     # -- registries --------------------------------------------------------------------------
 
     @overload
@@ -228,6 +249,17 @@ class Plugins:
                 impl.function(register=_registrar(registries[kind.name], kind.name,
                                                   plugin_name))
         return registries
+
+
+def _rebuilder(autoload: bool) -> Builder:
+    plugins = Plugins(autoload)
+
+    def build(recipe: Recipe) -> object:
+        if recipe.origin.startswith("module "):
+            plugins.register_module(recipe.origin.removeprefix("module "))
+        return plugins.create(recipe.kind, recipe.name, dict(recipe.options))
+
+    return build
 
 
 def _registrar(registry: Registry[object], kind: str, plugin: str) -> Callable[..., None]:

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     )
     from afcheck.method import AnyMethod
     from afcheck.model import ModelRef
+    from afcheck.runtime.executor import Executor
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
@@ -49,18 +50,16 @@ class Build(Protocol):
 
 
 def takes_build(factory: Callable[..., object]) -> bool:
-    """Whether ``factory`` takes ``build`` after its options (opt-in, as pluggy's arguments)."""
+    """Whether ``factory`` takes an argument named ``build`` after its options: opt-in by
+    name, as pluggy's hook arguments (a second parameter with a default, ``name=name`` in a
+    lambda, is not one)."""
     import inspect
 
-    if getattr(factory, "takes_build", False):
-        return True
     try:
-        parameters = list(inspect.signature(factory).parameters.values())
+        parameters = inspect.signature(factory).parameters
     except (TypeError, ValueError):
         return False
-    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY,
-                                                     p.POSITIONAL_OR_KEYWORD)]
-    return len(positional) >= 2
+    return "build" in parameters
 
 
 Handler = Callable[[argparse.Namespace], int]
@@ -131,9 +130,11 @@ SUITE_KIND: Kind[SuiteKind] = Kind("suite_kind", "suite_kinds", "afcheck_registe
                                    description="readers of a suite's data")
 REPORTER: Kind[Reporter] = Kind("reporter", "reporters", "afcheck_register_reporters",
                                 description="write a run's results somewhere")
+EXECUTOR: Kind[Executor] = Kind("executor", "executors", "afcheck_register_executors",
+                                description="where batched stages run (--executor NAME)")
 
 CORE_KINDS: tuple[Kind[object], ...] = (FORMALISER, PROVER, CHECKER, METHOD, SUITE_KIND,
-                                         REPORTER)
+                                         REPORTER, EXECUTOR)
 """The kinds the core declares; plugins declare the others (:class:`Kinds`)."""
 
 
@@ -223,14 +224,14 @@ def lazy(target: str, *, takes_options: bool = True) -> Callable[[Options], obje
     with the options, or with nothing when ``takes_options`` is false (a class without any)."""
     module, _, name = target.partition(":")
 
-    def build(options: Options, components: Build | None = None) -> object:
+    def build(options: Options, build: Build | None = None) -> object:
         import importlib
 
         made = getattr(importlib.import_module(module), name)
         if not takes_options:
             return made()
-        if components is not None and takes_build(made):
-            return made(options, components)
+        if build is not None and takes_build(made):
+            return made(options, build)
         return made(options)
 
     build.__qualname__ = f"lazy({target})"

@@ -24,10 +24,11 @@ from afcheck.method import AnyMethod, Case, Choice, ItemResult, Selection
 from afcheck.options import parse_kv
 from afcheck.plugins import Plugins
 from afcheck.redact import redact_options
-from afcheck.registry import METHOD, SUITE_KIND, Kind
+from afcheck.registry import EXECUTOR, METHOD, SUITE_KIND, Kind
 from afcheck.runtime import Components, Runtime, StageTimes
 from afcheck.runtime.cache import Cache
-from afcheck.runtime.executor import make_executor
+from afcheck.runtime.executor import DEFAULT as DEFAULT_EXECUTOR
+from afcheck.runtime.executor import Executor
 from afcheck.runtime.progress import Progress
 from afcheck.runtime.spool import Spool
 from afcheck.suites import SETTING_KEYS, SuiteSpec, load_spec
@@ -199,8 +200,10 @@ class Run:
 
         Names are always checked; the components themselves are built too unless only
         collecting, so that a missing dependency or a bad option stops the run in one line
-        before any test reports.
+        before any test reports. The executor is only looked up here (and its options read):
+        building it may connect to a cluster, which waits until the work starts.
         """
+        self._executor_choice()
         checked: set[tuple[str, Choice]] = set()
         used: set[str] = set()
         writers = {kind.name for kind in self.plugins.kinds if kind.candidates}
@@ -339,11 +342,18 @@ class Run:
             directory = self.option("cache_dir") or os.environ.get("AFCHECK_CACHE_DIR")
             self._cache = open_cache(Path(str(directory)) if directory else None)
 
-    def _runtime(self) -> Runtime:
+    def _executor_choice(self) -> tuple[str, dict[str, str]]:
+        """The executor ``--executor NAME --executor-opt K=V`` names, checked against the
+        registry (an unknown name lists those registered), and its options."""
+        name = str(self.option("executor") or DEFAULT_EXECUTOR).strip() or DEFAULT_EXECUTOR
+        self.plugins.registry(EXECUTOR).get(name)
         given = self.option("executor_opt")
-        executor = make_executor(str(self.option("executor", "local")),
-                                 parse_kv(list(given) if isinstance(given, (list, tuple)) else [],
-                                          "executor"))
+        return name, parse_kv(list(given) if isinstance(given, (list, tuple)) else [],
+                              "executor")
+
+    def _runtime(self) -> Runtime:
+        name, options = self._executor_choice()
+        executor: Executor = self.plugins.create(EXECUTOR, name, options)
         self._open_cache()
         cache, self._cache = self._cache, None
         chunk_size = max(1, int(str(self.option("chunk_size", 256))))

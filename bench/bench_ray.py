@@ -107,9 +107,9 @@ def main() -> None:
     os.environ.setdefault("AFCHECK_DATA_DIR", str(ROOT.parent / "shared" / "data"))
     os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
     import ray_cluster
+    from afcheck_ray.executor import RayExecutor
 
     from afcheck.runtime.executor import LocalExecutor
-    from afcheck.runtime.ray_executor import RayExecutor
 
     texts = statements(args.limit)
     print(f"# {len(texts)} statements, chunks of {args.chunk_size}", file=sys.stderr)

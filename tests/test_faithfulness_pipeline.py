@@ -56,7 +56,10 @@ def _register_verbose(register):  # type: ignore[no-untyped-def]
 
 
 def runtime(spool: Spool | None = None) -> Runtime:
+    import afcheck_faithfulness
+
     plugins = Plugins(autoload=False)
+    plugins.register(afcheck_faithfulness, "faithfulness")  # declares the perturber kind
     plugins.register(arith, "arith")
     plugins.register(__import__(__name__), "here")
     return Runtime(Components(plugins), spool=spool)

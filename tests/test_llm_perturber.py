@@ -112,3 +112,23 @@ def test_factory_needs_a_model_and_checks_options() -> None:
         get_plugins().create("perturber", "llm", {})
     with pytest.raises(UsageError, match="unknown option 'temp'"):
         get_plugins().create("perturber", "llm", {"model": "m", "temp": "1"})
+
+
+def test_an_offline_engine_asks_a_cluster_worker_for_its_gpus() -> None:
+    engine = FakeEngine(lambda prompt, params, i: ("", "stop"))
+    assert _perturber(engine).resources == {"GPU": 1.0}
+    four = VLLMClient("m", engine=engine, sampling_params=FakeSamplingParams,
+                      engine_kwargs={"tensor_parallel_size": 4})
+    assert LLMPerturber(four).resources == {"GPU": 4.0}
+
+
+def test_a_server_client_asks_a_cluster_worker_for_no_gpu() -> None:
+    pytest.importorskip("httpx")
+    from afcheck.llm.http_client import HTTPClient, HTTPSettings
+
+    client = HTTPClient(HTTPSettings("http://127.0.0.1:9/v1", "m"))
+    try:
+        assert LLMPerturber(client).resources == {}
+    finally:
+        client.close()
+

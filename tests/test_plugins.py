@@ -24,7 +24,9 @@ def test_builtins_load_through_the_entry_point_group() -> None:
     declared = {ep.name for ep in metadata.entry_points(group="afcheck")}
     loaded = Plugins()
     assert {"basic", "reference", "replay", "suites", "reporters"} <= set(loaded.origins)
-    assert set(loaded.origins) | set(loaded.load_errors) == declared
+    # The core's essential plugins are registered directly, never by entry point.
+    assert set(loaded.origins) | set(loaded.load_errors) == declared | {
+        name for name, _ in plugins.ESSENTIAL}
     assert "reference" in loaded.registry("formaliser")
     assert loaded.registry("formaliser").get("reference").plugin == "reference"
 
@@ -67,9 +69,9 @@ def test_one_component_name_from_two_plugins_is_an_error() -> None:
 
 def test_gating_by_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AFCHECK_PLUGINS", "basic")
-    assert set(Plugins().origins) == {"basic"}
+    assert set(Plugins().origins) == {"basic", "executor"}
     monkeypatch.setenv("AFCHECK_DISABLE_PLUGIN_AUTOLOAD", "1")
-    assert Plugins().origins == {}
+    assert Plugins().origins == {"executor": "afcheck core"}  # essential: the local executor
 
 
 def test_unknown_names_suggest_the_closest() -> None:
@@ -136,3 +138,46 @@ def test_a_misspelt_hook_is_one_line() -> None:
     loaded.register(Typo(), "typo")
     with pytest.raises(UsageError, match="typo implement afcheck_configur, which is no afcheck"):
         loaded.registry("formaliser")
+
+
+def test_a_component_made_of_others_gets_the_runs_own() -> None:
+    """A factory that takes ``build`` builds its parts through the run: each part is built
+    once, shows in the run record and is closed with the others."""
+    from afcheck.method import Choice
+    from afcheck.registry import PROVER
+    from afcheck.runtime import Components
+
+    closed: list[str] = []
+
+    class Part:
+        name, version = "part", "7"
+
+        def prove(self, tasks: object) -> list[object]:
+            return []
+
+        def close(self) -> None:
+            closed.append("part")
+
+    class Whole(Part):
+        name = "whole"
+
+        def __init__(self, part: object) -> None:
+            self.part = part
+
+    class Provers:
+        @staticmethod
+        @plugins.hookspecs.pluggy.HookimplMarker("afcheck")
+        def afcheck_register_provers(register) -> None:  # type: ignore[no-untyped-def]
+            register("part", lambda options: Part())
+            register("whole", lambda options, build: Whole(build("prover", "part", {})))
+
+    loaded = Plugins(autoload=False)
+    loaded.register(Provers(), "provers")
+    components = Components(loaded)
+    whole = components.get(PROVER, Choice.of("whole")).component
+    assert whole.part is components.get(PROVER, Choice.of("part")).component
+    assert components.versions() == {"prover:part": "7", "prover:whole": "7"}
+    components.close()
+    assert closed.count("part") == 2  # the part and the whole (a Part too), once each
+    outside = loaded.create(PROVER, "whole")  # outside a run: the manager builds the part
+    assert isinstance(outside.part, Part)

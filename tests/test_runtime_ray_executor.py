@@ -23,15 +23,21 @@ from afcheck import hookimpl
 from afcheck.errors import UsageError
 from afcheck.method import Choice
 from afcheck.plugins import Plugins
-from afcheck.registry import PROVER, Register
+from afcheck.registry import EXECUTOR, PROVER, Register
 from afcheck.runtime import Batch, Components, Runtime
 from afcheck.runtime import cache as codec
-from afcheck.runtime.executor import Executor, LocalExecutor, make_executor
-from afcheck.runtime.ray_executor import ComponentHost, RayExecutor, dumps, loads
+from afcheck.runtime.executor import Executor, LocalExecutor
 from afcheck.types import ProofTask, Verdict, VerdictKind
 
 ray = pytest.importorskip("ray")
 import ray_cluster  # noqa: E402 - after the skip: it is only of use with ray
+from afcheck_ray.executor import (  # noqa: E402
+    ComponentHost,
+    RayExecutor,
+    dumps,
+    loads,
+    stage_resources,
+)
 
 pytestmark = pytest.mark.ray
 
@@ -112,19 +118,43 @@ def test_a_call_ships_its_component_as_a_recipe() -> None:
     assert len(built_there) == 1 and built_there[0] is not built.component
 
 
-def test_unknown_executors_and_options_are_one_line_errors() -> None:
-    with pytest.raises(UsageError, match="unknown executor"):
-        make_executor("dask", {})
-    with pytest.raises(UsageError, match="takes no options"):
-        make_executor("local", {"address": "auto"})
+def _ray(options: dict[str, str]) -> Executor:
+    """The ray executor as a run builds it: through the registry, from its plugin."""
+    return Plugins().create(EXECUTOR, "ray", options)
+
+
+def test_the_ray_plugin_registers_the_executor() -> None:
+    entry = Plugins().registry(EXECUTOR).get("ray")
+    assert entry.plugin == "ray" and "address" in entry.details["options"]
+
+
+def test_unknown_options_are_one_line_errors() -> None:
     with pytest.raises(UsageError, match="unknown option of the ray executor"):
-        make_executor("ray", {"adress": "auto"})
+        _ray({"adress": "auto"})
+    with pytest.raises(UsageError, match="gpus=1: name the stages that use them with "
+                                         "gpu_stages="):
+        _ray({"gpus": "1"})
 
 
 def test_an_unreachable_cluster_is_one_line() -> None:
     port = ray_cluster.free_port()
     with pytest.raises(UsageError, match=f"address=127.0.0.1:{port}: no Ray cluster answers"):
-        make_executor("ray", {"address": f"127.0.0.1:{port}"})
+        _ray({"address": f"127.0.0.1:{port}"})
+
+
+class _Model:
+    """A component that runs a model on two GPUs of its worker, and says so."""
+
+    resources = {"GPU": 2.0, "accelerator_type_h100": 0.5}
+
+
+def test_what_an_actor_asks_for_comes_from_its_component() -> None:
+    assert stage_resources(ArithProver(), cpus=1.0) == {"CPU": 1.0}
+    assert stage_resources(_Model(), cpus=4.0) == {"CPU": 4.0, "GPU": 2.0,
+                                                    "accelerator_type_h100": 0.5}
+    # gpus= for a stage named in gpu_stages; a component's own figure wins.
+    assert stage_resources(ArithProver(), cpus=1.0, gpus=1.0) == {"CPU": 1.0, "GPU": 1.0}
+    assert stage_resources(_Model(), cpus=1.0, gpus=1.0)["GPU"] == 2.0
 
 
 def test_ray_results_equal_local_and_reach_the_cache(cluster: ray_cluster.Cluster,
@@ -159,6 +189,18 @@ def test_a_stage_asking_for_missing_resources_is_one_line(cluster: ray_cluster.C
                                              r"node of the cluster .* has \(largest: CPU=1, "
                                              r"GPU=0\)"):
             _prove(executor, Choice.of("smt", {"jobs": "1"}), _tasks(SMT_STATEMENTS[:2]))
+    finally:
+        executor.close()
+
+
+def test_a_component_that_declares_gpus_gets_them_without_options(
+        cluster: ray_cluster.Cluster) -> None:
+    executor = RayExecutor({"address": cluster.address})
+    try:
+        with pytest.raises(UsageError, match=r"the prove stage \(slow-arith\) asks each Ray "
+                                             r"worker for CPU=1, GPU=2, which no node"):
+            _prove(executor, Choice.of("slow-arith", {"delay": "0", "gpus": "2"}),
+                   _tasks(SMT_STATEMENTS[:2]))
     finally:
         executor.close()
 

@@ -12,7 +12,13 @@ Heavy dependencies (``vllm``, ``httpx``) are imported only when a client is buil
 
 from __future__ import annotations
 
-from afcheck.llm.client import BackendError, BackendFailing, BackendRefused, LLMClient
+from afcheck.llm.client import (
+    BackendError,
+    BackendFailing,
+    BackendRefused,
+    LLMClient,
+    worker_resources,
+)
 from afcheck.llm.options import Options, make_client, sampling_from
 from afcheck.llm.postprocess import OutputRule, lean_source
 from afcheck.llm.preset import Preset, PresetFormaliser, PromptTemplate, preset_factory
@@ -53,4 +59,5 @@ __all__ = [
     "redact",
     "sampling_from",
     "total_usage",
+    "worker_resources",
 ]

@@ -39,3 +39,17 @@ class LLMClient(Protocol):
 
     def generate(self, prompts: Sequence[Prompt], sampling: Sampling) -> list[list[Completion]]:
         ...
+
+
+def worker_resources(client: LLMClient) -> dict[str, float]:
+    """What one cluster worker running a component over ``client`` needs (the component's
+    ``resources``): an offline vLLM engine takes ``tensor_parallel_size`` GPUs; a client of a
+    server needs none."""
+    if client.backend != "vllm":
+        return {}
+    kwargs = getattr(client, "engine_kwargs", {}) or {}
+    try:
+        gpus = float(kwargs.get("tensor_parallel_size", 1))
+    except (TypeError, ValueError):
+        gpus = 1.0
+    return {"GPU": max(1.0, gpus)}

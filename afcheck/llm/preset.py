@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from afcheck.lean.extract import ExtractionError, extract_statement
-from afcheck.llm.client import LLMClient
+from afcheck.llm.client import LLMClient, worker_resources
 from afcheck.llm.options import Options, make_client, sampling_from
 from afcheck.llm.postprocess import OutputRule, lean_source
 from afcheck.llm.records import (
@@ -148,14 +148,7 @@ class PresetFormaliser:
     def resources(self) -> dict[str, float]:
         """What one cluster worker running this formaliser needs: an offline vLLM engine
         takes ``tensor_parallel_size`` GPUs; a client of a server needs none."""
-        if self.client.backend != "vllm":
-            return {}
-        kwargs = getattr(self.client, "engine_kwargs", {}) or {}
-        try:
-            gpus = float(kwargs.get("tensor_parallel_size", 1))
-        except (TypeError, ValueError):
-            gpus = 1.0
-        return {"GPU": max(1.0, gpus)}
+        return worker_resources(self.client)
 
     def summary_lines(self) -> list[str]:
         """The client's lines for the end of the run (one per replica of ``base_url``)."""

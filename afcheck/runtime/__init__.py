@@ -163,7 +163,7 @@ class Runtime:
         parts = [missing[start:start + self.chunk_size]
                  for start in range(0, len(missing), self.chunk_size)]
         where = Stage(stage, built, self.components.recipe(built.component),
-                      self.components.recipe)
+                      self.components.recipe, self.components.plugins.rebuilder())
         done = self.executor.run(where, [[batch[i] for i in indices] for indices in parts],
                                  call) if parts else iter(())
         try:

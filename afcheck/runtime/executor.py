@@ -1,4 +1,4 @@
-"""Where a stage's chunks run: in this process (``local``) or on a Ray cluster (``ray``).
+"""Where a stage's chunks run: executors, a kind of component plugins register.
 
 :meth:`afcheck.runtime.Runtime.cached` splits a stage's uncached work into chunks and hands
 them to the run's executor; the executor yields each finished chunk as soon as it is done, in
@@ -7,22 +7,33 @@ once. So the cache, resume and progress behave the same wherever the work runs.
 
 An executor never receives a live component: it receives the stage's :class:`Recipe` (the
 plugin that registered the component, its kind, name and options), which a remote worker uses
-to build its own copy once and keep it warm across chunks.
+to build its own copy once, with the stage's :attr:`Stage.rebuild`, and keep it warm across
+chunks.
+
+This module is also the core's one essential plugin (:class:`afcheck.plugins.Plugins`
+registers it before any entry point, as pytest registers its own essential plugins): it
+registers :class:`LocalExecutor` as ``local``, the executor a run uses unless ``--executor``
+names another (``afcheck list executors``; the ``ray`` plugin adds a Ray cluster).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
+from afcheck import hookimpl
 from afcheck.components import Built
 from afcheck.errors import UsageError
+
+if TYPE_CHECKING:
+    from afcheck.registry import Register
 
 T = TypeVar("T")
 R = TypeVar("R")
 
-EXECUTORS = ("local", "ray")
+DEFAULT = "local"
+"""The executor a run uses unless ``--executor`` names another."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +50,10 @@ class Recipe:
     origin: str
 
 
+Builder = Callable[[Recipe], object]
+"""Builds a component from its :class:`Recipe`."""
+
+
 @dataclass(frozen=True)
 class Stage:
     """What an executor knows of the stage it runs."""
@@ -49,6 +64,11 @@ class Stage:
     """``None`` for a component the runtime did not build from a registry."""
     recipes: Callable[[object], Recipe | None]
     """The recipe of any component the run built (a ``call`` may hold more than one)."""
+    rebuild: Callable[[], Builder] | None = None
+    """Picklable; called once in another process (a cluster worker), it returns a
+    :data:`Builder` with a plugin manager of its own, loaded the way the run's was, so the
+    worker builds each component from its recipe. ``None`` when the run gave none: then no
+    component can be built elsewhere."""
 
 
 @dataclass(frozen=True)
@@ -82,7 +102,7 @@ class Executor(Protocol):
 
 
 class LocalExecutor:
-    """Today's behaviour: each chunk in this process, one after the other (a component
+    """The default: each chunk in this process, one after the other (a component
     parallelises inside its own call: a process pool of solvers, a vLLM batch)."""
 
     name = "local"
@@ -103,16 +123,14 @@ class LocalExecutor:
         return ""
 
 
-def make_executor(name: str | None, options: Mapping[str, str]) -> Executor:
-    """The executor ``--executor NAME --executor-opt K=V`` asks for."""
-    chosen = (name or "local").strip()
-    if chosen == "local":
-        if options:
-            raise UsageError(f"--executor-opt {', '.join(sorted(options))}: the local executor "
-                             "takes no options")
-        return LocalExecutor()
-    if chosen == "ray":
-        from afcheck.runtime.ray_executor import RayExecutor
+def _local(options: Mapping[str, str]) -> LocalExecutor:
+    if options:
+        raise UsageError(f"--executor-opt {', '.join(sorted(options))}: the local executor "
+                         "takes no options")
+    return LocalExecutor()
 
-        return RayExecutor(options)
-    raise UsageError(f"--executor {chosen}: unknown executor; use one of {', '.join(EXECUTORS)}")
+
+@hookimpl
+def afcheck_register_executors(register: Register) -> None:
+    register(DEFAULT, _local, description="each chunk in this process, one after the other "
+             "(the default)", details={"options": "none"})

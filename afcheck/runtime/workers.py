@@ -21,7 +21,7 @@ R = TypeVar("R")
 
 
 JOBS_VARIABLE = "AFCHECK_JOBS"
-"""Set by a cluster worker (see :mod:`afcheck.runtime.ray_executor`) to the CPUs the cluster
+"""Set by a cluster worker (an executor's, such as the ``ray`` plugin's) to the CPUs the cluster
 gave it, so that a component on a worker does not start one process per core of its node."""
 
 

@@ -15,6 +15,7 @@ from afcheck.llm import (
     derive_seed,
     make_client,
     sampling_from,
+    worker_resources,
 )
 from afcheck.llm.postprocess import THINK_CLOSE, THINK_OPEN
 from afcheck.llm.records import backend_failure_reason
@@ -41,6 +42,12 @@ class LLMPerturber:
             f"1:{client.backend}:{client.model}:t={sampling.temperature:g}"
             f":max={sampling.max_tokens}"
         )
+
+    @property
+    def resources(self) -> dict[str, float]:
+        """What one cluster worker running this perturber needs: an offline vLLM engine's
+        GPUs, nothing for a client of a server."""
+        return worker_resources(self.client)
 
     def perturb(self, steps: Sequence[Step], seed: int) -> list[Perturbation]:
         if not steps:

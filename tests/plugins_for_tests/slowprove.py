@@ -1,12 +1,14 @@
 """A prover that takes its time, for tests that need work in flight: ``slow-arith`` decides
 claims exactly as the ``arith`` prover does after sleeping ``delay`` seconds per statement.
-Loaded with ``--plugin slowprove``, so that a Ray worker can import it by name."""
+With ``gpus=N`` it declares that a worker running it needs N GPUs (its ``resources``), as a
+model component does. Loaded with ``--plugin slowprove``, so that a Ray worker can import it
+by name."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from arith import ArithProver
 
@@ -18,6 +20,7 @@ from afcheck.types import ProofTask, Verdict
 @dataclass
 class SlowProver:
     delay: float
+    resources: dict[str, float] = field(default_factory=dict)
     name: str = "slow-arith"
     version: str = "1"
 
@@ -27,7 +30,8 @@ class SlowProver:
 
 
 def _make(options: Mapping[str, str]) -> SlowProver:
-    return SlowProver(float(options.get("delay", "0.1")))
+    gpus = float(options.get("gpus", "0"))
+    return SlowProver(float(options.get("delay", "0.1")), {"GPU": gpus} if gpus else {})
 
 
 @hookimpl

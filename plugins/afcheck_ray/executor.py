@@ -2,10 +2,10 @@
 
 Each component gets a pool of actors (:class:`ComponentHost`). An actor builds its own copy of
 the component once, from the component's :class:`~afcheck.runtime.executor.Recipe` (plugin,
-kind, name, options), and keeps it for every chunk and stage that uses it: a prover's solver
-pool or a Lean REPL with Mathlib imported starts once per actor, not once per chunk. The stage's
-``call`` is pickled with every component it holds replaced by its recipe, so no live object
-(a process pool, a socket) is ever shipped.
+kind, name, options) with the builder the stage's ``rebuild`` makes there, and keeps it for
+every chunk and stage that uses it: a prover's solver pool or a Lean REPL with Mathlib imported
+starts once per actor, not once per chunk. The stage's ``call`` is pickled with every component
+it holds replaced by its recipe, so no live object (a process pool, a socket) is ever shipped.
 
 The driver hands chunks to idle actors and yields each chunk as soon as it comes back, so the
 runtime caches it at once, exactly as a local run does. An actor that dies (its node lost, its
@@ -13,14 +13,12 @@ process killed) is dropped and its chunk is queued again for the others; only un
 chunks are redone. Chunks are independent and components are deterministic per item, so the
 results equal a local run's.
 
-Options (``--executor-opt K=V``): ``address`` (``auto``, ``HOST:PORT`` or ``ray://HOST:PORT``;
-default ``auto``), ``cpus`` per actor (default 1), ``gpus`` per actor of the stages named in
-``gpu_stages`` (default 0, and ``formalise,perturb``: the stages that run a model; a
-component may ask for its own with a ``resources`` attribute, e.g. ``{"GPU": 2}``), ``actors``
-(per component; default:
-as many as the cluster's CPUs or GPUs allow), ``stages`` (comma-separated stage names sent to
-the cluster; default all), ``timeout_s`` (how long to wait for the cluster to place a first
-actor; default 120).
+What an actor asks the cluster for (:func:`stage_resources`): ``cpus`` CPUs, and whatever the
+stage's component declares in its ``resources`` (an offline vLLM formaliser asks for its
+``tensor_parallel_size`` GPUs; a client of a model server asks for none). So no stage is a GPU
+stage by name: ``gpu_stages`` only names stages whose component uses GPUs without saying so.
+
+Options (``--executor-opt K=V``): see :data:`OPTIONS`.
 """
 
 from __future__ import annotations
@@ -37,12 +35,23 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from afcheck.errors import AfcheckError, MissingDependency, UsageError
-from afcheck.runtime.executor import Done, LocalExecutor, Recipe, Stage
+from afcheck.runtime.executor import Builder, Done, LocalExecutor, Recipe, Stage
 
 T = TypeVar("T")
 R = TypeVar("R")
 
-_OPTIONS = ("address", "cpus", "gpus", "gpu_stages", "actors", "stages", "timeout_s")
+OPTIONS: dict[str, str] = {
+    "address": "auto (on a cluster node), HOST:PORT or ray://HOST:PORT (Ray Client); "
+               "default auto",
+    "cpus": "CPUs per actor, and the processes of a component's own pool (default 1)",
+    "gpu_stages": "stages whose component uses GPUs without declaring them in its resources "
+                  "(default none)",
+    "gpus": "GPUs per actor of the gpu_stages (default 1)",
+    "actors": "actors per component (default: as many as the cluster's resources allow)",
+    "stages": "only these stages go to the cluster, comma-separated (default all)",
+    "timeout_s": "how long to wait for the cluster to place a first actor (default 120)",
+}
+"""The ``--executor-opt`` options, with what each means (``afcheck list executors``)."""
 _TAG = "afcheck-component"
 IN_PROCESS = "registered in process"
 
@@ -68,10 +77,10 @@ class RayExecutor:
     name = "ray"
 
     def __init__(self, options: Mapping[str, str]) -> None:
-        unknown = sorted(set(options) - set(_OPTIONS))
+        unknown = sorted(set(options) - set(OPTIONS))
         if unknown:
             raise UsageError(f"--executor-opt {', '.join(unknown)}: unknown option of the ray "
-                             f"executor; it takes {', '.join(_OPTIONS)}")
+                             f"executor; it takes {', '.join(OPTIONS)}")
         try:
             import ray
         except ImportError:
@@ -80,9 +89,14 @@ class RayExecutor:
         self.ray = ray
         self.address = options.get("address", "auto").strip() or "auto"
         self.cpus = _number(options, "cpus", 1.0)
-        self.gpus = _number(options, "gpus", 0.0)
-        self.gpu_stages = {s.strip() for s in options.get(
-            "gpu_stages", "formalise,perturb").split(",") if s.strip()}
+        self.gpu_stages = {s.strip() for s in options.get("gpu_stages", "").split(",")
+                           if s.strip()}
+        if "gpus" in options and not self.gpu_stages:
+            raise UsageError(f"--executor-opt gpus={options['gpus']}: name the stages that use "
+                             "them with gpu_stages=STAGE[,STAGE] (a component that declares "
+                             "its GPUs in its resources, such as an offline vLLM formaliser, "
+                             "needs neither)")
+        self.gpus = _number(options, "gpus", 1.0)
         self.actors = int(_number(options, "actors", 0.0)) or None
         self.stages = {s.strip() for s in options.get("stages", "").split(",") if s.strip()}
         self.timeout_s = _number(options, "timeout_s", 120.0)
@@ -123,14 +137,6 @@ class RayExecutor:
         return [dict(node.get("Resources", {})) for node in self.ray.nodes()
                 if node.get("Alive")]
 
-    def _resources(self, stage: Stage) -> dict[str, float]:
-        asked = getattr(stage.built.component, "resources", None)
-        resources = {"CPU": self.cpus,
-                     "GPU": self.gpus if stage.name in self.gpu_stages else 0.0}
-        if isinstance(asked, Mapping):
-            resources.update({str(k): float(v) for k, v in asked.items()})
-        return {k: v for k, v in resources.items() if v > 0}
-
     def _check_fits(self, stage: Stage, resources: Mapping[str, float]) -> list[dict[str, float]]:
         nodes = self._alive_nodes()
         fits = [n for n in nodes if all(n.get(k, 0.0) >= v for k, v in resources.items())]
@@ -147,14 +153,14 @@ class RayExecutor:
     # -- running chunks --------------------------------------------------------------------------
 
     def _remote(self, stage: Stage) -> bool:
-        return (stage.recipe is not None and stage.built.cacheable
-                and (not self.stages or stage.name in self.stages))
+        return (stage.recipe is not None and stage.rebuild is not None
+                and stage.built.cacheable and (not self.stages or stage.name in self.stages))
 
     def run(self, stage: Stage, chunks: Sequence[list[T]],
             call: Callable[[list[T]], Sequence[R]]) -> Iterator[Done[R]]:
         if not self._remote(stage):
             # Components that read the driver's files (not cacheable) or were not built from a
-            # registry stay here.
+            # registry (or by a run that says how to build them elsewhere) stay here.
             yield from LocalExecutor().run(stage, chunks, call)
             return
         recipe = stage.recipe
@@ -217,7 +223,8 @@ class RayExecutor:
                 f"the {recipe.kind} '{recipe.name}' comes from plugin '{recipe.plugin}', which "
                 "was registered in process and cannot be built on a Ray worker; install it as a "
                 "plugin (entry point) or name its module with --plugin MODULE")
-        pool = self._pools.pop(recipe, None) or _Pool(self._resources(stage))
+        pool = self._pools.pop(recipe, None) or _Pool(stage_resources(
+            stage.built.component, self.cpus, self.gpus if stage.name in self.gpu_stages else 0))
         self._pools[recipe] = pool  # the most recently used last
         self._make_room(recipe, pool, chunks)
         self._grow(stage, recipe, pool, chunks)
@@ -273,7 +280,8 @@ class RayExecutor:
         if custom:
             options["resources"] = custom
         for _ in range(wanted):
-            actor = host.options(**options).remote(pool.resources.get("CPU", 1.0))
+            actor = host.options(**options).remote(pool.resources.get("CPU", 1.0),
+                                                   stage.rebuild)
             pool.starting[actor.ready.remote(recipe)] = actor
 
     def _await_first(self, stage: Stage, pool: _Pool) -> None:
@@ -354,6 +362,17 @@ class RayExecutor:
         return f"{line}; {kept}" if kept else line
 
 
+def stage_resources(component: object, cpus: float, gpus: float = 0.0) -> dict[str, float]:
+    """What each actor running ``component`` asks the cluster for: ``cpus`` CPUs and ``gpus``
+    GPUs, then whatever ``component`` declares in its ``resources`` (its own figures win: an
+    offline vLLM engine knows how many GPUs it takes). Only amounts above zero."""
+    resources = {"CPU": cpus, "GPU": gpus}
+    asked = getattr(component, "resources", None)
+    if isinstance(asked, Mapping):
+        resources.update({str(k): float(v) for k, v in asked.items()})
+    return {k: v for k, v in resources.items() if v > 0}
+
+
 def _number(options: Mapping[str, str], name: str, default: float) -> float:
     text = options.get(name)
     if text is None or not text.strip():
@@ -404,7 +423,7 @@ class ComponentHost:
     installation of afcheck as the driver's.
     """
 
-    def __init__(self, cpus: float = 1.0) -> None:
+    def __init__(self, cpus: float = 1.0, rebuild: Callable[[], Builder] | None = None) -> None:
         import os
 
         from afcheck.runtime.workers import JOBS_VARIABLE
@@ -412,20 +431,20 @@ class ComponentHost:
         # A component sizes its own process pool from this, as Ray sizes OMP_NUM_THREADS:
         # the actor's share of the node, not the whole node.
         os.environ[JOBS_VARIABLE] = str(max(1, int(cpus)))
-        self._plugins: Any = None
+        self._rebuild = rebuild
+        self._builder: Builder | None = None
         self._built: dict[Recipe, object] = {}
         self._calls: dict[str, Callable[[list[Any]], Any]] = {}
 
     def _build(self, recipe: Recipe) -> object:
         if recipe not in self._built:
-            from afcheck.plugins import Plugins
-
-            if self._plugins is None:
-                self._plugins = Plugins()
-            if recipe.origin.startswith("module "):
-                self._plugins.register_module(recipe.origin.removeprefix("module "))
-            self._built[recipe] = self._plugins.create(recipe.kind, recipe.name,
-                                                       dict(recipe.options))
+            if self._builder is None:
+                if self._rebuild is None:
+                    raise AfcheckError("this worker was not told how to build components")
+                # The run's way of loading plugins, made here once: every recipe of this
+                # actor is built by the same plugin manager.
+                self._builder = self._rebuild()
+            self._built[recipe] = self._builder(recipe)
         return self._built[recipe]
 
     def ready(self, recipe: Recipe) -> tuple[str, str]:
