@@ -240,6 +240,9 @@ class Run:
     def _label(self, kind: str, choice: Choice) -> str:
         """A choice as the summary shows it: its name and the model it asks, if any."""
         options = dict(choice.options)
+        entry = self.plugins.registry(kind).get(choice.name)
+        if entry.model is not None and entry.model.model and not options.get("model"):
+            options["model"] = entry.model.model  # the preset's own model
         shown = [f"{key}={options[key]}" for key in ("model", "base_url", "path")
                  if options.get(key)]
         name = f"{kind.replace('_', ' ')} {choice.name}"

@@ -6,6 +6,7 @@ equivalence pair open with their evidence, with no console error."""
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,7 +14,7 @@ import pytest
 from afcheck_report.headless import Browser, browser, chromium_path
 from afcheck_report.page import build
 from afcheck_report.runfile import load
-from report_fixtures import afcheck_run, equivalence_record, write, write_replay
+from report_fixtures import ROOT, afcheck_run, equivalence_record, write, write_replay
 
 pytest.importorskip("websocket")
 pytestmark = [pytest.mark.browser,
@@ -34,14 +35,16 @@ def chromium() -> Iterator[Browser]:
 def mixed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, int]]:
     folder = tmp_path_factory.mktemp("mixed")
     replay = write_replay(folder / "replay.jsonl")
-    result = afcheck_run(folder, "mixed", "suites/examples", "suites/tarski", "--limit", "30",
-                         "--fol-formaliser", "replay",
-                         "--fol-formaliser-opt", f"path={replay}")
-    # The chains run apart: --fol-formaliser reaches both FOL methods, and the recorded
-    # outputs are the Tarski suite's only.
-    chains = afcheck_run(folder, "chains", "suites/chains-examples")
+    # The nl2fol suite replays recorded answers; the chains suite keeps its own formaliser.
+    tarski = folder / "tarski"
+    shutil.copytree(ROOT / "suites" / "tarski", tarski)
+    manifest = tarski / "suite.toml"
+    manifest.write_text(manifest.read_text("utf-8").replace(
+        'fol_formaliser = "reference"',
+        f'fol_formaliser = "replay"\nfol_formaliser_opt = {{ path = "{replay}" }}'), "utf-8")
+    result = afcheck_run(folder, "mixed", "suites/examples", str(tarski),
+                         "suites/chains-examples", "--limit", "30")
     data = json.loads(result.read_text("utf-8"))
-    data["steps"] += json.loads(chains.read_text("utf-8"))["steps"]
     evil_fol = next(s for s in data["steps"] if s["method"] == "nl2fol"
                     and s["decision"] == "correct")
     evil_fol.update(sentence=PAYLOAD, candidate=PAYLOAD)

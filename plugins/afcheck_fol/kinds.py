@@ -3,9 +3,30 @@ methods (and any method that formalises into or proves first-order logic)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
 from afcheck.registry import Kind
 from afcheck_fol.formaliser import FolFormaliser
-from afcheck_fol.provers import FolProver
+
+if TYPE_CHECKING:
+    from afcheck_fol.provers import ProverResult
+    from afcheck_fol.tptp import Problem
+
+
+@runtime_checkable
+class FolProver(Protocol):
+    """Decides first-order problems (TPTP text) and answers SZS statuses: the interface of
+    the ``fol_prover`` kind, used by the chains method (and any method that proves FOL)."""
+
+    name: str
+    version: str
+    fingerprint: str
+    """Name, version and the settings that change answers: the proof cache's key part."""
+
+    def prove(self, problems: Sequence[Problem]) -> list[ProverResult]:
+        """One result per problem, in order; every problem of a run arrives in one call."""
+        ...
 
 FOL_FORMALISER: Kind[FolFormaliser] = Kind(
     "fol_formaliser", "fol_formalisers", "afcheck_register_fol_formalisers", True,

@@ -30,9 +30,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Protocol, runtime_checkable
 
 from afcheck.errors import MissingDependency, UsageError
+from afcheck_fol.kinds import FolProver
 from afcheck_fol.tptp import Problem
 
 
@@ -93,21 +93,6 @@ class ProverResult:
     detail: str = ""
     """Why there is no decision (the prover's error text) when there is none."""
     cached: bool = False
-
-
-@runtime_checkable
-class FolProver(Protocol):
-    """Decides first-order problems (TPTP text) and answers SZS statuses: the interface of
-    the ``fol_prover`` kind, used by the chains method (and any method that proves FOL)."""
-
-    name: str
-    version: str
-    fingerprint: str
-    """Name, version and the settings that change answers: the proof cache's key part."""
-
-    def prove(self, problems: Sequence[Problem]) -> list[ProverResult]:
-        """One result per problem, in order; every problem of a run arrives in one call."""
-        ...
 
 
 def _limit_option(options: Mapping[str, str], key: str, default: float) -> float:
