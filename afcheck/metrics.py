@@ -31,3 +31,26 @@ def wilson(successes: int, trials: int, z: float = Z_95) -> Interval:
 def ratio(count: int, total: int) -> float:
     """``count / total``, 0 when there is nothing to count."""
     return count / total if total else 0.0
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A proportion: ``count`` of ``total``, with its 95% Wilson interval. Every method's
+    rates are this one type, written one way (:meth:`to_json`)."""
+
+    count: int
+    total: int
+
+    @property
+    def value(self) -> float | None:
+        """``count / total``; ``None`` when there is nothing to count."""
+        return self.count / self.total if self.total else None
+
+    @property
+    def interval(self) -> Interval:
+        return wilson(self.count, self.total)
+
+    def to_json(self) -> dict[str, object]:
+        ci = self.interval
+        return {"count": self.count, "total": self.total, "value": self.value,
+                "ci95": [ci.low, ci.high]}

@@ -5,7 +5,7 @@ Usage::
     python bench/bench_report.py [--steps N | --quick] [--loads K]
 
 A synthetic result file of ``--steps`` cases (default 25,000; ``--quick``: 5,000) is written
-by the JSON reporter's own functions (:mod:`afcheck_report.synthetic`: ProcessBench-like
+by the JSON reporter's own functions (:mod:`afcheck_faithfulness.synthetic`: ProcessBench-like
 chains, Lean statements, about a kilobyte of model output per formalisation), then
 ``afcheck report`` turns it into a page, as a user runs it. The page is opened ``--loads``
 times in one fresh headless Chromium; a load time is the time from navigation start until
@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     steps = 5_000 if args.quick else args.steps
 
-    from afcheck_report.synthetic import document
+    from afcheck_faithfulness.synthetic import document
 
     with tempfile.TemporaryDirectory(prefix="afcheck-bench-report-") as folder:
         result = Path(folder) / "run.json"

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from afcheck_report.synthetic import result_document
+from afcheck_faithfulness.synthetic import result_document
 
 from afcheck.types import (
     CaseResult,

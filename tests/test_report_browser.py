@@ -9,11 +9,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from afcheck_faithfulness.synthetic import document
+from afcheck_faithfulness.view import with_drift_warnings
 from afcheck_report.headless import Browser, browser, chromium_path
 from afcheck_report.page import build
-from afcheck_report.report import with_drift_warnings
-from afcheck_report.runfile import load, unique_labels
-from afcheck_report.synthetic import document
+from afcheck_report.runfile import RunFile, load, unique_labels
 from report_fixtures import case, run_document, write
 
 pytest.importorskip("websocket")
@@ -41,7 +41,10 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     evil["steps"][1]["perturbation"]["text"] = "So \\(2 + 3 = 7\\)."  # formalised as = 6
     small = write(folder / "herald.json", evil)
     page = folder / "report.html"
-    runs = unique_labels([load(big), with_drift_warnings(load(small))])
+    herald = load(small)
+    herald = RunFile(herald.path, herald.label, herald.header,
+                     tuple(with_drift_warnings(herald.steps)))
+    runs = unique_labels([load(big), herald])
     page.write_text(build(runs), encoding="utf-8")
     return page
 

@@ -8,13 +8,18 @@ import re
 from pathlib import Path
 
 import pytest
-from afcheck_report.chains import ChainRecord, group, macro_f1, records
-from afcheck_report.chains_section import SECTION
+from afcheck_chains.records import ResultRecord as ChainRecord
+from afcheck_chains.records import from_json as records
+from afcheck_chains.summary import macro_f1
+from afcheck_chains.summary import metrics as group
+from afcheck_chains.view import ChainsView
 from afcheck_report.embed import Strings
 from afcheck_report.page import build
 from afcheck_report.runfile import RunFile, load
-from afcheck_report.sections import BrowseTables, RunSteps
+from afcheck_report.view import BrowseTables, RunSteps
 from report_fixtures import afcheck_run, write
+
+SECTION = ChainsView()
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +68,7 @@ def test_browser_record_holds_steps_labels_and_path(run: RunFile) -> None:
     tables = BrowseTables(Strings(), Strings())
     step = next(s for s in run.steps_of("chains") if s["id"] == "t4-wrong-class")
     record = SECTION.browse(step, tables)
-    assert record["o"] == "T4" and record["fx"] == {"class": "T4", "expected": "T4"}
+    assert SECTION.outcome_of(step) == "T4" and record["fx"] == {"class": "T4", "expected": "T4"}
     assert record["t"] == step["conclusion"]["text"] and record["cl"] == "False"
     assert [tables.strings.items[i] for i in record["pm"]] == step["premises"]
     assert record["pa"] == step["path"] == [1]

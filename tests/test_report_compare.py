@@ -8,8 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from afcheck_faithfulness.metrics import compute as metrics
+from afcheck_faithfulness.records import from_json as records
 from afcheck_report.compare import compare
-from afcheck_report.faithfulness import metrics, records
 from afcheck_report.runfile import RunFileError, load
 from report_fixtures import case, run_document, write
 

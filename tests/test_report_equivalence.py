@@ -11,23 +11,23 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from afcheck_equivalence.view import EquivalenceView, summary
 from afcheck_report.embed import Strings
-from afcheck_report.equivalence import records, summary
-from afcheck_report.equivalence_section import SECTION
 from afcheck_report.method_compare import compare_method, run_metrics
 from afcheck_report.page import build
 from afcheck_report.runfile import load
-from afcheck_report.sections import BrowseTables, RunSteps
+from afcheck_report.view import BrowseTables, RunSteps
 from report_fixtures import ROOT, afcheck_run, write
 from report_fixtures import equivalence_record as pair
+
+SECTION = EquivalenceView()
 
 PLAN = [("equivalent", "Eq")] * 4 + [("equivalent", "Noneq"), ("equivalent", "Inconclusive"),
                                      ("inequivalent", "Eq")] + [("inequivalent", "Noneq")] * 3
 
 
 def document(steps: list[dict[str, Any]]) -> dict[str, Any]:
-    recs = records(steps)
-    overall = {k: v.to_json() for k, v in summary(recs).items()}
+    overall = {k: v.to_json() for k, v in summary(steps).items()}
     return {"schema": "afcheck-results", "version": 1, "config": {},
             "methods": {"equivalence": {"metrics": {"overall": overall}}}, "steps": steps}
 
@@ -35,7 +35,7 @@ def document(steps: list[dict[str, Any]]) -> dict[str, Any]:
 def test_metrics_per_criterion() -> None:
     steps = [pair(i, g, d) for i, (g, d) in enumerate(PLAN)]
     steps += [pair(i, g, "Eq", "syntactic") for i, (g, _) in enumerate(PLAN)]
-    result = summary(records(steps))
+    result = summary(steps)
     sae = result["sae"]
     assert (sae.coverage.count, sae.coverage.total) == (4, 6)
     assert (sae.false_positive_rate.count, sae.false_positive_rate.total) == (1, 4)
@@ -43,7 +43,7 @@ def test_metrics_per_criterion() -> None:
     assert sae.confusion == {"equivalent": {"Eq": 4, "Noneq": 1, "Inconclusive": 1},
                              "inequivalent": {"Eq": 1, "Noneq": 3, "Inconclusive": 0}}
     assert result["syntactic"].false_positive_rate.value == 1.0
-    assert summary(records([pair(0, None, "Eq")]))["sae"].coverage.to_json()["value"] is None
+    assert summary([pair(0, None, "Eq")])["sae"].coverage.to_json()["value"] is None
 
 
 def test_section_shows_rates_and_the_confusion_table(tmp_path: Path) -> None:
@@ -60,7 +60,8 @@ def test_section_shows_rates_and_the_confusion_table(tmp_path: Path) -> None:
 def test_browser_record_holds_alignment_and_obligations() -> None:
     tables = BrowseTables(Strings(), Strings())
     record = SECTION.browse(pair(1, "equivalent", "Noneq"), tables)
-    assert record["o"] == "Noneq" and record["fx"] == {"criterion": "sae", "gold": "equivalent"}
+    assert SECTION.outcome_of(pair(1, "equivalent", "Noneq")) == "Noneq"
+    assert record["fx"] == {"criterion": "sae", "gold": "equivalent"}
     assert record["al"] == [["y", "x"]] and record["cp"] == "conclusion"
     assert [(o["ro"], o["v"], o.get("x")) for o in record["ob"]] == [
         ("premises", "proved", None), ("conclusion", "refuted", True)]
@@ -109,9 +110,9 @@ def test_recomputed_metrics_are_the_runs_own(criteria: tuple[Path, Path]) -> Non
     for path in criteria:
         run = load(path)
         own = run.header["methods"]["equivalence"]["metrics"]["overall"]
-        mine = {k: v.to_json() for k, v in summary(records(run.steps_of("equivalence"))).items()}
+        mine = {k: v.to_json() for k, v in summary(run.steps_of("equivalence")).items()}
         assert mine == own
-    sae = summary(records(load(criteria[0]).steps_of("equivalence")))["sae"]
+    sae = summary(load(criteria[0]).steps_of("equivalence"))["sae"]
     assert sae.coverage.total == 15 and sae.false_positive_rate.total == 15
 
 

@@ -10,13 +10,17 @@ import sys
 from pathlib import Path
 
 import pytest
+from afcheck_fol.records import ResultRecord as FolRecord
+from afcheck_fol.records import from_json as records
+from afcheck_fol.view import ERROR_CLASSES, Nl2FolView, by_difficulty, group
 from afcheck_report.embed import Strings
-from afcheck_report.nl2fol import ERROR_CLASSES, FolRecord, by_difficulty, group, records
-from afcheck_report.nl2fol_section import SECTION
 from afcheck_report.page import build
 from afcheck_report.runfile import RunFile, load
-from afcheck_report.sections import BrowseTables, RunSteps, section_for
+from afcheck_report.view import BrowseTables, RunSteps
+from afcheck_report.views import Views
 from report_fixtures import ROOT, afcheck_run, write, write_replay
+
+SECTION = Nl2FolView()
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +77,7 @@ def test_browser_records_hold_the_evidence(run: RunFile) -> None:
     wrong = next(s for s in steps if s["decision"] == "not-equivalent"
                  and s["equivalence"]["counter_model"])
     record = SECTION.browse(wrong, tables)
-    assert record["o"] == "not-equivalent" and record["t"] == wrong["sentence"]
+    assert SECTION.outcome_of(wrong) == "not-equivalent" and record["t"] == wrong["sentence"]
     assert record["cd"] == wrong["candidate"] and record["g"] == wrong["gold"]
     assert record["ng"] == wrong["nearest_gold"] and record["td"] == wrong["ted"]
     model = record["eq"]["cm"]
@@ -98,7 +102,7 @@ def test_data_in_names_stays_text(run: RunFile, tmp_path: Path) -> None:
 
 
 def test_a_mixed_page_has_each_methods_section(run: RunFile) -> None:
-    assert section_for("nl2fol") is SECTION
+    assert isinstance(Views()("nl2fol"), Nl2FolView)
     page = build([run])
     assert 'data-method="nl2fol"' in page and "<h2>NL→FOL (nl2fol)</h2>" in page
     assert 'name="fx-syntax"' in page and 'name="fx-difficulty"' in page

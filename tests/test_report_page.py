@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from afcheck_faithfulness.charts import Panel, contingency_bars, uflb_bars
 from afcheck_faithfulness.metrics import Metrics
-from afcheck_report.charts import Panel, contingency_bars, uflb_bars
 from afcheck_report.page import build
 from afcheck_report.runfile import RunFile, load, unique_labels
 from report_fixtures import case, run_document, write
@@ -135,10 +135,14 @@ def test_contingency_shares() -> None:
     assert ">75.0</text>" in svg and ">25.0</text>" in svg
 
 
-def test_a_registered_section_renders_its_method(tmp_path: Path) -> None:
-    from afcheck_report.sections import _SECTIONS, BrowseTables, RunSteps, register_section
+def test_a_registered_view_renders_its_method(tmp_path: Path) -> None:
+    from afcheck_report.view import BrowseTables, MethodView, RunSteps
+    from afcheck_report.views import Views
 
-    class Confusion:
+    from afcheck import hookimpl
+    from afcheck.plugins import Plugins
+
+    class Confusion(MethodView):
         title = "Equivalence"
 
         def render(self, runs: Sequence[RunSteps]) -> str:
@@ -147,13 +151,17 @@ def test_a_registered_section_renders_its_method(tmp_path: Path) -> None:
         def browse(self, step: Mapping[str, Any], tables: BrowseTables) -> dict[str, Any]:
             return {"crit": step.get("criterion")}
 
+    class Plugin:
+        @hookimpl
+        def afcheck_register_views(self, register: Any) -> None:
+            register("equivalence", lambda options: Confusion())
+
+    plugins = Plugins(autoload=False)
+    plugins.register_module("afcheck_report")
+    plugins.register(Plugin(), "confusion")
     data = run_document([case("p/1", "P", "R")])
     data["steps"].append({"case_id": "eq::1", "method": "equivalence", "criterion": "sae"})
-    register_section("equivalence", Confusion())
-    try:
-        page = build([load(write(tmp_path / "r.json", data))])
-    finally:
-        del _SECTIONS["equivalence"]
+    page = build([load(write(tmp_path / "r.json", data))], views=Views(plugins))
     assert "<h2>Equivalence</h2><p id=confusion>1 pairs</p>" in page
     records = json.loads(blob(page, "afcheck-steps"))["steps"]
     assert [r.get("crit") for r in records] == [None, "sae"]

@@ -4,10 +4,10 @@ A reasoning chain over premises is formalised into first-order logic and every s
 labelled by a theorem prover (True / False / Unknown / Error); the proof path and the chain's
 class T1–T4 / F1–F2 follow the seed's Algorithms 1–3 (see :mod:`afcheck_chains.method`).
 
-Registered here: the method and suite kind ``chains``, the FOL formaliser ``rules`` (the
-controlled-English translator), and the command ``afcheck chains generate`` (the rebuilt
-T1–T4 classification set). The chain is formalised by the run's ``fol_formaliser`` and
-proved by its ``fol_prover`` (kinds of the ``fol`` plugin).
+Registered here: the method and suite kind ``chains`` and its report view, the FOL
+formaliser ``rules`` (the controlled-English translator), and the command ``afcheck chains
+generate`` (the rebuilt T1–T4 classification set). The chain is formalised by the run's
+``fol_formaliser`` and proved by its ``fol_prover`` (kinds of the ``fol`` plugin).
 """
 
 from __future__ import annotations
@@ -53,6 +53,13 @@ def afcheck_register_suite_kinds(register: Register) -> None:
     register("chains", _suite,
              description="reasoning chains: ProofWriter, PrOntoQA, FOLIO, recorded responses, "
              "the rebuilt classification set")
+
+
+@hookimpl
+def afcheck_register_views(register: Register) -> None:
+    register("chains", lazy("afcheck_chains.view:ChainsView", takes_options=False),
+             description="class table T1–T4/F1–F2, expected-class accuracy, step-label "
+             "macro-F1; each chain's steps with their labels and the proof path")
 
 
 @hookimpl

@@ -60,6 +60,30 @@ class ChainResult:
     def step_labels(self) -> tuple[Label, ...]:
         return self.verdict.step_labels if self.verdict is not None else ()
 
+    # What the metrics count (afcheck_chains.summary.Counted), named as a result file's
+    # record names it.
+
+    @property
+    def dataset(self) -> str:
+        return self.record.dataset
+
+    @property
+    def analysis(self) -> str:
+        return self.status
+
+    @property
+    def expected_class(self) -> str | None:
+        return self.record.expected_class
+
+    @property
+    def step_pairs(self) -> tuple[tuple[str, str], ...]:
+        """(gold, predicted) label of each step, where the data gives gold labels and the
+        chain was verified."""
+        gold = self.record.gold_step_labels
+        if gold is None or self.verdict is None:
+            return ()
+        return tuple((g.value, p.value) for g, p in zip(gold, self.step_labels, strict=True))
+
     @property
     def conclusion_label(self) -> Label | None:
         return self.verdict.conclusion.label if self.verdict is not None else None

@@ -1,7 +1,9 @@
-"""The chains method's item: a reasoning chain over premises, with its gold label."""
+"""The chains method's item: a reasoning chain over premises, with its gold label; and an
+item's result read back from a result file (:class:`ResultRecord`)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -87,3 +89,60 @@ class ChainRecord:
     @property
     def case_name(self) -> str:
         return self.id
+
+
+@dataclass(frozen=True)
+class ResultRecord:
+    """One item read back from a result file (the record :func:`afcheck_chains.outcome.
+    to_json` writes): what the metrics count (:class:`afcheck_chains.summary.Counted`, as a
+    run's :class:`~afcheck_chains.method.ChainResult` is). Only the record is read: no
+    prover."""
+
+    case_id: str
+    dataset: str
+    status: str
+    """The test's status (``passed``, ``failed`` …)."""
+    analysis: str
+    """``classified``, ``label_only``, ``analysis_failure`` or ``undecided``."""
+    chain_class: str | None
+    expected_class: str | None
+    step_pairs: tuple[tuple[str, str], ...] = ()
+    """(gold, predicted) label of each step that has both."""
+    first_executed: bool | None = None
+    """The first translation ran (``None``: a file written before records said)."""
+    first_matched: bool | None = None
+
+    @classmethod
+    def from_json(cls, step: Mapping[str, object]) -> ResultRecord:
+        """Read one record; a part that is missing or of the wrong type reads as unknown."""
+        pairs = []
+        entries = step.get("steps")
+        for entry in entries if isinstance(entries, list) else ():
+            if isinstance(entry, dict):
+                gold, label = entry.get("gold"), entry.get("label")
+                if isinstance(gold, str) and isinstance(label, str):
+                    pairs.append((gold, label))
+        executed, matched = step.get("first_executed"), step.get("first_matched")
+        return cls(
+            case_id=_text(step, "case_id", "id"),
+            dataset=_text(step, "dataset", "group") or "(none)",
+            status=str(step.get("status") or ""),
+            analysis=str(step.get("analysis") or ""),
+            chain_class=_text(step, "class") or None,
+            expected_class=_text(step, "expected_class") or None,
+            step_pairs=tuple(pairs),
+            first_executed=executed if isinstance(executed, bool) else None,
+            first_matched=matched if isinstance(matched, bool) else None,
+        )
+
+
+def from_json(steps: Iterable[Mapping[str, object]]) -> list[ResultRecord]:
+    return [ResultRecord.from_json(step) for step in steps]
+
+
+def _text(step: Mapping[str, object], *keys: str) -> str:
+    for key in keys:
+        value = step.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return ""

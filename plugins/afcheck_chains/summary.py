@@ -15,46 +15,73 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Protocol
 
-from afcheck.metrics import Interval, wilson
+from afcheck.metrics import Rate
 from afcheck_chains.classes import CLASS_NAMES
-from afcheck_chains.method import ChainResult
-from afcheck_chains.records import GOLD_LABELS, Label
+from afcheck_chains.records import GOLD_LABELS
+
+__all__ = ["GATES", "ChainMetrics", "ChainsSummary", "Counted", "Rate", "by_dataset",
+           "macro_f1", "metrics", "summarise"]
 
 
-@dataclass(frozen=True)
-class Rate:
-    count: int
-    total: int
-
-    @property
-    def value(self) -> float:
-        return self.count / self.total if self.total else 0.0
+class Counted(Protocol):
+    """What the metrics count of one item: a run's
+    :class:`~afcheck_chains.method.ChainResult`, or an item read back from a result file
+    (:class:`afcheck_chains.records.ResultRecord`; the report counts those with this code)."""
 
     @property
-    def interval(self) -> Interval:
-        return wilson(self.count, self.total)
-
-    def to_json(self) -> dict[str, float | int]:
-        ci = self.interval
-        return {"count": self.count, "total": self.total, "value": self.value,
-                "ci_low": ci.low, "ci_high": ci.high}
+    def dataset(self) -> str: ...
+    @property
+    def analysis(self) -> str:
+        """``classified``, ``label_only``, ``analysis_failure`` or ``undecided``."""
+        ...
+    @property
+    def chain_class(self) -> str | None: ...
+    @property
+    def expected_class(self) -> str | None: ...
+    @property
+    def step_pairs(self) -> Sequence[tuple[str, str]]:
+        """(gold, predicted) label of each step that has both."""
+        ...
+    @property
+    def first_executed(self) -> bool | None:
+        """The first translation ran (``None``: a file written before records said)."""
+        ...
+    @property
+    def first_matched(self) -> bool | None: ...
 
 
 @dataclass(frozen=True)
 class ChainMetrics:
     n: int
     classes: Mapping[str, Rate]
+    """T1–T4, F1–F2 among the classified chains."""
     expected: Mapping[str, Rate]
     """Per expected class: how many items got exactly that class."""
     step_macro_f1: float | None
     step_pairs: int
     """Steps compared with a gold label (the F1's support)."""
-    execution_rate: Rate
-    execution_accuracy: Rate
+    execution_rate: Rate | None
+    """``None`` when the items do not say (result files written before they did)."""
+    execution_accuracy: Rate | None
     analysis_failure: Rate
     undecided: Rate
+    confusion: Mapping[tuple[str, str], int] = field(default_factory=dict)
+    """(expected class, class got or the analysis status) → items."""
+    step_confusion: Mapping[tuple[str, str], int] = field(default_factory=dict)
+    """(gold, predicted) step label → steps."""
+    analyses: Mapping[str, int] = field(default_factory=dict)
+    """Items by analysis status."""
+
+    @property
+    def expected_accuracy(self) -> Rate | None:
+        """Over every expected class: the items that got exactly theirs."""
+        if not self.expected:
+            return None
+        return Rate(sum(r.count for r in self.expected.values()),
+                    sum(r.total for r in self.expected.values()))
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -63,8 +90,10 @@ class ChainMetrics:
             "expected_class_accuracy": {k: v.to_json() for k, v in self.expected.items()},
             "step_label_macro_f1": self.step_macro_f1,
             "step_label_pairs": self.step_pairs,
-            "execution_rate": self.execution_rate.to_json(),
-            "execution_accuracy": self.execution_accuracy.to_json(),
+            "execution_rate": None if self.execution_rate is None
+            else self.execution_rate.to_json(),
+            "execution_accuracy": None if self.execution_accuracy is None
+            else self.execution_accuracy.to_json(),
             "analysis_failure_rate": self.analysis_failure.to_json(),
             "undecided": self.undecided.to_json(),
         }
@@ -88,20 +117,20 @@ def macro_f1(pairs: Sequence[tuple[str, str]],
     return sum(scores) / len(scores) if scores else None
 
 
-def metrics(results: Sequence[ChainResult]) -> ChainMetrics:
+def metrics(results: Sequence[Counted]) -> ChainMetrics:
     n = len(results)
     classified = [r for r in results if r.chain_class is not None]
     counts = Counter(r.chain_class for r in classified)
     classes = {name: Rate(counts.get(name, 0), len(classified)) for name in CLASS_NAMES}
     expected: dict[str, Rate] = {}
-    for name in sorted({r.record.expected_class for r in results if r.record.expected_class}):
-        group = [r for r in results if r.record.expected_class == name]
+    confusion: Counter[tuple[str, str]] = Counter()
+    for name in sorted({r.expected_class for r in results if r.expected_class}):
+        group = [r for r in results if r.expected_class == name]
         expected[name] = Rate(sum(1 for r in group if r.chain_class == name), len(group))
-    pairs: list[tuple[Label, Label]] = []
-    for r in results:
-        gold = r.record.gold_step_labels
-        if gold is not None and r.verdict is not None:
-            pairs.extend(zip(gold, r.step_labels, strict=True))
+        for r in group:
+            confusion[(name, r.chain_class or r.analysis)] += 1
+    pairs = [pair for r in results for pair in r.step_pairs]
+    known = all(r.first_executed is not None for r in results)
     executed = sum(1 for r in results if r.first_executed)
     return ChainMetrics(
         n=n,
@@ -109,17 +138,21 @@ def metrics(results: Sequence[ChainResult]) -> ChainMetrics:
         expected=expected,
         step_macro_f1=macro_f1(pairs),
         step_pairs=len(pairs),
-        execution_rate=Rate(executed, n),
-        execution_accuracy=Rate(sum(1 for r in results if r.first_matched), executed),
-        analysis_failure=Rate(sum(1 for r in results if r.status == "analysis_failure"), n),
-        undecided=Rate(sum(1 for r in results if r.status == "undecided"), n),
+        execution_rate=Rate(executed, n) if known else None,
+        execution_accuracy=Rate(sum(1 for r in results if r.first_matched), executed)
+        if known else None,
+        analysis_failure=Rate(sum(1 for r in results if r.analysis == "analysis_failure"), n),
+        undecided=Rate(sum(1 for r in results if r.analysis == "undecided"), n),
+        confusion=dict(confusion),
+        step_confusion=dict(Counter(pairs)),
+        analyses=dict(Counter(r.analysis for r in results)),
     )
 
 
-def by_dataset(results: Sequence[ChainResult]) -> dict[str, ChainMetrics]:
-    groups: dict[str, list[ChainResult]] = {}
+def by_dataset(results: Sequence[Counted]) -> dict[str, ChainMetrics]:
+    groups: dict[str, list[Counted]] = {}
     for r in results:
-        groups.setdefault(r.record.dataset, []).append(r)
+        groups.setdefault(r.dataset, []).append(r)
     return {name: metrics(group) for name, group in sorted(groups.items())}
 
 
@@ -154,19 +187,18 @@ class ChainsSummary:
         if name == "undecided_rate":
             return m.undecided.value
         if name == "execution_rate":
-            return m.execution_rate.value
+            return m.execution_rate.value if m.execution_rate else None
         if name == "execution_accuracy":
-            return m.execution_accuracy.value
+            return m.execution_accuracy.value if m.execution_accuracy else None
         if name == "step_label_macro_f1":
             return m.step_macro_f1
         if name == "T1_rate":
-            return m.classes["T1"].value if m.classes["T1"].total else None
+            return m.classes["T1"].value
         if name == "expected_class_accuracy":
-            total = sum(r.total for r in m.expected.values())
-            return sum(r.count for r in m.expected.values()) / total if total else None
+            accuracy = m.expected_accuracy
+            return accuracy.value if accuracy else None
         if name.endswith("_rate") and name[:-5] in m.classes:
-            rate = m.classes[name[:-5]]
-            return rate.value if rate.total else None
+            return m.classes[name[:-5]].value
         return None
 
     def lines(self) -> list[str]:
@@ -182,17 +214,21 @@ class ChainsSummary:
 
     def properties(self, group: str) -> dict[str, str]:
         m = self.by_dataset[group]
-        props = {"N": str(m.n),
-                 "execution_rate": f"{m.execution_rate.value:.6f}",
-                 "execution_accuracy": f"{m.execution_accuracy.value:.6f}",
-                 "analysis_failure_rate": f"{m.analysis_failure.value:.6f}"}
+        props = {"N": str(m.n)}
+        for name, rate in (("execution_rate", m.execution_rate),
+                           ("execution_accuracy", m.execution_accuracy),
+                           ("analysis_failure_rate", m.analysis_failure)):
+            if rate is not None and rate.value is not None:
+                props[name] = f"{rate.value:.6f}"
         props.update({f"class.{k}": str(v.count) for k, v in m.classes.items()})
         if m.step_macro_f1 is not None:
             props["step_label_macro_f1"] = f"{m.step_macro_f1:.6f}"
         return props
 
 
-def _pct(rate: Rate) -> str:
+def _pct(rate: Rate | None) -> str:
+    if rate is None or rate.value is None:
+        return "n/a"
     ci = rate.interval
     return f"{100 * rate.value:.1f}% [{100 * ci.low:.1f}, {100 * ci.high:.1f}]"
 
@@ -210,5 +246,5 @@ def _line(m: ChainMetrics) -> str:
     return "; ".join(parts)
 
 
-def summarise(results: Sequence[ChainResult]) -> ChainsSummary:
+def summarise(results: Sequence[Counted]) -> ChainsSummary:
     return ChainsSummary(metrics(results), by_dataset(results))

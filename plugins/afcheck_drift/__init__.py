@@ -10,7 +10,7 @@ detector is a plain function ``detect(step_text, statement, header) -> list[Drif
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from afcheck import hookimpl
 from afcheck.registry import Register
@@ -51,5 +51,13 @@ def afcheck_register_detectors(register: Register[FunctionDetector]) -> None:
     for name, description in _DESCRIPTIONS.items():
         if name in _NEEDS_Z3 and not has_z3:
             continue
-        register(name, lambda options, name=name: FunctionDetector(name),
-                 description=description)
+        register(name, _factory(name), description=description)
+
+
+def _factory(name: str) -> Callable[[Mapping[str, str]], FunctionDetector]:
+    # One argument only: a factory that takes a second one is handed ``build`` (see
+    # afcheck.registry.takes_build), which a ``name=name`` default would have received.
+    def build(options: Mapping[str, str]) -> FunctionDetector:
+        return FunctionDetector(name)
+
+    return build

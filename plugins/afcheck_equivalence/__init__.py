@@ -1,5 +1,6 @@
-"""Built-in afcheck plugin: equivalence — the ``equivalence`` method and suite kind, the
-criteria ``sae``, ``logical``, ``syntactic``, ``beq-plus``, and ``afcheck equiv REF CAND``."""
+"""Built-in afcheck plugin: equivalence — the ``equivalence`` method, suite kind and report
+view, the criteria ``sae``, ``logical``, ``syntactic``, ``beq-plus``, and ``afcheck equiv REF
+CAND``."""
 
 from __future__ import annotations
 
@@ -45,6 +46,14 @@ def afcheck_register_suite_kinds(register: Register) -> None:
     register("equivalence",
              lazy("afcheck_equivalence.suite_kind:EquivalenceSuite", takes_options=False),
              description="pairs of Lean statements with gold labels, one per line")
+
+
+@hookimpl
+def afcheck_register_views(register: Register) -> None:
+    register("equivalence", lazy("afcheck_equivalence.view:EquivalenceView",
+                                 takes_options=False),
+             description="coverage, false-positive and Noneq rates per criterion, confusion "
+             "against gold labels; each pair's alignment and obligations")
 
 
 @hookimpl

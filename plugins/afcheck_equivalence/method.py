@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from afcheck.components import Formaliser
 from afcheck.equivalence import (
@@ -34,13 +34,13 @@ from afcheck.equivalence import (
 )
 from afcheck.errors import LoadError
 from afcheck.method import Case, Choice, ItemOutcome, ItemResult, ItemStatus, JsonObject, Selection
-from afcheck.metrics import Interval, wilson
+from afcheck.metrics import Rate
 from afcheck.runtime import Runtime
 from afcheck.types import Location
 from afcheck_equivalence.criterion import Criterion
 
-__all__ = ["Item", "Rate", "Result", "Summary", "decide", "formalise_missing", "load", "outcome",
-           "summarise", "to_json"]
+__all__ = ["Counted", "Item", "Rate", "Result", "Summary", "decide", "formalise_missing", "load",
+           "outcome", "summarise", "to_json"]
 
 GOLD = ("equivalent", "inequivalent")
 
@@ -71,6 +71,21 @@ class Result:
     item: Item
     candidate: str | None
     decision: Decision
+
+    # What the metrics count (Counted), named as a result file's record names it.
+
+    @property
+    def criterion(self) -> str:
+        return self.decision.criterion
+
+    @property
+    def gold(self) -> str | None:
+        return self.item.gold
+
+    @property
+    def kind(self) -> str:
+        """The decision: ``Eq``, ``Noneq`` or ``Inconclusive``."""
+        return self.decision.kind.value
 
 
 def load(path: Path) -> Iterable[Item | LoadError]:
@@ -172,26 +187,6 @@ def to_json(result: Result) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class Rate:
-    count: int
-    total: int
-    interval: Interval
-
-    @property
-    def value(self) -> float:
-        return self.count / self.total if self.total else float("nan")
-
-    def to_json(self) -> dict[str, Any]:
-        return {"count": self.count, "total": self.total,
-                "value": self.value if self.total else None,
-                "ci95": [self.interval.low, self.interval.high]}
-
-
-def _rate(count: int, total: int) -> Rate:
-    return Rate(count, total, wilson(count, total))
-
-
-@dataclass(frozen=True)
 class Summary:
     criterion: str
     N: int
@@ -204,6 +199,10 @@ class Summary:
     confusion: Mapping[str, Mapping[str, int]]
     """gold label (``equivalent``, ``inequivalent``, ``none``) → decision → count."""
 
+    @property
+    def inconclusive(self) -> int:
+        return sum(row.get("Inconclusive", 0) for row in self.confusion.values())
+
     def to_json(self) -> dict[str, Any]:
         return {"criterion": self.criterion, "N": self.N, "coverage": self.coverage.to_json(),
                 "false_positive_rate": self.false_positive_rate.to_json(),
@@ -215,27 +214,43 @@ GATES = {"coverage": "min", "false_positive_rate": "max", "noneq_rate": "max"}
 """Metrics a gate may bound, and in which direction."""
 
 
-def summarise(results: Sequence[Result]) -> dict[str, Summary]:
-    """Metrics per criterion."""
-    by_criterion: dict[str, list[Result]] = {}
+class Counted(Protocol):
+    """What the metrics count of one item: a run's :class:`Result`, or an item read back
+    from a result file (:class:`afcheck_equivalence.records.ResultRecord`; the report counts
+    those with this code)."""
+
+    @property
+    def criterion(self) -> str: ...
+    @property
+    def gold(self) -> str | None:
+        """``equivalent``, ``inequivalent`` or ``None``."""
+        ...
+    @property
+    def kind(self) -> str:
+        """The decision: ``Eq``, ``Noneq`` or ``Inconclusive``."""
+        ...
+
+
+def summarise(results: Sequence[Counted]) -> dict[str, Summary]:
+    """Metrics per criterion, criteria in order of first appearance."""
+    by_criterion: dict[str, list[Counted]] = {}
     for result in results:
-        by_criterion.setdefault(result.decision.criterion, []).append(result)
+        by_criterion.setdefault(result.criterion, []).append(result)
     return {name: _summary(name, group) for name, group in by_criterion.items()}
 
 
-def _summary(name: str, results: Sequence[Result]) -> Summary:
+def _summary(name: str, results: Sequence[Counted]) -> Summary:
     confusion: dict[str, Counter[str]] = {}
     for result in results:
-        confusion.setdefault(result.item.gold or "none", Counter())[result.decision.kind.value] \
-            += 1
+        confusion.setdefault(result.gold or "none", Counter())[result.kind] += 1
     equivalent = confusion.get("equivalent", Counter())
     inequivalent = confusion.get("inequivalent", Counter())
     noneq = sum(c["Noneq"] for c in confusion.values())
     return Summary(
         name, len(results),
-        _rate(equivalent["Eq"], sum(equivalent.values())),
-        _rate(inequivalent["Eq"], sum(inequivalent.values())),
-        _rate(noneq, len(results)),
+        Rate(equivalent["Eq"], sum(equivalent.values())),
+        Rate(inequivalent["Eq"], sum(inequivalent.values())),
+        Rate(noneq, len(results)),
         {gold: {k: counts[k] for k in ("Eq", "Noneq", "Inconclusive")}
          for gold, counts in sorted(confusion.items())},
     )
@@ -295,7 +310,7 @@ class EquivalenceSummary:
         if summary is None or metric not in GATES:
             return None
         rate: Rate = getattr(summary, metric)
-        return rate.value if rate.total else None
+        return rate.value
 
     def lines(self) -> list[str]:
         out = ["equivalence: per criterion (95% Wilson intervals)"]
@@ -322,13 +337,13 @@ class EquivalenceSummary:
             props[f"{name}.N"] = str(s.N)
             for metric in GATES:
                 rate: Rate = getattr(s, metric)
-                if rate.total:
+                if rate.value is not None:
                     props[f"{name}.{metric}"] = f"{rate.value:.6f}"
         return props
 
 
 def _show(rate: Rate) -> str:
-    if not rate.total:
+    if rate.value is None:
         return "n/a"
     return (f"{rate.value:.3f} [{rate.interval.low:.3f}, {rate.interval.high:.3f}] "
             f"({rate.count}/{rate.total})")

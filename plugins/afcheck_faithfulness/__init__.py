@@ -1,13 +1,13 @@
-"""Built-in afcheck plugin: the ``faithfulness`` method (FaithformBench, seed 000) and its
-options: ``--keep-ineffective`` and the gate flags ``--max-uflb --max-fpr --max-fnr
---max-affr --min-fi``."""
+"""Built-in afcheck plugin: the ``faithfulness`` method (FaithformBench, seed 000), its report
+view and its options: ``--keep-ineffective`` and the gate flags ``--max-uflb --max-fpr
+--max-fnr --max-affr --min-fi``."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from afcheck import hookimpl
-from afcheck.registry import Register
+from afcheck.registry import Register, lazy
 
 if TYPE_CHECKING:
     from afcheck.options import OptionGroup
@@ -31,6 +31,14 @@ def afcheck_register_methods(register: Register) -> None:
     register("faithfulness", lambda options: Faithfulness(),
              description="perturb each step, formalise both versions, prove or refute both "
              "(FNR FPR AFFR UFLB TPR FI)")
+
+
+@hookimpl
+def afcheck_register_views(register: Register) -> None:
+    register("faithfulness", lazy("afcheck_faithfulness.view:FaithfulnessView",
+                                  takes_options=False),
+             description="UFLB and contingency charts, metrics by dataset; each case with "
+             "both texts, statements and verdicts; compare by failure event")
 
 
 @hookimpl

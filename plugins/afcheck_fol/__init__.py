@@ -4,9 +4,9 @@ and syntax-error taxonomy, z3 equivalence under background theories, tree edit d
 
 Declared here: the kinds ``fol_formaliser`` (``--fol-formaliser``, else the model of
 ``--formaliser``) and ``fol_prover`` (``--fol-prover``), used by nl2fol and chains.
-Registered here: the method and suite kind ``nl2fol``, the FOL formalisers ``reference``,
-``replay``, ``llm`` and the nl2fol presets, the FOL provers ``eprover`` and ``z3-fol``, the
-option ``--nl2fol-theory`` and the command ``afcheck fol``.
+Registered here: the method and suite kind ``nl2fol`` and its report view, the FOL
+formalisers ``reference``, ``replay``, ``llm`` and the nl2fol presets, the FOL provers
+``eprover`` and ``z3-fol``, the option ``--nl2fol-theory`` and the command ``afcheck fol``.
 """
 
 from __future__ import annotations
@@ -69,6 +69,13 @@ def afcheck_register_suite_kinds(register: Register) -> None:
     register("nl2fol", _suite,
              description="sentences with gold FOL formulas (jsonl written for afcheck, or "
              "FOLIO's premises)")
+
+
+@hookimpl
+def afcheck_register_views(register: Register) -> None:
+    register("nl2fol", lazy("afcheck_fol.view:Nl2FolView", takes_options=False),
+             description="accuracy by difficulty, syntax errors by class and rule, TED of "
+             "semantic errors; each item with its candidate, golds and counter-model")
 
 
 @hookimpl

@@ -1,24 +1,27 @@
 """``afcheck compare BASE.json NEW.json``: did the new run (a new checkpoint, a new prompt)
-get better or worse than the base run on the same cases?
+get better or worse than the base run on the same items?
 
-Each method present in both files is compared on its own, its items paired by case id.
+Each method present in both files is compared on its own, its items paired by the keys its
+report view names (:meth:`afcheck_report.view.MethodView.compare_keys`: by default the case
+id); what changed is named by the view's :meth:`~afcheck_report.view.MethodView.outcome_of`.
 
-Faithfulness: cases in one file only, and cases excluded from the metrics in either run, are
-counted and left out. For each metric: both values on the paired cases, the difference
-(new − base) and its 95% interval (Newcombe's paired score interval). For each failure event
-(any, error induction, silent correction, AF failure): how many paired cases gained it
-(``new``) and lost it (``fixed``), with McNemar's exact test. The cases that changed are
+A method whose view names failure events (``view.paired``, the faithfulness method's: any
+failure, error induction, silent correction, AF failure): items in one file only, and items
+the view excludes in either run, are counted and left out. For each of the view's paired
+metrics: both values on the paired items, the difference (new − base) and its 95% interval
+(Newcombe's paired score interval). For each failure event: how many paired items gained it
+(``new``) and lost it (``fixed``), with McNemar's exact test. The items that changed are
 listed by group.
 
-Any other method (:mod:`afcheck_report.method_compare`): its own metrics in both runs and
-their difference, the items newly failed, fixed or otherwise changed, and McNemar's exact
-test on the paired pass/fail outcome.
+Any other method (:mod:`afcheck_report.method_compare`): its metrics in both runs and their
+difference, the items newly failed, fixed or otherwise changed, and McNemar's exact test on
+the paired pass/fail outcome.
 
 Exit status: 0; with ``--fail-on-regression``, 1 when some test shows a significant rise:
-more paired cases gained the failure than lost it and McNemar's two-sided p-value is below
-``alpha / k``, k the number of tests over all methods (Bonferroni: four faithfulness events,
-one pass/fail test per other method; a run with no real change fails CI at most ``alpha`` of
-the time). 4 (through the ``afcheck`` command) for unreadable or unrelated files.
+more paired items gained the failure than lost it and McNemar's two-sided p-value is below
+``alpha / k``, k the number of tests over all methods (Bonferroni: one per failure event,
+one pass/fail test per method without events; a run with no real change fails CI at most
+``alpha`` of the time). 4 (through the ``afcheck`` command) for unreadable or unrelated files.
 """
 
 from __future__ import annotations
@@ -28,26 +31,15 @@ import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import TextIO
 
 from afcheck.metrics import Interval
 from afcheck_report import method_compare
-from afcheck_report.faithfulness import PairRecord, metrics, records
-from afcheck_report.method_compare import MethodComparison, StatusTest, compare_method
-from afcheck_report.runfile import DEFAULT_METHOD, RunFile, RunFileError, load
+from afcheck_report.method_compare import MethodComparison, StatusTest, pair_items
+from afcheck_report.runfile import DEFAULT_METHOD, Record, RunFile, RunFileError, load
 from afcheck_report.stats import PairedCounts, mcnemar_exact, paired_difference_interval
-
-EVENTS: dict[str, Callable[[PairRecord], bool]] = {
-    "any failure": lambda r: r.failed,
-    "error induction": lambda r: r.error_induction,
-    "silent correction": lambda r: r.silent_correction,
-    "AF failure": lambda r: r.af_failure,
-}
-"""The paired failure events, each a yes/no per case."""
-
-GROUPS = ("new error induction", "new silent correction", "new AF failure",
-          "fixed error induction", "fixed silent correction", "fixed AF failure",
-          "other outcome change")
+from afcheck_report.view import MethodView, Paired
+from afcheck_report.views import Views
 
 
 @dataclass(frozen=True)
@@ -69,9 +61,9 @@ class MetricChange:
 class EventTest:
     event: str
     fixed: int
-    """Paired cases with the event in the base run and not in the new one."""
+    """Paired items with the event in the base run and not in the new one."""
     new: int
-    """Paired cases with the event in the new run only."""
+    """Paired items with the event in the new run only."""
     p_value: float
 
     @property
@@ -88,22 +80,28 @@ class CaseChange:
 
 @dataclass(frozen=True)
 class Comparison:
+    """Two runs of a method whose view names failure events, compared item by item."""
+
     base: RunFile
     new: RunFile
     paired: int
-    """Cases in both files and evaluated in both runs."""
+    """Items in both files and not excluded in either run."""
     only_base: tuple[str, ...]
     only_new: tuple[str, ...]
     excluded: int
-    """Cases in both files but excluded from the metrics in at least one run."""
+    """Items in both files but excluded in at least one run."""
     metrics: tuple[MetricChange, ...]
     tests: tuple[EventTest, ...]
     changes: Mapping[str, tuple[CaseChange, ...]]
+    method: str = DEFAULT_METHOD
 
     def regressions(self, alpha: float) -> list[EventTest]:
         """The events that rose significantly at level ``alpha`` (Bonferroni over events)."""
         level = alpha / len(self.tests) if self.tests else alpha
         return [t for t in self.tests if t.worse and t.p_value < level]
+
+
+AnyComparison = Comparison | MethodComparison
 
 
 @dataclass(frozen=True)
@@ -113,14 +111,20 @@ class RunComparison:
     base: RunFile
     new: RunFile
     faithfulness: Comparison | None
-    methods: tuple[MethodComparison, ...]
+    """The event comparison of :data:`~afcheck_report.runfile.DEFAULT_METHOD`, the method
+    whose comparison the JSON holds at its top level (as its first version did)."""
+    methods: tuple[AnyComparison, ...]
+    """Every other shared method's comparison."""
     unpaired: tuple[tuple[str, str, int], ...] = ()
     """(method, the file that has it, its items) for methods in one file only."""
 
     @property
     def tests(self) -> list[EventTest | StatusTest]:
-        faithful = list(self.faithfulness.tests) if self.faithfulness else []
-        return [*faithful, *(m.test for m in self.methods)]
+        out: list[EventTest | StatusTest] = list(self.faithfulness.tests) \
+            if self.faithfulness else []
+        for method in self.methods:
+            out.extend(method.tests if isinstance(method, Comparison) else [method.test])
+        return out
 
     def regressions(self, alpha: float) -> list[EventTest | StatusTest]:
         """The tests that show a significant rise at level ``alpha`` (Bonferroni over every
@@ -130,111 +134,105 @@ class RunComparison:
         return [t for t in tests if t.worse and t.p_value < level]
 
 
-def compare_runs(base: RunFile, new: RunFile) -> RunComparison:
-    """Compare every method the two runs share."""
+def compare_runs(base: RunFile, new: RunFile, views: Views | None = None) -> RunComparison:
+    """Compare every method the two runs share, each by its view (default: the installed
+    plugins' views)."""
+    views = views if views is not None else Views()
     shared = method_compare.shared_methods(base, new)
     if not shared:
         raise RunFileError(
             f"{base.path} and {new.path} share no evaluation method "
             f"({', '.join(base.methods) or 'none'} vs {', '.join(new.methods) or 'none'})")
+    compared = {method: compare_one(base, new, method, views(method)) for method in shared}
+    top = compared.get(DEFAULT_METHOD)
+    if not isinstance(top, Comparison):
+        top = None
     return RunComparison(
-        base, new,
-        faithfulness=compare(base, new) if DEFAULT_METHOD in shared else None,
-        methods=tuple(compare_method(base, new, m) for m in shared if m != DEFAULT_METHOD),
+        base, new, faithfulness=top,
+        methods=tuple(c for m, c in compared.items() if top is None or m != DEFAULT_METHOD),
         unpaired=tuple(method_compare.unpaired_methods(base, new)),
     )
 
 
-def compare(base: RunFile, new: RunFile) -> Comparison:
-    """Pair the faithfulness cases of two runs and compare them."""
-    base_records = _by_id(base)
-    new_records = _by_id(new)
-    if not base_records or not new_records:
-        empty = base if not base_records else new
-        raise RunFileError(f"{empty.path}: no faithfulness cases to compare")
-    common = [cid for cid in base_records if cid in new_records]
-    if not common:
-        raise RunFileError(
-            f"{base.path} and {new.path} share no case id: they ran different suites "
-            f"(e.g. {next(iter(base_records))!r} vs {next(iter(new_records))!r})")
-    pairs = [(base_records[c], new_records[c]) for c in common]
-    evaluated = [(b, n) for b, n in pairs if not b.excluded and not n.excluded]
+def compare_one(base: RunFile, new: RunFile, method: str, view: MethodView) -> AnyComparison:
+    """One method's comparison: by its failure events when its view names them, else by the
+    pass/fail status of its items."""
+    if view.paired is not None:
+        label = "" if method == DEFAULT_METHOD else f"{method}: "
+        return compare_events(base, new, method, view, view.paired, label)
+    return method_compare.compare_method(base, new, method, view)
+
+
+def compare(base: RunFile, new: RunFile, method: str = DEFAULT_METHOD,
+            views: Views | None = None) -> Comparison:
+    """Pair the items of ``method`` (by default the faithfulness cases) of two runs and
+    compare them by the failure events of its view."""
+    view = (views if views is not None else Views())(method)
+    if view.paired is None:
+        raise RunFileError(f"the {method} report view names no failure events to compare")
+    return compare_events(base, new, method, view, view.paired, "")
+
+
+def compare_events(base: RunFile, new: RunFile, method: str, view: MethodView,
+                   paired: Paired, label: str) -> Comparison:
+    """Pair two runs' items of ``method`` and test each failure event of ``paired``; test
+    names start with ``label``."""
+    base_steps, new_steps, common = pair_items(base, new, method, view)
+    pairs = [(base_steps[c], new_steps[c]) for c in common]
+    evaluated = [(c, b, n) for c, (b, n) in zip(common, pairs, strict=True)
+                 if not paired.excluded(b) and not paired.excluded(n)]
     return Comparison(
         base=base, new=new, paired=len(evaluated),
-        only_base=tuple(c for c in base_records if c not in new_records),
-        only_new=tuple(c for c in new_records if c not in base_records),
+        only_base=tuple(c for c in base_steps if c not in new_steps),
+        only_new=tuple(c for c in new_steps if c not in base_steps),
         excluded=len(pairs) - len(evaluated),
-        metrics=_metric_changes(evaluated),
-        tests=tuple(_event_test(name, event, evaluated) for name, event in EVENTS.items()),
-        changes=_changes(evaluated),
+        metrics=_metric_changes(paired, [(b, n) for _, b, n in evaluated]),
+        tests=tuple(_event_test(label + name, event, [(b, n) for _, b, n in evaluated])
+                    for name, event in paired.events.items()),
+        changes=_changes(view, paired, evaluated),
+        method=method,
     )
 
 
-def _by_id(run: RunFile) -> dict[str, PairRecord]:
-    out: dict[str, PairRecord] = {}
-    for record in records(run.steps_of(DEFAULT_METHOD)):
-        if record.case_id in out:
-            raise RunFileError(f"{run.path}: case {record.case_id!r} appears twice; a result "
-                               "file holds each case once")
-        out[record.case_id] = record
-    return out
-
-
-_CASE_METRICS: dict[str, Callable[[PairRecord], bool]] = {
-    "FNR": lambda r: r.error_induction,
-    "FPR": lambda r: r.silent_correction,
-    "TPR": lambda r: r.proved_original,
-}
-
-
-def _metric_changes(pairs: Sequence[tuple[PairRecord, PairRecord]]) -> tuple[MetricChange, ...]:
-    base_m = metrics(b for b, _ in pairs)
-    new_m = metrics(n for _, n in pairs)
-    counts: dict[str, PairedCounts] = {}
-    for name, unit in _CASE_METRICS.items():
-        tally = PairedCounts()
-        for b, n in pairs:
-            tally = tally.add(unit(b), unit(n))
-        counts[name] = tally
-    # AFFR and UFLB are shares of the 2N sides: each side pairs with the same side.
-    affr = uflb = PairedCounts()
-    for b, n in pairs:
-        affr = affr.add(b.af_fail_original, n.af_fail_original)
-        affr = affr.add(b.af_fail_perturbed, n.af_fail_perturbed)
-        uflb = uflb.add(b.original_failed, n.original_failed)
-        uflb = uflb.add(b.perturbed_failed, n.perturbed_failed)
-    counts["AFFR"], counts["UFLB"] = affr, uflb
+def _metric_changes(paired: Paired,
+                    pairs: Sequence[tuple[Record, Record]]) -> tuple[MetricChange, ...]:
     out = []
-    for name in ("FNR", "FPR", "AFFR", "UFLB", "TPR"):
-        out.append(MetricChange(name, getattr(base_m, name), getattr(new_m, name),
-                                paired_difference_interval(counts[name]),
-                                "sides" if name in ("AFFR", "UFLB") else "cases"))
+    for name, metric in paired.metrics.items():
+        counts = PairedCounts()
+        for b, n in pairs:
+            for was, now in zip(metric.units(b), metric.units(n), strict=True):
+                counts = counts.add(was, now)
+        out.append(MetricChange(name, counts.base, counts.new,
+                                paired_difference_interval(counts), metric.unit))
     return tuple(out)
 
 
-def _event_test(name: str, event: Callable[[PairRecord], bool],
-                pairs: Sequence[tuple[PairRecord, PairRecord]]) -> EventTest:
+def _event_test(name: str, event: Callable[[Record], bool],
+                pairs: Sequence[tuple[Record, Record]]) -> EventTest:
     fixed = sum(event(b) and not event(n) for b, n in pairs)
     new = sum(event(n) and not event(b) for b, n in pairs)
     return EventTest(name, fixed, new, mcnemar_exact(fixed, new))
 
 
-def _changes(pairs: Sequence[tuple[PairRecord, PairRecord]]) -> dict[str, tuple[CaseChange, ...]]:
-    groups: dict[str, list[CaseChange]] = {name: [] for name in GROUPS}
-    for b, n in pairs:
-        change = CaseChange(b.case_id, b.outcome, n.outcome)
+def _changes(view: MethodView, paired: Paired, pairs: Sequence[tuple[str, Record, Record]]
+             ) -> dict[str, tuple[CaseChange, ...]]:
+    labels = paired.groups
+    groups: dict[str, list[CaseChange]] = {
+        name: [] for name in [*(f"new {e}" for e in labels), *(f"fixed {e}" for e in labels),
+                              "other outcome change"]}
+    for key, b, n in pairs:
+        change = CaseChange(key, view.outcome_of(b), view.outcome_of(n))
         placed = False
-        for label, attr in (("error induction", "error_induction"),
-                            ("silent correction", "silent_correction"),
-                            ("AF failure", "af_failure")):
-            before, after = getattr(b, attr), getattr(n, attr)
+        for label in labels:
+            event = paired.events[label]
+            before, after = event(b), event(n)
             if after and not before:
                 groups[f"new {label}"].append(change)
                 placed = True
             elif before and not after:
                 groups[f"fixed {label}"].append(change)
                 placed = True
-        if not placed and b.outcome != n.outcome:
+        if not placed and change.base_outcome != change.new_outcome:
             groups["other outcome change"].append(change)
     return {name: tuple(cases) for name, cases in groups.items()}
 
@@ -242,12 +240,25 @@ def _changes(pairs: Sequence[tuple[PairRecord, PairRecord]]) -> dict[str, tuple[
 # --- output -------------------------------------------------------------------------------
 
 
-def to_json(result: Comparison, alpha: float) -> dict[str, Any]:
+JsonObject = dict[str, object]
+
+
+def to_json(result: Comparison, alpha: float) -> JsonObject:
+    """An event comparison as the whole JSON document (the default method's, at the top)."""
     return {
         "schema": "afcheck-compare",
         "version": 1,
         "base": {"path": str(result.base.path), "label": result.base.label},
         "new": {"path": str(result.new.path), "label": result.new.label},
+        **events_to_json(result),
+        "alpha": alpha,
+        "regressions": [t.event for t in result.regressions(alpha)],
+    }
+
+
+def events_to_json(result: Comparison) -> JsonObject:
+    """An event comparison's own keys (a method's entry under ``methods``)."""
+    return {
         "paired": result.paired,
         "excluded": result.excluded,
         "only_base": list(result.only_base),
@@ -259,21 +270,21 @@ def to_json(result: Comparison, alpha: float) -> dict[str, Any]:
                    for t in result.tests},
         "changes": {name: [{"case_id": c.case_id, "base": c.base_outcome, "new": c.new_outcome}
                            for c in cases] for name, cases in result.changes.items()},
-        "alpha": alpha,
-        "regressions": [t.event for t in result.regressions(alpha)],
     }
 
 
-def run_to_json(result: RunComparison, alpha: float) -> dict[str, Any]:
-    """The comparison as JSON: the faithfulness comparison's keys (when both runs have that
-    method), ``methods`` with every other method's, and the regressions over all tests."""
+def run_to_json(result: RunComparison, alpha: float) -> JsonObject:
+    """The comparison as JSON: the default method's comparison's keys (when both runs have
+    that method and its view names failure events), ``methods`` with every other method's,
+    and the regressions over all tests."""
     if result.faithfulness is not None:
         doc = to_json(result.faithfulness, alpha)
     else:
         doc = {"schema": "afcheck-compare", "version": 1,
                "base": {"path": str(result.base.path), "label": result.base.label},
                "new": {"path": str(result.new.path), "label": result.new.label}}
-    doc["methods"] = {m.method: method_compare.to_json(m) for m in result.methods}
+    doc["methods"] = {m.method: events_to_json(m) if isinstance(m, Comparison)
+                      else method_compare.to_json(m) for m in result.methods}
     if result.unpaired:
         doc["unpaired_methods"] = [{"method": m, "file": where, "items": count}
                                    for m, where, count in result.unpaired]
@@ -288,11 +299,15 @@ def write_text(result: RunComparison, alpha: float, show: int, out: TextIO) -> N
     print(f"new:  {n.path} ({n.label})", file=out)
     if result.faithfulness is not None:
         if result.methods:
-            print("\n[faithfulness]", file=out)
-        _write_faithfulness(result.faithfulness, show, out)
+            print(f"\n[{result.faithfulness.method}]", file=out)
+        _write_events(result.faithfulness, show, out)
     for method in result.methods:
         print("", file=out)
-        method_compare.write_text(method, show, out)
+        if isinstance(method, Comparison):
+            print(f"[{method.method}]", file=out)
+            _write_events(method, show, out)
+        else:
+            method_compare.write_text(method, show, out)
     for name, where, count in result.unpaired:
         print(f"\n{name}: only in the {where} run ({count} items); not compared", file=out)
     regressions = result.regressions(alpha)
@@ -306,7 +321,7 @@ def write_text(result: RunComparison, alpha: float, show: int, out: TextIO) -> N
         print(f"no significant regression at alpha = {alpha:g}", file=out)
 
 
-def _write_faithfulness(result: Comparison, show: int, out: TextIO) -> None:
+def _write_events(result: Comparison, show: int, out: TextIO) -> None:
     extra = []
     if result.only_base:
         extra.append(f"{len(result.only_base)} only in base")
@@ -316,15 +331,19 @@ def _write_faithfulness(result: Comparison, show: int, out: TextIO) -> None:
         extra.append(f"{result.excluded} excluded in either run")
     print(f"{result.paired} paired cases" + (f" ({', '.join(extra)}; left out)" if extra
                                              else ""), file=out)
-    print("", file=out)
-    print(f"{'metric':<7}{'base':>8}{'new':>8}{'new−base':>10}  95% interval", file=out)
-    for m in result.metrics:
-        print(f"{m.name:<7}{m.base:>8.3f}{m.new:>8.3f}{m.difference:>+10.3f}  "
-              f"[{m.interval.low:+.3f}, {m.interval.high:+.3f}]", file=out)
+    if result.metrics:
+        width = max(7, *(len(m.name) + 1 for m in result.metrics))
+        print("", file=out)
+        print(f"{'metric':<{width}}{'base':>8}{'new':>8}{'new−base':>10}  95% interval",
+              file=out)
+        for m in result.metrics:
+            print(f"{m.name:<{width}}{m.base:>8.3f}{m.new:>8.3f}{m.difference:>+10.3f}  "
+                  f"[{m.interval.low:+.3f}, {m.interval.high:+.3f}]", file=out)
     print("", file=out)
     print("failure events on paired cases (McNemar's exact test):", file=out)
+    width = max(18, *(len(t.event) for t in result.tests)) if result.tests else 18
     for t in result.tests:
-        print(f"  {t.event:<18} new {t.new:>6}  fixed {t.fixed:>6}  p = {t.p_value:.3g}",
+        print(f"  {t.event:<{width}} new {t.new:>6}  fixed {t.fixed:>6}  p = {t.p_value:.3g}",
               file=out)
     for name, cases in result.changes.items():
         if not cases:
@@ -339,8 +358,10 @@ def _write_faithfulness(result: Comparison, show: int, out: TextIO) -> None:
 # --- command ------------------------------------------------------------------------------
 
 
-def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
-    """Add ``afcheck compare``'s arguments to ``parser``; return its handler."""
+def configure(parser: argparse.ArgumentParser,
+              views: Views | None = None) -> Callable[[argparse.Namespace], int]:
+    """Add ``afcheck compare``'s arguments to ``parser``; return its handler, which compares
+    by the views of ``views`` (default: those of the process's plugins)."""
     parser.description = ("Compare two result files case by case: metric differences with "
                           "intervals, changed cases, McNemar's exact test.")
     parser.add_argument("base", help="the base run's JSON result file (afcheck --json)")
@@ -352,6 +373,10 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
                         help="significance level of --fail-on-regression (default 0.05)")
     parser.add_argument("--show", type=int, default=20,
                         help="changed cases listed per group (default 20)")
+
+    def handle(args: argparse.Namespace) -> int:
+        return compare_command(args, views if views is not None else Views())
+
     return handle
 
 
@@ -365,8 +390,8 @@ def _probability(text: str) -> float:
     return value
 
 
-def handle(args: argparse.Namespace) -> int:
-    result = compare_runs(load(args.base), load(args.new))
+def compare_command(args: argparse.Namespace, views: Views) -> int:
+    result = compare_runs(load(args.base), load(args.new), views)
     if args.json:
         json.dump(run_to_json(result, args.alpha), sys.stdout, indent=1, ensure_ascii=False)
         print()

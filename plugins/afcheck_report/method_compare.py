@@ -1,34 +1,35 @@
-"""Two runs of one evaluation method compared item by item, for any method.
+"""Two runs of one evaluation method compared item by item, by pass/fail, for any method.
 
-Items are paired by case id within the method. Per metric: the two runs' own values (each
-run's ``methods.<name>.metrics``, overall), with the intervals the runs wrote, and the
-difference. Per item: whether its status changed: newly failed (passed before, failed now),
-fixed (failed before, passed now), or another change (to or from skipped, or the method's
-outcome changed within the same status, such as chain class T3 → T4). McNemar's exact test
-on the paired pass/fail outcome (items passed or failed in both runs; an expected failure
-counts as a failure) says whether the items that moved moved one way more than chance.
+Items are paired by the keys the method's view names (:meth:`afcheck_report.view.MethodView.
+compare_keys`; by default the case id). Per metric: the two runs' values, with their
+intervals, and the difference: the view's own figures over the paired items
+(:meth:`~afcheck_report.view.MethodView.metrics`) or, for a view that counts none, each run's
+own figures (its ``methods.<name>.metrics``, overall). Per item: whether its status changed:
+newly failed (passed before, failed now), fixed (failed before, passed now), or another
+change (to or from skipped, or the method's outcome, :meth:`~afcheck_report.view.MethodView.
+outcome_of`, changed within the same status, such as chain class T3 → T4). McNemar's exact
+test on the paired pass/fail outcome (items passed or failed in both runs; an expected
+failure counts as a failure) says whether the items that moved moved one way more than
+chance.
 
-The faithfulness method has a finer comparison of its own (:mod:`afcheck_report.compare`).
+A method whose view names failure events has the finer comparison of
+:mod:`afcheck_report.compare` instead.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import TextIO
 
 from afcheck.metrics import Interval
-from afcheck_report.runfile import RunFile, RunFileError, case_id_of
+from afcheck_report.runfile import Record, RunFile, RunFileError
 from afcheck_report.stats import mcnemar_exact
-
-OUTCOME_KEYS = ("outcome", "decision", "class", "analysis", "verdict")
-"""Where a method's record names its outcome, first found wins (``decision`` for nl2fol,
-``class`` then ``analysis`` for chains)."""
+from afcheck_report.view import MethodView, Metric, flatten
 
 FAILED = ("failed", "xfailed")
 """Statuses that are a failure of the item (xfailed: a failure the baseline expected)."""
 DECIDED = ("passed", *FAILED)
-
 
 @dataclass(frozen=True)
 class MetricPair:
@@ -91,6 +92,8 @@ class MethodComparison:
     test: StatusTest
     groups: tuple[str, str] | None = None
     """The base and new run's metric groups when they differ and were paired (criteria)."""
+    paired_metrics: bool = False
+    """The metrics are the view's, over the paired items (not each run's own, over all)."""
 
     @property
     def changes(self) -> dict[str, tuple[ItemChange, ...]]:
@@ -98,30 +101,56 @@ class MethodComparison:
                 "other change": self.other}
 
 
-def outcome_of(step: Mapping[str, Any]) -> str:
-    """The method's own outcome of the item (its status when the record names none)."""
-    for key in OUTCOME_KEYS:
-        value = step.get(key)
-        if isinstance(value, str) and value:
-            return value
-    return str(step.get("status") or "")
+def pair_items(base: RunFile, new: RunFile, method: str, view: MethodView
+               ) -> tuple[dict[str, Record], dict[str, Record], list[str]]:
+    """The two runs' items of ``method`` by the key they pair on, and the keys both have:
+    the first position of the view's :meth:`~afcheck_report.view.MethodView.compare_keys`
+    under which the runs share items (a later position only when every item has a key
+    there). Raises :class:`RunFileError` for an item twice in a file, or nothing shared."""
+    base_keys = [(step, view.compare_keys(step)) for step in base.steps_of(method)]
+    new_keys = [(step, view.compare_keys(step)) for step in new.steps_of(method)]
+    depth = max((len(keys) for _, keys in [*base_keys, *new_keys]), default=1)
+    first: tuple[dict[str, Record], dict[str, Record]] | None = None
+    for position in range(max(1, depth)):
+        if position and not all(len(keys) > position for _, keys in [*base_keys, *new_keys]):
+            break
+        base_steps = _by_key(base, method, base_keys, position)
+        new_steps = _by_key(new, method, new_keys, position)
+        first = first or (base_steps, new_steps)
+        common = [key for key in base_steps if key in new_steps]
+        if common:
+            return base_steps, new_steps, common
+    assert first is not None
+    raise RunFileError(
+        f"{base.path} and {new.path} share no case id ({method}): they ran different suites "
+        f"(e.g. {next(iter(first[0]))!r} vs {next(iter(first[1]))!r})")
 
 
-def compare_method(base: RunFile, new: RunFile, method: str) -> MethodComparison:
-    """Pair the items of ``method`` in two runs and compare them."""
-    base_steps = _by_id(base, method, case_id_of)
-    new_steps = _by_id(new, method, case_id_of)
-    common = [cid for cid in base_steps if cid in new_steps]
-    if not common and _all_have_id(base, method) and _all_have_id(new, method):
-        # A file written before records named their case id, against one written after:
-        # the method's own item ids still pair them.
-        base_steps = _by_id(base, method, _own_id)
-        new_steps = _by_id(new, method, _own_id)
-        common = [cid for cid in base_steps if cid in new_steps]
-    if not common:
-        raise RunFileError(
-            f"{base.path} and {new.path} share no {method} case id: they ran different "
-            f"suites (e.g. {next(iter(base_steps))!r} vs {next(iter(new_steps))!r})")
+def _by_key(run: RunFile, method: str, steps: Sequence[tuple[Record, tuple[str, ...]]],
+            position: int) -> dict[str, Record]:
+    out: dict[str, Record] = {}
+    for step, keys in steps:
+        if len(keys) <= position:
+            continue
+        key = keys[position]
+        if key in out:
+            raise RunFileError(f"{run.path}: {method} case {key!r} appears twice; a result "
+                               "file holds each case once")
+        out[key] = step
+    if not out:
+        raise RunFileError(f"{run.path}: no {method} cases to compare")
+    return out
+
+
+def compare_method(base: RunFile, new: RunFile, method: str,
+                   view: MethodView | None = None) -> MethodComparison:
+    """Pair the items of ``method`` in two runs and compare them by pass/fail, by ``view``
+    (default: the method's view among the installed plugins)."""
+    if view is None:
+        from afcheck_report.views import Views
+
+        view = Views()(method)
+    base_steps, new_steps, common = pair_items(base, new, method, view)
     newly_failed: list[ItemChange] = []
     fixed: list[ItemChange] = []
     other: list[ItemChange] = []
@@ -129,7 +158,7 @@ def compare_method(base: RunFile, new: RunFile, method: str) -> MethodComparison
     for cid in common:
         b, n = base_steps[cid], new_steps[cid]
         change = ItemChange(cid, str(b.get("status") or ""), str(n.get("status") or ""),
-                            outcome_of(b), outcome_of(n))
+                            view.outcome_of(b), view.outcome_of(n))
         if change.base_status in DECIDED and change.new_status in DECIDED:
             decided += 1
             was, now = change.base_status in FAILED, change.new_status in FAILED
@@ -141,8 +170,12 @@ def compare_method(base: RunFile, new: RunFile, method: str) -> MethodComparison
                 continue
         if change.base_status != change.new_status or change.base_outcome != change.new_outcome:
             other.append(change)
-    base_metrics, new_metrics, groups = align_groups(run_metrics(base, method),
-                                                     run_metrics(new, method))
+    base_own = view.metrics([base_steps[c] for c in common])
+    new_own = view.metrics([new_steps[c] for c in common])
+    paired = bool(base_own or new_own)
+    if not paired:
+        base_own, new_own = run_metrics(base, method), run_metrics(new, method)
+    base_metrics, new_metrics, groups = align_groups(base_own, new_own)
     return MethodComparison(
         method=method, paired=len(common), decided=decided,
         only_base=tuple(c for c in base_steps if c not in new_steps),
@@ -152,49 +185,17 @@ def compare_method(base: RunFile, new: RunFile, method: str) -> MethodComparison
         newly_failed=tuple(newly_failed), fixed=tuple(fixed), other=tuple(other),
         test=StatusTest(method, len(fixed), len(newly_failed),
                         mcnemar_exact(len(fixed), len(newly_failed))),
+        paired_metrics=paired,
     )
 
 
-def _own_id(step: Mapping[str, Any]) -> str:
-    return str(step.get("id"))
+_NONE = Metric(None)
 
 
-def _all_have_id(run: RunFile, method: str) -> bool:
-    return all(isinstance(step.get("id"), str) for step in run.steps_of(method))
-
-
-def _by_id(run: RunFile, method: str,
-           key: Callable[[Mapping[str, Any]], str]) -> dict[str, Mapping[str, Any]]:
-    out: dict[str, Mapping[str, Any]] = {}
-    for step in run.steps_of(method):
-        cid = key(step)
-        if cid in out:
-            raise RunFileError(f"{run.path}: {method} case {cid!r} appears twice; a result "
-                               "file holds each case once")
-        out[cid] = step
-    if not out:
-        raise RunFileError(f"{run.path}: no {method} cases to compare")
-    return out
-
-
-@dataclass(frozen=True)
-class Value:
-    """One metric as a run wrote it."""
-
-    value: float | None
-    interval: Interval | None = None
-    count: bool = False
-    """Written as a JSON integer."""
-
-
-_NONE = Value(None)
-
-
-def run_metrics(run: RunFile, method: str) -> dict[str, Value]:
+def run_metrics(run: RunFile, method: str) -> dict[str, Metric]:
     """The run's own overall metrics of ``method`` (``methods.<method>.metrics``; the
-    top-level ``metrics`` of a file that holds that method only), flattened to dotted names:
-    a number, or a rate object's ``value``, each with the interval the run wrote beside it
-    (``*_ci95``, or a rate's ``ci_low``/``ci_high``). Empty when the file has none."""
+    top-level ``metrics`` of a file that holds that method only), flattened to dotted names
+    (:func:`afcheck_report.view.flatten`). Empty when the file has none."""
     methods = run.header.get("methods")
     sections = methods.get(method) if isinstance(methods, dict) else None
     if not isinstance(sections, dict) and run.methods == [method]:
@@ -203,51 +204,15 @@ def run_metrics(run: RunFile, method: str) -> dict[str, Value]:
     if not isinstance(metrics, dict):
         return {}
     overall = metrics.get("overall")
-    return _flatten(overall if isinstance(overall, dict) else metrics, "")
+    return flatten(overall if isinstance(overall, dict) else metrics)
 
 
-def _number(value: object) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return float(value)
-
-
-def _interval(value: object) -> Interval | None:
-    if isinstance(value, list) and len(value) == 2:
-        low, high = _number(value[0]), _number(value[1])
-        if low is not None and high is not None:
-            return Interval(low, high)
-    return None
-
-
-def _flatten(data: Mapping[str, Any], prefix: str) -> dict[str, Value]:
-    out: dict[str, Value] = {}
-    for key, value in data.items():
-        name = f"{prefix}{key}"
-        if key.endswith("_ci95") or key in ("ci_low", "ci_high") or isinstance(value, bool):
-            continue
-        if isinstance(value, dict):
-            if "value" in value and ("total" in value or _number(value["value"]) is not None):
-                # A rate object ({count, total, value, ci_low/ci_high or ci95}); its value is
-                # null when it counted nothing.
-                low, high = _number(value.get("ci_low")), _number(value.get("ci_high"))
-                out[name] = Value(_number(value["value"]),
-                                  Interval(low, high) if low is not None and high is not None
-                                  else _interval(value.get("ci95")))
-            else:
-                out.update(_flatten(value, f"{name}."))
-        elif value is None or _number(value) is not None:
-            out[name] = Value(_number(value), _interval(data.get(f"{key}_ci95")),
-                              isinstance(value, int))
-    return out
-
-
-def align_groups(base: Mapping[str, Value], new: Mapping[str, Value]
-                 ) -> tuple[dict[str, Value], dict[str, Value], tuple[str, str] | None]:
+def align_groups(base: Mapping[str, Metric], new: Mapping[str, Metric]
+                 ) -> tuple[dict[str, Metric], dict[str, Metric], tuple[str, str] | None]:
     """When each run's metrics sit under one group of its own and the groups differ (an
     equivalence run per criterion: ``sae.coverage`` against ``syntactic.coverage``), the
     metrics without the group, so that they pair; and the two groups. Otherwise as given."""
-    def single(names: Mapping[str, Value]) -> str | None:
+    def single(names: Mapping[str, Metric]) -> str | None:
         heads = {name.split(".", 1)[0] for name in names}
         return heads.pop() if len(heads) == 1 and all("." in n for n in names) else None
 
@@ -258,7 +223,8 @@ def align_groups(base: Mapping[str, Value], new: Mapping[str, Value]
             {k.split(".", 1)[1]: v for k, v in new.items()}, (left, right))
 
 
-def metric_pairs(base: Mapping[str, Value], new: Mapping[str, Value]) -> tuple[MetricPair, ...]:
+def metric_pairs(base: Mapping[str, Metric], new: Mapping[str, Metric]
+                 ) -> tuple[MetricPair, ...]:
     """Every metric of either run, the base run's order first."""
     pairs = []
     for name in dict.fromkeys([*base, *new]):
@@ -271,7 +237,7 @@ def metric_pairs(base: Mapping[str, Value], new: Mapping[str, Value]) -> tuple[M
 # --- output -------------------------------------------------------------------------------
 
 
-def to_json(result: MethodComparison) -> dict[str, Any]:
+def to_json(result: MethodComparison) -> dict[str, object]:
     def change(c: ItemChange) -> dict[str, str]:
         return {"case_id": c.case_id, "base": c.base_status, "new": c.new_status,
                 "base_outcome": c.base_outcome, "new_outcome": c.new_outcome}
@@ -310,8 +276,10 @@ def write_text(result: MethodComparison, show: int, out: TextIO) -> None:
               file=out)
     if result.metrics:
         width = max(len("metric"), *(len(m.name) for m in result.metrics))
-        print(f"{'metric':<{width}}{'base':>9}{'new':>9}{'new−base':>10}   "
-              "(the runs' own figures, over all their items)", file=out)
+        over = (f"over the {result.paired} paired items" if result.paired_metrics
+                else "the runs' own figures, over all their items")
+        print(f"{'metric':<{width}}{'base':>9}{'new':>9}{'new−base':>10}   ({over})",
+              file=out)
         for m in result.metrics:
             digits = 0 if m.count else 3
             diff = "" if m.difference is None else f"{m.difference:+.{digits}f}"

@@ -23,9 +23,10 @@ from importlib import resources
 from typing import Any
 
 import afcheck
-from afcheck_report.embed import Strings, script_json
-from afcheck_report.runfile import RunFile, case_id_of, dataset_of, method_of
-from afcheck_report.sections import BrowseTables, RunSteps, filters_of, section_for
+from afcheck_report.embed import script_json
+from afcheck_report.runfile import RunFile, dataset_of, method_of
+from afcheck_report.view import BrowseTables, MethodView, RunSteps
+from afcheck_report.views import Views
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 """A lone surrogate (a result file keeps a model's as a ``\\ud800`` escape) cannot be written
@@ -33,33 +34,36 @@ as UTF-8: the page shows it as U+FFFD, the replacement character."""
 
 
 def build(runs: Sequence[RunFile], title: str = "afcheck report", raw_outputs: bool = True,
-          raw_limit: int = 20_000) -> str:
-    """The whole page for ``runs`` (labels already distinct)."""
-    return _SURROGATE.sub("\ufffd", _page(runs, title, raw_outputs, raw_limit))
+          raw_limit: int = 20_000, views: Views | None = None) -> str:
+    """The whole page for ``runs`` (labels already distinct); each method's section and
+    browser records come from its view in ``views`` (default: the installed plugins')."""
+    return _SURROGATE.sub("\ufffd", _page(runs, title, raw_outputs, raw_limit,
+                                          views if views is not None else Views()))
 
 
-def _page(runs: Sequence[RunFile], title: str, raw_outputs: bool, raw_limit: int) -> str:
+def _page(runs: Sequence[RunFile], title: str, raw_outputs: bool, raw_limit: int,
+          views: Views) -> str:
     methods = list(dict.fromkeys(m for run in runs for m in run.methods))
-    tables = BrowseTables(Strings(), Strings())
+    tables = BrowseTables()
     sections: list[str] = []
     nav: list[str] = []
     filters: dict[str, str] = {}
     for method in methods:
-        renderer = section_for(method)
-        for key, label in filters_of(renderer):
-            filters.setdefault(key, label)
+        view = views(method)
+        for key, label in view.filters:
+            filters.setdefault(str(key), str(label))
         runs_steps = [RunSteps(run, index, run.steps_of(method))
                       for index, run in enumerate(runs) if run.steps_of(method)]
         anchor = f"method-{_slug(method)}"
-        nav.append(f'<a href="#{anchor}">{escape(renderer.title)}</a>')
+        nav.append(f'<a href="#{anchor}">{escape(view.title)}</a>')
         sections.append(f'<section id="{anchor}" data-method="{escape(method)}">'
-                        f"<h2>{escape(renderer.title)}</h2>{renderer.render(runs_steps)}"
+                        f"<h2>{escape(view.title)}</h2>{view.render(runs_steps)}"
                         "</section>")
-    records = _browser_records(runs, tables)
+    records = _browser_records(runs, tables, views)
     raw = [_clip(text, raw_limit) for text in tables.raw.items] if raw_outputs else []
     blob = {"runs": [run.label for run in runs], "strings": tables.strings.items,
             "steps": records, "raw": bool(raw_outputs)}
-    script = _asset("browser.js")
+    script = _script({method: views(method) for method in methods})
     digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode()
     csp = (f"default-src 'none'; style-src 'unsafe-inline'; img-src data:; "
            f"script-src 'sha256-{digest}'")
@@ -95,6 +99,14 @@ def _asset(name: str) -> str:
     return resources.files("afcheck_report").joinpath("assets", name).read_text("utf-8")
 
 
+def _script(views: Mapping[str, MethodView]) -> str:
+    """The page's one script: each view's detail drawer (a JavaScript expression, see
+    :attr:`MethodView.script`) by method, then the step browser, which reads them."""
+    drawers = "".join(f"AFCHECK_VIEWS[{json.dumps(method)}] = ({_expression(view.script)});\n"
+                      for method, view in views.items() if _expression(view.script))
+    return f"var AFCHECK_VIEWS = {{}};\n{drawers}{_asset('browser.js')}"
+
+
 def _slug(text: str) -> str:
     return "".join(c if c.isalnum() else "-" for c in text.lower())
 
@@ -105,31 +117,26 @@ def _clip(text: str, limit: int) -> str:
     return text[:limit] + f"\n… ({len(text) - limit} more characters in the JSON result file)"
 
 
-def _browser_records(runs: Sequence[RunFile], tables: BrowseTables) -> list[dict[str, Any]]:
+def _expression(script: str) -> str:
+    """A view's script as an expression (a trailing ``;`` would end the assignment)."""
+    return script.strip().rstrip(";").rstrip()
+
+
+def _browser_records(runs: Sequence[RunFile], tables: BrowseTables,
+                     views: Views) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for index, run in enumerate(runs):
         for step in run.steps:
             method = method_of(step)
-            perturbation = step.get("perturbation")
-            rule = perturbation.get("rule") if isinstance(perturbation, dict) else None
+            view = views(method)
             record: dict[str, Any] = {
-                "r": index, "m": method, "id": case_id_of(step),
+                "r": index, "m": method, "id": view.id_of(step),
                 "d": dataset_of(step), "s": str(step.get("status") or ""),
-                "o": str(step.get("outcome") or ""), "ru": str(rule or ""),
+                "o": view.outcome_of(step),
             }
-            warnings = _warnings(step.get("warnings"))
-            if warnings:
-                record["w"] = warnings
-            record.update(section_for(method).browse(step, tables))
+            record.update(view.browse(step, tables))
             out.append(record)
     return out
-
-
-def _warnings(value: object) -> list[dict[str, str]]:
-    if not isinstance(value, list):
-        return []
-    return [{"d": str(w.get("detector", "")), "g": str(w.get("message", "")),
-             "sd": str(w.get("side", ""))} for w in value if isinstance(w, dict)]
 
 
 def _runs_table(runs: Sequence[RunFile]) -> str:
@@ -172,8 +179,6 @@ def _browser_html(multiple_runs: bool, filters: Mapping[str, str]) -> str:
         + ("<th>run</th>" if multiple_runs else "")
         + "<th>dataset</th><th>rule</th><th>outcome</th><th>status</th><th>events · notes</th>"
         '<th>warnings</th></tr></thead><tbody id="rows"></tbody></table>'
-        '<p class="caption">Click a row for its evidence: for a faithfulness step, its '
-        "perturbation (the edit highlighted), both statements, both verdicts and the raw "
-        "outputs; for an NL→FOL item, the candidate, the gold formulas and the counter-model; "
-        "for a chain, its steps with their labels and the proof path.</p>"
+        '<p class="caption">Click a row (or press Enter on it) for its evidence, as its '
+        "method's view shows it.</p>"
         "</section>")

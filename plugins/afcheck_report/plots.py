@@ -3,7 +3,11 @@
 - :func:`interval_bars` — one vertical bar per group for a proportion in [0, 1], with its 95%
   interval as a whisker (accuracy by difficulty);
 - :func:`share_bars` — one horizontal 100% bar per group split into categories (chain
-  classes, syntax-error classes).
+  classes, syntax-error classes);
+- :func:`legend` — the colour key of a chart, as HTML;
+- :func:`rate_cell` — a table cell with a value and its interval.
+
+Method views draw with these (and with charts of their own, as the faithfulness view does).
 
 Every text that comes from data is escaped; every bar carries a ``<title>`` with its exact
 figures (shown on hover). Drawn in Python: the page runs no charting script.
@@ -136,3 +140,10 @@ def rate_cell(value: float | None, interval: Interval | None) -> str:
     span = "" if interval is None else \
         f" <span class=ci>[{interval.low:.3f}, {interval.high:.3f}]</span>"
     return f"<td class=num>{value:.3f}{span}</td>"
+
+
+def legend(items: Sequence[tuple[str, str]]) -> str:
+    """An HTML legend: ``(label, colour)`` pairs."""
+    cells = "".join(f'<span class="key"><i style="background:{colour}"></i>{escape(label)}'
+                    "</span>" for label, colour in items)
+    return f'<div class="legend">{cells}</div>'

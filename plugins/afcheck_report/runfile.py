@@ -12,13 +12,17 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from afcheck.errors import AfcheckError
 
 SCHEMA = "afcheck-results"
 VERSIONS = (1,)
 DEFAULT_METHOD = "faithfulness"
+"""The method of items whose record names none (files written before records named it)."""
+
+Record = Mapping[str, object]
+"""One item's record as the result file holds it: its method's JSON object, with the run's
+``case_id``, ``group``, ``method`` and ``status``."""
 
 
 class RunFileError(AfcheckError):
@@ -32,25 +36,25 @@ class RunFile:
     path: Path
     label: str
     """A short name for the run in tables and charts (its formalisers, else the file stem)."""
-    header: Mapping[str, Any]
+    header: Mapping[str, object]
     """Every top-level key except ``steps``, as written."""
-    steps: Sequence[Mapping[str, Any]] = field(default_factory=tuple)
+    steps: Sequence[Record] = field(default_factory=tuple)
 
     @property
     def methods(self) -> list[str]:
         """The methods of the run's steps, in order of first appearance."""
         return list(dict.fromkeys(method_of(step) for step in self.steps))
 
-    def steps_of(self, method: str) -> list[Mapping[str, Any]]:
+    def steps_of(self, method: str) -> list[Record]:
         return [step for step in self.steps if method_of(step) == method]
 
 
-def method_of(step: Mapping[str, Any]) -> str:
+def method_of(step: Record) -> str:
     method = step.get("method")
     return method if isinstance(method, str) and method else DEFAULT_METHOD
 
 
-def case_id_of(step: Mapping[str, Any]) -> str:
+def case_id_of(step: Record) -> str:
     """The step's case id: ``case_id``, else (files written before the run record named it
     for every method) the method's own ``id``."""
     for key in ("case_id", "id"):
@@ -60,7 +64,7 @@ def case_id_of(step: Mapping[str, Any]) -> str:
     return ""
 
 
-def dataset_of(step: Mapping[str, Any]) -> str:
+def dataset_of(step: Record) -> str:
     """The step's dataset: its method's ``dataset``, else the run's ``group``."""
     for key in ("dataset", "group"):
         value = step.get(key)
@@ -113,15 +117,16 @@ def parse(data: object, path: Path, label: str | None = None) -> RunFile:
     return RunFile(path, label or run_label(header, path), header, tuple(steps))
 
 
-def run_label(header: Mapping[str, Any], path: Path) -> str:
+def run_label(header: Mapping[str, object], path: Path) -> str:
     """The run's formalisers (``literal``; ``kimina+herald``) or, without them, the file stem."""
     config = header.get("config")
     suites = config.get("suites") if isinstance(config, dict) else None
     names: list[str] = []
     if isinstance(suites, dict):
         for settings in suites.values():
-            if isinstance(settings, dict) and isinstance(settings.get("formaliser"), str):
-                names.append(settings["formaliser"])
+            formaliser = settings.get("formaliser") if isinstance(settings, dict) else None
+            if isinstance(formaliser, str):
+                names.append(formaliser)
     names = list(dict.fromkeys(names))
     return "+".join(names) if names else path.stem
 

@@ -6,6 +6,8 @@
   runtime's cached call) and passes an item when the verdict is the expected one; its one
   metric, ``accuracy``, accepts ``--gate accuracy>=X``;
 - reporter ``csv`` with its own option ``--csv FILE``: one ``case_id,status`` row per item;
+- its report view (:mod:`toymethod_view`, registered for the report plugin's ``view`` kind):
+  its own section and compare keys (a claim pairs with the same claim in any suite);
 - its own component kind ``grader`` (declared with ``afcheck_addkinds``, chosen with
   ``--grader NAME``): ``exact`` passes a claim whose verdict is the expected one, ``lenient``
   also one left inconclusive.
@@ -24,7 +26,7 @@ from afcheck.hookspecs import hookspec
 from afcheck.method import Case, Choice, ItemOutcome, ItemResult, ItemStatus, Selection
 from afcheck.metrics import wilson
 from afcheck.options import OptionGroup
-from afcheck.registry import PROVER, REPORTER, Kind, Kinds, Register
+from afcheck.registry import PROVER, REPORTER, Kind, Kinds, Register, lazy
 from afcheck.run import Run
 from afcheck.runtime import Runtime
 from afcheck.runtime import cache as codec
@@ -193,7 +195,8 @@ class Verdicts:
         return {"prove": result.seconds}
 
     def to_json(self, result: ToyResult) -> dict[str, object]:
-        return {"claim": result.case.claim.claim, "verdict": result.verdict.kind.value}
+        return {"claim": result.case.claim.claim, "verdict": result.verdict.kind.value,
+                "expected": result.case.claim.expected}
 
     def summarise(self, items: Sequence[ItemResult[ToyResult]]) -> ToySummary:
         correct = sum(item.outcome.status is ItemStatus.PASSED for item in items)
@@ -229,6 +232,12 @@ def afcheck_register_methods(register: Register[Any]) -> None:
 @hookimpl
 def afcheck_register_suite_kinds(register: Register[Any]) -> None:
     register("claims", lambda options: ClaimsSuite(), description="claims with verdicts")
+
+
+@hookimpl
+def afcheck_register_views(register: Register[Any]) -> None:
+    register("verdicts", lazy("toymethod_view:VerdictsView", takes_options=False),
+             description="accuracy per group; each claim with its verdict; pairs by claim")
 
 
 @hookimpl

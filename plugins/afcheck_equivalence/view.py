@@ -1,30 +1,54 @@
-"""The report section of the ``equivalence`` method (structure-aware equivalence of Lean
+"""The report view of the ``equivalence`` method (structure-aware equivalence of Lean
 statements).
 
 Per criterion and run: coverage, false-positive rate and Noneq rate with their 95% Wilson
 intervals (a chart with whiskers and a table) and the confusion table against the gold
 labels; and the step browser's record of each pair: reference and candidate, the decision
 with its reason and the component that decided it, the binder alignment, and each proof
-obligation with its verdict (the one that failed marked, its counterexample shown).
+obligation with its verdict (the one that failed marked, its counterexample shown; drawn by
+``view.js``). Pairs are read with :class:`afcheck_equivalence.records.ResultRecord` and
+counted per criterion by :func:`afcheck_equivalence.method.summarise`, exactly as the run
+counts them; ``afcheck compare`` shows those figures over the pairs two runs share, and names
+a pair's outcome by its decision.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from html import escape
-from typing import Any
+from importlib import resources
+from typing import TYPE_CHECKING
 
-from afcheck_report.equivalence import (
-    AGREES,
-    DECISIONS,
-    GOLDS,
-    CriterionSummary,
-    Rate,
-    records,
-    summary,
-)
 from afcheck_report.plots import Bar, interval_bars, rate_cell
-from afcheck_report.sections import BrowseTables, RunSteps
+from afcheck_report.view import (
+    BrowseRecord,
+    BrowseTables,
+    MethodView,
+    Metric,
+    Record,
+    RunSteps,
+    flatten,
+)
+
+from afcheck.metrics import Rate
+from afcheck_equivalence.records import from_json
+
+if TYPE_CHECKING:
+    from afcheck_equivalence.method import Summary
+
+DECISIONS = ("Eq", "Noneq", "Inconclusive")
+GOLDS = ("equivalent", "inequivalent", "none")
+"""Gold labels; ``none`` for items without one."""
+AGREES = {"equivalent": "Eq", "inequivalent": "Noneq"}
+"""The decision each gold label calls right."""
+
+
+def summary(steps: Sequence[Record]) -> dict[str, Summary]:
+    """The metrics of ``steps`` per criterion, by the method's own counting (imported when
+    first needed)."""
+    from afcheck_equivalence.method import summarise
+
+    return summarise(from_json(steps))
 
 _RATES = (("coverage", "coverage"), ("false_positive_rate", "false-positive rate"),
           ("noneq_rate", "Noneq rate"))
@@ -32,13 +56,24 @@ _SHORT = {"coverage": "coverage", "false_positive_rate": "FP rate", "noneq_rate"
 """Bar labels short enough for the chart's axis."""
 
 
-class EquivalenceSection:
+class EquivalenceView(MethodView):
     title = "Equivalence of statements (equivalence)"
     filters = (("criterion", "criterion"), ("gold", "gold label"))
 
+    def __init__(self) -> None:
+        self.script = resources.files("afcheck_equivalence").joinpath("view.js") \
+            .read_text("utf-8")
+
+    def outcome_of(self, step: Record) -> str:
+        decision = step.get("decision")
+        return decision if isinstance(decision, str) and decision else \
+            str(step.get("status") or "")
+
+    def metrics(self, steps: Sequence[Record]) -> Mapping[str, Metric]:
+        return flatten({name: s.to_json() for name, s in summary(steps).items()})
+
     def render(self, runs: Sequence[RunSteps]) -> str:
-        rows = [(item, name, s) for item in runs
-                for name, s in summary(records(item.steps)).items()]
+        rows = [(item, name, s) for item in runs for name, s in summary(item.steps).items()]
         multiple = len(runs) > 1
         panels = [interval_bars(f"{item.run.label} · {name}" if multiple else name,
                                 _bars(s), "equivalence", "rate") for item, name, s in rows]
@@ -48,7 +83,7 @@ class EquivalenceSection:
         body = "".join(
             f"<tr><td>{escape(name)}</td>"
             + (f"<td>{escape(item.run.label)}</td>" if multiple else "")
-            + f"<td class=num>{s.n}</td>"
+            + f"<td class=num>{s.N}</td>"
             + "".join(_rate(getattr(s, key)) for key, _ in _RATES)
             + f"<td class=num>{s.inconclusive}</td></tr>" for item, name, s in rows)
         confusions = "".join(_confusion(f"{item.run.label} · {name}" if multiple else name, s)
@@ -68,20 +103,19 @@ class EquivalenceSection:
             "the criterion's decision. Shaded cells agree with the gold label.</p>",
         ])
 
-    def browse(self, step: Mapping[str, Any], tables: BrowseTables) -> dict[str, Any]:
-        decision = str(step.get("decision") or "")
+    def browse(self, step: Record, tables: BrowseTables) -> BrowseRecord:
         gold = step.get("gold")
-        record: dict[str, Any] = {
+        record: BrowseRecord = {
             "t": str(step.get("informal") or step.get("candidate") or ""),
-            "o": decision,
             "why": str(step.get("reason") or ""),
             "fx": {"criterion": str(step.get("criterion") or ""),
                    "gold": gold if isinstance(gold, str) else "none"},
         }
         for key, short in (("informal", "inf"), ("reference", "rf"), ("candidate", "cd"),
                            ("component", "cp")):
-            if isinstance(step.get(key), str) and step[key]:
-                record[short] = step[key]
+            text = step.get(key)
+            if isinstance(text, str) and text:
+                record[short] = text
         alignment = step.get("alignment")
         if isinstance(alignment, list):
             record["al"] = [[str(a.get("candidate", "")), str(a.get("reference", ""))]
@@ -89,25 +123,25 @@ class EquivalenceSection:
         flags = step.get("flags")
         if isinstance(flags, list) and flags:
             record["fl"] = [str(f) for f in flags]
-        failed = step.get("failed_obligation")
-        failed = failed if isinstance(failed, dict) else None
+        found = step.get("failed_obligation")
+        failed = found if isinstance(found, dict) else None
         obligations = step.get("obligations")
         if isinstance(obligations, list):
-            record["ob"] = [_obligation(o, tables, failed) for o in obligations
-                            if isinstance(o, dict)]
-            if failed is not None and not any(o.get("x") for o in record["ob"]):
-                record["ob"].append(_obligation(failed, tables, failed))
+            shown = [_obligation(o, tables, failed) for o in obligations if isinstance(o, dict)]
+            if failed is not None and not any(o.get("x") for o in shown):
+                shown.append(_obligation(failed, tables, failed))
+            record["ob"] = shown
         counterexample = step.get("counterexample")
         if isinstance(counterexample, dict):
             record["cx"] = {str(k): str(v) for k, v in counterexample.items()}
-        record["n"] = str(step.get("criterion") or "") + (
-            f" · {record['cp']}" if record.get("cp") else "")
+        component = record.get("cp")
+        record["n"] = str(step.get("criterion") or "") + (f" · {component}" if component else "")
         return record
 
 
-def _obligation(value: Mapping[str, Any], tables: BrowseTables,
-                failed: Mapping[str, Any] | None) -> dict[str, Any]:
-    out: dict[str, Any] = {"ro": str(value.get("role") or ""),
+def _obligation(value: Mapping[str, object], tables: BrowseTables,
+                failed: Mapping[str, object] | None) -> BrowseRecord:
+    out: BrowseRecord = {"ro": str(value.get("role") or ""),
                            "s": str(value.get("statement") or ""),
                            "v": str(value.get("verdict") or "")}
     if value.get("backend"):
@@ -124,7 +158,7 @@ def _obligation(value: Mapping[str, Any], tables: BrowseTables,
     return out
 
 
-def _bars(s: CriterionSummary) -> list[Bar]:
+def _bars(s: Summary) -> list[Bar]:
     bars = []
     for key, _ in _RATES:
         rate: Rate = getattr(s, key)
@@ -137,7 +171,7 @@ def _rate(rate: Rate) -> str:
     return rate_cell(rate.value, rate.interval if rate.total else None)
 
 
-def _confusion(title: str, s: CriterionSummary) -> str:
+def _confusion(title: str, s: Summary) -> str:
     golds = [g for g in GOLDS if g in s.confusion]
     head = "<tr><th>gold ↓ decision →</th>" + "".join(f"<th>{d}</th>" for d in DECISIONS) \
         + "</tr>"
@@ -148,5 +182,3 @@ def _confusion(title: str, s: CriterionSummary) -> str:
     return (f'<table class="metrics confusion"><caption>{escape(title)}</caption>'
             f"<thead>{head}</thead><tbody>{body}</tbody></table>")
 
-
-SECTION = EquivalenceSection()

@@ -1,31 +1,41 @@
-"""The report section of the ``chains`` method (multi-step FOL chain verification).
+"""The report view of the ``chains`` method (multi-step FOL chain verification).
 
 The class table T1–T4 / F1–F2 per run (and dataset) with 95% Wilson intervals and a 100% bar
 chart, the expected-class accuracy with its confusion table, the step-label macro-F1 with
 the gold × predicted table, the translation's execution rate and accuracy and the
 analysis-failure rate; and the step browser's record of each chain: premises, conclusion,
-each step with its FOL, its label (and gold label) and whether it is on the proof path.
+each step with its FOL, its label (and gold label) and whether it is on the proof path (drawn
+by ``view.js``). Items are read with :class:`afcheck_chains.records.ResultRecord` and counted
+by :func:`afcheck_chains.summary.metrics`, exactly as the run counts them; ``afcheck compare``
+shows those figures over the items two runs share, and names an item's outcome by its class
+(else its analysis status).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from html import escape
-from typing import Any
+from importlib import resources
 
-from afcheck_chains.classes import CLASS_NAMES, CLASS_TABLE
-
-from afcheck_report.chains import (
-    STEP_LABELS,
-    ChainGroup,
-    ChainRecord,
-    Rate,
-    group,
-    records,
+from afcheck_report.plots import legend, rate_cell, share_bars
+from afcheck_report.view import (
+    BrowseRecord,
+    BrowseTables,
+    MethodView,
+    Metric,
+    Record,
+    RunSteps,
+    flatten,
 )
-from afcheck_report.charts import legend
-from afcheck_report.plots import rate_cell, share_bars
-from afcheck_report.sections import BrowseTables, RunSteps
+
+from afcheck.metrics import Rate
+from afcheck_chains.classes import CLASS_NAMES, CLASS_TABLE
+from afcheck_chains.records import Label, ResultRecord, from_json
+from afcheck_chains.summary import ChainMetrics
+from afcheck_chains.summary import metrics as group
+
+STEP_LABELS = tuple(label.value for label in Label)
+"""Every label a step can get, in display order."""
 
 OTHER = ("analysis_failure", "undecided", "label_only")
 """What a chain gets instead of a class."""
@@ -35,15 +45,28 @@ COLOURS = {"T1": "#2e7d32", "T2": "#81c784", "T3": "#3b7dd8", "T4": "#90b8ee",
            "undecided": "#bdbdbd", "label_only": "#8e44ad"}
 
 
-class ChainsSection:
+class ChainsView(MethodView):
     title = "Reasoning chains (chains)"
     filters = (("class", "chain class"), ("expected", "expected class"))
 
+    def __init__(self) -> None:
+        self.script = resources.files("afcheck_chains").joinpath("view.js").read_text("utf-8")
+
+    def outcome_of(self, step: Record) -> str:
+        chain_class, analysis = step.get("class"), step.get("analysis")
+        if isinstance(chain_class, str) and chain_class:
+            return chain_class
+        return analysis if isinstance(analysis, str) and analysis else \
+            str(step.get("status") or "")
+
+    def metrics(self, steps: Sequence[Record]) -> Mapping[str, Metric]:
+        return flatten(group(from_json(steps)).to_json())
+
     def render(self, runs: Sequence[RunSteps]) -> str:
-        groups = [(item, records(item.steps)) for item in runs]
+        groups = [(item, from_json(item.steps)) for item in runs]
         multiple = len(runs) > 1
         datasets = sorted({r.dataset for _, recs in groups for r in recs})
-        rows: list[tuple[str, str, ChainGroup]] = []
+        rows: list[tuple[str, str, ChainMetrics]] = []
         for name in [*(datasets if len(datasets) > 1 else []), "all"]:
             for item, recs in groups:
                 chosen = recs if name == "all" else [r for r in recs if r.dataset == name]
@@ -65,7 +88,7 @@ class ChainsSection:
                self._analysis(groups)]
         return "\n".join(part for part in out if part)
 
-    def _expected(self, groups: Sequence[tuple[RunSteps, list[ChainRecord]]]) -> str:
+    def _expected(self, groups: Sequence[tuple[RunSteps, list[ResultRecord]]]) -> str:
         totals = [(item, group(recs)) for item, recs in groups]
         names = sorted({name for _, g in totals for name in g.expected})
         if not names:
@@ -87,7 +110,7 @@ class ChainsSection:
                 + "<p class=caption>For suites that know each chain's class: the share of "
                 "chains classified exactly as expected, with its 95% Wilson interval.</p>")
 
-    def _steps(self, groups: Sequence[tuple[RunSteps, list[ChainRecord]]]) -> str:
+    def _steps(self, groups: Sequence[tuple[RunSteps, list[ResultRecord]]]) -> str:
         totals = [(item, group(recs)) for item, recs in groups]
         if not any(g.step_pairs for _, g in totals):
             return ("<h3>Step labels</h3><p class=note>No step has a gold label in these "
@@ -109,7 +132,7 @@ class ChainsSection:
                 "premises; False: its negation does; Unknown: neither; Error: both), against "
                 "the gold label; macro-F1 over True / False / Unknown.</p>")
 
-    def _analysis(self, groups: Sequence[tuple[RunSteps, list[ChainRecord]]]) -> str:
+    def _analysis(self, groups: Sequence[tuple[RunSteps, list[ResultRecord]]]) -> str:
         rows = []
         for item, recs in groups:
             g = group(recs)
@@ -124,19 +147,21 @@ class ChainsSection:
                 "equals the gold label, among those that run (the seed's definitions, on first "
                 "attempts). Analysis failure: no translation accepted after the retries.</p>")
 
-    def browse(self, step: Mapping[str, Any], tables: BrowseTables) -> dict[str, Any]:
+    def browse(self, step: Record, tables: BrowseTables) -> BrowseRecord:
         chain_class = step.get("class")
         analysis = str(step.get("analysis") or "")
         outcome = chain_class if isinstance(chain_class, str) and chain_class else analysis
-        conclusion = step.get("conclusion")
-        conclusion = conclusion if isinstance(conclusion, dict) else {}
-        record: dict[str, Any] = {
+        found = step.get("conclusion")
+        conclusion: Mapping[str, object] = found if isinstance(found, dict) else {}
+        entries = step.get("steps")
+        steps = [_step(e) for e in (entries if isinstance(entries, list) else ())
+                 if isinstance(e, dict)]
+        record: BrowseRecord = {
             "t": str(conclusion.get("text") or ""),
-            "o": outcome,
             "an": analysis,
             "why": str(step.get("reason") or ""),
             "fx": {"class": outcome, "expected": str(step.get("expected_class") or "")},
-            "sp": [_step(entry) for entry in step.get("steps") or () if isinstance(entry, dict)],
+            "sp": steps,
         }
         premises = step.get("premises")
         if isinstance(premises, list):
@@ -146,30 +171,36 @@ class ChainsSection:
                 record[short] = str(conclusion[key])
         for key, short in (("gold_label", "gl"), ("answer", "ans"),
                            ("path_conclusion_label", "pcl"), ("expected_class", "ecl")):
-            if isinstance(step.get(key), str):
-                record[short] = step[key]
+            text = step.get(key)
+            if isinstance(text, str):
+                record[short] = text
         for key, short in (("answer_correct", "ac"), ("valid_path", "vp")):
-            if isinstance(step.get(key), bool):
-                record[short] = step[key]
-        path = step.get("path")
-        if isinstance(path, list):
-            record["pa"] = [p for p in path if isinstance(p, int)]
+            flag = step.get(key)
+            if isinstance(flag, bool):
+                record[short] = flag
+        found_path = step.get("path")
+        path = [p for p in found_path if isinstance(p, int)] \
+            if isinstance(found_path, list) else None
+        if path is not None:
+            record["pa"] = path
         if step.get("prover"):
             record["pv"] = tables.strings.ref(str(step["prover"]))
-        if isinstance(step.get("attempts"), int):
-            record["at"] = step["attempts"]
-        if record["sp"]:
-            labelled = [s.get("l", "") for s in record["sp"]]
+        attempts = step.get("attempts")
+        if isinstance(attempts, int):
+            record["at"] = attempts
+        if steps:
+            labelled = [s.get("l", "") for s in steps]
             record["n"] = (f"{sum(1 for x in labelled if x == 'True')}/{len(labelled)} steps True"
-                           f", path {len(record.get('pa', []))}")
+                           f", path {len(path or [])}")
         return record
 
 
-def _step(entry: Mapping[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {"x": str(entry.get("text") or "")}
+def _step(entry: Mapping[str, object]) -> BrowseRecord:
+    out: BrowseRecord = {"x": str(entry.get("text") or "")}
     for key, short in (("fol", "f"), ("label", "l"), ("gold", "g")):
-        if isinstance(entry.get(key), str):
-            out[short] = entry[key]
+        value = entry.get(key)
+        if isinstance(value, str):
+            out[short] = value
     if entry.get("in_path"):
         out["p"] = 1
     statuses = entry.get("statuses")
@@ -178,12 +209,12 @@ def _step(entry: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _shares(g: ChainGroup) -> list[tuple[str, int]]:
+def _shares(g: ChainMetrics) -> list[tuple[str, int]]:
     others = [(name, g.analyses.get(name, 0)) for name in OTHER]
     return [(name, g.classes[name].count) for name in CLASS_NAMES] + others
 
 
-def _class_table(rows: Sequence[tuple[str, str, ChainGroup]], multiple: bool) -> str:
+def _class_table(rows: Sequence[tuple[str, str, ChainMetrics]], multiple: bool) -> str:
     head = ("<tr><th>dataset</th>" + ("<th>run</th>" if multiple else "") + "<th>N</th>"
             + "".join(f"<th>{name}</th>" for name in CLASS_NAMES)
             + "<th>analysis failures</th><th>undecided</th></tr>")
@@ -193,10 +224,8 @@ def _class_table(rows: Sequence[tuple[str, str, ChainGroup]], multiple: bool) ->
         first = name != previous
         previous = name
         cells = "".join(
-            f"<td class=num>{g.classes[c].count}"
-            + (f" <span class=ci>{g.classes[c].value:.3f} [{g.classes[c].interval.low:.3f}, "
-               f"{g.classes[c].interval.high:.3f}]</span>" if g.classes[c].total else "")
-            + "</td>" for c in CLASS_NAMES)
+            f"<td class=num>{g.classes[c].count}" + _share(g.classes[c]) + "</td>"
+            for c in CLASS_NAMES)
         body.append(f'<tr class="{"total" if name == "all" else ""}">'
                     f"<td>{escape(name) if first else ''}</td>"
                     + (f"<td>{escape(label)}</td>" if multiple else "")
@@ -220,17 +249,21 @@ def _confusion(title: str, counts: Mapping[tuple[str, str], int], rows: Sequence
             f"<thead>{head}</thead><tbody>{body}</tbody></table>")
 
 
+def _share(rate: Rate) -> str:
+    """`` <span class=ci>value [low, high]</span>``; nothing for a rate over no item."""
+    if rate.value is None:
+        return ""
+    return (f" <span class=ci>{rate.value:.3f} [{rate.interval.low:.3f}, "
+            f"{rate.interval.high:.3f}]</span>")
+
+
 def _rate(rate: Rate | None) -> str:
     if rate is None:
         return "<td class=num>n/a</td>"
-    return rate_cell(rate.value if rate.total else None, rate.interval if rate.total else None)
+    return rate_cell(rate.value, rate.interval if rate.total else None)
 
 
 def _rate_count(rate: Rate | None) -> str:
     if rate is None or not rate.total:
         return "<td class=num>–</td>"
-    return (f"<td class=num>{rate.count}/{rate.total} <span class=ci>{rate.value:.3f} "
-            f"[{rate.interval.low:.3f}, {rate.interval.high:.3f}]</span></td>")
-
-
-SECTION = ChainsSection()
+    return f"<td class=num>{rate.count}/{rate.total}{_share(rate)}</td>"

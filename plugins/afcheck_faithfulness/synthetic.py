@@ -93,12 +93,12 @@ def document(n: int, seed: int = 0, formaliser: str = "synthetic") -> dict[str, 
 def result_document(cases: Sequence[CaseResult], config: Mapping[str, object]) -> dict[str, Any]:
     """The JSON result document of faithfulness case results, written the way a run writes
     it: through the run summary, the ``faithfulness`` method and the JSON reporter."""
-    from afcheck_faithfulness.method import Faithfulness
-    from afcheck_faithfulness.metrics import summarise
     from afcheck_reporters.json_report import document as json_document
 
     from afcheck.method import AnyMethod, Case, ItemResult, MethodSummary
     from afcheck.summary import RunSummary
+    from afcheck_faithfulness.method import Faithfulness
+    from afcheck_faithfulness.metrics import summarise
 
     method = Faithfulness()
     items: list[ItemResult[object]] = [

@@ -1,11 +1,14 @@
-"""The report section of the ``nl2fol`` method (NL→FOL checking).
+"""The report view of the ``nl2fol`` method (NL→FOL checking).
 
 Accuracy overall and by difficulty with 95% Wilson intervals (a chart with whiskers per run
 and a table), the syntax-error distribution by class and by rule, the semantic errors with
 their mean tree edit distance to the nearest gold; and the step browser's record of each item:
 the sentence, the candidate (a syntax error's span marked), the decision, the gold formulas
 with the nearest one and the one the verdict is about, the solver's steps and the
-counter-model (for a grid world, drawn as a board).
+counter-model (for a grid world, drawn as a board, by ``view.js``). Items are read with
+:class:`afcheck_fol.records.ResultRecord` and counted by :func:`afcheck_fol.summary.group`,
+exactly as the run counts its decisions; ``afcheck compare`` shows those figures over the
+items two runs share, and names an item's outcome by its decision.
 """
 
 from __future__ import annotations
@@ -13,30 +16,72 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from html import escape
-from typing import Any
+from importlib import resources
+from typing import TYPE_CHECKING
 
-from afcheck_report.charts import legend
-from afcheck_report.nl2fol import (
-    ERROR_CLASSES,
-    FolGroup,
-    FolRecord,
-    by_dataset,
-    by_difficulty,
-    group,
-    records,
+from afcheck_report.plots import Bar, colours_for, interval_bars, legend, rate_cell, share_bars
+from afcheck_report.view import (
+    BrowseRecord,
+    BrowseTables,
+    MethodView,
+    Metric,
+    Record,
+    RunSteps,
+    flatten,
 )
-from afcheck_report.plots import Bar, colours_for, interval_bars, rate_cell, share_bars
-from afcheck_report.sections import BrowseTables, RunSteps
 
+from afcheck_fol.records import ResultRecord, from_json
+from afcheck_fol.taxonomy import ErrorClass
+
+if TYPE_CHECKING:
+    from afcheck_fol.summary import Group
+
+ERROR_CLASSES = tuple(c.value for c in ErrorClass)
 CLASS_COLOURS = colours_for(ERROR_CLASSES)
 
 
-class Nl2FolSection:
+def group(items: Sequence[ResultRecord]) -> Group:
+    """The metrics of ``items``, by the method's own counting (imported when first needed:
+    it brings the parser and the solver's modules)."""
+    from afcheck_fol.summary import group as count
+
+    return count(items)
+
+
+def by_difficulty(items: Sequence[ResultRecord]) -> dict[str, Group]:
+    """Metrics per difficulty tag, the seed's levels first, easiest first."""
+    from afcheck_fol.summary import tag_order
+
+    tags: dict[str, list[ResultRecord]] = {}
+    for record in items:
+        tags.setdefault(record.difficulty, []).append(record)
+    return {tag: group(tags[tag]) for tag in sorted(tags, key=tag_order)}
+
+
+def by_dataset(items: Sequence[ResultRecord]) -> dict[str, Group]:
+    datasets: dict[str, list[ResultRecord]] = {}
+    for record in items:
+        datasets.setdefault(record.dataset, []).append(record)
+    return {name: group(datasets[name]) for name in sorted(datasets)}
+
+
+class Nl2FolView(MethodView):
     title = "NL→FOL (nl2fol)"
     filters = (("syntax", "syntax-error class"), ("difficulty", "difficulty"))
 
+    def __init__(self) -> None:
+        self.script = resources.files("afcheck_fol").joinpath("view.js").read_text("utf-8")
+
+    def outcome_of(self, step: Record) -> str:
+        decision = step.get("decision")
+        return decision if isinstance(decision, str) and decision else \
+            str(step.get("status") or "")
+
+    def metrics(self, steps: Sequence[Record]) -> Mapping[str, Metric]:
+        return flatten(group(from_json(steps)).to_json())
+
     def render(self, runs: Sequence[RunSteps]) -> str:
-        groups = [(item, records(item.steps)) for item in runs]
+        groups = [(item, from_json(item.steps)) for item in runs]
         multiple = len(runs) > 1
         panels = [interval_bars(item.run.label, _accuracy_bars(recs), "accuracy", "accuracy")
                   for item, recs in groups]
@@ -55,7 +100,7 @@ class Nl2FolSection:
         out += [self._syntax(groups), self._semantic(groups)]
         return "\n".join(out)
 
-    def _syntax(self, groups: Sequence[tuple[RunSteps, list[FolRecord]]]) -> str:
+    def _syntax(self, groups: Sequence[tuple[RunSteps, list[ResultRecord]]]) -> str:
         totals = [(item, group(recs)) for item, recs in groups]
         if not any(g.syntax_errors for _, g in totals):
             return "<h3>Syntax errors</h3><p class=note>No candidate failed to parse.</p>"
@@ -88,7 +133,7 @@ class Nl2FolSection:
                 "and the rule that named the error; the share is of the run's syntax errors. "
                 "Filter the step browser by class to read them.</p>")
 
-    def _semantic(self, groups: Sequence[tuple[RunSteps, list[FolRecord]]]) -> str:
+    def _semantic(self, groups: Sequence[tuple[RunSteps, list[ResultRecord]]]) -> str:
         rows = []
         for item, recs in groups:
             g = group(recs)
@@ -108,20 +153,21 @@ class Nl2FolSection:
                 "item decided under a theory other than <i>none</i> needed its analytic "
                 "truths.</p>")
 
-    def browse(self, step: Mapping[str, Any], tables: BrowseTables) -> dict[str, Any]:
+    def browse(self, step: Record, tables: BrowseTables) -> BrowseRecord:
         decision = str(step.get("decision") or "")
         gold = step.get("gold")
-        record: dict[str, Any] = {
+        filters: dict[str, str] = {"difficulty": str(step.get("difficulty") or "")}
+        record: BrowseRecord = {
             "t": str(step.get("sentence") or ""),
-            "o": decision,
             "g": [str(g) for g in gold] if isinstance(gold, list) else [],
-            "fx": {"difficulty": str(step.get("difficulty") or "")},
+            "fx": filters,
         }
         candidate = step.get("candidate")
         if isinstance(candidate, str):
             record["cd"] = candidate
         output = step.get("output")
-        if isinstance(output, str) and output.strip() != (candidate or "").strip():
+        if isinstance(output, str) and output.strip() != (
+                candidate if isinstance(candidate, str) else "").strip():
             record["raw"] = tables.raw.ref(output)
         if step.get("error"):
             record["er"] = str(step["error"])
@@ -134,13 +180,15 @@ class Nl2FolSection:
         error = step.get("syntax_error")
         if isinstance(error, dict):
             span = error.get("span")
-            record["se"] = {"c": str(error.get("class") or ""), "r": str(error.get("rule") or ""),
-                            "g": str(error.get("message") or "")}
+            syntax: BrowseRecord = {"c": str(error.get("class") or ""),
+                                    "r": str(error.get("rule") or ""),
+                                    "g": str(error.get("message") or "")}
             if isinstance(span, list) and len(span) == 2 and all(isinstance(x, int)
                                                                    for x in span):
-                record["se"]["sp"] = span
-            record["fx"]["syntax"] = record["se"]["c"]
-            record["n"] = f'{record["se"]["c"]} [{record["se"]["r"]}]'
+                syntax["sp"] = span
+            record["se"] = syntax
+            filters["syntax"] = str(syntax["c"])
+            record["n"] = f'{syntax["c"]} [{syntax["r"]}]'
         elif "td" in record and decision != "correct":
             record["n"] = f"TED {record['td']}"
         verdict = step.get("equivalence")
@@ -149,8 +197,8 @@ class Nl2FolSection:
         return record
 
 
-def _verdict(verdict: Mapping[str, Any], tables: BrowseTables) -> dict[str, Any]:
-    out: dict[str, Any] = {"th": tables.strings.ref(str(verdict.get("theory") or "")),
+def _verdict(verdict: Mapping[str, object], tables: BrowseTables) -> BrowseRecord:
+    out: BrowseRecord = {"th": tables.strings.ref(str(verdict.get("theory") or "")),
                            "h": str(verdict.get("how") or "")}
     if isinstance(verdict.get("equivalent"), bool):
         out["e"] = verdict["equivalent"]
@@ -163,13 +211,13 @@ def _verdict(verdict: Mapping[str, Any], tables: BrowseTables) -> dict[str, Any]
     return out
 
 
-def _model(model: Mapping[str, Any]) -> dict[str, Any]:
+def _model(model: Mapping[str, object]) -> BrowseRecord:
     """The counter-model: domain, constants, relations, which side holds, and the blocks of a
     grid world as ``[name, col, row, shape, size]``."""
     relations = model.get("relations")
     constants = model.get("constants")
     domain = model.get("domain")
-    out: dict[str, Any] = {
+    out: BrowseRecord = {
         "d": [str(e) for e in domain] if isinstance(domain, list) else [],
         "c": {str(k): str(v) for k, v in constants.items()} if isinstance(constants, dict)
         else {},
@@ -190,7 +238,7 @@ def _int(value: object) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else -1
 
 
-def _accuracy_bars(recs: Sequence[FolRecord]) -> list[Bar]:
+def _accuracy_bars(recs: Sequence[ResultRecord]) -> list[Bar]:
     bars = [Bar(tag, g.accuracy, g.accuracy_interval if g.decided else None,
                 f"{g.correct} of {g.decided} decided")
             for tag, g in by_difficulty(recs).items()]
@@ -200,7 +248,7 @@ def _accuracy_bars(recs: Sequence[FolRecord]) -> list[Bar]:
     return bars
 
 
-def _table(groups: Sequence[tuple[RunSteps, Mapping[str, FolGroup], FolGroup]], what: str,
+def _table(groups: Sequence[tuple[RunSteps, Mapping[str, Group], Group]], what: str,
            multiple: bool) -> str:
     head = (f"<tr><th>{escape(what)}</th>" + ("<th>run</th>" if multiple else "")
             + "<th>N</th><th>decided</th><th>accuracy</th><th>syntax errors</th>"
@@ -236,5 +284,3 @@ def _share_cell(count: int, total: int) -> str:
         return "<td class=num>–</td>"
     return f"<td class=num>{count} <span class=ci>{100 * count / total:.0f}%</span></td>"
 
-
-SECTION = Nl2FolSection()

@@ -1,4 +1,5 @@
-"""The FaithformBench charts as inline SVG, drawn in Python (no script, no external file).
+"""The FaithformBench charts as inline SVG, drawn in Python (no script, no external file), for
+the method's report view.
 
 - :func:`uflb_bars` — FaithformBench Figures 3–4: per formaliser, one stacked bar per
   dataset whose height is UFLB = FNR/2 + FPR/2 + AFFR; the silent-correction (FPR) and
@@ -18,9 +19,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
+from afcheck.types import Outcome
 from afcheck_faithfulness.metrics import Metrics
 
-from afcheck_report.faithfulness import OUTCOMES
+OUTCOMES = tuple(o.value for o in Outcome)
+"""The 5-way contingency of (z, z̄), in the order of FaithformBench Figure 5."""
 
 UFLB_PARTS = (
     ("FPR", "FPR (silent corrections)", "#d9534f"),
@@ -151,13 +154,6 @@ def contingency_bars(panel: Panel) -> str:
                      f'class="tick small">{tick}%</text>')
     parts.append("</svg>")
     return "".join(parts)
-
-
-def legend(items: Sequence[tuple[str, str]]) -> str:
-    """An HTML legend: ``(label, colour)`` pairs."""
-    cells = "".join(f'<span class="key"><i style="background:{colour}"></i>{escape(label)}'
-                    "</span>" for label, colour in items)
-    return f'<div class="legend">{cells}</div>'
 
 
 _SHORT = {"olympiadbench": "Olymp.", "omnimath": "Omni.", "gsm8k": "GSM8K", "math": "MATH"}
