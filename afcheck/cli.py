@@ -39,21 +39,27 @@ _BUILTIN: dict[str, str] = {
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
+        if args and args[0] in ("--version", "-V"):
+            from afcheck import __version__
+
+            print(f"afcheck {__version__}")
+            return 0
         plugins = get_plugins()
         for module in _plugin_modules(args):
             plugins.register_module(module)
-        if not args or args[0] in ("help", "-h", "--help") and not _paths(
-                _without_plugins(args[1:])):
-            if not args:
+        # `afcheck --plugin M list provers`: the plugin is loaded; the command is what follows.
+        rest = _without_plugins(args)
+        if not rest or rest[0] in ("help", "-h", "--help") and not _paths(rest[1:]):
+            if not rest:
                 print(USAGE, file=sys.stderr)
                 return 4
             print(help_text(plugins))
             return 0
-        if args[0] == "--help-pytest":
+        if rest[0] == "--help-pytest":
             return run(["--help"])
-        command = _command(plugins, args[0])
+        command = _command(plugins, rest[0])
         if command is not None:
-            return command(args[1:])
+            return command(rest[1:])
         return run(args)
     except AfcheckError as exc:
         print(f"afcheck: error: {exc}", file=sys.stderr)

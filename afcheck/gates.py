@@ -71,6 +71,29 @@ def parse(text: str) -> Gate:
                 match["method"])
 
 
+def check_metrics(gates: Iterable[Gate], metrics: Mapping[str, Mapping[str, str]]) -> None:
+    """Refuse, before any work, a gate over a metric no method of the run has (a misspelt
+    ``uflb``): ``metrics`` are the gate metrics of each method of the run. A gate naming a
+    method with no item in the run is left to :func:`evaluate`, where it fails."""
+    for gate in gates:
+        if gate.method is not None and gate.method not in metrics:
+            continue  # a method with no item here: the gate fails at the end, never holds
+        if gate.method is not None:
+            known = gate.metric in metrics[gate.method]
+        else:
+            known = any(gate.metric in names for names in metrics.values())
+        if known:
+            continue
+        if gate.method is None:
+            missing = f"no method of this run has a metric '{gate.metric}'"
+        else:
+            missing = f"the method '{gate.method}' has no metric '{gate.metric}'"
+        has = "; ".join(f"{method}: {', '.join(names) or 'none'}"
+                        for method, names in metrics.items())
+        raise UsageError(f"{gate.origin}: {missing}; gates can bound "
+                         f"{has or 'nothing in this run'}")
+
+
 def evaluate(gates: Iterable[Gate], summaries: Mapping[str, MethodSummary]) -> tuple[str, ...]:
     """One line per gate that fails; empty when all hold."""
     failures = []
@@ -107,9 +130,11 @@ def _summary_for(gate: Gate, summaries: Mapping[str, MethodSummary]) -> MethodSu
 
 
 def load_baseline(path: Path) -> frozenset[str]:
-    """The case ids listed as failing in a baseline file; empty when the file is absent."""
+    """The case ids listed as failing in a baseline file. A missing file is the user's
+    mistake (a misspelt path would silently expect nothing): one line naming the fix."""
     if not path.exists():
-        return frozenset()
+        raise UsageError(f"--baseline {path}: no such file; write one with --baseline {path} "
+                         "--update-baseline")
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:

@@ -182,6 +182,8 @@ class Run:
                                     self._kind_options(followed.name), method or "run's")
             return Choice.of(chosen, options)
         options = self._kind_options(kind.name)
+        if kind.many:
+            options = self._addressed(kind, name, options)
         if suite is not None and self._option(kind.name) is None:
             # A suite's options for its own choice (``[afcheck.defaults] <kind>_opt``); a
             # ``path`` there is relative to the suite's folder.
@@ -190,6 +192,22 @@ class Run:
                 given["path"] = str(suite.root / given["path"])
             options = {**given, **options}
         return Choice.of(name, options)
+
+    def _addressed(self, kind: Kind[object], name: str,
+                   options: Mapping[str, str]) -> dict[str, str]:
+        """The options of one component of a multi-component choice: ``NAME.key=value``
+        addresses the component ``NAME`` (``--perturber regex,llm --perturber-opt
+        llm.model=m``); a key without a component's name goes to each of them."""
+        registered = set(self.plugins.registry(kind).names())
+        mine: dict[str, str] = {}
+        for key, value in options.items():
+            owner, dot, rest = key.partition(".")
+            if dot and owner in registered:
+                if owner == name:
+                    mine[rest] = value
+            else:
+                mine.setdefault(key, value)
+        return mine
 
     def _kind_options(self, kind: str) -> dict[str, str]:
         values = self._option(f"{kind}_opt") or []
@@ -234,6 +252,8 @@ class Run:
                             for method in dict.fromkeys(case.method for case in cases)}
         self._refuse_unused(used, {case.method for case in cases})
         self._gates = self._read_gates()
+        gating.check_metrics(self._gates, {name: self.method(name).gates for name in
+                                           dict.fromkeys(case.method for case in cases)})
         if build:
             self._open_cache()  # a damaged cache stops the run here, before any item reports
         baseline = self.option("baseline")

@@ -103,3 +103,12 @@ def test_list_methods_and_commands(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "lean" in out and "dag" in out
 
+
+
+def test_version_prints_and_exits_zero(capsys: pytest.CaptureFixture[str]) -> None:
+    from afcheck import __version__
+    from afcheck.cli import main
+
+    for flag in ("--version", "-V"):
+        assert main([flag]) == 0
+        assert capsys.readouterr().out.strip() == f"afcheck {__version__}"

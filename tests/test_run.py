@@ -318,3 +318,23 @@ def test_a_gate_never_passes_over_unreadable_records(toy: pytest.Pytester) -> No
     result = toy.runpytest("claims", *PLUGINS, "--afcheck-gate", "accuracy>=0.5")
     assert result.ret == 1
     assert "GATE FAILED: 1 record(s) of the suites could not be read" in result.stdout.str()
+
+
+def test_a_misspelt_gate_metric_is_a_usage_error_naming_the_metrics(
+        toy: pytest.Pytester) -> None:
+    result = toy.runpytest("claims", *PLUGINS, "--afcheck-gate", "acuracy>=0.5")
+    assert result.ret == 4
+    text = result.stdout.str() + result.stderr.str()
+    assert ("--gate acuracy>=0.5: no method of this run has a metric 'acuracy'; gates can "
+            "bound verdicts: accuracy") in text
+
+
+def test_a_missing_baseline_file_is_a_usage_error(toy: pytest.Pytester) -> None:
+    result = toy.runpytest("claims", *PLUGINS, "--afcheck-baseline", "nope.json")
+    assert result.ret == 4
+    assert "--baseline nope.json: no such file; write one with" in (
+        result.stdout.str() + result.stderr.str())
+    made = toy.runpytest("claims", *PLUGINS, "--afcheck-baseline", "nope.json",
+                         "--afcheck-update-baseline")
+    assert made.ret == 1  # the run's own failure; the file is written
+    assert (toy.path / "nope.json").exists()

@@ -221,6 +221,7 @@ def test_short_protocol_reports_like_the_full_one(demo: pytest.Pytester) -> None
     from lxml import etree
 
     outcomes = {}
+    (demo.path / "none.json").write_text('{"failures": []}\n')  # a baseline expecting nothing
     for extra in ([], ["--afcheck-full-protocol"]):
         xml = demo.path / f"pytest{len(extra)}.xml"
         result = run(demo, "-rs", f"--junitxml={xml}", "--afcheck-baseline",
@@ -230,3 +231,18 @@ def test_short_protocol_reports_like_the_full_one(demo: pytest.Pytester) -> None
         outcomes[bool(extra)] = sorted(
             (c.get("name"), tuple(child.tag for child in c)) for c in cases)
     assert outcomes[True] == outcomes[False]
+
+
+def test_options_of_several_perturbers_address_one_by_name(arith: pytest.Pytester) -> None:
+    """``regex.prefer=…`` goes to regex only: given alongside takes no such option, and an
+    option a component does not know is still refused for that component."""
+    write_suite(arith.path, "demo", ROWS[:2], ARITH)
+    ok = run(arith, "-q", "--afcheck-perturber", "given,regex",
+             "--afcheck-perturber-opt", "regex.prefer=number")
+    assert ok.ret in (0, 1), ok.stdout.str() + ok.stderr.str()  # the items ran
+    counts = ok.parseoutcomes()
+    assert sum(counts.get(k, 0) for k in ("passed", "failed", "skipped")) == 4  # 2 steps × 2
+    bad = run(arith, "-q", "--afcheck-perturber", "given,regex",
+              "--afcheck-perturber-opt", "regex.nonsense=1")
+    assert bad.ret == 4
+    assert "regex perturber: unknown option 'nonsense'" in bad.stdout.str() + bad.stderr.str()
