@@ -272,12 +272,18 @@ def list_command(args: argparse.Namespace) -> int:
     from tabulate import tabulate
 
     plugins = get_plugins()
-    if args.kind in ("command", "commands"):
-        rows = [[e.name, _origin(plugins, e.plugin), e.description]
-                for e in sorted(plugins.commands().values(), key=lambda e: e.name)]
+
+    def commands() -> None:
+        rows = [[name, "afcheck (core)", description]
+                for name, description in sorted(_BUILTIN.items())]
+        rows += [[e.name, _origin(plugins, e.plugin), e.description]
+                 for e in sorted(plugins.commands().values(), key=lambda e: e.name)]
         print("commands:")
-        print(tabulate(rows, headers=("name", "plugin", "description"),
+        print(tabulate(sorted(rows), headers=("name", "plugin", "description"),
                        maxcolwidths=[None, None, 70]))
+
+    if args.kind in ("command", "commands"):
+        commands()
         return 0
     if args.kind == "kinds":
         rows = [[kind.name, "yes" if kind.selectable else "", kind.follows or "",
@@ -302,6 +308,8 @@ def list_command(args: argparse.Namespace) -> int:
         print(tabulate(rows, headers=("name", "plugin", "details", "description"),
                        maxcolwidths=[None, None, 40, 60]) if rows else "  (none)")
         print()
+    if not args.kind:
+        commands()
     for name, error in sorted(plugins.load_errors.items()):
         print(f"plugin '{name}' failed to load: {error}")
     return 0
@@ -321,6 +329,15 @@ def cache_command(args: argparse.Namespace) -> int:
     from afcheck.runtime.cache import CacheError, cache_path, default_dir, open_cache, remove
 
     directory = args.cache_dir or str(default_dir())
+    if not cache_path(Path(directory)).exists():
+        # A question about a cache creates none.
+        if args.json:
+            print(json.dumps({"path": str(cache_path(Path(directory))), "bytes": 0,
+                              "entries": {}}))
+        else:
+            print(f"no result cache at {cache_path(Path(directory))}"
+                  + ("; nothing to clear" if args.action == "clear" else ""))
+        return 0
     try:
         cache = open_cache(Path(directory))
     except CacheError as exc:

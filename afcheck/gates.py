@@ -118,6 +118,25 @@ def evaluate(gates: Iterable[Gate], summaries: Mapping[str, MethodSummary]) -> t
     return tuple(failures)
 
 
+def held(gates: Iterable[Gate], summaries: Mapping[str, MethodSummary]) -> tuple[str, ...]:
+    """One line per gate that holds (``UFLB = 0.2100 ≤ 0.35 (--max-uflb 0.35)``), so that
+    a log under "53 failed" says why the job is green."""
+    lines = []
+    for gate in gates:
+        summary = _summary_for(gate, summaries)
+        if summary is None or summary.evaluated == 0:
+            continue
+        value = summary.metric(gate.metric)
+        if value is None or math.isnan(value):
+            continue
+        holds = value <= gate.threshold if gate.op == "<=" else value >= gate.threshold
+        if holds:
+            relation = "≤" if gate.op == "<=" else "≥"
+            lines.append(f"{gate.metric} = {value:.4f} {relation} {gate.threshold:g} "
+                         f"({gate.origin})")
+    return tuple(lines)
+
+
 def _summary_for(gate: Gate, summaries: Mapping[str, MethodSummary]) -> MethodSummary | None:
     if gate.method is not None:
         summary = summaries.get(gate.method)

@@ -78,7 +78,8 @@ def component_options(kinds: Sequence[Kind[object]]) -> tuple[OptionSpec, ...]:
 
 CORE_OPTIONS: tuple[OptionSpec, ...] = (
     _opt("steps and perturbation", "limit", type=int, metavar="N",
-         help="collect at most N records per suite"),
+         help="collect at most N records per suite: the items its data holds (a step, a "
+         "sentence, a chain, a pair), before a method parametrises them"),
     _opt("gates and baseline", "gate", action="append", default=[], metavar="[METHOD.]METRIC<=X",
          help="fail the run unless the metric holds (e.g. UFLB<=0.35, "
          "equivalence.coverage>=0.5); repeatable"),

@@ -222,6 +222,8 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         source = run.summary.candidates.get(name)
         if source is not None:
             terminalreporter.write_line(printable(f"{name} {source.line()}"))
+    for line in run.summary.gates_held:
+        terminalreporter.write_line(printable(f"gate held: {line}"))
     for failure in run.summary.gate_failures:
         terminalreporter.write_line(printable(f"GATE FAILED: {failure}"))
     if run.cache_stats is not None:

@@ -421,7 +421,8 @@ class Run:
                          "is a failed item above); fix or remove them",)
         self.summary = RunSummary(
             items=items, methods=summaries, config=self._config_record(),
-            gate_failures=failures, timings=dict(self._times.seconds),
+            gate_failures=failures, gates_held=gating.held(self._gates, summaries),
+            timings=dict(self._times.seconds),
             implementations={name: self.method(name) for name in by_method},
             rootdir=self.rootdir,
             candidates={name: self._candidates[name] for name in by_method

@@ -38,6 +38,8 @@ class RunSummary:
     config: Mapping[str, object] = field(default_factory=dict)
     gate_failures: tuple[str, ...] = ()
     """One line per gate that failed; empty when no gate was given or all held."""
+    gates_held: tuple[str, ...] = ()
+    """One line per gate that held."""
     timings: Mapping[str, float] = field(default_factory=dict)
     """Seconds spent inside each stage's backends."""
     implementations: Mapping[str, AnyMethod] = field(default_factory=dict)

@@ -86,7 +86,7 @@ def test_a_command_wins_over_a_folder_of_the_same_name(
     (tmp_path / "cache").mkdir()
     monkeypatch.chdir(tmp_path)
     assert cli.main(["cache", "info", "--cache-dir", str(tmp_path / "c")]) == 0
-    assert "cache:" in capsys.readouterr().out
+    assert "result cache at" in capsys.readouterr().out  # the command answered
     assert cli.main(["./cache", "-q", "-p", "no:cacheprovider"]) == 5  # the folder: no tests
 
 
@@ -112,3 +112,18 @@ def test_version_prints_and_exits_zero(capsys: pytest.CaptureFixture[str]) -> No
     for flag in ("--version", "-V"):
         assert main([flag]) == 0
         assert capsys.readouterr().out.strip() == f"afcheck {__version__}"
+
+
+def test_cache_info_on_a_missing_folder_creates_nothing(tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]
+                                                         ) -> None:
+    missing = tmp_path / "no" / "cache"
+    assert cli.main(["cache", "info", "--cache-dir", str(missing)]) == 0
+    assert "no result cache at" in capsys.readouterr().out
+    assert not (tmp_path / "no").exists()
+
+
+def test_list_without_a_kind_shows_the_commands_too(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert "commands:" in out and "fol_formalisers:" in out and "executors:" in out

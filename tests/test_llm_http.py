@@ -296,3 +296,19 @@ def test_llm_perturber_on_the_real_server(llm_server_url: str) -> None:  # noqa:
         assert (p.rule, p.text is None) in (("llm", False), ("none", True))
         assert p.rule == "llm" or p.reason.startswith("LLM: ")
     assert perturber.perturb(steps, seed=1) == first
+
+
+def test_an_api_key_variable_named_but_unset_is_warned_about(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("AFCHECK_TEST_NO_SUCH_KEY", raising=False)
+    options = Options("formaliser 'frontier'", {"base_url": "http://127.0.0.1:9/v1",
+                                                 "model": "m",
+                                                 "api_key_env": "AFCHECK_TEST_NO_SUCH_KEY"})
+    with pytest.warns(UserWarning, match="AFCHECK_TEST_NO_SUCH_KEY is not set"):
+        make_client(options, model="m")
+    monkeypatch.setenv("AFCHECK_TEST_NO_SUCH_KEY", "sk-test")
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        make_client(options, model="m")  # set: no warning

@@ -100,7 +100,9 @@ def test_a_third_party_reporter_owns_its_option(toy: pytest.Pytester) -> None:
 
 
 def test_gates_over_a_third_party_metric(toy: pytest.Pytester) -> None:
-    assert toy.runpytest("claims", *PLUGINS, "--afcheck-gate", "accuracy>=0.7").ret == 0
+    held = toy.runpytest("claims", *PLUGINS, "--afcheck-gate", "accuracy>=0.7")
+    assert held.ret == 0
+    assert "gate held: accuracy = 0.7500 ≥ 0.7 (--gate accuracy>=0.7)" in held.stdout.str()
     failed = toy.runpytest("claims", *PLUGINS, "--afcheck-gate", "verdicts.accuracy>=0.8")
     assert failed.ret == 1
     assert ("GATE FAILED: accuracy = 0.7500 < 0.8 (--gate verdicts.accuracy>=0.8)"

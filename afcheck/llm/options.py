@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import difflib
 import math
+import os
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
@@ -192,6 +194,11 @@ def _key_variable(options: Options) -> str:
             "key (e.g. api_key_env=OPENAI_API_KEY), not the key itself; the value given looks "
             "like a key: put it in a variable and name that variable"
         )
+    if "api_key_env" in options.values and name and not os.environ.get(name):
+        # Named on purpose, so a key is expected: a server that needs one would refuse every
+        # request, and one that does not would hide the slip.
+        warnings.warn(f"{options.owner}: api_key_env={name}, but {name} is not set; requests "
+                      "are sent without an API key", UserWarning, stacklevel=2)
     return name
 
 

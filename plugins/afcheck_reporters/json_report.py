@@ -66,6 +66,6 @@ def header(summary: RunSummary) -> JsonObject:
     }
     if len(methods) == 1:
         head.update(next(iter(methods.values())))
-    head["gates"] = {"failures": list(summary.gate_failures)}
+    head["gates"] = {"failures": list(summary.gate_failures), "held": list(summary.gates_held)}
     head["timings"] = dict(summary.timings)
     return head
