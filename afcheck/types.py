@@ -224,13 +224,15 @@ class Outcome(str, enum.Enum):
 
 
 class Status(str, enum.Enum):
-    """How a case shows as a test."""
+    """How a test item shows: a method's outcome gives PASSED, FAILED or SKIPPED
+    (:class:`afcheck.method.ItemOutcome`); the run turns a failure the baseline expects into
+    XFAILED."""
 
     PASSED = "passed"
     FAILED = "failed"
     SKIPPED = "skipped"
     XFAILED = "xfailed"
-    """Failed, and listed as failing in the baseline."""
+    """Failed, and listed as failing in the baseline (never a method's own outcome)."""
 
 
 @dataclass(frozen=True)

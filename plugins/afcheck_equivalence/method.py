@@ -33,10 +33,10 @@ from afcheck.equivalence import (
     decision_from_json,
 )
 from afcheck.errors import LoadError
-from afcheck.method import Case, Choice, ItemOutcome, ItemResult, ItemStatus, JsonObject, Selection
+from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, Selection
 from afcheck.metrics import Rate
 from afcheck.runtime import Runtime
-from afcheck.types import Location
+from afcheck.types import Location, Status
 from afcheck_equivalence.criterion import Criterion
 
 __all__ = ["Counted", "Item", "Rate", "Result", "Summary", "decide", "formalise_missing", "load",
@@ -169,13 +169,13 @@ def outcome(result: Result) -> ItemOutcome:
     details = json.dumps(record, ensure_ascii=False, indent=2)
     head = f"{decision.kind.value} ({decision.criterion}): {decision.reason}"
     if decision.kind is DecisionKind.INCONCLUSIVE:
-        return ItemOutcome(ItemStatus.SKIPPED, head, details)
+        return ItemOutcome(Status.SKIPPED, head, details)
     expected = {"equivalent": DecisionKind.EQ, "inequivalent": DecisionKind.NONEQ,
                 None: DecisionKind.EQ}[result.item.gold]
     if decision.kind is expected:
-        return ItemOutcome(ItemStatus.PASSED, "", details)
+        return ItemOutcome(Status.PASSED, "", details)
     gold = result.item.gold or "no gold label (Eq expected)"
-    return ItemOutcome(ItemStatus.FAILED, f"gold {gold}, got {head}",
+    return ItemOutcome(Status.FAILED, f"gold {gold}, got {head}",
                        f"reference: {result.item.reference}\ncandidate: {result.candidate}\n"
                        + details)
 
