@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar, runtime_checkable
 
 if TYPE_CHECKING:
-    from afcheck.equivalence import Decision, Pair
     from afcheck.errors import LoadError
     from afcheck.suites import Record, SuiteSpec
     from afcheck.summary import RunSummary
@@ -90,20 +89,6 @@ class Perturber(Protocol):
 
     def perturb(self, steps: Sequence[Step], seed: int) -> list[Perturbation]:
         """One :class:`Perturbation` per step, in order; deterministic per (step, seed)."""
-        ...
-
-
-@runtime_checkable
-class EquivalenceCriterion(Protocol):
-    """Judges whether pairs of Lean statements mean the same (see :mod:`afcheck.equivalence`)."""
-
-    name: str
-    version: str
-
-    def decide(self, pairs: Sequence[Pair]) -> list[Decision]:
-        """One :class:`Decision` per pair, in order: Eq with its certificate, Noneq with the
-        failed obligation, or Inconclusive with the reason; never raises for one bad pair
-        (that pair is Inconclusive)."""
         ...
 
 

@@ -9,14 +9,8 @@ from pathlib import Path
 
 import pytest
 from afcheck_equivalence.method import Item, Result, load, outcome, summarise
+from afcheck_equivalence.records import Eq, Inconclusive, Noneq, Obligation, decision_from_json
 
-from afcheck.equivalence import (
-    Eq,
-    Inconclusive,
-    Noneq,
-    Obligation,
-    decision_from_json,
-)
 from afcheck.errors import LoadError
 from afcheck.metrics import wilson
 from afcheck.types import Status, Verdict, VerdictKind

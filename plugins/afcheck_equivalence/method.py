@@ -25,19 +25,19 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from afcheck.components import Formaliser
-from afcheck.equivalence import (
-    Decision,
-    DecisionKind,
-    Inconclusive,
-    Pair,
-    decision_from_json,
-)
 from afcheck.errors import LoadError
 from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, Selection
 from afcheck.metrics import Rate
 from afcheck.runtime import Runtime
 from afcheck.types import Location, Status
 from afcheck_equivalence.criterion import Criterion
+from afcheck_equivalence.records import (
+    Decision,
+    DecisionKind,
+    Inconclusive,
+    Pair,
+    decision_from_json,
+)
 
 __all__ = ["Counted", "Item", "Rate", "Result", "Summary", "decide", "formalise_missing", "load",
            "outcome", "summarise", "to_json"]
@@ -141,7 +141,7 @@ def decide(items: Sequence[Item], criterion: Criterion,
            candidates: Mapping[str, str | None] | None = None) -> list[Result]:
     """Every item in one criterion batch. ``candidates`` supplies the formaliser's statements
     for items without one (``None``: the formaliser produced nothing)."""
-    from afcheck.equivalence import Inconclusive
+    from afcheck_equivalence.records import Inconclusive
 
     written = dict(candidates or {})
     pairs: list[Pair] = []
