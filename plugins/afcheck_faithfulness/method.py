@@ -9,11 +9,11 @@ from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, Se
 from afcheck.runtime import Runtime
 from afcheck.runtime.spool import Spool
 from afcheck.suites import Record
-from afcheck.types import CaseResult, Status, Step
+from afcheck.types import Status
 from afcheck_faithfulness import pipeline
 from afcheck_faithfulness.metrics import FaithfulnessSummary, summarise
 from afcheck_faithfulness.pipeline import CaseSpec
-from afcheck_faithfulness.records import record
+from afcheck_faithfulness.records import CaseResult, Step, record
 from afcheck_faithfulness.render import details, one_line
 
 _NO_STEP = Step("", "", "", "", "", "")
