@@ -1,6 +1,8 @@
 """afcheck: a pytest-style test runner for autoformalisers.
 
-Public API: :data:`hookimpl` for plugins, and the pipeline records of :mod:`afcheck.types`.
+Public API: :data:`hookimpl` for plugins, and the records the core's Lean kinds share
+(formaliser, checker, prover) of :mod:`afcheck.types`. A method's own records are its
+package's (``afcheck_faithfulness.records``, ``afcheck_equivalence.records``).
 """
 
 from __future__ import annotations
@@ -8,16 +10,11 @@ from __future__ import annotations
 import pluggy
 
 from afcheck.types import (
-    CaseResult,
-    Edit,
     Formalisation,
     FormalisationStatus,
     FormaliseRequest,
-    Outcome,
-    Perturbation,
     ProofTask,
     Side,
-    Step,
     Usage,
     Verdict,
     VerdictKind,
@@ -29,16 +26,11 @@ hookimpl = pluggy.HookimplMarker("afcheck")
 """Decorator for plugin functions that implement :mod:`afcheck.hookspecs` hooks."""
 
 __all__ = [
-    "CaseResult",
-    "Edit",
     "Formalisation",
     "FormalisationStatus",
     "FormaliseRequest",
-    "Outcome",
-    "Perturbation",
     "ProofTask",
     "Side",
-    "Step",
     "Usage",
     "Verdict",
     "VerdictKind",

@@ -1,8 +1,11 @@
-"""The interfaces a plugin's components implement.
+"""The interfaces of the core's component kinds (formaliser, checker, prover, suite kind,
+reporter), and what the runtime reads of any component.
 
-Every interface is batch-first: a stage receives all the work of a run in one call, so a
-backend can batch (one vLLM call for thousands of prompts, a pool of Lean REPLs or SMT
-workers). Components are created by the factories plugins register (see
+A kind a method declares has its interface next to it, in the method's package
+(``afcheck_faithfulness.kinds``: ``Perturber``, ``Detector``; ``afcheck_equivalence.kinds``:
+``EquivalenceCriterion``). Every interface is batch-first: a stage receives all the work of
+a run in one call, so a backend can batch (one vLLM call for thousands of prompts, a pool of
+Lean REPLs or SMT workers). Components are created by the factories plugins register (see
 :mod:`afcheck.hookspecs`); ``version`` enters cache keys and the JSON results.
 
 Besides its interface, a component may set these optional members, which the runtime reads
@@ -29,19 +32,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar, runtime_checkable
 
 if TYPE_CHECKING:
-    from afcheck.equivalence import Decision, Pair
     from afcheck.errors import LoadError
     from afcheck.suites import Record, SuiteSpec
     from afcheck.summary import RunSummary
-    from afcheck.types import (
-        DetectTask,
-        Formalisation,
-        FormaliseRequest,
-        Perturbation,
-        ProofTask,
-        Step,
-        Verdict,
-    )
+    from afcheck.types import Formalisation, FormaliseRequest, ProofTask, Verdict
 
 
 @runtime_checkable
@@ -78,45 +72,6 @@ class Prover(Protocol):
     def prove(self, tasks: Sequence[ProofTask]) -> list[Verdict]:
         """One :class:`Verdict` per task, in order. Never raises for a single bad statement:
         that statement is INCONCLUSIVE with the reason."""
-        ...
-
-
-@runtime_checkable
-class Perturber(Protocol):
-    """Makes an invalid counterpart of each step."""
-
-    name: str
-    version: str
-
-    def perturb(self, steps: Sequence[Step], seed: int) -> list[Perturbation]:
-        """One :class:`Perturbation` per step, in order; deterministic per (step, seed)."""
-        ...
-
-
-@runtime_checkable
-class EquivalenceCriterion(Protocol):
-    """Judges whether pairs of Lean statements mean the same (see :mod:`afcheck.equivalence`)."""
-
-    name: str
-    version: str
-
-    def decide(self, pairs: Sequence[Pair]) -> list[Decision]:
-        """One :class:`Decision` per pair, in order: Eq with its certificate, Noneq with the
-        failed obligation, or Inconclusive with the reason; never raises for one bad pair
-        (that pair is Inconclusive)."""
-        ...
-
-
-@runtime_checkable
-class Detector(Protocol):
-    """Looks for semantic drift: a statement that type-checks but may not say what its text
-    says (vacuous hypotheses, an assumed conclusion, changed numerals …)."""
-
-    name: str
-    version: str
-
-    def detect(self, tasks: Sequence[DetectTask]) -> list[list[str]]:
-        """For each task, in order, one line per thing noticed (empty when nothing is)."""
         ...
 
 

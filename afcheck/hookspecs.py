@@ -158,8 +158,8 @@ def afcheck_register_suite_kinds(register: Register) -> None:
 
     :param register: as for :func:`afcheck_register_formalisers`; the factory returns a
         :class:`afcheck.components.SuiteKind` whose ``load(spec)`` yields the item records of
-        its method (:class:`afcheck.types.Step` for ``faithfulness``) and, for bad input,
-        :class:`afcheck.errors.LoadError` records (one per bad line; loading goes on).
+        its method (``afcheck_faithfulness.records.Step`` for ``faithfulness``) and, for bad
+        input, :class:`afcheck.errors.LoadError` records (one per bad line; loading goes on).
 
     Called the first time a suite is collected. Not firstresult. Example::
 
@@ -289,8 +289,8 @@ def afcheck_step_result(result: object, method: str) -> None:
     """Called once per test case, as soon as its result is known.
 
     :param result: the method's result record. For ``faithfulness`` it is an
-        :class:`afcheck.types.CaseResult`: both inputs, both formalisations with their raw
-        outputs, both verdicts and the derived outcome and failure events.
+        ``afcheck_faithfulness.records.CaseResult``: both inputs, both formalisations with
+        their raw outputs, both verdicts and the derived outcome and failure events.
     :param method: the name of the evaluation method that produced it.
 
     Results arrive in batch order, before the pytest items report. Not firstresult.

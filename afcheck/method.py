@@ -16,7 +16,6 @@ method in one batch; :meth:`Method.outcome` turns each result into a test outcom
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
@@ -105,29 +104,24 @@ class Case(Generic[CaseT]):
     """The method's own description of the case (its components, its record)."""
 
 
-class ItemStatus(str, enum.Enum):
-    """How a method judges one item, before the baseline is applied."""
-
-    PASSED = "passed"
-    FAILED = "failed"
-    SKIPPED = "skipped"
-
-    @property
-    def status(self) -> Status:
-        return Status(self.value)
-
-
 @dataclass(frozen=True)
 class ItemOutcome:
     """One item's test outcome: its status, why in one line, and the full evidence."""
 
-    status: ItemStatus
+    status: Status
+    """PASSED, FAILED or SKIPPED: how the method judges the item. XFAILED is not a method's
+    to give (the run gives it to a failure the baseline expects) and is refused."""
     message: str = ""
     """Empty for a passed item; one line otherwise (what CI pages and ``-rs`` show)."""
     details: str = ""
     """Both inputs, the statements, the verdicts and their evidence: the failure's body."""
     notes: tuple[str, ...] = ()
     """Things worth a look that do not decide the outcome (drift warnings), one line each."""
+
+    def __post_init__(self) -> None:
+        if self.status is Status.XFAILED:
+            raise ValueError("an item's outcome is passed, failed or skipped: xfailed is given "
+                             "by the run, to a failure the baseline expects")
 
 
 @dataclass(frozen=True)

@@ -334,7 +334,7 @@ class Run:
                 made = method.run(group, runtime, notify)
                 for case, result in zip(group, made, strict=True):
                     outcome = method.outcome(result)
-                    status = outcome.status.status
+                    status = outcome.status
                     if status is Status.FAILED and case.case_id in self.expected_failures:
                         status = Status.XFAILED
                     results[case.case_id] = ItemResult(case, result, outcome, status,

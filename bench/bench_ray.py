@@ -37,10 +37,12 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 def statements(limit: int) -> list[str]:
     """Distinct statements the literal formaliser makes of the ProcessBench claims."""
+    from afcheck_faithfulness.records import Step
+
     from afcheck.plugins import Plugins
     from afcheck.registry import FORMALISER, SUITE_KIND
     from afcheck.suites import load_spec
-    from afcheck.types import FormaliseRequest, Side, Step
+    from afcheck.types import FormaliseRequest, Side
 
     plugins = Plugins()
     formaliser = plugins.create(FORMALISER, "literal", {})

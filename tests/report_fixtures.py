@@ -8,18 +8,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from afcheck_faithfulness.records import CaseResult, Edit, Perturbation, Step
 from afcheck_faithfulness.synthetic import result_document
 
-from afcheck.types import (
-    CaseResult,
-    Edit,
-    Formalisation,
-    FormalisationStatus,
-    Perturbation,
-    Step,
-    Verdict,
-    VerdictKind,
-)
+from afcheck.types import Formalisation, FormalisationStatus, Verdict, VerdictKind
 
 KINDS = {"P": VerdictKind.PROVED, "R": VerdictKind.REFUTED, "I": VerdictKind.INCONCLUSIVE}
 

@@ -15,13 +15,13 @@ from llm_server import Reply, StubServer, chat_body
 
 pytest.importorskip("httpx")
 
+from afcheck_faithfulness.records import Step  # noqa: E402
 from afcheck_suites.dag import PROMPT_VERSION, STATEMENT_TYPES, SYSTEM_PROMPT  # noqa: E402
 
 from afcheck.cli import main as afcheck_main  # noqa: E402
 from afcheck.errors import LoadError  # noqa: E402
 from afcheck.plugins import get_plugins  # noqa: E402
 from afcheck.suites import load_spec  # noqa: E402
-from afcheck.types import Step  # noqa: E402
 
 CHAINS = [
     {"id": "gsm8k-0", "generator": "Qwen2-7B-Instruct", "label": -1,

@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from afcheck_faithfulness.records import Step
 from afcheck_suites.dag import default_out
 
 from afcheck.errors import LoadError, SuiteError
 from afcheck.plugins import get_plugins
 from afcheck.suites import load_spec
-from afcheck.types import Step
 
 ROOT = Path(__file__).resolve().parent.parent
 

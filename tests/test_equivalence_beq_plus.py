@@ -11,9 +11,9 @@ import pytest
 pytest.importorskip("lean_interact")
 
 from afcheck_equivalence.beq_plus import CASCADE, BeqPlus, make  # noqa: E402
+from afcheck_equivalence.records import Eq, Inconclusive, Pair  # noqa: E402
 from fake_repl.harness import FakeLean, make_fake_lean  # noqa: E402
 
-from afcheck.equivalence import Eq, Inconclusive, Pair  # noqa: E402
 from afcheck.errors import MissingDependency  # noqa: E402
 
 REF = "theorem r (x : ℝ) (h : 2 * x = 4) : x = 2 := by sorry"

@@ -7,10 +7,9 @@ import pytest
 pytest.importorskip("z3")
 
 from afcheck_equivalence.logical import Logical  # noqa: E402
+from afcheck_equivalence.records import Eq, Noneq, Pair  # noqa: E402
 from afcheck_equivalence.sae import Sae  # noqa: E402
 from afcheck_smt.prover import SmtProver  # noqa: E402
-
-from afcheck.equivalence import Eq, Noneq, Pair  # noqa: E402
 
 UNRELATED = Pair("u", "theorem a (x y : ℤ) (h₀ : 0 < y) (h₁ : y < x) (h₂ : x + y + x * y = 80) :"
                  " x = 26 := by sorry",
@@ -33,9 +32,8 @@ def test_a_true_and_a_false_statement_are_noneq() -> None:
 
 
 def test_every_registered_criterion_answers_the_core_interface() -> None:
-    from afcheck_equivalence.kinds import CRITERION
+    from afcheck_equivalence.kinds import CRITERION, EquivalenceCriterion
 
-    from afcheck.components import EquivalenceCriterion
     from afcheck.plugins import Plugins
 
     plugins = Plugins()

@@ -9,18 +9,11 @@ from pathlib import Path
 
 import pytest
 from afcheck_equivalence.method import Item, Result, load, outcome, summarise
+from afcheck_equivalence.records import Eq, Inconclusive, Noneq, Obligation, decision_from_json
 
-from afcheck.equivalence import (
-    Eq,
-    Inconclusive,
-    Noneq,
-    Obligation,
-    decision_from_json,
-)
 from afcheck.errors import LoadError
-from afcheck.method import ItemStatus
 from afcheck.metrics import wilson
-from afcheck.types import Verdict, VerdictKind
+from afcheck.types import Status, Verdict, VerdictKind
 
 REF = "theorem a (x : ℝ) (h : x = 2) : x ^ 2 = 4 := by sorry"
 
@@ -57,15 +50,15 @@ def _result(gold: str | None, decision: Eq | Noneq | Inconclusive) -> Result:
 
 def test_outcome_follows_the_gold_label() -> None:
     eq, noneq = Eq("sae", "proved"), Noneq("sae", "refuted", "conclusion")
-    assert outcome(_result("equivalent", eq)).status is ItemStatus.PASSED
-    assert outcome(_result("inequivalent", noneq)).status is ItemStatus.PASSED
-    assert outcome(_result(None, eq)).status is ItemStatus.PASSED
+    assert outcome(_result("equivalent", eq)).status is Status.PASSED
+    assert outcome(_result("inequivalent", noneq)).status is Status.PASSED
+    assert outcome(_result(None, eq)).status is Status.PASSED
     failed = outcome(_result("inequivalent", eq))
-    assert failed.status is ItemStatus.FAILED and "gold inequivalent, got Eq" in failed.message
+    assert failed.status is Status.FAILED and "gold inequivalent, got Eq" in failed.message
     assert REF in failed.details
-    assert outcome(_result(None, noneq)).status is ItemStatus.FAILED
+    assert outcome(_result(None, noneq)).status is Status.FAILED
     skipped = outcome(_result("equivalent", Inconclusive("sae", "z3 unknown")))
-    assert skipped.status is ItemStatus.SKIPPED and "z3 unknown" in skipped.message
+    assert skipped.status is Status.SKIPPED and "z3 unknown" in skipped.message
 
 
 def test_metrics_with_wilson_intervals_and_confusion() -> None:

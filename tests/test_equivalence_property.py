@@ -17,13 +17,13 @@ import pytest
 pytest.importorskip("z3")
 
 from afcheck_equivalence.logical import Logical  # noqa: E402
+from afcheck_equivalence.records import DecisionKind, Pair  # noqa: E402
 from afcheck_equivalence.sae import Sae  # noqa: E402
 from afcheck_equivalence.syntactic import Syntactic  # noqa: E402
 from afcheck_smt.prover import SmtProver  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from afcheck.equivalence import DecisionKind, Pair  # noqa: E402
 from afcheck.lean import parse_theorem  # noqa: E402
 from afcheck.lean.elaborate import elaborate  # noqa: E402
 from afcheck.lean.evaluate import holds  # noqa: E402

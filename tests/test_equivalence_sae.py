@@ -8,10 +8,10 @@ import pytest
 
 pytest.importorskip("z3")
 
+from afcheck_equivalence.records import Eq, Inconclusive, Noneq, Pair  # noqa: E402
 from afcheck_equivalence.sae import Sae  # noqa: E402
 from afcheck_smt.prover import SmtProver  # noqa: E402
 
-from afcheck.equivalence import Eq, Inconclusive, Noneq, Pair  # noqa: E402
 from afcheck.types import ProofTask, Verdict  # noqa: E402
 
 

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from afcheck_equivalence.records import Eq, Inconclusive, Noneq, Pair
 from afcheck_equivalence.syntactic import Syntactic
-
-from afcheck.equivalence import Eq, Inconclusive, Noneq, Pair
 
 
 def decide(reference: str, candidate: str, header: str = "") -> object:

@@ -6,21 +6,12 @@ import math
 
 import pytest
 from afcheck_faithfulness.metrics import compute, summarise
+from afcheck_faithfulness.records import CaseResult, Outcome, Perturbation, Step
 from hypothesis import given
 from hypothesis import strategies as st
 
 from afcheck.metrics import wilson
-from afcheck.types import (
-    CaseResult,
-    Formalisation,
-    FormalisationStatus,
-    Outcome,
-    Perturbation,
-    Status,
-    Step,
-    Verdict,
-    VerdictKind,
-)
+from afcheck.types import Formalisation, FormalisationStatus, Status, Verdict, VerdictKind
 
 P, R, U = VerdictKind.PROVED, VerdictKind.REFUTED, VerdictKind.INCONCLUSIVE
 AF, TC = "af", "tc"

@@ -8,20 +8,14 @@ from dataclasses import replace
 import arith
 from afcheck_faithfulness import pipeline
 from afcheck_faithfulness.pipeline import CaseSpec
+from afcheck_faithfulness.records import CaseResult, Perturbation, Step
 
 from afcheck import hookimpl
 from afcheck.method import Choice
 from afcheck.plugins import Plugins
 from afcheck.runtime import Components, Runtime
 from afcheck.runtime.spool import Spool
-from afcheck.types import (
-    CaseResult,
-    Formalisation,
-    FormaliseRequest,
-    Perturbation,
-    Step,
-    VerdictKind,
-)
+from afcheck.types import Formalisation, FormaliseRequest, VerdictKind
 
 
 class SaysIneffective:

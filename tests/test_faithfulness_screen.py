@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from afcheck_faithfulness.records import Edit
 from afcheck_faithfulness.screen import edited_statement
 from conftest import write_suite
-
-from afcheck.types import Edit
 
 
 def test_a_numeral_edit_lands_on_its_one_occurrence() -> None:

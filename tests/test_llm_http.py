@@ -12,12 +12,14 @@ from llm_server import Reply, StubServer, chat_body
 
 pytest.importorskip("httpx")
 
+from afcheck_faithfulness.records import Step  # noqa: E402
+
 from afcheck.errors import UsageError  # noqa: E402
 from afcheck.llm import BackendError, BackendRefused, Options, Prompt, Sampling, chat, make_client  # noqa: E402
 from afcheck.llm.http_client import HTTPClient, HTTPSettings  # noqa: E402
 from afcheck.llm.retry import Backoff  # noqa: E402
 from afcheck.plugins import get_plugins  # noqa: E402
-from afcheck.types import FormalisationStatus, FormaliseRequest, Side, Step  # noqa: E402
+from afcheck.types import FormalisationStatus, FormaliseRequest, Side  # noqa: E402
 
 FAST = Sampling(max_tokens=8)
 

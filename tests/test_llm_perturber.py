@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
+from afcheck_faithfulness.records import Edit, Step
 from afcheck_llm.perturber import LLMPerturber, clean_output, minimal_edit
 from llm_fixtures import FakeEngine, FakeSamplingParams
 
@@ -12,7 +13,6 @@ from afcheck.errors import UsageError
 from afcheck.llm import Completion, Prompt, Sampling
 from afcheck.llm.vllm_client import VLLMClient
 from afcheck.plugins import get_plugins
-from afcheck.types import Edit, Step
 
 REPLIES = {
     "So 3 * 4 = 12.": "So 3 * 4 = 13.",

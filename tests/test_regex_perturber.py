@@ -6,6 +6,7 @@ import re
 from collections import Counter
 
 import pytest
+from afcheck_faithfulness.records import Perturbation, Step
 from afcheck_regex.judge import judge_claim
 from afcheck_regex.numerals import find_numerals, parse_units
 from afcheck_regex.operators import find_operators
@@ -14,7 +15,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from afcheck.plugins import get_plugins
-from afcheck.types import Perturbation, Step
 
 PERTURBER = RegexPerturber()
 

@@ -9,11 +9,10 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from afcheck_faithfulness.records import Step
 from afcheck_regex.judge import judge_claim
 from afcheck_regex.perturber import RegexPerturber
 from afcheck_suites.claims import CLAIM, split_claims
-
-from afcheck.types import Step
 
 
 def _steps(data_dir: Path, name: str) -> list[Step]:

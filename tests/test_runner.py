@@ -208,7 +208,7 @@ def test_streamed_json_equals_the_document(tmp_path: Path) -> None:
     for results in ([], [case(P, R, n=1), case(P, P, n=2), case(AF, R, n=3)]):
         items = [ItemResult(Case(r.case_id, r.step.case_name, "faithfulness", r.step.suite,
                                  r.step.dataset, None, None), r, method.outcome(r),
-                            method.outcome(r).status.status) for r in results]
+                            method.outcome(r).status) for r in results]
         summary = RunSummary(items, {"faithfulness": method.summarise(items)},
                              config={"suites": {"s": {"prover": "test"}}},
                              implementations={"faithfulness": method})

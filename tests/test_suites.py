@@ -6,11 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
+from afcheck_faithfulness.records import Step
 
 from afcheck.errors import LoadError, SuiteError
 from afcheck.plugins import Plugins, get_plugins
 from afcheck.suites import is_suite_dir, load_spec
-from afcheck.types import Step
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -7,11 +7,11 @@ import json
 from pathlib import Path
 
 import pytest
+from afcheck_faithfulness.records import Step
 
 from afcheck.errors import LoadError, SuiteError
 from afcheck.plugins import get_plugins
 from afcheck.suites import load_spec
-from afcheck.types import Step
 
 GOOD = {"problem_id": "gsm8k-1", "node_id": "step_1", "step_content": "2 + 2 = 4",
         "is_perturbed": False, "type_of_perturbation": "unperturbed",

@@ -6,12 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
+from afcheck_faithfulness.records import Step
 from conftest import write_suite
 
 from afcheck.errors import LoadError
 from afcheck.plugins import get_plugins
 from afcheck.suites import load_spec
-from afcheck.types import Step
 
 GOOD = {"problem_id": "p", "node_id": "1", "step": "So: 2 + 3 = 5", "perturbed": "So: 2 + 3 = 6"}
 

@@ -2,20 +2,20 @@
 
 SQLite in WAL mode is the store because it is in the standard library, survives SIGKILL
 (every committed chunk is durable, a half-written one is rolled back), lets readers run
-while one writer appends, and needs no server. Each stage has its own key:
-
-- perturbation: perturber fingerprint + seed + step id + step text, context and problem;
-- formalisation: formaliser fingerprint + input text + context + problem;
-- check: checker fingerprint + statement + header;
-- proof: prover fingerprint + statement + header.
+while one writer appends, and needs no server. Each stage of a method has its own name and
+key: the component's fingerprint and what its result depends on (for the faithfulness
+method's stages: perturber fingerprint + seed + step id + step text, context and problem;
+formaliser fingerprint + input text + context + problem; checker or prover fingerprint +
+statement + header).
 
 A component's fingerprint (:func:`afcheck.components.describe`) is its ``fingerprint``
 attribute when it has one (a formaliser preset puts its prompt template, sampling and model id
 there), else its name, version and options; so a changed prompt or option misses the cache and
 an unchanged one hits. Components whose output depends on more than these inputs set
 ``cacheable = False`` (``reference``, ``replay``: they read files that may change, and are
-cheap). Evaluation methods other than the built-in one store their own records under their
-own stage names, with their own ``dump``/``load``.
+cheap). Each method stores its records under its own stage names, with its own ``dump`` and
+``load``; this module has those of the records the Lean kinds share (:func:`load_formalisation`,
+:func:`load_verdict`), and :func:`dump` writes any record.
 
 A database that SQLite cannot read (truncated, overwritten, damaged pages) or cannot open
 raises :class:`CacheError`, one line that says what to do, when it is opened or when the damage
@@ -36,10 +36,8 @@ from typing import Any
 
 from afcheck.errors import UsageError
 from afcheck.types import (
-    Edit,
     Formalisation,
     FormalisationStatus,
-    Perturbation,
     Usage,
     Verdict,
     VerdictKind,
@@ -199,15 +197,6 @@ def remove(path: Path) -> None:
 
 def dump(record: Any) -> Any:
     return to_json(record)
-
-
-def load_perturbation(data: Mapping[str, Any]) -> Perturbation:
-    edit = data.get("edit")
-    return Perturbation(
-        step_id=data["step_id"], perturber=data["perturber"], text=data["text"],
-        rule=data["rule"], edit=Edit(**edit) if edit else None, reason=data["reason"],
-        effective=data["effective"], transient=data.get("transient", False),
-    )
 
 
 def load_formalisation(data: Mapping[str, Any]) -> Formalisation:

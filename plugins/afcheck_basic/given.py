@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from afcheck.types import Formalisation, Perturbation, Step
+from afcheck_faithfulness.records import Perturbation, Step
+
+from afcheck.types import Formalisation
 
 
 class GivenPerturber:

@@ -16,12 +16,12 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from afcheck_faithfulness.kinds import PERTURBER
+from afcheck_faithfulness.records import Perturbation, Step
 
 from afcheck.errors import AfcheckError, UsageError
 from afcheck.fileio import stdin_bytes
 from afcheck.options import add_component_options
 from afcheck.printable import printable, printable_json
-from afcheck.types import Perturbation, Step
 
 DEFAULT_STEP_ID = "cli/step/0"
 

@@ -35,13 +35,15 @@ from afcheck_chains.verify import (
     verify_chains,
 )
 
-Status = Literal["classified", "label_only", "analysis_failure", "undecided"]
+Analysis = Literal["classified", "label_only", "analysis_failure", "undecided"]
+"""How far a chain's analysis got (the record's ``analysis``); its test status is
+:func:`afcheck_chains.outcome.outcome`'s."""
 
 
 @dataclass(frozen=True)
 class ChainResult:
     record: ChainRecord
-    status: Status
+    status: Analysis
     reason: str
     attempts: int
     first_executed: bool

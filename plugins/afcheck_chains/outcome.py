@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from afcheck_fol.tptp import SymbolMap, formula_to_tptp
 
-from afcheck.method import ItemOutcome, ItemStatus
+from afcheck.method import ItemOutcome
+from afcheck.types import Status
 from afcheck_chains.method import ChainResult
 
-PASSED, FAILED, SKIPPED = ItemStatus.PASSED, ItemStatus.FAILED, ItemStatus.SKIPPED
+PASSED, FAILED, SKIPPED = Status.PASSED, Status.FAILED, Status.SKIPPED
 
 
 def outcome(result: ChainResult) -> ItemOutcome:

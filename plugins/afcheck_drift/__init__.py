@@ -11,16 +11,20 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from afcheck import hookimpl
 from afcheck.registry import Register
-from afcheck.types import DetectTask
+
+if TYPE_CHECKING:
+    from afcheck_faithfulness.records import DetectTask
 
 __all__ = ["FunctionDetector"]
 
 
 class FunctionDetector:
-    """One detector function as a batch component (:class:`afcheck.components.Detector`)."""
+    """One detector function as a batch component
+    (:class:`afcheck_faithfulness.kinds.Detector`)."""
 
     version = "1"
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from afcheck.equivalence import Decision, Eq, Inconclusive, Obligation, Pair
+from afcheck_equivalence.records import Decision, Eq, Inconclusive, Obligation, Pair
 
 if TYPE_CHECKING:
     from afcheck_lean.replies import Reply

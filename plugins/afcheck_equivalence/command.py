@@ -48,9 +48,9 @@ def _read(source: str, stdin_used: list[bool]) -> str:
 
 
 def _handle(args: argparse.Namespace) -> int:
-    from afcheck.equivalence import Pair
     from afcheck.plugins import get_plugins
     from afcheck_equivalence.criterion import Criterion
+    from afcheck_equivalence.records import Pair
 
     try:
         used: list[bool] = []

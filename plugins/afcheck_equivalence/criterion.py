@@ -1,5 +1,5 @@
 """How a criterion's obligations reach a prover (the interface it implements is
-:class:`afcheck.components.EquivalenceCriterion`).
+:class:`afcheck_equivalence.kinds.EquivalenceCriterion`).
 
 A criterion receives every pair of a run in one call and sends all its proof obligations to
 its prover in one :meth:`~afcheck.components.Prover.prove` call (obligations are Lean theorem
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from afcheck.components import EquivalenceCriterion as Criterion
 from afcheck.components import Prover
 from afcheck.types import ProofTask, Verdict
+from afcheck_equivalence.kinds import EquivalenceCriterion as Criterion
 
 __all__ = ["Criterion", "discharge"]
 

@@ -16,9 +16,10 @@ def afcheck_register_criteria(register: Register) -> None:
     """Register equivalence criteria: components that judge whether two Lean statements agree.
 
     :param register: as for :func:`afcheck.hookspecs.afcheck_register_formalisers`; the factory
-        returns a :class:`afcheck.components.EquivalenceCriterion` whose ``decide(pairs)`` receives
-        every :class:`afcheck.equivalence.Pair` of a run in one batch and answers one
-        :class:`afcheck.equivalence.Decision` (Eq, Noneq or Inconclusive) per pair.
+        returns a :class:`afcheck_equivalence.kinds.EquivalenceCriterion` whose
+        ``decide(pairs)`` receives every :class:`afcheck_equivalence.records.Pair` of a run in
+        one batch and answers one :class:`afcheck_equivalence.records.Decision` (Eq, Noneq or
+        Inconclusive) per pair.
 
     Called the first time any criterion is looked up. Not firstresult. Example::
 

@@ -1,9 +1,31 @@
-"""The component kind only the equivalence method uses, declared by its plugin."""
+"""The component kind only the equivalence method uses, declared by its plugin, and the
+interface its components implement."""
 
 from __future__ import annotations
 
-from afcheck.components import EquivalenceCriterion
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
 from afcheck.registry import Kind
+
+if TYPE_CHECKING:
+    from afcheck_equivalence.records import Decision, Pair
+
+
+@runtime_checkable
+class EquivalenceCriterion(Protocol):
+    """Judges whether pairs of Lean statements mean the same (see
+    :mod:`afcheck_equivalence.records`)."""
+
+    name: str
+    version: str
+
+    def decide(self, pairs: Sequence[Pair]) -> list[Decision]:
+        """One :class:`Decision` per pair, in order: Eq with its certificate, Noneq with the
+        failed obligation, or Inconclusive with the reason; never raises for one bad pair
+        (that pair is Inconclusive)."""
+        ...
+
 
 CRITERION: Kind[EquivalenceCriterion] = Kind(
     "criterion", "criteria", "afcheck_register_criteria", True, protocol=EquivalenceCriterion,

@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from afcheck.components import Prover
-from afcheck.equivalence import Decision, Eq, Inconclusive, Noneq, Obligation, Pair
 from afcheck.lean import ast as A
 from afcheck.lean.printer import print_theorem
 from afcheck.types import VerdictKind
 from afcheck_equivalence.criterion import discharge
 from afcheck_equivalence.normal import NotNormalisable, normalise
 from afcheck_equivalence.read import ReadError, read_statement
+from afcheck_equivalence.records import Decision, Eq, Inconclusive, Noneq, Obligation, Pair
 
 __all__ = ["Logical"]
 

@@ -25,19 +25,19 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from afcheck.components import Formaliser
-from afcheck.equivalence import (
+from afcheck.errors import LoadError
+from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, Selection
+from afcheck.metrics import Rate
+from afcheck.runtime import Runtime
+from afcheck.types import Location, Status
+from afcheck_equivalence.criterion import Criterion
+from afcheck_equivalence.records import (
     Decision,
     DecisionKind,
     Inconclusive,
     Pair,
     decision_from_json,
 )
-from afcheck.errors import LoadError
-from afcheck.method import Case, Choice, ItemOutcome, ItemResult, ItemStatus, JsonObject, Selection
-from afcheck.metrics import Rate
-from afcheck.runtime import Runtime
-from afcheck.types import Location
-from afcheck_equivalence.criterion import Criterion
 
 __all__ = ["Counted", "Item", "Rate", "Result", "Summary", "decide", "formalise_missing", "load",
            "outcome", "summarise", "to_json"]
@@ -141,7 +141,7 @@ def decide(items: Sequence[Item], criterion: Criterion,
            candidates: Mapping[str, str | None] | None = None) -> list[Result]:
     """Every item in one criterion batch. ``candidates`` supplies the formaliser's statements
     for items without one (``None``: the formaliser produced nothing)."""
-    from afcheck.equivalence import Inconclusive
+    from afcheck_equivalence.records import Inconclusive
 
     written = dict(candidates or {})
     pairs: list[Pair] = []
@@ -169,13 +169,13 @@ def outcome(result: Result) -> ItemOutcome:
     details = json.dumps(record, ensure_ascii=False, indent=2)
     head = f"{decision.kind.value} ({decision.criterion}): {decision.reason}"
     if decision.kind is DecisionKind.INCONCLUSIVE:
-        return ItemOutcome(ItemStatus.SKIPPED, head, details)
+        return ItemOutcome(Status.SKIPPED, head, details)
     expected = {"equivalent": DecisionKind.EQ, "inequivalent": DecisionKind.NONEQ,
                 None: DecisionKind.EQ}[result.item.gold]
     if decision.kind is expected:
-        return ItemOutcome(ItemStatus.PASSED, "", details)
+        return ItemOutcome(Status.PASSED, "", details)
     gold = result.item.gold or "no gold label (Eq expected)"
-    return ItemOutcome(ItemStatus.FAILED, f"gold {gold}, got {head}",
+    return ItemOutcome(Status.FAILED, f"gold {gold}, got {head}",
                        f"reference: {result.item.reference}\ncandidate: {result.candidate}\n"
                        + details)
 

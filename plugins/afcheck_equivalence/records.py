@@ -1,17 +1,198 @@
-"""The equivalence method's result record read back from a result file.
+"""The equivalence method's records and their codec.
 
-:func:`afcheck_equivalence.method.to_json` writes each pair with its criterion's decision;
-:class:`ResultRecord` reads what the metrics count (:class:`afcheck_equivalence.method.
-Counted`, as a run's :class:`~afcheck_equivalence.method.Result` is), so the report and
-``afcheck compare`` count a file exactly as the run did. The whole decision (alignment,
-obligations) has its own codec, :func:`afcheck.equivalence.decision_from_json`; the metrics
-need three fields of it, read here whatever else the record holds.
+A :class:`Pair` is a reference and a candidate Lean statement; a criterion answers one
+:class:`Decision` per pair: Eq, Noneq or Inconclusive.
+
+- :class:`Eq` carries its certificate: the alignment and every obligation that was proved.
+- :class:`Noneq` names the component that failed (``prefix``, ``premises``, ``conclusion`` or
+  ``statement``), the failed obligation with the prover's verdict, and a counterexample when the
+  prover gave one. A structural mismatch (no admissible alignment) has no obligation.
+- :class:`Inconclusive` says why, with the obligations that were tried.
+
+``flags`` mark what a reader must know (``vacuous-reference``, ``vacuous-candidate``,
+``alignments-capped``).
+
+The codec: each decision's ``to_json`` writes it whole (alignment, obligations) and
+:func:`decision_from_json` reads it back (the result cache).
+:func:`afcheck_equivalence.method.to_json` writes each pair of a result file with its
+criterion's decision; :class:`ResultRecord` reads what the metrics count of it
+(:class:`afcheck_equivalence.method.Counted`, as a run's
+:class:`~afcheck_equivalence.method.Result` is), so the report and ``afcheck compare`` count a
+file exactly as the run did: three fields of the decision, whatever else the record holds.
 """
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
+
+from afcheck.types import Verdict, VerdictKind
+
+__all__ = ["GOLD", "Decision", "DecisionKind", "Eq", "Inconclusive", "Noneq", "Obligation",
+           "Pair", "ResultRecord", "Settled", "decision_from_json", "from_json"]
+
+
+class DecisionKind(str, enum.Enum):
+    EQ = "Eq"
+    NONEQ = "Noneq"
+    INCONCLUSIVE = "Inconclusive"
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A reference and a candidate Lean statement, read under the same header."""
+
+    key: str
+    reference: str
+    candidate: str
+    header: str = ""
+
+
+@dataclass(frozen=True)
+class Obligation:
+    """A Lean statement whose proof (or refutation) a criterion needs, and what became of it."""
+
+    role: str
+    """``premises``, ``conclusion``, ``leaf 2 left``, ``vacuity reference``, ``statement`` …"""
+    statement: str
+    verdict: Verdict | None = None
+
+    @property
+    def proved(self) -> bool:
+        return self.verdict is not None and self.verdict.kind is VerdictKind.PROVED
+
+    @property
+    def refuted(self) -> bool:
+        return self.verdict is not None and self.verdict.kind is VerdictKind.REFUTED
+
+    def to_json(self) -> dict[str, Any]:
+        verdict = self.verdict
+        record: dict[str, Any] = {"role": self.role, "statement": self.statement}
+        if verdict is None:
+            record["verdict"] = None
+            return record
+        record["verdict"] = verdict.kind.value
+        record["backend"] = verdict.backend
+        record["certified"] = verdict.certified
+        record["reason"] = verdict.reason
+        if verdict.evidence:
+            record["evidence"] = verdict.evidence
+        if verdict.counterexample:
+            record["counterexample"] = dict(verdict.counterexample)
+        return record
+
+
+Alignment = tuple[tuple[str, str], ...]
+"""``(candidate binder, reference binder)`` pairs, in reference order."""
+
+
+@dataclass(frozen=True)
+class Eq:
+    criterion: str
+    reason: str
+    alignment: Alignment = ()
+    certificate: tuple[Obligation, ...] = ()
+    flags: tuple[str, ...] = ()
+
+    kind = DecisionKind.EQ
+
+    def to_json(self) -> dict[str, Any]:
+        return _json(self, self.certificate, None, None)
+
+
+@dataclass(frozen=True)
+class Noneq:
+    criterion: str
+    reason: str
+    component: str
+    """``prefix``, ``premises``, ``conclusion`` or ``statement``."""
+    failed: Obligation | None = None
+    alignment: Alignment = ()
+    obligations: tuple[Obligation, ...] = ()
+    flags: tuple[str, ...] = ()
+
+    kind = DecisionKind.NONEQ
+
+    @property
+    def counterexample(self) -> Mapping[str, str] | None:
+        if self.failed is None or self.failed.verdict is None:
+            return None
+        return self.failed.verdict.counterexample
+
+    def to_json(self) -> dict[str, Any]:
+        return _json(self, self.obligations, self.component, self.failed)
+
+
+@dataclass(frozen=True)
+class Inconclusive:
+    criterion: str
+    reason: str
+    component: str = ""
+    alignment: Alignment = ()
+    obligations: tuple[Obligation, ...] = ()
+    flags: tuple[str, ...] = ()
+
+    kind = DecisionKind.INCONCLUSIVE
+
+    def to_json(self) -> dict[str, Any]:
+        return _json(self, self.obligations, self.component or None, None)
+
+
+Decision = Eq | Noneq | Inconclusive
+Settled = Eq | Noneq
+
+
+def _json(decision: Decision, obligations: tuple[Obligation, ...], component: str | None,
+          failed: Obligation | None) -> dict[str, Any]:
+    record: dict[str, Any] = {
+        "decision": decision.kind.value,
+        "criterion": decision.criterion,
+        "reason": decision.reason,
+        "component": component,
+        "alignment": [{"candidate": c, "reference": r} for c, r in decision.alignment],
+        "obligations": [o.to_json() for o in obligations],
+        "flags": list(decision.flags),
+    }
+    if failed is not None:
+        record["failed_obligation"] = failed.to_json()
+        if failed.verdict is not None and failed.verdict.counterexample:
+            record["counterexample"] = dict(failed.verdict.counterexample)
+    return record
+
+
+def _obligation_from_json(data: Mapping[str, Any]) -> Obligation:
+    verdict = None
+    if data.get("verdict") is not None:
+        counterexample = data.get("counterexample")
+        verdict = Verdict(VerdictKind(data["verdict"]), str(data.get("backend", "")),
+                          bool(data.get("certified", False)), str(data.get("reason", "")),
+                          str(data.get("evidence", "")),
+                          dict(counterexample) if counterexample else None)
+    return Obligation(str(data["role"]), str(data["statement"]), verdict)
+
+
+def decision_from_json(data: Mapping[str, Any]) -> Decision:
+    """The decision :meth:`to_json` wrote (for the result cache)."""
+    alignment = tuple((str(a["candidate"]), str(a["reference"])) for a in data["alignment"])
+    obligations = tuple(_obligation_from_json(o) for o in data["obligations"])
+    flags = tuple(str(f) for f in data.get("flags", ()))
+    criterion, reason = str(data["criterion"]), str(data["reason"])
+    kind = DecisionKind(data["decision"])
+    if kind is DecisionKind.EQ:
+        return Eq(criterion, reason, alignment, obligations, flags)
+    component = str(data.get("component") or "")
+    if kind is DecisionKind.NONEQ:
+        failed = data.get("failed_obligation")
+        return Noneq(criterion, reason, component,
+                     _obligation_from_json(failed) if failed else None, alignment, obligations,
+                     flags)
+    return Inconclusive(criterion, reason, component, alignment, obligations, flags)
+
+
+# -- the result file ----------------------------------------------------------------------
+
 
 GOLD = ("equivalent", "inequivalent")
 

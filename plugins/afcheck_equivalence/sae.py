@@ -32,14 +32,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from afcheck.components import Prover
-from afcheck.equivalence import (
-    Decision,
-    Eq,
-    Inconclusive,
-    Noneq,
-    Obligation,
-    Pair,
-)
 from afcheck.lean import ast as A
 from afcheck.lean import typed as T
 from afcheck.lean.printer import print_expr, print_theorem
@@ -49,6 +41,7 @@ from afcheck_equivalence.align import alignments
 from afcheck_equivalence.criterion import discharge
 from afcheck_equivalence.normal import NormalForm, NotNormalisable, normalise
 from afcheck_equivalence.read import ReadError, read_statement
+from afcheck_equivalence.records import Decision, Eq, Inconclusive, Noneq, Obligation, Pair
 from afcheck_equivalence.syntactic import aliases, canonical
 
 __all__ = ["Sae"]

@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from afcheck.equivalence import Decision, Eq, Inconclusive, Noneq, Pair
 from afcheck.lean import ast as A
 from afcheck.lean.printer import print_expr
 from afcheck.lean.rename import rename
+from afcheck_equivalence.records import Decision, Eq, Inconclusive, Noneq, Pair
 
 __all__ = ["Syntactic", "canonical", "canonical_statement"]
 

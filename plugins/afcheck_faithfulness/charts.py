@@ -19,8 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
-from afcheck.types import Outcome
 from afcheck_faithfulness.metrics import Metrics
+from afcheck_faithfulness.records import Outcome
 
 OUTCOMES = tuple(o.value for o in Outcome)
 """The 5-way contingency of (z, z̄), in the order of FaithformBench Figure 5."""

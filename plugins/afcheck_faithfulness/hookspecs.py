@@ -16,9 +16,10 @@ def afcheck_register_perturbers(register: Register) -> None:
     """Register perturbers: components that make an invalid counterpart of each step.
 
     :param register: as for :func:`afcheck.hookspecs.afcheck_register_formalisers`; the factory
-        returns a :class:`afcheck.components.Perturber` whose ``perturb(steps, seed)`` returns one
-        :class:`afcheck.types.Perturbation` per step (``text=None`` when unperturbable). Same steps
-        and seed must give the same perturbations, whatever their order.
+        returns a :class:`afcheck_faithfulness.kinds.Perturber` whose ``perturb(steps, seed)``
+        returns one :class:`afcheck_faithfulness.records.Perturbation` per step (``text=None``
+        when unperturbable). Same steps and seed must give the same perturbations, whatever
+        their order.
 
     Called the first time any perturber is looked up. Not firstresult. Example::
 
@@ -34,9 +35,9 @@ def afcheck_register_detectors(register: Register) -> None:
     what its step says. A warning never changes a verdict.
 
     :param register: as for :func:`afcheck.hookspecs.afcheck_register_formalisers`; the factory
-        returns a :class:`afcheck.components.Detector` whose ``detect(tasks)`` receives every
-        checked formalisation of a run in one batch. A run uses every registered detector unless
-        ``--detectors`` names some (or ``none``).
+        returns a :class:`afcheck_faithfulness.kinds.Detector` whose ``detect(tasks)`` receives
+        every checked formalisation of a run in one batch. A run uses every registered detector
+        unless ``--detectors`` names some (or ``none``).
 
     Called the first time any detector is looked up. Not firstresult. Example::
 

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from afcheck.method import Case, Choice, ItemOutcome, ItemResult, ItemStatus, JsonObject, Selection
+from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, Selection
 from afcheck.runtime import Runtime
 from afcheck.runtime.spool import Spool
 from afcheck.suites import Record
-from afcheck.types import CaseResult, Status, Step
+from afcheck.types import Status
 from afcheck_faithfulness import pipeline
 from afcheck_faithfulness.metrics import FaithfulnessSummary, summarise
 from afcheck_faithfulness.pipeline import CaseSpec
-from afcheck_faithfulness.records import record
+from afcheck_faithfulness.records import CaseResult, Step, record
 from afcheck_faithfulness.render import details, one_line
 
 _NO_STEP = Step("", "", "", "", "", "")
@@ -28,8 +28,6 @@ def _detector_names(selection: Selection) -> list[str]:
     if wanted == "none":
         return []
     return [name.strip() for name in wanted.split(",") if name.strip()]
-_ITEM_STATUS = {Status.PASSED: ItemStatus.PASSED, Status.FAILED: ItemStatus.FAILED,
-                Status.SKIPPED: ItemStatus.SKIPPED}
 
 
 class Faithfulness:
@@ -94,13 +92,13 @@ class Faithfulness:
         return pipeline.run(specs, runtime, notify)
 
     def outcome(self, result: CaseResult) -> ItemOutcome:
-        status = _ITEM_STATUS[result.status]
+        status = result.status
         notes = tuple(f"drift warning ({w.side.value}): {w.detector}: {w.message}"
                       for w in result.warnings)
-        if status is ItemStatus.PASSED:
+        if status is Status.PASSED:
             return ItemOutcome(status, notes=notes)
         return ItemOutcome(status, one_line(result),
-                           details(result) if status is ItemStatus.FAILED else "", notes)
+                           details(result) if status is Status.FAILED else "", notes)
 
     def timings(self, result: CaseResult) -> Mapping[str, float]:
         return result.timings

@@ -26,7 +26,7 @@ from typing import Protocol
 
 from afcheck.method import JsonObject
 from afcheck.metrics import Interval, ratio, wilson
-from afcheck.types import CaseResult, Outcome
+from afcheck_faithfulness.records import CaseResult, Outcome
 
 NAMES = ("N", "FNR", "FPR", "AFFR", "UFLB", "TPR", "FI")
 

@@ -16,27 +16,23 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from afcheck.components import Built, Detector, Perturber
+from afcheck.components import Built
 from afcheck.method import Choice
 from afcheck.registry import CHECKER, FORMALISER, PROVER, Kind
 from afcheck.runtime import Batch, Runtime
 from afcheck.runtime import cache as codec
 from afcheck.runtime.spool import Spool
-from afcheck.types import (
+from afcheck.types import Formalisation, FormaliseRequest, ProofTask, Side, Verdict, VerdictKind
+from afcheck_faithfulness import screen
+from afcheck_faithfulness.kinds import DETECTOR, PERTURBER, Detector, Perturber
+from afcheck_faithfulness.records import (
     CaseResult,
     DetectTask,
     DriftWarning,
-    Formalisation,
-    FormaliseRequest,
     Perturbation,
-    ProofTask,
-    Side,
     Step,
-    Verdict,
-    VerdictKind,
+    load_perturbation,
 )
-from afcheck_faithfulness import screen
-from afcheck_faithfulness.kinds import DETECTOR, PERTURBER
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -132,7 +128,7 @@ def _perturb(cases: Sequence[CaseSpec], rt: Runtime,
     for (choice, seed), steps in groups.items():
         batch = list(steps.values())
         made = _call(rt, "perturb", PERTURBER, choice, batch, key=_step_key(seed),
-                     call=_perturb_with(seed), load=codec.load_perturbation,
+                     call=_perturb_with(seed), load=load_perturbation,
                      keep=lambda p: not p.transient)
         for step, perturbation, spent in zip(batch, made.results, made.seconds, strict=True):
             out[(choice, seed, step.id)] = perturbation

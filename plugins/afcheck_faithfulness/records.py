@@ -1,13 +1,237 @@
-"""One case's record in the JSON result file, and its reader (:class:`CaseRecord`: what the
-metrics count of a case read back, for the report and ``afcheck compare``)."""
+"""The faithfulness method's records and their one codec.
+
+suite → :class:`Step` → (perturber) → :class:`Perturbation` → (formaliser) →
+:class:`~afcheck.types.Formalisation` ×2 → (checker) → (prover) →
+:class:`~afcheck.types.Verdict` ×2 → :class:`CaseResult` → metrics → reporters.
+
+The records are frozen dataclasses with no behaviour beyond small derived properties; the
+Lean records they hold are the core's (:mod:`afcheck.types`), shared with the other Lean
+methods. The codec: :func:`load_perturbation` reads a perturbation back from the result
+cache (the core's :mod:`afcheck.runtime.cache` reads the shared records); :func:`record`
+writes one case to the JSON result file and :class:`CaseRecord` reads what the metrics count
+of it (for the report and ``afcheck compare``).
+"""
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from afcheck.method import JsonObject
-from afcheck.types import CaseResult, Formalisation, Verdict, to_json
+from afcheck.types import (
+    Formalisation,
+    FormalisationStatus,
+    Location,
+    Side,
+    Status,
+    Verdict,
+    VerdictKind,
+    to_json,
+)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One reasoning step of a suite: the unit a test case is built from."""
+
+    id: str
+    """Stable id ``<suite>/<problem_id>/<node_id>``; seeds and caches derive from it."""
+    suite: str
+    dataset: str
+    """Group for per-dataset metrics (``gsm8k``, ``math``, ``examples`` …)."""
+    problem_id: str
+    node_id: str
+    text: str
+    """The natural-language step to formalise."""
+    problem: str = ""
+    context: tuple[str, ...] = ()
+    """Earlier or parent steps, in order, given to the formaliser with the step."""
+    perturbed_text: str | None = None
+    """A perturbation written with the data (used by the ``given`` perturber)."""
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    """Free-form fields: ``statement_type``, reference statements, edit records …"""
+    source: Location | None = None
+
+    @property
+    def case_name(self) -> str:
+        """The test name inside its suite: ``<problem_id>/<node_id>``."""
+        return f"{self.problem_id}/{self.node_id}"
+
+
+@dataclass(frozen=True)
+class Edit:
+    """A textual edit made by a perturber: ``text[start:end]`` was ``old``, is now ``new``."""
+
+    start: int
+    end: int
+    old: str
+    new: str
+
+
+@dataclass(frozen=True)
+class Perturbation:
+    """The perturbed counterpart of a step, or the record that none could be made."""
+
+    step_id: str
+    perturber: str
+    text: str | None
+    """Perturbed step text; ``None`` when the step is unperturbable."""
+    rule: str
+    """What was done: ``number``, ``operator``, ``negation``, ``prefix``, ``given``, ``llm``,
+    or ``none`` when unperturbable."""
+    edit: Edit | None = None
+    reason: str = ""
+    effective: bool | None = None
+    """Whether the perturbation is known to make the step invalid; ``None`` when unknown."""
+    transient: bool = False
+    """A backend error (the LLM perturber's server failed), not a perturbation: the result
+    cache never keeps it, so the next run asks again."""
+
+
+@dataclass(frozen=True)
+class DetectTask:
+    """One formalisation for the semantic-drift detectors: the text it stands for (the step,
+    or its perturbation) and the statement written for it."""
+
+    text: str
+    statement: str
+    header: str = ""
+
+
+@dataclass(frozen=True)
+class DriftWarning:
+    """A sign that a statement may not say what its text says. Never changes a verdict."""
+
+    detector: str
+    side: Side
+    message: str
+
+
+class Outcome(str, enum.Enum):
+    """The 5-way contingency of (z, z̄)."""
+
+    FAITHFUL = "faithful"
+    """(⊤, ⊥)"""
+    SYCOPHANCY = "sycophancy"
+    """(⊤, ⊤)"""
+    ABSTENTION = "abstention"
+    """(⊥, ⊥)"""
+    INVERSION = "inversion"
+    """(⊥, ⊤)"""
+    INCONCLUSIVE = "inconclusive"
+    """Any ∅, at formalisation or at proof."""
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    """Everything the run learnt about one test case (step × perturbation)."""
+
+    case_id: str
+    """The pytest node id, e.g. ``suites/gsm8k::gsm8k-216/4``."""
+    step: Step
+    perturbation: Perturbation
+    original: Formalisation
+    perturbed: Formalisation | None
+    """``None`` when the step could not be perturbed."""
+    z: Verdict | None
+    """Verdict on AF(x); ``None`` when AF(x) = ∅."""
+    z_bar: Verdict | None
+    excluded: str = ""
+    """Why the case is left out of the metrics (unperturbable, ineffective); empty if not."""
+    timings: Mapping[str, float] = field(default_factory=dict)
+    warnings: tuple[DriftWarning, ...] = ()
+    """What the semantic-drift detectors noticed in either statement; never part of the
+    outcome, the status or the metrics."""
+
+    @property
+    def af_fail_original(self) -> bool:
+        return not self.original.ok
+
+    @property
+    def af_fail_perturbed(self) -> bool:
+        return self.perturbed is None or not self.perturbed.ok
+
+    @property
+    def error_induction(self) -> bool:
+        """A valid step formalised into a refutable statement: z = ⊥."""
+        return self.z is not None and self.z.kind is VerdictKind.REFUTED
+
+    @property
+    def silent_correction(self) -> bool:
+        """An invalid step formalised into a provable statement: z̄ = ⊤."""
+        return self.z_bar is not None and self.z_bar.kind is VerdictKind.PROVED
+
+    @property
+    def af_failure(self) -> bool:
+        return self.af_fail_original or self.af_fail_perturbed
+
+    @property
+    def proved_original(self) -> bool:
+        """z = ⊤."""
+        return self.z is not None and self.z.kind is VerdictKind.PROVED
+
+    @property
+    def tc_fail(self) -> int:
+        """How many of the two formalisations do not type-check (0, 1 or 2)."""
+        return sum(f is not None and f.status is FormalisationStatus.TC_FAIL
+                   for f in (self.original, self.perturbed))
+
+    @property
+    def outcome(self) -> Outcome:
+        if self.z is None or self.z_bar is None:
+            return Outcome.INCONCLUSIVE
+        pair = (self.z.kind, self.z_bar.kind)
+        return _CONTINGENCY.get(pair, Outcome.INCONCLUSIVE)
+
+    @property
+    def failure_events(self) -> tuple[str, ...]:
+        events = []
+        if self.error_induction:
+            events.append("error induction")
+        if self.silent_correction:
+            events.append("silent correction")
+        if self.af_failure and not self.excluded:
+            events.append("AF failure")
+        return tuple(events)
+
+    @property
+    def status(self) -> Status:
+        """Faithful → passed; any failure event → failed; otherwise skipped."""
+        if self.excluded:
+            return Status.SKIPPED
+        if self.failure_events:
+            return Status.FAILED
+        if self.outcome is Outcome.FAITHFUL:
+            return Status.PASSED
+        return Status.SKIPPED
+
+
+_P, _R = VerdictKind.PROVED, VerdictKind.REFUTED
+_CONTINGENCY = {
+    (_P, _R): Outcome.FAITHFUL,
+    (_P, _P): Outcome.SYCOPHANCY,
+    (_R, _R): Outcome.ABSTENTION,
+    (_R, _P): Outcome.INVERSION,
+}
+
+
+# -- the result cache ---------------------------------------------------------------------
+
+
+def load_perturbation(data: Mapping[str, Any]) -> Perturbation:
+    """The perturbation :func:`afcheck.types.to_json` wrote (the ``perturb`` stage's cache)."""
+    edit = data.get("edit")
+    return Perturbation(
+        step_id=data["step_id"], perturber=data["perturber"], text=data["text"],
+        rule=data["rule"], edit=Edit(**edit) if edit else None, reason=data["reason"],
+        effective=data["effective"], transient=data.get("transient", False),
+    )
+
+
+# -- the result file ----------------------------------------------------------------------
+
 
 RawOutputs = Callable[[str], str | None]
 """Raw model outputs kept out of the records during the run, by formalisation key."""

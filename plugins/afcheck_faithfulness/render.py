@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from afcheck.types import CaseResult, Formalisation, Verdict
+from afcheck.types import Formalisation, Verdict
+from afcheck_faithfulness.records import CaseResult
 
 _SYMBOL = {"proved": "⊤", "refuted": "⊥", "inconclusive": "∅"}
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from afcheck.types import Edit
+from afcheck_faithfulness.records import Edit
 
 # Natural-language and LaTeX operators → the Lean token that stands for them.
 _OPERATORS = {

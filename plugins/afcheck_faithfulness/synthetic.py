@@ -1,10 +1,10 @@
 """Synthetic result files of any size, for the report's tests and benchmark.
 
-The cases are real :class:`afcheck.types.CaseResult` records written by the JSON reporter's
-own functions, so the document has exactly the shape ``afcheck --json`` writes; only the
-contents are made up (deterministically from ``seed``): ProcessBench-like chains of about
-eight steps over four datasets, a regex-style numeric edit, Lean statements, model outputs
-of about a kilobyte, and outcomes drawn with FaithformBench-like frequencies.
+The cases are real :class:`afcheck_faithfulness.records.CaseResult` records written by the
+JSON reporter's own functions, so the document has exactly the shape ``afcheck --json``
+writes; only the contents are made up (deterministically from ``seed``): ProcessBench-like
+chains of about eight steps over four datasets, a regex-style numeric edit, Lean statements,
+model outputs of about a kilobyte, and outcomes drawn with FaithformBench-like frequencies.
 """
 
 from __future__ import annotations
@@ -13,16 +13,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
-from afcheck.types import (
-    CaseResult,
-    Edit,
-    Formalisation,
-    FormalisationStatus,
-    Perturbation,
-    Step,
-    Verdict,
-    VerdictKind,
-)
+from afcheck.types import Formalisation, FormalisationStatus, Verdict, VerdictKind
+from afcheck_faithfulness.records import CaseResult, Edit, Perturbation, Step
 
 DATASETS = ("gsm8k", "math", "olympiadbench", "omnimath")
 _OUTCOMES = (

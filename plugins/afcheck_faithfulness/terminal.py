@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from tabulate import tabulate
 
-from afcheck.types import Outcome
 from afcheck_faithfulness.metrics import FaithfulnessSummary, Metrics
+from afcheck_faithfulness.records import Outcome
 
 _COLUMNS = ("N", "FNR", "FPR", "AFFR", "UFLB", "TPR", "FI")
 

@@ -19,6 +19,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from afcheck.types import Status
 from afcheck_fol.equiv import DEFAULT_MAX_DOMAIN, DEFAULT_RLIMIT, Equivalence, check
 from afcheck_fol.suite import Item
 from afcheck_fol.syntax import FolSyntaxError, parse
@@ -145,8 +146,8 @@ def decide_all(
 class Outcome:
     """What the test item shows: pytest's status, a one-line message, the full evidence."""
 
-    status: str
-    """``passed``, ``failed`` or ``skipped``."""
+    status: Status
+    """PASSED, FAILED or SKIPPED."""
     message: str
     details: str
 
@@ -158,7 +159,7 @@ def outcome(decision: Decision) -> Outcome:
         head.append(f"raw output: {candidate.output!r}")
     golds = [f"gold {i}: {g}" for i, g in enumerate(item.gold)]
     if decision.status == NO_OUTPUT:
-        return Outcome("failed", f"no formula: {candidate.error}", "\n".join(head))
+        return Outcome(Status.FAILED, f"no formula: {candidate.error}", "\n".join(head))
     if decision.status == SYNTAX_ERROR:
         error = decision.syntax_error
         assert error is not None
@@ -166,7 +167,7 @@ def outcome(decision: Decision) -> Outcome:
         text = candidate.formula or ""
         pointer = f"  {text}\n  {' ' * start}{'^' * max(1, end - start)}"
         return Outcome(
-            "failed",
+            Status.FAILED,
             f"syntax error, {error.error_class.value} [{error.rule}]: {error.message}",
             "\n".join([*head, pointer, *golds]),
         )
@@ -175,19 +176,19 @@ def outcome(decision: Decision) -> Outcome:
     gold = f"gold {decision.gold} ({item.gold[decision.gold]})"
     if decision.status == CORRECT:
         return Outcome(
-            "passed", f"equivalent to {gold} under theory {verdict.theory}",
+            Status.PASSED, f"equivalent to {gold} under theory {verdict.theory}",
             "\n".join([*head, *golds]),
         )
     distance_note = f"nearest gold {decision.nearest} at tree edit distance {decision.ted}"
     if decision.status == UNDECIDED:
         return Outcome(
-            "skipped",
+            Status.SKIPPED,
             f"undecided against {gold} under theory {verdict.theory}: {verdict.how}",
             "\n".join([*head, *golds, distance_note, *verdict.steps]),
         )
     model = verdict.model.render() if verdict.model is not None else "(no model)"
     return Outcome(
-        "failed",
+        Status.FAILED,
         f"not equivalent to any gold under theory {verdict.theory}; {distance_note}",
         "\n".join([*head, *golds, distance_note, model]),
     )

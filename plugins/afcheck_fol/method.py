@@ -27,9 +27,10 @@ from typing import cast
 
 from afcheck.components import Built, describe
 from afcheck.errors import LoadError, SuiteError, UsageError
-from afcheck.method import Case, Choice, ItemOutcome, ItemResult, ItemStatus, JsonObject, Selection
+from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, Selection
 from afcheck.runtime import Runtime
 from afcheck.suites import Record, SuiteSpec
+from afcheck.types import Status
 from afcheck_fol.decide import (
     UNDECIDED,
     Candidate,
@@ -53,8 +54,6 @@ from afcheck_fol.suite import Item
 from afcheck_fol.summary import GATES, Nl2FolSummary, summarise
 
 DEFAULT_FORMALISER = "reference"
-_STATUS = {"passed": ItemStatus.PASSED, "failed": ItemStatus.FAILED,
-           "skipped": ItemStatus.SKIPPED}
 
 
 @dataclass(frozen=True)
@@ -163,9 +162,9 @@ class Nl2FolMethod:
 
     def outcome(self, result: Decision) -> ItemOutcome:
         shown = outcome(result)
-        status = _STATUS[shown.status]
+        status = shown.status
         # A passed item has no message (the run's contract); its evidence stays in details.
-        return ItemOutcome(status, "" if status is ItemStatus.PASSED else shown.message,
+        return ItemOutcome(status, "" if status is Status.PASSED else shown.message,
                            shown.details)
 
     def timings(self, result: Decision) -> Mapping[str, float]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from afcheck_faithfulness.records import Edit, Perturbation, Step
+
 from afcheck.errors import UsageError
 from afcheck.llm import (
     Completion,
@@ -19,7 +21,6 @@ from afcheck.llm import (
 )
 from afcheck.llm.postprocess import THINK_CLOSE, THINK_OPEN
 from afcheck.llm.records import backend_failure_reason
-from afcheck.types import Edit, Perturbation, Step
 from afcheck_llm import prompts
 
 NAME = "llm"
@@ -29,9 +30,9 @@ _FENCED = re.compile(r"^```[^\n]*\n(.*?)\n?```$", re.S)
 
 
 class LLMPerturber:
-    """An :class:`afcheck.components.Perturber` that asks a model for a minimal falsifying
-    edit. Each step's seed derives from the run seed and the step id, so results do not
-    depend on batch composition (where the backend honours seeds)."""
+    """An :class:`afcheck_faithfulness.kinds.Perturber` that asks a model for a minimal
+    falsifying edit. Each step's seed derives from the run seed and the step id, so results do
+    not depend on batch composition (where the backend honours seeds)."""
 
     name = NAME
 

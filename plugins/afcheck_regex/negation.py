@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from afcheck.types import Edit
+from afcheck_faithfulness.records import Edit
 
 _NOT = re.compile(r"(?<![\\\w'’-])[Nn]ot(?![\w'’-])")
 _AUXILIARY = re.compile(

@@ -12,7 +12,8 @@ Per step, in order of preference:
 
 Each step gets its own :class:`random.Random`, seeded from a SHA-256 of ``(seed, step.id)``, so
 the result depends only on the seed and the step, not on the order of the batch or on Python's
-salted ``hash()``. Exactly one contiguous edit is made and recorded as :class:`afcheck.types.Edit`.
+salted ``hash()``. Exactly one contiguous edit is made and recorded as
+:class:`afcheck_faithfulness.records.Edit`.
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from afcheck_faithfulness.records import Edit, Perturbation, Step
+
 from afcheck.errors import UsageError
-from afcheck.types import Edit, Perturbation, Step
 from afcheck_regex.judge import effectiveness
 from afcheck_regex.negation import negation_edit
 from afcheck_regex.numerals import find_numerals, shifted

@@ -34,9 +34,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from afcheck_faithfulness.records import Step
+
 from afcheck.errors import AfcheckError, LoadError, SuiteError, UsageError
 from afcheck.suites import DATA_DIR_ENV, SuiteSpec, find_in_data_dir
-from afcheck.types import Location, Step
+from afcheck.types import Location
 
 if TYPE_CHECKING:
     from afcheck.llm import Completion, LLMClient, Sampling

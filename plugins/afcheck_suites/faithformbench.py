@@ -21,9 +21,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from afcheck_faithfulness.records import Step
+
 from afcheck.errors import LoadError, SuiteError
 from afcheck.suites import SuiteSpec, find_in_data_dir
-from afcheck.types import Location, Step
+from afcheck.types import Location
 from afcheck_suites.fields import id_problem, surrogate_problem, type_name
 
 KNOWN = {

@@ -16,9 +16,11 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from afcheck_faithfulness.records import Step
+
 from afcheck.errors import LoadError
 from afcheck.suites import SuiteSpec
-from afcheck.types import Location, Step
+from afcheck.types import Location
 from afcheck_suites.fields import (
     id_problem,
     is_id,

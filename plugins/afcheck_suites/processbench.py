@@ -23,9 +23,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from afcheck_faithfulness.records import Step
+
 from afcheck.errors import LoadError, SuiteError
 from afcheck.suites import SuiteSpec
-from afcheck.types import Location, Step
+from afcheck.types import Location
 from afcheck_suites.fields import id_problem
 from afcheck_suites.source import HUB_REPO, SPLITS, make_step, resolve, rows
 

@@ -11,9 +11,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from afcheck_faithfulness.records import Step
+
 from afcheck.errors import SuiteError
 from afcheck.suites import DATA_DIR_ENV, SuiteSpec, find_in_data_dir
-from afcheck.types import Location, Step
+from afcheck.types import Location
 
 HUB_REPO = "Qwen/ProcessBench"
 SPLITS = ("gsm8k", "math", "olympiadbench", "omnimath")

@@ -18,15 +18,14 @@ from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
 
+from afcheck_faithfulness.records import Edit, Perturbation, Step
+
 from afcheck import hookimpl
 from afcheck.types import (
-    Edit,
     Formalisation,
     FormalisationStatus,
     FormaliseRequest,
-    Perturbation,
     ProofTask,
-    Step,
     Verdict,
     VerdictKind,
 )

@@ -23,7 +23,7 @@ from typing import Any, Protocol, runtime_checkable
 from afcheck import hookimpl
 from afcheck.errors import LoadError
 from afcheck.hookspecs import hookspec
-from afcheck.method import Case, Choice, ItemOutcome, ItemResult, ItemStatus, Selection
+from afcheck.method import Case, Choice, ItemOutcome, ItemResult, Selection
 from afcheck.metrics import wilson
 from afcheck.options import OptionGroup
 from afcheck.registry import PROVER, REPORTER, Kind, Kinds, Register, lazy
@@ -32,7 +32,7 @@ from afcheck.runtime import Runtime
 from afcheck.runtime import cache as codec
 from afcheck.suites import Record, SuiteSpec
 from afcheck.summary import RunSummary
-from afcheck.types import Location, ProofTask, Verdict
+from afcheck.types import Location, ProofTask, Status, Verdict
 
 
 @runtime_checkable
@@ -186,9 +186,9 @@ class Verdicts:
 
     def outcome(self, result: ToyResult) -> ItemOutcome:
         if result.passed:
-            return ItemOutcome(ItemStatus.PASSED)
+            return ItemOutcome(Status.PASSED)
         expected, got = result.case.claim.expected, result.verdict.kind.value
-        return ItemOutcome(ItemStatus.FAILED, f"expected {expected}, got {got}",
+        return ItemOutcome(Status.FAILED, f"expected {expected}, got {got}",
                            f"claim: {result.case.claim.claim}")
 
     def timings(self, result: ToyResult) -> Mapping[str, float]:
@@ -199,7 +199,7 @@ class Verdicts:
                 "expected": result.case.claim.expected}
 
     def summarise(self, items: Sequence[ItemResult[ToyResult]]) -> ToySummary:
-        correct = sum(item.outcome.status is ItemStatus.PASSED for item in items)
+        correct = sum(item.outcome.status is Status.PASSED for item in items)
         return ToySummary(correct, len(items))
 
 
