@@ -201,7 +201,9 @@ def test_a_key_given_as_api_key_env_is_refused_without_being_repeated(value: str
     assert value not in str(e.value)
 
 
-def test_ordinary_variable_names_are_accepted() -> None:
+def test_ordinary_variable_names_are_accepted(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("OPENAI_API_KEY", "MY_GATEWAY_KEY", "together_api_key"):
+        monkeypatch.setenv(name, "set")  # named and set: accepted without a warning
     for name in ("OPENAI_API_KEY", "MY_GATEWAY_KEY", "together_api_key", ""):
         _client("http://127.0.0.1:9/v1", api_key_env=name)
 

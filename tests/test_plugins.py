@@ -31,6 +31,7 @@ def test_builtins_load_through_the_entry_point_group() -> None:
     assert loaded.registry("formaliser").get("reference").plugin == "reference"
 
 
+@pytest.mark.filterwarnings("ignore:.*afcheck_register_views:afcheck.plugins.PluginWarning")
 def test_a_broken_plugin_is_reported_and_the_others_load(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(plugins, "_entry_points", lambda: entry_points(
