@@ -21,7 +21,8 @@ def _answer(premises: list[str], conclusions: list[str]) -> str:
     return "\n".join(lines)
 
 
-def test_run_retries_an_unparsable_answer_then_accepts(tmp_path: Path) -> None:
+def _suite(tmp_path: Path) -> Path:
+    """A one-chain suite of recorded responses: Max, a jompus, is not sour."""
     suite = tmp_path / "s"
     suite.mkdir()
     (suite / "suite.toml").write_text(
@@ -33,6 +34,11 @@ def test_run_retries_an_unparsable_answer_then_accepts(tmp_path: Path) -> None:
            "steps": ["Max is a yumpus.", "Yumpuses are not sour.", "Max is not sour."],
            "answer": "False"}
     (suite / "c.jsonl").write_text(json.dumps(row) + "\n")
+    return suite
+
+
+def test_run_retries_an_unparsable_answer_then_accepts(tmp_path: Path) -> None:
+    suite = _suite(tmp_path)
     broken = _answer(PREMISES[:2] + ["Jompus(max"], ["Yumpus(max)", "Sour(max)"])
     right = _answer(PREMISES, ["Yumpus(max)", "∀x (Yumpus(x) → ¬Sour(x))", "¬Sour(max)",
                                "Sour(max)"])
@@ -65,17 +71,7 @@ def test_run_retries_an_unparsable_answer_then_accepts(tmp_path: Path) -> None:
 def test_the_model_under_test_reaches_the_chains_method(tmp_path: Path) -> None:
     """``--formaliser frontier`` (a Lean model preset) is asked for the chain with the chains
     method's own prompt; the run says which model wrote its candidates."""
-    suite = tmp_path / "s"
-    suite.mkdir()
-    (suite / "suite.toml").write_text(
-        '[afcheck]\nschema = 1\nname = "s"\nkind = "chains"\nsource = "responses"\n'
-        'data = "c.jsonl"\n')
-    row = {"id": "one", "premises": ["Jompuses are yumpuses.", "Yumpuses are not sour.",
-                                     "Max is a jompus."],
-           "conclusion": "Max is sour.", "label": "False",
-           "steps": ["Max is a yumpus.", "Yumpuses are not sour.", "Max is not sour."],
-           "answer": "False"}
-    (suite / "c.jsonl").write_text(json.dumps(row) + "\n")
+    suite = _suite(tmp_path)
     right = _answer(PREMISES, ["Yumpus(max)", "∀x (Yumpus(x) → ¬Sour(x))", "¬Sour(max)",
                                "Sour(max)"])
     stub = StubServer([Reply(body=chat_body(right))])
