@@ -31,7 +31,7 @@ class FolProver(Protocol):
 FOL_FORMALISER: Kind[FolFormaliser] = Kind(
     "fol_formaliser", "fol_formalisers", "afcheck_register_fol_formalisers", True,
     protocol=FolFormaliser, follows="formaliser", model_entry="llm", candidates=True,
-    description="natural language → first-order logic (default: the model of --formaliser)")
+    description="natural language → first-order logic")
 FOL_PROVER: Kind[FolProver] = Kind(
     "fol_prover", "fol_provers", "afcheck_register_fol_provers", True, protocol=FolProver,
     description="decide TPTP problems (SZS statuses)")
