@@ -13,7 +13,8 @@ from afcheck_chains.outcome import outcome, to_json
 from afcheck_chains.records import ChainRecord, GoldFol, Label
 from afcheck_chains.summary import macro_f1, metrics
 from afcheck_fol.formaliser import read_answer
-from afcheck_fol.formalisers import GENERIC, PresetFormaliser, ReferenceFormaliser
+from afcheck_fol.formalisers import PresetFormaliser, ReferenceFormaliser
+from afcheck_fol.presets import GENERIC
 from afcheck_fol.provers import make_fol_prover
 
 from afcheck.llm import Completion, Prompt, Sampling

@@ -9,17 +9,17 @@ from pathlib import Path
 import pytest
 from afcheck_fol.formaliser import FolTask, read_answer
 from afcheck_fol.formalisers import (
-    GEMMA,
-    LLAMA,
     PresetFormaliser,
     ReferenceFormaliser,
     ReplayFormaliser,
     make_preset,
     make_reference,
     make_replay,
+    sampling_of,
 )
 from afcheck_fol.language import TARSKI
 from afcheck_fol.method import task
+from afcheck_fol.presets import GEMMA, LLAMA
 from afcheck_fol.suite import Item
 from afcheck_fol.syntax import parse
 from llm_fixtures import FakeEngine, FakeSamplingParams
@@ -85,7 +85,7 @@ def test_preset_sends_the_seed_prompt_in_one_call() -> None:
     engine = FakeEngine(lambda prompt, params, i: ("= Cube(a)" if "cube" in prompt
                                                    else "I cannot", "stop"))
     client = VLLMClient("m", engine=engine, sampling_params=FakeSamplingParams)  # type: ignore[arg-type]
-    formaliser = PresetFormaliser(LLAMA, client, LLAMA.sampling)
+    formaliser = PresetFormaliser(LLAMA, client, sampling_of(LLAMA))
     assert formulas(formaliser.formalise(TASKS)) == ["Cube(a)", "I cannot"]
     assert len(engine.calls) == 1
     method, conversations, params, _ = engine.calls[0]
@@ -99,7 +99,7 @@ def test_preset_sends_the_seed_prompt_in_one_call() -> None:
 def test_gemma_gets_the_instructions_in_the_user_turn() -> None:
     engine = FakeEngine(lambda prompt, params, i: ("= Cube(a)", "stop"))
     client = VLLMClient("m", engine=engine, sampling_params=FakeSamplingParams)  # type: ignore[arg-type]
-    PresetFormaliser(GEMMA, client, GEMMA.sampling).formalise(TASKS[:1])
+    PresetFormaliser(GEMMA, client, sampling_of(GEMMA)).formalise(TASKS[:1])
     [conversation] = engine.calls[0][1]
     assert [turn["role"] for turn in conversation] == ["user"]
     assert conversation[0]["content"].endswith("a is a cube.")

@@ -86,18 +86,11 @@ def afcheck_register_fol_formalisers(register: Register) -> None:
     register("replay", lazy("afcheck_fol.formalisers:make_replay"),
              description="recorded model outputs, one {\"id\", \"output\"} a line",
              details={"options": "path=FILE"})
-    for name, model, description in _PRESETS:
-        register(name, _preset(name), description=description,
-                 details={"backend": "vllm|http", "model": model or "(model=…)"})
+    from afcheck_fol.presets import PRESETS
 
-
-_PRESETS = (
-    ("llm", "", "the asking method's prompt to any chat model; what a model given with "
-     "--formaliser becomes for the FOL methods"),
-    ("nl2fol-llama", "meta-llama/Llama-3.1-8B-Instruct", "Llama 3.1 8B Instruct"),
-    ("nl2fol-gemma", "google/gemma-2-9b-it", "Gemma 2 9B (no system role)"),
-    ("nl2fol-folio", "", "any chat model (model=NAME)"),
-)
+    for preset in PRESETS.values():
+        register(preset.name, _preset(preset.name), description=preset.description,
+                 details={"backend": "vllm|http", "model": preset.model or "(model=…)"})
 
 
 def _preset(name: str) -> Callable[[Mapping[str, str]], object]:

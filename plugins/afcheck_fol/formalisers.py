@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 
 from afcheck.errors import UsageError
@@ -31,6 +31,7 @@ from afcheck.llm import (
 )
 from afcheck_fol.formaliser import FolAnswer, FolTask, read_answer
 from afcheck_fol.jsonl import json_lines
+from afcheck_fol.presets import PRESETS, FolPreset
 
 
 class ReferenceFormaliser:
@@ -100,46 +101,6 @@ class ReplayFormaliser:
         return answers
 
 
-@dataclass(frozen=True)
-class FolPreset:
-    """A model as a FOL formaliser: its id and how its chat template takes the prompt (the
-    prompt itself is the asking method's)."""
-
-    name: str
-    model: str
-    sampling: Sampling = field(default_factory=lambda: Sampling(max_tokens=512, temperature=0.0))
-    system_in_user: bool = False
-    """For chat templates without a system role (Gemma): the system text opens the user turn."""
-    description: str = ""
-    version: str = "1"
-
-
-LLAMA = FolPreset(
-    name="nl2fol-llama",
-    model="meta-llama/Llama-3.1-8B-Instruct",
-    description="the seed's Prompt 1 (Tarski's World) for Llama 3.1 8B Instruct",
-)
-GEMMA = FolPreset(
-    name="nl2fol-gemma",
-    model="google/gemma-2-9b-it",
-    system_in_user=True,
-    description="the seed's Prompt 1 (Tarski's World) for Gemma 2 9B (no system role)",
-)
-FOLIO_CHAT = FolPreset(
-    name="nl2fol-folio",
-    model="",
-    description="FOLIO-style translation prompt for any chat model: model=NAME",
-)
-
-
-GENERIC = FolPreset(
-    name="llm",
-    model="",
-    description="the asking method's prompt to any chat model: model=NAME[,base_url=URL]",
-)
-PRESETS: Mapping[str, FolPreset] = {p.name: p for p in (GENERIC, LLAMA, GEMMA, FOLIO_CHAT)}
-
-
 class PresetFormaliser:
     """A :class:`FolPreset` on an :class:`~afcheck.llm.LLMClient`: one batched call per
     answer length the tasks ask for."""
@@ -187,6 +148,11 @@ class PresetFormaliser:
         return [answers[i] for i in range(len(tasks))]
 
 
+def sampling_of(preset: FolPreset) -> Sampling:
+    """The preset's own sampling, before any ``max_tokens=…``/``temperature=…`` option."""
+    return Sampling(max_tokens=preset.max_tokens, temperature=preset.temperature)
+
+
 def make_reference(options: Mapping[str, str]) -> ReferenceFormaliser:
     unknown = sorted(set(options) - {"gold"})
     if unknown:
@@ -216,5 +182,5 @@ def make_preset(name: str, options: Mapping[str, str]) -> PresetFormaliser:
         raise UsageError(f"fol formaliser '{name}': pass model=NAME (and base_url=URL for a "
                          "server), or give the model with --formaliser")
     client = make_client(llm_options, model=preset.model)
-    return PresetFormaliser(preset, client, sampling_from(llm_options, preset.sampling),
+    return PresetFormaliser(preset, client, sampling_from(llm_options, sampling_of(preset)),
                             max_tokens_given="max_tokens" in options)
