@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import cast
 
-from afcheck_fol.formaliser import FolFormaliser, answer_from_json, answer_to_json, deterministic
+from afcheck_fol.formaliser import deterministic, formalise_cached
 from afcheck_fol.kinds import FOL_FORMALISER, FOL_PROVER
 from afcheck_fol.provers import FolProver, ProverResult, Szs
 from afcheck_fol.tptp import Problem
@@ -72,28 +72,19 @@ class _RuntimeProver:
 
 
 class _RuntimeFormaliser:
-    """The run's FOL formaliser, asked through its result cache: one task per chain, keyed by
-    the prompt, the sentences and the attempt (a sampling formaliser's seed derives from the
-    chain and the attempt), so a rerun asks a model only for what it has not answered."""
+    """The run's FOL formaliser asked for whole chains, one task per chain, through the run's
+    result cache (:func:`afcheck_fol.formaliser.formalise_cached`)."""
 
     def __init__(self, runtime: Runtime, choice: Choice) -> None:
-        built = runtime.component(FOL_FORMALISER, choice)
         self.runtime = runtime
-        self.built = cast("Built[object]", built)
-        self.inner = cast(FolFormaliser, built.component)
-        self.deterministic = deterministic(self.inner)
+        self.choice = choice
+        self.deterministic = deterministic(
+            runtime.component(FOL_FORMALISER, choice).component)
 
     def formalise(self, records: Sequence[ChainRecord], attempt: int = 0) -> list[Formalised]:
-        tasks = [task(record) for record in records]
-        batch = self.runtime.cached(
-            "fol-formalise", self.built, tasks,
-            key=lambda t: (t.id, t.user, t.sentences, t.reference, attempt),
-            call=lambda chunk: self.inner.formalise(chunk, attempt),
-            load=answer_from_json,
-            dump=answer_to_json,
-            keep=lambda a: not a.transient,
-        )
-        return [read_chain(r, a) for r, a in zip(records, batch.results, strict=True)]
+        answers = formalise_cached(self.runtime, self.choice, [task(r) for r in records],
+                                   attempt)
+        return [read_chain(r, a) for r, a in zip(records, answers, strict=True)]
 
 
 class ChainsMethod:

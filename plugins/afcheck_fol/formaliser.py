@@ -19,9 +19,14 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 
 from afcheck_fol.extract import extract
+
+if TYPE_CHECKING:
+    from afcheck.components import Built
+    from afcheck.method import Choice
+    from afcheck.runtime import Runtime
 
 
 @dataclass(frozen=True)
@@ -87,6 +92,26 @@ def answer_from_json(data: Mapping[str, object]) -> FolAnswer:
     return FolAnswer(str(data["id"]),
                      None if not isinstance(formulas, list) else tuple(str(f) for f in formulas),
                      str(data.get("raw", "")), str(data.get("error", "")))
+
+
+def formalise_cached(runtime: Runtime, choice: Choice, tasks: Sequence[FolTask],
+                     attempt: int = 0) -> list[FolAnswer]:
+    """The run's FOL formaliser ``choice`` over ``tasks``, through the run's result cache
+    (stage ``fol-formalise``): keyed by everything a task asks (prompt, sentences, reference)
+    and the attempt (a sampling formaliser's seed derives from the task and the attempt), so
+    a rerun asks a model only what it has not answered. A backend failure is asked again."""
+    from afcheck_fol.kinds import FOL_FORMALISER
+
+    built = runtime.component(FOL_FORMALISER, choice)
+    formaliser = built.component
+    return runtime.cached(
+        "fol-formalise", cast("Built[object]", built), list(tasks),
+        key=lambda t: (t.id, t.system, t.user, t.sentences, t.reference, attempt),
+        call=lambda chunk: formaliser.formalise(chunk, attempt),
+        load=answer_from_json,
+        dump=answer_to_json,
+        keep=lambda a: not a.transient,
+    ).results
 
 
 def deterministic(formaliser: object) -> bool:

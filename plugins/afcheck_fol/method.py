@@ -42,14 +42,7 @@ from afcheck_fol.decide import (
     to_json,
     verdict_record,
 )
-from afcheck_fol.formaliser import (
-    FolAnswer,
-    FolFormaliser,
-    FolTask,
-    answer_from_json,
-    answer_to_json,
-)
-from afcheck_fol.kinds import FOL_FORMALISER
+from afcheck_fol.formaliser import FolAnswer, FolTask, formalise_cached
 from afcheck_fol.suite import Item
 from afcheck_fol.summary import GATES, Nl2FolSummary, summarise
 
@@ -125,18 +118,9 @@ class Nl2FolMethod:
             groups.setdefault(case.spec.formaliser, []).append(index)
         candidates: dict[int, Candidate] = {}
         for choice, indices in groups.items():
-            built = runtime.component(FOL_FORMALISER, choice)
-            formaliser = cast(FolFormaliser, built.component)
-            tasks = [task(cases[i].spec.item) for i in indices]
-            batch = runtime.cached(
-                "fol-formalise", cast("Built[object]", built), tasks,
-                key=lambda t: (t.id, t.system, t.user, t.reference),
-                call=lambda chunk, f=formaliser: f.formalise(chunk),  # type: ignore[misc]
-                load=answer_from_json,
-                dump=answer_to_json,
-                keep=lambda a: not a.transient and a.formulas is not None,
-            )
-            for index, answer in zip(indices, batch.results, strict=True):
+            answers = formalise_cached(runtime, choice, [task(cases[i].spec.item)
+                                                         for i in indices])
+            for index, answer in zip(indices, answers, strict=True):
                 candidates[index] = _candidate(answer)
         evaluator = cast("Built[object]", describe(Evaluator(), "z3", {}))
         work = [(cases[i].spec, candidates[i]) for i in range(len(cases))]
