@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import warnings
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
@@ -149,10 +150,7 @@ class Run:
         overrides: dict[str, object] = {key: self._option(key)
                                         for key in (*SETTING_KEYS, *settings)}
         for kind in self.plugins.kinds.selectable():
-            overrides[kind.name] = self._option(kind.name)
-        for kind in self.plugins.kinds.selectable():
-            if overrides[kind.name] is None and self._followed(kind) is not None:
-                overrides[kind.name] = self._option(str(kind.follows))
+            overrides[kind.name] = self._option((self._followed(kind) or kind).name)
         return overrides
 
     def _followed(self, kind: Kind[object]) -> Kind[object] | None:
@@ -228,27 +226,27 @@ class Run:
         checked: set[tuple[str, Choice]] = set()
         used: set[str] = set()
         writers = {kind.name for kind in self.plugins.kinds if kind.candidates}
-        candidates: dict[str, dict[str, int]] = {}
-        fixed: dict[str, int] = {}
+        candidates: dict[str, Counter[tuple[str, Choice]]] = {}
+        fixed: Counter[str] = Counter()
         for case in cases:
             wrote = False
             for kind_name, choice in self.method(case.method).choices(case.spec):
                 used.add(kind_name)
                 if kind_name in writers:
                     wrote = True
-                    label = self._label(kind_name, choice)
-                    written = candidates.setdefault(case.method, {})
-                    written[label] = written.get(label, 0) + 1
+                    candidates.setdefault(case.method, Counter())[kind_name, choice] += 1
                 if (kind_name, choice) in checked:
                     continue
                 checked.add((kind_name, choice))
                 kind = self.plugins.kinds.get(kind_name)
                 self.plugins.registry(kind).get(choice.name)
                 if build:
-                    self._check_protocol(kind, choice, self.components.get(kind, choice))
+                    self._check_protocol(kind, choice,
+                                         self.components.get(kind, choice).component)
             if not wrote:
-                fixed[case.method] = fixed.get(case.method, 0) + 1
-        self._candidates = {method: Candidates(candidates.get(method, {}), fixed.get(method, 0))
+                fixed[case.method] += 1
+        self._candidates = {method: Candidates(self._labelled(candidates.get(method, Counter())),
+                                               fixed[method])
                             for method in dict.fromkeys(case.method for case in cases)}
         self._refuse_unused(used, {case.method for case in cases})
         self._gates = self._read_gates()
@@ -259,6 +257,14 @@ class Run:
         baseline = self.option("baseline")
         if baseline and not self.option("update_baseline"):
             self.expected_failures = gating.load_baseline(Path(str(baseline)))
+
+    def _labelled(self, counts: Counter[tuple[str, Choice]]) -> dict[str, int]:
+        """Items per label; labelled once per choice, not per item (a run has thousands of
+        items and few choices), and choices that read alike counted together."""
+        labelled: Counter[str] = Counter()
+        for (kind, choice), count in counts.items():
+            labelled[self._label(kind, choice)] += count
+        return dict(labelled)
 
     def _label(self, kind: str, choice: Choice) -> str:
         """A choice as the summary shows it: its name and the model it asks, if any."""
@@ -271,8 +277,7 @@ class Run:
         name = f"{kind.replace('_', ' ')} {choice.name}"
         return f"{name} ({', '.join(shown)})" if shown else name
 
-    def _check_protocol(self, kind: Kind[object], choice: Choice, built: object) -> None:
-        component = getattr(built, "component", built)
+    def _check_protocol(self, kind: Kind[object], choice: Choice, component: object) -> None:
         if kind.protocol is not None and not isinstance(component, kind.protocol):
             entry = self.plugins.registry(kind).get(choice.name)
             raise UsageError(f"{kind.name} '{choice.name}' of plugin '{entry.plugin}' is not a "
