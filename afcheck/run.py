@@ -32,7 +32,7 @@ from afcheck.runtime.executor import DEFAULT as DEFAULT_EXECUTOR
 from afcheck.runtime.executor import Executor
 from afcheck.runtime.progress import Progress
 from afcheck.runtime.spool import Spool
-from afcheck.suites import SETTING_KEYS, SuiteSpec, check_defaults, load_spec
+from afcheck.suites import SETTINGS, SuiteSpec, check_defaults, load_spec
 from afcheck.summary import Candidates, RunSummary
 from afcheck.types import Status
 
@@ -148,7 +148,7 @@ class Run:
         another (the FOL formalisers follow ``formaliser``) takes the other's choice when its
         own is not given, so that the model under test reaches every method of the run."""
         overrides: dict[str, object] = {key: self._option(key)
-                                        for key in (*SETTING_KEYS, *settings)}
+                                        for key in (*SETTINGS, *settings)}
         for kind in self.plugins.kinds.selectable():
             overrides[kind.name] = self._option((self._followed(kind) or kind).name)
         return overrides

@@ -43,9 +43,9 @@ MANIFEST = "suite.toml"
 SCHEMA = 1
 _TOP_KEYS = {"schema", "name", "kind", "method", "data", "source", "split", "description",
              "defaults", "options"}
-SETTING_KEYS = ("limit",)
-"""Settings every suite may give in ``[afcheck.defaults]`` besides a component per kind and
-its method's own settings (:attr:`afcheck.method.Method.settings`)."""
+SETTINGS: Mapping[str, type] = {"limit": int}
+"""Settings every suite may give in ``[afcheck.defaults]``, with their types, besides a
+component per kind and its method's own settings (:func:`afcheck.method.settings_of`)."""
 
 
 class Record(Protocol):
@@ -209,7 +209,7 @@ def load_spec(root: Path, kinds: Collection[str] | None = None,
     if kinds is not None:
         check_defaults(spec, kinds, settings or {})
     else:
-        _check_defaults(manifest, defaults, {"limit": int, **(settings or {})})
+        _check_defaults(manifest, defaults, {**SETTINGS, **(settings or {})})
     return spec
 
 
@@ -217,10 +217,10 @@ def check_defaults(spec: SuiteSpec, kinds: Collection[str], settings: Mapping[st
                    ) -> None:
     """The keys of ``[afcheck.defaults]``: a component name per kind (and its options as
     ``<kind>_opt``), ``limit``, and the method's ``settings``, each of its type."""
-    allowed = {*kinds, *(f"{kind}_opt" for kind in kinds), *SETTING_KEYS, *settings}
+    allowed = {*kinds, *(f"{kind}_opt" for kind in kinds), *SETTINGS, *settings}
     _check_keys(spec.manifest, spec.defaults, allowed, "[afcheck.defaults]")
     _check_defaults(spec.manifest, spec.defaults,
-                    {**{kind: str for kind in kinds}, "limit": int, **settings})
+                    {**{kind: str for kind in kinds}, **SETTINGS, **settings})
 
 
 def _check_keys(manifest: Path, table: Mapping[str, Any], allowed: set[str], where: str) -> None:
