@@ -212,9 +212,9 @@ class Plugins:
     def create(self, kind: Kind[T] | str, name: str,
                options: Mapping[str, str] | None = None,
                build: Build | None = None) -> T | object:
-        """Build the component ``name`` of ``kind`` with its options. A factory that takes a
-        second argument gets ``build(kind, name, options)`` for the components its own is
-        made of: ``build``, or, outside a run, this manager's :meth:`create`."""
+        """Build the component ``name`` of ``kind`` with its options. A factory with a
+        parameter named ``build`` gets ``build(kind, name, options)`` for the components its
+        own is made of: ``build``, or, outside a run, this manager's :meth:`create`."""
         entry = self.registry(kind).get(name)
         if takes_build(entry.factory):
             return entry.factory(dict(options or {}), build or self._build)  # type: ignore[call-arg]
