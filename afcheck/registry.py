@@ -43,8 +43,9 @@ class Factory(Protocol[T_co]):
 
 class Build(Protocol):
     """``build(kind, name, options)``: what a factory with a parameter named ``build`` (after
-    its options) receives, to build the components its own is made of (a criterion's prover). Inside a run they are
-    the run's components: built once, recorded in the run record and closed at its end."""
+    its options) receives, to build the components its own is made of (a criterion's
+    prover). Inside a run they are the run's components: built once, recorded in the run
+    record and closed at its end."""
 
     def __call__(self, kind: str, name: str, options: Options, /) -> object: ...
 
