@@ -19,9 +19,14 @@ _LABEL = re.compile(
 )
 
 
+def without_thinking(output: str) -> str:
+    """``output`` with its closed ``<think>…</think>`` sections removed."""
+    return _THINK.sub("", output)
+
+
 def extract(output: str) -> str:
     """The formula text of ``output`` (possibly empty: an empty formula is a syntax error)."""
-    text = _THINK.sub("", output)
+    text = without_thinking(output)
     if "<think>" in text:  # cut off while thinking: no answer
         return ""
     fenced = _FENCE.search(text)

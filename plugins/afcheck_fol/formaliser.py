@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 
-from afcheck_fol.extract import extract
+from afcheck_fol.extract import extract, without_thinking
 
 if TYPE_CHECKING:
     from afcheck.components import Built
@@ -120,14 +120,13 @@ def deterministic(formaliser: object) -> bool:
 
 
 _LINE = re.compile(r"^\s*(?P<formula>.+?)\s*:::\s*\((?P<index>\d+)\)")
-_THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
 
 
 def read_answer(task: FolTask, text: str) -> FolAnswer:
     """The formulas of a model's ``text`` for ``task``, or why they cannot be read."""
     if not task.sections:
         return FolAnswer(task.id, (extract(text),), raw=text)
-    body = _THINK.sub("", text)
+    body = without_thinking(text)
     found: dict[str, dict[int, str]] = {name.lower(): {} for name, _ in task.sections}
     current: str | None = None
     for line in body.splitlines():
