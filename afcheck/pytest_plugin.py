@@ -352,6 +352,7 @@ class CaseItem(pytest.Item):
 
 def _execute(run: Run, session: pytest.Session) -> None:
     from afcheck.runtime import ComponentError
+    from afcheck.runtime.executor import ExecutorStopped
 
     cases = [item.case for item in session.items if isinstance(item, CaseItem)]
     try:
@@ -360,6 +361,9 @@ def _execute(run: Run, session: pytest.Session) -> None:
         # A plugin bug: its traceback, once, for the report; then stop every item.
         traceback.print_exception(exc.__cause__ or exc, file=sys.stderr)
         pytest.exit(f"afcheck: {exc}", returncode=pytest.ExitCode.INTERNAL_ERROR)
+    except ExecutorStopped as exc:
+        # A lost cluster or SIGTERM is no failure of a case: exit 2, as an interruption.
+        pytest.exit(f"afcheck: {exc}", returncode=pytest.ExitCode.INTERRUPTED)
     except AfcheckError as exc:
         pytest.exit(f"afcheck: {exc}", returncode=pytest.ExitCode.USAGE_ERROR)
 

@@ -29,7 +29,7 @@ from afcheck.registry import EXECUTOR, METHOD, SUITE_KIND, Kind
 from afcheck.runtime import Components, Runtime, StageTimes
 from afcheck.runtime.cache import Cache
 from afcheck.runtime.executor import DEFAULT as DEFAULT_EXECUTOR
-from afcheck.runtime.executor import Executor
+from afcheck.runtime.executor import Executor, ExecutorStopped
 from afcheck.runtime.progress import Progress
 from afcheck.runtime.spool import Spool
 from afcheck.suites import SETTINGS, SuiteSpec, check_defaults, load_spec
@@ -344,6 +344,10 @@ class Run:
                         status = Status.XFAILED
                     results[case.case_id] = ItemResult(case, result, outcome, status,
                                                        method.timings(result))
+        except ExecutorStopped:
+            # The methods that finished before the stop are still reported and written.
+            self._results = results
+            raise
         finally:
             runtime.executor.close()
             where = runtime.executor.describe()

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from afcheck import hookimpl
 from afcheck.components import Built
-from afcheck.errors import UsageError
+from afcheck.errors import AfcheckError, UsageError
 
 if TYPE_CHECKING:
     from afcheck.registry import Register
@@ -52,6 +52,13 @@ class Recipe:
 
 Builder = Callable[[Recipe], object]
 """Builds a component from its :class:`Recipe`."""
+
+
+class ExecutorStopped(AfcheckError):
+    """An executor cannot finish a stage: its workers are gone (a lost cluster) or the run
+    was told to stop (SIGTERM). Raised from :meth:`Executor.run`; every chunk it yielded
+    before is in the cache, so the same command resumes. The run stops with this one line
+    and exit status 2 (interrupted), not as a failure of its cases."""
 
 
 @dataclass(frozen=True)
@@ -89,7 +96,8 @@ class Executor(Protocol):
     def run(self, stage: Stage, chunks: Sequence[list[T]],
             call: Callable[[list[T]], Sequence[R]]) -> Iterator[Done[R]]:
         """One :class:`Done` per chunk, in the order they finish. An exception ``call``
-        raises is raised here (the runtime reports it as the component's failure)."""
+        raises is raised here (the runtime reports it as the component's failure);
+        :class:`ExecutorStopped` when the executor itself cannot go on."""
         ...
 
     def close(self) -> None:

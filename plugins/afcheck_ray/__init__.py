@@ -10,7 +10,8 @@ from afcheck import hookimpl
 from afcheck.registry import Register, lazy
 
 # What `afcheck list executors` shows; the meaning of each is in afcheck_ray.executor.OPTIONS.
-_OPTIONS = "address (auto), cpus (1), gpu_stages (none), gpus (1), actors, stages, timeout_s (120)"
+_OPTIONS = ("address (auto), cpus (1), gpu_stages (none), gpus (1), actors, stages, "
+            "timeout_s (120), lost_after_s (10)")
 
 
 @hookimpl

@@ -11,7 +11,10 @@ The driver hands chunks to idle actors and yields each chunk as soon as it comes
 runtime caches it at once, exactly as a local run does. An actor that dies (its node lost, its
 process killed) is dropped and its chunk is queued again for the others; only unfinished
 chunks are redone. Chunks are independent and components are deterministic per item, so the
-results equal a local run's.
+results equal a local run's. A lost head is another matter: the cluster is gone, and the run
+stops with one line (:class:`~afcheck.runtime.executor.ExecutorStopped`) once the head has not
+answered for ``lost_after_s``; which cluster is used, and how reaching it is bounded, is
+:mod:`afcheck_ray.cluster`'s.
 
 What an actor asks the cluster for (:func:`stage_resources`): ``cpus`` CPUs, and whatever the
 stage's component declares in its ``resources`` (an offline vLLM formaliser asks for its
@@ -24,10 +27,9 @@ Options (``--executor-opt K=V``): see :data:`OPTIONS`.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import io
-import logging
 import pickle
-import socket
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -35,21 +37,26 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from afcheck.errors import AfcheckError, MissingDependency, UsageError
-from afcheck.runtime.executor import Builder, Done, LocalExecutor, Recipe, Stage
+from afcheck.runtime.executor import Builder, Done, ExecutorStopped, LocalExecutor, Recipe, Stage
+from afcheck_ray.cluster import AUTO, RESUME, Connection, choose, connect
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 OPTIONS: dict[str, str] = {
-    "address": "auto (on a cluster node), HOST:PORT or ray://HOST:PORT (Ray Client); "
-               "default auto",
+    "address": "auto (the cluster RAY_ADDRESS or Ray's cluster file names when it answers, "
+               "else a local cluster of the run's own), local (always that), HOST:PORT or "
+               "ray://HOST:PORT (Ray Client); default auto",
     "cpus": "CPUs per actor, and the processes of a component's own pool (default 1)",
     "gpu_stages": "stages whose component uses GPUs without declaring them in its resources "
                   "(default none)",
     "gpus": "GPUs per actor of the gpu_stages (default 1)",
     "actors": "actors per component (default: as many as the cluster's resources allow)",
     "stages": "only these stages go to the cluster, comma-separated (default all)",
-    "timeout_s": "how long to wait for the cluster to place a first actor (default 120)",
+    "timeout_s": "how long to wait to connect (or start the local cluster), and for the "
+                 "cluster to place a first actor (default 120)",
+    "lost_after_s": "a cluster whose head does not answer for this long is lost: the run "
+                    "stops, exit 2 (default 10)",
 }
 """The ``--executor-opt`` options, with what each means (``afcheck list executors``)."""
 _TAG = "afcheck-component"
@@ -81,13 +88,9 @@ class RayExecutor:
         if unknown:
             raise UsageError(f"--executor-opt {', '.join(unknown)}: unknown option of the ray "
                              f"executor; it takes {', '.join(OPTIONS)}")
-        try:
-            import ray
-        except ImportError:
-            raise MissingDependency("the ray executor", "ray",
-                                    "pip install 'afcheck[ray]'") from None
-        self.ray = ray
-        self.address = options.get("address", "auto").strip() or "auto"
+        if importlib.util.find_spec("ray") is None:
+            raise MissingDependency("the ray executor", "ray", "pip install 'afcheck[ray]'")
+        self.address = options.get("address", AUTO).strip() or AUTO
         self.cpus = _number(options, "cpus", 1.0)
         self.gpu_stages = {s.strip() for s in options.get("gpu_stages", "").split(",")
                            if s.strip()}
@@ -100,6 +103,7 @@ class RayExecutor:
         self.actors = int(_number(options, "actors", 0.0)) or None
         self.stages = {s.strip() for s in options.get("stages", "").split(",") if s.strip()}
         self.timeout_s = _number(options, "timeout_s", 120.0)
+        self.lost_after_s = _number(options, "lost_after_s", 10.0)
         self._pools: dict[Recipe, _Pool] = {}
         self._host: Any = None
         self.chunks_by_node: Counter[str] = Counter()
@@ -107,31 +111,37 @@ class RayExecutor:
         self.lost_actors = 0
         self.on_driver: dict[str, str] = {}
         """Stages whose call could not be shipped, with why; they ran on the driver."""
-        self._connect()
+        # The cluster is chosen before Ray is imported (see afcheck_ray.cluster).
+        self.connection: Connection = connect(choose(self.address, self.timeout_s),
+                                              self.timeout_s)
+        self.ray: Any = self.connection.ray
+        self._progress = ""
+        """The stage running on the cluster and how far it got, for a stop's message."""
 
     # -- the cluster ---------------------------------------------------------------------------
 
-    def _connect(self) -> None:
-        ray = self.ray
-        where = f"--executor-opt address={self.address}"
-        target = self.address.removeprefix("ray://")
-        if target != "auto":
-            host, _, port = target.rpartition(":")
-            if not host or not port.isdigit():
-                raise UsageError(f"{where}: expected auto, HOST:PORT or ray://HOST:PORT")
-            try:
-                socket.create_connection((host, int(port)), timeout=5).close()
-            except OSError as exc:
-                raise UsageError(f"{where}: no Ray cluster answers there ({exc.strerror or exc});"
-                                 " start one with `ray start --head` or fix the address") from None
-        if ray.is_initialized():
+    @property
+    def cluster(self) -> str:
+        """The cluster as messages name it."""
+        return self.connection.describe()
+
+    def _check_cluster(self) -> None:
+        """Return while the cluster's head answers; when it has not answered for
+        ``lost_after_s``, stop the run (Ray would wait 60 s, then end the driver's process)."""
+        why = self.connection.unreachable()
+        if not why:
             return
-        try:
-            ray.init(address=self.address, log_to_driver=False, logging_level=logging.ERROR,
-                     configure_logging=False)
-        except (ConnectionError, RuntimeError, ValueError) as exc:
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise UsageError(f"{where}: cannot connect to the Ray cluster: {first}") from None
+        began = time.monotonic()
+        while time.monotonic() - began < self.lost_after_s:
+            time.sleep(0.5)
+            why = self.connection.unreachable() or ""
+            if not why:
+                return
+        self.connection.lost = True
+        raise ExecutorStopped(
+            f"{self.cluster} was lost: its head at {self.connection.gcs} has "
+            f"not answered for {self.lost_after_s:g} s ({why}){self._progress}; {RESUME}, on "
+            "a cluster again or without --executor ray")
 
     def _alive_nodes(self) -> list[dict[str, float]]:
         return [dict(node.get("Resources", {})) for node in self.ray.nodes()
@@ -146,7 +156,7 @@ class RayExecutor:
                                 for k in sorted(resources))
             raise UsageError(
                 f"the {stage.name} stage ({stage.built.name}) asks each Ray worker for {asked}, "
-                f"which no node of the cluster at {self.address} has (largest: {largest}); "
+                f"which no node of {self.cluster} has (largest: {largest}); "
                 "add such a node or lower --executor-opt cpus=/gpus=")
         return fits
 
@@ -174,6 +184,9 @@ class RayExecutor:
             self.on_driver[stage.name] = f"{type(exc).__name__}: {first}"[:160]
             yield from LocalExecutor().run(stage, chunks, call)
             return
+        finished_chunks = 0
+        self._progress = f" during the {stage.name} stage, with 0 of {len(chunks)} chunks done"
+        self._check_cluster()  # a head lost between stages: asking it for nodes would hang
         digest = hashlib.sha256(payload).hexdigest()
         ref = self.ray.put(payload)
         pool = self._pool(stage, recipe, len(chunks))
@@ -189,7 +202,10 @@ class RayExecutor:
                 self._await_first(stage, pool)
                 continue
             waiting = list(running) + list(pool.starting)
-            finished, _ = self.ray.wait(waiting, num_returns=1)
+            # Not longer than a second: a lost head is noticed here, not by Ray's timeout.
+            finished, _ = self.ray.wait(waiting, num_returns=1, timeout=1.0)
+            if not finished:
+                self._check_cluster()
             for done in finished:
                 if done in pool.starting:
                     self._started(stage, pool, done)
@@ -201,6 +217,8 @@ class RayExecutor:
                     self._drop(pool, actor)
                     queue.appendleft(number)
                     self.retried += 1
+                    # A lost head takes its actors with it; asking it for nodes would hang.
+                    self._check_cluster()
                     continue
                 node = pool.nodes.get(actor, "?")
                 if status == "afcheck":
@@ -209,7 +227,11 @@ class RayExecutor:
                     raise WorkerError(f"{value} (on the Ray worker at {node})")
                 pool.ready.append(actor)
                 self.chunks_by_node[node] += 1
+                finished_chunks += 1
+                self._progress = (f" during the {stage.name} stage, with {finished_chunks} of "
+                                  f"{len(chunks)} chunks done")
                 yield Done(number, list(value), float(seconds))
+        self._progress = ""
 
     def _lost_errors(self) -> tuple[type[BaseException], ...]:
         exceptions = self.ray.exceptions
@@ -249,7 +271,7 @@ class RayExecutor:
 
     def _release(self, pool: _Pool) -> None:
         actors = [*pool.ready, *pool.starting.values()]
-        if not actors:
+        if not actors or self.connection.lost:
             return
         try:
             self.ray.wait([a.close.remote() for a in actors], num_returns=len(actors),
@@ -291,10 +313,13 @@ class RayExecutor:
             left = deadline - time.monotonic()
             if not pool.starting or left <= 0:
                 raise UsageError(
-                    f"the Ray cluster at {self.address} started no worker for the {stage.name} "
+                    f"{self.cluster} started no worker for the {stage.name} "
                     f"stage ({stage.built.name}) within {self.timeout_s:g} s: its nodes are busy "
                     "or gone (raise --executor-opt timeout_s= or free resources)")
-            finished, _ = self.ray.wait(list(pool.starting), num_returns=1, timeout=left)
+            finished, _ = self.ray.wait(list(pool.starting), num_returns=1,
+                                        timeout=min(left, 1.0))
+            if not finished:
+                self._check_cluster()
             for done in finished:
                 self._started(stage, pool, done)
 
@@ -343,19 +368,26 @@ class RayExecutor:
     # -- the end ---------------------------------------------------------------------------------
 
     def close(self) -> None:
-        """Let every actor close its components, then end the actors."""
-        for pool in self._pools.values():
-            self._release(pool)
-        self._pools.clear()
+        """Let every actor close its components, end the actors, and close the connection
+        (which stops a local cluster of the run's own)."""
+        try:
+            for pool in self._pools.values():
+                self._release(pool)
+            self._pools.clear()
+        finally:
+            self.connection.close()
 
     def describe(self) -> str:
         kept = "; ".join(f"the {name} stage ran on the driver (its call cannot be sent to a "
                          f"worker: {why})" for name, why in sorted(self.on_driver.items()))
+        note = self.connection.target.note
+        kept = "; ".join(part for part in (kept, note) if part)
         if not self.chunks_by_node:
-            return f"ray executor ({self.address}): {kept}" if kept else ""
+            return f"ray executor ({self.connection.address}): {kept}" if kept else ""
         nodes = ", ".join(f"{node}: {n}" for node, n in sorted(self.chunks_by_node.items()))
-        line = (f"ray executor ({self.address}): {sum(self.chunks_by_node.values())} chunks "
-                f"on {len(self.chunks_by_node)} node(s) ({nodes})")
+        line = (f"ray executor ({self.connection.address}): "
+                f"{sum(self.chunks_by_node.values())} chunks on {len(self.chunks_by_node)} "
+                f"node(s) ({nodes})")
         if self.retried:
             line += (f"; {self.retried} chunk(s) redone after {self.lost_actors} worker(s) "
                      "were lost")
