@@ -8,7 +8,9 @@ cache, in chunks of ``--chunk-size``.
 - local: the default executor, the ``smt`` prover with a process pool of ``--jobs`` workers
   (which it starts only for batches long enough to pay for it);
 - ray: a two-node Ray cluster on loopback (``ray start`` twice, one CPU per node, started and
-  stopped here), one ``smt`` actor per node (``jobs=1``).
+  stopped here), one ``smt`` actor per node (``jobs=1``), inside a network namespace with
+  loopback only when run as root (:func:`ray_cluster.loopback_only`; stderr says which), so
+  nothing the cluster opens is reachable from outside.
 
 Prints ``name value target``:
 
@@ -107,7 +109,6 @@ def main() -> None:
         print("# ray is not installed: pip install 'afcheck[ray]'", file=sys.stderr)
         return
     os.environ.setdefault("AFCHECK_DATA_DIR", str(ROOT.parent / "shared" / "data"))
-    os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
     import ray_cluster
     from afcheck_ray.executor import RayExecutor
 
@@ -117,23 +118,27 @@ def main() -> None:
     print(f"# {len(texts)} statements, chunks of {args.chunk_size}", file=sys.stderr)
     local_wall, local_kinds, _, chunks = prove(LocalExecutor(), {"jobs": str(args.jobs)},
                                                texts, args.chunk_size)
-    cluster = ray_cluster.start(cpus_per_node=1, nodes=2)
-    try:
-        executor = RayExecutor({"address": cluster.address, "timeout_s": "120"})
+    with ray_cluster.loopback_only() as network:
+        print("# network: " + ("a namespace of its own, loopback only" if not network.why
+                               else f"not isolated ({network.why})"), file=sys.stderr)
+        os.environ.update(ray_cluster.ENVIRONMENT)
+        cluster = ray_cluster.start(cpus_per_node=1, nodes=2)
         try:
-            # Warm the actors first: their start is paid once per run, not per chunk.
-            prove(executor, {"jobs": "1"}, texts[:2], 1)
-            ready = executor.wait_ready(120)
-            executor.chunks_by_node.clear()
-            ray_wall, ray_kinds, busy, chunks = prove(executor, {"jobs": "1"}, texts,
-                                                      args.chunk_size)
-            actors = len(executor.chunks_by_node)
-            print(f"# {ready} actors ready; {executor.describe()}", file=sys.stderr)
+            executor = RayExecutor({"address": cluster.address, "timeout_s": "120"})
+            try:
+                # Warm the actors first: their start is paid once per run, not per chunk.
+                prove(executor, {"jobs": "1"}, texts[:2], 1)
+                ready = executor.wait_ready(120)
+                executor.chunks_by_node.clear()
+                ray_wall, ray_kinds, busy, chunks = prove(executor, {"jobs": "1"}, texts,
+                                                          args.chunk_size)
+                actors = len(executor.chunks_by_node)
+                print(f"# {ready} actors ready; {executor.describe()}", file=sys.stderr)
+            finally:
+                executor.close()
+                ray.shutdown()
         finally:
-            executor.close()
-            ray.shutdown()
-    finally:
-        cluster.stop()
+            cluster.stop()
     overhead_ms = max(0.0, ray_wall * max(1, actors) - busy) / max(1, chunks) * 1000
     print(f"{names[0]} {ray_wall / local_wall:.3f} {targets[0]}")
     print(f"{names[1]} {overhead_ms:.1f} {targets[1]}")
