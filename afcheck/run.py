@@ -345,7 +345,8 @@ class Run:
                     results[case.case_id] = ItemResult(case, result, outcome, status,
                                                        method.timings(result))
         except ExecutorStopped:
-            # The methods that finished before the stop are still reported and written.
+            # Executed, so the end of the run still writes its result files (with the items
+            # pytest reported: the stop comes before the first); the cache keeps the rest.
             self._results = results
             raise
         finally:

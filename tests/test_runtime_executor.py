@@ -159,3 +159,30 @@ def test_a_third_party_executor_runs_every_stage(tmp_path: Path) -> None:
     assert {"formalise", "prove"} <= set(by_stage)
     for chunks in by_stage.values():
         assert chunks == sorted(range(len(chunks)), reverse=True)
+
+
+def test_an_executor_that_stops_ends_the_run_with_one_line_and_exit_2(tmp_path: Path) -> None:
+    """What a lost cluster or SIGTERM under the ray executor does, through the runner: one
+    `afcheck:` line, exit 2 (no case failed), the result files written, and the same command
+    with a working executor resumes from the cache."""
+    cache = ("--cache-dir", str(tmp_path / "cache"))
+    files = ("--json", str(tmp_path / "run.json"), "--junitxml", str(tmp_path / "run.xml"))
+    common = (str(EXAMPLES), "--chunk-size", "4", "-q", "--plugin", "lastfirst", *cache, *files)
+    stopped = _afcheck(*common, "--executor", "last-first", "--executor-opt",
+                       "stop_after=prove:2")
+    output = stopped.stdout + stopped.stderr
+    assert stopped.returncode == 2, output
+    lines = [line for line in output.splitlines() if "afcheck: the workers of the last-first "
+             "executor were lost during the prove stage, after 2 chunks" in line]
+    assert len(lines) == 1 and "Traceback" not in output and "INTERNALERROR" not in output
+    # Nothing of the one method of this run had finished: the files say so, and no case
+    # is reported as failed.
+    assert json.loads((tmp_path / "run.json").read_text(encoding="utf-8"))["steps"] == []
+    assert "<testcase" not in (tmp_path / "run.xml").read_text(encoding="utf-8")
+    resumed = _afcheck(*common, "--executor", "last-first")
+    assert resumed.returncode == 1, resumed.stdout + resumed.stderr  # literal fails cases
+    assert "result cache: " in resumed.stdout and " 0 results reused" not in resumed.stdout
+    fresh = _afcheck(str(EXAMPLES), "--chunk-size", "4", "-q", "--no-cache", "--json",
+                     str(tmp_path / "fresh.json"))
+    assert fresh.returncode == 1
+    assert _steps(tmp_path / "run.json") == _steps(tmp_path / "fresh.json")
