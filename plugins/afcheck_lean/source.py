@@ -3,6 +3,9 @@
 Imports cannot appear in a command that runs in the base environment, so a task's
 ``import`` lines are checked against the pool's header instead of being sent: Mathlib's own
 modules and its dependencies are already imported; anything else cannot be provided.
+Imports are read as Lean's header parser reads them (:func:`parse_imports`): tokens, with
+comments as whitespace, so ``import Mathlib/- -/axiom cheat : False`` is one import followed
+by an axiom, which then goes through the header rules like any other command.
 """
 
 from __future__ import annotations
@@ -12,12 +15,18 @@ from dataclasses import dataclass
 
 from afcheck_lean.integrity import strip_resource_options
 from afcheck_lean.statement import TARGET_NAME
+from afcheck_lean.tokens import lex
 
 _PROVIDED_ROOTS = ("Mathlib", "Aesop", "Init", "Std", "Batteries", "Qq", "ProofWidgets", "Lean")
 
 
 class SourceError(ValueError):
     """A task header that cannot be used in the pool's environment."""
+
+    def __init__(self, message: str, offset: int = 0) -> None:
+        super().__init__(message)
+        self.offset = offset
+        """Where in the header the problem is."""
 
 
 @dataclass(frozen=True)
@@ -37,23 +46,69 @@ class Source:
         return f"header line {line}"
 
 
+@dataclass(frozen=True)
+class Import:
+    """One imported module and the offset of its name."""
+
+    module: str
+    start: int
+
+
+@dataclass(frozen=True)
+class Imports:
+    """A file's module header: its imports and where the commands after them start."""
+
+    modules: tuple[Import, ...]
+    end: int
+    """Offset just after the last module name (0 when there is no import): everything from
+    here on is commands, even on the same line."""
+
+    def blanked(self, text: str) -> str:
+        """``text`` with the module header turned into spaces (newlines kept), so that offsets,
+        lines and columns of what follows stay those of the file."""
+        head = "".join(ch if ch == "\n" else " " for ch in text[: self.end])
+        return head + text[self.end :]
+
+
+def parse_imports(text: str) -> Imports:
+    """The ``import`` commands at the start of ``text``, read as Lean's header parser reads
+    them: an optional ``prelude``, then ``import`` tokens each followed by a module name, with
+    comments wherever whitespace may be; :class:`SourceError` for an ``import`` without a
+    module name."""
+    tokens = lex(text).tokens
+    index, end, found = 0, 0, []
+    if tokens and tokens[0].kind == "ident" and tokens[0].text == "prelude" and not tokens[0].escaped:
+        index, end = 1, tokens[0].end
+    while index < len(tokens) and tokens[index].kind == "ident" and not tokens[index].escaped \
+            and tokens[index].text == "import":
+        if index + 1 >= len(tokens) or tokens[index + 1].kind != "ident":
+            raise SourceError("'import' is not followed by a module name",
+                              tokens[index].start)
+        module = tokens[index + 1]
+        found.append(Import(module.text, module.start))
+        end = module.end
+        index += 2
+    return Imports(tuple(found), end)
+
+
 def header_lines(header: str, pool_header: str) -> str:
     """The task header without its imports and without resource options (afcheck's bounds,
     set by ``pool_header``, always win); :class:`SourceError` for an unavailable import."""
+    imports = parse_imports(header)
+    check_imports(imports, pool_header)
+    kept = "\n".join(line.rstrip() for line in imports.blanked(header).split("\n"))
+    return strip_resource_options(kept).strip("\n")
+
+
+def check_imports(imports: Imports, pool_header: str) -> None:
+    """:class:`SourceError` (at the module's offset) for the first module ``pool_header``
+    does not provide."""
     provided = _imports(pool_header)
-    kept = []
-    for line in header.splitlines():
-        stripped = line.strip()
-        if stripped.startswith("import "):
-            for module in stripped.split()[1:]:
-                if not _is_provided(module, provided):
-                    raise SourceError(
-                        f"import {module} is not available (the Lean project provides "
-                        f"{', '.join(sorted(provided))} and their dependencies)"
-                    )
-            continue
-        kept.append(line)
-    return strip_resource_options("\n".join(kept)).strip("\n")
+    for imported in imports.modules:
+        if not _is_provided(imported.module, provided):
+            raise SourceError(
+                f"import {imported.module} is not available (the Lean project provides "
+                f"{', '.join(sorted(provided))} and their dependencies)", imported.start)
 
 
 def declaration_source(header: str, declaration: str, *, print_axioms: bool) -> Source:
@@ -69,8 +124,7 @@ def declaration_source(header: str, declaration: str, *, print_axioms: bool) -> 
 
 
 def _imports(header: str) -> set[str]:
-    return {m for line in header.splitlines() if line.strip().startswith("import ")
-            for m in line.split()[1:]}
+    return {imported.module for imported in parse_imports(header).modules}
 
 
 def _is_provided(module: str, provided: set[str]) -> bool:
