@@ -185,3 +185,23 @@ def test_a_proof_gets_no_more_heartbeats_than_the_pool_header_allows(
         (default,) = verify(pool, [Candidate(FALSE_STATEMENT, "", body)])
     assert not tight.accepted and "outside 1..200000" in tight.reason
     assert default.accepted
+
+
+def test_a_line_that_may_start_a_command_after_a_complete_tactic_is_refused() -> None:
+    assert proof_violation("by\n  simp\n    erase_aesop_rules [x]") is not None
+    assert proof_violation("by\n  exact foo\n    erase_aesop_rules [x]") is not None
+    # What cannot be a keyword continues the term: a binder name of the statement, a name
+    # introduced in the proof, or a line after a word that needs an argument.
+    assert proof_violation("by\n  exact mul_pos\n    ha hb",
+                           signature="(a b : ℝ) (ha : 0 < a) (hb : 0 < b) : 0 < a * b") is None
+    assert proof_violation("by\n  intro x hx\n  exact foo\n    hx") is None
+    assert proof_violation("by\n  exact\n    foo bar") is None
+
+
+def test_elaboration_time_evaluation_is_refused_in_proofs_and_headers() -> None:
+    for body in ("by slim_check", "by plausible", "by polyrith", "by\n  exact eval% 2"):
+        assert find_proof_violation(body).rule == "evaluation"  # type: ignore[union-attr]
+    found = find_header_violation('def s : String := include_str "/etc/passwd"')
+    assert found is not None and found.rule == "evaluation"
+    # `eval` as a name, `%` as remainder: no evaluation.
+    assert proof_violation("by\n  have eval : 5 % 2 = 1 := by norm_num\n  exact eval") is None

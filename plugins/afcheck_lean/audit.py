@@ -18,7 +18,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from afcheck_lean.integrity import Violation, find_header_violation, find_proof_violation
+from afcheck_lean.integrity import (
+    Violation,
+    bound_names,
+    find_header_violation,
+    find_proof_violation,
+)
 from afcheck_lean.settings import DEFAULT_HEADER
 from afcheck_lean.source import SourceError, check_imports, parse_imports
 from afcheck_lean.tokens import Token, lex, line_column
@@ -112,7 +117,8 @@ def audit_text(text: str, *, allow_native_decide: bool = False) -> Audit:
             return _rejected(text, found, declaration.start)
         body = text[declaration.body_start : declaration.end]
         found = find_proof_violation(body, allow_native_decide=allow_native_decide,
-                                     column=_column(text, declaration.body_start))
+                                     column=_column(text, declaration.body_start),
+                                     names=bound_names(signature))
         if found is not None:
             return _rejected(text, found, declaration.body_start)
     return Audit(True)

@@ -162,6 +162,8 @@ _NEEDS_ARGUMENT = frozenset("""
     """.split())
 """Words after which Lean must read more of the same tactic or term: what starts the next
 line is its argument (or a syntax error), never a new command."""
+_BINDING = frozenset({"intro", "intros", "rintro", "fun", "λ", "have", "haveI", "let", "letI",
+                      "obtain", "set", "generalize", "rename_i", "by_contra", "by_cases"})
 _SIGNATURE_STARTS = frozenset({
     "theorem", "lemma", "example", "def", "abbrev", "instance", "structure", "class",
     "inductive", "opaque", "irreducible_def",
@@ -196,9 +198,12 @@ class Violation:
 
 
 def proof_violation(body: str, *, allow_native_decide: bool = False,
-                    bounds: Mapping[str, int] = RESOURCE_BOUNDS) -> str | None:
-    """Why ``body`` (the text after ``:=``) must be rejected, or ``None`` if it may be checked."""
-    found = find_proof_violation(body, allow_native_decide=allow_native_decide, bounds=bounds)
+                    bounds: Mapping[str, int] = RESOURCE_BOUNDS,
+                    signature: str = "") -> str | None:
+    """Why ``body`` (the text after ``:=``) must be rejected, or ``None`` if it may be checked;
+    ``signature`` is the statement's, whose binder names the body may use."""
+    found = find_proof_violation(body, allow_native_decide=allow_native_decide, bounds=bounds,
+                                 names=bound_names(signature))
     return None if found is None else f"proof {found}"
 
 
@@ -244,12 +249,28 @@ def allowed_axioms(allow_native_decide: bool) -> frozenset[str]:
     return STANDARD_AXIOMS | NATIVE_AXIOMS if allow_native_decide else STANDARD_AXIOMS
 
 
+def bound_names(signature: str) -> frozenset[str]:
+    """The names a statement's binders introduce (``(ha : 0 < a)``, ``{x y : ℝ}``): Lean
+    parsed them as identifiers, so none of them is a keyword."""
+    names: set[str] = set()
+    depth = 0
+    for token in lex(signature).tokens:
+        if token.text in ("(", "{", "[", "⦃", "⟨"):
+            depth += 1
+        elif token.text in (")", "}", "]", "⦄", "⟩"):
+            depth = max(0, depth - 1)
+        elif depth and token.kind == "ident" and "." not in token.text:
+            names.add(token.text)
+    return frozenset(names)
+
+
 def find_proof_violation(body: str, *, allow_native_decide: bool = False,
                          bounds: Mapping[str, int] = RESOURCE_BOUNDS,
-                         column: int = 0) -> Violation | None:
+                         column: int = 0, names: frozenset[str] = frozenset()) -> Violation | None:
     """The first rule ``body`` breaks, in text order. ``column`` is where the body starts on
     its first line in the file Lean reads (after ``theorem … := ``): Lean's layout rules,
-    and so these, depend on it."""
+    and so these, depend on it. ``names`` are the statement's binder names
+    (:func:`bound_names`)."""
     lexed = lex(body, column)
     if lexed.problems:
         bad = lexed.problems[0]
@@ -258,7 +279,7 @@ def find_proof_violation(body: str, *, allow_native_decide: bool = False,
     if not lexed.tokens:
         return Violation("empty", "is empty (no term and no tactic block)", body, 0)
     return _Rules(body, lexed.tokens, header=False, allow_native=allow_native_decide,
-                  bounds=bounds).first()
+                  bounds=bounds, names=names).first()
 
 
 def find_header_violation(header: str, *, allow_native_decide: bool = False,
@@ -276,13 +297,16 @@ def find_header_violation(header: str, *, allow_native_decide: bool = False,
 
 class _Rules:
     def __init__(self, text: str, tokens: Sequence[Token], *, header: bool, allow_native: bool,
-                 bounds: Mapping[str, int]) -> None:
+                 bounds: Mapping[str, int], names: frozenset[str] = frozenset()) -> None:
         self.text = text
         self.tokens = tokens
         self.header = header
         self.allow_native = allow_native
         self.bounds = bounds
         self.open_brackets: list[int] = []
+        self.names = set(names)
+        """Words Lean has read as names (binders, bracketed terms, what ``intro``/``have``
+        introduce): not keywords, so a line that starts with one continues a term."""
         self.in_signature = False
         """In a header, between a declaration keyword and its top-level ``:=``: the type is
         not complete, so a line there continues it."""
@@ -310,6 +334,7 @@ class _Rules:
                 previous_line = _tactic_column(self.tokens, index)
             if found is not None:
                 return found
+            self._track_names(index, token)
             self._track_brackets(index, token)
             self._track_signature(token)
         return None
@@ -439,6 +464,24 @@ class _Rules:
                                "not a tactic afcheck knows (after a proof, Lean reads an "
                                "unknown keyword there as a command)", token)
 
+    def _track_names(self, index: int, token: Token) -> None:
+        if token.kind != "ident" or "." in token.text:
+            return
+        prev = self._prev(index)
+        if self.open_brackets or (prev is not None and not token.line_start
+                                  and self._binding_line(index)):
+            self.names.add(token.text)
+
+    def _binding_line(self, index: int) -> bool:
+        # `intro x y z`, `have h`, `fun a b =>`: names after a binding word on its line.
+        for k in range(index - 1, -1, -1):
+            t = self.tokens[k]
+            if t.kind == "ident" and t.text in _BINDING and not t.escaped:
+                return True
+            if t.kind != "ident" or t.line_start:
+                return False
+        return False
+
     def _track_signature(self, token: Token) -> None:
         if not self.header:
             return
@@ -473,7 +516,7 @@ class _Rules:
         nxt = self._next(index)
         if self.header and nxt is not None and nxt.text in (":", ":="):
             return None  # a structure's field
-        if self._continues_have(index, token):
+        if self._continues_have(index, token) or token.text in self.names:
             return None
         return self._violation("continuation", f"starts a line with '{token.text}' where the "
                                "tactic or term before it may have ended: if Lean knows it as "
@@ -519,8 +562,9 @@ class _Rules:
                                          "string)", found.span, token.start + start + found.start)
             k += 1
         if depth:
-            return self._violation("interpolated-string", "has a string with an unclosed {",
-                                   token)
+            return self._violation("interpolated-string", "has a string with an unclosed '{' "
+                                   "(the code of an interpolated string may hold strings of "
+                                   "its own, so where it ends cannot be read safely)", token)
         return None
 
     def _check_symbol(self, index: int, token: Token) -> Violation | None:

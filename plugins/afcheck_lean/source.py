@@ -77,7 +77,8 @@ def parse_imports(text: str) -> Imports:
     module name."""
     tokens = lex(text).tokens
     index, end, found = 0, 0, []
-    if tokens and tokens[0].kind == "ident" and tokens[0].text == "prelude" and not tokens[0].escaped:
+    first = tokens[0] if tokens else None
+    if first is not None and first.kind == "ident" and first.text == "prelude" and not first.escaped:
         index, end = 1, tokens[0].end
     while index < len(tokens) and tokens[index].kind == "ident" and not tokens[index].escaped \
             and tokens[index].text == "import":

@@ -76,7 +76,8 @@ def _prepare(candidate: Candidate, pool_header: str, allow_native: bool) -> Chec
     except (StatementError, SourceError) as exc:
         return Check(False, str(exc))
     problem = header_violation(header, allow_native_decide=allow_native) or proof_violation(
-        candidate.body, allow_native_decide=allow_native, bounds=bounds_for(pool_header)
+        candidate.body, allow_native_decide=allow_native, bounds=bounds_for(pool_header),
+        signature=statement.signature,
     )
     if problem:
         return Check(False, problem)
