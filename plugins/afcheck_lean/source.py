@@ -78,7 +78,8 @@ def parse_imports(text: str) -> Imports:
     tokens = lex(text).tokens
     index, end, found = 0, 0, []
     first = tokens[0] if tokens else None
-    if first is not None and first.kind == "ident" and first.text == "prelude" and not first.escaped:
+    if first is not None and first.kind == "ident" and first.text == "prelude" \
+            and not first.escaped:
         index, end = 1, tokens[0].end
     while index < len(tokens) and tokens[index].kind == "ident" and not tokens[index].escaped \
             and tokens[index].text == "import":
