@@ -60,7 +60,7 @@ def test_doctor_smoke_check_runs_a_real_protocol_exchange(
     settings = fake.settings
     (settings.project / ".lake" / "packages" / "mathlib").mkdir(parents=True)
     code = lean_command(["doctor", "--project", str(settings.project), "--lake", settings.lake,
-                         "--repl-dir", str(settings.repl_dir)])
+                         "--repl-dir", str(settings.repl_dir), "--lean-sandbox", "off"])
     out = capsys.readouterr().out
     assert code == 0, out
     assert "ok  smoke check: ok" in out

@@ -29,6 +29,8 @@ def configure(parser: argparse.ArgumentParser) -> Handler:
         sub.add_argument("--lake", default="lake", help="the lake executable")
         sub.add_argument("--repl-dir", type=Path, default=None,
                          help="a REPL already built for the project's Lean version (offline)")
+        sub.add_argument("--lean-sandbox", choices=("auto", "on", "off"), default="auto",
+                         help="isolate Lean processes with bubblewrap (default: auto)")
         if name == "doctor":
             sub.add_argument("--no-smoke", action="store_true", help="skip the REPL check")
     audit = actions.add_parser(
@@ -54,7 +56,8 @@ def _handle(args: argparse.Namespace) -> int:
     if args.action == "audit":
         return audit(args.files, as_json=args.json,
                      allow_native_decide=args.allow_native_decide)
-    settings = LeanSettings(project=args.project, lake=args.lake, repl_dir=args.repl_dir)
+    settings = LeanSettings(project=args.project, lake=args.lake, repl_dir=args.repl_dir,
+                            sandbox=args.lean_sandbox)
     try:
         if args.action == "setup":
             return setup(settings)
