@@ -11,7 +11,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from afcheck.errors import AfcheckError
+from afcheck_lean.kernel import kernel_available
 from afcheck_lean.lake_project import ProjectError, create_project, inspect_project
+from afcheck_lean.sandbox import probe
 from afcheck_lean.settings import LeanSettings, default_project
 
 Handler = Callable[[argparse.Namespace], int]
@@ -111,6 +113,10 @@ def setup(settings: LeanSettings) -> int:
         ("Mathlib cache", lambda: _run([settings.lake, "exe", "cache", "get"], settings.project,
                                        fatal=False)),
         ("lake build", lambda: _run([settings.lake, "build"], settings.project)),
+        # The kernel-side checks are an extra layer: without the module they are skipped
+        # (doctor says so), so a failure here does not stop the setup.
+        ("kernel checks (AfcheckKernel)", lambda: _run([settings.lake, "build", "AfcheckKernel"],
+                                                       settings.project, fatal=False)),
         ("REPL", lambda: _build_repl(settings)),
     ]
     for label, step in steps:
@@ -163,7 +169,20 @@ def _facts(settings: LeanSettings) -> list[tuple[str, str, bool]]:
          "(afcheck lean setup)", project.mathlib),
         ("memory per REPL", f"cap {settings.memory_mb} MB (RLIMIT_AS), recycled above "
          f"{settings.recycle_limit_mb:.0f} MB resident", True),
+        # Informational: without them the other checks still hold (docs/trust-model.md).
+        ("kernel checks", "on (AfcheckKernel is built)" if kernel_available(settings.project)
+         else "off: AfcheckKernel is not built (afcheck lean setup builds it)", True),
+        ("sandbox", _sandbox_fact(settings), True),
     ]
+
+
+def _sandbox_fact(settings: LeanSettings) -> str:
+    if settings.sandbox == "off":
+        return "namespaces off (--lean-sandbox off); limits and a cleared environment apply"
+    found = probe()
+    if found.usable:
+        return "bubblewrap: no network, read-only system and project, private scratch"
+    return f"limits and a cleared environment only: {found.why}"
 
 
 def _smoke(settings: LeanSettings) -> str:

@@ -55,6 +55,9 @@ class LeanSettings:
     as an option)."""
     readable: tuple[Path, ...] = ()
     """Directories Lean processes may read besides the project and the toolchain."""
+    kernel_checks: str = "auto"
+    """``on``, ``off`` or ``auto`` (on when ``AfcheckKernel`` is built in the project): the
+    replay and statement comparison of :mod:`afcheck_lean.kernel`."""
     cpu_s: int = 0
     """CPU seconds a REPL may use over its life (0: its whole budget, ``max_commands`` ×
     ``timeout_s`` + ``header_timeout_s``)."""
@@ -72,7 +75,7 @@ class LeanSettings:
 _INTS = {"workers", "memory_mb", "recycle_mb", "max_commands", "cpu_s"}
 _FLOATS = {"timeout_s", "header_timeout_s"}
 _PATHS = {"project", "cache_dir", "repl_dir"}
-_STRINGS = {"header", "lake", "sandbox"}
+_STRINGS = {"header", "lake", "sandbox", "kernel_checks"}
 _BOOLS = {"allow_native_decide"}
 _LISTS = {"pass_env", "readable"}
 
@@ -88,6 +91,9 @@ def parse_settings(options: Mapping[str, str], component: str, extra: set[str]) 
             continue
         values[key] = _convert(component, key, raw)
     settings = LeanSettings(**values)  # type: ignore[arg-type]
+    if settings.kernel_checks not in ("auto", "on", "off"):
+        raise UsageError(f"{component}: option kernel_checks={settings.kernel_checks!r} must be "
+                         "auto, on or off")
     if settings.sandbox not in ("", "auto", "on", "off"):
         raise UsageError(f"{component}: option sandbox={settings.sandbox!r} must be auto, on or "
                          "off")

@@ -38,6 +38,10 @@ class Source:
     """1-based line of the declaration inside ``text``."""
     axioms_line: int = 0
     """1-based line of ``#print axioms``; 0 when there is none."""
+    replay_line: int = 0
+    """1-based line of ``#afcheck_replay`` (:mod:`afcheck_lean.kernel`); 0 when there is none."""
+    type_line: int = 0
+    """1-based line of ``#afcheck_type`` for the checked theorem; 0 when there is none."""
 
     def relative(self, line: int) -> str:
         """A message line as the user knows it: in the statement, or in the header."""
@@ -113,8 +117,10 @@ def check_imports(imports: Imports, pool_header: str) -> None:
                 f"{', '.join(sorted(provided))} and their dependencies)", imported.start)
 
 
-def declaration_source(header: str, declaration: str, *, print_axioms: bool) -> Source:
-    """``header`` (no imports), the declaration, and optionally ``#print axioms`` for it."""
+def declaration_source(header: str, declaration: str, *, print_axioms: bool,
+                       kernel: bool = False) -> Source:
+    """``header`` (no imports), the declaration, and optionally ``#print axioms`` for it and
+    (``kernel``) the replay and the type print of :mod:`afcheck_lean.kernel`."""
     prefix = f"{header}\n\n" if header.strip() else ""
     body_line = prefix.count("\n") + 1
     text = f"{prefix}{declaration.rstrip()}\n"
@@ -122,7 +128,11 @@ def declaration_source(header: str, declaration: str, *, print_axioms: bool) -> 
         return Source(text, body_line)
     axioms_line = text.count("\n") + 2
     text = f"{text}\n#print axioms {TARGET_NAME}\n"
-    return Source(text, body_line, axioms_line)
+    if not kernel:
+        return Source(text, body_line, axioms_line)
+    replay_line, type_line = axioms_line + 1, axioms_line + 2
+    text = f"{text}#afcheck_replay\n#afcheck_type {TARGET_NAME}\n"
+    return Source(text, body_line, axioms_line, replay_line, type_line)
 
 
 def _imports(header: str) -> set[str]:
