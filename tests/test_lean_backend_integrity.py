@@ -205,3 +205,12 @@ def test_elaboration_time_evaluation_is_refused_in_proofs_and_headers() -> None:
     assert found is not None and found.rule == "evaluation"
     # `eval` as a name, `%` as remainder: no evaluation.
     assert proof_violation("by\n  have eval : 5 % 2 = 1 := by norm_num\n  exact eval") is None
+
+
+def test_a_signature_and_interpolated_code_are_terms_where_no_command_starts() -> None:
+    signature = ("(a : ℝ) (ha : 0 < a) :\n    Tendsto (λ y => y + a)\n    atTop (𝓝 a) ∧\n"
+                 "    |a - 1| < 2 →\n    atTop = atTop")
+    assert header_violation(signature, term=True) is None
+    assert header_violation(signature) is not None  # read as commands, `atTop` could be one
+    assert header_violation('def msg (n : ℕ) : String := s!"value {n} of {n + 1}"') is None
+    assert header_violation('def msg : String := s!"{IO.getEnv \\"KEY\\"}"') is not None

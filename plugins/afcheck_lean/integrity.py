@@ -207,9 +207,11 @@ def proof_violation(body: str, *, allow_native_decide: bool = False,
     return None if found is None else f"proof {found}"
 
 
-def header_violation(header: str, *, allow_native_decide: bool = False) -> str | None:
-    """Why a formaliser's header must be rejected, or ``None``."""
-    found = find_header_violation(header, allow_native_decide=allow_native_decide)
+def header_violation(header: str, *, allow_native_decide: bool = False,
+                     term: bool = False) -> str | None:
+    """Why a formaliser's header must be rejected, or ``None``; ``term``: the text is a
+    statement's signature or another term, not a sequence of commands."""
+    found = find_header_violation(header, allow_native_decide=allow_native_decide, term=term)
     return None if found is None else f"header {found}"
 
 
@@ -283,16 +285,19 @@ def find_proof_violation(body: str, *, allow_native_decide: bool = False,
 
 
 def find_header_violation(header: str, *, allow_native_decide: bool = False,
-                          column: int = 0) -> Violation | None:
+                          column: int = 0, term: bool = False) -> Violation | None:
     """The first rule ``header`` breaks, in text order (``column`` as for
-    :func:`find_proof_violation`)."""
+    :func:`find_proof_violation`; ``term`` as for :func:`header_violation`: no command can
+    start inside it, so the ``continuation`` rule does not apply)."""
     lexed = lex(header, column)
     if lexed.problems:
         bad = lexed.problems[0]
         return Violation("character", f"contains {bad.why}", header[bad.start : bad.end],
                          bad.start)
-    return _Rules(header, lexed.tokens, header=True, allow_native=allow_native_decide,
-                  bounds=RESOURCE_BOUNDS).first()
+    rules = _Rules(header, lexed.tokens, header=True, allow_native=allow_native_decide,
+                   bounds=RESOURCE_BOUNDS)
+    rules.term = rules.in_signature = term
+    return rules.first()
 
 
 class _Rules:
@@ -307,6 +312,8 @@ class _Rules:
         self.names = set(names)
         """Words Lean has read as names (binders, bracketed terms, what ``intro``/``have``
         introduce): not keywords, so a line that starts with one continues a term."""
+        self.term = False
+        """The text is one term (a signature, code in an interpolated string)."""
         self.in_signature = False
         """In a header, between a declaration keyword and its top-level ``:=``: the type is
         not complete, so a line there continues it."""
@@ -483,7 +490,7 @@ class _Rules:
         return False
 
     def _track_signature(self, token: Token) -> None:
-        if not self.header:
+        if not self.header or self.term:
             return
         if token.kind == "ident" and not token.escaped and token.text in _SIGNATURE_STARTS:
             self.in_signature = True
@@ -555,8 +562,8 @@ class _Rules:
             elif ch == "}" and depth:
                 depth -= 1
                 if depth == 0:
-                    found = find_header_violation(text[start:k], allow_native_decide=
-                                                  self.allow_native)
+                    found = find_header_violation(text[start:k], term=True,
+                                                  allow_native_decide=self.allow_native)
                     if found is not None:
                         return Violation(found.rule, f"{found.why} (inside an interpolated "
                                          "string)", found.span, token.start + start + found.start)
