@@ -105,11 +105,13 @@ def repl_sandbox(settings: LeanSettings, readable: list[Path]) -> Sandbox:
     is) and ``readable`` read-only, a fresh scratch directory, the REPL's memory cap and its
     CPU budget."""
     lake = shutil.which(settings.lake) or settings.lake
-    toolchain = [Path(os.environ.get("ELAN_HOME", Path.home() / ".elan")),
-                 Path(lake).resolve().parent.parent]
+    elan_home = Path(os.environ.get("ELAN_HOME", Path.home() / ".elan"))
+    toolchain = [elan_home, Path(lake).resolve().parent.parent]
     scratch = Path(tempfile.mkdtemp(prefix="afcheck-lean-"))
     policy = Policy(scratch=scratch,
                     read_only=(settings.project, *toolchain, *settings.readable, *readable),
                     limits=Limits(cpu_s=settings.cpu_limit_s, memory_mb=settings.memory_mb or None),
-                    keep=(*KEPT_VARIABLES, *settings.pass_env))
+                    keep=(*KEPT_VARIABLES, *settings.pass_env),
+                    # HOME becomes the scratch directory: elan must still find its toolchains.
+                    extra_env=(("ELAN_HOME", str(elan_home)),))
     return Sandbox(policy, as_mode(settings.sandbox) if settings.sandbox else default_mode())
