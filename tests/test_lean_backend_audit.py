@@ -35,7 +35,8 @@ def _file(tmp_path: Path, name: str, text: str) -> Path:
 def test_an_honest_file_is_accepted() -> None:
     assert audit_text(HONEST).accepted
     (declaration,) = split_file(HONEST) or []
-    assert HONEST[declaration.start :].startswith("theorem sum_is_six (a b : ℝ)")
+    # The doc comment belongs to the declaration it documents.
+    assert HONEST[declaration.start :].startswith("/-- The sum is 6.")
     assert HONEST[declaration.body_start :].startswith(" by\n  -- add")
 
 

@@ -74,9 +74,11 @@ def split_file(text: str) -> list[Declaration] | None:
     """The file's theorems, each cut at its top-level ``:=``; ``None`` when there is none or
     one has no ``:=``. Everything before the first is the header."""
     tokens = lex(text).tokens
+    # A declaration starts a line, after its doc comment, attributes and modifiers if any
+    # (`@[simp] theorem …` on one line).
     starts = [i for i, t in enumerate(tokens)
-              if t.kind == "ident" and t.text in _DECLARATION_KEYWORDS and t.line_start
-              and not t.escaped]
+              if t.kind == "ident" and t.text in _DECLARATION_KEYWORDS and not t.escaped
+              and tokens[_modifiers_index(tokens, i)].line_start]
     if not starts:
         return None
     found: list[Declaration] = []
@@ -85,8 +87,9 @@ def split_file(text: str) -> list[Declaration] | None:
         assign = _top_level_assign(tokens, first + 1, limit)
         if assign is None:
             return None
-        end = _modifiers_start(tokens, limit) if limit < len(tokens) else len(text)
-        found.append(Declaration(_modifiers_start(tokens, first), tokens[assign].end, end))
+        end = tokens[_modifiers_index(tokens, limit)].start if limit < len(tokens) else len(text)
+        found.append(Declaration(tokens[_modifiers_index(tokens, first)].start,
+                                 tokens[assign].end, end))
     return found
 
 
@@ -134,7 +137,7 @@ def _rejected(text: str, found: Violation, base: int) -> Audit:
     return Audit(False, found.rule, span, line, column, found.why)
 
 
-def _modifiers_start(tokens: tuple[Token, ...], index: int) -> int:
+def _modifiers_index(tokens: tuple[Token, ...], index: int) -> int:
     # `@[simp] private theorem …`: modifiers belong to the declaration, not to the header.
     start = index
     while start > 0 and tokens[start - 1].text in ("private", "protected", "noncomputable"):
@@ -151,7 +154,10 @@ def _modifiers_start(tokens: tuple[Token, ...], index: int) -> int:
             k -= 1
         if k >= 0 and tokens[k].text == "@[":
             start = k
-    return tokens[start].start
+    # `/-- doc -/ @[simp] theorem …`: the doc comment documents the declaration after it.
+    if start > 0 and tokens[start - 1].kind == "doc" and tokens[start - 1].text == "/--":
+        start -= 1
+    return start
 
 
 def _top_level_assign(tokens: tuple[Token, ...], start: int, limit: int) -> int | None:

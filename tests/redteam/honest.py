@@ -48,7 +48,8 @@ HONEST_FILES: tuple[tuple[str, str], ...] = (
      "  fun ⟨a, b⟩ => by simp [Nat.add_comm]\n"),
     ("helper-lemma-then-theorem", HEADER +
      "/-- a helper -/\nlemma helper (x : ℝ) : 0 ≤ x ^ 2 := by positivity\n\n"
-     "theorem t (y : ℝ) : 0 ≤ y ^ 2 + 1 := by\n  have := helper y\n  linarith\n"),
+     "/-- the theorem -/\n@[simp] theorem t (y : ℝ) : 0 ≤ y ^ 2 + 1 := by\n"
+     "  have := helper y\n  linarith\n"),
     ("guillemet-hypothesis", HEADER + "theorem t («my h» : (1 : ℕ) = 1) : (1 : ℕ) = 1 := "
      "«my h»\n"),
     ("header-definitions", HEADER +
