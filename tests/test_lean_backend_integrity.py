@@ -214,3 +214,25 @@ def test_a_signature_and_interpolated_code_are_terms_where_no_command_starts() -
     assert header_violation(signature) is not None  # read as commands, `atTop` could be one
     assert header_violation('def msg (n : ℕ) : String := s!"value {n} of {n + 1}"') is None
     assert header_violation('def msg : String := s!"{IO.getEnv \\"KEY\\"}"') is not None
+
+
+def test_no_cheating_file_of_any_mechanism_gets_through_the_prover_path(
+        permissive: FakeLean) -> None:
+    # Each red-team file cut as a prover's task is: its header, afcheck's (false) statement,
+    # its body. Lean here accepts everything, so only afcheck's own rules can refuse them. The
+    # one file whose cheat sits in its own theorem's binders is left out: the provers never
+    # check a formaliser's theorem text, only afcheck's statement.
+    from afcheck_lean.audit import split_file
+    from redteam.mechanisms import ALL as MECHANISMS
+
+    candidates = []
+    for cheat in MECHANISMS:
+        if cheat.name == "signature-string":
+            continue
+        (first, *_) = split_file(cheat.text) or []
+        candidates.append(Candidate(FALSE_STATEMENT, cheat.text[: first.start],
+                                    cheat.text[first.body_start : first.end]))
+    with permissive.pool() as pool:
+        checks = verify(pool, candidates)
+    assert len(checks) == len(MECHANISMS) - 1
+    assert [c.reason for c in checks if c.accepted] == []
