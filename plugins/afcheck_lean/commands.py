@@ -192,7 +192,14 @@ def _smoke(settings: LeanSettings) -> str:
     with ReplPool(lean_interact_starter(settings), settings) as pool:
         result = pool.run(["example : (2 : ℕ) + 2 = 4 := by norm_num"])[0]
     if isinstance(result, Failure):
-        return f"{result.kind}: {result.reason}"
+        hint = ""
+        if settings.sandbox != "off" and probe().usable:
+            # The REPL reads the project and the toolchain read-only; a Lake that wants to
+            # write (a stale configuration cache) stops there.
+            hint = (" (the REPL ran in the bubblewrap sandbox: if it starts with --lean-sandbox "
+                    "off, run `afcheck lean setup` once more so that Lake needs to write "
+                    "nothing)")
+        return f"{result.kind}: {result.reason}{hint}"
     if result.refusal or result.errors:
         return f"Lean rejected 2 + 2 = 4: {result.refusal or result.errors[0].one_line()}"
     return "ok, `example : (2 : ℕ) + 2 = 4 := by norm_num` checks under the Mathlib header"
