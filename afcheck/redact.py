@@ -6,7 +6,9 @@ import re
 from collections.abc import Mapping
 
 _SECRET_NAME = re.compile(r"(?:^|_)(?:api_?key|key|secret|password|token)$", re.IGNORECASE)
-_URL_CREDENTIALS = re.compile(r"(?P<scheme>[a-z][a-z0-9+.-]*://)[^/\s@]+@", re.IGNORECASE)
+# The user information of a URL runs to the *last* `@` before the path: a password may hold an
+# unencoded `@` (`http://user:p@ss@host/v1`), and cutting at the first would leave its tail.
+_URL_CREDENTIALS = re.compile(r"(?P<scheme>[a-z][a-z0-9+.-]*://)[^/\s?#]*@", re.IGNORECASE)
 _URL_SECRET_PARAM = re.compile(
     r"(?P<name>[?&](?:api[-_]?key|key|token|access_token|secret|password)=)[^&#\s]+",
     re.IGNORECASE)

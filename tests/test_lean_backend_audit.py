@@ -5,12 +5,16 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+from collections import Counter
 from pathlib import Path
 
 import pytest
 from afcheck_lean.audit import audit_text, split_file
 from afcheck_lean.commands import main as lean_command
 from redteam.corpus import CHEATS, EVASIONS, HEADER_CHEATS
+from redteam.honest import HONEST_FILES
+from redteam.mechanisms import ALL as MECHANISMS
+from redteam.mechanisms import FileCheat
 
 HEADER = "import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 0\n\nopen BigOperators Real\n\n"
 HONEST = HEADER + (
@@ -31,7 +35,8 @@ def _file(tmp_path: Path, name: str, text: str) -> Path:
 def test_an_honest_file_is_accepted() -> None:
     assert audit_text(HONEST).accepted
     (declaration,) = split_file(HONEST) or []
-    assert HONEST[declaration.start :].startswith("theorem sum_is_six (a b : ℝ)")
+    # The doc comment belongs to the declaration it documents.
+    assert HONEST[declaration.start :].startswith("/-- The sum is 6.")
     assert HONEST[declaration.body_start :].startswith(" by\n  -- add")
 
 
@@ -132,3 +137,45 @@ def test_the_command_is_wired_through_the_afcheck_command_line(
     assert json.loads(capsys.readouterr().out) == [{"file": str(good), "accepted": True}]
     assert afcheck_main(["lean", "audit", str(tmp_path / "none.lean")]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+@pytest.mark.parametrize("cheat", MECHANISMS, ids=lambda c: f"{c.mechanism}/{c.name}")
+def test_every_cheating_file_of_every_mechanism_is_rejected_by_its_rule(cheat: FileCheat) -> None:
+    result = audit_text(cheat.text)
+    assert not result.accepted, cheat.reason
+    assert result.rule == cheat.rule, result.one_line()
+    if cheat.where:
+        assert f"{result.line}:{result.column}" == cheat.where, result.one_line()
+
+
+def test_the_red_team_corpus_has_several_encodings_of_every_mechanism() -> None:
+    counts = Counter(c.mechanism for c in MECHANISMS)
+    assert set(counts) == {"layout", "guillemets", "interpolation", "evaluation",
+                           "header-meaning", "imports", "positions", "noise"}
+    assert min(counts.values()) >= 3
+    assert len({(c.mechanism, c.name) for c in MECHANISMS}) == len(MECHANISMS)
+
+
+@pytest.mark.parametrize(("name", "text"), HONEST_FILES, ids=[n for n, _ in HONEST_FILES])
+def test_unusual_honest_files_are_accepted(name: str, text: str) -> None:
+    assert audit_text(text).one_line() == "accepted"
+
+
+def test_a_header_finding_is_reported_where_it_is_in_the_file() -> None:
+    result = audit_text("import Mathlib\naxiom cheat : (1 : ℕ) = 2\n"
+                        "theorem t : (1 : ℕ) = 2 := cheat\n")
+    assert (result.rule, result.line, result.column) == ("axiom", 2, 1)
+
+
+def test_the_body_is_read_at_its_column_in_the_file() -> None:
+    # Read from column 0, `simp` would sit at column 3 and the next line (column 4) would
+    # look like more of it; in the file `simp` is at column 37, so Lean ends the proof there.
+    text = HEADER + "theorem t (a : ℕ) : a = a := by simp\n    erase_aesop_rules [x]\n"
+    result = audit_text(text)
+    assert result.rule == "command-position" and result.column == 5
+    assert audit_text(HEADER + "theorem t (a : ℕ) : a = a := by simp\n").accepted
+
+
+def test_a_quoted_keyword_does_not_split_the_file() -> None:
+    text = HEADER + "theorem t : (1 : ℕ) = 1 := by\n  rfl\n«lemma» x : s!\"{1}\" := 1\n"
+    assert len(split_file(text) or []) == 1

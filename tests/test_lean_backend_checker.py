@@ -184,7 +184,7 @@ def test_a_run_whose_checker_cannot_start_stops_in_one_line(
                 {"perturber": "given", "formaliser": "arith", "prover": "arith"})
     settings = fake.settings
     options = (f"lake={settings.lake},project={settings.project},repl_dir={settings.repl_dir},"
-               "header=import Mathlb,memory_mb=0,timeout_s=10")
+               "header=import Mathlb,memory_mb=0,timeout_s=10,sandbox=off")
     result = arith.runpytest("demo", "--afcheck-plugin", "arith", "--afcheck-checker", "lean",
                              "--afcheck-checker-opt", options, "--tb=line")
     assert result.ret == pytest.ExitCode.USAGE_ERROR

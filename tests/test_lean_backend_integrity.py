@@ -185,3 +185,54 @@ def test_a_proof_gets_no_more_heartbeats_than_the_pool_header_allows(
         (default,) = verify(pool, [Candidate(FALSE_STATEMENT, "", body)])
     assert not tight.accepted and "outside 1..200000" in tight.reason
     assert default.accepted
+
+
+def test_a_line_that_may_start_a_command_after_a_complete_tactic_is_refused() -> None:
+    assert proof_violation("by\n  simp\n    erase_aesop_rules [x]") is not None
+    assert proof_violation("by\n  exact foo\n    erase_aesop_rules [x]") is not None
+    # What cannot be a keyword continues the term: a binder name of the statement, a name
+    # introduced in the proof, or a line after a word that needs an argument.
+    assert proof_violation("by\n  exact mul_pos\n    ha hb",
+                           signature="(a b : ℝ) (ha : 0 < a) (hb : 0 < b) : 0 < a * b") is None
+    assert proof_violation("by\n  intro x hx\n  exact foo\n    hx") is None
+    assert proof_violation("by\n  exact\n    foo bar") is None
+
+
+def test_elaboration_time_evaluation_is_refused_in_proofs_and_headers() -> None:
+    for body in ("by slim_check", "by plausible", "by polyrith", "by\n  exact eval% 2"):
+        assert find_proof_violation(body).rule == "evaluation"  # type: ignore[union-attr]
+    found = find_header_violation('def s : String := include_str "/etc/passwd"')
+    assert found is not None and found.rule == "evaluation"
+    # `eval` as a name, `%` as remainder: no evaluation.
+    assert proof_violation("by\n  have eval : 5 % 2 = 1 := by norm_num\n  exact eval") is None
+
+
+def test_a_signature_and_interpolated_code_are_terms_where_no_command_starts() -> None:
+    signature = ("(a : ℝ) (ha : 0 < a) :\n    Tendsto (λ y => y + a)\n    atTop (𝓝 a) ∧\n"
+                 "    |a - 1| < 2 →\n    atTop = atTop")
+    assert header_violation(signature, term=True) is None
+    assert header_violation(signature) is not None  # read as commands, `atTop` could be one
+    assert header_violation('def msg (n : ℕ) : String := s!"value {n} of {n + 1}"') is None
+    assert header_violation('def msg : String := s!"{IO.getEnv \\"KEY\\"}"') is not None
+
+
+def test_no_cheating_file_of_any_mechanism_gets_through_the_prover_path(
+        permissive: FakeLean) -> None:
+    # Each red-team file cut as a prover's task is: its header, afcheck's (false) statement,
+    # its body. Lean here accepts everything, so only afcheck's own rules can refuse them. The
+    # one file whose cheat sits in its own theorem's binders is left out: the provers never
+    # check a formaliser's theorem text, only afcheck's statement.
+    from afcheck_lean.audit import split_file
+    from redteam.mechanisms import ALL as MECHANISMS
+
+    candidates = []
+    for cheat in MECHANISMS:
+        if cheat.name == "signature-string":
+            continue
+        (first, *_) = split_file(cheat.text) or []
+        candidates.append(Candidate(FALSE_STATEMENT, cheat.text[: first.start],
+                                    cheat.text[first.body_start : first.end]))
+    with permissive.pool() as pool:
+        checks = verify(pool, candidates)
+    assert len(checks) == len(MECHANISMS) - 1
+    assert [c.reason for c in checks if c.accepted] == []

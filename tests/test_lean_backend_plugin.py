@@ -60,8 +60,25 @@ def test_doctor_smoke_check_runs_a_real_protocol_exchange(
     settings = fake.settings
     (settings.project / ".lake" / "packages" / "mathlib").mkdir(parents=True)
     code = lean_command(["doctor", "--project", str(settings.project), "--lake", settings.lake,
-                         "--repl-dir", str(settings.repl_dir)])
+                         "--repl-dir", str(settings.repl_dir), "--lean-sandbox", "off"])
     out = capsys.readouterr().out
     assert code == 0, out
     assert "ok  smoke check: ok" in out
     assert any("norm_num" in c for c in fake.commands())
+
+
+def test_a_repl_the_sandbox_stops_is_one_line_that_names_the_way_out(
+        fake: FakeLean, capsys: pytest.CaptureFixture[str]) -> None:
+    from afcheck_lean.sandbox import probe
+
+    if not probe().usable:
+        pytest.skip(f"bubblewrap cannot isolate here: {probe().why}")
+    # The fake REPL runs from the test tree, which the sandbox does not show: it cannot start.
+    settings = fake.settings
+    (settings.project / ".lake" / "packages" / "mathlib").mkdir(parents=True)
+    code = lean_command(["doctor", "--project", str(settings.project), "--lake", settings.lake,
+                         "--repl-dir", str(settings.repl_dir), "--lean-sandbox", "on"])
+    out = capsys.readouterr().out
+    assert code == 1
+    (line,) = [x for x in out.splitlines() if "smoke check" in x]
+    assert line.startswith("FAIL smoke check: ") and "--lean-sandbox off" in line

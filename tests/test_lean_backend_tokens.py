@@ -20,7 +20,9 @@ def test_comments_are_not_code_and_nest() -> None:
 def test_lean_skips_the_character_after_a_comment_opener() -> None:
     # `/-/-` is not two openers: Lean skips the `/` after `/-`, so the first `-/` closes it.
     assert _texts("/-/- -/ code -- -/") == [("ident", "code")]
-    assert _texts("/-- doc -/ x /-! mod -/ y") == [("ident", "x"), ("ident", "y")]
+    # `/--` and `/-!` open doc comments, which Lean reads as tokens of a command.
+    assert _texts("/-- doc -/ x /-! mod -/ y") == [("doc", "/--"), ("ident", "x"),
+                                                  ("doc", "/-!"), ("ident", "y")]
 
 
 def test_guillemet_names_are_normalised_and_dotted_names_are_one_token() -> None:

@@ -23,3 +23,10 @@ def test_key_like_values_anywhere_are_hidden() -> None:
     text = "the key sk-proj-ABCDEFGHIJKLMNOPQRST and hf_abcdefghijklmnopqrstu were used"
     assert redact_text(text) == "the key *** and *** were used"
     assert redact_text("max_tokens=512, model=qwen") == "max_tokens=512, model=qwen"
+
+
+def test_a_password_holding_an_at_sign_is_hidden_whole() -> None:
+    from afcheck.redact import redact_options
+
+    options = {"base_url": "http://user:p@ss-W0rdSecret@10.0.0.5:8000/v1"}
+    assert redact_options(options) == {"base_url": "http://***@10.0.0.5:8000/v1"}

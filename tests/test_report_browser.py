@@ -147,3 +147,14 @@ def test_screenshot_of_a_small_run(chromium: Browser, tmp_path: Path) -> None:
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     assert struct.unpack(">II", png[16:24]) == (1200, 1400)
     assert len(png) > 40_000  # charts, tables and rows, not a blank page
+
+
+def test_bidirectional_overrides_in_data_are_shown_escaped(chromium: Browser,
+                                                           tmp_path: Path) -> None:
+    doc = run_document([case("p/1", "P", "R", text="So ref\u202eabc.")], "herald")
+    page = tmp_path / "bidi.html"
+    page.write_text(build([load(write(tmp_path / "r.json", doc))]), encoding="utf-8")
+    assert chromium.open(page).errors == ()
+    chromium.evaluate("document.querySelector('#rows tr.row').click()")
+    text = chromium.evaluate("document.querySelector('tr.detail').textContent")
+    assert "ref\\u202eabc" in text and "\u202e" not in text

@@ -178,3 +178,15 @@ def test_lone_surrogates_in_a_run_file_are_shown_replaced(tmp_path: Path) -> Non
     assert " \ufffd.\"" in json.dumps(steps, ensure_ascii=False)  # the step's text
     raw = json.loads(gzip.decompress(base64.b64decode(blob(page, "afcheck-raw"))))
     assert "Sure \ufffd" in raw
+
+
+def test_bidirectional_overrides_are_shown_escaped_as_the_terminal_shows_them(
+        tmp_path: Path) -> None:
+    doc = run_document([case("p/1", "P", "R", text="So ref\u202eabc.", formaliser="f\u2067x")],
+                       "ref\u202eabc")
+    page = build([load(write(tmp_path / "r.json", doc))])
+    assert not re.search("[\u202a-\u202e\u2066-\u2069]", page)
+    assert "ref\\u202eabc" in page
+    # Inside the page's JSON the escape is the same value: the data is unchanged.
+    steps = json.dumps(json.loads(blob(page, "afcheck-steps")), ensure_ascii=False)
+    assert "So ref\u202eabc." in steps

@@ -34,7 +34,7 @@ from typing import Any
 from afcheck.errors import MissingDependency, UsageError
 from afcheck.llm.client import BackendError, BackendFailing, BackendRefused
 from afcheck.llm.records import Completion, Pricing, Prompt, Sampling
-from afcheck.llm.redact import redact, scrub
+from afcheck.llm.redact import redact, scrub, url_secrets
 from afcheck.llm.retry import Backoff, is_retryable_status, parse_retry_after
 from afcheck.printable import printable
 
@@ -258,7 +258,7 @@ class HTTPClient:
         secrets: list[str] = [self._key] if self._key else []
         for replica in replicas:
             url = replica.http.base_url
-            secrets += [s for s in (url.password, url.username) if s]
+            secrets += [*url_secrets(url.username, url.password), url.username]
         self._secrets = tuple(secrets)
         self._abort = _Abort(settings.fail_streak, self.where)
 

@@ -11,15 +11,18 @@ echoed back, and more key shapes.
 
 from __future__ import annotations
 
+import base64
 import re
+from urllib.parse import quote
 
 from afcheck.redact import redact_text
 
-__all__ = ["MASK", "looks_like_key", "redact", "scrub"]
+__all__ = ["MASK", "looks_like_key", "redact", "scrub", "url_secrets"]
 
 MASK = "***"
 
-_URL_USERINFO = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<userinfo>[^/@\s?#]+)@")
+# Greedy to the last `@` of the authority: a password may hold an unencoded `@`.
+_URL_USERINFO = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<userinfo>[^/\s?#]+)@")
 _QUERY_SECRET = re.compile(
     r"(?P<name>[?&;](?:api[-_]?key|key|token|access[-_]?token|auth|secret|password|sig)=)"
     r"(?P<value>[^&#\s]+)",
@@ -49,10 +52,29 @@ def redact(text: str) -> str:
 
 def scrub(text: str, secrets: tuple[str, ...]) -> str:
     """:func:`redact`, and every exact occurrence of ``secrets`` masked as well."""
-    for secret in secrets:
+    # Longest first, so that a secret inside a longer one does not leave the rest behind.
+    for secret in sorted(secrets, key=len, reverse=True):
         if secret and len(secret) >= 4:
             text = text.replace(secret, MASK)
     return redact(text)
+
+
+def url_secrets(username: str, password: str) -> tuple[str, ...]:
+    """Every form in which a server can echo the credentials of a ``user:password@`` URL: each
+    part, ``user:password``, and the HTTP Basic token httpx sends for it (base64, standard and
+    URL-safe, with and without padding), raw and percent-encoded. A short user name alone is
+    left out (it would mask ordinary words); :func:`scrub` skips what is under 4 characters."""
+    if not username and not password:
+        return ()
+    joined = f"{username}:{password}"
+    token = base64.b64encode(joined.encode()).decode()
+    forms = [password, joined, token, token.rstrip("="),
+             base64.urlsafe_b64encode(joined.encode()).decode().rstrip("="),
+             quote(password, safe=""), quote(joined, safe=":")]
+    if len(username) >= 8:
+        forms.append(username)
+    # Longest first: masking a part first would leave the rest of a longer form behind.
+    return tuple(sorted({f for f in forms if f}, key=len, reverse=True))
 
 
 def looks_like_key(value: str) -> bool:

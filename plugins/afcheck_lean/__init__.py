@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from afcheck import hookimpl
 from afcheck.registry import Register, lazy
+
+if TYPE_CHECKING:
+    from afcheck.options import OptionGroup
+    from afcheck.run import Run
 
 
 @hookimpl
@@ -42,3 +47,18 @@ def _lean_command(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespa
     from afcheck_lean.commands import configure
 
     return configure(parser)
+
+
+@hookimpl
+def afcheck_addoption(group: OptionGroup) -> None:
+    group.addoption("--lean-sandbox", choices=("auto", "on", "off"), section="components",
+                    help="isolate every Lean process with bubblewrap: auto (where it works, "
+                    "else one warning), on (fail without it), off (limits, cleared "
+                    "environment and timeouts only); default auto")
+
+
+@hookimpl
+def afcheck_configure(run: Run) -> None:
+    from afcheck_lean.sandbox import set_default_mode
+
+    set_default_mode(str(run.option("lean_sandbox", "auto")))

@@ -1,19 +1,31 @@
 """Auditing complete Lean files (header, theorem, proof) with the static integrity rules.
 
 This is what ``afcheck lean audit`` runs on a model's proofs before any Lean time is spent:
-the file is cut where Lean would cut it: the header runs up to the first ``theorem``,
-``lemma`` or ``example`` that starts a line; each such declaration's signature runs up to its
-``:=`` outside brackets and its body from there to the next declaration. The header and the
-signatures go through the header rules, every body through the proof rules.
+the file is cut where Lean would cut it: the imports end where Lean's header parser ends them
+(:func:`afcheck_lean.source.parse_imports`, comments read as spaces); the header runs up to
+the first ``theorem``, ``lemma`` or ``example`` keyword that starts a line (``«lemma»`` is a
+name, not a keyword); each such declaration's signature runs up to its ``:=`` outside
+brackets and its body from there to the next declaration. The header and the signatures go
+through the header rules, every body through the proof rules, lexed at the column where it
+starts in the file (Lean's layout rules depend on it). Every finding is reported at its line
+and column in the file.
+
+This is a fast pre-filter, not the proof of integrity: a deny-list of text cannot be complete
+for an extensible language. See ``docs/trust-model.md`` for what the Lean-side checks add.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from afcheck_lean.integrity import Violation, find_header_violation, find_proof_violation
+from afcheck_lean.integrity import (
+    Violation,
+    bound_names,
+    find_header_violation,
+    find_proof_violation,
+)
 from afcheck_lean.settings import DEFAULT_HEADER
-from afcheck_lean.source import SourceError, header_lines
+from afcheck_lean.source import SourceError, check_imports, parse_imports
 from afcheck_lean.tokens import Token, lex, line_column
 
 _DECLARATION_KEYWORDS = ("theorem", "lemma", "example")
@@ -62,8 +74,11 @@ def split_file(text: str) -> list[Declaration] | None:
     """The file's theorems, each cut at its top-level ``:=``; ``None`` when there is none or
     one has no ``:=``. Everything before the first is the header."""
     tokens = lex(text).tokens
+    # A declaration starts a line, after its doc comment, attributes and modifiers if any
+    # (`@[simp] theorem …` on one line).
     starts = [i for i, t in enumerate(tokens)
-              if t.kind == "ident" and t.text in _DECLARATION_KEYWORDS and t.line_start]
+              if t.kind == "ident" and t.text in _DECLARATION_KEYWORDS and not t.escaped
+              and tokens[_modifiers_index(tokens, i)].line_start]
     if not starts:
         return None
     found: list[Declaration] = []
@@ -72,8 +87,9 @@ def split_file(text: str) -> list[Declaration] | None:
         assign = _top_level_assign(tokens, first + 1, limit)
         if assign is None:
             return None
-        end = _modifiers_start(tokens, limit) if limit < len(tokens) else len(text)
-        found.append(Declaration(_modifiers_start(tokens, first), tokens[assign].end, end))
+        end = tokens[_modifiers_index(tokens, limit)].start if limit < len(tokens) else len(text)
+        found.append(Declaration(tokens[_modifiers_index(tokens, first)].start,
+                                 tokens[assign].end, end))
     return found
 
 
@@ -84,25 +100,35 @@ def audit_text(text: str, *, allow_native_decide: bool = False) -> Audit:
         return Audit(False, "structure", "", 0, 0,
                      "no theorem, lemma or example with ':=' starting a line")
     header_end = declarations[0].start
+    header = text[:header_end]
     try:
-        header_lines(text[:header_end], DEFAULT_HEADER)
+        imports = parse_imports(header)
+        check_imports(imports, DEFAULT_HEADER)
     except SourceError as exc:
-        return Audit(False, "import", "", 1, 1, str(exc))
-    # Import lines are blanked rather than removed so that offsets stay those of the file.
-    found = find_header_violation(_blank_imports(text[:header_end]),
+        line, column = line_column(text, exc.offset)
+        return Audit(False, "import", "", line, column, str(exc))
+    # The module header is blanked rather than removed so that offsets stay those of the file.
+    found = find_header_violation(imports.blanked(header),
                                   allow_native_decide=allow_native_decide)
     if found is not None:
         return _rejected(text, found, 0)
     for declaration in declarations:
         signature = text[declaration.start : declaration.body_start]
-        found = find_header_violation(signature, allow_native_decide=allow_native_decide)
+        found = find_header_violation(signature, allow_native_decide=allow_native_decide,
+                                      column=_column(text, declaration.start))
         if found is not None:
             return _rejected(text, found, declaration.start)
         body = text[declaration.body_start : declaration.end]
-        found = find_proof_violation(body, allow_native_decide=allow_native_decide)
+        found = find_proof_violation(body, allow_native_decide=allow_native_decide,
+                                     column=_column(text, declaration.body_start),
+                                     names=bound_names(signature))
         if found is not None:
             return _rejected(text, found, declaration.body_start)
     return Audit(True)
+
+
+def _column(text: str, offset: int) -> int:
+    return offset - (text.rfind("\n", 0, offset) + 1)
 
 
 def _rejected(text: str, found: Violation, base: int) -> Audit:
@@ -111,12 +137,7 @@ def _rejected(text: str, found: Violation, base: int) -> Audit:
     return Audit(False, found.rule, span, line, column, found.why)
 
 
-def _blank_imports(header: str) -> str:
-    return "\n".join("" if line.strip().startswith("import ") else line
-                     for line in header.split("\n"))
-
-
-def _modifiers_start(tokens: tuple[Token, ...], index: int) -> int:
+def _modifiers_index(tokens: tuple[Token, ...], index: int) -> int:
     # `@[simp] private theorem …`: modifiers belong to the declaration, not to the header.
     start = index
     while start > 0 and tokens[start - 1].text in ("private", "protected", "noncomputable"):
@@ -133,7 +154,10 @@ def _modifiers_start(tokens: tuple[Token, ...], index: int) -> int:
             k -= 1
         if k >= 0 and tokens[k].text == "@[":
             start = k
-    return tokens[start].start
+    # `/-- doc -/ @[simp] theorem …`: the doc comment documents the declaration after it.
+    if start > 0 and tokens[start - 1].kind == "doc" and tokens[start - 1].text == "/--":
+        start -= 1
+    return start
 
 
 def _top_level_assign(tokens: tuple[Token, ...], start: int, limit: int) -> int | None:

@@ -72,7 +72,8 @@ class LeanChecker:
         problem = header_violation(header, allow_native_decide=allow_native)
         if problem:
             return f"not checked: {problem}"
-        problem = header_violation(statement.signature, allow_native_decide=allow_native)
+        problem = header_violation(statement.signature, allow_native_decide=allow_native,
+                                   term=True)
         if problem:
             return f"not checked: statement {problem.removeprefix('header ')}"
         return declaration_source(header, statement.with_sorry(), print_axioms=False)

@@ -11,7 +11,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from afcheck.errors import AfcheckError
+from afcheck_lean.kernel import kernel_available
 from afcheck_lean.lake_project import ProjectError, create_project, inspect_project
+from afcheck_lean.sandbox import probe
 from afcheck_lean.settings import LeanSettings, default_project
 
 Handler = Callable[[argparse.Namespace], int]
@@ -29,6 +31,8 @@ def configure(parser: argparse.ArgumentParser) -> Handler:
         sub.add_argument("--lake", default="lake", help="the lake executable")
         sub.add_argument("--repl-dir", type=Path, default=None,
                          help="a REPL already built for the project's Lean version (offline)")
+        sub.add_argument("--lean-sandbox", choices=("auto", "on", "off"), default="auto",
+                         help="isolate Lean processes with bubblewrap (default: auto)")
         if name == "doctor":
             sub.add_argument("--no-smoke", action="store_true", help="skip the REPL check")
     audit = actions.add_parser(
@@ -54,7 +58,8 @@ def _handle(args: argparse.Namespace) -> int:
     if args.action == "audit":
         return audit(args.files, as_json=args.json,
                      allow_native_decide=args.allow_native_decide)
-    settings = LeanSettings(project=args.project, lake=args.lake, repl_dir=args.repl_dir)
+    settings = LeanSettings(project=args.project, lake=args.lake, repl_dir=args.repl_dir,
+                            sandbox=args.lean_sandbox)
     try:
         if args.action == "setup":
             return setup(settings)
@@ -108,6 +113,10 @@ def setup(settings: LeanSettings) -> int:
         ("Mathlib cache", lambda: _run([settings.lake, "exe", "cache", "get"], settings.project,
                                        fatal=False)),
         ("lake build", lambda: _run([settings.lake, "build"], settings.project)),
+        # The kernel-side checks are an extra layer: without the module they are skipped
+        # (doctor says so), so a failure here does not stop the setup.
+        ("kernel checks (AfcheckKernel)", lambda: _run([settings.lake, "build", "AfcheckKernel"],
+                                                       settings.project, fatal=False)),
         ("REPL", lambda: _build_repl(settings)),
     ]
     for label, step in steps:
@@ -160,7 +169,20 @@ def _facts(settings: LeanSettings) -> list[tuple[str, str, bool]]:
          "(afcheck lean setup)", project.mathlib),
         ("memory per REPL", f"cap {settings.memory_mb} MB (RLIMIT_AS), recycled above "
          f"{settings.recycle_limit_mb:.0f} MB resident", True),
+        # Informational: without them the other checks still hold (docs/trust-model.md).
+        ("kernel checks", "on (AfcheckKernel is built)" if kernel_available(settings.project)
+         else "off: AfcheckKernel is not built (afcheck lean setup builds it)", True),
+        ("sandbox", _sandbox_fact(settings), True),
     ]
+
+
+def _sandbox_fact(settings: LeanSettings) -> str:
+    if settings.sandbox == "off":
+        return "namespaces off (--lean-sandbox off); limits and a cleared environment apply"
+    found = probe()
+    if found.usable:
+        return "bubblewrap: no network, read-only system and project, private scratch"
+    return f"limits and a cleared environment only: {found.why}"
 
 
 def _smoke(settings: LeanSettings) -> str:
@@ -170,7 +192,14 @@ def _smoke(settings: LeanSettings) -> str:
     with ReplPool(lean_interact_starter(settings), settings) as pool:
         result = pool.run(["example : (2 : ℕ) + 2 = 4 := by norm_num"])[0]
     if isinstance(result, Failure):
-        return f"{result.kind}: {result.reason}"
+        hint = ""
+        if settings.sandbox != "off" and probe().usable:
+            # The REPL reads the project and the toolchain read-only; a Lake that wants to
+            # write (a stale configuration cache) stops there.
+            hint = (" (the REPL ran in the bubblewrap sandbox: if it starts with --lean-sandbox "
+                    "off, run `afcheck lean setup` once more so that Lake needs to write "
+                    "nothing)")
+        return f"{result.kind}: {result.reason}{hint}"
     if result.refusal or result.errors:
         return f"Lean rejected 2 + 2 = 4: {result.refusal or result.errors[0].one_line()}"
     return "ok, `example : (2 : ℕ) + 2 = 4 := by norm_num` checks under the Mathlib header"

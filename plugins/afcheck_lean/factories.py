@@ -9,11 +9,13 @@ need no local Lean.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from afcheck.components import Prover
 from afcheck.errors import AfcheckError, UsageError
 from afcheck_lean.checker import LeanChecker
 from afcheck_lean.deepseek import DeepSeekProver, Generate
+from afcheck_lean.kernel import with_kernel_checks
 from afcheck_lean.kimina import KIMINA_OPTIONS, KiminaPool, parse_kimina
 from afcheck_lean.negation import front_end_negation
 from afcheck_lean.pool import LeanPool, ReplPool
@@ -26,8 +28,10 @@ def _pool(settings: LeanSettings, component: str,
           options: Mapping[str, str] | None = None) -> LeanPool:
     kimina = parse_kimina(options or {}, component)
     if kimina is not None:
-        return KiminaPool(settings, kimina)
+        # A remote server has no AfcheckKernel module to import.
+        return KiminaPool(replace(settings, kernel_checks="off"), kimina)
     require_lean(settings, component)
+    settings = with_kernel_checks(settings)
     return ReplPool(lean_interact_starter(settings), settings)
 
 

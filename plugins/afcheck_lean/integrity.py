@@ -22,6 +22,7 @@ three) are in :mod:`afcheck_lean.replies` and :mod:`afcheck_lean.verify`; both m
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -72,12 +73,24 @@ _META_WORDS = frozenset({
     "addAndCompile", "evalTactic", "evalExpr", "evalConst", "logInfo", "logWarning", "logError",
     "Environment", "dbg_trace", "dbgTrace", "dbgTraceIfShared", "ofReduceBool", "ofReduceNat",
     "reduceBool", "reduceNat", "trustCompiler", "implemented_by", "extern", "csimp",
+    "addDeclWithoutChecking", "addDeclCore", "setEnv", "ofKernelEnv",
+    "unsafeIO", "unsafeBaseIO", "unsafeEIO", "runEval", "evalDecl",
 })
+_EVALUATION = frozenset({
+    "include_str", "slim_check", "plausible", "polyrith", "dbgSleep", "sleep", "sleepMs",
+    "compile_def", "by_elab", "count_heartbeats",
+})
+"""Words that run code or reach outside Lean while the text elaborates, with no ``IO`` name in
+sight: ``include_str`` reads files, ``polyrith`` calls a web service, ``slim_check`` and
+``plausible`` evaluate the goal and close it like ``admit``, ``dbgSleep``/``sleep`` stall
+the checker. ``eval%`` (the name ``eval`` directly followed by ``%``) is checked apart."""
+_PERCENT_ELABORATORS = frozenset({"eval", "compile_def", "compile_inductive", "by_elab"})
 _META_NAMESPACES = frozenset({
     "Lean", "Elab", "Meta", "IO", "EIO", "BaseIO", "System", "Qq", "MetaM", "TacticM", "CoreM",
     "TermElabM", "CommandElabM",
 })
-_NOISE = frozenset({"trace", "trace_state", "show_term", "extract_goal", "trace_simp_set"})
+_NOISE = frozenset({"trace", "trace_state", "show_term", "extract_goal", "trace_simp_set",
+                    "says", "print_goals"})
 """Tactics that print messages; ``trace`` only where a tactic starts (after ``open Matrix``,
 ``trace A`` is a term)."""
 _SEARCH = frozenset({"library_search", "rw_search", "observe", "hint"})
@@ -88,10 +101,12 @@ _HEADER_ATTRIBUTES = frozenset({
     "inline", "noinline", "specialize", "ext", "simps", "norm_cast", "push_cast", "pp_nodot",
     "nolint", "match_pattern", "mono", "elab_as_elim", "refl", "symm", "trans", "gcongr",
     "continuity", "measurability", "fun_prop", "aesop", "positivity", "field_simps",
-    "default_instance", "coe", "nontriviality", "simp_arith",
+    "nontriviality", "simp_arith",
 })
+"""Not ``instance``, ``default_instance`` or ``coe``: a header instance can change what the
+statement's numerals (``OfNat ℕ 2``), notation or coercions mean."""
 _HEADER_COMMANDS = frozenset({
-    "theorem", "lemma", "example", "def", "abbrev", "instance", "structure", "class",
+    "theorem", "lemma", "example", "def", "abbrev", "structure", "class",
     "inductive", "opaque", "mutual", "where", "termination_by", "decreasing_by", "deriving",
     "private", "protected", "noncomputable", "partial", "nonrec", "irreducible_def", "alias",
     "namespace", "section", "end", "universe", "open", "local", "scoped", "export", "rec",
@@ -115,7 +130,7 @@ _LINE_STARTERS = frozenset("""
     simp simp_all simpa dsimp simp_rw simp_arith simp_intro unfold unfold_let delta
     rw rwa erw rewrite nth_rewrite nth_rw rw_mod_cast
     norm_num norm_num1 ring ring_nf ring1 ring_exp abel abel_nf group noncomm_ring module
-    field_simp cancel_denoms linarith linarith! nlinarith nlinarith! polyrith positivity bound
+    field_simp cancel_denoms linarith linarith! nlinarith nlinarith! positivity bound
     linear_combination linear_combination' omega decide norm_cast push_cast exact_mod_cast
     apply_mod_cast assumption_mod_cast zify qify rify lift push_neg by_contra by_contra!
     by_contra' by_cases contrapose contrapose! subst subst_vars clear clear_value specialize
@@ -134,6 +149,30 @@ _LINE_STARTERS = frozenset("""
 list there is refused: after the end of a proof, Lean reads an unknown keyword as a command,
 and no list of commands can name them all. (Term-mode bodies are free-form; for them only a
 name at column 0 is refused.)"""
+_CONTINUATIONS = frozenset("""
+    at with using only generalizing from then else in says to fun λ do by if show
+    """.split())
+"""Keywords that continue the tactic or term of the line before."""
+_NEEDS_ARGUMENT = frozenset("""
+    exact exacts apply refine refine' use use! exists existsi show have haveI let letI obtain
+    rcases rintro rintros suffices specialize calc from at with using only by fun λ if then
+    else do in generalizing unfold subst revert clear convert convert_to change set replace
+    induction induction' cases cases' by_cases nth_rewrite nth_rw exact_mod_cast
+    apply_mod_cast simpa return match
+    """.split())
+"""Words after which Lean must read more of the same tactic or term: what starts the next
+line is its argument (or a syntax error), never a new command."""
+_BINDING = frozenset({"intro", "intros", "rintro", "fun", "λ", "have", "haveI", "let", "letI",
+                      "obtain", "set", "generalize", "rename_i", "by_contra", "by_cases"})
+_SIGNATURE_STARTS = frozenset({
+    "theorem", "lemma", "example", "def", "abbrev", "instance", "structure", "class",
+    "inductive", "opaque", "irreducible_def",
+})
+_TERM_CHAIN = frozenset({"have", "haveI", "let", "letI", "suffices", "show", "obtain"})
+_CLOSERS = frozenset({")", "]", "}", "⟩", "⦄", "!", "?", "ᶜ", "⁻¹", "′"})
+"""Symbols that may end a term, so that what follows them may start a command."""
+_LATIN_LOOK_ALIKES = frozenset("ΑΒΕΖΗΙΚΜΝΟΡΤΥΧοϲϳϒ")
+"""Greek and Coptic letters Lean reads as letters and a reader as Latin ones."""
 TARGET_NAMES = frozenset({"afcheck_target"})
 """The name afcheck gives the rebuilt theorem: a body that names it refers to itself."""
 
@@ -159,15 +198,20 @@ class Violation:
 
 
 def proof_violation(body: str, *, allow_native_decide: bool = False,
-                    bounds: Mapping[str, int] = RESOURCE_BOUNDS) -> str | None:
-    """Why ``body`` (the text after ``:=``) must be rejected, or ``None`` if it may be checked."""
-    found = find_proof_violation(body, allow_native_decide=allow_native_decide, bounds=bounds)
+                    bounds: Mapping[str, int] = RESOURCE_BOUNDS,
+                    signature: str = "") -> str | None:
+    """Why ``body`` (the text after ``:=``) must be rejected, or ``None`` if it may be checked;
+    ``signature`` is the statement's, whose binder names the body may use."""
+    found = find_proof_violation(body, allow_native_decide=allow_native_decide, bounds=bounds,
+                                 names=bound_names(signature))
     return None if found is None else f"proof {found}"
 
 
-def header_violation(header: str, *, allow_native_decide: bool = False) -> str | None:
-    """Why a formaliser's header must be rejected, or ``None``."""
-    found = find_header_violation(header, allow_native_decide=allow_native_decide)
+def header_violation(header: str, *, allow_native_decide: bool = False,
+                     term: bool = False) -> str | None:
+    """Why a formaliser's header must be rejected, or ``None``; ``term``: the text is a
+    statement's signature or another term, not a sequence of commands."""
+    found = find_header_violation(header, allow_native_decide=allow_native_decide, term=term)
     return None if found is None else f"header {found}"
 
 
@@ -207,10 +251,29 @@ def allowed_axioms(allow_native_decide: bool) -> frozenset[str]:
     return STANDARD_AXIOMS | NATIVE_AXIOMS if allow_native_decide else STANDARD_AXIOMS
 
 
+def bound_names(signature: str) -> frozenset[str]:
+    """The names a statement's binders introduce (``(ha : 0 < a)``, ``{x y : ℝ}``): Lean
+    parsed them as identifiers, so none of them is a keyword."""
+    names: set[str] = set()
+    depth = 0
+    for token in lex(signature).tokens:
+        if token.text in ("(", "{", "[", "⦃", "⟨"):
+            depth += 1
+        elif token.text in (")", "}", "]", "⦄", "⟩"):
+            depth = max(0, depth - 1)
+        elif depth and token.kind == "ident" and "." not in token.text:
+            names.add(token.text)
+    return frozenset(names)
+
+
 def find_proof_violation(body: str, *, allow_native_decide: bool = False,
-                         bounds: Mapping[str, int] = RESOURCE_BOUNDS) -> Violation | None:
-    """The first rule ``body`` breaks, in text order."""
-    lexed = lex(body)
+                         bounds: Mapping[str, int] = RESOURCE_BOUNDS,
+                         column: int = 0, names: frozenset[str] = frozenset()) -> Violation | None:
+    """The first rule ``body`` breaks, in text order. ``column`` is where the body starts on
+    its first line in the file Lean reads (after ``theorem … := ``): Lean's layout rules,
+    and so these, depend on it. ``names`` are the statement's binder names
+    (:func:`bound_names`)."""
+    lexed = lex(body, column)
     if lexed.problems:
         bad = lexed.problems[0]
         return Violation("character", f"contains {bad.why}", body[bad.start : bad.end],
@@ -218,29 +281,42 @@ def find_proof_violation(body: str, *, allow_native_decide: bool = False,
     if not lexed.tokens:
         return Violation("empty", "is empty (no term and no tactic block)", body, 0)
     return _Rules(body, lexed.tokens, header=False, allow_native=allow_native_decide,
-                  bounds=bounds).first()
+                  bounds=bounds, names=names).first()
 
 
-def find_header_violation(header: str, *, allow_native_decide: bool = False) -> Violation | None:
-    """The first rule ``header`` breaks, in text order."""
-    lexed = lex(header)
+def find_header_violation(header: str, *, allow_native_decide: bool = False,
+                          column: int = 0, term: bool = False) -> Violation | None:
+    """The first rule ``header`` breaks, in text order (``column`` as for
+    :func:`find_proof_violation`; ``term`` as for :func:`header_violation`: no command can
+    start inside it, so the ``continuation`` rule does not apply)."""
+    lexed = lex(header, column)
     if lexed.problems:
         bad = lexed.problems[0]
         return Violation("character", f"contains {bad.why}", header[bad.start : bad.end],
                          bad.start)
-    return _Rules(header, lexed.tokens, header=True, allow_native=allow_native_decide,
-                  bounds=RESOURCE_BOUNDS).first()
+    rules = _Rules(header, lexed.tokens, header=True, allow_native=allow_native_decide,
+                   bounds=RESOURCE_BOUNDS)
+    rules.term = rules.in_signature = term
+    return rules.first()
 
 
 class _Rules:
     def __init__(self, text: str, tokens: Sequence[Token], *, header: bool, allow_native: bool,
-                 bounds: Mapping[str, int]) -> None:
+                 bounds: Mapping[str, int], names: frozenset[str] = frozenset()) -> None:
         self.text = text
         self.tokens = tokens
         self.header = header
         self.allow_native = allow_native
         self.bounds = bounds
         self.open_brackets: list[int] = []
+        self.names = set(names)
+        """Words Lean has read as names (binders, bracketed terms, what ``intro``/``have``
+        introduce): not keywords, so a line that starts with one continues a term."""
+        self.term = False
+        """The text is one term (a signature, code in an interpolated string)."""
+        self.in_signature = False
+        """In a header, between a declaration keyword and its top-level ``:=``: the type is
+        not complete, so a line there continues it."""
 
     def first(self) -> Violation | None:
         block = _tactic_block_column(self.tokens)
@@ -255,11 +331,19 @@ class _Rules:
                 token.line_start or (index and self.tokens[index - 1].text == ";")
             ):
                 found = self._check_line_start(index, token, previous_line)
-            if token.line_start:
+            if found is None and self._starts_line(index, token):
+                found = self._check_continuation(index, token)
+            if index == 0 and tactics:
+                # `by` ending its line starts no tactic there; `by simp` starts one at `simp`.
+                first = self._next(0)
+                previous_line = -1 if first is None or first.line_start else first.column
+            elif token.line_start:
                 previous_line = _tactic_column(self.tokens, index)
             if found is not None:
                 return found
+            self._track_names(index, token)
             self._track_brackets(index, token)
+            self._track_signature(token)
         return None
 
     def _violation(self, rule: str, why: str, token: Token, end: Token | None = None) -> Violation:
@@ -283,7 +367,12 @@ class _Rules:
     def _check(self, index: int, token: Token) -> Violation | None:
         if token.kind == "sym":
             return self._check_symbol(index, token)
-        if token.kind == "str" and "{" in token.text and not self.header:
+        if token.kind == "doc" and not self.header:
+            return self._violation("command", f"has a doc comment ('{token.text}'), which Lean "
+                                   "reads as the start of a command, not as a comment", token)
+        if token.kind == "str" and "{" in token.text:
+            if self.header:
+                return self._check_interpolation(token)
             return self._violation("interpolated-string", "has a string with {…}, which "
                                    "interpolating macros read as code", token)
         if token.kind != "ident":
@@ -303,7 +392,10 @@ class _Rules:
                                    "runs meta code or changes how text parses", token)
         if word in ("axiom", "axioms"):
             return self._violation("axiom", "declares an axiom", token)
-        if word and self.header:
+        if self.header:
+            found = self._check_look_alike(token, parts)
+            if found is not None or not word:
+                return found or self._check_names(index, token, word, parts)
             return self._check_header_word(index, token, word, parts)
         if word in _SCOPES:
             why = ("opens namespaces for the tactics after it ('open … in')" if word == "open"
@@ -321,6 +413,10 @@ class _Rules:
         if word == "import":
             return self._violation("command", "imports a module after the header's start",
                                    token)
+        if word == "instance":
+            return self._violation("instance", "declares an instance, which can change what "
+                                   "the statement's numerals, notation or coercions mean",
+                                   token)
         if word not in _HEADER_COMMANDS and word in (_DECLARATIONS | _SCOPES):
             return self._violation("command", f"contains the command '{word}'", token)
         return self._check_names(index, token, word, parts)
@@ -328,6 +424,14 @@ class _Rules:
     def _check_names(self, index: int, token: Token, word: str,
                      parts: list[str]) -> Violation | None:
         name = token.text
+        nxt = self._next(index)
+        if parts[-1] in _EVALUATION or (
+            parts[-1] in _PERCENT_ELABORATORS and nxt is not None and nxt.text == "%"
+            and not nxt.space_before
+        ):
+            return self._violation("evaluation", f"runs code while Lean elaborates "
+                                   f"('{name}'), which can read files, reach the network, "
+                                   "stall the checker or close goals unchecked", token)
         if any(p in _META_NAMESPACES for p in parts) or parts[-1] in _META_WORDS:
             return self._violation("metaprogram", "runs meta-level code (could change the "
                                    "environment, the messages or the checker)", token)
@@ -366,6 +470,109 @@ class _Rules:
         return self._violation("unknown-start", f"starts a line with '{token.text}', which is "
                                "not a tactic afcheck knows (after a proof, Lean reads an "
                                "unknown keyword there as a command)", token)
+
+    def _track_names(self, index: int, token: Token) -> None:
+        if token.kind != "ident" or "." in token.text:
+            return
+        prev = self._prev(index)
+        if self.open_brackets or (prev is not None and not token.line_start
+                                  and self._binding_line(index)):
+            self.names.add(token.text)
+
+    def _binding_line(self, index: int) -> bool:
+        # `intro x y z`, `have h`, `fun a b =>`: names after a binding word on its line.
+        for k in range(index - 1, -1, -1):
+            t = self.tokens[k]
+            if t.kind == "ident" and t.text in _BINDING and not t.escaped:
+                return True
+            if t.kind != "ident" or t.line_start:
+                return False
+        return False
+
+    def _track_signature(self, token: Token) -> None:
+        if not self.header or self.term:
+            return
+        if token.kind == "ident" and not token.escaped and token.text in _SIGNATURE_STARTS:
+            self.in_signature = True
+        elif token.text in (":=", "where", "|") and not self.open_brackets:
+            self.in_signature = False
+
+    def _starts_line(self, index: int, token: Token) -> bool:
+        # In a header the first command and whatever follows a module doc (`/-! … -/ cmd` on
+        # one line) start commands as surely as a new line does.
+        if index == 0:
+            return self.header
+        return token.line_start or self.tokens[index - 1].kind == "doc"
+
+    def _check_continuation(self, index: int, token: Token) -> Violation | None:
+        # A line further right than the tactic before it continues that tactic only if Lean
+        # can read it as more of it; when the tactic or term could end there, a keyword Lean
+        # knows and afcheck does not starts a new command, whatever its column.
+        if (self.open_brackets or self.in_signature or token.kind != "ident" or token.escaped
+                or "." in token.text
+                or token.text in _LINE_STARTERS or token.text in _CONTINUATIONS):
+            return None
+        if self.header and token.text in (_HEADER_COMMANDS | {"set_option", "attribute"}):
+            return None
+        prev = self._prev(index)
+        if prev is not None and prev.kind == "sym" and prev.text not in _CLOSERS:
+            return None
+        if prev is not None and prev.kind == "ident" and prev.text in _NEEDS_ARGUMENT \
+                and not prev.escaped:
+            return None
+        nxt = self._next(index)
+        if self.header and nxt is not None and nxt.text in (":", ":="):
+            return None  # a structure's field
+        if self._continues_have(index, token) or token.text in self.names:
+            return None
+        return self._violation("continuation", f"starts a line with '{token.text}' where the "
+                               "tactic or term before it may have ended: if Lean knows it as "
+                               "a keyword, it starts a new command there", token)
+
+    def _continues_have(self, index: int, token: Token) -> bool:
+        # `have h : p := v` on a line of a term, its body on the next line at the same column:
+        # a `have` needs a body, so that line is more of the term, never a command.
+        for k in range(index - 1, -1, -1):
+            earlier = self.tokens[k]
+            if earlier.line_start and earlier.column <= token.column:
+                return earlier.column == token.column and earlier.text in _TERM_CHAIN
+        return False
+
+    def _check_look_alike(self, token: Token, parts: list[str]) -> Violation | None:
+        for part in parts:
+            if len(part) > 1 and any(_looks_latin(ch) for ch in part):
+                return self._violation("look-alike", f"names '{token.text}' with a letter that "
+                                       "looks like a Latin one, so it can pass for another "
+                                       "name (Νat for Nat)", token)
+        return None
+
+    def _check_interpolation(self, token: Token) -> Violation | None:
+        # An interpolating macro (`s!`, `m!`, `f!`, `throwError` …) reads what is between
+        # braces as code: that code goes through the same rules as the header around it.
+        text, k, depth, start = token.text, 0, 0, 0
+        while k < len(text):
+            ch = text[k]
+            if ch == "\\":
+                k += 2
+                continue
+            if ch == "{":
+                depth += 1
+                if depth == 1:
+                    start = k + 1
+            elif ch == "}" and depth:
+                depth -= 1
+                if depth == 0:
+                    found = find_header_violation(text[start:k], term=True,
+                                                  allow_native_decide=self.allow_native)
+                    if found is not None:
+                        return Violation(found.rule, f"{found.why} (inside an interpolated "
+                                         "string)", found.span, token.start + start + found.start)
+            k += 1
+        if depth:
+            return self._violation("interpolated-string", "has a string with an unclosed '{' "
+                                   "(the code of an interpolated string may hold strings of "
+                                   "its own, so where it ends cannot be read safely)", token)
+        return None
 
     def _check_symbol(self, index: int, token: Token) -> Violation | None:
         nxt = self._next(index)
@@ -433,6 +640,10 @@ class _Rules:
             elif token.kind == "ident" and depth == 0:
                 prev = self._prev(index)
                 leads = prev is None or prev.text in ("[", "@[", ",", "local", "scoped", "-")
+                if leads and token.text in ("instance", "default_instance", "coe"):
+                    return self._violation("instance", f"adds the attribute '{token.text}', "
+                                           "which can change what the statement's numerals, "
+                                           "notation or coercions mean", token)
                 if leads and token.text not in _HEADER_ATTRIBUTES:
                     return self._violation("attribute", f"adds the attribute '{token.text}', "
                                            "which is not on afcheck's list", token)
@@ -479,6 +690,17 @@ class _Rules:
                 and self.tokens[index - 1].text in ("add", ","))
 
 
+def _looks_latin(ch: str) -> bool:
+    if ch.isascii():
+        return False
+    if ch in _LATIN_LOOK_ALIKES or ch in "\u212a\u212b":  # Kelvin K, Ångström Å
+        return True
+    if "\u2100" <= ch <= "\u214f":
+        return False  # ℕ ℤ ℝ ℂ: double-struck letters no reader takes for Latin ones
+    folded = unicodedata.normalize("NFKC", ch)
+    return folded.isascii() and folded.isalpha()
+
+
 def _tactic_column(tokens: Sequence[Token], index: int) -> int:
     """Where the tactic on the line starting at ``index`` starts: after a leading ``·``."""
     after = index
@@ -492,9 +714,9 @@ def _tactic_column(tokens: Sequence[Token], index: int) -> int:
 
 
 def _tactic_block_column(tokens: Sequence[Token]) -> int:
-    """For ``by`` ending its line, the column of the first tactic: Lean ends the tactic block
-    (and so the proof) at the first line that starts left of it. Otherwise 1."""
-    if len(tokens) > 1 and tokens[0].text == "by" and tokens[1].line_start:
+    """For a ``by`` body, the column of its first tactic: Lean ends the tactic block (and so
+    the proof) at the first line that starts left of it. Otherwise 1."""
+    if len(tokens) > 1 and tokens[0].text == "by":
         return max(1, tokens[1].column)
     return 1
 

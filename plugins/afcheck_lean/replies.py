@@ -51,6 +51,10 @@ class Reply:
             m.severity == "warning" and _SORRY_WARNING.search(m.data) for m in self.messages
         )
 
+    def infos_at(self, line: int) -> list[Message]:
+        """The info messages that start on ``line``."""
+        return [m for m in self.messages if m.severity == "info" and m.line == line]
+
     def axioms_at(self, line: int) -> list[frozenset[str]]:
         """The axiom sets reported by ``#print axioms`` messages that start on ``line``."""
         found = []

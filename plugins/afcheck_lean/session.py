@@ -8,12 +8,16 @@ A REPL process is anything with lean-interact's ``LeanServer`` surface used here
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
 from afcheck.errors import MissingDependency
+from afcheck_lean.sandbox import KEPT_VARIABLES, Limits, Policy, Sandbox, as_mode, default_mode
 from afcheck_lean.settings import LeanSettings
 
 SETUP_HINT = "afcheck lean setup"
@@ -69,8 +73,45 @@ def lean_interact_starter(settings: LeanSettings, *, build: bool = False) -> Sta
         **extra,
     )
 
+    class SandboxedServer(LeanServer):
+        """lean-interact's server, its REPL started through :func:`repl_sandbox`."""
+
+        def start(self) -> None:
+            sandbox = repl_sandbox(settings, [Path(config._cache_repl_dir)])
+            self._scratch = sandbox.policy.scratch
+            repl = os.path.join(config._cache_repl_dir, ".lake", "build", "bin", "repl")
+            self._proc = sandbox.popen(
+                [str(config.lake_path), "env", repl], cwd=Path(config.working_dir),
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                encoding="utf-8", bufsize=1)
+            if not self.is_alive():
+                stdout, stderr = self.get_stdout_stderr()
+                raise ChildProcessError(f"The Lean server could not be started:\nstdout: "
+                                        f"{stdout}\nstderr: {stderr}")
+
+        def kill(self) -> None:
+            super().kill()
+            shutil.rmtree(getattr(self, "_scratch", ""), ignore_errors=True)
+
     def start() -> ReplProcess:
-        server: ReplProcess = LeanServer(config)
+        server: ReplProcess = SandboxedServer(config)
         return server
 
     return start
+
+
+def repl_sandbox(settings: LeanSettings, readable: list[Path]) -> Sandbox:
+    """The sandbox of one REPL: the project, the toolchain (elan's home and where ``lake``
+    is) and ``readable`` read-only, a fresh scratch directory, the REPL's memory cap and its
+    CPU budget."""
+    lake = shutil.which(settings.lake) or settings.lake
+    elan_home = Path(os.environ.get("ELAN_HOME", Path.home() / ".elan"))
+    toolchain = [elan_home, Path(lake).resolve().parent.parent]
+    scratch = Path(tempfile.mkdtemp(prefix="afcheck-lean-"))
+    policy = Policy(scratch=scratch,
+                    read_only=(settings.project, *toolchain, *settings.readable, *readable),
+                    limits=Limits(cpu_s=settings.cpu_limit_s, memory_mb=settings.memory_mb or None),
+                    keep=(*KEPT_VARIABLES, *settings.pass_env),
+                    # HOME becomes the scratch directory: elan must still find its toolchains.
+                    extra_env=(("ELAN_HOME", str(elan_home)),))
+    return Sandbox(policy, as_mode(settings.sandbox) if settings.sandbox else default_mode())

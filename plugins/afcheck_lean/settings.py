@@ -47,6 +47,24 @@ class LeanSettings:
     """Where lean-interact keeps the REPL (default: lean-interact's own cache)."""
     repl_dir: Path | None = None
     """A REPL checkout already built for the project's Lean version (offline use)."""
+    sandbox: str = ""
+    """``auto``, ``on`` or ``off`` (:mod:`afcheck_lean.sandbox`); empty: the run's
+    ``--lean-sandbox`` (default ``auto``)."""
+    pass_env: tuple[str, ...] = ()
+    """Variables passed to Lean processes besides the sandbox's short list (comma-separated
+    as an option)."""
+    readable: tuple[Path, ...] = ()
+    """Directories Lean processes may read besides the project and the toolchain."""
+    kernel_checks: str = "auto"
+    """``on``, ``off`` or ``auto`` (on when ``AfcheckKernel`` is built in the project): the
+    replay and statement comparison of :mod:`afcheck_lean.kernel`."""
+    cpu_s: int = 0
+    """CPU seconds a REPL may use over its life (0: its whole budget, ``max_commands`` ×
+    ``timeout_s`` + ``header_timeout_s``)."""
+
+    @property
+    def cpu_limit_s(self) -> int:
+        return self.cpu_s or int(self.max_commands * self.timeout_s + self.header_timeout_s)
 
     @property
     def recycle_limit_mb(self) -> float:
@@ -54,11 +72,12 @@ class LeanSettings:
         return limit if limit > 0 else float("inf")
 
 
-_INTS = {"workers", "memory_mb", "recycle_mb", "max_commands"}
+_INTS = {"workers", "memory_mb", "recycle_mb", "max_commands", "cpu_s"}
 _FLOATS = {"timeout_s", "header_timeout_s"}
 _PATHS = {"project", "cache_dir", "repl_dir"}
-_STRINGS = {"header", "lake"}
+_STRINGS = {"header", "lake", "sandbox", "kernel_checks"}
 _BOOLS = {"allow_native_decide"}
+_LISTS = {"pass_env", "readable"}
 
 
 def parse_settings(options: Mapping[str, str], component: str, extra: set[str]) -> LeanSettings:
@@ -72,6 +91,12 @@ def parse_settings(options: Mapping[str, str], component: str, extra: set[str]) 
             continue
         values[key] = _convert(component, key, raw)
     settings = LeanSettings(**values)  # type: ignore[arg-type]
+    if settings.kernel_checks not in ("auto", "on", "off"):
+        raise UsageError(f"{component}: option kernel_checks={settings.kernel_checks!r} must be "
+                         "auto, on or off")
+    if settings.sandbox not in ("", "auto", "on", "off"):
+        raise UsageError(f"{component}: option sandbox={settings.sandbox!r} must be auto, on or "
+                         "off")
     if settings.workers < 1 or settings.timeout_s <= 0 or settings.max_commands < 1:
         raise UsageError(
             f"{component}: workers, timeout_s and max_commands must be positive "
@@ -104,5 +129,8 @@ def _convert(component: str, key: str, raw: str) -> object:
         return raw.replace("\\n", "\n")
     if key in _BOOLS:
         return parse_bool(component, key, raw)
-    known = sorted(_INTS | _FLOATS | _PATHS | _STRINGS | _BOOLS)
+    if key in _LISTS:
+        items = tuple(part.strip() for part in raw.split(",") if part.strip())
+        return tuple(Path(i).expanduser() for i in items) if key == "readable" else items
+    known = sorted(_INTS | _FLOATS | _PATHS | _STRINGS | _BOOLS | _LISTS)
     raise UsageError(f"{component}: unknown option '{key}'; known options: {', '.join(known)}")

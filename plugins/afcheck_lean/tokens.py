@@ -29,7 +29,8 @@ from afcheck.lean.chars import (
 @dataclass(frozen=True)
 class Token:
     kind: str
-    """``ident``, ``num``, ``str``, ``char`` or ``sym``."""
+    """``ident``, ``num``, ``str``, ``char``, ``sym`` or ``doc`` (the ``/--`` or ``/-!`` that
+    opens a doc comment: Lean reads these as tokens of a command, not as whitespace)."""
     text: str
     """For ``ident``: the name with ``«»`` removed; otherwise the source text."""
     start: int
@@ -40,6 +41,9 @@ class Token:
     """0-based column of ``start``."""
     space_before: bool
     """Whitespace or a comment separates it from the previous token."""
+    escaped: bool = False
+    """For ``ident``: some part was written in ``«»``, so Lean reads it as a name even when it
+    spells a keyword (``«lemma»`` starts no declaration)."""
 
 
 @dataclass(frozen=True)
@@ -117,7 +121,7 @@ def describe(ch: str) -> str:
 
 
 class _Lexer:
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, column: int = 0) -> None:
         self.text = text
         self.i = 0
         self.tokens: list[Token] = []
@@ -125,7 +129,10 @@ class _Lexer:
         self.comments: list[tuple[int, int]] = []
         self.line_start = True
         self.space = True
-        self.line_begin = 0
+        # The text may start inside a line (a proof body after `theorem … := `): columns on its
+        # first line are those of the file, as Lean's column checks see them.
+        self.line_begin = -column
+        self.escaped = False
 
     def run(self) -> Lexed:
         text, n = self.text, len(self.text)
@@ -164,7 +171,8 @@ class _Lexer:
 
     def _emit(self, kind: str, value: str, start: int) -> None:
         self.tokens.append(Token(kind, value, start, self.i, self.line_start,
-                                 start - self.line_begin, self.space))
+                                 start - self.line_begin, self.space, self.escaped))
+        self.escaped = False
         self.line_start = False
         self.space = False
 
@@ -215,6 +223,11 @@ class _Lexer:
                                          "everything after it from Lean"))
         self._check_hidden(start, k, "a comment")
         self.comments.append((start, k))
+        if self.text.startswith(("/--", "/-!"), start):
+            # `/-- … -/` and `/-! … -/` are not whitespace to Lean: the first documents the
+            # declaration after it, the second is a command of its own (a module doc).
+            self.i = start + 3
+            self._emit("doc", self.text[start : start + 3], start)
         if "\n" in self.text[start:k]:
             self.line_begin = self.text.rfind("\n", start, k) + 1
             self.line_start = True
@@ -296,6 +309,7 @@ class _Lexer:
                     self.problems.append(BadText(k, n, "an unterminated « name"))
                     close = n - 1
                 self._check_hidden(k, close + 1, "a «» name")
+                self.escaped = True
                 parts.append(text[k + 1 : close])
                 k = close + 1
             else:
@@ -323,9 +337,11 @@ class _Lexer:
         self._emit("sym", self.text[start : self.i], start)
 
 
-def lex(text: str) -> Lexed:
-    """The tokens of ``text`` (comments dropped) and every character problem found."""
-    return _Lexer(text).run()
+def lex(text: str, column: int = 0) -> Lexed:
+    """The tokens of ``text`` (comments dropped, doc-comment openers kept as ``doc`` tokens)
+    and every character problem found; ``column`` is where ``text`` starts on its first line
+    (0-based), so that columns are those of the file it is part of."""
+    return _Lexer(text, column).run()
 
 
 def line_column(text: str, offset: int) -> tuple[int, int]:

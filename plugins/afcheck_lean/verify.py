@@ -9,7 +9,10 @@ A candidate is accepted only if all hold:
 3. Lean answers with no error, no ``sorry`` (neither in ``sorries`` nor as a warning);
 4. ``#print axioms`` on the rebuilt theorem, read at the line where we put it, lists only
    ``propext``, ``Classical.choice`` and ``Quot.sound`` (plus the compiler axioms when
-   ``native_decide`` is allowed).
+   ``native_decide`` is allowed);
+5. with kernel checks on (``kernel_checks``, :mod:`afcheck_lean.kernel`): the kernel accepts
+   every declaration the command added when it is replayed, and the proved theorem's type is
+   exactly that of our statement elaborated in a clean environment.
 """
 
 from __future__ import annotations
@@ -23,10 +26,16 @@ from afcheck_lean.integrity import (
     header_violation,
     proof_violation,
 )
-from afcheck_lean.pool import Breaker, Failure, LeanPool
+from afcheck_lean.kernel import (
+    REFERENCE_NAME,
+    parse_replay,
+    parse_type,
+    reference_source,
+)
+from afcheck_lean.pool import Breaker, Failure, LeanPool, Result
 from afcheck_lean.replies import Reply
 from afcheck_lean.source import Source, SourceError, declaration_source, header_lines
-from afcheck_lean.statement import StatementError, split_statement
+from afcheck_lean.statement import TARGET_NAME, StatementError, split_statement
 
 
 @dataclass(frozen=True)
@@ -55,35 +64,55 @@ def verify(pool: LeanPool, candidates: Sequence[Candidate], *,
            allow_native_decide: bool = False, breaker: Breaker | None = None) -> list[Check]:
     """Check all candidates in one pool batch; results in input order. With a ``breaker``,
     the commands left once it trips are not run (the caller raises its error)."""
-    prepared: list[Check | Source] = [
-        _prepare(c, pool.settings.header, allow_native_decide) for c in candidates
+    kernel = pool.settings.kernel_checks == "on"
+    prepared: list[Check | _Job] = [
+        _prepare(c, pool.settings.header, allow_native_decide, kernel) for c in candidates
     ]
-    sources = [p for p in prepared if isinstance(p, Source)]
-    results = iter(pool.run([s.text for s in sources], breaker))
+    jobs = [p for p in prepared if isinstance(p, _Job)]
+    references = sorted({j.reference for j in jobs if j.reference})
+    results = pool.run([j.source.text for j in jobs] + [r[0] for r in references], breaker)
+    answers = dict(zip(references, results[len(jobs):], strict=True))
+    checked = iter(results[: len(jobs)])
     checks = []
     for item in prepared:
         if isinstance(item, Check):
             checks.append(item)
         else:
-            checks.append(_judge(item, next(results), allow_native_decide))
+            reference = answers.get(item.reference) if item.reference else None
+            checks.append(_judge(item, next(checked), reference, allow_native_decide))
     return checks
 
 
-def _prepare(candidate: Candidate, pool_header: str, allow_native: bool) -> Check | Source:
+@dataclass(frozen=True)
+class _Job:
+    source: Source
+    reference: tuple[str, int] | None = None
+    """The command elaborating our statement in a clean environment and the line of its type
+    print (kernel checks only)."""
+
+
+def _prepare(candidate: Candidate, pool_header: str, allow_native: bool,
+             kernel: bool) -> Check | _Job:
     try:
         statement = split_statement(candidate.statement)
         header = header_lines(candidate.header, pool_header)
     except (StatementError, SourceError) as exc:
         return Check(False, str(exc))
     problem = header_violation(header, allow_native_decide=allow_native) or proof_violation(
-        candidate.body, allow_native_decide=allow_native, bounds=bounds_for(pool_header)
+        candidate.body, allow_native_decide=allow_native, bounds=bounds_for(pool_header),
+        signature=statement.signature,
     )
     if problem:
         return Check(False, problem)
-    return declaration_source(header, statement.with_proof(candidate.body), print_axioms=True)
+    source = declaration_source(header, statement.with_proof(candidate.body), print_axioms=True,
+                                kernel=kernel)
+    if not kernel:
+        return _Job(source)
+    return _Job(source, reference_source(header, statement.signature))
 
 
-def _judge(source: Source, result: Reply | Failure, allow_native: bool) -> Check:
+def _judge(job: _Job, result: Result, reference: Result | None, allow_native: bool) -> Check:
+    source = job.source
     proof = source.text
     if isinstance(result, Failure):
         return Check(False, result.reason, proof, failure=result)
@@ -101,7 +130,38 @@ def _judge(source: Source, result: Reply | Failure, allow_native: bool) -> Check
     extra = reported[0] - allowed_axioms(allow_native)
     if extra:
         return Check(False, f"the proof depends on axioms {', '.join(sorted(extra))}", proof)
-    return Check(True, "accepted by the Lean kernel", proof)
+    if job.reference is None:
+        return Check(True, "accepted by the Lean kernel", proof)
+    problem = _kernel_problem(source, result, job.reference[1], reference)
+    if problem:
+        return Check(False, problem, proof)
+    return Check(True, "accepted by the Lean kernel; every declaration replayed, statement "
+                 "identical to afcheck's", proof)
+
+
+def _kernel_problem(source: Source, result: Reply, reference_line: int,
+                    reference: Result | None) -> str:
+    """Why the kernel-side checks fail, or ``""``."""
+    replays = [r for r in (parse_replay(m.data) for m in result.infos_at(source.replay_line))
+               if r is not None]
+    if len(replays) != 1:
+        return "no single answer of the kernel replay (#afcheck_replay) for the checked command"
+    if not replays[0].ok:
+        return (f"the kernel rejects {replays[0].rejected} when it is replayed: "
+                f"{_first_line(replays[0].why)}")
+    proved = [t for t in (parse_type(m.data, TARGET_NAME)
+                          for m in result.infos_at(source.type_line)) if t is not None]
+    if not isinstance(reference, Reply) or reference.errors or reference.refusal:
+        return "afcheck's own statement did not elaborate in a clean environment, so the " \
+               "proved statement cannot be compared with it"
+    wanted = [t for t in (parse_type(m.data, REFERENCE_NAME)
+                          for m in reference.infos_at(reference_line)) if t is not None]
+    if len(proved) != 1 or len(wanted) != 1:
+        return "no single type print (#afcheck_type) for the proved theorem and the statement"
+    if proved[0] != wanted[0]:
+        return ("the proved theorem's type differs from afcheck's statement elaborated in a "
+                "clean environment (the header changes what the statement means)")
+    return ""
 
 
 def _first_line(text: str) -> str:

@@ -33,12 +33,19 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 as UTF-8: the page shows it as U+FFFD, the replacement character."""
 
 
+_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+"""Bidirectional marks, overrides and isolates, and the line separators: shown as ``\\uNNNN``
+as the terminal shows them (:func:`afcheck.printable.printable`), so that a label
+``ref\\u202eabc`` does not display as ``refcba``. Inside the page's JSON the same six
+characters are the same value; the browser script escapes them again when it shows text."""
+
+
 def build(runs: Sequence[RunFile], title: str = "afcheck report", raw_outputs: bool = True,
           raw_limit: int = 20_000, views: Views | None = None) -> str:
     """The whole page for ``runs`` (labels already distinct); each method's section and
     browser records come from its view in ``views`` (default: the installed plugins')."""
-    return _SURROGATE.sub("\ufffd", _page(runs, title, raw_outputs, raw_limit,
-                                          views if views is not None else Views()))
+    page = _page(runs, title, raw_outputs, raw_limit, views if views is not None else Views())
+    return _BIDI.sub(lambda m: f"\\u{ord(m.group()):04x}", _SURROGATE.sub("\ufffd", page))
 
 
 def _page(runs: Sequence[RunFile], title: str, raw_outputs: bool, raw_limit: int,

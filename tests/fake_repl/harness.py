@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import json
-import os
+import shlex
 import stat
 import sys
 from collections.abc import Iterator
@@ -53,27 +53,25 @@ def make_fake_lean(root: Path, transcript: Path = TRANSCRIPT) -> Iterator[FakeLe
     (project / "lakefile.lean").write_text("import Lake\n")
     (repl / ".lake" / "build" / "bin").mkdir(parents=True)
     (repl / "lean-toolchain").write_text(TOOLCHAIN)
+    log = root / "requests.jsonl"
+    # The binary carries its configuration, as a real REPL build does: the sandbox clears
+    # the environment of every Lean process.
     _executable(repl / ".lake" / "build" / "bin" / "repl",
-                f"#!/bin/sh\nexec {sys.executable} {HERE / 'repl.py'}\n")
+                f"#!/bin/sh\nFAKE_REPL_TRANSCRIPT={shlex.quote(str(transcript))} "
+                f"FAKE_REPL_LOG={shlex.quote(str(log))} exec {sys.executable} "
+                f"{HERE / 'repl.py'}\n")
     _executable(lake, "#!/bin/sh\n"
                 'if [ "$1" = "--version" ]; then echo "Lake version 5.0.0 (Lean version 4.9.0)";'
                 " exit 0; fi\n"
                 '[ "$1" = "env" ] || { echo "fake lake: only env" >&2; exit 2; }\n'
                 'shift\nexec "$@"\n')
-    log = root / "requests.jsonl"
-    saved = {k: os.environ.get(k) for k in ("FAKE_REPL_TRANSCRIPT", "FAKE_REPL_LOG")}
-    os.environ["FAKE_REPL_TRANSCRIPT"] = str(transcript)
-    os.environ["FAKE_REPL_LOG"] = str(log)
+    # The fake REPL runs from the test tree and logs every request into `root`, which a
+    # namespace sandbox would hide or make read-only: it runs with the limits, the cleared
+    # environment and the timeouts only (the namespaces are tested in
+    # tests/test_lean_backend_sandbox.py).
     settings = LeanSettings(project=project, repl_dir=repl, lake=str(lake), workers=1,
-                            timeout_s=10.0, header_timeout_s=10.0, memory_mb=0)
-    try:
-        yield FakeLean(settings, log)
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
+                            timeout_s=10.0, header_timeout_s=10.0, memory_mb=0, sandbox="off")
+    yield FakeLean(settings, log)
 
 
 def negate_for_tests(statement: str) -> str:

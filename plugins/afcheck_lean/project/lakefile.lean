@@ -8,3 +8,7 @@ require mathlib from git
 
 @[default_target]
 lean_lib AfcheckLean
+
+-- The kernel-side checks (lean4checker-style replay, exact statement types): built by
+-- `afcheck lean setup`, imported by the REPL's header only once built.
+lean_lib AfcheckKernel

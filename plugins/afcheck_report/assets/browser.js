@@ -11,10 +11,19 @@
   var page = 0;
   var views = typeof AFCHECK_VIEWS === "object" ? AFCHECK_VIEWS : {};
 
+  // Bidirectional marks, overrides and isolates and the line separators are shown as
+  // \uNNNN, as the terminal shows them: raw, "ref\u202eabc" would display as "refcba".
+  var HIDDEN = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+  function visible(text) {
+    return String(text).replace(HIDDEN, function (c) {
+      return "\\u" + ("000" + c.charCodeAt(0).toString(16)).slice(-4);
+    });
+  }
+
   function el(tag, cls, text) {
     var node = document.createElement(tag);
     if (cls) node.className = cls;
-    if (text !== undefined && text !== null) node.textContent = String(text);
+    if (text !== undefined && text !== null) node.textContent = visible(text);
     return node;
   }
 
@@ -191,9 +200,9 @@
 
   // Characters start..end of `chars` in a <mark class=cls> inside `pre`.
   function mark(pre, chars, start, end, cls) {
-    pre.appendChild(document.createTextNode(chars.slice(0, start).join("")));
+    pre.appendChild(document.createTextNode(visible(chars.slice(0, start).join(""))));
     if (end > start) pre.appendChild(el("mark", cls, chars.slice(start, end).join("")));
-    pre.appendChild(document.createTextNode(chars.slice(end).join("")));
+    pre.appendChild(document.createTextNode(visible(chars.slice(end).join(""))));
   }
 
   // A closed <details> that unpacks raw output number `ref` when first opened.
@@ -206,7 +215,7 @@
       if (!more.open || pre.textContent) return;
       if (!data.raw) { pre.textContent = "(left out of this report: --no-raw)"; return; }
       pre.textContent = "unpacking…";
-      rawOutputs().then(function (texts) { pre.textContent = texts[ref]; },
+      rawOutputs().then(function (texts) { pre.textContent = visible(texts[ref]); },
         function (error) { pre.textContent = "cannot unpack the raw outputs: " + error; });
     });
     return more;
@@ -217,7 +226,7 @@
   function svg(tag, attrs, text) {
     var node = document.createElementNS(SVG, tag);
     Object.keys(attrs).forEach(function (k) { node.setAttribute(k, String(attrs[k])); });
-    if (text !== undefined) node.textContent = String(text);
+    if (text !== undefined) node.textContent = visible(text);
     return node;
   }
 
