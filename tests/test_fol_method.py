@@ -65,8 +65,15 @@ def test_a_run_judges_each_item_and_writes_the_metrics(suite: Path, tmp_path: Pa
     assert steps["t2"]["ted"] == 1 and steps["t2"]["equivalence"]["counter_model"]["blocks"]
     assert steps["t3"]["syntax_error"]["class"] == "structure"
     assert steps["t4"]["equivalence"]["theory"] == "none"
+    # The item whose gold does not parse stays in the result file, with its own outcome, and
+    # is left out of the accuracy's denominator.
+    assert steps["t5"]["decision"] == "gold-error" and steps["t5"]["status"] == "failed"
+    assert steps["t5"]["gold_error"]["rule"] == "unbalanced-parentheses"
     overall = data["methods"]["nl2fol"]["metrics"]["overall"]
-    assert (overall["N"], overall["correct"], overall["mean_ted_semantic_errors"]) == (4, 2, 1.0)
+    assert (overall["N"], overall["decided"], overall["gold_errors"]) == (5, 4, 1)
+    assert (overall["correct"], overall["mean_ted_semantic_errors"]) == (2, 1.0)
+    # Tarski's World fixes its vocabulary: nothing is renamed, aligned equals exact.
+    assert (overall["aligned_correct"], overall["aligned_accuracy"]) == (2, 0.5)
 
 
 def test_theory_option_and_gate(suite: Path) -> None:

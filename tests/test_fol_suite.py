@@ -32,13 +32,17 @@ def test_good_records_and_one_line_per_bad_one(tmp_path: Path) -> None:
         json.dumps({"id": "t5", "sentence": "b is small.", "gold": "Small(b)"}),
     ])
     loaded = load_jsonl(path, TARSKI)
-    assert [item.id for item in loaded.items] == ["t1", "t5"]
+    # The record whose gold does not parse keeps its item, with the gold's error on it.
+    assert [item.id for item in loaded.items] == ["t1", "t3", "t5"]
     assert loaded.items[0].gold == ("Cube(a)", "¬¬Cube(a)")
-    assert loaded.items[1].difficulty == "unrated"
+    assert loaded.items[2].difficulty == "unrated"
+    bad = loaded.items[1].gold_error
+    assert bad is not None and bad.index == 0 and bad.error.rule == "missing-operand"
+    assert loaded.items[1].formulas == ()
     messages = [str(error) for error in loaded.errors]
-    assert [m.split(": ", 1)[0] for m in messages] == [f"{path}:{n}" for n in (2, 3, 4, 5, 6)]
+    assert [m.split(": ", 1)[0] for m in messages] == [f"{path}:{n}" for n in (2, 3, 4, 6)]
     assert "not JSON" in messages[0] and "'gold'" in messages[1] and "twice" in messages[2]
-    assert "connectives and quantifiers" in messages[3] and "unknown language" in messages[4]
+    assert "unknown language" in messages[3]
     assert loaded.rejections[0].error.rule == "missing-operand"
 
 
@@ -65,11 +69,17 @@ def test_folio_items_are_distinct_premises_with_story_arities(tmp_path: Path) ->
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     assert folio_path(str(tmp_path)) == path
     loaded = load_folio(path)
-    assert [item.id for item in loaded.items] == ["folio-1/p1", "folio-1/p2"]
+    assert [item.id for item in loaded.items] == ["folio-1/p1", "folio-1/p2", "folio-1/p3"]
     assert loaded.items[0].difficulty == "wiki" and loaded.items[0].language is FOLIO
-    # A(rina, bo) uses A with two arguments after the story used it with one.
+    assert {item.group for item in loaded.items} == {"folio-1"}
+    # A(rina, bo) uses A with two arguments after the story used it with one: the item stays,
+    # with the gold's error.
     assert [r.error.rule for r in loaded.rejections] == ["arity"]
-    assert any("1 premises but" in str(e) or "2 premises but 1" in str(e) for e in loaded.errors)
+    bad = loaded.items[2].gold_error
+    assert bad is not None and bad.error.rule == "arity"
+    (error,) = loaded.errors
+    assert "example 3 (story 2): 2 premises but 1 formulas" in str(error)
+    assert str(error).startswith(f"{path}:3: ")
 
 
 @pytest.mark.realdata
@@ -78,8 +88,9 @@ def test_folio_gold_parse_rate(data_dir: Path) -> None:
     if path is None:
         pytest.skip("no folio/folio-train.jsonl under AFCHECK_DATA_DIR")
     loaded = load_folio(path)
-    total = len(loaded.items) + len(loaded.rejections)
-    assert total > 1500
+    total = len(loaded.items)
+    assert total > 1500 and len(loaded.rejections) == sum(
+        1 for item in loaded.items if item.gold_error is not None)
     # FOLIO v0.0's gold FOL has errors; nearly all of it reads, and every rejection has a class.
-    assert len(loaded.items) / total > 0.97
+    assert 1 - len(loaded.rejections) / total > 0.97
     assert all(r.error.rule for r in loaded.rejections)
