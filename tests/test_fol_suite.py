@@ -94,3 +94,65 @@ def test_folio_gold_parse_rate(data_dir: Path) -> None:
     # FOLIO v0.0's gold FOL has errors; nearly all of it reads, and every rejection has a class.
     assert 1 - len(loaded.rejections) / total > 0.97
     assert all(r.error.rule for r in loaded.rejections)
+
+
+def test_groups_and_vocabularies_of_records(tmp_path: Path) -> None:
+    path = write(tmp_path, [
+        json.dumps({"id": "s1/p1", "group": "s1", "sentence": "Lewandowski is a striker.",
+                    "gold": "Striker(robertLewandowski)",
+                    "vocabulary": {"predicates": ["Striker/1"],
+                                   "constants": ["robertLewandowski"]}}),
+        json.dumps({"id": "s1/p2", "group": "s1", "sentence": "x",
+                    "gold": "∀x (Striker(x) → Player(x))", "vocabulary": {"predicates": ["P"]}}),
+        json.dumps({"id": "s1/p3", "group": 7, "sentence": "x", "gold": "Player(ann)"}),
+    ])
+    loaded = load_jsonl(path, FOLIO)
+    (first,) = loaded.items
+    assert first.group == "s1" and first.vocabulary is not None
+    assert first.vocabulary.predicates == (("Striker", 1),)
+    assert first.vocabulary.constants == ("robertLewandowski",)
+    assert ["'vocabulary'" in str(e) for e in loaded.errors] == [True, False]
+    assert "'group' must be a string" in str(loaded.errors[1])
+
+
+def test_gold_vocabulary_is_the_story_s_symbols(tmp_path: Path) -> None:
+    from afcheck_fol.suite import with_gold_vocabulary
+
+    path = write(tmp_path, [
+        json.dumps({"id": "a", "group": "s", "sentence": "x", "gold": "Striker(robertLewandowski)"}),
+        json.dumps({"id": "b", "group": "s", "sentence": "x",
+                    "gold": "∀x (Striker(x) → Plays(x, soccer))"}),
+        json.dumps({"id": "c", "sentence": "x", "gold": "Orchestra(viennaMusicSociety)"}),
+    ])
+    items = with_gold_vocabulary(load_jsonl(path, FOLIO).items)
+    vocabulary = items[0].vocabulary
+    assert vocabulary is not None and vocabulary == items[1].vocabulary
+    assert vocabulary.predicates == (("Striker", 1), ("Plays", 2))
+    assert vocabulary.constants == ("robertLewandowski", "soccer")
+    assert items[2].vocabulary is not None
+    assert items[2].vocabulary.predicates == (("Orchestra", 1),)
+
+
+def test_folio_validation_reads_conclusions_and_keeps_unpaired_records(tmp_path: Path) -> None:
+    # FOLIO's validation split: conclusion-FOL present; one record states two premises in one
+    # formula. The file is one JSON array on one line.
+    records = [
+        {"story_id": 5, "example_id": 11, "premises": ["All cats purr.", "Tom is a cat."],
+         "premises-FOL": ["∀x (Cat(x) → Purr(x))", "Cat(tom)"], "conclusion": "Tom purrs.",
+         "conclusion-FOL": "Purr(tom)", "label": "True"},
+        {"story_id": 5, "example_id": 12, "premises": ["All cats purr.", "Tom is a cat."],
+         "premises-FOL": ["∀x (Cat(x) → Purr(x)) ∧ Cat(tom)"], "conclusion": "Tom is no cat.",
+         "conclusion-FOL": "¬Cat(tom)", "label": "False"},
+        {"story_id": 6, "example_id": 13, "premises": "not a list"},
+    ]
+    path = tmp_path / "folio-validation.json"
+    path.write_text(json.dumps(records, ensure_ascii=False), encoding="utf-8")
+    loaded = load_folio(path)
+    assert [i.id for i in loaded.items] == ["folio-5/p1", "folio-5/p2", "folio-5/c11",
+                                            "folio-5/c12"]
+    assert loaded.items[2].gold == ("Purr(tom)",) and loaded.items[2].group == "folio-5"
+    unpaired, broken = (str(e) for e in loaded.errors)
+    # One line holds every record: the error names the record's number and its id.
+    assert unpaired.startswith(f"{path}:1 (record 2): example 12 (story 5): 2 premises but 1")
+    assert "its conclusion is kept" in unpaired
+    assert broken.startswith(f"{path}:1 (record 3): example 13 (story 6)")
