@@ -17,6 +17,7 @@ set in logic uses it as it is.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -96,21 +97,31 @@ def _array(path: Path, text: str) -> Iterator[FolioRecord | LoadError]:
     if not isinstance(data, list):
         yield LoadError(Location(str(path), 1), "expected a JSON array of FOLIO records")
         return
-    decoder = json.JSONDecoder()
-    lines = _start_lines(text, decoder, len(data))
+    lines = element_lines(text, len(data))
     for index, value in enumerate(data, start=1):
         yield _record(value, Location(str(path), lines[index - 1], record=index))
 
 
-def _start_lines(text: str, decoder: json.JSONDecoder, count: int) -> list[int]:
-    """The line each element of the array ``text`` starts on."""
+def element_lines(text: str, count: int, key: str | None = None) -> list[int]:
+    """The line (from 1) each of the ``count`` elements of the JSON array ``text`` starts on,
+    or, with ``key``, the line of the element's first ``"key":`` where it has one (a
+    pretty-printed record is found by its id's line); ``text`` is one valid JSON array."""
+    decoder = json.JSONDecoder()
     starts: list[int] = []
     position = text.index("[") + 1
+    line, counted = 1, 0
     while len(starts) < count:
         while position < len(text) and text[position] in " \t\r\n,":
             position += 1
-        starts.append(text.count("\n", 0, position) + 1)
-        _, position = decoder.raw_decode(text, position)
+        _, end = decoder.raw_decode(text, position)
+        at = position
+        if key is not None:
+            found = re.compile(rf'"{re.escape(key)}"\s*:').search(text, position, end)
+            at = found.start() if found else position
+        line += text.count("\n", counted, at)
+        counted = at
+        starts.append(line)
+        position = end
     return starts
 
 
