@@ -149,3 +149,56 @@ def test_a_bad_suite_option_is_one_line(suite: Path) -> None:
     assert done.returncode != 0
     assert "rlimit = 'lots'" in done.stdout + done.stderr
     assert "Traceback" not in done.stdout + done.stderr
+
+
+FOLIO_ITEMS = [
+    {"id": "s1/p1", "group": "s1", "sentence": "Robert Lewandowski is a striker.",
+     "gold": "Striker(robertLewandowski)"},
+    {"id": "s1/p2", "group": "s1", "sentence": "Strikers are soccer players.",
+     "gold": "∀x (Striker(x) → SoccerPlayer(x))"},
+    {"id": "s1/c1", "group": "s1", "sentence": "Robert Lewandowski is a soccer player.",
+     "gold": "SoccerPlayer(robertLewandowski)"},
+    {"id": "s2/p1", "group": "s2", "sentence": "1984 is printed text.",
+     "gold": "PrintedText(1984)"},
+    {"id": "s2/p2", "group": "s2", "sentence": "1984 is a streaming service or printed text.",
+     "gold": "StreamingService(1984) ∨ PrintedText(1984)"},
+]
+FOLIO_OUTPUTS = [
+    {"id": "s1/p1", "output": "= IsStriker(robertLewandowski)"},
+    {"id": "s1/p2", "output": "= ∀x (IsStriker(x) → IsSoccerPlayer(x))"},
+    {"id": "s1/c1", "output": "= IsSoccerPlayer(robertLewandowski)"},
+    {"id": "s2/p1", "output": "= PrintedText(y1984)"},
+    {"id": "s2/p2", "output": "= 1984 ⊕ StreamingService(1984)"},
+]
+
+
+def test_exact_and_aligned_side_by_side_on_open_vocabulary_outputs(tmp_path: Path) -> None:
+    folder = tmp_path / "open"
+    folder.mkdir()
+    (folder / "suite.toml").write_text(
+        '[afcheck]\nschema = 1\nname = "open"\nkind = "nl2fol"\ndata = "items.jsonl"\n\n'
+        '[afcheck.defaults]\nfol_formaliser = "replay"\n'
+        'fol_formaliser_opt = { path = "outputs.jsonl" }\n\n'
+        '[afcheck.options]\nlanguage = "folio"\n', encoding="utf-8")
+    for name, rows in (("items.jsonl", FOLIO_ITEMS), ("outputs.jsonl", FOLIO_OUTPUTS)):
+        (folder / name).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n"
+                                           for r in rows), encoding="utf-8")
+    out = tmp_path / "r.json"
+    done = afcheck(str(folder), "--no-cache", "--json", str(out), "--gate",
+                   "nl2fol.aligned_accuracy>=0.75")
+    # Exact equivalence stays the test's verdict: every item fails; the gate on the aligned
+    # figure holds.
+    assert "5 failed" in done.stdout, done.stdout + done.stderr
+    assert "up to the renaming IsStriker/1 → Striker" in done.stdout
+    assert "exact [95% CI]" in done.stdout and "aligned [95% CI]" in done.stdout
+    assert "[term-as-formula]" in done.stdout
+    data = json.loads(out.read_text(encoding="utf-8"))
+    overall = data["methods"]["nl2fol"]["metrics"]["overall"]
+    assert (overall["correct"], overall["aligned_correct"], overall["decided"]) == (0, 4, 5)
+    assert overall["aligned_accuracy"] == 0.8
+    steps = {s["id"]: s for s in data["steps"]}
+    assert steps["s2/p1"]["aligned"]["alignment"]["constants"] == [
+        {"from": "y1984", "to": "1984"}]
+    assert steps["s2/p1"]["aligned_decision"] == "correct"
+    assert steps["s2/p2"]["aligned_decision"] == "syntax-error"
+    assert done.returncode == 0, done.stdout + done.stderr

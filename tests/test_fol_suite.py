@@ -119,7 +119,8 @@ def test_gold_vocabulary_is_the_story_s_symbols(tmp_path: Path) -> None:
     from afcheck_fol.suite import with_gold_vocabulary
 
     path = write(tmp_path, [
-        json.dumps({"id": "a", "group": "s", "sentence": "x", "gold": "Striker(robertLewandowski)"}),
+        json.dumps({"id": "a", "group": "s", "sentence": "x",
+                    "gold": "Striker(robertLewandowski)"}),
         json.dumps({"id": "b", "group": "s", "sentence": "x",
                     "gold": "∀x (Striker(x) → Plays(x, soccer))"}),
         json.dumps({"id": "c", "sentence": "x", "gold": "Orchestra(viennaMusicSociety)"}),

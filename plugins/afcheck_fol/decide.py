@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from afcheck.types import Status
 from afcheck_fol.align import Alignment
 from afcheck_fol.equiv import DEFAULT_MAX_DOMAIN, DEFAULT_RLIMIT, Equivalence, check
-from afcheck_fol.suite import Item
 from afcheck_fol.formula import Formula
+from afcheck_fol.suite import Item
 from afcheck_fol.syntax import FolSyntaxError, parse
 from afcheck_fol.ted import distance
 
@@ -237,13 +237,13 @@ def outcome(decision: Decision) -> Outcome:
     if decision.status == GOLD_ERROR:
         bad = item.gold_error
         assert bad is not None
-        error = bad.error
+        wrong = bad.error
         return Outcome(
             Status.FAILED,
             f"gold formula {bad.index} is not a sentence of {item.language.name} "
-            f"({error.error_class.value} [{error.rule}]: {error.message}); the item cannot "
+            f"({wrong.error_class.value} [{wrong.rule}]: {wrong.message}); the item cannot "
             "be judged: fix the gold formula",
-            "\n".join([*head, *golds, _pointer(bad.text, error.span)]),
+            "\n".join([*head, *golds, _pointer(bad.text, wrong.span)]),
         )
     if decision.status == NO_OUTPUT:
         return Outcome(Status.FAILED, f"no formula: {candidate.error}", "\n".join(head))

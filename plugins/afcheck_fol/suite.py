@@ -31,7 +31,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from afcheck.errors import LoadError
-from afcheck.suites import find_in_data_dir
 from afcheck.types import Location
 from afcheck_fol.folio import SPLITS, folio_file, read_folio
 from afcheck_fol.formula import Formula, Pred, constants, predicates, subformulas

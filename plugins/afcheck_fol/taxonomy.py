@@ -225,7 +225,7 @@ def _name_character(
     # An argument written as one word that holds one of the characters above; before
     # `foreign-connective`, since `$` is a connective elsewhere.
     symbols = re.escape(_NAME_SYMBOLS)
-    for match in re.finditer(rf"(?<=[(,])\s*([^\s(),]+)\s*(?=[,)])", text):
+    for match in re.finditer(r"(?<=[(,])\s*([^\s(),]+)\s*(?=[,)])", text):
         word = match.group(1)
         if re.search(rf"[{symbols}]", word) and re.search(r"\w", word) \
                 and re.fullmatch(rf"[\w.+{symbols}-]+", word):
