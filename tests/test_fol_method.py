@@ -202,3 +202,29 @@ def test_exact_and_aligned_side_by_side_on_open_vocabulary_outputs(tmp_path: Pat
     assert steps["s2/p1"]["aligned_decision"] == "correct"
     assert steps["s2/p2"]["aligned_decision"] == "syntax-error"
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_folio_validation_suite_judges_premises_and_conclusions(tmp_path: Path) -> None:
+    records = [
+        {"story_id": 5, "example_id": 11, "premises": ["All cats purr.", "Tom is a cat."],
+         "premises-FOL": ["∀x (Cat(x) → Purr(x))", "Cat(tom)"], "conclusion": "Tom purrs.",
+         "conclusion-FOL": "Purr(tom)", "label": "True", "source": "wiki"},
+        {"story_id": 5, "example_id": 12, "premises": ["All cats purr.", "Tom is a cat."],
+         "premises-FOL": ["∀x (Cat(x) → Purr(x)) ∧ Cat(tom)"],
+         "conclusion": "Tom does not purr.", "conclusion-FOL": "¬Purr(tom)", "label": "False"},
+    ]
+    (tmp_path / "folio").mkdir()
+    (tmp_path / "folio" / "folio-validation.jsonl").write_text(
+        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+    suite = str(ROOT / "suites" / "folio-nl2fol-validation")
+    out = tmp_path / "r.json"
+    done = afcheck(suite, "--no-cache", "--json", str(out),
+                   env={"AFCHECK_DATA_DIR": str(tmp_path)})
+    # Two premises and two conclusions pass; the unpaired record is one line naming it.
+    assert "1 failed, 4 passed" in done.stdout, done.stdout + done.stderr
+    assert "example 12 (story 5): 2 premises but 1 formulas" in done.stdout
+    ids = {s["id"] for s in json.loads(out.read_text(encoding="utf-8"))["steps"] if "id" in s}
+    assert {"folio-5/c11", "folio-5/c12", "folio-5/p1", "folio-5/p2"} <= ids
+    missing = afcheck(suite, "--no-cache", env={"AFCHECK_DATA_DIR": str(tmp_path / "none")})
+    assert missing.returncode != 0
+    assert "folio/folio-validation.jsonl" in missing.stdout + missing.stderr
