@@ -24,6 +24,16 @@ def test_names_are_compared_without_case_separators_accents_or_a_leading_is() ->
     assert similarity("Tall", "Short") < 0.5
 
 
+def test_opposites_and_other_numbers_are_not_similar() -> None:
+    # As alike as letters go, but naming something else.
+    assert similarity("Happy", "Unhappy") == 0.0
+    assert similarity("Legal", "Illegal") == 0.0
+    assert similarity("Possible", "Impossible") == 0.0
+    assert similarity("gpt3", "gpt-4") == 0.0
+    assert similarity("version2", "version3") == 0.0
+    assert similarity("Students", "Student") >= 0.8
+
+
 def test_one_injective_arity_preserving_mapping_of_similar_names() -> None:
     candidates = [parse(t, FOLIO) for t in (
         "IsStriker(robertLewandowski)", "∀x (IsStriker(x) → Tall(x))",

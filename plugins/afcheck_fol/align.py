@@ -12,7 +12,8 @@ mapping of the candidate's predicate symbols (name and arity) and constants onto
 - **proposed by name similarity only**: a symbol is mapped onto a gold symbol whose name is the
   same after normalisation (case, ``_``/``-``/``.``, accents, a leading ``Is``/``Are``/``The``
   …) or close to it (:data:`THRESHOLD`), never onto an unrelated name, so ``Tall`` never
-  becomes ``Short`` however well that would fit. Same-named symbols map onto themselves first;
+  becomes ``Short`` however well that would fit, nor onto its opposite (``Unhappy``) or a
+  name with other numbers (``gpt4`` for ``gpt3``). Same-named symbols map onto themselves first;
   the rest by decreasing similarity (greedy, deterministic).
 
 :func:`propose` builds the mapping from the group's candidates and gold formulas;
@@ -75,11 +76,25 @@ def normalised(name: str) -> str:
     return "".join(words)
 
 
+_NEGATIONS = ("un", "non", "not", "in", "im", "il", "ir", "dis")
+"""Prefixes that turn a word into its opposite (Happy/Unhappy, Legal/Illegal)."""
+
+
 def similarity(left: str, right: str) -> float:
-    """How alike two names are, from 0 to 1 (1: the same after :func:`normalised`)."""
+    """How alike two names are, from 0 to 1 (1: the same after :func:`normalised`).
+
+    Two names that differ by a negating prefix (``Happy``/``Unhappy``) or in their numbers
+    (``gpt3``/``gpt4``) name different things, however alike they look: 0.
+    """
     a, b = normalised(left), normalised(right)
     if a == b:
         return 1.0
+    short, long = sorted((a, b), key=len)
+    if any(long == prefix + short for prefix in _NEGATIONS):
+        return 0.0
+    numbers_a, numbers_b = re.findall(r"\d+", a), re.findall(r"\d+", b)
+    if numbers_a and numbers_b and numbers_a != numbers_b:
+        return 0.0
     return SequenceMatcher(None, a, b).ratio()
 
 
