@@ -14,7 +14,10 @@ candidate, the gold formulas, the theory, the limits and the evaluator's version
 decides only what changed. Undecided verdicts are not cached: they are asked again.
 
 Outcome: passed when the candidate is equivalent to a gold formula; failed with the syntax
-error's class or the counter-model; skipped when z3 could not decide.
+error's class or the counter-model; skipped when z3 could not decide. Beside it, the aligned
+outcome (:mod:`afcheck_fol.align`): before deciding, each group's (story's) candidates and gold
+formulas give one signature alignment, and each item is also judged with its symbols renamed;
+the aligned outcome is evidence and a metric, never the test's status.
 """
 
 from __future__ import annotations
@@ -185,11 +188,12 @@ def align_groups(items: Sequence[Item],
             except FolSyntaxError:
                 formula = None
         parsed.append(formula)
-    members: dict[str, list[int]] = {}
+    members: dict[tuple[str, str], list[int]] = {}
     for index, item in enumerate(items):
-        members.setdefault(item.alignment_group, []).append(index)
+        # Two suites of a run may use the same group names: a group is a suite's own.
+        members.setdefault((item.dataset, item.alignment_group), []).append(index)
     found: list[Alignment | None] = [None] * len(items)
-    for group, indices in members.items():
+    for (_, group), indices in members.items():
         own = [f for f in (parsed[i] for i in indices) if f is not None]
         if not own:
             continue
@@ -225,9 +229,11 @@ def _candidate(answer: FolAnswer) -> Candidate:
 
 class Nl2FolSuite:
     """The suite kind ``nl2fol``: ``data = FILE`` (jsonl written for afcheck, see
-    :mod:`afcheck_fol.suite`) or ``source = "folio"`` (FOLIO's premises from
-    ``$AFCHECK_DATA_DIR``). ``[afcheck.options] language`` names the language of records that
-    do not (default ``tarski``)."""
+    :mod:`afcheck_fol.suite`) or ``source = "folio"`` (FOLIO from ``$AFCHECK_DATA_DIR``, the
+    split of ``[afcheck.options] split``: ``train``, default, or ``validation``).
+    ``[afcheck.options] language`` names the language of records that do not (default
+    ``tarski``); ``vocabulary = "gold"`` gives each item its group's gold symbols, which the
+    model's prompt lists."""
 
     name = "nl2fol"
     method = "nl2fol"

@@ -51,7 +51,8 @@ class Vocabulary:
 
     @classmethod
     def of(cls, formulas: Iterable[Formula]) -> Vocabulary:
-        """The symbols of ``formulas``, in order of first use."""
+        """The symbols of ``formulas``: predicates in order of first use, constants formula by
+        formula (each formula's new ones in name order)."""
         found: dict[tuple[str, int], None] = {}
         names: dict[str, None] = {}
         for formula in formulas:
