@@ -41,6 +41,7 @@ class FolioRecord:
 
     location: Location
     story: str
+    """The story's id; empty when the record gives none."""
     example: str
     premises: tuple[str, ...]
     premises_fol: tuple[str, ...]
@@ -60,7 +61,7 @@ class FolioRecord:
     @property
     def name(self) -> str:
         """How errors name the record: its example and story ids."""
-        return f"example {self.example} (story {self.story})"
+        return f"example {self.example} (story {self.story or '?'})"
 
 
 def folio_file(split: str = "train", data_dir: str | None = None) -> Path | None:
@@ -135,18 +136,16 @@ def _record(value: object, location: Location) -> FolioRecord | LoadError:
     if not isinstance(value, dict):
         return LoadError(location, "expected a JSON object (a FOLIO record)")
     example = str(value.get("example_id", "")) or "?"
-    story = str(value.get("story_id", "")) or "?"
-    name = f"example {example} (story {story})"
+    story = str(value.get("story_id", ""))
+    name = f"example {example} (story {story or '?'})"
 
     def bad(message: str) -> LoadError:
-        return LoadError(location, f"{name}: {message}", f"folio-{story}/{example}")
+        return LoadError(location, f"{name}: {message}", f"folio-{story or '?'}/{example}")
 
     premises = _strings(value.get("premises"))
     formulas = _strings(value.get("premises-FOL"))
     if premises is None or formulas is None:
         return bad("premises and premises-FOL must be lists of strings")
-    if "story_id" not in value:
-        return bad("missing story_id")
     conclusion = value.get("conclusion", "")
     if not isinstance(conclusion, str):
         return bad("the conclusion must be a sentence")

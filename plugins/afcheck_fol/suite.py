@@ -272,6 +272,11 @@ def load_folio(path: Path, language: Language | None = None) -> Loaded:
             errors.append(record)
             continue
         story = record.story
+        if not story:
+            # A story is the unit of FOLIO's signature and of the alignment: no id, no item.
+            errors.append(LoadError(record.location, f"{record.name}: missing story_id",
+                                    f"folio-?/{record.example}"))
+            continue
         group = f"folio-{story}"
         story_arities = arities.setdefault(story, {})
         pairs: list[tuple[str, str, str]] = []
