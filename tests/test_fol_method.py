@@ -228,3 +228,20 @@ def test_folio_validation_suite_judges_premises_and_conclusions(tmp_path: Path) 
     missing = afcheck(suite, "--no-cache", env={"AFCHECK_DATA_DIR": str(tmp_path / "none")})
     assert missing.returncode != 0
     assert "folio/folio-validation.jsonl" in missing.stdout + missing.stderr
+
+
+def test_the_vocabulary_option_is_checked(tmp_path: Path) -> None:
+    folder = tmp_path / "vocab"
+    folder.mkdir()
+    (folder / "items.jsonl").write_text(
+        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in FOLIO_ITEMS), encoding="utf-8")
+    manifest = folder / "suite.toml"
+    head = ('[afcheck]\nschema = 1\nname = "vocab"\nkind = "nl2fol"\ndata = "items.jsonl"\n\n'
+            '[afcheck.options]\nlanguage = "folio"\n')
+    manifest.write_text(head + 'vocabulary = "gold"\n', encoding="utf-8")
+    done = afcheck(str(folder), "--no-cache", "-q")
+    assert done.returncode == 0 and "5 passed" in done.stdout, done.stdout + done.stderr
+    manifest.write_text(head + 'vocabulary = "all of it"\n', encoding="utf-8")
+    wrong = afcheck(str(folder), "--no-cache", "-q")
+    assert wrong.returncode != 0
+    assert "vocabulary = 'all of it'" in wrong.stdout + wrong.stderr
