@@ -245,3 +245,20 @@ def test_the_vocabulary_option_is_checked(tmp_path: Path) -> None:
     wrong = afcheck(str(folder), "--no-cache", "-q")
     assert wrong.returncode != 0
     assert "vocabulary = 'all of it'" in wrong.stdout + wrong.stderr
+
+
+def test_shipped_open_vocabulary_examples_show_exact_and_aligned(tmp_path: Path) -> None:
+    out = tmp_path / "r.json"
+    done = afcheck(str(ROOT / "suites" / "folio-nl2fol-examples"), "--no-cache", "-q",
+                   "--json", str(out))
+    assert "12 failed, 1 passed" in done.stdout, done.stdout + done.stderr
+    overall = json.loads(out.read_text(encoding="utf-8"))["methods"]["nl2fol"]["metrics"][
+        "overall"]
+    assert (overall["N"], overall["correct"], overall["aligned_correct"]) == (13, 1, 7)
+    assert (overall["syntax_errors"], overall["semantic_errors"]) == (3, 9)
+    steps = {s["id"]: s for s in json.loads(out.read_text(encoding="utf-8"))["steps"]}
+    # The wrong meaning stays wrong under the renaming; the name used two ways is not merged.
+    assert steps["football/c2"]["aligned_decision"] == "not-equivalent"
+    assert steps["football/p3"]["aligned_decision"] == "not-equivalent"
+    assert steps["football/p3"]["aligned"]["alignment"]["constants"] == [
+        {"from": "bayern_munich", "to": "bayernMunich"}]

@@ -129,8 +129,10 @@ def _quoted_term(
     found = _search(r"[(,]\s*(\"[^\"]*\"|“[^”]*”|'[^']*'|‘[^’]*’)\s*(?=[,)])", text, 1)
     if found is None:
         return None
+    words = re.findall(r"\w+", found[1])
+    name = "".join(w.lower() if i == 0 else w.capitalize() for i, w in enumerate(words))
     return found[0], (f"{found[1]} is a quoted string, not a term: a constant is one word "
-                      "(theHobbit)")
+                      f"({name or 'aName'})")
 
 
 def _prose(text: str, language: Language, failure: ParseFailure) -> tuple[Span, str] | None:
