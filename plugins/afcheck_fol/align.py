@@ -196,7 +196,8 @@ def _match(
             score = 2.0 if c == g else similarity(name(c), name(g))
             if score >= THRESHOLD:
                 scored.append((-score, name(c), name(g), c, g))
-    scored.sort(key=lambda entry: entry[:3])
+    # Fully ordered (arities too), so the matching never depends on set order.
+    scored.sort(key=lambda entry: (*entry[:3], str(entry[3]), str(entry[4])))
     taken_c: set[S] = set()
     taken_g: set[S] = set()
     pairs = []
