@@ -65,12 +65,46 @@ def test_folio_records_and_unparallel_lists(tmp_path: Path) -> None:
             "label": "Uncertain"}
     bad = dict(good, example_id=8, **{"premises-FOL": []})
     path = _write(tmp_path / "f.jsonl", json.dumps(good) + "\n\n" + json.dumps(bad) + "\n{\n")
-    record, error, broken = list(load_folio(path))
+    record, unpaired, broken = list(load_folio(path))
     assert isinstance(record, ChainRecord)
     assert record.id == "folio-7" and record.label is Label.UNKNOWN
     assert record.gold_fol is not None and record.gold_fol.premises == ("∀x (D(x) → E(x))",)
-    assert isinstance(error, LoadError) and error.location.line == 3 and "parallel" in error.message
+    # Premises stated in fewer formulas than sentences are still one premise set in logic.
+    assert isinstance(unpaired, ChainRecord) and unpaired.location.line == 3
+    assert unpaired.gold_fol is not None and unpaired.gold_fol.premises == ()
     assert isinstance(broken, LoadError) and broken.location.line == 4
+
+
+def test_folio_validation_gives_the_conclusion_s_reference_fol(tmp_path: Path) -> None:
+    from afcheck_chains.formalise import task
+
+    record = {"story_id": 3, "example_id": 9, "conclusion": "Tom purrs.", "label": "True",
+              "premises": ["All cats purr.", "Tom is a cat."],
+              "premises-FOL": ["∀x (Cat(x) → Purr(x)) ∧ Cat(tom)"],
+              "conclusion-FOL": "Purr(tom)"}
+    path = _write(tmp_path / "folio-validation.jsonl", json.dumps(record) + "\n")
+    (chain,) = load_folio(path)
+    assert isinstance(chain, ChainRecord) and chain.gold_fol is not None
+    assert chain.gold_fol.conclusion == "Purr(tom)"
+    # The reference FOL is complete: premises as the data states them, then the conclusion.
+    assert task(chain).reference == (("∀x (Cat(x) → Purr(x)) ∧ Cat(tom)",), ("Purr(tom)",))
+
+
+def test_records_of_a_one_line_array_are_named_by_number_and_id(tmp_path: Path) -> None:
+    records = [
+        {"id": "ProntoQA_1", "context": "Max is a cat.", "question": "True or false? Max is a cat.",
+         "options": ["A) True", "B) False"], "answer": "A"},
+        {"id": "ProntoQA_2", "context": "Max is a cat.", "question": "Max is a dog?",
+         "options": ["A) True", "B) False"], "answer": "D"},
+        {"id": "ProntoQA_3", "question": "Max is a dog?", "answer": "A"},
+    ]
+    path = _write(tmp_path / "dev.json", json.dumps(records))
+    good, wrong, missing = load_logic_llm(path, "prontoqa")
+    assert isinstance(good, ChainRecord)
+    assert isinstance(wrong, LoadError) and isinstance(missing, LoadError)
+    assert str(wrong).startswith(f"{path}:1 (record 2): ProntoQA_2: answer 'D'")
+    assert str(missing).startswith(f"{path}:1 (record 3): ProntoQA_3: missing context")
+    assert missing.name == "ProntoQA_3"
 
 
 def test_responses_are_segmented_and_checked(tmp_path: Path) -> None:
@@ -117,6 +151,6 @@ def test_released_files_load_without_errors(data_dir: Path) -> None:
     folio = list(load_folio(data_dir / "folio" / "folio-train.jsonl"))
     assert all(isinstance(r, ChainRecord) for r in proof + pronto)
     assert len(proof) == 600 and len(pronto) == 350
-    errors = [r for r in folio if isinstance(r, LoadError)]
-    assert len(errors) == 2 and all("parallel" in e.message for e in errors)
+    # The two records with more formulas than premise sentences are kept too.
+    assert all(isinstance(r, ChainRecord) for r in folio) and len(folio) == 1004
     assert all(r.location.line > 0 for r in proof[:5])

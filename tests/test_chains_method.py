@@ -11,7 +11,7 @@ from afcheck_chains.llm import prompt_text
 from afcheck_chains.method import run_chains
 from afcheck_chains.outcome import outcome, to_json
 from afcheck_chains.records import ChainRecord, GoldFol, Label
-from afcheck_chains.summary import macro_f1, metrics
+from afcheck_chains.summary import macro_f1, metrics, summarise
 from afcheck_fol.formaliser import read_answer
 from afcheck_fol.formalisers import PresetFormaliser, ReferenceFormaliser
 from afcheck_fol.presets import GENERIC
@@ -86,6 +86,10 @@ def test_untranslatable_or_mismatched_items_are_analysis_failures(prover) -> Non
     summary = metrics([odd, wrong])
     assert summary.analysis_failure.value == 1.0
     assert summary.execution_rate.count == 1 and summary.execution_accuracy.count == 0
+    # Nothing executed: no accuracy is printed, rather than 0% in [0, 100].
+    (line,) = summarise([odd]).lines()
+    assert "EA: no chain was executed" in line and "EA 0.0%" not in line
+    assert summarise([]).lines() == ["chains: N=0: nothing was evaluated"]
 
 
 def test_reference_fol_is_read_in_folio_syntax(prover) -> None:  # type: ignore[no-untyped-def]

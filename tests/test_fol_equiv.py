@@ -107,3 +107,18 @@ def test_theories_are_named_and_checked() -> None:
     assert len(theory_named(TARSKI, "shapes").axioms) > len(theory_named(TARSKI, "converse").axioms)
     with pytest.raises(TheoryError, match="known: none"):
         theory_named(FOLIO, "analytic")
+
+
+def test_a_predicate_at_two_arities_is_two_relations_in_the_counter_model() -> None:
+    # A model writes Deposit(x) where the gold writes Deposit(x, y): two unrelated predicates,
+    # and the counter-model shows each with its own tuples.
+    left = parse("∀x (Rent(x) → Deposit(x))", FOLIO)
+    right = parse("∀x ∀y (Rent(x) → Deposit(x, y))", FOLIO)
+    verdict = check(left, right, FOLIO)
+    assert verdict.equivalent is False and verdict.model is not None
+    relations = verdict.model.relations
+    assert set(relations) == {"Rent", "Deposit/1", "Deposit/2"}
+    assert all(len(row) == 1 for row in relations["Deposit/1"])
+    assert all(len(row) == 2 for row in relations["Deposit/2"])
+    shown = verdict.model.render()
+    assert "Deposit/1:" in shown and "Deposit/2:" in shown

@@ -65,8 +65,15 @@ def test_a_run_judges_each_item_and_writes_the_metrics(suite: Path, tmp_path: Pa
     assert steps["t2"]["ted"] == 1 and steps["t2"]["equivalence"]["counter_model"]["blocks"]
     assert steps["t3"]["syntax_error"]["class"] == "structure"
     assert steps["t4"]["equivalence"]["theory"] == "none"
+    # The item whose gold does not parse stays in the result file, with its own outcome, and
+    # is left out of the accuracy's denominator.
+    assert steps["t5"]["decision"] == "gold-error" and steps["t5"]["status"] == "failed"
+    assert steps["t5"]["gold_error"]["rule"] == "unbalanced-parentheses"
     overall = data["methods"]["nl2fol"]["metrics"]["overall"]
-    assert (overall["N"], overall["correct"], overall["mean_ted_semantic_errors"]) == (4, 2, 1.0)
+    assert (overall["N"], overall["decided"], overall["gold_errors"]) == (5, 4, 1)
+    assert (overall["correct"], overall["mean_ted_semantic_errors"]) == (2, 1.0)
+    # Tarski's World fixes its vocabulary: nothing is renamed, aligned equals exact.
+    assert (overall["aligned_correct"], overall["aligned_accuracy"]) == (2, 0.5)
 
 
 def test_theory_option_and_gate(suite: Path) -> None:
@@ -142,3 +149,116 @@ def test_a_bad_suite_option_is_one_line(suite: Path) -> None:
     assert done.returncode != 0
     assert "rlimit = 'lots'" in done.stdout + done.stderr
     assert "Traceback" not in done.stdout + done.stderr
+
+
+FOLIO_ITEMS = [
+    {"id": "s1/p1", "group": "s1", "sentence": "Robert Lewandowski is a striker.",
+     "gold": "Striker(robertLewandowski)"},
+    {"id": "s1/p2", "group": "s1", "sentence": "Strikers are soccer players.",
+     "gold": "∀x (Striker(x) → SoccerPlayer(x))"},
+    {"id": "s1/c1", "group": "s1", "sentence": "Robert Lewandowski is a soccer player.",
+     "gold": "SoccerPlayer(robertLewandowski)"},
+    {"id": "s2/p1", "group": "s2", "sentence": "1984 is printed text.",
+     "gold": "PrintedText(1984)"},
+    {"id": "s2/p2", "group": "s2", "sentence": "1984 is a streaming service or printed text.",
+     "gold": "StreamingService(1984) ∨ PrintedText(1984)"},
+]
+FOLIO_OUTPUTS = [
+    {"id": "s1/p1", "output": "= IsStriker(robertLewandowski)"},
+    {"id": "s1/p2", "output": "= ∀x (IsStriker(x) → IsSoccerPlayer(x))"},
+    {"id": "s1/c1", "output": "= IsSoccerPlayer(robertLewandowski)"},
+    {"id": "s2/p1", "output": "= PrintedText(y1984)"},
+    {"id": "s2/p2", "output": "= 1984 ⊕ StreamingService(1984)"},
+]
+
+
+def test_exact_and_aligned_side_by_side_on_open_vocabulary_outputs(tmp_path: Path) -> None:
+    folder = tmp_path / "open"
+    folder.mkdir()
+    (folder / "suite.toml").write_text(
+        '[afcheck]\nschema = 1\nname = "open"\nkind = "nl2fol"\ndata = "items.jsonl"\n\n'
+        '[afcheck.defaults]\nfol_formaliser = "replay"\n'
+        'fol_formaliser_opt = { path = "outputs.jsonl" }\n\n'
+        '[afcheck.options]\nlanguage = "folio"\n', encoding="utf-8")
+    for name, rows in (("items.jsonl", FOLIO_ITEMS), ("outputs.jsonl", FOLIO_OUTPUTS)):
+        (folder / name).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n"
+                                           for r in rows), encoding="utf-8")
+    out = tmp_path / "r.json"
+    done = afcheck(str(folder), "--no-cache", "--json", str(out), "--gate",
+                   "nl2fol.aligned_accuracy>=0.75")
+    # Exact equivalence stays the test's verdict: every item fails; the gate on the aligned
+    # figure holds.
+    assert "5 failed" in done.stdout, done.stdout + done.stderr
+    assert "up to the renaming IsStriker/1 → Striker" in done.stdout
+    assert "exact [95% CI]" in done.stdout and "aligned [95% CI]" in done.stdout
+    assert "[term-as-formula]" in done.stdout
+    data = json.loads(out.read_text(encoding="utf-8"))
+    overall = data["methods"]["nl2fol"]["metrics"]["overall"]
+    assert (overall["correct"], overall["aligned_correct"], overall["decided"]) == (0, 4, 5)
+    assert overall["aligned_accuracy"] == 0.8
+    steps = {s["id"]: s for s in data["steps"]}
+    assert steps["s2/p1"]["aligned"]["alignment"]["constants"] == [
+        {"from": "y1984", "to": "1984"}]
+    assert steps["s2/p1"]["aligned_decision"] == "correct"
+    assert steps["s2/p2"]["aligned_decision"] == "syntax-error"
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_folio_validation_suite_judges_premises_and_conclusions(tmp_path: Path) -> None:
+    records = [
+        {"story_id": 5, "example_id": 11, "premises": ["All cats purr.", "Tom is a cat."],
+         "premises-FOL": ["∀x (Cat(x) → Purr(x))", "Cat(tom)"], "conclusion": "Tom purrs.",
+         "conclusion-FOL": "Purr(tom)", "label": "True", "source": "wiki"},
+        {"story_id": 5, "example_id": 12, "premises": ["All cats purr.", "Tom is a cat."],
+         "premises-FOL": ["∀x (Cat(x) → Purr(x)) ∧ Cat(tom)"],
+         "conclusion": "Tom does not purr.", "conclusion-FOL": "¬Purr(tom)", "label": "False"},
+    ]
+    (tmp_path / "folio").mkdir()
+    (tmp_path / "folio" / "folio-validation.jsonl").write_text(
+        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+    suite = str(ROOT / "suites" / "folio-nl2fol-validation")
+    out = tmp_path / "r.json"
+    done = afcheck(suite, "--no-cache", "--json", str(out),
+                   env={"AFCHECK_DATA_DIR": str(tmp_path)})
+    # Two premises and two conclusions pass; the unpaired record is one line naming it.
+    assert "1 failed, 4 passed" in done.stdout, done.stdout + done.stderr
+    assert "example 12 (story 5): 2 premises but 1 formulas" in done.stdout
+    ids = {s["id"] for s in json.loads(out.read_text(encoding="utf-8"))["steps"] if "id" in s}
+    assert {"folio-5/c11", "folio-5/c12", "folio-5/p1", "folio-5/p2"} <= ids
+    missing = afcheck(suite, "--no-cache", env={"AFCHECK_DATA_DIR": str(tmp_path / "none")})
+    assert missing.returncode != 0
+    assert "folio/folio-validation.jsonl" in missing.stdout + missing.stderr
+
+
+def test_the_vocabulary_option_is_checked(tmp_path: Path) -> None:
+    folder = tmp_path / "vocab"
+    folder.mkdir()
+    (folder / "items.jsonl").write_text(
+        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in FOLIO_ITEMS), encoding="utf-8")
+    manifest = folder / "suite.toml"
+    head = ('[afcheck]\nschema = 1\nname = "vocab"\nkind = "nl2fol"\ndata = "items.jsonl"\n\n'
+            '[afcheck.options]\nlanguage = "folio"\n')
+    manifest.write_text(head + 'vocabulary = "gold"\n', encoding="utf-8")
+    done = afcheck(str(folder), "--no-cache", "-q")
+    assert done.returncode == 0 and "5 passed" in done.stdout, done.stdout + done.stderr
+    manifest.write_text(head + 'vocabulary = "all of it"\n', encoding="utf-8")
+    wrong = afcheck(str(folder), "--no-cache", "-q")
+    assert wrong.returncode != 0
+    assert "vocabulary = 'all of it'" in wrong.stdout + wrong.stderr
+
+
+def test_shipped_open_vocabulary_examples_show_exact_and_aligned(tmp_path: Path) -> None:
+    out = tmp_path / "r.json"
+    done = afcheck(str(ROOT / "suites" / "folio-nl2fol-examples"), "--no-cache", "-q",
+                   "--json", str(out))
+    assert "12 failed, 1 passed" in done.stdout, done.stdout + done.stderr
+    overall = json.loads(out.read_text(encoding="utf-8"))["methods"]["nl2fol"]["metrics"][
+        "overall"]
+    assert (overall["N"], overall["correct"], overall["aligned_correct"]) == (13, 1, 7)
+    assert (overall["syntax_errors"], overall["semantic_errors"]) == (3, 9)
+    steps = {s["id"]: s for s in json.loads(out.read_text(encoding="utf-8"))["steps"]}
+    # The wrong meaning stays wrong under the renaming; the name used two ways is not merged.
+    assert steps["football/c2"]["aligned_decision"] == "not-equivalent"
+    assert steps["football/p3"]["aligned_decision"] == "not-equivalent"
+    assert steps["football/p3"]["aligned"]["alignment"]["constants"] == [
+        {"from": "bayern_munich", "to": "bayernMunich"}]

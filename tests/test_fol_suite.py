@@ -32,13 +32,17 @@ def test_good_records_and_one_line_per_bad_one(tmp_path: Path) -> None:
         json.dumps({"id": "t5", "sentence": "b is small.", "gold": "Small(b)"}),
     ])
     loaded = load_jsonl(path, TARSKI)
-    assert [item.id for item in loaded.items] == ["t1", "t5"]
+    # The record whose gold does not parse keeps its item, with the gold's error on it.
+    assert [item.id for item in loaded.items] == ["t1", "t3", "t5"]
     assert loaded.items[0].gold == ("Cube(a)", "¬¬Cube(a)")
-    assert loaded.items[1].difficulty == "unrated"
+    assert loaded.items[2].difficulty == "unrated"
+    bad = loaded.items[1].gold_error
+    assert bad is not None and bad.index == 0 and bad.error.rule == "missing-operand"
+    assert loaded.items[1].formulas == ()
     messages = [str(error) for error in loaded.errors]
-    assert [m.split(": ", 1)[0] for m in messages] == [f"{path}:{n}" for n in (2, 3, 4, 5, 6)]
+    assert [m.split(": ", 1)[0] for m in messages] == [f"{path}:{n}" for n in (2, 3, 4, 6)]
     assert "not JSON" in messages[0] and "'gold'" in messages[1] and "twice" in messages[2]
-    assert "connectives and quantifiers" in messages[3] and "unknown language" in messages[4]
+    assert "unknown language" in messages[3]
     assert loaded.rejections[0].error.rule == "missing-operand"
 
 
@@ -65,11 +69,17 @@ def test_folio_items_are_distinct_premises_with_story_arities(tmp_path: Path) ->
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     assert folio_path(str(tmp_path)) == path
     loaded = load_folio(path)
-    assert [item.id for item in loaded.items] == ["folio-1/p1", "folio-1/p2"]
+    assert [item.id for item in loaded.items] == ["folio-1/p1", "folio-1/p2", "folio-1/p3"]
     assert loaded.items[0].difficulty == "wiki" and loaded.items[0].language is FOLIO
-    # A(rina, bo) uses A with two arguments after the story used it with one.
+    assert {item.group for item in loaded.items} == {"folio-1"}
+    # A(rina, bo) uses A with two arguments after the story used it with one: the item stays,
+    # with the gold's error.
     assert [r.error.rule for r in loaded.rejections] == ["arity"]
-    assert any("1 premises but" in str(e) or "2 premises but 1" in str(e) for e in loaded.errors)
+    bad = loaded.items[2].gold_error
+    assert bad is not None and bad.error.rule == "arity"
+    (error,) = loaded.errors
+    assert "example 3 (story 2): 2 premises but 1 formulas" in str(error)
+    assert str(error).startswith(f"{path}:3: ")
 
 
 @pytest.mark.realdata
@@ -78,8 +88,72 @@ def test_folio_gold_parse_rate(data_dir: Path) -> None:
     if path is None:
         pytest.skip("no folio/folio-train.jsonl under AFCHECK_DATA_DIR")
     loaded = load_folio(path)
-    total = len(loaded.items) + len(loaded.rejections)
-    assert total > 1500
+    total = len(loaded.items)
+    assert total > 1500 and len(loaded.rejections) == sum(
+        1 for item in loaded.items if item.gold_error is not None)
     # FOLIO v0.0's gold FOL has errors; nearly all of it reads, and every rejection has a class.
-    assert len(loaded.items) / total > 0.97
+    assert 1 - len(loaded.rejections) / total > 0.97
     assert all(r.error.rule for r in loaded.rejections)
+
+
+def test_groups_and_vocabularies_of_records(tmp_path: Path) -> None:
+    path = write(tmp_path, [
+        json.dumps({"id": "s1/p1", "group": "s1", "sentence": "Lewandowski is a striker.",
+                    "gold": "Striker(robertLewandowski)",
+                    "vocabulary": {"predicates": ["Striker/1"],
+                                   "constants": ["robertLewandowski"]}}),
+        json.dumps({"id": "s1/p2", "group": "s1", "sentence": "x",
+                    "gold": "∀x (Striker(x) → Player(x))", "vocabulary": {"predicates": ["P"]}}),
+        json.dumps({"id": "s1/p3", "group": 7, "sentence": "x", "gold": "Player(ann)"}),
+    ])
+    loaded = load_jsonl(path, FOLIO)
+    (first,) = loaded.items
+    assert first.group == "s1" and first.vocabulary is not None
+    assert first.vocabulary.predicates == (("Striker", 1),)
+    assert first.vocabulary.constants == ("robertLewandowski",)
+    assert ["'vocabulary'" in str(e) for e in loaded.errors] == [True, False]
+    assert "'group' must be a string" in str(loaded.errors[1])
+
+
+def test_gold_vocabulary_is_the_story_s_symbols(tmp_path: Path) -> None:
+    from afcheck_fol.suite import with_gold_vocabulary
+
+    path = write(tmp_path, [
+        json.dumps({"id": "a", "group": "s", "sentence": "x",
+                    "gold": "Striker(robertLewandowski)"}),
+        json.dumps({"id": "b", "group": "s", "sentence": "x",
+                    "gold": "∀x (Striker(x) → Plays(x, soccer))"}),
+        json.dumps({"id": "c", "sentence": "x", "gold": "Orchestra(viennaMusicSociety)"}),
+    ])
+    items = with_gold_vocabulary(load_jsonl(path, FOLIO).items)
+    vocabulary = items[0].vocabulary
+    assert vocabulary is not None and vocabulary == items[1].vocabulary
+    assert vocabulary.predicates == (("Striker", 1), ("Plays", 2))
+    assert vocabulary.constants == ("robertLewandowski", "soccer")
+    assert items[2].vocabulary is not None
+    assert items[2].vocabulary.predicates == (("Orchestra", 1),)
+
+
+def test_folio_validation_reads_conclusions_and_keeps_unpaired_records(tmp_path: Path) -> None:
+    # FOLIO's validation split: conclusion-FOL present; one record states two premises in one
+    # formula. The file is one JSON array on one line.
+    records = [
+        {"story_id": 5, "example_id": 11, "premises": ["All cats purr.", "Tom is a cat."],
+         "premises-FOL": ["∀x (Cat(x) → Purr(x))", "Cat(tom)"], "conclusion": "Tom purrs.",
+         "conclusion-FOL": "Purr(tom)", "label": "True"},
+        {"story_id": 5, "example_id": 12, "premises": ["All cats purr.", "Tom is a cat."],
+         "premises-FOL": ["∀x (Cat(x) → Purr(x)) ∧ Cat(tom)"], "conclusion": "Tom is no cat.",
+         "conclusion-FOL": "¬Cat(tom)", "label": "False"},
+        {"story_id": 6, "example_id": 13, "premises": "not a list"},
+    ]
+    path = tmp_path / "folio-validation.json"
+    path.write_text(json.dumps(records, ensure_ascii=False), encoding="utf-8")
+    loaded = load_folio(path)
+    assert [i.id for i in loaded.items] == ["folio-5/p1", "folio-5/p2", "folio-5/c11",
+                                            "folio-5/c12"]
+    assert loaded.items[2].gold == ("Purr(tom)",) and loaded.items[2].group == "folio-5"
+    unpaired, broken = (str(e) for e in loaded.errors)
+    # One line holds every record: the error names the record's number and its id.
+    assert unpaired.startswith(f"{path}:1 (record 2): example 12 (story 5): 2 premises but 1")
+    assert "its conclusion is kept" in unpaired
+    assert broken.startswith(f"{path}:1 (record 3): example 13 (story 6)")

@@ -151,3 +151,14 @@ def test_absurdly_deep_formulas_are_refused_not_crashed_on() -> None:
         parse(deep, TARSKI)
     assert (caught.value.error_class, caught.value.rule) == (ErrorClass.OTHER, "too-deep")
     assert parse("¬" * 150 + "Cube(a)", TARSKI) is not None
+
+
+def test_a_syntax_error_survives_pickling() -> None:
+    # Items keep their gold's error, and items travel to worker processes.
+    import pickle
+
+    with pytest.raises(FolSyntaxError) as caught:
+        parse("Cube(a", TARSKI)
+    copy = pickle.loads(pickle.dumps(caught.value))
+    assert (copy.error_class, copy.rule, copy.span, copy.message) == (
+        caught.value.error_class, caught.value.rule, caught.value.span, caught.value.message)

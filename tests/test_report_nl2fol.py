@@ -115,3 +115,23 @@ def test_the_report_command_on_an_nl2fol_run(run: RunFile, tmp_path: Path) -> No
     assert done.returncode == 0, done.stderr
     assert done.stderr.startswith(f"wrote {page}: 1 run(s), 30 steps")
     assert "<h2>NL→FOL (nl2fol)</h2>" in page.read_text("utf-8")
+
+
+def test_aligned_accuracy_beside_exact_and_the_renaming_in_the_browser(run: RunFile) -> None:
+    # A FOLIO-style step: not equivalent as written, equivalent up to the story's renaming.
+    step = {"id": "s1/p1", "decision": "not-equivalent", "aligned_decision": "correct",
+            "sentence": "Robert Lewandowski is a striker.", "difficulty": "wiki",
+            "candidate": "IsStriker(robertLewandowski)", "gold": ["Striker(robertLewandowski)"],
+            "ted": 1, "nearest_gold": 0, "gold_index": 0,
+            "aligned": {"decision": "correct", "gold_index": 0, "alignment": {
+                "group": "s1", "predicates": [{"from": "IsStriker", "arity": 1,
+                                               "to": "Striker"}], "constants": []}}}
+    (record,) = records([step])
+    counted = group([record])
+    assert (counted.accuracy, counted.aligned_accuracy) == (0.0, 1.0)
+    html = SECTION.render([RunSteps(run, 0, run.steps_of("nl2fol"))])
+    assert "<th>exact accuracy</th><th>aligned accuracy</th>" in html
+    assert "<b>Aligned</b> accuracy" in html
+    shown = SECTION.browse(step, BrowseTables(Strings(), Strings()))
+    assert shown["al"] == {"gr": "s1", "m": "IsStriker/1 → Striker", "o": "correct", "gi": 0}
+    assert shown["n"] == "TED 1; aligned: correct"

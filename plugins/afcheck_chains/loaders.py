@@ -69,8 +69,9 @@ def sentences(text: str) -> tuple[str, ...]:
     return tuple(s.strip() for s in _SENTENCE.split(text.strip()) if s.strip())
 
 
-def _json_array(path: Path) -> Iterator[tuple[int, object] | LoadError]:
-    """Each element of a JSON array with the line it starts on."""
+def _json_array(path: Path) -> Iterator[tuple[Location, object] | LoadError]:
+    """Each element of a JSON array with where it is: the line it starts on, and its number
+    in the array when that line holds more than one record (a one-line file)."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -84,18 +85,13 @@ def _json_array(path: Path) -> Iterator[tuple[int, object] | LoadError]:
     if not isinstance(data, list):
         yield LoadError(Location(str(path), 1), "expected a JSON array of records")
         return
-    # Line numbers: find each record's "id" in order (records are pretty-printed).
-    starts = _record_lines(text, len(data))
+    from afcheck_fol.folio import element_lines
+
+    starts = element_lines(text, len(data), key="id")
+    shared = {line for line in starts if starts.count(line) > 1}
     for index, item in enumerate(data):
-        yield starts[index], item
-
-
-def _record_lines(text: str, count: int) -> list[int]:
-    lines: list[int] = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if re.match(r'\s*(?:\{\s*)?"id"\s*:', line):
-            lines.append(number)
-    return lines if len(lines) == count else [0] * count
+        line = starts[index]
+        yield Location(str(path), line, record=index + 1 if line in shared else None), item
 
 
 def load_logic_llm(path: Path, dataset: str) -> Iterator[Loaded]:
@@ -104,8 +100,7 @@ def load_logic_llm(path: Path, dataset: str) -> Iterator[Loaded]:
         if isinstance(entry, LoadError):
             yield entry
             continue
-        line, item = entry
-        location = Location(str(path), line)
+        location, item = entry
         problem = _logic_llm_record(item, dataset, location)
         yield problem
 
@@ -115,19 +110,22 @@ def _logic_llm_record(item: object, dataset: str, location: Location) -> Loaded:
         return LoadError(location, "expected an object with id, context, question, answer")
     missing = [k for k in ("id", "context", "question", "answer") if not item.get(k)]
     if missing:
-        return LoadError(location, f"missing {', '.join(missing)}", name=str(item.get("id", "")))
+        rid = str(item.get("id") or "")
+        return LoadError(location, (f"{rid}: " if rid else "") + f"missing {', '.join(missing)}",
+                         name=rid)
     rid = str(item["id"])
     question = str(item["question"])
     conclusion = question.split("?", 1)[1].strip() if "?" in question else question.strip()
     label = _option_label(item)
     if label is None:
-        return LoadError(location, f"answer {item['answer']!r} is not one of the options",
-                         name=rid)
+        return LoadError(location, f"{rid}: answer {item['answer']!r} is not one of the "
+                         "options", name=rid)
     chain = item.get("explanation")
     steps: tuple[str, ...] = ()
     if chain is not None:
         if not isinstance(chain, list) or not all(isinstance(s, str) for s in chain):
-            return LoadError(location, "explanation must be a list of sentences", name=rid)
+            return LoadError(location, f"{rid}: explanation must be a list of sentences",
+                             name=rid)
         steps = tuple(s.strip() for s in chain)
     return ChainRecord(
         id=rid, dataset=dataset, premises=sentences(str(item["context"])),
@@ -149,33 +147,28 @@ def _option_label(item: Mapping[str, object]) -> Label | None:
 
 
 def load_folio(path: Path) -> Iterator[Loaded]:
-    """FOLIO's JSON Lines with the premises' reference FOL."""
-    for number, raw in _lines(path):
-        if isinstance(raw, LoadError):
-            yield raw
+    """FOLIO's records (read by :mod:`afcheck_fol.folio`, the one reader of its files) with
+    their reference FOL: the premises', and the conclusion's where the split gives it
+    (``conclusion-FOL``, the validation split). A record whose premises are stated in more or
+    fewer formulas than sentences is kept: the premises are one set in logic either way."""
+    from afcheck_fol.folio import read_folio
+
+    for record in read_folio(path):
+        if isinstance(record, LoadError):
+            yield record
             continue
-        location = Location(str(path), number)
-        rid = str(raw.get("example_id", f"line{number}"))
-        premises, fol = raw.get("premises"), raw.get("premises-FOL")
-        if not isinstance(premises, list) or not isinstance(fol, list):
-            yield LoadError(location, "premises and premises-FOL must be lists", name=rid)
-            continue
-        if len(premises) != len(fol):
-            yield LoadError(location, f"{len(premises)} premises but {len(fol)} premises-FOL; "
-                            "the lists must be parallel", name=rid)
-            continue
-        label = parse_label(raw.get("label"))
-        if label is None or not isinstance(raw.get("conclusion"), str):
-            yield LoadError(location, "needs a conclusion and a label True/False/Unknown",
-                            name=rid)
+        rid = record.example
+        label = parse_label(record.label)
+        if label is None or not record.conclusion:
+            yield LoadError(record.location, f"{record.name}: needs a conclusion and a label "
+                            "True/False/Unknown", name=f"folio-{rid}")
             continue
         yield ChainRecord(
-            id=f"folio-{rid}", dataset="folio",
-            premises=tuple(str(p).strip() for p in premises),
-            conclusion=str(raw["conclusion"]).strip(), label=label, steps=(), answer=None,
-            location=location,
-            gold_fol=GoldFol(premises=tuple(str(f).strip() for f in fol)),
-            metadata={"story_id": str(raw.get("story_id", ""))},
+            id=f"folio-{rid}", dataset="folio", premises=record.premises,
+            conclusion=record.conclusion, label=label, steps=(), answer=None,
+            location=record.location,
+            gold_fol=GoldFol(premises=record.premises_fol, conclusion=record.conclusion_fol),
+            metadata={"story_id": record.story},
         )
 
 

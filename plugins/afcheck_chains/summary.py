@@ -234,9 +234,15 @@ def _pct(rate: Rate | None) -> str:
 
 
 def _line(m: ChainMetrics) -> str:
+    if m.n == 0:
+        return "N=0: nothing was evaluated"
     classes = " ".join(f"{k}={v.count}" for k, v in m.classes.items())
-    parts = [f"N={m.n}", classes, f"ER {_pct(m.execution_rate)}",
-             f"EA {_pct(m.execution_accuracy)}", f"analysis failures {_pct(m.analysis_failure)}"]
+    # An accuracy over no executed chain is no figure at all, not 0% in [0, 100].
+    accuracy = m.execution_accuracy
+    ea = "EA: no chain was executed" if accuracy is not None and accuracy.total == 0 \
+        else f"EA {_pct(accuracy)}"
+    parts = [f"N={m.n}", classes, f"ER {_pct(m.execution_rate)}", ea,
+             f"analysis failures {_pct(m.analysis_failure)}"]
     if m.undecided.count:
         parts.append(f"undecided {m.undecided.count}")
     if m.step_macro_f1 is not None:

@@ -61,21 +61,23 @@ def afcheck_addkinds(kinds: Kinds) -> None:
 def afcheck_register_methods(register: Register) -> None:
     register("nl2fol", _method,
              description="NL→FOL: parse (syntax-error class), nearest gold by tree edit "
-             "distance, z3 equivalence under a background theory")
+             "distance, z3 equivalence under a background theory, exact and up to a "
+             "signature alignment")
 
 
 @hookimpl
 def afcheck_register_suite_kinds(register: Register) -> None:
     register("nl2fol", _suite,
              description="sentences with gold FOL formulas (jsonl written for afcheck, or "
-             "FOLIO's premises)")
+             "FOLIO's premises and, in its validation split, conclusions)")
 
 
 @hookimpl
 def afcheck_register_views(register: Register) -> None:
     register("nl2fol", lazy("afcheck_fol.view:Nl2FolView", takes_options=False),
-             description="accuracy by difficulty, syntax errors by class and rule, TED of "
-             "semantic errors; each item with its candidate, golds and counter-model")
+             description="exact and aligned accuracy by difficulty, syntax errors by class "
+             "and rule, TED of semantic errors; each item with its candidate, golds, "
+             "counter-model and renaming")
 
 
 @hookimpl

@@ -11,6 +11,12 @@ The seed's pipeline, per item:
    says ``none`` whenever pure logic suffices. Not equivalent to every gold: a semantic error,
    reported with the nearest gold, its distance and the counter-model. Undecided against some
    gold and equivalent to none: undecided (skipped, never counted as wrong).
+
+Then, where the item's group has a signature alignment (:mod:`afcheck_fol.align`) that renames
+a symbol of the candidate, the same judgement of the renamed candidate: the *aligned* outcome,
+reported beside the exact one (:class:`Aligned`). The test item passes on exact equivalence
+only; the aligned outcome is evidence and a metric of its own. An item whose gold formula does
+not parse is decided as ``gold-error``: it cannot be judged and is counted apart.
 """
 
 from __future__ import annotations
@@ -20,7 +26,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from afcheck.types import Status
+from afcheck_fol.align import Alignment
 from afcheck_fol.equiv import DEFAULT_MAX_DOMAIN, DEFAULT_RLIMIT, Equivalence, check
+from afcheck_fol.formula import Formula
 from afcheck_fol.suite import Item
 from afcheck_fol.syntax import FolSyntaxError, parse
 from afcheck_fol.ted import distance
@@ -30,7 +38,8 @@ SYNTAX_ERROR = "syntax-error"
 SEMANTIC_ERROR = "not-equivalent"
 UNDECIDED = "undecided"
 NO_OUTPUT = "no-output"
-STATUSES = (CORRECT, SYNTAX_ERROR, SEMANTIC_ERROR, UNDECIDED, NO_OUTPUT)
+GOLD_ERROR = "gold-error"
+STATUSES = (CORRECT, SYNTAX_ERROR, SEMANTIC_ERROR, UNDECIDED, NO_OUTPUT, GOLD_ERROR)
 
 
 @dataclass(frozen=True)
@@ -55,6 +64,49 @@ class Settings:
 
 
 @dataclass(frozen=True)
+class Aligned:
+    """The judgement of the candidate after its group's renaming (:mod:`afcheck_fol.align`)."""
+
+    alignment: Alignment
+    """The renamings of the symbols this candidate uses (the group's mapping, restricted)."""
+    status: str
+    """``correct``, ``not-equivalent`` or ``undecided``."""
+    nearest: int | None = None
+    ted: int | None = None
+    gold: int | None = None
+    verdict: Equivalence | None = None
+    """z3's verdict on the renamed candidate; ``None`` when it follows from the exact one (a
+    candidate equivalent as written is equivalent after the renaming)."""
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "decision": self.status,
+            "alignment": self.alignment.to_json(),
+            "nearest_gold": self.nearest,
+            "ted": self.ted,
+            "gold_index": self.gold,
+            "equivalence": None if self.verdict is None else self.verdict.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, object]) -> Aligned:
+        """The record :meth:`to_json` wrote."""
+        alignment = data.get("alignment")
+        verdict = data.get("equivalence")
+
+        def number(key: str) -> int | None:
+            value = data.get(key)
+            return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+        return cls(
+            Alignment.from_json(alignment if isinstance(alignment, dict) else {}),
+            str(data.get("decision")), nearest=number("nearest_gold"), ted=number("ted"),
+            gold=number("gold_index"),
+            verdict=Equivalence.from_json(verdict) if isinstance(verdict, dict) else None,
+        )
+
+
+@dataclass(frozen=True)
 class Decision:
     """Everything decided about one item."""
 
@@ -71,6 +123,14 @@ class Decision:
     """The gold the verdict is about: the one found equivalent, else the nearest."""
     verdict: Equivalence | None = None
     seconds: float = 0.0
+    aligned: Aligned | None = None
+    """The outcome after the group's renaming; ``None`` when the renaming changes nothing of
+    this candidate (the aligned outcome is then the exact one)."""
+
+    @property
+    def aligned_decision(self) -> str:
+        """The decision up to the signature alignment, as metrics count it."""
+        return self.status if self.aligned is None else self.aligned.status
 
     @property
     def error_class(self) -> str | None:
@@ -91,9 +151,12 @@ class Decision:
         return None if self.verdict is None else self.verdict.theory
 
 
-def decide(item: Item, candidate: Candidate, settings: Settings = Settings()) -> Decision:
-    """The decision for one item (see the module docstring)."""
+def decide(item: Item, candidate: Candidate, settings: Settings = Settings(),
+           alignment: Alignment | None = None) -> Decision:
+    """The decision for one item (see the module docstring); ``alignment`` is its group's."""
     started = time.perf_counter()
+    if item.gold_error is not None:
+        return Decision(item, candidate, GOLD_ERROR, seconds=time.perf_counter() - started)
     if candidate.formula is None:
         return Decision(item, candidate, NO_OUTPUT, seconds=time.perf_counter() - started)
     try:
@@ -101,6 +164,21 @@ def decide(item: Item, candidate: Candidate, settings: Settings = Settings()) ->
     except FolSyntaxError as exc:
         return Decision(item, candidate, SYNTAX_ERROR, syntax_error=exc,
                         seconds=time.perf_counter() - started)
+    status, nearest, ted, chosen, verdict = _judge(formula, item, settings)
+    aligned = None
+    own = None if alignment is None else alignment.restricted(formula)
+    if own is not None and not own.empty:
+        if status == CORRECT:
+            aligned = Aligned(own, CORRECT, nearest, ted, chosen)
+        else:
+            aligned = Aligned(own, *_judge(own.rename(formula), item, settings))
+    return Decision(item, candidate, status, nearest=nearest, ted=ted, gold=chosen,
+                    verdict=verdict, seconds=time.perf_counter() - started, aligned=aligned)
+
+
+def _judge(formula: Formula, item: Item,
+           settings: Settings) -> tuple[str, int, int, int, Equivalence]:
+    """Status, nearest gold, its distance, the gold the verdict is about, and the verdict."""
     distances = [distance(formula, gold) for gold in item.formulas]
     order = sorted(range(len(distances)), key=lambda i: (distances[i], i))
     nearest = order[0]
@@ -128,9 +206,7 @@ def decide(item: Item, candidate: Candidate, settings: Settings = Settings()) ->
         status, chosen = UNDECIDED, undecided[0]
     else:
         status, chosen = SEMANTIC_ERROR, nearest
-    return Decision(item, candidate, status, nearest=nearest, ted=distances[nearest],
-                    gold=chosen, verdict=verdicts[chosen],
-                    seconds=time.perf_counter() - started)
+    return status, nearest, distances[nearest], chosen, verdicts[chosen]
 
 
 def decide_all(
@@ -158,40 +234,80 @@ def outcome(decision: Decision) -> Outcome:
     if candidate.output and candidate.output.strip() != (candidate.formula or ""):
         head.append(f"raw output: {candidate.output!r}")
     golds = [f"gold {i}: {g}" for i, g in enumerate(item.gold)]
+    if decision.status == GOLD_ERROR:
+        bad = item.gold_error
+        assert bad is not None
+        wrong = bad.error
+        return Outcome(
+            Status.FAILED,
+            f"gold formula {bad.index} is not a sentence of {item.language.name} "
+            f"({wrong.error_class.value} [{wrong.rule}]: {wrong.message}); the item cannot "
+            "be judged: fix the gold formula",
+            "\n".join([*head, *golds, _pointer(bad.text, wrong.span)]),
+        )
     if decision.status == NO_OUTPUT:
         return Outcome(Status.FAILED, f"no formula: {candidate.error}", "\n".join(head))
     if decision.status == SYNTAX_ERROR:
         error = decision.syntax_error
         assert error is not None
-        start, end = error.span
-        text = candidate.formula or ""
-        pointer = f"  {text}\n  {' ' * start}{'^' * max(1, end - start)}"
         return Outcome(
             Status.FAILED,
             f"syntax error, {error.error_class.value} [{error.rule}]: {error.message}",
-            "\n".join([*head, pointer, *golds]),
+            "\n".join([*head, _pointer(candidate.formula or "", error.span), *golds]),
         )
     verdict = decision.verdict
     assert verdict is not None and decision.gold is not None
     gold = f"gold {decision.gold} ({item.gold[decision.gold]})"
+    aligned = _aligned_lines(decision)
     if decision.status == CORRECT:
         return Outcome(
             Status.PASSED, f"equivalent to {gold} under theory {verdict.theory}",
-            "\n".join([*head, *golds]),
+            "\n".join([*head, *golds, *aligned]),
         )
     distance_note = f"nearest gold {decision.nearest} at tree edit distance {decision.ted}"
+    renamed = decision.aligned
+    up_to = "" if renamed is None or renamed.status != CORRECT else (
+        f"; equivalent to gold {renamed.gold} up to the renaming "
+        f"{renamed.alignment.describe()}")
     if decision.status == UNDECIDED:
         return Outcome(
             Status.SKIPPED,
-            f"undecided against {gold} under theory {verdict.theory}: {verdict.how}",
-            "\n".join([*head, *golds, distance_note, *verdict.steps]),
+            f"undecided against {gold} under theory {verdict.theory}: {verdict.how}{up_to}",
+            "\n".join([*head, *golds, distance_note, *verdict.steps, *aligned]),
         )
     model = verdict.model.render() if verdict.model is not None else "(no model)"
     return Outcome(
         Status.FAILED,
-        f"not equivalent to any gold under theory {verdict.theory}; {distance_note}",
-        "\n".join([*head, *golds, distance_note, model]),
+        f"not equivalent to any gold under theory {verdict.theory}; {distance_note}{up_to}",
+        "\n".join([*head, *golds, distance_note, model, *aligned]),
     )
+
+
+def _pointer(text: str, span: tuple[int, int]) -> str:
+    start, end = span
+    return f"  {text}\n  {' ' * start}{'^' * max(1, end - start)}"
+
+
+def _aligned_lines(decision: Decision) -> list[str]:
+    """The evidence of the aligned outcome: the renaming, and what z3 said of it."""
+    aligned = decision.aligned
+    if aligned is None:
+        return []
+    group = aligned.alignment.group
+    lines = [f"signature alignment (shared by group {group}): "
+             f"{aligned.alignment.describe()}"]
+    if aligned.status == CORRECT:
+        lines.append(f"aligned: equivalent to gold {aligned.gold}"
+                     + ("" if aligned.verdict is None else
+                        f" under theory {aligned.verdict.theory}"))
+    elif aligned.status == UNDECIDED:
+        lines.append(f"aligned: undecided against gold {aligned.gold}")
+    else:
+        lines.append(f"aligned: not equivalent to any gold; nearest gold {aligned.nearest} "
+                     f"at tree edit distance {aligned.ted}")
+        if aligned.verdict is not None and aligned.verdict.model is not None:
+            lines.append(aligned.verdict.model.render())
+    return lines
 
 
 def verdict_record(decision: Decision) -> dict[str, object]:
@@ -203,6 +319,7 @@ def verdict_record(decision: Decision) -> dict[str, object]:
         "ted": decision.ted,
         "gold": decision.gold,
         "verdict": None if decision.verdict is None else decision.verdict.to_json(),
+        "aligned": None if decision.aligned is None else decision.aligned.to_json(),
         "seconds": decision.seconds,
     }
 
@@ -217,12 +334,14 @@ def from_record(item: Item, candidate: Candidate, data: Mapping[str, object]) ->
     error = data.get("syntax_error")
     verdict = data.get("verdict")
     seconds = data.get("seconds")
+    aligned = data.get("aligned")
     return Decision(
         item, candidate, str(data.get("status")),
         syntax_error=FolSyntaxError.from_json(error) if isinstance(error, dict) else None,
         nearest=number("nearest"), ted=number("ted"), gold=number("gold"),
         verdict=Equivalence.from_json(verdict) if isinstance(verdict, dict) else None,
         seconds=float(seconds) if isinstance(seconds, (int, float)) else 0.0,
+        aligned=Aligned.from_json(aligned) if isinstance(aligned, dict) else None,
     )
 
 
@@ -243,6 +362,11 @@ def to_json(decision: Decision) -> dict[str, object]:
         "ted": decision.ted,
         "gold_index": decision.gold,
         "equivalence": None if decision.verdict is None else decision.verdict.to_json(),
+        "aligned": None if decision.aligned is None else decision.aligned.to_json(),
+        "aligned_decision": decision.aligned_decision,
+        "gold_error": None if item.gold_error is None else {
+            "index": item.gold_error.index, **item.gold_error.error.to_json()},
+        "alignment_group": item.alignment_group,
         "error": candidate.error or None,
         "seconds": round(decision.seconds, 4),
     }

@@ -33,6 +33,7 @@ from afcheck_fol.formula import (
     Exists,
     Forall,
     Formula,
+    Pred,
     free_vars,
     predicates,
     subformulas,
@@ -323,6 +324,12 @@ def _extremum_instances(encoder: Encoder, left: Formula, right: Formula) -> list
     return instances
 
 
+def _symbols(formula: Formula) -> set[tuple[str, int]]:
+    """Each predicate of ``formula`` with each arity it is used at."""
+    return {(node.name, len(node.args)) for node in subformulas(formula)
+            if isinstance(node, Pred)}
+
+
 def _counter_model(
     encoder: Encoder, model: z3.ModelRef, phi: z3.BoolRef, left: Formula, right: Formula
 ) -> CounterModel:
@@ -348,14 +355,16 @@ def _counter_model(
     constants = {name: element(const) for name, const in sorted(encoder.constants.items())}
     relations: dict[str, tuple[tuple[str, ...], ...]] = {}
     if len(universe) <= _MODEL_LISTING_LIMIT:
-        used = {**predicates(left), **predicates(right)}
-        for name, arity in sorted(used.items()):
+        used = sorted(_symbols(left) | _symbols(right))
+        # A name used at two arities is two unrelated predicates: each is listed as name/arity.
+        twice = {name for name, _ in used if sum(1 for n, _ in used if n == name) > 1}
+        for name, arity in used:
             rows = []
             for combo in itertools.product(range(len(universe)), repeat=arity):
                 atom = encoder.atom(name, [universe[i] for i in combo])
                 if z3.is_true(model.eval(atom, model_completion=True)):
                     rows.append(tuple(names[i] for i in combo))
-            relations[name] = tuple(rows)
+            relations[f"{name}/{arity}" if name in twice else name] = tuple(rows)
     blocks = None
     board = _board(encoder)
     if board is not None:

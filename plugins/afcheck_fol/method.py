@@ -14,7 +14,10 @@ candidate, the gold formulas, the theory, the limits and the evaluator's version
 decides only what changed. Undecided verdicts are not cached: they are asked again.
 
 Outcome: passed when the candidate is equivalent to a gold formula; failed with the syntax
-error's class or the counter-model; skipped when z3 could not decide.
+error's class or the counter-model; skipped when z3 could not decide. Beside it, the aligned
+outcome (:mod:`afcheck_fol.align`): before deciding, each group's (story's) candidates and gold
+formulas give one signature alignment, and each item is also judged with its symbols renamed;
+the aligned outcome is evidence and a metric, never the test's status.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, Se
 from afcheck.runtime import Runtime
 from afcheck.suites import Record, SuiteSpec
 from afcheck.types import Status
+from afcheck_fol.align import Alignment
 from afcheck_fol.decide import (
     UNDECIDED,
     Candidate,
@@ -43,6 +47,7 @@ from afcheck_fol.decide import (
     verdict_record,
 )
 from afcheck_fol.formaliser import FolAnswer, FolTask, formalise_cached
+from afcheck_fol.formula import Formula
 from afcheck_fol.suite import Item
 from afcheck_fol.summary import GATES, Nl2FolSummary, summarise
 
@@ -73,7 +78,8 @@ class Evaluator:
         for folder in ("grammars", "languages", "theories"):
             for path in sorted((root / folder).iterdir()):
                 digest.update(path.name.encode() + b"\0" + path.read_bytes())
-        for module in ("decide.py", "equiv.py", "grid.py", "syntax.py", "taxonomy.py", "ted.py"):
+        for module in ("align.py", "decide.py", "equiv.py", "grid.py", "syntax.py",
+                       "taxonomy.py", "ted.py"):
             digest.update((root / module).read_bytes())
         self.version = f"z3 {z3.get_version_string()}; taxonomy {TABLE_VERSION}"
         self.fingerprint = f"nl2fol-evaluator:{self.version}:{digest.hexdigest()[:16]}"
@@ -123,21 +129,25 @@ class Nl2FolMethod:
             for index, answer in zip(indices, answers, strict=True):
                 candidates[index] = _candidate(answer)
         evaluator = cast("Built[object]", describe(Evaluator(), "z3", {}))
-        work = [(cases[i].spec, candidates[i]) for i in range(len(cases))]
+        ordered = [candidates[i] for i in range(len(cases))]
+        alignments = align_groups([case.spec.item for case in cases], ordered)
+        work = [(cases[i].spec, candidates[i], alignments[i]) for i in range(len(cases))]
         records = runtime.cached(
             "nl2fol-decide", evaluator, work,
-            key=lambda pair: (
-                pair[0].item.language.name, pair[0].item.gold, pair[1].formula,
-                pair[0].settings.theory, pair[0].settings.rlimit, pair[0].settings.max_domain,
+            key=lambda entry: (
+                entry[0].item.language.name, entry[0].item.gold, entry[1].formula,
+                entry[0].settings.theory, entry[0].settings.rlimit,
+                entry[0].settings.max_domain,
+                None if entry[2] is None else (entry[2].predicates, entry[2].constants),
             ),
-            call=lambda chunk: [verdict_record(decide(spec.item, cand, spec.settings))
-                                for spec, cand in chunk],
+            call=lambda chunk: [verdict_record(decide(spec.item, cand, spec.settings, own))
+                                for spec, cand, own in chunk],
             load=lambda d: dict(d),
             dump=lambda r: r,
             keep=lambda r: r.get("status") != UNDECIDED,
         ).results
         decisions = []
-        for (spec, candidate), record in zip(work, records, strict=True):
+        for (spec, candidate, _), record in zip(work, records, strict=True):
             decision = from_record(spec.item, candidate, record)
             decisions.append(decision)
             if notify is not None:
@@ -161,13 +171,52 @@ class Nl2FolMethod:
         return summarise([item.result for item in items])
 
 
+def align_groups(items: Sequence[Item],
+                 candidates: Sequence[Candidate]) -> list[Alignment | None]:
+    """Each item's part of its group's signature alignment (:mod:`afcheck_fol.align`):
+    ``None`` where the language fixes its vocabulary (its names mean what the vocabulary
+    says), where the candidate does not parse, or where nothing of it is renamed."""
+    from afcheck_fol.align import propose
+    from afcheck_fol.syntax import FolSyntaxError, parse
+
+    parsed: list[Formula | None] = []
+    for item, candidate in zip(items, candidates, strict=True):
+        formula = None
+        if item.language.arity != "fixed" and candidate.formula is not None:
+            try:
+                formula = parse(candidate.formula, item.language)
+            except FolSyntaxError:
+                formula = None
+        parsed.append(formula)
+    members: dict[tuple[str, str], list[int]] = {}
+    for index, item in enumerate(items):
+        # Two suites of a run may use the same group names: a group is a suite's own.
+        members.setdefault((item.dataset, item.alignment_group), []).append(index)
+    found: list[Alignment | None] = [None] * len(items)
+    for (_, group), indices in members.items():
+        own = [f for f in (parsed[i] for i in indices) if f is not None]
+        if not own:
+            continue
+        golds = [g for i in indices for g in items[i].formulas]
+        alignment = propose(group, own, golds)
+        for i in indices:
+            formula = parsed[i]
+            if formula is not None:
+                restricted = alignment.restricted(formula)
+                found[i] = None if restricted.empty else restricted
+    return found
+
+
 def task(item: Item) -> FolTask:
     """The sentence as a FOL task: the seed's prompt for the item's language (Tarski's World's
-    fixed vocabulary, or FOLIO's open one) and its gold formulas as the reference."""
+    fixed vocabulary, or FOLIO's open one, with the suite's vocabulary where it gives one)
+    and its gold formulas as the reference."""
     from afcheck_fol import prompts
 
     tarski = item.language.name == "tarski"
-    system = prompts.TARSKI_SYSTEM if tarski else prompts.FOLIO_SYSTEM
+    system = prompts.TARSKI_SYSTEM if tarski else prompts.folio_system(
+        None if item.vocabulary is None else item.vocabulary.predicates,
+        () if item.vocabulary is None else item.vocabulary.constants)
     user = (prompts.TARSKI_USER if tarski else prompts.FOLIO_USER).format(sentence=item.sentence)
     return FolTask(item.id, (item.sentence,), user, system=system, reference=(item.gold,))
 
@@ -180,34 +229,49 @@ def _candidate(answer: FolAnswer) -> Candidate:
 
 class Nl2FolSuite:
     """The suite kind ``nl2fol``: ``data = FILE`` (jsonl written for afcheck, see
-    :mod:`afcheck_fol.suite`) or ``source = "folio"`` (FOLIO's premises from
-    ``$AFCHECK_DATA_DIR``). ``[afcheck.options] language`` names the language of records that
-    do not (default ``tarski``)."""
+    :mod:`afcheck_fol.suite`) or ``source = "folio"`` (FOLIO from ``$AFCHECK_DATA_DIR``, the
+    split of ``[afcheck.options] split``: ``train``, default, or ``validation``).
+    ``[afcheck.options] language`` names the language of records that do not (default
+    ``tarski``); ``vocabulary = "gold"`` gives each item its group's gold symbols, which the
+    model's prompt lists."""
 
     name = "nl2fol"
     method = "nl2fol"
 
     def load(self, spec: SuiteSpec) -> Iterable[Record | LoadError]:
+        from afcheck_fol.folio import SPLITS
         from afcheck_fol.language import language_named
-        from afcheck_fol.suite import folio_path, load_folio, load_jsonl
+        from afcheck_fol.suite import folio_path, load_folio, load_jsonl, with_gold_vocabulary
 
         language_name = str(spec.options.get("language", "tarski"))
         try:
             language = language_named(language_name)
         except KeyError as exc:
             raise SuiteError(spec.manifest, str(exc.args[0])) from None
+        vocabulary = spec.options.get("vocabulary")
+        if vocabulary not in (None, "gold"):
+            raise SuiteError(spec.manifest, f"[afcheck.options] vocabulary = {vocabulary!r}: "
+                             "use \"gold\" (tell the model the symbols of the gold formulas "
+                             "of its story) or leave it out")
         if spec.source == "folio":
-            path = folio_path()
+            split = str(spec.options.get("split", "train"))
+            if split not in SPLITS:
+                raise SuiteError(spec.manifest, f"[afcheck.options] split = {split!r}: use "
+                                 f"one of {', '.join(SPLITS)}")
+            path = folio_path(split=split)
             if path is None:
-                raise SuiteError(spec.manifest, "FOLIO is not shipped: set AFCHECK_DATA_DIR to a "
-                                 "folder holding folio/folio-train.jsonl (Yale-LILY/FOLIO v0.0)")
+                raise SuiteError(spec.manifest, "FOLIO is not shipped: set AFCHECK_DATA_DIR to "
+                                 f"a folder holding {SPLITS[split][0]} (Yale-LILY/FOLIO)")
             loaded = load_folio(path, language)
         elif spec.source is not None:
             raise SuiteError(spec.manifest, f"unknown source {spec.source!r} for kind nl2fol; "
                              "use source = \"folio\" or data = FILE")
         else:
             loaded = load_jsonl(spec.data_path(), language)
-        for item in loaded.items:
+        items = list(loaded.items)
+        if vocabulary == "gold":
+            items = with_gold_vocabulary(items)
+        for item in items:
             yield _in_suite(item, spec.name)
         yield from loaded.errors
 

@@ -6,6 +6,8 @@ with the formula after the prefix ``=`` (the paper's DSPy output field).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 TARSKI_SYSTEM = """\
 Translate / Formalize English sentences into formulae of first-order language.
 === vocabulary to use ===
@@ -43,3 +45,31 @@ Quantifier symbols: ∀, ∃ (as in ∀x (P(x) → Q(x)))
 The FOL formula is the first element of the output, with the prefix '='."""
 
 FOLIO_USER = "{sentence}"
+
+
+def folio_system(predicates: Sequence[tuple[str, int]] | None = None,
+                 constants: Sequence[str] = ()) -> str:
+    """The FOLIO prompt; with a suite's vocabulary, its relations and constants are listed as
+    the seed's prompt lists Tarski's World's (``=== Relations to use ===``, name/arity)."""
+    if predicates is None:
+        return FOLIO_SYSTEM
+    relations = ", ".join(f"'{name}/{arity}'" for name, arity in predicates)
+    lines = [
+        "Translate the English sentence into a formula of first-order logic.",
+        "=== vocabulary to use ===",
+        "The vocabulary of the domain, part of a model for a first-order language, must be "
+        "the following one:",
+        "Constants symbol: " + (", ".join(constants) if constants else
+                                "lower-case words, none given"),
+        "Variables symbol: lower case character from u to z",
+        "=== Relations to use ===",
+        "Each element indicates the name of a relation and its arity (name/arity): "
+        f"[{relations}]",
+        "Equality binary relation with symbol: =",
+        "=== symbols you MAY USE ===",
+        "Logical operator symbols: ¬, ∧, ∨, ⊕ (exclusive or), →, ↔",
+        "Quantifier symbols: ∃, ∀",
+        "=== output constraint ===",
+        "The FOL formula is the first element of the output, with the prefix '='.",
+    ]
+    return "\n".join(lines)

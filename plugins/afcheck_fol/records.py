@@ -21,6 +21,8 @@ class ResultRecord:
     difficulty: str
     decision: str
     status: str
+    aligned_decision: str = ""
+    """The decision up to the signature alignment (the exact one where none was made)."""
     error_class: str | None = None
     error_rule: str | None = None
     ted: int | None = None
@@ -40,6 +42,7 @@ class ResultRecord:
             difficulty=str(step.get("difficulty") or "(none)"),
             decision=str(step.get("decision") or ""),
             status=str(step.get("status") or ""),
+            aligned_decision=str(step.get("aligned_decision") or step.get("decision") or ""),
             error_class=str(error["class"]) if error.get("class") else None,
             error_rule=str(error["rule"]) if error.get("rule") else None,
             ted=ted if isinstance(ted, int) and not isinstance(ted, bool) else None,

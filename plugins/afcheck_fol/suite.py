@@ -5,35 +5,90 @@ Two sources:
 * :func:`load_jsonl` reads suites written for afcheck, one JSON object a line::
 
       {"id": "tw-001", "sentence": "a is a cube.", "gold": ["Cube(a)"],
-       "difficulty": "low", "language": "tarski"}
+       "difficulty": "low", "language": "tarski", "group": "story-1",
+       "vocabulary": {"predicates": ["Cube/1"], "constants": ["a"]}}
 
   ``gold`` is a formula or a non-empty list of them (all correct translations); ``difficulty``
-  and ``language`` are optional (``unrated`` and the suite's language).
-* :func:`load_folio` reads FOLIO's premises with their gold FOL (``premises`` and
-  ``premises-FOL``), one item per distinct premise of a story, from ``$AFCHECK_DATA_DIR``. The
+  and ``language`` are optional (``unrated`` and the suite's language); ``group`` (optional)
+  names the story or problem the sentence belongs to: its items share one signature alignment
+  (:mod:`afcheck_fol.align`); ``vocabulary`` (optional) is given to a model in its prompt.
+* :func:`load_folio` reads FOLIO (:mod:`afcheck_fol.folio`): one item per distinct premise
+  of each story with its gold FOL (``premises-FOL``), and, where the split has
+  ``conclusion-FOL`` (validation), one item per distinct conclusion. A story is a group. The
   story's ``source`` (``wiki``/``hyb``) is the item's tag, as FOLIO has no difficulty.
 
 A bad record costs only itself: it becomes a :class:`~afcheck.errors.LoadError` (``file:line``,
-what is wrong, what to do) and loading goes on. A gold formula the parser rejects is also kept
-as a :class:`Rejection` with its syntax error, so that rejections can be counted by class.
+what is wrong, what to do) and loading goes on. A gold formula the parser rejects does not
+lose its item: the item is kept with :attr:`Item.gold_error` (the run reports it with its own
+outcome, ``gold-error``), and the rejection is also listed (:class:`Rejection`), so that
+rejections can be counted by class.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from afcheck.errors import LoadError
-from afcheck.suites import find_in_data_dir
 from afcheck.types import Location
-from afcheck_fol.formula import Formula, predicates
+from afcheck_fol.folio import SPLITS, folio_file, read_folio
+from afcheck_fol.formula import Formula, Pred, constants, predicates, subformulas
 from afcheck_fol.jsonl import json_lines
 from afcheck_fol.language import LANGUAGES, Language
 from afcheck_fol.syntax import FolSyntaxError, parse
 
 UNRATED = "unrated"
-FOLIO_FILES = ("folio/folio-train.jsonl", "folio-train.jsonl")
+FOLIO_FILES = SPLITS["train"]
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The symbols a suite gives a model to use: predicates with their arities, constants."""
+
+    predicates: tuple[tuple[str, int], ...]
+    constants: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, formulas: Iterable[Formula]) -> Vocabulary:
+        """The symbols of ``formulas``: predicates in order of first use, constants formula by
+        formula (each formula's new ones in name order)."""
+        found: dict[tuple[str, int], None] = {}
+        names: dict[str, None] = {}
+        for formula in formulas:
+            for node in subformulas(formula):
+                if isinstance(node, Pred):
+                    found.setdefault((node.name, len(node.args)))
+            names.update(dict.fromkeys(sorted(constants(formula))))
+        return cls(tuple(found), tuple(names))
+
+    @classmethod
+    def from_json(cls, value: object) -> Vocabulary | None:
+        """``{"predicates": ["Name/2", …], "constants": ["name", …]}``; ``None`` if malformed."""
+        if not isinstance(value, dict):
+            return None
+        predicates_raw = value.get("predicates", [])
+        constants_raw = value.get("constants", [])
+        if not isinstance(predicates_raw, list) or not isinstance(constants_raw, list):
+            return None
+        found: list[tuple[str, int]] = []
+        for entry in predicates_raw:
+            name, _, arity = str(entry).rpartition("/")
+            if not name or not arity.isdigit():
+                return None
+            found.append((name, int(arity)))
+        if not all(isinstance(c, str) and c for c in constants_raw):
+            return None
+        return cls(tuple(found), tuple(constants_raw))
+
+
+@dataclass(frozen=True)
+class GoldError:
+    """A gold formula of an item that is not a sentence of its language."""
+
+    index: int
+    text: str
+    error: FolSyntaxError = field(compare=False)
 
 
 @dataclass(frozen=True)
@@ -50,6 +105,18 @@ class Item:
     location: Location = field(default=Location(""), compare=False)
     dataset: str = "nl2fol"
     """The group a run reports its metrics under (the suite's name)."""
+    group: str = ""
+    """The story or problem the sentence belongs to (its items share one signature
+    alignment); empty: the item is a group of its own."""
+    gold_error: GoldError | None = None
+    """The first gold formula that does not parse; ``formulas`` is then empty."""
+    vocabulary: Vocabulary | None = None
+    """The symbols the model is told to use, when the suite gives them."""
+
+    @property
+    def alignment_group(self) -> str:
+        """The key of the items that share a signature alignment."""
+        return self.group or self.id
 
     @property
     def source(self) -> Location:
@@ -136,10 +203,21 @@ def load_jsonl(path: Path, language: Language) -> Loaded:
         if not isinstance(difficulty, str):
             bad("'difficulty' must be a string tag", item_id)
             continue
+        group = record.get("group", "")
+        if not isinstance(group, str):
+            bad("'group' must be a string (the story or problem the sentence belongs to)",
+                item_id)
+            continue
+        vocabulary = None
+        if "vocabulary" in record:
+            vocabulary = Vocabulary.from_json(record["vocabulary"])
+            if vocabulary is None:
+                bad("'vocabulary' must be {\"predicates\": [\"Name/arity\", …], "
+                    "\"constants\": [\"name\", …]}", item_id)
+                continue
         item = _item(item_id, sentence, gold, difficulty, LANGUAGES[name], location, {},
-                     errors, rejections)
-        if item is not None:
-            items.append(item)
+                     rejections)
+        items.append(replace(item, group=group, vocabulary=vocabulary))
     return Loaded(tuple(items), tuple(errors), tuple(rejections))
 
 
@@ -151,36 +229,34 @@ def _item(
     language: Language,
     location: Location,
     arities: Mapping[str, int],
-    errors: list[LoadError],
     rejections: list[Rejection],
-) -> Item | None:
+) -> Item:
+    """The item; a gold formula that does not parse is recorded on it (and in
+    ``rejections``), never a reason to drop it."""
     formulas = []
     for index, text in enumerate(gold):
         try:
             formulas.append(parse(text, language, arities))
         except FolSyntaxError as exc:
             rejections.append(Rejection(location, item_id, text, exc))
-            errors.append(LoadError(
-                location,
-                f"gold formula {index} of {item_id} is not a sentence of {language.name}: "
-                f"{exc}; fix the formula or drop it",
-                item_id,
-            ))
-            return None
+            return Item(item_id, sentence.strip(), tuple(gold), (), difficulty.strip(),
+                        language, location, gold_error=GoldError(index, text, exc))
     return Item(item_id, sentence.strip(), tuple(gold), tuple(formulas), difficulty.strip(),
                 language, location)
 
 
-def folio_path(data_dir: str | None = None) -> Path | None:
-    """FOLIO's file under ``data_dir`` (default ``$AFCHECK_DATA_DIR``), if it is there."""
-    return find_in_data_dir(FOLIO_FILES, data_dir)
+def folio_path(data_dir: str | None = None, split: str = "train") -> Path | None:
+    """FOLIO's file of ``split`` under ``data_dir`` (default ``$AFCHECK_DATA_DIR``), if there."""
+    return folio_file(split, data_dir)
 
 
 def load_folio(path: Path, language: Language | None = None) -> Loaded:
-    """One item per distinct premise of each story, with its gold FOL.
+    """One item per distinct premise of each story, with its gold FOL, and one per distinct
+    conclusion where the split gives its FOL (``conclusion-FOL``).
 
-    Predicates keep the arity of their first use across a story's premises, as FOLIO writes
-    one signature per story.
+    Predicates keep the arity of their first use across a story's formulas, as FOLIO writes
+    one signature per story. A record whose premises and formulas cannot be paired (lists of
+    different lengths) gives no premise items, one error naming it, and still its conclusion.
     """
     from afcheck_fol.language import FOLIO
 
@@ -188,56 +264,63 @@ def load_folio(path: Path, language: Language | None = None) -> Loaded:
     items: list[Item] = []
     errors: list[LoadError] = []
     rejections: list[Rejection] = []
-    seen: set[tuple[int, str]] = set()
-    arities: dict[int, dict[str, int]] = {}
-    counters: dict[int, int] = {}
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        return Loaded((), (LoadError(Location(str(path)), f"cannot read FOLIO: {exc}"),))
-    for line in json_lines(path, lines):
-        location = line.location
-        if line.error is not None:
-            errors.append(LoadError(location,
-                                    f"not JSON ({line.error.msg}); is this FOLIO's jsonl?"))
+    seen: set[tuple[str, str]] = set()
+    arities: dict[str, dict[str, int]] = {}
+    counters: dict[str, int] = {}
+    for record in read_folio(path):
+        if isinstance(record, LoadError):
+            errors.append(record)
             continue
-        record = line.value if isinstance(line.value, dict) else {}
-        premises = record.get("premises")
-        formulas = record.get("premises-FOL")
-        story = record.get("story_id")
-        if not isinstance(premises, list) or not isinstance(formulas, list) \
-                or not isinstance(story, int):
-            errors.append(LoadError(location, "expected story_id, premises and premises-FOL"))
+        story = record.story
+        if not story:
+            # A story is the unit of FOLIO's signature and of the alignment: no id, no item.
+            errors.append(LoadError(record.location, f"{record.name}: missing story_id",
+                                    f"folio-?/{record.example}"))
             continue
-        if len(premises) != len(formulas):
+        group = f"folio-{story}"
+        story_arities = arities.setdefault(story, {})
+        pairs: list[tuple[str, str, str]] = []
+        if record.paired:
+            pairs = [("p", sentence, text)
+                     for sentence, text in zip(record.premises, record.premises_fol,
+                                               strict=True)]
+        else:
             errors.append(LoadError(
-                location,
-                f"story {story}: {len(premises)} premises but {len(formulas)} formulas; "
-                "the record cannot be paired and is left out",
-                f"folio-{story}",
+                record.location,
+                f"{record.name}: {len(record.premises)} premises but "
+                f"{len(record.premises_fol)} formulas; its premises cannot be paired one to "
+                "one and are left out" + (" (its conclusion is kept)"
+                                          if record.conclusion_fol is not None else ""),
+                f"{group}/{record.example}",
             ))
-            continue
-        source = record.get("source")
-        tag = source if isinstance(source, str) and source else UNRATED
-        for sentence, text in _pairs(premises, formulas):
-            key = (story, sentence + "\0" + text)
+        if record.conclusion_fol is not None and record.conclusion:
+            pairs.append(("c", record.conclusion, record.conclusion_fol))
+        tag = record.source or UNRATED
+        for kind, sentence, text in pairs:
+            key = (story, f"{kind}\0{sentence}\0{text}")
             if key in seen:
                 continue
             seen.add(key)
-            counters[story] = counters.get(story, 0) + 1
-            item_id = f"folio-{story}/p{counters[story]}"
-            story_arities = arities.setdefault(story, {})
-            item = _item(item_id, sentence, [text], tag, language, location, story_arities,
-                         errors, rejections)
-            if item is not None:
-                items.append(item)
-                for formula in item.formulas:
-                    for name, arity in predicates(formula).items():
-                        story_arities.setdefault(name, arity)
+            if kind == "p":
+                counters[story] = counters.get(story, 0) + 1
+                item_id = f"{group}/p{counters[story]}"
+            else:
+                item_id = f"{group}/c{record.example}"
+            item = _item(item_id, sentence, [text], tag, language, record.location,
+                         story_arities, rejections)
+            items.append(replace(item, group=group))
+            for formula in item.formulas:
+                for name, arity in predicates(formula).items():
+                    story_arities.setdefault(name, arity)
     return Loaded(tuple(items), tuple(errors), tuple(rejections))
 
 
-def _pairs(premises: Iterable[object], formulas: Iterable[object]) -> Iterable[tuple[str, str]]:
-    for sentence, text in zip(premises, formulas, strict=True):
-        if isinstance(sentence, str) and isinstance(text, str):
-            yield sentence.strip(), text.strip()
+def with_gold_vocabulary(items: Iterable[Item]) -> list[Item]:
+    """Each item with the vocabulary of its group's gold formulas (for suites that give the
+    model the gold signature, as Tarski's World's prompt gives its fixed one)."""
+    listed = list(items)
+    golds: dict[str, list[Formula]] = {}
+    for item in listed:
+        golds.setdefault(item.alignment_group, []).extend(item.formulas)
+    return [replace(item, vocabulary=Vocabulary.of(golds[item.alignment_group]))
+            for item in listed]

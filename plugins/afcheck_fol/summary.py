@@ -2,7 +2,11 @@
 
 * accuracy: correct / decided, overall and per difficulty tag, with 95% Wilson intervals;
   undecided items are left out of the denominator and counted on their own (a verdict z3 could
-  not reach is neither right nor wrong);
+  not reach is neither right nor wrong), and so are items whose gold formula does not parse;
+* aligned accuracy: the same up to the group's signature alignment (:mod:`afcheck_fol.align`):
+  correct when the candidate, its symbols renamed onto the gold's by name similarity, is
+  equivalent to a gold formula. Exact accuracy is the strict metric; the aligned one says how
+  often the meaning is right on open-vocabulary data, where the names are the model's own;
 * the syntax-error distribution: how many items fail to parse, by class, and by rule;
 * semantic errors (parsed, equivalent to no gold): their count and the mean tree edit distance to
   the nearest gold (the seed's "cost of semantically transforming" the candidate);
@@ -19,6 +23,7 @@ from typing import Protocol
 from afcheck.metrics import Interval, wilson
 from afcheck_fol.decide import (
     CORRECT,
+    GOLD_ERROR,
     NO_OUTPUT,
     SEMANTIC_ERROR,
     SYNTAX_ERROR,
@@ -38,6 +43,10 @@ class Group:
     semantic_errors: int
     undecided: int
     no_output: int
+    gold_errors: int
+    aligned_correct: int
+    aligned_undecided: int
+    """Items undecided up to the alignment (of those decided exactly, or not)."""
     by_theory: Mapping[str, int]
     """Correct items by the theory that decided them."""
     error_classes: Mapping[str, int]
@@ -55,7 +64,8 @@ class Group:
 
     @property
     def decided(self) -> int:
-        return self.n - self.undecided
+        """Items with a verdict: not undecided, gold formula parsed."""
+        return self.n - self.undecided - self.gold_errors
 
     @property
     def accuracy(self) -> float | None:
@@ -64,6 +74,19 @@ class Group:
     @property
     def accuracy_interval(self) -> Interval:
         return wilson(self.correct, self.decided)
+
+    @property
+    def aligned_decided(self) -> int:
+        return self.n - self.aligned_undecided - self.gold_errors
+
+    @property
+    def aligned_accuracy(self) -> float | None:
+        """Correct up to the signature alignment / decided up to it."""
+        return self.aligned_correct / self.aligned_decided if self.aligned_decided else None
+
+    @property
+    def aligned_accuracy_interval(self) -> Interval:
+        return wilson(self.aligned_correct, self.aligned_decided)
 
     @property
     def syntax_error_rate(self) -> float | None:
@@ -75,6 +98,7 @@ class Group:
 
     def to_json(self) -> dict[str, object]:
         accuracy = self.accuracy_interval
+        aligned = self.aligned_accuracy_interval
         syntax = self.syntax_error_interval
         return {
             "N": self.n,
@@ -82,6 +106,10 @@ class Group:
             "correct": self.correct,
             "accuracy": self.accuracy,
             "accuracy_ci95": [accuracy.low, accuracy.high],
+            "aligned_decided": self.aligned_decided,
+            "aligned_correct": self.aligned_correct,
+            "aligned_accuracy": self.aligned_accuracy,
+            "aligned_accuracy_ci95": [aligned.low, aligned.high],
             "syntax_errors": self.syntax_errors,
             "syntax_error_rate": self.syntax_error_rate,
             "syntax_error_rate_ci95": [syntax.low, syntax.high],
@@ -91,12 +119,14 @@ class Group:
             "mean_ted_semantic_errors": self.mean_ted,
             "undecided": self.undecided,
             "no_output": self.no_output,
+            "gold_errors": self.gold_errors,
             "correct_by_theory": dict(self.by_theory),
         }
 
 
 GATES: Mapping[str, str] = {
     "accuracy": "min",
+    "aligned_accuracy": "min",
     "syntax_error_rate": "max",
     "semantic_error_rate": "max",
     "undecided_rate": "max",
@@ -121,6 +151,8 @@ class Nl2FolSummary:
         group = self.overall
         if name == "accuracy":
             return group.accuracy
+        if name == "aligned_accuracy":
+            return group.aligned_accuracy
         if name == "syntax_error_rate":
             return group.syntax_error_rate
         if name == "semantic_error_rate":
@@ -147,6 +179,8 @@ class Nl2FolSummary:
                  "undecided": str(metrics.undecided)}
         if metrics.accuracy is not None:
             props["accuracy"] = f"{metrics.accuracy:.6f}"
+        if metrics.aligned_accuracy is not None:
+            props["aligned_accuracy"] = f"{metrics.aligned_accuracy:.6f}"
         if metrics.mean_ted is not None:
             props["mean_ted_semantic_errors"] = f"{metrics.mean_ted:.3f}"
         props.update({f"syntax.{k}": str(v) for k, v in metrics.error_classes.items()})
@@ -156,22 +190,29 @@ class Nl2FolSummary:
         return ["nl2fol:", *self.render().splitlines()]
 
     def render(self) -> str:
-        """A short table for the terminal."""
+        """A short table for the terminal: exact and aligned accuracy side by side."""
+
+        def rate(value: float | None, interval: Interval) -> str:
+            return "n/a" if value is None else (
+                f"{value:6.1%} [{interval.low:.1%}, {interval.high:.1%}]")
 
         def row(name: str, group: Group) -> str:
-            accuracy = group.accuracy
-            interval = group.accuracy_interval
-            shown = "n/a" if accuracy is None else (
-                f"{accuracy:6.1%} [{interval.low:.1%}, {interval.high:.1%}]"
-            )
             ted = "" if group.mean_ted is None else f"{group.mean_ted:.1f}"
-            return (f"{name:<14} {group.n:>5} {shown:>26} {group.syntax_errors:>7} "
-                    f"{group.semantic_errors:>8} {ted:>8} {group.undecided:>9}")
+            return (f"{name:<14} {group.n:>5} "
+                    f"{rate(group.accuracy, group.accuracy_interval):>26} "
+                    f"{rate(group.aligned_accuracy, group.aligned_accuracy_interval):>26} "
+                    f"{group.syntax_errors:>7} {group.semantic_errors:>8} {ted:>8} "
+                    f"{group.undecided:>9}")
 
-        lines = [f"{'difficulty':<14} {'N':>5} {'accuracy [95% CI]':>26} {'syntax':>7} "
-                 f"{'semantic':>8} {'mean TED':>8} {'undecided':>9}"]
+        lines = [f"{'difficulty':<14} {'N':>5} {'exact [95% CI]':>26} {'aligned [95% CI]':>26} "
+                 f"{'syntax':>7} {'semantic':>8} {'mean TED':>8} {'undecided':>9}"]
         lines += [row(name, group) for name, group in self.by_difficulty.items()]
         lines.append(row("all", self.overall))
+        lines.append("exact: equivalent to a gold formula as written; aligned: equivalent once "
+                     "the model's predicate and constant names are mapped onto the gold's (one "
+                     "mapping per story, similar names only)")
+        if self.overall.gold_errors:
+            lines.append(f"gold formula does not parse: {self.overall.gold_errors} (not judged)")
         if self.overall.error_classes:
             lines.append("syntax errors by class: " + ", ".join(
                 f"{name} {count}" for name, count in self.overall.error_classes.items()
@@ -183,13 +224,14 @@ class Nl2FolSummary:
         return "\n".join(lines)
 
 
-
 class Counted(Protocol):
     """What the metrics count of one item: a run's :class:`Decision`, or an item read back
     from a JSON result file (the report counts those with the same code)."""
 
     @property
     def decision(self) -> str: ...
+    @property
+    def aligned_decision(self) -> str: ...
     @property
     def error_class(self) -> str | None: ...
     @property
@@ -206,6 +248,7 @@ ERROR_CLASSES = tuple(c.value for c in ErrorClass)
 def group(items: Sequence[Counted]) -> Group:
     """The metrics of a group of items."""
     decisions = Counter(r.decision for r in items)
+    aligned = Counter(r.aligned_decision for r in items)
     classes = Counter(r.error_class for r in items
                       if r.decision == SYNTAX_ERROR and r.error_class is not None)
     rules = Counter(r.error_rule for r in items
@@ -219,6 +262,9 @@ def group(items: Sequence[Counted]) -> Group:
         semantic_errors=decisions[SEMANTIC_ERROR],
         undecided=decisions[UNDECIDED],
         no_output=decisions[NO_OUTPUT],
+        gold_errors=decisions[GOLD_ERROR],
+        aligned_correct=aligned[CORRECT],
+        aligned_undecided=aligned[UNDECIDED],
         by_theory=dict(sorted(Counter(str(r.theory) for r in items
                                       if r.decision == CORRECT and r.theory).items())),
         error_classes={c: classes.get(c, 0) for c in known} if classes else {},

@@ -69,6 +69,10 @@ class FolSyntaxError(ValueError):
         self.span = span
         self.message = message
 
+    def __reduce__(self) -> tuple[type[FolSyntaxError], tuple[ErrorClass, str, Span, str]]:
+        # Items carry their gold's error to worker processes: rebuilt from its four parts.
+        return (type(self), (self.error_class, self.rule, self.span, self.message))
+
     @classmethod
     def from_json(cls, data: Mapping[str, object]) -> FolSyntaxError:
         """The error :meth:`to_json` wrote."""

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from afcheck_fol.language import Language
 
-TABLE_VERSION = "1"
+TABLE_VERSION = "2"
 
 Span = tuple[int, int]
 
@@ -121,6 +121,20 @@ def _empty(text: str, language: Language, failure: ParseFailure) -> tuple[Span, 
     return (0, len(text)), "the formula is empty"
 
 
+def _quoted_term(
+    text: str, language: Language, failure: ParseFailure
+) -> tuple[Span, str] | None:
+    # A title in quotes as an argument (Book("The Hobbit")): before `prose`, which its words
+    # would otherwise match.
+    found = _search(r"[(,]\s*(\"[^\"]*\"|“[^”]*”|'[^']*'|‘[^’]*’)\s*(?=[,)])", text, 1)
+    if found is None:
+        return None
+    words = re.findall(r"\w+", found[1])
+    name = "".join(w.lower() if i == 0 else w.capitalize() for i, w in enumerate(words))
+    return found[0], (f"{found[1]} is a quoted string, not a term: a constant is one word "
+                      f"({name or 'aName'})")
+
+
 def _prose(text: str, language: Language, failure: ParseFailure) -> tuple[Span, str] | None:
     # Three words in a row, none of them a predicate call: explanation text, not a formula.
     found = _search(r"\b[A-Za-z]{2,} +[a-z]{2,} +[a-z]{2,}\b(?!\s*\()", text)
@@ -138,11 +152,14 @@ _WORD_CONNECTIVES = (
 def _word_connective(
     text: str, language: Language, failure: ParseFailure
 ) -> tuple[Span, str] | None:
+    # Any case: a sentence-initial "If GivenOut(roses) …" is the word, not a predicate; a word
+    # followed by "(" or joined by "-" is a name (Not(x), Eco-friendly).
     words = "|".join(_WORD_CONNECTIVES)
-    found = _search(rf"(?<![A-Za-z0-9_])({words})(?![A-Za-z0-9_(])", text, 1)
-    if found is None:
+    match = re.search(rf"(?<![\w-])({words})(?![\w(-])", text, re.IGNORECASE)
+    if match is None:
         return None
-    return found[0], f"the English word {found[1]!r} used as a connective or quantifier"
+    return (match.start(1), match.end(1)), (
+        f"the English word {match.group(1)!r} used as a connective or quantifier")
 
 
 def _identity_chain(
@@ -190,13 +207,80 @@ def _foreign(text: str, language: Language, failure: ParseFailure) -> tuple[Span
             continue
         if spelling in lexicon.foreign:
             spelled = " ".join(
-                s for key in ("not", "and", "or", "implies", "iff") for s in language.spelled(key)
+                s for key in ("not", "and", "or", "xor", "implies", "iff")
+                for s in language.spelled(key)
             )
             return (position, position + len(spelling)), (
                 f"{spelling!r} is not a connective of {language.name} (it has {spelled})"
             )
         position += len(spelling)
     return None
+
+
+_NAME_SYMBOLS = "$€£¥’'‘`"
+"""Characters models put inside names (US$300, mary’s, d’angelo) that no name may hold."""
+
+
+def _name_character(
+    text: str, language: Language, failure: ParseFailure
+) -> tuple[Span, str] | None:
+    # An argument written as one word that holds one of the characters above; before
+    # `foreign-connective`, since `$` is a connective elsewhere.
+    symbols = re.escape(_NAME_SYMBOLS)
+    for match in re.finditer(r"(?<=[(,])\s*([^\s(),]+)\s*(?=[,)])", text):
+        word = match.group(1)
+        if re.search(rf"[{symbols}]", word) and re.search(r"\w", word) \
+                and re.fullmatch(rf"[\w.+{symbols}-]+", word):
+            return (match.start(1), match.end(1)), (
+                f"{word!r} is not a name: a constant is one word of letters, digits, '_', '-' "
+                "and '.'")
+    return None
+
+
+def _predicate_name(
+    text: str, language: Language, failure: ParseFailure
+) -> tuple[Span, str] | None:
+    # A word before "(" that is no predicate name: a leading digit (4Side), a character no
+    # name holds (Mary’sFriend). A lower-case word is `lowercase-predicate`'s.
+    symbols = re.escape(_NAME_SYMBOLS)
+    for match in re.finditer(rf"(?<![\w{symbols}.-])([\w{symbols}.-]+)\s*\(", text):
+        word = match.group(1)
+        if re.fullmatch(language.predicate_token, word) or (
+                re.fullmatch(r"[^\W\d_]\w*", word) and word[0].islower()):
+            continue
+        if not (word[0].isdigit() or re.search(rf"[{symbols}]", word)):
+            continue
+        return (match.start(1), match.end(1)), (
+            f"{word!r} is used as a predicate; a predicate name starts with a capital letter "
+            "and holds letters, digits, '_' and '-'")
+    return None
+
+
+def _term_as_formula(
+    text: str, language: Language, failure: ParseFailure
+) -> tuple[Span, str] | None:
+    # The parser read a term where a formula belongs and now wants `=`: `1984 ⊕ P(1984)`.
+    # (A character no token starts with is `unexpected-character`'s: `b < c`.)
+    if failure.token_type in ("EQ", "NEQ", "CHARACTER") or not {"EQ", "NEQ"} & failure.expected:
+        return None
+    before = re.search(r"(\S+)\s*$", text[: failure.position])
+    if before is None:
+        return None
+    return (before.start(1), before.end(1)), (
+        f"{before.group(1)!r} is a term where a formula belongs: a predicate is missing "
+        f"(write P({before.group(1)}))")
+
+
+def _atom_in_identity(
+    text: str, language: Language, failure: ParseFailure
+) -> tuple[Span, str] | None:
+    # `Deposit(x, y) = 1`: an atom is true or false, not an object; there are no functions.
+    if failure.token_type not in ("EQ", "NEQ") or not text[: failure.position].rstrip() \
+            .endswith(")"):
+        return None
+    return (failure.position, failure.position + len(failure.token)), (
+        f"{failure.token!r} after an atom: an atom is true or false, not a term, and there "
+        "are no function symbols to compare")
 
 
 def _bare_quantifier(
@@ -239,7 +323,7 @@ def _infix_predicate(
 def _predicate_without_arguments(
     text: str, language: Language, failure: ParseFailure
 ) -> tuple[Span, str] | None:
-    pattern = rf"(?<![A-Za-z0-9_])({language.predicate_token})(?!\s*\(|[A-Za-z0-9_-])"
+    pattern = rf"(?<![\w-])({language.predicate_token})(?!\s*\(|[\w-])"
     found = _search(pattern, text, 1)
     if found is None:
         return None
@@ -250,7 +334,7 @@ def _lowercase_predicate(
     text: str, language: Language, failure: ParseFailure
 ) -> tuple[Span, str] | None:
     after_quantifier = re.compile(_lexicon(language).quantifier + r"\s*$")
-    for match in re.finditer(r"(?<![A-Za-z0-9_])([a-z][A-Za-z0-9_-]*)\s*\(", text):
+    for match in re.finditer(r"(?<![\w-])([a-z][\w-]*)\s*\(", text):
         if after_quantifier.search(text[: match.start()]):
             continue  # ∀x(…): a variable before a parenthesis, not a predicate
         return (match.start(1), match.end(1)), (
@@ -375,10 +459,13 @@ class TableRule:
 
 RULES: tuple[TableRule, ...] = (
     TableRule("empty", ErrorClass.STRUCTURE, _empty),
+    TableRule("quoted-term", ErrorClass.TERMS, _quoted_term),
     TableRule("prose", ErrorClass.OTHER, _prose),
     TableRule("word-connective", ErrorClass.CONNECTIVES, _word_connective),
     TableRule("unbalanced-parentheses", ErrorClass.STRUCTURE, _unbalanced),
     TableRule("trailing-punctuation", ErrorClass.STRUCTURE, _trailing),
+    TableRule("name-character", ErrorClass.TERMS, _name_character),
+    TableRule("predicate-name", ErrorClass.RELATION_ARITY, _predicate_name),
     TableRule("foreign-connective", ErrorClass.CONNECTIVES, _foreign),
     TableRule("quantifier-without-variable", ErrorClass.CONNECTIVES, _bare_quantifier),
     TableRule("missing-operand", ErrorClass.CONNECTIVES, _missing_operand),
@@ -388,9 +475,11 @@ RULES: tuple[TableRule, ...] = (
     TableRule("uppercase-term", ErrorClass.TERMS, _uppercase_term),
     TableRule("predicate-without-arguments", ErrorClass.RELATION_ARITY,
               _predicate_without_arguments),
+    TableRule("term-as-formula", ErrorClass.RELATION_ARITY, _term_as_formula),
     TableRule("unparenthesised-mix", ErrorClass.STRUCTURE, _unparenthesised_mix),
     TableRule("spaced-name", ErrorClass.TERMS, _spaced_name),
     TableRule("missing-connective", ErrorClass.STRUCTURE, _missing_connective),
+    TableRule("atom-in-identity", ErrorClass.RELATION_ARITY, _atom_in_identity),
     TableRule("identity-chain", ErrorClass.RELATION_ARITY, _identity_chain),
     TableRule("comma-outside-arguments", ErrorClass.RELATION_ARITY, _comma_outside_arguments),
     TableRule("unexpected-character", ErrorClass.OTHER, _unexpected_character),

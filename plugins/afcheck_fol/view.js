@@ -49,6 +49,18 @@
       root.appendChild(list);
     }
     if (rec.eq) root.appendChild(verdictBox(rec.eq, rec.gi));
+    if (rec.al) {
+      // Up to the story's renaming of the candidate's names onto the gold's.
+      var al = el("div", "aligned");
+      al.appendChild(el("h4", null, "up to the signature alignment (group " + rec.al.gr + ")"));
+      al.appendChild(el("p", "label", "renaming: " + rec.al.m));
+      var said = el("p");
+      said.appendChild(el("span", "label", "aligned decision: "));
+      said.appendChild(el("span", "badge o-" + rec.al.o, rec.al.o));
+      al.appendChild(said);
+      if (rec.al.eq) al.appendChild(verdictBox(rec.al.eq, rec.al.gi));
+      root.appendChild(al);
+    }
     if (rec.raw !== undefined) root.appendChild(rawDetails(rec.raw));
     return root;
   }

@@ -87,9 +87,16 @@ class Nl2FolView(MethodView):
                   for item, recs in groups]
         out = ["<h3>Accuracy by difficulty</h3>",
                '<div class="panels">', *panels, "</div>",
-               '<p class="caption">Accuracy = correct / decided (items z3 could not decide are '
-               "left out and counted apart), with its 95% Wilson interval as a whisker. "
-               "Difficulty tags in the seed's six levels, easiest first.</p>",
+               '<p class="caption">Accuracy = correct / decided (items z3 could not decide, and '
+               "items whose gold formula does not parse, are left out and counted apart), with "
+               "its 95% Wilson interval as a whisker. Difficulty tags in the seed's six levels, "
+               "easiest first. <b>Exact</b> accuracy (the chart, and the strict metric): the "
+               "candidate is equivalent to a gold formula as written. <b>Aligned</b> accuracy: "
+               "equivalent once the candidate's predicate and constant names are mapped onto "
+               "the gold's, one injective, arity-preserving mapping per story, between similar "
+               "names only; on open-vocabulary data (FOLIO) the names are the model's own, and "
+               "the aligned figure says how often the meaning is right. Where the language fixes "
+               "its vocabulary (Tarski's World) nothing is renamed and the two are equal.</p>",
                _table([(item, by_difficulty(recs), group(recs)) for item, recs in groups],
                       "difficulty", multiple)]
         datasets = {r.dataset for _, recs in groups for r in recs}
@@ -194,7 +201,33 @@ class Nl2FolView(MethodView):
         verdict = step.get("equivalence")
         if isinstance(verdict, dict):
             record["eq"] = _verdict(verdict, tables)
+        aligned = step.get("aligned")
+        if isinstance(aligned, dict):
+            record["al"] = _aligned(aligned, tables)
+            if aligned.get("decision") == "correct" and decision != "correct":
+                record["n"] = f"{record.get('n', decision)}; aligned: correct"
+        gold_error = step.get("gold_error")
+        if isinstance(gold_error, dict):
+            record["n"] = (f"gold {gold_error.get('index')} does not parse: "
+                           f"{gold_error.get('class')} [{gold_error.get('rule')}]")
         return record
+
+
+def _aligned(aligned: Mapping[str, object], tables: BrowseTables) -> BrowseRecord:
+    """The aligned outcome: the group, the renaming, the decision and z3's verdict."""
+    from afcheck_fol.align import Alignment
+
+    raw = aligned.get("alignment")
+    alignment = Alignment.from_json(raw if isinstance(raw, dict) else {})
+    out: BrowseRecord = {"gr": alignment.group, "m": alignment.describe(),
+                         "o": str(aligned.get("decision") or "")}
+    gold = aligned.get("gold_index")
+    if isinstance(gold, int) and not isinstance(gold, bool):
+        out["gi"] = gold
+    verdict = aligned.get("equivalence")
+    if isinstance(verdict, dict):
+        out["eq"] = _verdict(verdict, tables)
+    return out
 
 
 def _verdict(verdict: Mapping[str, object], tables: BrowseTables) -> BrowseRecord:
@@ -251,9 +284,10 @@ def _accuracy_bars(recs: Sequence[ResultRecord]) -> list[Bar]:
 def _table(groups: Sequence[tuple[RunSteps, Mapping[str, Group], Group]], what: str,
            multiple: bool) -> str:
     head = (f"<tr><th>{escape(what)}</th>" + ("<th>run</th>" if multiple else "")
-            + "<th>N</th><th>decided</th><th>accuracy</th><th>syntax errors</th>"
+            + "<th>N</th><th>decided</th><th>exact accuracy</th><th>aligned accuracy</th>"
+            "<th>syntax errors</th>"
             "<th>semantic errors</th><th>mean TED</th><th>undecided</th><th>no output</th>"
-            "</tr>")
+            "<th>gold does not parse</th></tr>")
     names = list(dict.fromkeys(name for _, parts, _ in groups for name in parts))
     rows = []
     for name in [*names, "all"]:
@@ -269,12 +303,15 @@ def _table(groups: Sequence[tuple[RunSteps, Mapping[str, Group], Group]], what: 
                 + (f"<td>{escape(item.run.label)}</td>" if multiple else "")
                 + f"<td class=num>{g.n}</td><td class=num>{g.decided}</td>"
                 + rate_cell(g.accuracy, g.accuracy_interval if g.decided else None)
+                + rate_cell(g.aligned_accuracy,
+                            g.aligned_accuracy_interval if g.aligned_decided else None)
                 + f"<td class=num>{g.syntax_errors}"
                 + ("" if g.syntax_error_rate is None else
                    f" <span class=ci>{g.syntax_error_rate:.3f} [{g.syntax_error_interval.low:.3f}"
                    f", {g.syntax_error_interval.high:.3f}]</span>")
                 + f"</td><td class=num>{g.semantic_errors}</td><td class=num>{mean}</td>"
-                f"<td class=num>{g.undecided}</td><td class=num>{g.no_output}</td></tr>")
+                f"<td class=num>{g.undecided}</td><td class=num>{g.no_output}</td>"
+                f"<td class=num>{g.gold_errors}</td></tr>")
     return (f'<div class="scroll"><table class="metrics nl2fol"><thead>{head}</thead>'
             f'<tbody>{"".join(rows)}</tbody></table></div>')
 

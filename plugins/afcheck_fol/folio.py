@@ -1,0 +1,161 @@
+"""FOLIO's records as released (Yale-LILY/FOLIO): the one reader of its files for every method.
+
+A record is ``{story_id, example_id, premises, premises-FOL, conclusion, label, source}``; the
+validation split adds ``conclusion-FOL``, which is read whenever it is there. Files are JSON
+Lines (one record a line) or one JSON array (pretty-printed or on one line). A record's
+location names its line and, where a line does not name it alone (an array), its number in the
+file; every error also names the record's ``example_id``, so that a bad record is found even in
+a file that is one line long.
+
+``premises`` and ``premises-FOL`` are parallel lists in most records; in some (2 of v0.0's
+training records, 10 of its validation records) the annotators stated the premises in more or
+fewer formulas than sentences. Such a record is still read (:attr:`FolioRecord.paired` is
+false): a method that needs one formula per sentence says so, one that needs only the premise
+set in logic uses it as it is.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from afcheck.errors import LoadError
+from afcheck.suites import find_in_data_dir
+from afcheck.types import Location
+from afcheck_fol.jsonl import json_lines
+
+SPLITS: dict[str, tuple[str, ...]] = {
+    "train": ("folio/folio-train.jsonl", "folio-train.jsonl"),
+    "validation": ("folio/folio-validation.jsonl", "folio-validation.jsonl",
+                   "folio/folio_v2_validation.jsonl", "folio_v2_validation.jsonl"),
+}
+"""Where each split lies under ``AFCHECK_DATA_DIR`` (released names; first match wins)."""
+
+
+@dataclass(frozen=True)
+class FolioRecord:
+    """One FOLIO example: a story's premises with a conclusion and its label."""
+
+    location: Location
+    story: str
+    """The story's id; empty when the record gives none."""
+    example: str
+    premises: tuple[str, ...]
+    premises_fol: tuple[str, ...]
+    conclusion: str
+    """Empty where the record has none (a method that needs one says so)."""
+    conclusion_fol: str | None
+    """The conclusion's gold FOL (validation split); ``None`` where the data has none."""
+    label: str
+    source: str
+    """``wiki`` or ``hyb`` (how the story was written); empty when not given."""
+
+    @property
+    def paired(self) -> bool:
+        """Whether the premises and their formulas are parallel lists (one formula a sentence)."""
+        return len(self.premises) == len(self.premises_fol)
+
+    @property
+    def name(self) -> str:
+        """How errors name the record: its example and story ids."""
+        return f"example {self.example} (story {self.story or '?'})"
+
+
+def folio_file(split: str = "train", data_dir: str | None = None) -> Path | None:
+    """The file of ``split`` under ``data_dir`` (default ``$AFCHECK_DATA_DIR``), if there."""
+    return find_in_data_dir(SPLITS[split], data_dir)
+
+
+def read_folio(path: Path) -> Iterator[FolioRecord | LoadError]:
+    """Each record of a FOLIO file, or one :class:`LoadError` for each one that cannot be read
+    (and one for a file that cannot be read at all)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        yield LoadError(Location(str(path)), f"cannot read FOLIO: {exc}")
+        return
+    if text.lstrip().startswith("["):
+        yield from _array(path, text)
+        return
+    for line in json_lines(path, text.splitlines()):
+        if line.error is not None:
+            yield LoadError(line.location, f"not JSON ({line.error.msg} at column "
+                            f"{line.error.colno}); is this FOLIO's jsonl?")
+            continue
+        yield _record(line.value, line.location)
+
+
+def _array(path: Path, text: str) -> Iterator[FolioRecord | LoadError]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        yield LoadError(Location(str(path), exc.lineno),
+                        f"not JSON ({exc.msg} at column {exc.colno}); is this FOLIO's data?")
+        return
+    if not isinstance(data, list):
+        yield LoadError(Location(str(path), 1), "expected a JSON array of FOLIO records")
+        return
+    lines = element_lines(text, len(data))
+    for index, value in enumerate(data, start=1):
+        yield _record(value, Location(str(path), lines[index - 1], record=index))
+
+
+def element_lines(text: str, count: int, key: str | None = None) -> list[int]:
+    """The line (from 1) each of the ``count`` elements of the JSON array ``text`` starts on,
+    or, with ``key``, the line of the element's first ``"key":`` where it has one (a
+    pretty-printed record is found by its id's line); ``text`` is one valid JSON array."""
+    decoder = json.JSONDecoder()
+    starts: list[int] = []
+    position = text.index("[") + 1
+    line, counted = 1, 0
+    while len(starts) < count:
+        while position < len(text) and text[position] in " \t\r\n,":
+            position += 1
+        _, end = decoder.raw_decode(text, position)
+        at = position
+        if key is not None:
+            found = re.compile(rf'"{re.escape(key)}"\s*:').search(text, position, end)
+            at = found.start() if found else position
+        line += text.count("\n", counted, at)
+        counted = at
+        starts.append(line)
+        position = end
+    return starts
+
+
+def _strings(value: object) -> tuple[str, ...] | None:
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple(v.strip() for v in value)
+    return None
+
+
+def _record(value: object, location: Location) -> FolioRecord | LoadError:
+    if not isinstance(value, dict):
+        return LoadError(location, "expected a JSON object (a FOLIO record)")
+    example = str(value.get("example_id", "")) or "?"
+    story = str(value.get("story_id", ""))
+    name = f"example {example} (story {story or '?'})"
+
+    def bad(message: str) -> LoadError:
+        return LoadError(location, f"{name}: {message}", f"folio-{story or '?'}/{example}")
+
+    premises = _strings(value.get("premises"))
+    formulas = _strings(value.get("premises-FOL"))
+    if premises is None or formulas is None:
+        return bad("premises and premises-FOL must be lists of strings")
+    conclusion = value.get("conclusion", "")
+    if not isinstance(conclusion, str):
+        return bad("the conclusion must be a sentence")
+    conclusion_fol = value.get("conclusion-FOL")
+    if conclusion_fol is not None and not isinstance(conclusion_fol, str):
+        return bad("conclusion-FOL must be a string")
+    source = value.get("source")
+    return FolioRecord(
+        location=location, story=story, example=example, premises=premises,
+        premises_fol=formulas, conclusion=conclusion.strip(),
+        conclusion_fol=conclusion_fol.strip() if isinstance(conclusion_fol, str) else None,
+        label=str(value.get("label", "")), source=source if isinstance(source, str) else "",
+    )
