@@ -246,7 +246,8 @@ class Run:
             if not wrote:
                 fixed[case.method] += 1
         self._candidates = {method: Candidates(self._labelled(candidates.get(method, Counter())),
-                                               fixed[method])
+                                               fixed[method],
+                                               self._about(candidates.get(method, Counter())))
                             for method in dict.fromkeys(case.method for case in cases)}
         self._refuse_unused(used, {case.method for case in cases})
         self._gates = self._read_gates()
@@ -265,6 +266,17 @@ class Run:
         for (kind, choice), count in counts.items():
             labelled[self._label(kind, choice)] += count
         return dict(labelled)
+
+    def _about(self, counts: Counter[tuple[str, Choice]]) -> dict[str, str]:
+        """Per label, the writer's registered description and the fragment it formalises."""
+        about: dict[str, str] = {}
+        for kind, choice in counts:
+            entry = self.plugins.registry(kind).get(choice.name)
+            fragment = entry.details.get("fragment")
+            text = entry.description + (f" (formalises: {fragment})" if fragment else "")
+            if text:
+                about.setdefault(self._label(kind, choice), text)
+        return about
 
     def _label(self, kind: str, choice: Choice) -> str:
         """A choice as the summary shows it: its name and the model it asks, if any."""

@@ -16,6 +16,9 @@ class Candidates:
     written: Mapping[str, int] = field(default_factory=dict)
     """``"fol formaliser llm (model=my-model, base_url=…)"`` → items."""
     fixed: int = 0
+    about: Mapping[str, str] = field(default_factory=dict)
+    """Per label, what the component is and what it can formalise (its registered
+    description and ``fragment``), so that a first run says what it measured."""
 
     def line(self) -> str:
         parts = [f"{label} ({count} items)" if len(self.written) > 1 or self.fixed else label
@@ -23,6 +26,10 @@ class Candidates:
         if self.fixed:
             parts.append(f"fixed candidates from the suite ({self.fixed} items)")
         return "candidates: " + ("; ".join(parts) or "none")
+
+    def described(self) -> list[str]:
+        """One line per writer that says what it is: ``formaliser literal: rule-based: …``."""
+        return [f"{label}: {self.about[label]}" for label in self.written if self.about.get(label)]
 
     def to_json(self) -> JsonObject:
         return {"written_by": dict(self.written), "fixed": self.fixed}

@@ -32,13 +32,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from afcheck.errors import MissingDependency, UsageError
+from afcheck.install import install_command
 from afcheck.llm.client import BackendError, BackendFailing, BackendRefused
 from afcheck.llm.records import Completion, Pricing, Prompt, Sampling
 from afcheck.llm.redact import redact, scrub
 from afcheck.llm.retry import Backoff, is_retryable_status, parse_retry_after
 from afcheck.printable import printable
 
-_INSTALL = "pip install 'afcheck[openai]'"
 _SIZE_REFUSAL = re.compile(
     r"max_(?:completion_)?tokens|context[ _-]?(?:length|window|size)|maximum context"
     r"|too many tokens|prompt is too long|reduce the length",
@@ -235,7 +235,8 @@ class HTTPClient:
         try:
             import httpx
         except ImportError:
-            raise MissingDependency("the HTTP LLM backend", "httpx", _INSTALL) from None
+            raise MissingDependency("the HTTP LLM backend", "httpx",
+                                    install_command("openai")) from None
         self.settings = settings
         self.model = settings.model
         self._sleep = sleep
