@@ -121,7 +121,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[run_key] = run
     from afcheck import terminal
 
-    config.pluginmanager.register(terminal, "afcheck-terminal")
+    config.pluginmanager.register(terminal.Terminal(config), "afcheck-terminal")
     try:
         run.configure()
     except AfcheckError as exc:

@@ -8,6 +8,7 @@ gates, the next commands to try: a first run reads as a story, not as bare failu
 from __future__ import annotations
 
 import shlex
+import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -38,7 +39,10 @@ def summary_lines(run: Run, paths: Sequence[str]) -> list[str]:
         source = summary.candidates.get(name)
         if source is not None:
             lines.append(f"{name} {source.line()}")
-            lines += [f"  {line}" for line in source.described()]
+            lines += [wrapped for line in source.described()
+                      for wrapped in textwrap.wrap(line, 96, initial_indent="  ",
+                                                   subsequent_indent="    ",
+                                                   break_on_hyphens=False)]
     lines += [f"gate held: {line}" for line in summary.gates_held]
     lines += [f"GATE FAILED: {failure}" for failure in summary.gate_failures]
     if run.cache_stats is not None:
@@ -65,11 +69,70 @@ def next_steps(run: Run, paths: Sequence[str]) -> list[str]:
                              for label, command in steps.items())]
 
 
-@pytest.hookimpl(trylast=True)
-def pytest_sessionstart(session: pytest.Session) -> None:
-    """The pytest hook (this module is registered as a pytest plugin by the bridge): the
-    terminal reporter exists by now."""
-    cap_failures(session.config)
+INTERRUPTED_EXIT = int(pytest.ExitCode.INTERRUPTED)
+"""The exit status of a run stopped by Ctrl-C (SIGINT): pytest's "interrupted", 2."""
+
+_CTRL_C = "afcheck: interrupted (Ctrl-C)"
+
+
+class Terminal:
+    """The pytest plugin (one per session, registered by the bridge) that owns what afcheck
+    prints outside its section: the capped failure summary and the line of an early stop."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.stopped: str | None = None
+        """Why the run stopped early (afcheck's own line), once pytest reported the stop."""
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        cap_failures(self.config)  # the terminal reporter exists by now
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
+        """A stop afcheck asked for (``pytest.exit("afcheck: …")``) or Ctrl-C: afcheck's own
+        line instead of pytest's ``! _pytest.outcomes.Exit: … !`` or ``<string>:9:
+        KeyboardInterrupt``. Other stops (``-x``'s "stopping after 1 failures") keep
+        pytest's line."""
+        stop = excinfo.value
+        if isinstance(stop, pytest.exit.Exception) and str(stop.msg).startswith("afcheck: "):
+            self.stopped = str(stop.msg)
+        elif type(stop) is KeyboardInterrupt:
+            self.stopped = _CTRL_C
+        else:
+            return
+        reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            # Where the terminal reporter would print the stop's traceback line, at the end
+            # of the session (after the afcheck section, so that the files are written).
+            reporter._report_keyboardinterrupt = self._report
+
+    def _report(self) -> None:
+        reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+        if self.stopped is None or reporter is None:
+            return
+        line = self.stopped + (_interrupted(self.config) if self.stopped == _CTRL_C else "")
+        reporter.write_line(printable(line))
+
+
+def _interrupted(config: pytest.Config) -> str:
+    """What a run stopped by Ctrl-C leaves behind."""
+    from afcheck.pytest_plugin import run_key
+
+    run = config.stash.get(run_key, None)
+    if run is None:
+        return f"; exit status {INTERRUPTED_EXIT}"
+    if run.summary is not None:
+        written = [m for m in run.messages if m.startswith("wrote ")]
+        where = f"; {', '.join(written)}" if written else ""
+        return (f" after {len(run.summary.items)} finished items{where}; exit status "
+                f"{INTERRUPTED_EXIT}")
+    cached = ""
+    if run.cache_stats is not None:
+        cached = (f"; the {run.cache_stats[1]} results computed are in the result cache, and "
+                  "the same command goes on from there")
+    return (f" before any item finished, so no result file is written{cached}; exit status "
+            f"{INTERRUPTED_EXIT}")
 
 
 def cap_failures(config: pytest.Config) -> None:
