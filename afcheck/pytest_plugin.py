@@ -119,6 +119,9 @@ def pytest_configure(config: pytest.Config) -> None:
     run = Run(plugins, lambda name: config.getoption("afcheck_" + name, default=None),
               progress=lambda: _progress(config), rootdir=str(config.rootpath))
     config.stash[run_key] = run
+    from afcheck.metadata import RunStart
+
+    run.start = RunStart.now(config.args)
     from afcheck import terminal
 
     config.pluginmanager.register(terminal.Terminal(config), "afcheck-terminal")

@@ -21,6 +21,7 @@ from pathlib import Path
 from afcheck import gates as gating
 from afcheck.components import Reporter, SuiteKind
 from afcheck.errors import LoadError, UsageError
+from afcheck.metadata import RunStart
 from afcheck.method import AnyMethod, Case, Choice, ItemResult, Selection, settings_of
 from afcheck.options import parse_kv
 from afcheck.plugins import Plugins
@@ -72,6 +73,8 @@ class Run:
         self._times = StageTimes()
         self._spool: Spool | None = None
         self._cache: Cache | None = None
+        self.start: RunStart | None = None
+        """The command line, start time and paths, set by whoever starts the run."""
 
     # -- configuration ---------------------------------------------------------------------
 
@@ -443,7 +446,8 @@ class Run:
             implementations={name: self.method(name) for name in by_method},
             rootdir=self.rootdir,
             candidates={name: self._candidates[name] for name in by_method
-                        if name in self._candidates})
+                        if name in self._candidates},
+            metadata=self.start.record() if self.start is not None else {})
         status: int | None = None
         for reporter, destination in self._reporters:
             try:

@@ -56,6 +56,8 @@ class RunSummary:
     paths."""
     candidates: Mapping[str, Candidates] = field(default_factory=dict)
     """Per method, where the candidates it scored came from (a model, or the suite)."""
+    metadata: Mapping[str, object] = field(default_factory=dict)
+    """Where and when the run ran (:mod:`afcheck.metadata`): the result file's ``run``."""
 
     def record(self, item: ItemResult[object]) -> JsonObject:
         """The item's record in the JSON result file: its method's record, its method and its
