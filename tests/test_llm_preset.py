@@ -68,7 +68,8 @@ def test_a_prompt_file_replaces_a_chat_presets_prompt(tmp_path) -> None:  # type
     from afcheck.types import FormaliseRequest, Side
 
     formaliser, client = _with_prompt_file(
-        tmp_path, 'system = "You write Lean 4."\nuser = "Formalise {statement} as {name}. {{ok}}"\n')
+        tmp_path,
+        'system = "You write Lean 4."\nuser = "Formalise {statement} as {name}. {{ok}}"\n')
     [made] = formaliser.formalise([FormaliseRequest("k", "p", Side.ORIGINAL, "1 + 1 = 2")])
     assert made.statement.startswith("theorem my_favorite_theorem")
     [prompt] = client.prompts

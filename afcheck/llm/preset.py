@@ -21,7 +21,6 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 from afcheck.errors import UsageError
-
 from afcheck.lean.extract import ExtractionError, extract_statement
 from afcheck.llm.client import LLMClient, worker_resources
 from afcheck.llm.options import Options, make_client, sampling_from
