@@ -110,3 +110,22 @@ def test_ctrl_c_is_one_line_exit_2_and_the_cache_resumes(tmp_path: Path) -> None
     assert not (tmp_path / "r.json").exists()
     again = _run("--no-cache", cache=tmp_path)  # the literal pipeline, not resumed: a control
     assert "53 failed, 15 passed" in again.stdout
+
+
+def test_ctrl_c_while_items_report_writes_the_finished_ones(tmp_path: Path) -> None:
+    """Ctrl-C after the batch (``interrupt_after`` raises it at the fifth item's report, as
+    SIGINT's handler would): the JSON holds the five items that finished, one line says so."""
+    import json
+
+    env = {**os.environ, "AFCHECK_CACHE_DIR": str(tmp_path / "cache"),
+           "PYTHONPATH": str(ROOT / "tests" / "plugins_for_tests")}
+    env.pop("PYTEST_ADDOPTS", None)
+    out = tmp_path / "r.json"
+    done = subprocess.run([AFCHECK, "suites/examples", "-p", "interrupt_after", "--json",
+                           str(out)], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 2
+    assert (f"afcheck: interrupted (Ctrl-C) after 5 finished items; wrote json results to "
+            f"{out}; exit status 2") in done.stdout.splitlines()
+    assert len(json.loads(out.read_text())["steps"]) == 5
+    assert "KeyboardInterrupt" not in done.stdout + done.stderr
