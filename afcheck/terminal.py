@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import shlex
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import pytest
@@ -83,10 +83,20 @@ class Terminal:
         self.config = config
         self.stopped: str | None = None
         """Why the run stopped early (afcheck's own line), once pytest reported the stop."""
+        self.session: pytest.Session | None = None
+
+    def runs_suites(self) -> bool:
+        """Whether this pytest session runs afcheck items; any other (a project's own tests,
+        under the pytest plugin every pytest run loads) keeps pytest's output."""
+        from afcheck.pytest_plugin import CaseItem
+
+        items = getattr(self.session, "items", None) or []
+        return any(isinstance(item, CaseItem) for item in items)
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionstart(self, session: pytest.Session) -> None:
-        cap_failures(self.config)  # the terminal reporter exists by now
+        self.session = session
+        cap_failures(self.config, self.runs_suites)  # the terminal reporter exists by now
 
     @pytest.hookimpl(trylast=True)
     def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
@@ -97,7 +107,7 @@ class Terminal:
         stop = excinfo.value
         if isinstance(stop, pytest.exit.Exception) and str(stop.msg).startswith("afcheck: "):
             self.stopped = str(stop.msg)
-        elif type(stop) is KeyboardInterrupt:
+        elif type(stop) is KeyboardInterrupt and self.runs_suites():
             self.stopped = _CTRL_C
         else:
             return
@@ -135,10 +145,11 @@ def _interrupted(config: pytest.Config) -> str:
             f"{INTERRUPTED_EXIT}")
 
 
-def cap_failures(config: pytest.Config) -> None:
+def cap_failures(config: pytest.Config, applies: Callable[[], bool] = lambda: True) -> None:
     """Print at most ``--failure-lines N`` failed items in pytest's failure summary (default:
     all on a terminal, :data:`LOG_FAILURE_LINES` in a log), then one line with how many more
-    and where the full list is. The counts of the final line stay whole."""
+    and where the full list is. The counts of the final line stay whole. ``applies`` is
+    asked at the end whether the session was an afcheck run."""
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if reporter is None:
         return
@@ -152,7 +163,7 @@ def cap_failures(config: pytest.Config) -> None:
 
     def capped() -> None:
         failed = getreports("failed")
-        if len(failed) <= limit:
+        if len(failed) <= limit or not applies():
             summary_failures()
             return
 

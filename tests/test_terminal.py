@@ -129,3 +129,17 @@ def test_ctrl_c_while_items_report_writes_the_finished_ones(tmp_path: Path) -> N
             f"{out}; exit status 2") in done.stdout.splitlines()
     assert len(json.loads(out.read_text())["steps"]) == 5
     assert "KeyboardInterrupt" not in done.stdout + done.stderr
+
+
+def test_a_plain_pytest_run_keeps_every_failure_line(tmp_path: Path) -> None:
+    """The bridge is loaded in every pytest run; a session without afcheck items is left as
+    pytest prints it."""
+    (tmp_path / "test_many.py").write_text(
+        "import pytest\n\n@pytest.mark.parametrize('i', range(30))\n"
+        "def test_fails(i):\n    assert i < 0\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTEST_ADDOPTS"}
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "--tb=line", "-p",
+                           "no:cacheprovider", "test_many.py"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert sum("test_many.py:5" in line for line in done.stdout.splitlines()) == 30
+    assert "more failed items" not in done.stdout
