@@ -60,6 +60,19 @@ def resolve(args: Sequence[str], plugins: Plugins, flags: frozenset[str]) -> lis
     return out
 
 
+def by_name(paths: Sequence[str], plugins: Plugins) -> list[str]:
+    """``paths`` with each folder of a named suite written as its name, where the name would
+    run it (no path of that name here): how a command to suggest reads best."""
+    folders = {str(Path(plugins.create(SUITE, name)).resolve()): name
+               for name in plugins.registry(SUITE).names()}
+    out = []
+    for path in paths:
+        folder, sep, rest = path.partition("::")
+        name = folders.get(str(Path(folder).resolve())) if Path(folder).is_absolute() else None
+        out.append(name + sep + rest if name and not Path(name).exists() else path)
+    return out
+
+
 def named_suites(plugins: Plugins) -> list[NamedSuite]:
     """Every registered suite, in registration order; one that cannot be read says why."""
     rows = []

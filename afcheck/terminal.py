@@ -56,8 +56,10 @@ def summary_lines(run: Run, paths: Sequence[str]) -> list[str]:
 
 def next_steps(run: Run, paths: Sequence[str]) -> list[str]:
     """The next commands each method of the run suggests, with the run's paths."""
+    from afcheck.catalogue import by_name
+
     assert run.summary is not None
-    where = shlex.join(paths) or "SUITE"
+    where = shlex.join(by_name(paths, run.plugins)) or "SUITE"
     steps: dict[str, str] = {}
     for name in run.summary.methods:
         for label, command in next_steps_of(run.method(name)).items():

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from afcheck.catalogue import named_suites, resolve
+from afcheck.catalogue import by_name, named_suites, resolve
 from afcheck.cli import main
 from afcheck.plugins import Plugins
 
@@ -66,3 +66,11 @@ def test_afcheck_list_suites(capsys: pytest.CaptureFixture[str]) -> None:
 def test_afcheck_runs_a_suite_by_name(elsewhere: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["examples", "-q", "--no-cache", "-p", "no:cacheprovider"]) == 1
     assert "53 failed, 15 passed" in capsys.readouterr().out
+
+
+def test_suggested_commands_name_a_shipped_suite_by_its_name(elsewhere: Path) -> None:
+    plugins = Plugins()
+    assert by_name([EXAMPLES, EXAMPLES + "::alg-001/1", "mine"], plugins) == [
+        "examples", "examples::alg-001/1", "mine"]
+    (elsewhere / "examples").mkdir()  # the name would run this folder: keep the path
+    assert by_name([EXAMPLES], plugins) == [EXAMPLES]
