@@ -24,7 +24,7 @@ from pathlib import Path
 from afcheck import options as opts
 from afcheck.errors import AfcheckError, UsageError
 from afcheck.plugins import Plugins, get_plugins
-from afcheck.registry import Handler
+from afcheck.registry import SUITE, Handler
 
 USAGE = """usage: afcheck PATH... [--formaliser NAME] [--prover NAME] [--perturber NAME] [...]
        afcheck COMMAND [ARGS...]     (afcheck help: every option and command)"""
@@ -129,6 +129,10 @@ def run(args: list[str]) -> int:
     if not _paths(args) and "--help" not in args:
         print(USAGE, file=sys.stderr)
         return 4
+    from afcheck.catalogue import resolve
+
+    flags = frozenset(spec.short for spec in all_options(get_plugins()) if not spec.takes_value)
+    args = resolve(args, get_plugins(), flags)  # `afcheck examples`: a shipped suite by name
     pytest_args = defaults(args) + translate(args)
     # A run keeps hundreds of thousands of long-lived objects (items, reports, records):
     # collecting the young generation less often saves a fifth of a large run's own time.
@@ -271,6 +275,8 @@ def list_command(args: argparse.Namespace) -> int:
     """``afcheck list [KIND]``: every registered plugin component with its origin."""
     from tabulate import tabulate
 
+    from afcheck.install import fit
+
     plugins = get_plugins()
 
     def commands() -> None:
@@ -282,8 +288,20 @@ def list_command(args: argparse.Namespace) -> int:
         print(tabulate(sorted(rows), headers=("name", "plugin", "description"),
                        maxcolwidths=[None, None, 70]))
 
+    def suites() -> None:
+        from afcheck.catalogue import named_suites
+
+        rows = [[s.name, s.method, s.size, s.data, str(s.folder)]
+                for s in named_suites(plugins)]
+        print("suites (afcheck NAME runs one):")
+        print(tabulate(rows, headers=("name", "method", "size", "data", "folder"),
+                       maxcolwidths=[None, None, None, 44, None]) if rows else "  (none)")
+
     if args.kind in ("command", "commands"):
         commands()
+        return 0
+    if args.kind in ("suite", "suites"):
+        suites()
         return 0
     if args.kind == "kinds":
         rows = [[kind.name, "yes" if kind.selectable else "", kind.follows or "",
@@ -298,11 +316,16 @@ def list_command(args: argparse.Namespace) -> int:
         print(f"afcheck: error: {exc}", file=sys.stderr)
         return 4
     for kind in kinds:
+        if kind.name == SUITE.name:
+            suites()
+            print()
+            continue
         entries = plugins.registry(kind).entries()
         if not entries and not args.kind:
             continue
+        # Install hints in details and descriptions fit how afcheck was installed.
         rows = [[e.name, _origin(plugins, e.plugin),
-                 ", ".join(f"{k}={v}" for k, v in e.details.items()), e.description]
+                 fit(", ".join(f"{k}={v}" for k, v in e.details.items())), fit(e.description)]
                 for e in entries]
         print(f"{kind.plural}:")
         print(tabulate(rows, headers=("name", "plugin", "details", "description"),

@@ -43,6 +43,10 @@ class MissingDependency(AfcheckError):
     """A selected plugin needs a package that is not installed."""
 
     def __init__(self, plugin: str, missing: str, install: str) -> None:
+        from afcheck.install import fit
+
+        # An extra's hint fits how afcheck was installed (a checkout has no index to ask).
+        install = fit(install)
         super().__init__(f"{plugin} needs {missing}, which is not installed: run `{install}`")
         self.plugin = plugin
         self.missing = missing

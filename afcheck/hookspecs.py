@@ -170,6 +170,25 @@ def afcheck_register_suite_kinds(register: Register) -> None:
 
 
 @hookspec
+def afcheck_register_suites(register: Register) -> None:
+    """Register named suites: ``afcheck NAME`` runs the suite folder ``NAME`` names, and
+    ``afcheck list suites`` lists them with their method, size and data.
+
+    :param register: as for :func:`afcheck_register_formalisers`; the factory returns the
+        :class:`pathlib.Path` of the suite's folder (the one with its ``suite.toml``).
+
+    Called when a command-line argument is neither an existing path nor a command, and by
+    ``afcheck list``. A path on disk wins over a suite of the same name. Not firstresult.
+    Example::
+
+        @hookimpl
+        def afcheck_register_suites(register):
+            folder = Path(__file__).parent / "suites" / "mine"
+            register("mine", lambda options: folder, description="my suite")
+    """
+
+
+@hookspec
 def afcheck_register_reporters(register: Register) -> None:
     """Register reporters: components that write the results of a run somewhere.
 

@@ -221,5 +221,12 @@ def settings_of(method: object) -> Mapping[str, type]:
     return dict(getattr(method, "settings", None) or {})
 
 
+def next_steps_of(method: object) -> Mapping[str, str]:
+    """What to run after a first run of a method (optional ``next_steps``): a short label
+    (``"oracle run"``) → a command with ``{paths}`` where the run's paths go. The end of a run
+    without gates prints them, so that the first run says where to go from there."""
+    return dict(getattr(method, "next_steps", None) or {})
+
+
 AnyMethod = Method[object, object]
 """A method of any case and result types, as the registry holds them."""

@@ -80,6 +80,9 @@ CORE_OPTIONS: tuple[OptionSpec, ...] = (
     _opt("steps and perturbation", "limit", type=int, metavar="N",
          help="collect at most N records per suite: the items its data holds (a step, a "
          "sentence, a chain, a pair), before a method parametrises them"),
+    _opt("outputs", "failure-lines", type=int, metavar="N",
+         help="print at most N failed items in the failure summary, then how many more and "
+         "where the full list is (default: all on a terminal, 20 in a log; 0: none)"),
     _opt("gates and baseline", "gate", action="append", default=[], metavar="[METHOD.]METRIC<=X",
          help="fail the run unless the metric holds (e.g. UFLB<=0.35, "
          "equivalence.coverage>=0.5); repeatable"),

@@ -119,6 +119,12 @@ def pytest_configure(config: pytest.Config) -> None:
     run = Run(plugins, lambda name: config.getoption("afcheck_" + name, default=None),
               progress=lambda: _progress(config), rootdir=str(config.rootpath))
     config.stash[run_key] = run
+    from afcheck.metadata import RunStart
+
+    run.start = RunStart.now(config.args)
+    from afcheck import terminal
+
+    config.pluginmanager.register(terminal.Terminal(config), "afcheck-terminal")
     try:
         run.configure()
     except AfcheckError as exc:
@@ -209,39 +215,25 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    from afcheck.terminal import summary_lines
+
     run = terminalreporter.config.stash.get(run_key, None)
     if run is None or run.summary is None:
         return
     terminalreporter.section("afcheck")
-    # Dataset names and file names come from data: shown with escapes, never acted on.
-    for index, (name, summary) in enumerate(run.summary.methods.items()):
-        if index:
-            terminalreporter.write_line("")
-        for line in summary.lines():
-            terminalreporter.write_line(printable(line))
-        source = run.summary.candidates.get(name)
-        if source is not None:
-            terminalreporter.write_line(printable(f"{name} {source.line()}"))
-    for line in run.summary.gates_held:
-        terminalreporter.write_line(printable(f"gate held: {line}"))
-    for failure in run.summary.gate_failures:
-        terminalreporter.write_line(printable(f"GATE FAILED: {failure}"))
-    if run.cache_stats is not None:
-        hits, misses = run.cache_stats
-        terminalreporter.write_line(f"result cache: {hits} results reused, {misses} computed")
-    for line in run.messages:
-        terminalreporter.write_line(printable(line))
+    for line in summary_lines(run, terminalreporter.config.args):
+        terminalreporter.write_line(line)
 
 
 def _progress(config: pytest.Config) -> Progress:
-    """A progress line on the terminal, past pytest's capturing; off when quiet or when the
-    output is not a terminal."""
-    from afcheck.runtime.progress import Progress
+    """Progress past pytest's capturing: a line redrawn in place on a terminal, a full line
+    every few seconds in a log (CI); off when quiet."""
+    from afcheck.runtime.progress import Progress, log_interval
 
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     capture = config.pluginmanager.get_plugin("capturemanager")
     quiet = config.getoption("verbose", 0) < 0
-    if reporter is None or quiet or not reporter.isatty():
+    if reporter is None or quiet:
         return Progress(enabled=False)
 
     def write(text: str) -> None:
@@ -251,7 +243,8 @@ def _progress(config: pytest.Config) -> Progress:
         with capture.global_and_fixture_disabled():
             reporter.write(text, flush=True)
 
-    return Progress(enabled=True, write=write)
+    return Progress(enabled=True, write=write,
+                    interval=None if reporter.isatty() else log_interval())
 
 
 # -- collection ----------------------------------------------------------------------------

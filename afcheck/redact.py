@@ -23,6 +23,11 @@ def redact_text(text: str) -> str:
     return _KEY_LIKE.sub("***", text)
 
 
+def is_secret_name(name: str) -> bool:
+    """Whether an option of this name holds a secret (``api_key``, ``token``…)."""
+    return bool(_SECRET_NAME.search(name))
+
+
 def redact_options(options: Mapping[str, str]) -> dict[str, str]:
     """Hide option values that are secrets (``api_key=…``) and secrets inside values (a
     ``base_url`` with credentials); ``api_key_env`` names a variable and ``max_tokens`` is a

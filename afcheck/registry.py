@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 from afcheck.errors import UnknownComponent, UsageError
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from afcheck.components import (
         Checker,
         Formaliser,
@@ -134,8 +136,11 @@ REPORTER: Kind[Reporter] = Kind("reporter", "reporters", "afcheck_register_repor
 EXECUTOR: Kind[Executor] = Kind("executor", "executors", "afcheck_register_executors",
                                 description="where batched stages run (--executor NAME)")
 
+SUITE: Kind[Path] = Kind("suite", "suites", "afcheck_register_suites",
+                         description="named suites: afcheck NAME runs the suite's folder")
+
 CORE_KINDS: tuple[Kind[object], ...] = (FORMALISER, PROVER, CHECKER, METHOD, SUITE_KIND,
-                                         REPORTER, EXECUTOR)
+                                         REPORTER, EXECUTOR, SUITE)
 """The kinds the core declares; plugins declare the others (:class:`Kinds`)."""
 
 

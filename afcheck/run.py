@@ -21,6 +21,7 @@ from pathlib import Path
 from afcheck import gates as gating
 from afcheck.components import Reporter, SuiteKind
 from afcheck.errors import LoadError, UsageError
+from afcheck.metadata import RunStart
 from afcheck.method import AnyMethod, Case, Choice, ItemResult, Selection, settings_of
 from afcheck.options import parse_kv
 from afcheck.plugins import Plugins
@@ -72,6 +73,8 @@ class Run:
         self._times = StageTimes()
         self._spool: Spool | None = None
         self._cache: Cache | None = None
+        self.start: RunStart | None = None
+        """The command line, start time and paths, set by whoever starts the run."""
 
     # -- configuration ---------------------------------------------------------------------
 
@@ -246,7 +249,8 @@ class Run:
             if not wrote:
                 fixed[case.method] += 1
         self._candidates = {method: Candidates(self._labelled(candidates.get(method, Counter())),
-                                               fixed[method])
+                                               fixed[method],
+                                               self._about(candidates.get(method, Counter())))
                             for method in dict.fromkeys(case.method for case in cases)}
         self._refuse_unused(used, {case.method for case in cases})
         self._gates = self._read_gates()
@@ -265,6 +269,17 @@ class Run:
         for (kind, choice), count in counts.items():
             labelled[self._label(kind, choice)] += count
         return dict(labelled)
+
+    def _about(self, counts: Counter[tuple[str, Choice]]) -> dict[str, str]:
+        """Per label, the writer's registered description and the fragment it formalises."""
+        about: dict[str, str] = {}
+        for kind, choice in counts:
+            entry = self.plugins.registry(kind).get(choice.name)
+            fragment = entry.details.get("fragment")
+            text = entry.description + (f" (formalises: {fragment})" if fragment else "")
+            if text:
+                about.setdefault(self._label(kind, choice), text)
+        return about
 
     def _label(self, kind: str, choice: Choice) -> str:
         """A choice as the summary shows it: its name and the model it asks, if any."""
@@ -436,7 +451,8 @@ class Run:
             implementations={name: self.method(name) for name in by_method},
             rootdir=self.rootdir,
             candidates={name: self._candidates[name] for name in by_method
-                        if name in self._candidates})
+                        if name in self._candidates},
+            metadata=self.start.record() if self.start is not None else {})
         status: int | None = None
         for reporter, destination in self._reporters:
             try:

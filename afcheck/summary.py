@@ -16,6 +16,9 @@ class Candidates:
     written: Mapping[str, int] = field(default_factory=dict)
     """``"fol formaliser llm (model=my-model, base_url=…)"`` → items."""
     fixed: int = 0
+    about: Mapping[str, str] = field(default_factory=dict)
+    """Per label, what the component is and what it can formalise (its registered
+    description and ``fragment``), so that a first run says what it measured."""
 
     def line(self) -> str:
         parts = [f"{label} ({count} items)" if len(self.written) > 1 or self.fixed else label
@@ -23,6 +26,10 @@ class Candidates:
         if self.fixed:
             parts.append(f"fixed candidates from the suite ({self.fixed} items)")
         return "candidates: " + ("; ".join(parts) or "none")
+
+    def described(self) -> list[str]:
+        """One line per writer that says what it is: ``formaliser literal: rule-based: …``."""
+        return [f"{label}: {self.about[label]}" for label in self.written if self.about.get(label)]
 
     def to_json(self) -> JsonObject:
         return {"written_by": dict(self.written), "fixed": self.fixed}
@@ -49,6 +56,8 @@ class RunSummary:
     paths."""
     candidates: Mapping[str, Candidates] = field(default_factory=dict)
     """Per method, where the candidates it scored came from (a model, or the suite)."""
+    metadata: Mapping[str, object] = field(default_factory=dict)
+    """Where and when the run ran (:mod:`afcheck.metadata`): the result file's ``run``."""
 
     def record(self, item: ItemResult[object]) -> JsonObject:
         """The item's record in the JSON result file: its method's record, its method and its

@@ -60,6 +60,7 @@ def _command(suite_root: Path, cache_dir: Path, out: Path, log: Path) -> list[st
 def _comparable(path: Path) -> dict[str, object]:
     doc = json.loads(path.read_text())
     doc.pop("timings")
+    doc.pop("run")  # when and where: each run its own
     for step in doc["steps"]:
         step.pop("timings")
     return doc

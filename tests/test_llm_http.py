@@ -188,6 +188,30 @@ def test_unreachable_server_is_one_backend_error_not_a_run_of_af_fails() -> None
         client.generate([chat(None, "u"), chat(None, "v")], FAST)
 
 
+def test_a_refused_connection_is_retried_briefly_and_said_while_it_is_tried() -> None:
+    """Nothing listens on the port: two quick retries (a server that restarts), each said once
+    for the client however many requests retry, then one line for the whole batch."""
+    from llm_server import free_port
+
+    from afcheck.llm.http_client import REFUSED_RETRIES
+
+    url = f"http://127.0.0.1:{free_port()}/v1"
+    sleeps: list[float] = []
+    said: list[str] = []
+    client = HTTPClient(HTTPSettings(base_url=url, model="stub", concurrency=4),
+                        sleep=sleeps.append, rng=random.Random(7), notice=said.append)
+    with pytest.raises(BackendError, match=r"cannot reach the LLM server .*Connection refused "
+                                           rf"\(after {REFUSED_RETRIES + 1} attempts\)"):
+        client.generate([chat(None, q) for q in "abcdefgh"], FAST)
+    assert [line.split(";")[1].split(" in ")[0] for line in said] == [
+        f" retry {n} of {REFUSED_RETRIES}" for n in range(1, REFUSED_RETRIES + 1)]
+    assert all(line.startswith(f"afcheck: LLM server at {url}: cannot connect:")
+               for line in said)
+    # The other requests stop with the first that spent its retries: far fewer waits than
+    # eight requests each retrying in full.
+    assert len(sleeps) < 8 * REFUSED_RETRIES
+
+
 def test_backend_errors_become_af_fail_with_a_reason() -> None:
     stub = StubServer([Reply(500)])
     with stub.running() as url:

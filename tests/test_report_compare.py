@@ -74,7 +74,7 @@ def test_no_change_is_no_regression(tmp_path: Path) -> None:
     result = compare(load(a), load(a))
     assert result.regressions(0.05) == []
     assert all(m.difference == 0 and m.interval.low < 0 < m.interval.high
-               for m in result.metrics if 0 < m.base < 1)
+               for m in result.metrics if 0 < m.base < 1 and m.interval is not None)
 
 
 def test_unrelated_files_are_refused(tmp_path: Path) -> None:
@@ -119,3 +119,36 @@ def test_a_case_twice_in_one_file_is_refused(tmp_path: Path) -> None:
     doubled = write(tmp_path / "d.json", data)
     with pytest.raises(RunFileError, match="case 'suites/s::p/1' appears twice"):
         compare(load(doubled), load(doubled))
+
+
+def test_fi_is_compared_by_value_from_tpr_and_fpr(pair: tuple[Path, Path]) -> None:
+    """FI is no proportion of units: its row is the index of each run's paired TPR and FPR,
+    with no interval."""
+    from afcheck_faithfulness.metrics import faithfulness_index
+
+    result = compare(load(pair[0]), load(pair[1]))
+    rows = {m.name: m for m in result.metrics}
+    fi = rows["FI"]
+    assert fi.interval is None
+    assert fi.base == pytest.approx(faithfulness_index(rows["TPR"].base, rows["FPR"].base))
+    assert fi.new == pytest.approx(faithfulness_index(rows["TPR"].new, rows["FPR"].new))
+    assert fi.new != fi.base
+    text = afcheck("compare", str(pair[0]), str(pair[1])).stdout
+    (row,) = [line for line in text.splitlines() if line.startswith("FI ")]
+    assert row.split()[1:4] == [f"{fi.base:.3f}", f"{fi.new:.3f}", f"{fi.difference:+.3f}"]
+    assert row.endswith("(not a proportion: no interval)")
+
+
+def test_markdown_for_a_pull_request_comment(pair: tuple[Path, Path]) -> None:
+    done = afcheck("compare", str(pair[0]), str(pair[1]), "--markdown", "--show", "2")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "### afcheck compare: old → new"
+    assert "| metric | base | new | new − base | 95% interval |" in lines
+    assert any(line.startswith("| FI | ") for line in lines)
+    assert "| failure event | new | fixed | p (McNemar) |" in lines
+    assert "**new silent correction** (12):" in lines
+    assert "- suites/s::p/0: faithful → sycophancy" in lines
+    assert lines[-1].startswith(("✅ no significant regression", "❌ **REGRESSION**"))
+    both = afcheck("compare", str(pair[0]), str(pair[1]), "--markdown", "--json")
+    assert both.returncode == 4 or both.returncode == 2

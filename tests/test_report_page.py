@@ -190,3 +190,22 @@ def test_bidirectional_overrides_are_shown_escaped_as_the_terminal_shows_them(
     # Inside the page's JSON the escape is the same value: the data is unchanged.
     steps = json.dumps(json.loads(blob(page, "afcheck-steps")), ensure_ascii=False)
     assert "So ref\u202eabc." in steps
+
+
+def test_each_section_names_a_run_by_its_own_methods_formaliser(tmp_path: Path) -> None:
+    """A run over a faithfulness suite (formaliser literal) and an nl2fol suite (FOL
+    formaliser reference): the NL→FOL section says reference, the faithfulness one literal;
+    a label given with --label stays in every section."""
+    from afcheck_report.runfile import load, method_label
+    from report_fixtures import afcheck_run
+
+    path = afcheck_run(tmp_path, "mixed", "suites/examples", "suites/tarski", "--limit", "3")
+    run = load(path)
+    assert method_label(run, "faithfulness") == "literal"
+    assert method_label(run, "nl2fol") == "reference"
+    page = build([run])
+    nl2fol = page[page.index('data-method="nl2fol"'):]
+    nl2fol = nl2fol[:nl2fol.index("</section>")]
+    assert ">reference<" in nl2fol and ">literal<" not in nl2fol
+    named = load(path, label="mine")
+    assert method_label(named, "nl2fol") == "mine"

@@ -24,6 +24,7 @@ import math
 import os
 import random
 import re
+import sys
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -32,13 +33,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from afcheck.errors import MissingDependency, UsageError
+from afcheck.install import install_command
 from afcheck.llm.client import BackendError, BackendFailing, BackendRefused
 from afcheck.llm.records import Completion, Pricing, Prompt, Sampling
 from afcheck.llm.redact import redact, scrub, url_secrets
 from afcheck.llm.retry import Backoff, is_retryable_status, parse_retry_after
 from afcheck.printable import printable
 
-_INSTALL = "pip install 'afcheck[openai]'"
 _SIZE_REFUSAL = re.compile(
     r"max_(?:completion_)?tokens|context[ _-]?(?:length|window|size)|maximum context"
     r"|too many tokens|prompt is too long|reduce the length",
@@ -80,16 +81,57 @@ class HTTPSettings:
             raise UsageError(f"fail_streak must be 0 (off) or more, got {self.fail_streak}")
 
 
+REFUSED_RETRIES = 2
+"""Retries of a connection the server's host refused (nothing listens on the port): enough
+for a server that is restarting, not the full backoff a busy server gets."""
+
+
 class _Failure(Exception):
     """One attempt failed; ``retryable`` says whether another attempt may succeed."""
 
     def __init__(self, message: str, retryable: bool, kind: str,
-                 retry_after: float | None = None, status: int | None = None) -> None:
+                 retry_after: float | None = None, status: int | None = None,
+                 refused: bool = False) -> None:
         super().__init__(message)
         self.retryable = retryable
         self.kind = kind
         self.retry_after = retry_after
         self.status = status
+        self.refused = refused
+        """A connection refused: nothing listens where the request went."""
+
+
+def _is_refused(exc: BaseException) -> bool:
+    """Whether a connection error is a refusal (ECONNREFUSED), however httpx wraps it."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, ConnectionRefusedError) or "connection refused" in str(seen).lower():
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+class _Notices:
+    """Lines on stderr that say what a client is trying while it retries: each retry round
+    once per client, however many requests are retrying together."""
+
+    def __init__(self, write: Callable[[str], None]) -> None:
+        self.write = write
+        self.lock = threading.Lock()
+        self.said: set[tuple[str, int]] = set()
+
+    def retrying(self, where: str, failure: _Failure, retry: int, of: int, wait: float) -> None:
+        with self.lock:
+            if (failure.kind, retry) in self.said:
+                return
+            self.said.add((failure.kind, retry))
+        self.write(f"afcheck: LLM server at {where}: {failure}; retry {retry} of {of} in "
+                   f"{wait:.1f} s\n")
+
+
+def _stderr(text: str) -> None:
+    sys.stderr.write(text)
+    sys.stderr.flush()
 
 
 class _Abort:
@@ -103,15 +145,23 @@ class _Abort:
         self.streak = 0
         self.unreached = True
         """Every failure of the streak was a connection never made."""
+        self.answered = False
+        """Whether any request of this client got an answer."""
         self.error: BackendError | None = None
 
     def record(self, completion: Completion) -> None:
         with self.lock:
             if completion.ok:
-                self.streak, self.unreached = 0, True
+                self.streak, self.unreached, self.answered = 0, True, True
                 return
             self.streak += 1
             self.unreached = self.unreached and completion.failure == "connect"
+            if completion.failure == "connect" and not self.answered and self.error is None:
+                # No request of this client ever got through and one has spent its retries:
+                # the server is not there; waiting out a streak only delays the same line.
+                self.error = BackendError(
+                    f"cannot reach the LLM server at {self.where}: {completion.error}")
+                return
             if self.limit and self.streak >= self.limit and self.error is None:
                 if self.unreached:
                     self.error = BackendError(
@@ -231,11 +281,13 @@ class HTTPClient:
         sleep: Callable[[float], None] = time.sleep,
         rng: random.Random | None = None,
         clock: Callable[[], float] = time.monotonic,
+        notice: Callable[[str], None] = _stderr,
     ) -> None:
         try:
             import httpx
         except ImportError:
-            raise MissingDependency("the HTTP LLM backend", "httpx", _INSTALL) from None
+            raise MissingDependency("the HTTP LLM backend", "httpx",
+                                    install_command("openai")) from None
         self.settings = settings
         self.model = settings.model
         self._sleep = sleep
@@ -261,6 +313,7 @@ class HTTPClient:
             secrets += [*url_secrets(url.username, url.password), url.username]
         self._secrets = tuple(secrets)
         self._abort = _Abort(settings.fail_streak, self.where)
+        self._notices = _Notices(notice)
 
     @property
     def where(self) -> str:
@@ -297,10 +350,18 @@ class HTTPClient:
         jobs = [(i, k) for i in range(len(prompts)) for k in range(sampling.n)]
         results: list[list[Completion | None]] = [[None] * sampling.n for _ in prompts]
         workers = max(1, min(self.settings.concurrency, len(jobs)))
-        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="afcheck-http") as pool:
+        pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="afcheck-http")
+        try:
             done = pool.map(lambda job: self._one(prompts[job[0]], sampling, job[1]), jobs)
             for (i, k), completion in zip(jobs, done, strict=True):
                 results[i][k] = completion
+        except BaseException:
+            # Ctrl-C: the queued requests are dropped, not sent one by one before the run
+            # can stop; those in flight end when the client closes.
+            self._abort.stop(BackendError("interrupted"))
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown()
         if self._abort.error is not None:
             raise self._abort.error
         out = [[c for c in row if c is not None] for row in results]
@@ -336,7 +397,9 @@ class HTTPClient:
                 self._replicas.done(replica, failure,
                                     takes_out=_takes_out(failure, failure.status))
                 retries_done = attempts - 1
-                if (not failure.retryable or retries_done >= self.settings.backoff.max_retries
+                retries = (min(REFUSED_RETRIES, self.settings.backoff.max_retries)
+                           if failure.refused else self.settings.backoff.max_retries)
+                if (not failure.retryable or retries_done >= retries
                         or self._abort.error is not None):
                     return Completion(
                         text="",
@@ -350,6 +413,7 @@ class HTTPClient:
                     continue  # another replica answers now: no reason to wait
                 with self._rng_lock:
                     wait = self.settings.backoff.delay(retries_done, self._rng, failure.retry_after)
+                self._notices.retrying(redact(replica.url), failure, attempts, retries, wait)
                 self._sleep(wait)
             except BaseException:
                 self._replicas.done(replica, _Failure("refused", False, "refused"))
@@ -400,7 +464,8 @@ class HTTPClient:
             with http.stream("POST", path, json=body, headers=self._headers()) as response:
                 raw = self._read(response, time.monotonic() + timeout)
         except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
-            raise _Failure(f"cannot connect: {_short(exc)}", True, "connect") from None
+            raise _Failure(f"cannot connect: {_short(exc)}", True, "connect",
+                           refused=_is_refused(exc)) from None
         except httpx.TimeoutException:
             raise _Failure(f"timed out after {timeout:g} s", True, "timeout") from None
         except httpx.TransportError as exc:

@@ -7,10 +7,20 @@ plugin registers, so a new preset takes a few lines (see ``docs/formalisers.md``
 
 from __future__ import annotations
 
+import hashlib
+import string
+import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+from afcheck.errors import UsageError
 from afcheck.lean.extract import ExtractionError, extract_statement
 from afcheck.llm.client import LLMClient, worker_resources
 from afcheck.llm.options import Options, make_client, sampling_from
@@ -111,7 +121,55 @@ def build_prompt(
 FORMALISER_OPTIONS: Mapping[str, str] = {
     "max_prompt_chars": "prompts longer than this are AF-Fail without a model call (0 = none)",
     "theorem_name": f"theorem name asked for in the prompt ({DEFAULT_THEOREM_NAME})",
+    "prompt_file": "a TOML file with the prompt: user = \"…\", and system = \"…\" for a chat "
+                   "preset, templates over {informal} {statement} {context} {problem} {name} "
+                   "{header}",
 }
+
+PROMPT_FIELDS = ("informal", "statement", "context", "problem", "name", "header")
+"""The fields of :func:`prompt_fields`, which a template may name."""
+
+
+def load_prompt_file(path: Path, preset: Preset, who: str) -> tuple[PromptTemplate, str]:
+    """The prompt of ``prompt_file=PATH`` and a digest of it (for the formaliser's version,
+    so that cached results of another prompt are never reused). The file is TOML: ``user``
+    (required), ``system`` and ``assistant_prefix`` (a chat preset's), each a ``str.format``
+    template over :data:`PROMPT_FIELDS`. Any problem is one :class:`UsageError` line."""
+    where = f"{who}: prompt_file {path}"
+    try:
+        data = path.read_bytes()
+        table = tomllib.loads(data.decode("utf-8"))
+    except OSError as exc:
+        raise UsageError(f"{where}: cannot read it ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{where}: not UTF-8; save it as UTF-8") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(f"{where}: not TOML ({exc}); write user = \"\"\"…\"\"\"") from None
+    keys = ("user",) if preset.template.raw else ("user", "system", "assistant_prefix")
+    unknown = sorted(set(table) - set(keys))
+    if unknown:
+        raise UsageError(f"{where}: unknown key(s) {', '.join(unknown)}; "
+                         f"{preset.name} takes {', '.join(keys)}"
+                         + (" (a raw completion prompt has no system turn)"
+                            if preset.template.raw else ""))
+    if not isinstance(table.get("user"), str) or not table["user"].strip():
+        raise UsageError(f"{where}: needs user = \"…\", the prompt's text")
+    for key, value in table.items():
+        if not isinstance(value, str):
+            raise UsageError(f"{where}: {key} must be a string")
+        try:
+            named = {field for _, field, _, _ in string.Formatter().parse(value) if field}
+        except ValueError as exc:
+            raise UsageError(f"{where}: {key}: {exc} (write a literal brace as {{{{ or }}}})"
+                             ) from None
+        bad = sorted(named - set(PROMPT_FIELDS))
+        if bad:
+            raise UsageError(f"{where}: {key} names {', '.join('{' + b + '}' for b in bad)}; "
+                             f"the fields are {', '.join('{' + f + '}' for f in PROMPT_FIELDS)}")
+    template = PromptTemplate(user=table["user"], system=table.get("system"),
+                              raw=preset.template.raw,
+                              assistant_prefix=table.get("assistant_prefix", ""))
+    return template, hashlib.sha256(data).hexdigest()[:12]
 
 
 class PresetFormaliser:
@@ -242,11 +300,17 @@ def preset_factory(
     def factory(values: Mapping[str, str]) -> PresetFormaliser:
         options = Options(f"formaliser '{preset.name}'", dict(values))
         options.check_known(FORMALISER_OPTIONS)
+        chosen = preset
+        prompt_file = options.text("prompt_file")
+        if prompt_file:
+            template, digest = load_prompt_file(Path(prompt_file).expanduser(), preset,
+                                                f"formaliser '{preset.name}'")
+            chosen = replace(preset, template=template, version=f"{preset.version}+{digest}")
         sampling = sampling_from(options, preset.sampling)
         max_chars = options.typed("max_prompt_chars", int, preset.max_prompt_chars)
         make = client_factory or _default_client
         return PresetFormaliser(
-            preset,
+            chosen,
             make(options, preset),
             sampling,
             max_prompt_chars=max_chars,

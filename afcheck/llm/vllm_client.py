@@ -20,10 +20,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from afcheck.errors import MissingDependency
+from afcheck.install import install_command
 from afcheck.llm.client import BackendError
 from afcheck.llm.records import Completion, Prompt, Sampling
-
-_INSTALL = "pip install 'afcheck[vllm]'"
 
 
 class Engine(Protocol):
@@ -167,7 +166,7 @@ def _vllm_llm() -> EngineFactory:
     try:
         from vllm import LLM
     except ImportError:
-        raise MissingDependency("the vLLM backend", "vllm", _INSTALL) from None
+        raise MissingDependency("the vLLM backend", "vllm", install_command("vllm")) from None
     factory: EngineFactory = LLM
     return factory
 
@@ -187,7 +186,7 @@ def _vllm_sampling_params() -> Callable[..., Any]:
     try:
         from vllm import SamplingParams
     except ImportError:
-        raise MissingDependency("the vLLM backend", "vllm", _INSTALL) from None
+        raise MissingDependency("the vLLM backend", "vllm", install_command("vllm")) from None
     return SamplingParams
 
 

@@ -44,6 +44,15 @@ class Faithfulness:
                                 "TPR": "min", "FI": "min"}
     settings: Mapping[str, type] = {"seed": int, "steps": str}
     """``--seed N`` (of the perturbers) and ``--steps MODE`` (how a suite splits chains)."""
+    next_steps: Mapping[str, str] = {
+        "oracle run": "afcheck {paths} --formaliser reference",
+        "model run": "afcheck {paths} --formaliser frontier "
+                     "--formaliser-opt model=NAME,base_url=http://127.0.0.1:8000/v1",
+        "gate in CI": "afcheck {paths} --max-uflb 0.35 --json results.json "
+                      "--junitxml results.xml",
+    }
+    """What to try after a first run: the suite's own statements (the pipeline's oracle,
+    FNR = FPR = 0 with a sound prover), a model behind an OpenAI-compatible server, a gate."""
 
     def __init__(self) -> None:
         self._spool: Spool | None = None

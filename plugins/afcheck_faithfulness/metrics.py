@@ -68,8 +68,7 @@ class Metrics:
 
     @property
     def FI(self) -> float:  # noqa: N802
-        denominator = self.TPR + 1 - self.FPR
-        return 0.0 if denominator == 0 else 2 * self.TPR * (1 - self.FPR) / denominator
+        return faithfulness_index(self.TPR, self.FPR)
 
     def intervals(self) -> dict[str, Interval]:
         failures = (self.error_induction + self.silent_correction + self.af_fail_original
@@ -104,6 +103,13 @@ class Metrics:
             },
             "contingency": dict(self.contingency),
         }
+
+
+def faithfulness_index(tpr: float, fpr: float) -> float:
+    """FI = 2·TPR·(1−FPR) / (TPR + 1 − FPR): the harmonic mean of TPR and 1 − FPR, 0 when
+    both are 0."""
+    denominator = tpr + 1 - fpr
+    return 0.0 if denominator == 0 else 2 * tpr * (1 - fpr) / denominator
 
 
 class Counted(Protocol):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from tabulate import tabulate
 
 from afcheck_faithfulness.metrics import FaithfulnessSummary, Metrics
@@ -39,7 +41,22 @@ def summary_lines(summary: FaithfulnessSummary) -> list[str]:
         m = summary.overall
         af = m.af_fail_original + m.af_fail_perturbed
         lines.append(f"AF failures: {af} ({m.tc_fail} TC-Fail, {af - m.tc_fail} AF-Fail)")
+    lines += reading(summary.overall)
     return lines
+
+
+def reading(m: Metrics) -> list[str]:
+    """What the failed cases are, in words: which failure events of the 2N formalised sides
+    they come from, so that "53 failed" reads as what the formaliser did."""
+    if not m.N:
+        return []
+    af = m.af_fail_original + m.af_fail_perturbed
+    text = (f"what failed: {af} of {2 * m.N} formalised sides are AF failures (no statement "
+            "that checks: the step is outside what the formaliser formalises), "
+            f"{m.error_induction} error induction (a valid step formalised refutable), "
+            f"{m.silent_correction} silent correction (an invalid step formalised provable); "
+            "a case with any of these fails")
+    return textwrap.wrap(text, 96, subsequent_indent="  ", break_on_hyphens=False)
 
 
 def _row(name: str, m: Metrics) -> list[object]:

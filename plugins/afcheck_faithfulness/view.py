@@ -42,7 +42,7 @@ from afcheck_faithfulness.charts import (
     uflb_bars,
     y_limit,
 )
-from afcheck_faithfulness.metrics import Metrics, compute
+from afcheck_faithfulness.metrics import Metrics, compute, faithfulness_index
 from afcheck_faithfulness.records import CaseRecord
 
 _RATES = ("FNR", "FPR", "AFFR", "UFLB", "TPR")
@@ -79,7 +79,9 @@ class FaithfulnessView(MethodView):
                                             self.case(s).perturbed_failed), "sides"),
             "TPR": PairedMetric(lambda s: (self.case(s).proved_original,)),
         }
-        self.paired = Paired(events, metrics=metrics,
+        # FI is no proportion of units but a function of two: compared by value, no interval.
+        derived = {"FI": lambda m: faithfulness_index(m["TPR"], m["FPR"])}
+        self.paired = Paired(events, metrics=metrics, derived=derived,
                              excluded=lambda s: self.case(s).excluded)
 
     def case(self, step: Record) -> CaseRecord:

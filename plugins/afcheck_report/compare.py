@@ -27,6 +27,7 @@ one pass/fail test per method without events; a run with no real change fails CI
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -34,6 +35,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from afcheck.metrics import Interval
+from afcheck.printable import printable
 from afcheck_report import method_compare
 from afcheck_report.method_compare import MethodComparison, StatusTest, pair_items
 from afcheck_report.runfile import DEFAULT_METHOD, Record, RunFile, RunFileError, load
@@ -47,8 +49,8 @@ class MetricChange:
     name: str
     base: float
     new: float
-    interval: Interval
-    """95% interval of new − base."""
+    interval: Interval | None
+    """95% interval of new − base; ``None`` for a metric that is no proportion (FI)."""
     units: str
     """What the proportion counts: ``cases`` or ``sides`` (two per case)."""
 
@@ -204,6 +206,10 @@ def _metric_changes(paired: Paired,
                 counts = counts.add(was, now)
         out.append(MetricChange(name, counts.base, counts.new,
                                 paired_difference_interval(counts), metric.unit))
+    base = {m.name: m.base for m in out}
+    new = {m.name: m.new for m in out}
+    for name, derive in paired.derived.items():
+        out.append(MetricChange(name, derive(base), derive(new), None, "derived"))
     return tuple(out)
 
 
@@ -264,7 +270,8 @@ def events_to_json(result: Comparison) -> JsonObject:
         "only_base": list(result.only_base),
         "only_new": list(result.only_new),
         "metrics": {m.name: {"base": m.base, "new": m.new, "difference": m.difference,
-                             "ci95": [m.interval.low, m.interval.high], "units": m.units}
+                             "ci95": [m.interval.low, m.interval.high] if m.interval else None,
+                             "units": m.units}
                     for m in result.metrics},
         "events": {t.event: {"fixed": t.fixed, "new": t.new, "p_value": t.p_value}
                    for t in result.tests},
@@ -338,7 +345,7 @@ def _write_events(result: Comparison, show: int, out: TextIO) -> None:
               file=out)
         for m in result.metrics:
             print(f"{m.name:<{width}}{m.base:>8.3f}{m.new:>8.3f}{m.difference:>+10.3f}  "
-                  f"[{m.interval.low:+.3f}, {m.interval.high:+.3f}]", file=out)
+                  + _interval(m), file=out)
     print("", file=out)
     print("failure events on paired cases (McNemar's exact test):", file=out)
     width = max(18, *(len(t.event) for t in result.tests)) if result.tests else 18
@@ -355,6 +362,70 @@ def _write_events(result: Comparison, show: int, out: TextIO) -> None:
             print(f"  … {len(cases) - show} more (--show N, or --json for all)", file=out)
 
 
+def write_markdown(result: RunComparison, alpha: float, show: int, out: TextIO) -> None:
+    """The comparison as Markdown, for a pull request comment or a CI page: per method its
+    metric table (FI included) and failure events, the changed items folded away, and the
+    verdict. Labels and case ids come from the files: escaped, never markup."""
+    from afcheck_reporters.markdown_report import md
+
+    b, n = result.base, result.new
+    print(f"### afcheck compare: {md(b.label)} → {md(n.label)}", file=out)
+    print("", file=out)
+    print(f"base: {md(str(b.path))}; new: {md(str(n.path))}", file=out)
+    events = [m for m in (result.faithfulness, *result.methods) if isinstance(m, Comparison)]
+    for method in events:
+        print(f"\n#### {md(method.method)}: {method.paired} paired items\n", file=out)
+        if method.metrics:
+            print("| metric | base | new | new − base | 95% interval |", file=out)
+            print("|---|---:|---:|---:|---|", file=out)
+            for m in method.metrics:
+                print(f"| {md(m.name)} | {m.base:.3f} | {m.new:.3f} | {m.difference:+.3f} | "
+                      f"{_interval(m)} |", file=out)
+            print("", file=out)
+        print("| failure event | new | fixed | p (McNemar) |", file=out)
+        print("|---|---:|---:|---:|", file=out)
+        for t in method.tests:
+            print(f"| {md(t.event)} | {t.new} | {t.fixed} | {t.p_value:.3g} |", file=out)
+        changed = [(name, cases) for name, cases in method.changes.items() if cases]
+        if changed:
+            print("\n<details><summary>changed items</summary>\n", file=out)
+            for name, cases in changed:
+                print(f"**{md(name)}** ({len(cases)}):\n", file=out)
+                for case in cases[:show]:
+                    print(f"- {md(case.case_id)}: {md(case.base_outcome)} → "
+                          f"{md(case.new_outcome)}", file=out)
+                if len(cases) > show:
+                    print(f"- … {len(cases) - show} more", file=out)
+                print("", file=out)
+            print("</details>", file=out)
+    for other in result.methods:
+        if isinstance(other, Comparison):
+            continue
+        text = io.StringIO()
+        method_compare.write_text(other, show, text)
+        print(f"\n#### {md(other.method)}\n", file=out)
+        print("```text", file=out)
+        print(printable(text.getvalue().rstrip("\n")).replace("```", "'''"), file=out)
+        print("```", file=out)
+    for name, where, count in result.unpaired:
+        print(f"\n{md(name)}: only in the {where} run ({count} items); not compared", file=out)
+    regressions = result.regressions(alpha)
+    print("", file=out)
+    if regressions:
+        worst = "; ".join(f"{md(t.event)} +{t.new - t.fixed} (p = {t.p_value:.3g})"
+                          for t in regressions)
+        print(f"❌ **REGRESSION** at alpha = {alpha:g} (Bonferroni over {len(result.tests)} "
+              f"test(s)): {worst}", file=out)
+    else:
+        print(f"✅ no significant regression at alpha = {alpha:g}", file=out)
+
+
+def _interval(m: MetricChange) -> str:
+    if m.interval is None:
+        return "(not a proportion: no interval)"
+    return f"[{m.interval.low:+.3f}, {m.interval.high:+.3f}]"
+
+
 # --- command ------------------------------------------------------------------------------
 
 
@@ -366,7 +437,11 @@ def configure(parser: argparse.ArgumentParser,
                           "intervals, changed cases, McNemar's exact test.")
     parser.add_argument("base", help="the base run's JSON result file (afcheck --json)")
     parser.add_argument("new", help="the new run's JSON result file")
-    parser.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    shown = parser.add_mutually_exclusive_group()
+    shown.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    shown.add_argument("--markdown", action="store_true",
+                       help="print the comparison as Markdown (a pull request comment, "
+                       "$GITHUB_STEP_SUMMARY)")
     parser.add_argument("--fail-on-regression", action="store_true",
                         help="exit 1 when failures rose significantly (any method)")
     parser.add_argument("--alpha", type=_probability, default=0.05,
@@ -395,6 +470,8 @@ def compare_command(args: argparse.Namespace, views: Views) -> int:
     if args.json:
         json.dump(run_to_json(result, args.alpha), sys.stdout, indent=1, ensure_ascii=False)
         print()
+    elif args.markdown:
+        write_markdown(result, args.alpha, max(0, args.show), sys.stdout)
     else:
         write_text(result, args.alpha, max(0, args.show), sys.stdout)
     if args.fail_on_regression and result.regressions(args.alpha):

@@ -18,13 +18,14 @@ import json
 import re
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from html import escape
 from importlib import resources
 from typing import Any
 
 import afcheck
 from afcheck_report.embed import script_json
-from afcheck_report.runfile import RunFile, dataset_of, method_of
+from afcheck_report.runfile import RunFile, dataset_of, method_label, method_of, unique_labels
 from afcheck_report.view import BrowseTables, MethodView, RunSteps
 from afcheck_report.views import Views
 
@@ -59,8 +60,12 @@ def _page(runs: Sequence[RunFile], title: str, raw_outputs: bool, raw_limit: int
         view = views(method)
         for key, label in view.filters:
             filters.setdefault(str(key), str(label))
-        runs_steps = [RunSteps(run, index, run.steps_of(method))
-                      for index, run in enumerate(runs) if run.steps_of(method)]
+        # Each section names a run by the method's own formalisers, kept distinct.
+        labelled = unique_labels([replace(run, label=method_label(run, method))
+                                  for run in runs])
+        runs_steps = [RunSteps(named, index, run.steps_of(method))
+                      for index, (run, named) in enumerate(zip(runs, labelled, strict=True))
+                      if run.steps_of(method)]
         anchor = f"method-{_slug(method)}"
         nav.append(f'<a href="#{anchor}">{escape(view.title)}</a>')
         sections.append(f'<section id="{anchor}" data-method="{escape(method)}">'

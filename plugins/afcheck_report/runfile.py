@@ -39,6 +39,9 @@ class RunFile:
     header: Mapping[str, object]
     """Every top-level key except ``steps``, as written."""
     steps: Sequence[Record] = field(default_factory=tuple)
+    named: bool = False
+    """Whether the label was given (``--label``); else each method's section names the run
+    by that method's own formalisers (:func:`method_label`)."""
 
     @property
     def methods(self) -> list[str]:
@@ -114,7 +117,8 @@ def parse(data: object, path: Path, label: str | None = None) -> RunFile:
         if not isinstance(step, dict) or not case_id_of(step):
             raise RunFileError(f"{path}: step {index} has no 'case_id' (or 'id') string")
     header = {key: value for key, value in data.items() if key != "steps"}
-    return RunFile(path, label or run_label(header, path), header, tuple(steps))
+    return RunFile(path, label or run_label(header, path), header, tuple(steps),
+                   named=bool(label))
 
 
 def run_label(header: Mapping[str, object], path: Path) -> str:
@@ -143,5 +147,24 @@ def unique_labels(runs: Sequence[RunFile]) -> list[RunFile]:
         while label in seen:
             label += "'"
         seen.add(label)
-        out.append(RunFile(run.path, label, run.header, run.steps))
+        out.append(RunFile(run.path, label, run.header, run.steps, run.named))
     return out
+
+
+def method_label(run: RunFile, method: str) -> str:
+    """How one method's section names the run: the components that wrote that method's
+    candidates (``reference`` for an nl2fol run whose faithfulness suites used ``literal``),
+    from the file's ``methods.<method>.candidates``; the run's label when the file does not
+    say, or when the label was given."""
+    if run.named:
+        return run.label
+    methods = run.header.get("methods")
+    entry = methods.get(method) if isinstance(methods, dict) else None
+    candidates = entry.get("candidates") if isinstance(entry, dict) else None
+    written = candidates.get("written_by") if isinstance(candidates, dict) else None
+    if not isinstance(written, dict) or not written:
+        return run.label
+    # A writer's label reads "<kind words> <name>[ (model=…, …)]": the name is its last word
+    # before the parenthesis.
+    names = [str(label).split(" (", 1)[0].rsplit(" ", 1)[-1] for label in written]
+    return "+".join(dict.fromkeys(names))

@@ -105,6 +105,9 @@ class Paired:
     grouped: Sequence[str] = ()
     """The events items are grouped by (default: all but the first)."""
     metrics: Mapping[str, PairedMetric] = field(default_factory=dict)
+    derived: Mapping[str, Callable[[Mapping[str, float]], float]] = field(default_factory=dict)
+    """Metrics that are functions of the paired metrics' values (the faithfulness index of
+    TPR and FPR): compared by their values in both runs, with no interval."""
     excluded: Callable[[Record], bool] = lambda step: False
     """Items left out of the comparison (counted apart)."""
 

@@ -61,6 +61,7 @@ def header(summary: RunSummary) -> JsonObject:
         "schema": "afcheck-results",
         "version": VERSION,
         "afcheck_version": afcheck.__version__,
+        "run": dict(summary.metadata),
         "config": dict(summary.config),
         "methods": methods,
     }

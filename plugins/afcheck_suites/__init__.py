@@ -25,6 +25,14 @@ def afcheck_register_suite_kinds(register: Register) -> None:
 
 
 @hookimpl
+def afcheck_register_suites(register: Register) -> None:
+    from afcheck_suites.builtin import suites
+
+    for name, path in suites().items():
+        register(name, lambda options, path=path: path, description="shipped with afcheck")
+
+
+@hookimpl
 def afcheck_register_commands(register: Register) -> None:
     register("dag", _configure_dag,
              description="split ProcessBench chains into DAGs with an LLM, for --steps dag")

@@ -1,0 +1,197 @@
+"""The afcheck section at the end of a run's terminal output.
+
+Each method's tables, then what the run measured (who wrote the candidates and what that
+component can formalise), the gates, the cache, the files written and, for a run without
+gates, the next commands to try: a first run reads as a story, not as bare failure counts.
+"""
+
+from __future__ import annotations
+
+import shlex
+import textwrap
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+import pytest
+
+from afcheck.method import next_steps_of
+from afcheck.printable import printable
+
+if TYPE_CHECKING:
+    from afcheck.run import Run
+
+LOG_FAILURE_LINES = 20
+"""Failed items a log (no terminal) shows by default: a CI log of a math run would otherwise
+hold thousands of failure lines before the metrics."""
+
+
+def summary_lines(run: Run, paths: Sequence[str]) -> list[str]:
+    """The afcheck section of a finished run; ``paths`` are the run's command-line paths,
+    quoted into the next steps. Text from data is shown with escapes, never acted on."""
+    summary = run.summary
+    if summary is None:
+        return []
+    lines: list[str] = []
+    for index, (name, method) in enumerate(summary.methods.items()):
+        if index:
+            lines.append("")
+        lines += method.lines()
+        source = summary.candidates.get(name)
+        if source is not None:
+            lines.append(f"{name} {source.line()}")
+            lines += [wrapped for line in source.described()
+                      for wrapped in textwrap.wrap(line, 96, initial_indent="  ",
+                                                   subsequent_indent="    ",
+                                                   break_on_hyphens=False)]
+    lines += [f"gate held: {line}" for line in summary.gates_held]
+    lines += [f"GATE FAILED: {failure}" for failure in summary.gate_failures]
+    if run.cache_stats is not None:
+        hits, misses = run.cache_stats
+        lines.append(f"result cache: {hits} results reused, {misses} computed")
+    lines += run.messages
+    if not summary.config.get("gates"):
+        lines += next_steps(run, paths)
+    return [printable(line) for line in lines]
+
+
+def next_steps(run: Run, paths: Sequence[str]) -> list[str]:
+    """The next commands each method of the run suggests, with the run's paths."""
+    from afcheck.catalogue import by_name
+
+    assert run.summary is not None
+    where = shlex.join(by_name(paths, run.plugins)) or "SUITE"
+    steps: dict[str, str] = {}
+    for name in run.summary.methods:
+        for label, command in next_steps_of(run.method(name)).items():
+            steps.setdefault(label, command.replace("{paths}", where))
+    if not steps:
+        return []
+    width = max(len(label) for label in steps) + 1
+    return ["next steps:", *(f"  {label + ':':<{width}} {command}"
+                             for label, command in steps.items())]
+
+
+INTERRUPTED_EXIT = int(pytest.ExitCode.INTERRUPTED)
+"""The exit status of a run stopped by Ctrl-C (SIGINT): pytest's "interrupted", 2."""
+
+_CTRL_C = "afcheck: interrupted (Ctrl-C)"
+
+
+class Terminal:
+    """The pytest plugin (one per session, registered by the bridge) that owns what afcheck
+    prints outside its section: the capped failure summary and the line of an early stop."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.stopped: str | None = None
+        """Why the run stopped early (afcheck's own line), once pytest reported the stop."""
+        self.session: pytest.Session | None = None
+
+    def runs_suites(self) -> bool:
+        """Whether this pytest session runs afcheck items; any other (a project's own tests,
+        under the pytest plugin every pytest run loads) keeps pytest's output."""
+        from afcheck.pytest_plugin import CaseItem
+
+        items = getattr(self.session, "items", None) or []
+        return any(isinstance(item, CaseItem) for item in items)
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        self.session = session
+        cap_failures(self.config, self.runs_suites)  # the terminal reporter exists by now
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
+        """A stop afcheck asked for (``pytest.exit("afcheck: …")``) or Ctrl-C: afcheck's own
+        line instead of pytest's ``! _pytest.outcomes.Exit: … !`` or ``<string>:9:
+        KeyboardInterrupt``. Other stops (``-x``'s "stopping after 1 failures") keep
+        pytest's line."""
+        stop = excinfo.value
+        if isinstance(stop, pytest.exit.Exception) and str(stop.msg).startswith("afcheck: "):
+            self.stopped = str(stop.msg)
+        elif type(stop) is KeyboardInterrupt and self.runs_suites():
+            self.stopped = _CTRL_C
+        else:
+            return
+        reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            # Where the terminal reporter would print the stop's traceback line, at the end
+            # of the session (after the afcheck section, so that the files are written).
+            reporter._report_keyboardinterrupt = self._report
+
+    def _report(self) -> None:
+        reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+        if self.stopped is None or reporter is None:
+            return
+        line = self.stopped + (_interrupted(self.config) if self.stopped == _CTRL_C else "")
+        reporter.write_line(printable(line))
+
+
+def _interrupted(config: pytest.Config) -> str:
+    """What a run stopped by Ctrl-C leaves behind."""
+    from afcheck.pytest_plugin import run_key
+
+    run = config.stash.get(run_key, None)
+    if run is None:
+        return f"; exit status {INTERRUPTED_EXIT}"
+    if run.summary is not None:
+        written = [m for m in run.messages if m.startswith("wrote ")]
+        where = f"; {', '.join(written)}" if written else ""
+        return (f" after {len(run.summary.items)} finished items{where}; exit status "
+                f"{INTERRUPTED_EXIT}")
+    cached = ""
+    if run.cache_stats is not None:
+        cached = (f"; the {run.cache_stats[1]} results computed are in the result cache, and "
+                  "the same command goes on from there")
+    return (f" before any item finished, so no result file is written{cached}; exit status "
+            f"{INTERRUPTED_EXIT}")
+
+
+def cap_failures(config: pytest.Config, applies: Callable[[], bool] = lambda: True) -> None:
+    """Print at most ``--failure-lines N`` failed items in pytest's failure summary (default:
+    all on a terminal, :data:`LOG_FAILURE_LINES` in a log), then one line with how many more
+    and where the full list is. The counts of the final line stay whole. ``applies`` is
+    asked at the end whether the session was an afcheck run."""
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is None:
+        return
+    given = config.getoption("afcheck_failure_lines", None)
+    limit = given if given is not None else None if reporter.isatty() else LOG_FAILURE_LINES
+    if limit is None:
+        return
+    limit = max(int(limit), 0)
+    summary_failures = reporter.summary_failures
+    getreports = reporter.getreports
+
+    def capped() -> None:
+        failed = getreports("failed")
+        if len(failed) <= limit or not applies():
+            summary_failures()
+            return
+
+        def first(name: str = "") -> list[pytest.TestReport]:
+            reports = getreports(name)
+            return reports[:limit] if name == "failed" else reports
+
+        reporter.getreports = first
+        try:
+            if limit:
+                summary_failures()
+            else:
+                reporter.write_sep("=", "FAILURES")
+        finally:
+            reporter.getreports = getreports
+        reporter.write_line(f"... and {len(failed) - limit} more failed items not shown "
+                            f"({_full_list(config)})")
+
+    reporter.summary_failures = capped
+
+
+def _full_list(config: pytest.Config) -> str:
+    """Where a user finds every failed item of the run."""
+    files = [f"{flag} {value}" for flag, value in (
+        ("--json", config.getoption("afcheck_json", None)),
+        ("--junitxml", config.getoption("xmlpath", None))) if value]
+    if files:
+        return "every one is in " + " and ".join(files)
+    return "--json FILE writes every one; --failure-lines N shows more"
