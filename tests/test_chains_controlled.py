@@ -91,3 +91,173 @@ def test_every_released_sentence_translates_and_gold_labels_reproduce(data_dir: 
     results = run_chains(bare + decided, FolChains(RuleFormaliser()), prover)
     missed = [r.record.id for r in results if not r.first_matched]
     assert missed == []
+
+
+# -- quantifier words: read exactly, or refused ------------------------------------------------
+
+def E(body: object) -> object:  # noqa: N802 - reads like the formula
+    from afcheck_fol.formula import Exists
+
+    return Exists(x, body)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("sentence", "formula"), [
+    ("No pets are cats.", Forall(x, Implies(P("Pet", x), Not(P("Cat", x))))),
+    ("No cat is a dog.", Forall(x, Implies(P("Cat", x), Not(P("Dog", x))))),
+    ("No quiet things are red and big.",
+     Forall(x, Implies(P("Quiet", x), Not(And((P("Red", x), P("Big", x))))))),
+    ("Some cats are red.", E(And((P("Cat", x), P("Red", x))))),
+    ("Some yumpus is not a dumpus.", E(And((P("Yumpus", x), Not(P("Dumpus", x)))))),
+    ("Only cats are pets.", Forall(x, Implies(P("Pet", x), P("Cat", x)))),
+    ("Not all cats are red.", Not(Forall(x, Implies(P("Cat", x), P("Red", x))))),
+    ("Not every wumpus is an impus.", Not(Forall(x, Implies(P("Wumpus", x), P("Impus", x))))),
+    ("Nothing is red.", Forall(x, Not(P("Red", x)))),
+    ("Nothing is kind and blue.", Forall(x, Not(And((P("Kind", x), P("Blue", x)))))),
+    ("No one is red.", Forall(x, Not(P("Red", x)))),
+    ("Everything is cold.", Forall(x, P("Cold", x))),
+    ("Each impus is opaque.", Forall(x, Implies(P("Impus", x), P("Opaque", x)))),
+    ("Every vumpus is a zumpus.", Forall(x, Implies(P("Vumpus", x), P("Zumpus", x)))),
+    ("All red things are rough.", Forall(x, Implies(P("Red", x), P("Rough", x)))),
+])
+def test_quantifier_words_read_as_quantifiers(sentence: str, formula: object) -> None:
+    assert translate(sentence) == formula
+
+
+@pytest.mark.parametrize(("sentence", "reason"), [
+    ("Most cats are red.", "'most' states a proportion"),
+    ("Many jompuses are shy.", "'many' states a proportion"),
+    ("Few things are cold.", "'few' states a proportion"),
+    ("Max is usually sour.", "'usually' states a proportion"),
+    ("None of the cats are red.", "'None' as a quantifier"),
+    ("No, Max is not sour.", "'No' is not followed by a class"),
+    ("Only Max is red.", "'Only' is not followed by a class"),
+    ("Some of the cats are red.", "'Of' would be read as a class"),
+    ("Both Max and Rex are red.", "'Both' as a quantifier"),
+    ("They are sour.", "'They' outside a rule refers to no named subject"),
+])
+def test_quantifier_words_outside_first_order_reach_are_refused(sentence: str,
+                                                                reason: str) -> None:
+    with pytest.raises(Untranslatable, match=reason):
+        translate(sentence)
+
+
+def test_no_sentence_yields_a_quantifier_word_as_a_predicate() -> None:
+    """Before: "No pets are cats" became ∀x (No(x) ∧ Pet(x) → Cat(x)). Whatever a sentence
+    with a quantifier word becomes, no predicate or constant is named after one."""
+    from afcheck_fol.formula import constants, predicates
+
+    words = ["No", "Some", "Most", "Only", "Not all", "Nothing", "Each", "Every", "All",
+             "Any", "Many", "None of the", "They", "It"]
+    for word in words:
+        for rest in ("cats are red.", "cat is a dog.", "is red.", "red things are big.",
+                     "things are not red."):
+            try:
+                formula = translate(f"{word} {rest}")
+            except Untranslatable:
+                continue
+            names = {n.lower() for n in (*predicates(formula), *constants(formula))}
+            assert not names & {"no", "some", "most", "only", "not", "nothing", "each",
+                                "every", "all", "any", "many", "none", "they", "it"}, \
+                (word, rest, formula)
+
+
+def _label(premises: list[str], conclusion: str) -> str:
+    from afcheck_chains.records import Label
+    from afcheck_chains.verify import ProofCache, check_conclusions
+    from afcheck_chains.verify import FormalChain
+    from afcheck_fol.provers import make_fol_prover
+
+    chain = FormalChain(tuple(translate(p) for p in premises), translate(conclusion), ())
+    [verdict] = check_conclusions([chain], make_fol_prover("z3-fol"), ProofCache())
+    assert verdict.label is not Label.INVALID
+    return verdict.label.value
+
+
+@pytest.mark.parametrize(("premises", "conclusion", "label"), [
+    (["No pets are cats.", "Tom is a pet."], "Tom is a cat.", "False"),
+    (["Only cats are pets.", "Tom is a pet."], "Tom is a cat.", "True"),
+    (["Only cats are pets.", "Tom is a cat."], "Tom is a pet.", "Unknown"),
+    (["Nothing is red."], "Max is red.", "False"),
+    (["Not all cats are red.", "Each cat is a pet."], "Some pets are not red.", "True"),
+    (["Some cats are red.", "Each cat is a pet."], "Some pets are red.", "True"),
+])
+def test_quantified_readings_have_their_english_consequences(
+        premises: list[str], conclusion: str, label: str) -> None:
+    assert _label(premises, conclusion) == label
+
+
+# -- a chain's context: class nouns written as names, pronouns --------------------------------
+
+PRONTO_PREMISES = [  # ProntoQA_1's shape (Logic-LLM's dev.json)
+    "Jompuses are not shy.", "Jompuses are yumpuses.", "Each yumpus is a dumpus.",
+    "Dumpuses are wumpuses.", "Every wumpus is an impus.", "Zumpuses are small.",
+    "Impuses are tumpuses.", "Tumpuses are not sour.", "Max is a yumpus.",
+]
+
+
+def test_a_class_noun_written_as_a_name_states_its_class_rule() -> None:
+    from afcheck_chains.controlled import translate_chain
+
+    *_, step = translate_chain([*PRONTO_PREMISES, "Dumpus is a wumpus."],
+                               len(PRONTO_PREMISES))
+    assert step == Forall(x, Implies(P("Dumpus", x), P("Wumpus", x)))
+    # Alone, the sentence has no classes to go by: a name, as before.
+    assert translate("Dumpus is a wumpus.") == P("Wumpus", "dumpus")
+
+
+def test_a_word_that_is_both_a_class_and_a_name_is_refused() -> None:
+    from afcheck_chains.controlled import translate_chain
+
+    premises = ["Dumpuses are red.", "The cat likes Dumpus."]
+    with pytest.raises(Untranslatable, match="both a class and a name"):
+        translate_chain([*premises, "Dumpus is a wumpus."], len(premises))
+
+
+def test_a_pronoun_refers_to_the_named_subject_before_it() -> None:
+    from afcheck_chains.controlled import translate_chain
+
+    steps = ["Max is a yumpus.", "They are a dumpus.", "Each dumpus is a wumpus, so it is "
+             "a wumpus.", "It is not shy."]
+    formulas = translate_chain([*PRONTO_PREMISES, *steps], len(PRONTO_PREMISES))
+    assert formulas[-3:] == [
+        P("Dumpus", "max"),
+        And((Forall(x, Implies(P("Dumpus", x), P("Wumpus", x))), P("Wumpus", "max"))),
+        Not(P("Shy", "max"))]
+
+
+def test_a_pronoun_after_a_class_rule_is_refused() -> None:
+    from afcheck_chains.controlled import translate_chain
+
+    with pytest.raises(Untranslatable, match="the sentence before it is about a class"):
+        translate_chain([*PRONTO_PREMISES, "Yumpuses are dumpuses.", "They are wumpuses."],
+                        len(PRONTO_PREMISES))
+
+
+def test_a_pronoun_refers_across_sentences_only_to_a_named_subject() -> None:
+    from afcheck_chains.controlled import translate_chain
+
+    assert translate_chain(["Bob is cold.", "It is red."], 1)[1] == P("Red", "bob")
+    with pytest.raises(Untranslatable, match="about a class"):
+        translate_chain(["Bob is cold.", "If something is cold then it is red.",
+                         "It is red."], 2)
+    with pytest.raises(Untranslatable, match="names no single subject"):
+        translate_chain(["The cat likes the dog and the dog is red.", "It is big."], 1)
+
+
+@pytest.mark.realdata
+def test_a_chains_context_changes_no_released_sentence(data_dir: Path) -> None:
+    """The chain context only decides what a sentence alone cannot: every released PrOntoQA
+    and ProofWriter sentence (premises, gold chain, conclusion) reads as it does alone."""
+    from afcheck_chains.controlled import translate_chain
+    from afcheck_chains.loaders import load_logic_llm
+    from afcheck_chains.records import ChainRecord
+
+    count = 0
+    for name in ("prontoqa", "proofwriter"):
+        for record in load_logic_llm(data_dir / name / "dev.json", name):
+            assert isinstance(record, ChainRecord)
+            sentences = [*record.premises, *record.steps, record.conclusion]
+            assert translate_chain(sentences, len(record.premises)) == [
+                translate(s) for s in sentences]
+            count += 1
+    assert count == 950

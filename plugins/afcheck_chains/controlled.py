@@ -9,21 +9,50 @@ is the offline baseline formaliser of the chains method (no model, deterministic
   ``All quiet things are rough.`` ``Red, cold people are not round.``;
 - conditionals: ``If something is quiet and cold then it is smart.`` ``If someone needs the
   bear and they are red then the bear is kind.`` ``If Dave is smart then Dave is quiet.``
+- quantified class statements, read exactly: ``No cats are dogs.`` / ``No cat is a dog.``
+  ∀x (Cat(x) → ¬Dog(x)); ``Some cats are red.`` ∃x (Cat(x) ∧ Red(x)); ``Only cats are
+  pets.`` ∀x (Pet(x) → Cat(x)); ``Not all cats are red.`` / ``Not every cat is red.``
+  ¬∀x (Cat(x) → Red(x)); ``Nothing is red.`` ∀x ¬Red(x). ``Most``, ``many``, ``few`` and
+  their kin have no first-order reading and are refused.
+
+In a chain (:func:`translate` with a :class:`Context`), a capitalised subject that is one of
+the chain's classes and none of its names (``Zumpus is a jompus.`` where "Zumpuses are
+small" is a premise) is read as the class rule it states; one that is both is refused. A
+pronoun outside a rule (``They are sour.``) refers to the chain's subject: the named subject
+of the nearest earlier sentence; it is refused when that sentence is about a class or about
+no single name.
 
 Names: an adjective, noun or verb becomes a predicate named by its lemma with a capital
 (``Cold``, ``Jompus``, ``Chase``); a person or ``the …`` phrase becomes a lower-case constant
 (``bob``, ``bald_eagle``). "Something", "someone" and the pronouns that refer back to them
 are one universally quantified variable; "things" and "people" restrict nothing (ProofWriter
 uses them interchangeably). Anything else raises :class:`Untranslatable` naming the sentence:
-a guess would make verdicts about a sentence nobody wrote.
+a guess would make verdicts about a sentence nobody wrote. As a last guard, a formula whose
+predicate or constant is a quantifier word or a pronoun (``No``, ``Most``, ``They``) is
+refused: such a name means a quantifier was read as a class.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
-from afcheck_fol.formula import And, Const, Forall, Formula, Implies, Not, Pred, Term, Var
+from afcheck_fol.formula import (
+    And,
+    Const,
+    Exists,
+    Forall,
+    Formula,
+    Implies,
+    Not,
+    Pred,
+    Term,
+    Var,
+    constants,
+    predicates,
+    subformulas,
+)
 
 
 class Untranslatable(ValueError):
@@ -43,6 +72,35 @@ _AUX = {"does", "do"}
 _KINDS = {"things", "people", "ones", "thing", "person", "one", "animals", "animal"}
 _QUANTIFIERS = {"all", "every", "each"}
 _ARTICLES = {"a", "an"}
+_VAGUE = {"most", "many", "few", "several", "some of", "almost", "nearly", "usually",
+          "often", "sometimes", "generally", "typically", "mostly"}
+"""Quantity words with no first-order reading."""
+_FUNCTION_WORDS = frozenset({
+    "no", "not", "some", "most", "only", "all", "every", "each", "nothing", "none", "any",
+    "few", "many", "several", "both", "either", "neither", "nobody", "noone", "everything",
+    "everyone", "everybody", "something", "someone", "somebody", "anything", "anyone",
+    "they", "it", "he", "she", "them", "this", "that", "these", "those", "there", "also",
+    "if", "then", "and", "or", "so", "thus", "therefore", "hence", "because", "since",
+    "of", "the", "a", "an", "yes",
+})
+"""Words that name no class or individual: a formula with a predicate or constant of this
+name misread a quantifier, a pronoun or a connective."""
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a chain tells the translator about one of its sentences.
+
+    ``classes`` are the predicate names the chain uses as classes (``Zumpus``), ``names`` its
+    constants (``max``); ``antecedent`` is the named subject of the nearest earlier sentence
+    (what a pronoun outside a rule refers to), ``None`` when there is none, and
+    ``antecedent_why`` says why (the earlier sentence is about a class, or about several
+    names)."""
+
+    classes: frozenset[str] = frozenset()
+    names: frozenset[str] = frozenset()
+    antecedent: Const | None = None
+    antecedent_why: str = "no earlier sentence names its subject"
 
 
 def _lemma_plural(word: str) -> str:
@@ -86,8 +144,11 @@ class _Clause:
 
 
 class _Parse:
-    def __init__(self, sentence: str) -> None:
+    def __init__(self, sentence: str, context: Context | None = None) -> None:
         self.sentence = sentence
+        self.context = context
+        self.antecedent = context.antecedent if context is not None else None
+        """What a pronoun outside a rule refers to (updated clause by clause)."""
 
     def fail(self, reason: str) -> Untranslatable:
         return Untranslatable(self.sentence, reason)
@@ -99,6 +160,12 @@ class _Parse:
         if not words:
             return None
         first = words[0].lower()
+        if first in _PRONOUNS and not variable_ok:
+            if self.antecedent is not None:
+                return self.antecedent, 1
+            why = self.context.antecedent_why if self.context is not None else \
+                "the sentence stands alone"
+            raise self.fail(f"'{words[0]}' outside a rule refers to no named subject ({why})")
         if first in _GENERIC or first in _PRONOUNS:
             if not variable_ok:
                 raise self.fail(f"'{words[0]}' outside a rule")
@@ -192,6 +259,8 @@ class _Parse:
             else:
                 raise self.fail(f"no subject in '{' '.join(part)}'")
             out.append(_Clause(subject, formula))
+            if isinstance(subject, Const):
+                self.antecedent = subject
         return out
 
 
@@ -229,20 +298,35 @@ _COMPOUND = re.compile(
 )
 
 
-def translate(sentence: str) -> Formula:
+def translate(sentence: str, context: Context | None = None) -> Formula:
     """The FOL formula of one controlled-English sentence; :class:`Untranslatable` otherwise.
 
     A model's step often joins a reason and a claim ("Since Max is a yumpus, Max is a
     dumpus.", "Each yumpus is a dumpus, so Max is a dumpus."): the step asserts both, so it
-    reads as their conjunction.
+    reads as their conjunction. ``context`` is what the chain says about the sentence
+    (classes, names, what a pronoun refers to); without it the sentence stands alone.
     """
+    formula = _translate(sentence, context)
+    for name in (*predicates(formula), *constants(formula)):
+        if name.lower() in _FUNCTION_WORDS:
+            raise Untranslatable(sentence, f"'{name}' would be read as a class or a name, "
+                                           "but it is a quantifier, pronoun or connective")
+    return formula
+
+
+def _translate(sentence: str, context: Context | None) -> Formula:
     text = sentence.strip().rstrip(".!").strip()
     match = _COMPOUND.match(text)
     if match is not None:
         left = match.group("reason") or match.group("first")
         right = match.group("claim") or match.group("second")
         try:
-            return And((translate(left), translate(right[:1].upper() + right[1:])))
+            first = translate(left, context)
+            about = subject_of(first)
+            after = context or Context()
+            if about is not None:
+                after = replace(after, antecedent=about)
+            return And((first, translate(right[:1].upper() + right[1:], after)))
         except Untranslatable:
             pass  # not a reason-and-claim after all ("Red, cold things are round")
     if not text:
@@ -252,20 +336,151 @@ def translate(sentence: str) -> Formula:
         r"[\s,]", "", text
     ):
         raise Untranslatable(sentence, "characters outside plain words")
-    parse = _Parse(sentence)
+    parse = _Parse(sentence, context)
     lowered = [w.lower() for w in words]
+    vague = [w for w in lowered if w in _VAGUE]
+    if vague:
+        raise parse.fail(f"'{vague[0]}' states a proportion, which first-order logic "
+                         "cannot express")
     if lowered[0] == "if":
         return _conditional(parse, words)
+    quantified = _quantified(parse, words, lowered)
+    if quantified is not None:
+        return quantified
     if lowered[0] in _QUANTIFIERS:
         return _class_rule(parse, words[1:], singular=lowered[0] != "all")
-    verbs = [w for w in lowered if w in _COPULAS | _AUX]
-    plural = bool(verbs) and verbs[0] in ("are", "do")
-    found = None if plural else parse.subject(words, variable_ok=False)
+    if context is not None and words[0][:1].isupper() and len(words) > 1 \
+            and lowered[1] == "is" and _pred_name(lowered[0]) in context.classes:
+        # "Zumpus is a jompus.": a class noun written as a name states the class rule.
+        if lowered[0] in context.names:
+            raise parse.fail(f"'{words[0]}' is both a class and a name in this chain")
+        return _class_rule(parse, words, singular=True)
+    if lowered[0] in _PRONOUNS:
+        found = parse.subject(words, variable_ok=False)
+    else:
+        verbs = [w for w in lowered if w in _COPULAS | _AUX]
+        plural = bool(verbs) and verbs[0] in ("are", "do")
+        found = None if plural else parse.subject(words, variable_ok=False)
     if found is not None and len(words) > found[1]:
         clauses = parse.clauses(words, variable_ok=False)
         return _conjoin([c.formula for c in clauses])
     # "Jompuses are shy." / "Red, cold things are round."
     return _class_rule(parse, words, singular=False)
+
+
+def _quantified(parse: _Parse, words: list[str], lowered: list[str]) -> Formula | None:
+    """The quantified class statements (``No``, ``Some``, ``Only``, ``Not all``,
+    ``Nothing``, ``Everything``), read exactly; ``None`` for any other sentence."""
+    head = lowered[0]
+    if head in ("nothing", "nobody") or (head == "no" and len(lowered) > 1
+                                         and lowered[1] in ("one", "thing")):
+        rest = words[2:] if head == "no" else words[1:]
+        return Forall(_X, Not(_conjoin(
+            [c.formula for c in parse.clauses(rest, variable_ok=True, default=_X)])))
+    if head in ("no", "some", "only") and (len(words) < 3 or not words[1][:1].islower()):
+        # "No, Max is not sour." / "Only Max is red.": not a quantified class.
+        raise parse.fail(f"'{words[0]}' is not followed by a class")
+    if head == "no":
+        singular = len(lowered) > 2 and "is" in lowered and (
+            "are" not in lowered or lowered.index("is") < lowered.index("are"))
+        guard, claim = _class_parts(parse, words[1:], singular)
+        return Forall(_X, Implies(guard, Not(claim)))
+    if head == "some":
+        singular = "is" in lowered and ("are" not in lowered
+                                        or lowered.index("is") < lowered.index("are"))
+        guard, claim = _class_parts(parse, words[1:], singular)
+        return Exists(_X, And((guard, claim)))
+    if head == "only":
+        guard, claim = _class_parts(parse, words[1:], singular=False)
+        return Forall(_X, Implies(claim, guard))
+    if head == "not" and len(lowered) > 1 and lowered[1] in _QUANTIFIERS:
+        return Not(_class_rule(parse, words[2:], singular=lowered[1] != "all"))
+    if head in ("everything", "everyone", "everybody"):
+        rest = words[1:]
+        return Forall(_X, _conjoin(
+            [c.formula for c in parse.clauses(rest, variable_ok=True, default=_X)]))
+    if head in ("none", "any", "few", "both", "either", "neither"):
+        raise parse.fail(f"'{words[0]}' as a quantifier is outside the grammar")
+    return None
+
+
+def subject_of(formula: Formula) -> Const | None:
+    """The one named individual a fact is about (``Max is a dumpus`` → ``max``): the first
+    argument of every atom of a quantifier-free formula; for a conjunction, the one its
+    quantifier-free parts agree on (``Each yumpus is red, so Max is red`` is about Max;
+    ``The cat likes the dog and the dog is red`` about no single name). ``None``
+    otherwise."""
+    if isinstance(formula, And):
+        found = {subject_of(part) for part in formula.items
+                 if not isinstance(part, (Forall, Exists))}
+        return found.pop() if len(found) == 1 else None
+    atoms = []
+    stack: list[Formula] = [formula]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Pred):
+            atoms.append(node)
+        elif isinstance(node, Not):
+            stack.append(node.body)
+        elif isinstance(node, And):
+            stack.extend(node.items)
+        else:
+            return None
+    firsts = {atom.args[0] for atom in atoms if atom.args}
+    if len(firsts) != 1 or len(atoms) != sum(1 for a in atoms if a.args):
+        return None
+    (first,) = firsts
+    return first if isinstance(first, Const) else None
+
+
+def chain_context(premises: Sequence[str]) -> Context:
+    """The classes and names of a chain, read from the premises it translates.
+
+    A class is a one-place predicate applied to a variable; a name a constant, except one
+    that only ever stands alone as the subject of a one-place fact and spells a class (that
+    is the class-noun-as-name form, decided sentence by sentence)."""
+    formulas = []
+    for sentence in premises:
+        try:
+            formulas.append(translate(sentence))
+        except Untranslatable:
+            continue
+    classes: set[str] = set()
+    names: set[str] = set()
+    for formula in formulas:
+        for node in subformulas(formula):
+            if isinstance(node, Pred) and len(node.args) == 1 and isinstance(node.args[0], Var):
+                classes.add(node.name)
+    for formula in formulas:
+        for node in subformulas(formula):
+            if not isinstance(node, Pred):
+                continue
+            for arg in node.args:
+                if isinstance(arg, Const) and (len(node.args) > 1
+                                               or _pred_name(arg.name) not in classes):
+                    names.add(arg.name)
+    return Context(frozenset(classes), frozenset(names))
+
+
+def translate_chain(sentences: Sequence[str], premise_count: int) -> list[Formula]:
+    """Every sentence of a chain (premises first), in order, each in the chain's context
+    (:func:`chain_context` of the first ``premise_count``); a pronoun outside a rule refers
+    to the named subject of the nearest earlier sentence. :class:`Untranslatable` names the
+    first sentence outside the grammar."""
+    base = chain_context(sentences[:premise_count])
+    antecedent: Const | None = None
+    why = base.antecedent_why
+    out: list[Formula] = []
+    for sentence in sentences:
+        formula = translate(sentence, replace(base, antecedent=antecedent, antecedent_why=why))
+        out.append(formula)
+        antecedent = subject_of(formula)
+        if antecedent is None:
+            why = ("the sentence before it is about a class (a general statement)" if isinstance(
+                formula, (Forall, Exists)) or (isinstance(formula, Not) and isinstance(
+                    formula.body, Forall)) else "the sentence before it names no single "
+                   "subject")
+    return out
 
 
 def _conditional(parse: _Parse, words: list[str]) -> Formula:
@@ -282,6 +497,13 @@ def _conditional(parse: _Parse, words: list[str]) -> Formula:
 
 def _class_rule(parse: _Parse, words: list[str], singular: bool) -> Formula:
     """``[All] A, B things are C`` / ``Each X is [not] [a] C``: ∀x (A(x) ∧ B(x) → C(x))."""
+    guard, claim = _class_parts(parse, words, singular)
+    return Forall(_X, Implies(guard, claim))
+
+
+def _class_parts(parse: _Parse, words: list[str], singular: bool) -> tuple[Formula, Formula]:
+    """The class (``A(x) ∧ B(x)``) and what is said of it (``C(x)``) of ``A, B things are
+    C`` / ``X is [not] [a] C``."""
     lowered = [w.lower() for w in words]
     copula = "is" if singular else "are"
     if copula not in lowered:
@@ -306,4 +528,4 @@ def _class_rule(parse: _Parse, words: list[str], singular: bool) -> Formula:
     consequent = _conjoin(
         [c.formula for c in parse.clauses(rest, variable_ok=True, default=_X)]
     )
-    return Forall(_X, Implies(_conjoin(guards), consequent))
+    return _conjoin(guards), consequent
