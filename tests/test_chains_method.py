@@ -198,3 +198,29 @@ def test_macro_f1_counts_misses_of_each_gold_class() -> None:
     assert macro_f1([(T, T), (F, F), (U, U)]) == 1.0
     assert macro_f1([(T, T), (F, Label.LIMIT)]) == pytest.approx((1.0 + 0.0) / 2)
     assert macro_f1([]) is None
+
+
+def test_a_cut_off_response_is_its_own_outcome_not_a_translation_failure(prover) -> None:  # type: ignore[no-untyped-def]
+    """A response that stopped mid-sentence at the generation limit would fail translation;
+    it is reported as cut off instead, and is not formalised at all."""
+    items = [chain("cut", ("Max is a jompus.", "Jompuses are yum"), answer=None,
+                   cut_off="finish_reason 'length'"),
+             chain("ok", GOOD)]
+    cut, ok = run_chains(items, FolChains(RuleFormaliser()), prover)
+    assert cut.status == "cut_off" and cut.formal is None and not cut.first_executed
+    assert "generation limit (finish_reason 'length')" in cut.reason
+    assert outcome(cut).status.value == "skipped"
+    assert ok.chain_class == "T1"
+    summary = metrics([cut, ok])
+    assert summary.cut_off.count == 1 and summary.analysis_failure.count == 0
+    assert summary.execution_rate is not None and summary.execution_rate.count == 1
+
+
+def test_a_chain_without_an_answer_says_so_and_keeps_its_step_labels(prover) -> None:  # type: ignore[no-untyped-def]
+    [result] = run_chains([chain("silent", GOOD, answer=None, gold_step_labels=(T,) * 5)],
+                          FolChains(RuleFormaliser()), prover)
+    assert result.status == "no_answer" and result.chain_class is None
+    assert outcome(result).status.value == "skipped"
+    assert outcome(result).message.startswith("no answer found in the response")
+    assert result.step_labels == (T,) * 5
+    assert metrics([result]).no_answer.count == 1

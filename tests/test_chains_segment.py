@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from afcheck_chains.records import Label
 from afcheck_chains.segment import classify_sentence, kept_steps, read_answer, segment
 
@@ -46,3 +47,40 @@ def test_the_last_answer_line_wins() -> None:
     assert read_answer(RESPONSE) is Label.FALSE
     assert read_answer("Answer: (A)\nFinal answer: unknown") is Label.UNKNOWN
     assert read_answer("Max is a wumpus.") is None
+
+
+@pytest.mark.parametrize(("response", "label"), [
+    # Final answers as models write them (Llama-2 / Mistral chat style).
+    ("Max is a yumpus. Yumpuses are not sour.\nThe correct option is: B", Label.FALSE),
+    ("The correct answer is A) True.", Label.TRUE),
+    ("Answer: True", Label.TRUE),
+    ("Max is a dumpus.\nTherefore, the statement is false.", Label.FALSE),
+    ('So, the statement "Max is sour" is true.', Label.TRUE),
+    ("Thus the statement is not true.", Label.FALSE),
+    ("Max is not sour.\n\n**False**", Label.FALSE),
+    ("**(C) Unknown**", Label.UNKNOWN),
+    ("So the answer is (B) False.", Label.FALSE),
+    ("The answer is: C) Unknown", Label.UNKNOWN),
+    ("Final answer: **Unknown**", Label.UNKNOWN),
+    ("Max is a wumpus.\nFalse", Label.FALSE),
+    # The last answer wins over an earlier guess.
+    ("Answer: True\nWait, Max is not sour.\nThe statement is false.", Label.FALSE),
+])
+def test_answers_are_read_as_models_write_them(response: str, label: Label) -> None:
+    assert read_answer(response) is label
+
+
+@pytest.mark.parametrize("response", [
+    "We need to determine if the statement is true.\nMax is a yumpus.",
+    "Let's check whether the statement is true or false.",
+    "The answer is a clear one: Max is a dumpus.",
+    "Max is a yumpus, so Max is a dumpus.",
+])
+def test_no_answer_is_found_where_none_is_given(response: str) -> None:
+    assert read_answer(response) is None
+
+
+def test_answer_lines_are_not_kept_as_steps() -> None:
+    response = ("Max is red.\n**False**\nThe correct option is: B\n"
+                "Therefore, the statement is false.\nB) False\n(B)")
+    assert kept_steps(response) == ("Max is red.",)

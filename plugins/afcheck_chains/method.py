@@ -9,6 +9,12 @@ is *undecided* (a limit says nothing about the translation). Accepted items get 
 2–3 and a class T1–T4 / F1–F2; a limit on a step or on the path's conclusion also leaves the
 item undecided.
 
+A response that stopped at the generation limit (the record's ``finish_reason``) is *cut off*:
+it is not formalised, since its last step and its answer are missing, and it is no
+translation failure. A chain whose response gives no answer that
+:func:`afcheck_chains.segment.read_answer` reads is formalised and its steps labelled, but it
+gets no class: *no answer*.
+
 An item without a chain (ProofWriter and FOLIO as released) checks only the formalisation:
 it passes when the prover reproduces the gold label. An item with a chain passes when its
 class is T1, or the suite's expected class when it gives one.
@@ -35,7 +41,8 @@ from afcheck_chains.verify import (
     verify_chains,
 )
 
-Analysis = Literal["classified", "label_only", "analysis_failure", "undecided"]
+Analysis = Literal["classified", "label_only", "analysis_failure", "undecided", "no_answer",
+                   "cut_off"]
 """How far a chain's analysis got (the record's ``analysis``); its test status is
 :func:`afcheck_chains.outcome.outcome`'s."""
 
@@ -123,7 +130,7 @@ def run_chains(
     """Items whose last attempt stopped at a prover limit on the conclusion."""
     first: dict[int, tuple[bool, bool]] = {}
     raw: dict[int, list[str]] = {i: [] for i in range(len(records))}
-    pending = list(range(len(records)))
+    pending = [i for i, r in enumerate(records) if not r.cut_off]
     for attempt in range(attempts_allowed):
         if not pending:
             break
@@ -170,6 +177,13 @@ def run_chains(
     results: list[ChainResult] = []
     for index, record in enumerate(records):
         executed, matched = first.get(index, (False, False))
+        if record.cut_off:
+            results.append(ChainResult(
+                record=record, status="cut_off", attempts=0, first_executed=False,
+                first_matched=False, prover=prover_name,
+                reason=f"the response stopped at the generation limit ({record.cut_off}): "
+                       "its last step and its answer are missing; not analysed"))
+            continue
         base = ChainResult(record=record, status="analysis_failure", reason="",
                            attempts=attempts_allowed, first_executed=executed,
                            first_matched=matched, prover=prover_name,
@@ -198,13 +212,18 @@ def _mismatch(verdict: Verdict, gold: Label) -> str:
     return f"the prover labels the conclusion {got}, the gold label is {gold.value}"
 
 
+NO_ANSWER = ("no answer found in the response (read: 'Answer: True', 'The correct option "
+             "is: B', a final 'the statement is false', '**False**', a last line that is only "
+             "a label); the steps are labelled, the chain gets no class")
+
+
 def _judge(base: ChainResult) -> ChainResult:
     record, verdict = base.record, base.verdict
     assert verdict is not None
     if not record.steps and record.answer is None:
         return replace(base, status="label_only", reason="the prover reproduces the gold label")
     if record.answer is None:
-        return replace(base, status="undecided", reason="the chain has no predicted answer")
+        return replace(base, status="no_answer", reason=NO_ANSWER)
     labels = verdict.step_labels
     undecided = [i for i, label in enumerate(labels, 1) if not label.decided]
     if undecided:

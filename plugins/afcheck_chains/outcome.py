@@ -6,7 +6,8 @@ hold the evidence.
 - label only (no chain): passes when the prover reproduces the gold label (otherwise the
   item is an analysis failure);
 - analysis failure: fails (no translation agreed with the gold label within the retries);
-- undecided (a prover limit, no predicted answer): skipped, with the reason.
+- undecided (a prover limit), no answer (none found in the response), cut off (the response
+  stopped at the generation limit): skipped, with the reason.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ def outcome(result: ChainResult) -> ItemOutcome:
     record = result.record
     if result.status == "analysis_failure":
         return ItemOutcome(FAILED, result.reason, details(result))
-    if result.status == "undecided":
+    if result.status in ("undecided", "no_answer", "cut_off"):
         return ItemOutcome(SKIPPED, result.reason, details(result))
     if result.status == "label_only":
         return ItemOutcome(PASSED, "", details(result))

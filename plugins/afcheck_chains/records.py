@@ -79,6 +79,9 @@ class ChainRecord:
     expected_class: str | None = None
     gold_step_labels: tuple[Label, ...] | None = None
     gold_fol: GoldFol | None = None
+    cut_off: str = ""
+    """What the record says about a response that stopped at the generation limit
+    (``finish_reason 'length'``); empty for a complete one."""
     metadata: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
 
     @property
@@ -103,7 +106,8 @@ class ResultRecord:
     status: str
     """The test's status (``passed``, ``failed`` …)."""
     analysis: str
-    """``classified``, ``label_only``, ``analysis_failure`` or ``undecided``."""
+    """``classified``, ``label_only``, ``analysis_failure``, ``undecided``, ``no_answer`` or
+    ``cut_off``."""
     chain_class: str | None
     expected_class: str | None
     step_pairs: tuple[tuple[str, str], ...] = ()

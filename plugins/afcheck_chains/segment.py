@@ -35,8 +35,10 @@ _OPENERS = re.compile(
 _META = re.compile(
     r"^(?:let'?s|let us|we need to|we want to|we must|i need to|i will|i'll|we will|we'll"
     r"|to determine|to answer|to check|now,? (?:let|we)|the question|the statement"
-    r"|the answer|answer\b|based on|looking at|recall|note that|in summary|checking)"
-    r"|\b(?:the (?:final )?answer is|is (?:true|false|unknown)\s*$)",
+    r"|the answer|answer\b|based on|looking at|recall|note that|in summary|checking"
+    r"|(?:the )?(?:correct|final) (?:option|answer|choice)|option\b|choice\b)"
+    r"|\b(?:the (?:final )?answer is|is (?:true|false|unknown|uncertain)\s*$)"
+    r"|^\(?[abc]?\)?\s*(?:true|false|unknown|uncertain)\s*$|^\(?[abc]\)$",
     re.IGNORECASE,
 )
 _HEDGES = re.compile(
@@ -46,13 +48,25 @@ _HEDGES = re.compile(
     r"|appears?|assum(?:e|ing|ption)|suppose|contradict\w*|if we|whether)\b",
     re.IGNORECASE,
 )
-_ANSWER = re.compile(
-    r"(?:final answer|the answer is|answer)\s*(?:is)?\s*[:=]?\s*\**\s*\(?"
-    r"(true|false|unknown|uncertain|[abc])\b",
-    re.IGNORECASE,
+_LABEL = r"(true|false|unknown|uncertain)"
+_LETTER = r"\(?([ABC])\)?(?![A-Za-z])"
+_ANSWER_FORMS = (
+    # "Answer: True", "The final answer is (B)", "The correct option is: B) False",
+    # "So the answer is **False**".
+    re.compile(r"(?i:\b(?:final answer|answer|correct option|correct answer|correct choice"
+               r"|option|choice)\b(?:\s+(?:is|would be|should be))?\s*[:=]?\s*[*\s]*)"
+               rf"(?:{_LETTER}(?:\s*[:)]?\s*(?i:{_LABEL}))?|(?i:{_LABEL}\b))"),
+    # "Therefore, the statement is false.", 'The statement "Max is sour" is true.'
+    re.compile(r"(?i:\bthe (?:statement|conclusion|claim|hypothesis)(?:\s*[\"“'][^\"”']*"
+               r"[\"”'])?\s+is\s+(?:therefore\s+|thus\s+|hence\s+)?(not\s+)?\**"
+               rf"{_LABEL}\b)"),
+    # "**False**", "**(B) False**", a last line that is only a label.
+    re.compile(rf"\*\*\s*(?:{_LETTER}\s*)?(?i:{_LABEL})?\s*\.?\s*\*\*"),
+    re.compile(rf"(?m)^\s*(?:{_LETTER}\s*)?(?i:{_LABEL})\s*\.?\s*$"),
 )
-
-
+_OPEN_QUESTION = re.compile(r"(?i)\b(?:whether|if|determine|decide|check|verify|know|see|"
+                            r"find out|evaluate|assess)\s+(?:or not\s+)?$")
+"""Words before "the statement is true" that make it a question, not an answer."""
 def split_sentences(text: str) -> list[str]:
     """Sentences, line by line; a line's list marker (``1.``) is not a sentence of its own."""
     out: list[str] = []
@@ -102,6 +116,30 @@ def kept_steps(response: str | list[str]) -> tuple[str, ...]:
 
 
 def read_answer(response: str) -> Label | None:
-    """The label of the response's last answer line (``Answer: True``, ``(B)``…)."""
-    found = _ANSWER.findall(response)
-    return parse_label(found[-1]) if found else None
+    """The model's final answer: the last of the forms models write it in (``Answer:
+    True``, ``The correct option is: B``, ``the statement is false``, ``**False**``, a last
+    line that is only a label), or ``None`` when the response gives none. Letters are
+    Logic-LLM's options (A True, B False, C Unknown); "the statement is true" after
+    "whether" or "determine if" is a question, not an answer."""
+    found: list[tuple[int, Label]] = []
+    for form in _ANSWER_FORMS:
+        for match in form.finditer(response):
+            label = _label_of(match)
+            if label is None or _OPEN_QUESTION.search(response[max(0, match.start() - 40):
+                                                                match.start()]):
+                continue
+            found.append((match.end(), label))
+    return max(found, key=lambda hit: hit[0])[1] if found else None
+
+
+def _label_of(match: re.Match[str]) -> Label | None:
+    groups = [g for g in match.groups() if g]
+    negated = any(g.strip().lower() == "not" for g in groups)
+    words = [g for g in groups if g.strip().lower() != "not"]
+    if not words:
+        return None
+    # "(B) False": the word is what the model meant to say; a lone letter maps by option.
+    label = parse_label(words[-1])
+    if label is not None and negated:
+        return {Label.TRUE: Label.FALSE, Label.FALSE: Label.TRUE}.get(label)
+    return label

@@ -8,7 +8,9 @@
 - NL→FOL: execution rate (the first translation runs in the prover) and execution accuracy
   (its conclusion label equals the gold label, among those that run), as the seed defines
   them on first attempts; analysis-failure rate (no accepted translation after the retries);
-- undecided: items a prover limit left without a class.
+- undecided: items a prover limit left without a class; no answer: chains whose response
+  gives no answer the reader finds; cut off: responses that stopped at the generation limit
+  (not analysed).
 """
 
 from __future__ import annotations
@@ -68,6 +70,8 @@ class ChainMetrics:
     execution_accuracy: Rate | None
     analysis_failure: Rate
     undecided: Rate
+    no_answer: Rate = Rate(0, 0)
+    cut_off: Rate = Rate(0, 0)
     confusion: Mapping[tuple[str, str], int] = field(default_factory=dict)
     """(expected class, class got or the analysis status) → items."""
     step_confusion: Mapping[tuple[str, str], int] = field(default_factory=dict)
@@ -96,6 +100,8 @@ class ChainMetrics:
             else self.execution_accuracy.to_json(),
             "analysis_failure_rate": self.analysis_failure.to_json(),
             "undecided": self.undecided.to_json(),
+            "no_answer": self.no_answer.to_json(),
+            "cut_off": self.cut_off.to_json(),
         }
 
 
@@ -143,6 +149,8 @@ def metrics(results: Sequence[Counted]) -> ChainMetrics:
         if known else None,
         analysis_failure=Rate(sum(1 for r in results if r.analysis == "analysis_failure"), n),
         undecided=Rate(sum(1 for r in results if r.analysis == "undecided"), n),
+        no_answer=Rate(sum(1 for r in results if r.analysis == "no_answer"), n),
+        cut_off=Rate(sum(1 for r in results if r.analysis == "cut_off"), n),
         confusion=dict(confusion),
         step_confusion=dict(Counter(pairs)),
         analyses=dict(Counter(r.analysis for r in results)),
@@ -159,6 +167,8 @@ def by_dataset(results: Sequence[Counted]) -> dict[str, ChainMetrics]:
 GATES: Mapping[str, str] = {
     "analysis_failure_rate": "max",
     "undecided_rate": "max",
+    "no_answer_rate": "max",
+    "cut_off_rate": "max",
     "execution_rate": "min",
     "execution_accuracy": "min",
     "step_label_macro_f1": "min",
@@ -186,6 +196,10 @@ class ChainsSummary:
             return m.analysis_failure.value
         if name == "undecided_rate":
             return m.undecided.value
+        if name == "no_answer_rate":
+            return m.no_answer.value
+        if name == "cut_off_rate":
+            return m.cut_off.value
         if name == "execution_rate":
             return m.execution_rate.value if m.execution_rate else None
         if name == "execution_accuracy":
@@ -239,6 +253,10 @@ def _line(m: ChainMetrics) -> str:
              f"EA {_pct(m.execution_accuracy)}", f"analysis failures {_pct(m.analysis_failure)}"]
     if m.undecided.count:
         parts.append(f"undecided {m.undecided.count}")
+    if m.no_answer.count:
+        parts.append(f"no answer found {m.no_answer.count}")
+    if m.cut_off.count:
+        parts.append(f"cut off at the generation limit {m.cut_off.count}")
     if m.step_macro_f1 is not None:
         parts.append(f"step macro-F1 {m.step_macro_f1:.3f} ({m.step_pairs} steps)")
     for name, rate in m.expected.items():

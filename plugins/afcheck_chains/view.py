@@ -37,12 +37,13 @@ from afcheck_chains.summary import metrics as group
 STEP_LABELS = tuple(label.value for label in Label)
 """Every label a step can get, in display order."""
 
-OTHER = ("analysis_failure", "undecided", "label_only")
+OTHER = ("analysis_failure", "undecided", "no_answer", "cut_off", "label_only")
 """What a chain gets instead of a class."""
 
 COLOURS = {"T1": "#2e7d32", "T2": "#81c784", "T3": "#3b7dd8", "T4": "#90b8ee",
            "F1": "#f0ad4e", "F2": "#d9534f", "analysis_failure": "#616161",
-           "undecided": "#bdbdbd", "label_only": "#8e44ad"}
+           "undecided": "#bdbdbd", "no_answer": "#d7ccc8", "cut_off": "#a1887f",
+           "label_only": "#8e44ad"}
 
 
 class ChainsView(MethodView):
@@ -138,14 +139,18 @@ class ChainsView(MethodView):
             g = group(recs)
             rows.append(f"<tr><td>{escape(item.run.label)}</td><td class=num>{g.n}</td>"
                         + _rate(g.execution_rate) + _rate(g.execution_accuracy)
-                        + _rate(g.analysis_failure) + _rate(g.undecided) + "</tr>")
+                        + _rate(g.analysis_failure) + _rate(g.undecided)
+                        + _rate(g.no_answer) + _rate(g.cut_off) + "</tr>")
         return ("<h3>Translation and analysis</h3><table class=metrics><thead><tr><th>run</th>"
                 "<th>N</th><th>execution rate</th><th>execution accuracy</th>"
-                "<th>analysis-failure rate</th><th>undecided</th></tr></thead><tbody>"
+                "<th>analysis-failure rate</th><th>undecided</th><th>no answer found</th>"
+                "<th>cut off</th></tr></thead><tbody>"
                 + "".join(rows) + "</tbody></table><p class=caption>Execution rate: the first "
                 "translation runs in the prover; execution accuracy: its conclusion label "
                 "equals the gold label, among those that run (the seed's definitions, on first "
-                "attempts). Analysis failure: no translation accepted after the retries.</p>")
+                "attempts). Analysis failure: no translation accepted after the retries. No answer: the "
+                "response gives none the reader finds; cut off: the response stopped at the "
+                "generation limit (not analysed, not a translation failure).</p>")
 
     def browse(self, step: Record, tables: BrowseTables) -> BrowseRecord:
         chain_class = step.get("class")
