@@ -163,8 +163,7 @@ def test_no_sentence_yields_a_quantifier_word_as_a_predicate() -> None:
 
 def _label(premises: list[str], conclusion: str) -> str:
     from afcheck_chains.records import Label
-    from afcheck_chains.verify import ProofCache, check_conclusions
-    from afcheck_chains.verify import FormalChain
+    from afcheck_chains.verify import FormalChain, ProofCache, check_conclusions
     from afcheck_fol.provers import make_fol_prover
 
     chain = FormalChain(tuple(translate(p) for p in premises), translate(conclusion), ())

@@ -60,8 +60,20 @@ def details(result: ChainResult) -> str:
                          f"{step.label.value} ({statuses}){mark}")
         if verdict.path_conclusion is not None:
             lines.append(f"conclusion under the path: {verdict.path_conclusion.label.value}")
+        if verdict.path_without_restating is not None:
+            steps = ", ".join(str(i + 1) for i in verdict.restating)
+            lines.append(f"conclusion under the path without step(s) {steps}, which restate "
+                         f"it: {verdict.path_without_restating.label.value}"
+                         + (" (the path is valid only by restating the conclusion)"
+                            if result.restatement_only else ""))
     else:
         lines.extend(f"  step {i}: {s}" for i, s in enumerate(record.steps, 1))
+    for position, earlier, text in result.repeated:
+        lines.append(f"  dropped step {position} (its FOL repeats step {earlier}): {text}")
+    for quality in result.quality:
+        lines.append(f"  vs gold FOL, {quality.role}: FOL-BLEU {quality.bleu:.3f}, "
+                     + {True: "equivalent", False: "not equivalent",
+                        None: "equivalence undecided"}[quality.equivalent])
     for index, raw in enumerate(result.raw_outputs, 1):
         lines.append(f"model output {index}:\n{raw}")
     return "\n".join(lines)
@@ -103,4 +115,7 @@ def to_json(result: ChainResult) -> dict[str, object]:
         "first_matched": result.first_matched, "prover": result.prover,
         "prover_seconds": verdict.seconds if verdict else 0.0,
         "steps": steps, "metadata": dict(record.metadata),
+        "repeated_steps": [{"step": p, "repeats": e, "text": t} for p, e, t in result.repeated],
+        "fol_quality": [q.to_json() for q in result.quality],
+        "restatement_only": result.restatement_only,
     }

@@ -86,7 +86,8 @@ class ChainsView(MethodView):
                "within the retries) and undecided chains (a prover limit) have no class.</p>",
                self._expected(groups),
                self._steps(groups),
-               self._analysis(groups)]
+               self._analysis(groups),
+               self._quality(groups)]
         return "\n".join(part for part in out if part)
 
     def _expected(self, groups: Sequence[tuple[RunSteps, list[ResultRecord]]]) -> str:
@@ -148,9 +149,32 @@ class ChainsView(MethodView):
                 + "".join(rows) + "</tbody></table><p class=caption>Execution rate: the first "
                 "translation runs in the prover; execution accuracy: its conclusion label "
                 "equals the gold label, among those that run (the seed's definitions, on first "
-                "attempts). Analysis failure: no translation accepted after the retries. No answer: the "
-                "response gives none the reader finds; cut off: the response stopped at the "
-                "generation limit (not analysed, not a translation failure).</p>")
+                "attempts). Analysis failure: no translation accepted after the retries. No "
+                "answer: the response gives none the reader finds; cut off: the response "
+                "stopped at the generation limit (not analysed, not a translation "
+                "failure).</p>")
+
+    def _quality(self, groups: Sequence[tuple[RunSteps, list[ResultRecord]]]) -> str:
+        """FB and LE against gold FOL, and the path-dependence diagnostic."""
+        totals = [(item, group(recs)) for item, recs in groups]
+        rows = []
+        for item, g in totals:
+            bleu = "n/a" if g.fol_bleu is None else f"{100 * g.fol_bleu:.1f}"
+            compared = g.logical_equivalence.total if g.logical_equivalence else 0
+            rows.append(f"<tr><td>{escape(item.run.label)}</td><td class=num>{bleu}</td>"
+                        + _rate(g.logical_equivalence) + f"<td class=num>{compared}</td>"
+                        + _rate_count(g.t2_restatement)
+                        + _rate_count(g.valid_restatement) + "</tr>")
+        return ("<h3>Translation quality and path dependence</h3><table class=metrics><thead>"
+                "<tr><th>run</th><th>FOL-BLEU</th><th>logical equivalence</th>"
+                "<th>sentences with gold FOL</th><th>T2 valid only by restating C</th>"
+                "<th>T1/T2 valid only by restating C</th></tr></thead><tbody>"
+                + "".join(rows) + "</tbody></table><p class=caption>FOL-BLEU and logical "
+                "equivalence (LE) compare each sentence of the first translation with the "
+                "data's gold FOL, where it has some (LogicLLaMA's metrics, seed §4.2.1). A "
+                "valid proof path holds only by restating the conclusion when, without the "
+                "path steps that state the conclusion (or its negation), the path no longer "
+                "gives the gold label: Algorithm 3 then says little about the chain.</p>")
 
     def browse(self, step: Record, tables: BrowseTables) -> BrowseRecord:
         chain_class = step.get("class")
