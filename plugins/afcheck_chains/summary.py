@@ -5,7 +5,8 @@
   classification set);
 - step-label macro-F1 over True / False / Unknown against gold step labels, where the data
   has them (a predicted Error / Limit / Invalid counts as a miss of the gold class);
-- NL→FOL: execution rate (the first translation runs in the prover) and execution accuracy
+- NL→FOL: execution rate (the first translation runs in the prover, of the items translated:
+  a cut-off response is not) and execution accuracy
   (its conclusion label equals the gold label, among those that run), as the seed defines
   them on first attempts; analysis-failure rate (no accepted translation after the retries);
 - translation quality where the data gives gold FOL: FOL-BLEU (mean over the sentences
@@ -166,6 +167,8 @@ def metrics(results: Sequence[Counted]) -> ChainMetrics:
     pairs = [pair for r in results for pair in r.step_pairs]
     known = all(r.first_executed is not None for r in results)
     executed = sum(1 for r in results if r.first_executed)
+    # A cut-off response is never translated: it is outside the execution rate.
+    translated = sum(1 for r in results if r.analysis != "cut_off")
     compared = [q for r in results for q in r.quality]
     t2 = [r for r in results if r.chain_class == "T2"]
     valid = [r for r in results if r.chain_class in ("T1", "T2")]
@@ -181,7 +184,7 @@ def metrics(results: Sequence[Counted]) -> ChainMetrics:
         expected=expected,
         step_macro_f1=macro_f1(pairs),
         step_pairs=len(pairs),
-        execution_rate=Rate(executed, n) if known else None,
+        execution_rate=Rate(executed, translated) if known else None,
         execution_accuracy=Rate(sum(1 for r in results if r.first_matched), executed)
         if known else None,
         analysis_failure=Rate(sum(1 for r in results if r.analysis == "analysis_failure"), n),
