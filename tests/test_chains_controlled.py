@@ -260,3 +260,62 @@ def test_a_chains_context_changes_no_released_sentence(data_dir: Path) -> None:
                 translate(s) for s in sentences]
             count += 1
     assert count == 950
+
+
+@pytest.mark.realdata
+def test_real_prontoqa_chains_written_the_way_models_write_them(data_dir: Path) -> None:
+    """Every released PrOntoQA gold chain, rewritten with two habits of chat models (a fact
+    about the chain's subject as "They are a dumpus." or, after a plural rule, "It is not
+    sour."; a plural class rule as "Zumpus is a jompus.", the class noun written as a name),
+    translates to the gold chain's own formulas."""
+    import re as regex
+
+    from afcheck_chains.controlled import translate_chain
+    from afcheck_chains.loaders import load_logic_llm
+    from afcheck_chains.records import ChainRecord
+
+    pronouns = classes = 0
+    for record in load_logic_llm(data_dir / "prontoqa" / "dev.json", "prontoqa"):
+        assert isinstance(record, ChainRecord)
+        name = record.steps[0].split()[0]
+        rewritten = [record.steps[0]]
+        for previous, step in zip(record.steps, record.steps[1:], strict=False):
+            fact = regex.fullmatch(rf"{name} is (not )?(an? )?(\w+)\.", step)
+            rule = regex.fullmatch(r"([A-Z]\w+)uses are (\w+)uses\.", step)
+            if fact and fact.group(2):
+                step = f"They are {fact.group(1) or ''}{fact.group(2)}{fact.group(3)}."
+                pronouns += 1
+            elif fact and regex.fullmatch(r"[A-Z]\w+ are .*", previous):
+                step = f"It is {fact.group(1) or ''}{fact.group(3)}."
+                pronouns += 1
+            elif rule:
+                noun = rule.group(2) + "us"
+                step = f"{rule.group(1)}us is {'an' if noun[0] in 'aeiou' else 'a'} {noun}."
+                classes += 1
+            rewritten.append(step)
+        premises = list(record.premises)
+        gold = translate_chain([*premises, *record.steps], len(premises))
+        assert translate_chain([*premises, *rewritten], len(premises)) == gold, record.id
+    assert pronouns > 300 and classes > 300
+
+
+@pytest.mark.parametrize(("rule", "step", "formula"), [
+    ("Yumpuses are dumpuses.", "They are a dumpus.", P("Dumpus", "max")),
+    ("Yumpuses are dumpuses.", "They are not a wumpus.", Not(P("Wumpus", "max"))),
+    ("Each yumpus is a dumpus.", "They are a dumpus.", P("Dumpus", "max")),
+    ("Tumpuses are not sour.", "It is not sour.", Not(P("Sour", "max"))),
+    ("Each tumpus is not sour.", "She is not sour.", Not(P("Sour", "max"))),
+    ("Yumpuses are dumpuses.", "They are dumpuses.", None),   # the class, or Max?
+    ("Tumpuses are not sour.", "They are not sour.", None),
+    ("Each tumpus is not sour.", "It is not sour.", None),    # each tumpus, or Max?
+])
+def test_a_pronoun_after_a_class_rule_refers_to_the_name_only_when_it_cannot_mean_the_class(
+        rule: str, step: str, formula: object) -> None:
+    from afcheck_chains.controlled import translate_chain
+
+    sentences = [*PRONTO_PREMISES, "Max is a yumpus.", rule, step]
+    if formula is None:
+        with pytest.raises(Untranslatable, match="about a class"):
+            translate_chain(sentences, len(PRONTO_PREMISES))
+    else:
+        assert translate_chain(sentences, len(PRONTO_PREMISES))[-1] == formula

@@ -19,8 +19,9 @@ In a chain (:func:`translate` with a :class:`Context`), a capitalised subject th
 the chain's classes and none of its names (``Zumpus is a jompus.`` where "Zumpuses are
 small" is a premise) is read as the class rule it states; one that is both is refused. A
 pronoun outside a rule (``They are sour.``) refers to the chain's subject: the named subject
-of the nearest earlier sentence; it is refused when that sentence is about a class or about
-no single name.
+of the nearest earlier sentence. After a class statement it refers to the named subject
+before that only when it cannot mean the class ("he", "she", "it" after a plural class,
+"They are a dumpus"); otherwise, and after a sentence about several names, it is refused.
 
 Names: an adjective, noun or verb becomes a predicate named by its lemma with a capital
 (``Cold``, ``Jompus``, ``Chase``); a person or ``the …`` phrase becomes a lower-case constant
@@ -95,12 +96,17 @@ class Context:
     constants (``max``); ``antecedent`` is the named subject of the nearest earlier sentence
     (what a pronoun outside a rule refers to), ``None`` when there is none, and
     ``antecedent_why`` says why (the earlier sentence is about a class, or about several
-    names)."""
+    names). After a general statement (``after_general``: ``"plural"`` for "Dumpuses are
+    wumpuses", ``"singular"`` for "Each dumpus is a wumpus" and conditionals), a pronoun that
+    cannot mean the class refers to ``individual``, the named subject before it: "he" or
+    "she", "it" after a plural class, "they" before a singular noun ("They are a dumpus")."""
 
     classes: frozenset[str] = frozenset()
     names: frozenset[str] = frozenset()
     antecedent: Const | None = None
     antecedent_why: str = "no earlier sentence names its subject"
+    after_general: str = ""
+    individual: Const | None = None
 
 
 def _lemma_plural(word: str) -> str:
@@ -163,6 +169,10 @@ class _Parse:
         if first in _PRONOUNS and not variable_ok:
             if self.antecedent is not None:
                 return self.antecedent, 1
+            context = self.context
+            if context is not None and context.individual is not None \
+                    and _individual(words, context.after_general):
+                return context.individual, 1
             why = self.context.antecedent_why if self.context is not None else \
                 "the sentence stands alone"
             raise self.fail(f"'{words[0]}' outside a rule refers to no named subject ({why})")
@@ -262,6 +272,34 @@ class _Parse:
             if isinstance(subject, Const):
                 self.antecedent = subject
         return out
+
+
+def _individual(words: list[str], after: str) -> bool:
+    """Whether the pronoun opening ``words``, after a general statement of number ``after``,
+    cannot refer to that statement's class: "he"/"she"; "it" after a plural class; "they"
+    with a singular noun ("They are (not) a dumpus")."""
+    lowered = [w.lower() for w in words]
+    if not after:
+        return False
+    if lowered[0] in ("he", "she"):
+        return True
+    if lowered[0] == "it":
+        return after == "plural"
+    rest = lowered[1:]
+    if rest[:1] == ["are"] or rest[:1] == ["is"]:
+        rest = rest[1:]
+        if rest[:1] == ["not"]:
+            rest = rest[1:]
+        return rest[:1] in (["a"], ["an"])
+    return False
+
+
+def _number(sentence: str) -> str:
+    """``singular`` or ``plural``: how a general statement names its class."""
+    words = sentence.lower().split()
+    if words[:1] in (["each"], ["every"], ["if"], ["no"], ["nothing"]) or words[1:2] == ["is"]:
+        return "singular"
+    return "plural"
 
 
 def _split_and(words: list[str]) -> list[list[str]]:
@@ -465,21 +503,29 @@ def chain_context(premises: Sequence[str]) -> Context:
 def translate_chain(sentences: Sequence[str], premise_count: int) -> list[Formula]:
     """Every sentence of a chain (premises first), in order, each in the chain's context
     (:func:`chain_context` of the first ``premise_count``); a pronoun outside a rule refers
-    to the named subject of the nearest earlier sentence. :class:`Untranslatable` names the
+    to the named subject of the nearest earlier sentence, or across a general statement when
+    it cannot mean its class (:class:`Context`). :class:`Untranslatable` names the
     first sentence outside the grammar."""
     base = chain_context(sentences[:premise_count])
     antecedent: Const | None = None
+    individual: Const | None = None
+    after = ""
     why = base.antecedent_why
     out: list[Formula] = []
     for sentence in sentences:
-        formula = translate(sentence, replace(base, antecedent=antecedent, antecedent_why=why))
+        formula = translate(sentence, replace(base, antecedent=antecedent, antecedent_why=why,
+                                              after_general=after, individual=individual))
         out.append(formula)
         antecedent = subject_of(formula)
-        if antecedent is None:
-            why = ("the sentence before it is about a class (a general statement)" if isinstance(
-                formula, (Forall, Exists)) or (isinstance(formula, Not) and isinstance(
-                    formula.body, Forall)) else "the sentence before it names no single "
-                   "subject")
+        if antecedent is not None:
+            individual, after = antecedent, ""
+        elif isinstance(formula, (Forall, Exists)) or (
+                isinstance(formula, Not) and isinstance(formula.body, Forall)):
+            after = _number(sentence)
+            why = "the sentence before it is about a class (a general statement)"
+        else:
+            individual, after = None, ""
+            why = "the sentence before it names no single subject"
     return out
 
 

@@ -69,7 +69,7 @@ class SentenceQuality:
     """Logically equivalent to the gold formula; ``None``: undecided."""
 
     def to_json(self) -> dict[str, object]:
-        return {"role": self.role, "bleu": round(self.bleu, 6), "equivalent": self.equivalent}
+        return {"role": self.role, "bleu": self.bleu, "equivalent": self.equivalent}
 
     @classmethod
     def from_json(cls, data: Mapping[str, object]) -> SentenceQuality | None:
