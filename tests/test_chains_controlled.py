@@ -117,6 +117,7 @@ def E(body: object) -> object:  # noqa: N802 - reads like the formula
     ("Everything is cold.", Forall(x, P("Cold", x))),
     ("Each impus is opaque.", Forall(x, Implies(P("Impus", x), P("Opaque", x)))),
     ("Every vumpus is a zumpus.", Forall(x, Implies(P("Vumpus", x), P("Zumpus", x)))),
+    ("Any vumpus is a zumpus.", Forall(x, Implies(P("Vumpus", x), P("Zumpus", x)))),
     ("All red things are rough.", Forall(x, Implies(P("Red", x), P("Rough", x)))),
 ])
 def test_quantifier_words_read_as_quantifiers(sentence: str, formula: object) -> None:
@@ -319,3 +320,33 @@ def test_a_pronoun_after_a_class_rule_refers_to_the_name_only_when_it_cannot_mea
             translate_chain(sentences, len(PRONTO_PREMISES))
     else:
         assert translate_chain(sentences, len(PRONTO_PREMISES))[-1] == formula
+
+
+PROOFWRITER_PREMISES = [  # ProofWriter_AttNoneg-OWA-D5-1041's shape (Logic-LLM's dev.json)
+    "Bob is cold.", "Bob is quiet.", "Charlie is kind.", "Charlie is rough.",
+    "If something is quiet and cold then it is smart.", "Red, cold things are round.",
+    "All quiet things are rough.", "If something is rough then it is cold.",
+]
+
+
+@pytest.mark.parametrize(("steps", "last"), [
+    # Steps as chat models write them on ProofWriter.
+    (["Bob is quiet and cold, so he is smart."],
+     And((And((P("Quiet", "bob"), P("Cold", "bob"))), P("Smart", "bob")))),
+    (["Since Charlie is rough, he is cold."], And((P("Rough", "charlie"), P("Cold", "charlie")))),
+    (["Charlie is kind.", "He is rough.", "It is cold."], P("Cold", "charlie")),
+    (["All quiet things are rough.", "Bob is quiet.", "Bob is rough."], P("Rough", "bob")),
+    (["Nothing is both rough and cold."], None),
+    (["Most quiet things are rough."], None),
+    (["No quiet things are smart."], Forall(x, Implies(P("Quiet", x), Not(P("Smart", x))))),
+    (["Bob is cold and Charlie is kind.", "He is smart."], None),
+])
+def test_proofwriter_steps_as_models_write_them(steps: list[str], last: object) -> None:
+    from afcheck_chains.controlled import translate_chain
+
+    sentences = [*PROOFWRITER_PREMISES, *steps]
+    if last is None:
+        with pytest.raises(Untranslatable):
+            translate_chain(sentences, len(PROOFWRITER_PREMISES))
+    else:
+        assert translate_chain(sentences, len(PROOFWRITER_PREMISES))[-1] == last

@@ -5,7 +5,7 @@ is the offline baseline formaliser of the chains method (no model, deterministic
 
 - facts: ``Bob is cold.`` ``Bob is not a wumpus.`` ``The bald eagle chases the cat.``
   ``The cat does not eat the dog.`` ``Max is red and round.``;
-- class rules: ``Jompuses are (not) shy.`` ``Each/Every yumpus is (not) a dumpus.``
+- class rules: ``Jompuses are (not) shy.`` ``Each/Every/Any yumpus is (not) a dumpus.``
   ``All quiet things are rough.`` ``Red, cold people are not round.``;
 - conditionals: ``If something is quiet and cold then it is smart.`` ``If someone needs the
   bear and they are red then the bear is kind.`` ``If Dave is smart then Dave is quiet.``
@@ -71,7 +71,7 @@ _PRONOUNS = {"it", "they", "he", "she", "them"}
 _COPULAS = {"is", "are"}
 _AUX = {"does", "do"}
 _KINDS = {"things", "people", "ones", "thing", "person", "one", "animals", "animal"}
-_QUANTIFIERS = {"all", "every", "each"}
+_QUANTIFIERS = {"all", "every", "each", "any"}
 _ARTICLES = {"a", "an"}
 _VAGUE = {"most", "many", "few", "several", "some of", "almost", "nearly", "usually",
           "often", "sometimes", "generally", "typically", "mostly"}
@@ -431,13 +431,13 @@ def _quantified(parse: _Parse, words: list[str], lowered: list[str]) -> Formula 
     if head == "only":
         guard, claim = _class_parts(parse, words[1:], singular=False)
         return Forall(_X, Implies(claim, guard))
-    if head == "not" and len(lowered) > 1 and lowered[1] in _QUANTIFIERS:
+    if head == "not" and len(lowered) > 1 and lowered[1] in ("all", "every", "each"):
         return Not(_class_rule(parse, words[2:], singular=lowered[1] != "all"))
     if head in ("everything", "everyone", "everybody"):
         rest = words[1:]
         return Forall(_X, _conjoin(
             [c.formula for c in parse.clauses(rest, variable_ok=True, default=_X)]))
-    if head in ("none", "any", "few", "both", "either", "neither"):
+    if head in ("none", "few", "both", "either", "neither"):
         raise parse.fail(f"'{words[0]}' as a quantifier is outside the grammar")
     return None
 
