@@ -109,3 +109,15 @@ def test_section_shows_translation_quality_and_path_dependence(recorded: RunFile
     assert re.search(r"<td class=num>80\.3</td>", html)  # FOL-BLEU of the one gold chain
     assert "1/1 <span class=ci>" in html                 # T2 valid only by restating C
     assert 'data-category="no_answer"' in html or "no answer found" in html
+
+
+def test_browser_record_says_what_the_diagnostics_found(recorded: RunFile) -> None:
+    steps = {str(s["id"]): s for s in recorded.steps_of("chains")}
+    tables = BrowseTables(Strings(), Strings())
+    echo = SECTION.browse(steps["demo-a/prontoqa-echo"], tables)
+    assert echo["rq"] is True
+    repeats = SECTION.browse(steps["demo-a/prontoqa-repeats"], tables)
+    assert repeats["rp"] == ["step 4 (Yumpuses are dumpuses.) repeats step 2"]
+    smart = SECTION.browse(steps["demo-a/proofwriter-smart"], tables)
+    assert "premise 5: FB 0.00, not equivalent" in smart["fq"]  # type: ignore[operator]
+    assert "rq" not in SECTION.browse(steps["demo-a/prontoqa-walk"], tables)

@@ -2,10 +2,12 @@
 
 The class table T1–T4 / F1–F2 per run (and dataset) with 95% Wilson intervals and a 100% bar
 chart, the expected-class accuracy with its confusion table, the step-label macro-F1 with
-the gold × predicted table, the translation's execution rate and accuracy and the
-analysis-failure rate; and the step browser's record of each chain: premises, conclusion,
-each step with its FOL, its label (and gold label) and whether it is on the proof path (drawn
-by ``view.js``). Items are read with :class:`afcheck_chains.records.ResultRecord` and counted
+the gold × predicted table, the translation's execution rate and accuracy, the
+analysis-failure rate and the no-answer and cut-off outcomes; FOL-BLEU and logical
+equivalence against gold FOL and the path-dependence diagnostic; and the step browser's record
+of each chain: premises, conclusion, each step with its FOL, its label (and gold label) and
+whether it is on the proof path, the steps dropped as repeats, each sentence's FB and LE and
+whether the path is valid only by restating the conclusion (drawn by ``view.js``). Items are read with :class:`afcheck_chains.records.ResultRecord` and counted
 by :func:`afcheck_chains.summary.metrics`, exactly as the run counts them; ``afcheck compare``
 shows those figures over the items two runs share, and names an item's outcome by its class
 (else its analysis status).
@@ -207,6 +209,15 @@ class ChainsView(MethodView):
             flag = step.get(key)
             if isinstance(flag, bool):
                 record[short] = flag
+        if step.get("restatement_only") is True:
+            record["rq"] = True
+        repeated = step.get("repeated_steps")
+        if isinstance(repeated, list) and repeated:
+            record["rp"] = [f"step {r.get('step')} ({r.get('text')}) repeats step "
+                            f"{r.get('repeats')}" for r in repeated if isinstance(r, dict)]
+        quality = step.get("fol_quality")
+        if isinstance(quality, list) and quality:
+            record["fq"] = [_quality_note(q) for q in quality if isinstance(q, dict)]
         found_path = step.get("path")
         path = [p for p in found_path if isinstance(p, int)] \
             if isinstance(found_path, list) else None
@@ -222,6 +233,16 @@ class ChainsView(MethodView):
             record["n"] = (f"{sum(1 for x in labelled if x == 'True')}/{len(labelled)} steps True"
                            f", path {len(path or [])}")
         return record
+
+
+def _quality_note(entry: Mapping[str, object]) -> str:
+    """``premise 3: FB 0.61, equivalent``."""
+    bleu = entry.get("bleu")
+    shown = f"{bleu:.2f}" if isinstance(bleu, (int, float)) else "?"
+    found = entry.get("equivalent")
+    equivalent = "equivalence undecided" if not isinstance(found, bool) else \
+        "equivalent" if found else "not equivalent"
+    return f"{entry.get('role')}: FB {shown}, {equivalent}"
 
 
 def _step(entry: Mapping[str, object]) -> BrowseRecord:
