@@ -7,8 +7,9 @@ analysis-failure rate and the no-answer and cut-off outcomes; FOL-BLEU and logic
 equivalence against gold FOL and the path-dependence diagnostic; and the step browser's record
 of each chain: premises, conclusion, each step with its FOL, its label (and gold label) and
 whether it is on the proof path, the steps dropped as repeats, each sentence's FB and LE and
-whether the path is valid only by restating the conclusion (drawn by ``view.js``). Items are read with :class:`afcheck_chains.records.ResultRecord` and counted
-by :func:`afcheck_chains.summary.metrics`, exactly as the run counts them; ``afcheck compare``
+whether the path is valid only by restating the conclusion (drawn by ``view.js``). Items are
+read with :class:`afcheck_chains.records.ResultRecord` and counted by
+:func:`afcheck_chains.summary.metrics`, exactly as the run counts them; ``afcheck compare``
 shows those figures over the items two runs share, and names an item's outcome by its class
 (else its analysis status).
 """
