@@ -63,6 +63,9 @@ def test_the_last_answer_line_wins() -> None:
     ("The answer is: C) Unknown", Label.UNKNOWN),
     ("Final answer: **Unknown**", Label.UNKNOWN),
     ("Max is a wumpus.\nFalse", Label.FALSE),
+    ("Max is a tumpus.\nSo, Max is sour is false.", Label.FALSE),
+    ("Max is not a tumpus, so Max being sour is unknown.", Label.UNKNOWN),
+    ("If Max is a yumpus, he is a dumpus. The answer is True.", Label.TRUE),
     # The last answer wins over an earlier guess.
     ("Answer: True\nWait, Max is not sour.\nThe statement is false.", Label.FALSE),
 ])
@@ -75,6 +78,8 @@ def test_answers_are_read_as_models_write_them(response: str, label: Label) -> N
     "Let's check whether the statement is true or false.",
     "The answer is a clear one: Max is a dumpus.",
     "Max is a yumpus, so Max is a dumpus.",
+    "Let's see whether Max is sour is true.",
+    "To check if the claim is false, look at the premises.",
 ])
 def test_no_answer_is_found_where_none_is_given(response: str) -> None:
     assert read_answer(response) is None

@@ -60,13 +60,16 @@ _ANSWER_FORMS = (
     re.compile(r"(?i:\bthe (?:statement|conclusion|claim|hypothesis)(?:\s*[\"“'][^\"”']*"
                r"[\"”'])?\s+is\s+(?:therefore\s+|thus\s+|hence\s+)?(not\s+)?\**"
                rf"{_LABEL}\b)"),
+    # "So, Max is sour is false.", "Whether Max is sour is unknown." (a line's end).
+    re.compile(rf"(?im)\bis\s+(not\s+)?\**{_LABEL}\**\s*[.!]?\s*$"),
     # "**False**", "**(B) False**", a last line that is only a label.
     re.compile(rf"\*\*\s*(?:{_LETTER}\s*)?(?i:{_LABEL})?\s*\.?\s*\*\*"),
     re.compile(rf"(?m)^\s*(?:{_LETTER}\s*)?(?i:{_LABEL})\s*\.?\s*$"),
 )
 _OPEN_QUESTION = re.compile(r"(?i)\b(?:whether|if|determine|decide|check|verify|know|see|"
-                            r"find out|evaluate|assess)\s+(?:or not\s+)?$")
-"""Words before "the statement is true" that make it a question, not an answer."""
+                            r"find out|evaluate|assess)\b")
+"""Words before "the statement is true" in its sentence that make it a question ("we need
+to determine if the statement is true"), not an answer."""
 def split_sentences(text: str) -> list[str]:
     """Sentences, line by line; a line's list marker (``1.``) is not a sentence of its own."""
     out: list[str] = []
@@ -117,16 +120,18 @@ def kept_steps(response: str | list[str]) -> tuple[str, ...]:
 
 def read_answer(response: str) -> Label | None:
     """The model's final answer: the last of the forms models write it in (``Answer:
-    True``, ``The correct option is: B``, ``the statement is false``, ``**False**``, a last
-    line that is only a label), or ``None`` when the response gives none. Letters are
+    True``, ``The correct option is: B``, ``the statement is false``, a line ending in ``is
+    false``, ``**False**``, a last line that is only a label), or ``None`` when the response
+    gives none. Letters are
     Logic-LLM's options (A True, B False, C Unknown); "the statement is true" after
     "whether" or "determine if" is a question, not an answer."""
     found: list[tuple[int, Label]] = []
     for form in _ANSWER_FORMS:
         for match in form.finditer(response):
             label = _label_of(match)
-            if label is None or _OPEN_QUESTION.search(response[max(0, match.start() - 40):
-                                                                match.start()]):
+            before = response[:match.start()]
+            sentence = re.split(r"[.!?\n]", before)[-1]
+            if label is None or _OPEN_QUESTION.search(sentence):
                 continue
             found.append((match.end(), label))
     return max(found, key=lambda hit: hit[0])[1] if found else None
