@@ -135,10 +135,18 @@ def test_a_line_without_model_or_source_is_one_failing_item(tmp_path: Path) -> N
 
 
 def test_the_suite_may_name_the_model_and_source_of_every_line(tmp_path: Path) -> None:
-    root = _suite(tmp_path, [{**BASE, "id": "a"}],
+    root = _suite(tmp_path, [{**BASE, "id": "a"}, {**BASE, "id": "b", "model": "m3"}],
                   '[afcheck.options]\nmodel = "m2"\nsource = "prontoqa"\n')
-    [a] = RecordedSuite().load(load_spec(root))
+    a, b = RecordedSuite().load(load_spec(root))
     assert isinstance(a, ChainRecord) and a.dataset == "prontoqa/m2"
+    assert isinstance(b, ChainRecord) and b.dataset == "prontoqa/m3"
+    top = tmp_path / "top"
+    top.mkdir()
+    _suite(top, [{**BASE, "id": "a", "model": "m"}])
+    (top / "suite.toml").write_text((top / "suite.toml").read_text("utf-8").replace(
+        'kind = "recorded"', 'kind = "recorded"\nsource = "proofwriter"'), encoding="utf-8")
+    [c] = RecordedSuite().load(load_spec(top))
+    assert isinstance(c, ChainRecord) and c.dataset == "proofwriter/m"
 
 
 def test_a_method_it_cannot_read_for_is_a_suite_error(tmp_path: Path) -> None:

@@ -10,9 +10,10 @@ each line naming the ``model`` that wrote it and the ``source`` (data set) it an
     method = "chains"              # or "nl2fol"; default chains
     data = "outputs.jsonl"
 
+    # source = "prontoqa"          # the data set, for lines that name none
+
     [afcheck.options]
     # model = "Llama-2-70b-chat"   # for lines that name none
-    # source = "prontoqa"
     # language = "folio"           # nl2fol: the language of the gold formulas
 
     [afcheck.defaults]             # the recorded translations answer as the formaliser
@@ -34,7 +35,8 @@ formaliser exactly as a live model's answer is read):
 Without ``translation`` (or with another ``--fol-formaliser``) the responses are still
 evaluated, translated by the formaliser chosen. Each item's dataset is ``source/model``,
 so a file with several models reports each apart. A line without a model or a source
-(neither on the line nor in ``[afcheck.options]``) is one failing item naming its line.
+(neither on the line nor in ``suite.toml``: ``source``, ``[afcheck.options] model``) is one
+failing item naming its line.
 """
 
 from __future__ import annotations
@@ -61,12 +63,10 @@ class RecordedSuite:
             raise SuiteError(spec.manifest, f"kind recorded reads outputs for the methods "
                              f"{', '.join(METHODS)}, not {method!r}; set method = \"chains\" "
                              "or \"nl2fol\"")
-        if spec.source is not None:
-            raise SuiteError(spec.manifest, "kind recorded reads its file (data = "
-                             "\"outputs.jsonl\"); name the data set per line or in "
-                             "[afcheck.options] source")
         path = spec.data_path()
-        origins = dict(_origins(path, spec.options))
+        defaults = {"source": spec.options.get("source", spec.source),
+                    "model": spec.options.get("model")}
+        origins = dict(_origins(path, defaults))
         if method == "chains":
             return _chains(path, origins)
         return _nl2fol(path, origins, spec)
@@ -76,11 +76,10 @@ Origin = tuple[str, str] | LoadError  # noqa: UP007 - a runtime alias on 3.10
 """(source, model) of a line, or why the line has none."""
 
 
-def _origins(path: Path, options: Mapping[str, object]) -> Iterator[tuple[int, Origin]]:
-    """Each line's source and model (the line's own, else the suite's)."""
+def _origins(path: Path, defaults: Mapping[str, object]) -> Iterator[tuple[int, Origin]]:
+    """Each line's source and model (the line's own, else the suite's ``defaults``)."""
     from afcheck_fol.jsonl import json_lines
 
-    defaults = {key: options.get(key) for key in ("source", "model")}
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
