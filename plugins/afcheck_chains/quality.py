@@ -22,6 +22,7 @@ conclusion).
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
@@ -79,7 +80,6 @@ def bleu(candidate: Sequence[str], reference: Sequence[str]) -> float:
 def compare(record: ChainRecord, chain: FormalChain) -> tuple[SentenceQuality, ...]:
     """Each sentence of ``chain`` that has a gold formula in ``record`` (one that parses in
     FOLIO's syntax), scored by FB and LE."""
-    from afcheck_fol.equiv import check
     from afcheck_fol.language import FOLIO
     from afcheck_fol.syntax import FolSyntaxError, parse
 
@@ -101,10 +101,21 @@ def compare(record: ChainRecord, chain: FormalChain) -> tuple[SentenceQuality, .
             reference = parse(text, FOLIO)
         except FolSyntaxError:
             continue  # gold that does not parse compares with nothing
-        verdict = check(formula, reference, FOLIO, "none")
         out.append(SentenceQuality(role, bleu(fol_tokens(formula), fol_tokens(reference)),
-                                   verdict.equivalent))
+                                   _equivalent(formula, reference)))
     return tuple(out)
+
+
+@functools.lru_cache(maxsize=8192)
+def _equivalent(formula: Formula, reference: Formula) -> bool | None:
+    """LE of one pair; one statement up to bound names needs no solver, and a story's
+    premises recur in each of its chains, so pairs are remembered."""
+    from afcheck_fol.equiv import check
+    from afcheck_fol.language import FOLIO
+
+    if canonical(formula) == canonical(reference):
+        return True
+    return check(formula, reference, FOLIO, "none").equivalent
 
 
 def canonical(formula: Formula) -> Formula:
