@@ -119,6 +119,8 @@ def E(body: object) -> object:  # noqa: N802 - reads like the formula
     ("Every vumpus is a zumpus.", Forall(x, Implies(P("Vumpus", x), P("Zumpus", x)))),
     ("Any vumpus is a zumpus.", Forall(x, Implies(P("Vumpus", x), P("Zumpus", x)))),
     ("All red things are rough.", Forall(x, Implies(P("Red", x), P("Rough", x)))),
+    ("Red and cold things are round.",
+     Forall(x, Implies(And((P("Red", x), P("Cold", x))), P("Round", x)))),
 ])
 def test_quantifier_words_read_as_quantifiers(sentence: str, formula: object) -> None:
     assert translate(sentence) == formula
@@ -134,6 +136,10 @@ def test_quantifier_words_read_as_quantifiers(sentence: str, formula: object) ->
     ("Only Max is red.", "'Only' is not followed by a class"),
     ("Some of the cats are red.", "'Of' would be read as a class"),
     ("Both Max and Rex are red.", "'Both' as a quantifier"),
+    ("Cats and dogs are animals.", "'and' joins two classes"),
+    ("Every cat and dog is red.", "'and' joins two classes"),
+    ("Every cat or dog is red.", "'Or' would be read as a class"),
+    ("Each of the yumpuses is a dumpus.", "would be read as a class"),
     ("They are sour.", "'They' outside a rule refers to no named subject"),
 ])
 def test_quantifier_words_outside_first_order_reach_are_refused(sentence: str,

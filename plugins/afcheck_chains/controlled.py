@@ -558,6 +558,11 @@ def _class_parts(parse: _Parse, words: list[str], singular: bool) -> tuple[Formu
     restrictor = [w for w in lowered[:cut] if w not in {",", "and"}]
     if not restrictor:
         raise parse.fail("a class rule without a class")
+    if "and" in lowered[:cut] and (singular or any(
+            _is_plural_noun(w) and w not in _KINDS for w in restrictor[:-1])):
+        # "Red and cold things" is one class; "Cats and dogs are animals" is two.
+        raise parse.fail("'and' joins two classes (each has the property) or two properties "
+                         "of one class; the sentence does not say which")
     guards: list[Formula] = []
     for index, word in enumerate(restrictor):
         last = index == len(restrictor) - 1
