@@ -139,6 +139,10 @@ def test_quantifier_words_read_as_quantifiers(sentence: str, formula: object) ->
     ("Cats and dogs are animals.", "'and' joins two classes"),
     ("Every cat and dog is red.", "'and' joins two classes"),
     ("Every cat or dog is red.", "'Or' would be read as a class"),
+    ("Max and Rex are red.", "the name 'Rex' where a class should be"),
+    ("Max is red and Rex.", "the name 'Rex' where a property or class should be"),
+    ("All yumpuses except Max are red.", "the name 'Max' where a class should be"),
+    ("Wumpuses are not red, and Max is a wumpus.", "goes on about another subject"),
     ("Each of the yumpuses is a dumpus.", "would be read as a class"),
     ("They are sour.", "'They' outside a rule refers to no named subject"),
 ])

@@ -82,7 +82,8 @@ _FUNCTION_WORDS = frozenset({
     "everyone", "everybody", "something", "someone", "somebody", "anything", "anyone",
     "they", "it", "he", "she", "them", "this", "that", "these", "those", "there", "also",
     "if", "then", "and", "or", "so", "thus", "therefore", "hence", "because", "since",
-    "of", "the", "a", "an", "yes",
+    "of", "the", "a", "an", "yes", "except", "but", "unless", "besides", "than", "nor",
+    "which", "who", "whose", "where", "when",
 })
 """Words that name no class or individual: a formula with a predicate or constant of this
 name misread a quantifier, a pronoun or a connective."""
@@ -223,6 +224,10 @@ class _Parse:
         if not words:
             raise self.fail("nothing after the copula")
         lowered = [w.lower() for w in words]
+        if any(w[:1].isupper() for w in words):
+            # "Max is red and Rex.": a name is not a property.
+            raise self.fail(f"the name '{next(w for w in words if w[:1].isupper())}' where a "
+                            "property or class should be")
         if lowered[0] in _ARTICLES:
             if len(words) != 2:
                 raise self.fail(f"noun phrase '{' '.join(words)}' is not one noun")
@@ -558,6 +563,10 @@ def _class_parts(parse: _Parse, words: list[str], singular: bool) -> tuple[Formu
     restrictor = [w for w in lowered[:cut] if w not in {",", "and"}]
     if not restrictor:
         raise parse.fail("a class rule without a class")
+    named = [w for w in words[1:cut] if w[:1].isupper()]
+    if named:
+        # "Max and Rex are red": names, not a class.
+        raise parse.fail(f"the name '{named[0]}' where a class should be")
     if "and" in lowered[:cut] and (singular or any(
             _is_plural_noun(w) and w not in _KINDS for w in restrictor[:-1])):
         # "Red and cold things" is one class; "Cats and dogs are animals" is two.
@@ -576,7 +585,8 @@ def _class_parts(parse: _Parse, words: list[str], singular: bool) -> tuple[Formu
     if not guards:
         raise parse.fail("a class rule about everything")
     rest = words[cut:]
-    consequent = _conjoin(
-        [c.formula for c in parse.clauses(rest, variable_ok=True, default=_X)]
-    )
-    return _conjoin(guards), consequent
+    clauses = parse.clauses(rest, variable_ok=True, default=_X)
+    if any(c.subject != _X for c in clauses):
+        # "Wumpuses are not red, and Max is a wumpus": two statements, not one rule.
+        raise parse.fail("a class rule that goes on about another subject")
+    return _conjoin(guards), _conjoin([c.formula for c in clauses])
