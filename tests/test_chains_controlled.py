@@ -144,7 +144,7 @@ def test_quantifier_words_read_as_quantifiers(sentence: str, formula: object) ->
     ("All yumpuses except Max are red.", "the name 'Max' where a class should be"),
     ("Wumpuses are not red, and Max is a wumpus.", "goes on about another subject"),
     ("Each of the yumpuses is a dumpus.", "would be read as a class"),
-    ("They are sour.", "'They' outside a rule refers to no named subject"),
+    ("They are sour.", "'They' refers to no single named subject"),
 ])
 def test_quantifier_words_outside_first_order_reach_are_refused(sentence: str,
                                                                 reason: str) -> None:
@@ -360,3 +360,30 @@ def test_proofwriter_steps_as_models_write_them(steps: list[str], last: object) 
             translate_chain(sentences, len(PROOFWRITER_PREMISES))
     else:
         assert translate_chain(sentences, len(PROOFWRITER_PREMISES))[-1] == last
+
+
+@pytest.mark.parametrize(("sentence", "formula"), [
+    # A conditional about a name: its pronoun is the name, not a variable.
+    ("If Max is a cat then it is red.", Implies(P("Cat", "max"), P("Red", "max"))),
+    ("If the cat is red then it is big.", Implies(P("Red", "cat"), P("Big", "cat"))),
+    ("Since Max is a yumpus, it is a dumpus.", And((P("Yumpus", "max"), P("Dumpus", "max")))),
+    # About "something": the pronoun is the rule's variable.
+    ("If something likes the cat then the cat likes it.",
+     Forall(x, Implies(P("Like", x, "cat"), P("Like", "cat", x)))),
+    ("If the cat likes the dog then it is red.", None),   # the cat or the dog?
+    ("If Bob is red and Dave is big then he is kind.", None),
+])
+def test_a_pronoun_in_a_sentence_about_names_is_the_one_name_or_refused(
+        sentence: str, formula: object) -> None:
+    if formula is None:
+        with pytest.raises(Untranslatable, match="two names come before it"):
+            translate(sentence)
+    else:
+        assert translate(sentence) == formula
+
+
+def test_a_pronoun_after_a_sentence_about_two_names_is_refused() -> None:
+    from afcheck_chains.controlled import translate_chain
+
+    with pytest.raises(Untranslatable, match="names no single subject"):
+        translate_chain(["Max likes the cat.", "It is red."], 0)

@@ -156,6 +156,12 @@ class _Parse:
         self.context = context
         self.antecedent = context.antecedent if context is not None else None
         """What a pronoun outside a rule refers to (updated clause by clause)."""
+        self.mentioned: set[str] = set() if self.antecedent is None else {
+            self.antecedent.name}
+        """The names the sentence has mentioned so far (with the chain's subject)."""
+        self.generic = False
+        """The sentence is a rule about "something" or a class: its pronouns are the
+        rule's variable. In "If Max is a cat then it is red", "it" is Max."""
 
     def fail(self, reason: str) -> Untranslatable:
         return Untranslatable(self.sentence, reason)
@@ -167,7 +173,7 @@ class _Parse:
         if not words:
             return None
         first = words[0].lower()
-        if first in _PRONOUNS and not variable_ok:
+        if first in _PRONOUNS and not (variable_ok and self.generic):
             if self.antecedent is not None:
                 return self.antecedent, 1
             context = self.context
@@ -176,7 +182,7 @@ class _Parse:
                 return context.individual, 1
             why = self.context.antecedent_why if self.context is not None else \
                 "the sentence stands alone"
-            raise self.fail(f"'{words[0]}' outside a rule refers to no named subject ({why})")
+            raise self.fail(f"'{words[0]}' refers to no single named subject ({why})")
         if first in _GENERIC or first in _PRONOUNS:
             if not variable_ok:
                 raise self.fail(f"'{words[0]}' outside a rule")
@@ -274,8 +280,16 @@ class _Parse:
             else:
                 raise self.fail(f"no subject in '{' '.join(part)}'")
             out.append(_Clause(subject, formula))
-            if isinstance(subject, Const):
-                self.antecedent = subject
+            self.mentioned |= constants(formula)
+            # A pronoun later in the sentence refers to the one name mentioned so far; with
+            # two ("If the cat likes the dog then it is red") it could be either.
+            self.antecedent = Const(next(iter(self.mentioned))) \
+                if len(self.mentioned) == 1 else None
+            if len(self.mentioned) > 1 and self.context is not None:
+                self.context = replace(self.context, antecedent=None, individual=None,
+                                       antecedent_why="two names come before it")
+            elif len(self.mentioned) > 1:
+                self.context = Context(antecedent_why="two names come before it")
         return out
 
 
@@ -449,7 +463,8 @@ def _quantified(parse: _Parse, words: list[str], lowered: list[str]) -> Formula 
 
 def subject_of(formula: Formula) -> Const | None:
     """The one named individual a fact is about (``Max is a dumpus`` → ``max``): the first
-    argument of every atom of a quantifier-free formula; for a conjunction, the one its
+    argument of every atom of a quantifier-free formula that names no one else; for a
+    conjunction, the one its
     quantifier-free parts agree on (``Each yumpus is red, so Max is red`` is about Max;
     ``The cat likes the dog and the dog is red`` about no single name). ``None``
     otherwise."""
@@ -473,7 +488,10 @@ def subject_of(formula: Formula) -> Const | None:
     if len(firsts) != 1 or len(atoms) != sum(1 for a in atoms if a.args):
         return None
     (first,) = firsts
-    return first if isinstance(first, Const) else None
+    # "Max likes the cat" mentions two names: a pronoun after it could mean either.
+    if not isinstance(first, Const) or constants(formula) != {first.name}:
+        return None
+    return first
 
 
 def chain_context(premises: Sequence[str]) -> Context:
@@ -539,6 +557,7 @@ def _conditional(parse: _Parse, words: list[str]) -> Formula:
     if "then" not in lowered:
         raise parse.fail("'if' without 'then'")
     cut = lowered.index("then")
+    parse.generic = any(w in _GENERIC for w in lowered[1:cut])
     condition = parse.clauses([w for w in words[1:cut] if w != ","], variable_ok=True)
     result = parse.clauses([w for w in words[cut + 1:] if w != ","], variable_ok=True)
     body = Implies(_conjoin([c.formula for c in condition]),
@@ -585,6 +604,7 @@ def _class_parts(parse: _Parse, words: list[str], singular: bool) -> tuple[Formu
     if not guards:
         raise parse.fail("a class rule about everything")
     rest = words[cut:]
+    parse.generic = True
     clauses = parse.clauses(rest, variable_ok=True, default=_X)
     if any(c.subject != _X for c in clauses):
         # "Wumpuses are not red, and Max is a wumpus": two statements, not one rule.
