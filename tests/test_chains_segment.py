@@ -89,3 +89,36 @@ def test_answer_lines_are_not_kept_as_steps() -> None:
     response = ("Max is red.\n**False**\nThe correct option is: B\n"
                 "Therefore, the statement is false.\nB) False\n(B)")
     assert kept_steps(response) == ("Max is red.",)
+
+
+CHAT = """Sure! Here's my reasoning:
+
+1. Max is a yumpus (premise 10).
+2. Each yumpus is a dumpus, so Max is a dumpus.
+3. Based on the given information, Max is an impus.
+Step 4: Tumpuses are not sour.
+Okay, so we know that Max is a tumpus. From the premises, we know that every tumpus is cold.
+Based on the premises we can conclude that Max is not sour.
+Therefore, the statement "Max is sour" is false.
+
+I hope this helps! Let me know if you have any other questions.
+The correct option is: B) False"""
+
+
+def test_a_chat_models_courtesies_and_citations_are_not_steps() -> None:
+    """Llama-2-chat style: greetings, headings, cited premises, "based on …" openers."""
+    assert kept_steps(CHAT) == (
+        "Max is a yumpus.", "Each yumpus is a dumpus, so Max is a dumpus.", "Max is an impus.",
+        "Tumpuses are not sour.", "Max is a tumpus.", "Every tumpus is cold.",
+        "Max is not sour.")
+    reasons = {s.text: s.reason for s in segment(CHAT) if not s.kept}
+    assert reasons["Sure!"] == reasons["Here's my reasoning:"] == "meta"
+    assert reasons["I hope this helps!"] == "meta"
+    assert read_answer(CHAT) is Label.FALSE
+
+
+def test_a_phrase_naming_a_source_is_stripped_only_up_to_its_comma() -> None:
+    # Without the comma the opener is not a source phrase: the sentence is kept whole or
+    # dropped, never cut in the middle.
+    assert kept_steps("Based on the rule that wumpuses are red Max is red.") == ()
+    assert kept_steps("From the premises, Max is red.") == ("Max is red.",)

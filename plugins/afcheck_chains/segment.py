@@ -29,14 +29,30 @@ _LIST_MARKER = re.compile(r"^\s*(?:step\s*\d+\s*[:.)-]|\(?\d+[.)]|[-*•])\s*", 
 _OPENERS = re.compile(
     r"^(?:so|thus|therefore|hence|then|consequently|as a result|it follows that|this means that"
     r"|which means that|we know that|we can conclude that|we can infer that|we have that"
-    r"|from this|in conclusion|finally|first|second|next|also|and)\s*,?\s+",
+    r"|from this|in conclusion|finally|first|second|next|also|and|okay|ok|well|now|yes|alright"
+    r"|since we know that|we are (?:told|given) that|it is given that|we can see that"
+    r"|this (?:tells us|implies|shows) that"
+    r"|(?:based on|from|according to) (?:the|this|these|that)(?: \w+){0,3},? we (?:can )?"
+    r"(?:conclude|infer|know|see|deduce|get) that)\s*,?\s+"
+    # A phrase that names where a claim comes from, closed by its comma ("Based on the
+    # given information, Max is an impus." claims that Max is an impus).
+    r"|^(?:based on|according to|from|given|using|by) (?:the|this|these|that|premise|rule|fact"
+    r"|step|our)\b[^,.]{0,40},\s*",
     re.IGNORECASE,
 )
+_CITATION = re.compile(
+    r"\s*[(\[](?:premises?|from|by|steps?|rules?|facts?|given|using|lines?|p\d)[^)\]]*[)\]]",
+    re.IGNORECASE)
+"""A source cited after a claim: "Max is a yumpus (premise 10)." """
 _META = re.compile(
     r"^(?:let'?s|let us|we need to|we want to|we must|i need to|i will|i'll|we will|we'll"
     r"|to determine|to answer|to check|now,? (?:let|we)|the question|the statement"
     r"|the answer|answer\b|based on|looking at|recall|note that|in summary|checking"
-    r"|(?:the )?(?:correct|final) (?:option|answer|choice)|option\b|choice\b)"
+    r"|(?:the )?(?:correct|final) (?:option|answer|choice)|option\b|choice\b"
+    # Chat-model courtesies: "Sure!", "Here's my reasoning:", "I hope this helps!".
+    r"|sure\b|great\b|certainly|of course|absolutely|i hope|hope this|let me|here'?s|here is"
+    r"|here are|i'?d be happy|happy to|thank|good question|in this (?:problem|question))"
+    r"|:\s*$"
     r"|\b(?:the (?:final )?answer is|is (?:true|false|unknown|uncertain)\s*$)"
     r"|^\(?[abc]?\)?\s*(?:true|false|unknown|uncertain)\s*$|^\(?[abc]\)$",
     re.IGNORECASE,
@@ -80,13 +96,14 @@ def split_sentences(text: str) -> list[str]:
 
 
 def clean(sentence: str) -> str:
-    """The sentence without list markers, discourse openers or emphasis."""
+    """The sentence without list markers, discourse openers, cited sources or emphasis."""
     text = sentence.replace("**", "").strip()
     previous = None
     while previous != text:
         previous = text
         text = _LIST_MARKER.sub("", text, count=1).strip()
         text = _OPENERS.sub("", text, count=1).strip()
+    text = _CITATION.sub("", text).strip()
     if text[:1].islower():
         text = text[0].upper() + text[1:]
     return text
