@@ -367,6 +367,9 @@ def test_proofwriter_steps_as_models_write_them(steps: list[str], last: object) 
     ("If Max is a cat then it is red.", Implies(P("Cat", "max"), P("Red", "max"))),
     ("If the cat is red then it is big.", Implies(P("Red", "cat"), P("Big", "cat"))),
     ("Since Max is a yumpus, it is a dumpus.", And((P("Yumpus", "max"), P("Dumpus", "max")))),
+    ("Bob is red because he is big.", And((P("Big", "bob"), P("Red", "bob")))),
+    ("Max is a dumpus, since each yumpus is a dumpus.",
+     And((Forall(x, Implies(P("Yumpus", x), P("Dumpus", x))), P("Dumpus", "max")))),
     # About "something": the pronoun is the rule's variable.
     ("If something likes the cat then the cat likes it.",
      Forall(x, Implies(P("Like", x, "cat"), P("Like", "cat", x)))),

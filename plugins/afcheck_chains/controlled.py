@@ -350,7 +350,8 @@ _TOKEN = re.compile(r"[A-Za-z][A-Za-z'-]*|,")
 _COMPOUND = re.compile(
     r"^(?:since|because|as)\s+(?P<reason>.+?),\s*(?:so\s+|then\s+)?(?P<claim>.+)$"
     r"|^(?P<first>.+?)(?:,|;)\s*(?:and\s+)?(?:so|thus|therefore|hence|which means that"
-    r"|this means that|it follows that)\s*,?\s+(?P<second>.+)$",
+    r"|this means that|it follows that)\s*,?\s+(?P<second>.+)$"
+    r"|^(?P<stated>.+?),?\s+(?:because|since|as)\s+(?P<why>.+)$",
     re.IGNORECASE,
 )
 
@@ -359,9 +360,10 @@ def translate(sentence: str, context: Context | None = None) -> Formula:
     """The FOL formula of one controlled-English sentence; :class:`Untranslatable` otherwise.
 
     A model's step often joins a reason and a claim ("Since Max is a yumpus, Max is a
-    dumpus.", "Each yumpus is a dumpus, so Max is a dumpus."): the step asserts both, so it
-    reads as their conjunction. ``context`` is what the chain says about the sentence
-    (classes, names, what a pronoun refers to); without it the sentence stands alone.
+    dumpus.", "Each yumpus is a dumpus, so Max is a dumpus.", "Bob is red because he is
+    big."): the step asserts both, so it reads as their conjunction. ``context`` is what the
+    chain says about the sentence (classes, names, what a pronoun refers to); without it the
+    sentence stands alone.
     """
     formula = _translate(sentence, context)
     for name in (*predicates(formula), *constants(formula)):
@@ -375,15 +377,17 @@ def _translate(sentence: str, context: Context | None) -> Formula:
     text = sentence.strip().rstrip(".!").strip()
     match = _COMPOUND.match(text)
     if match is not None:
-        left = match.group("reason") or match.group("first")
-        right = match.group("claim") or match.group("second")
+        left = match.group("reason") or match.group("first") or match.group("stated")
+        right = match.group("claim") or match.group("second") or match.group("why")
         try:
             first = translate(left, context)
             about = subject_of(first)
             after = context or Context()
             if about is not None:
                 after = replace(after, antecedent=about)
-            return And((first, translate(right[:1].upper() + right[1:], after)))
+            second = translate(right[:1].upper() + right[1:], after)
+            # The reason first, then the claim ("Bob is red because he is big").
+            return And((second, first) if match.group("stated") else (first, second))
         except Untranslatable:
             pass  # not a reason-and-claim after all ("Red, cold things are round")
     if not text:
