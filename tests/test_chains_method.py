@@ -224,6 +224,12 @@ def test_a_chain_without_an_answer_says_so_and_keeps_its_step_labels(prover) -> 
     assert outcome(result).message.startswith("no answer found in the response")
     assert result.step_labels == (T,) * 5
     assert metrics([result]).no_answer.count == 1
+    assert "ends mid-sentence" not in result.reason
+    [cut] = run_chains([chain("cut?", GOOD, answer=None,
+                              raw_steps=("Max is a jompus. Jompuses are yumpuses. Max is a",))],
+                       FolChains(RuleFormaliser()), prover)
+    assert cut.status == "no_answer" and "ends mid-sentence" in cut.reason
+    assert "record its finish_reason" in cut.reason
 
 
 def test_repeated_statements_are_dropped_in_fol_before_labelling(prover) -> None:  # type: ignore[no-untyped-def]

@@ -273,7 +273,10 @@ def _judge(base: ChainResult) -> ChainResult:
     if not record.steps and record.answer is None:
         return replace(base, status="label_only", reason="the prover reproduces the gold label")
     if record.answer is None:
-        return replace(base, status="no_answer", reason=NO_ANSWER)
+        last = record.raw_steps[-1].rstrip() if record.raw_steps else ""
+        hint = ("; the response ends mid-sentence: if the generation limit stopped it, "
+                "record its finish_reason") if last and last[-1] not in ".!?*)\"'`:" else ""
+        return replace(base, status="no_answer", reason=NO_ANSWER + hint)
     labels = verdict.step_labels
     undecided = [i for i, label in enumerate(labels, 1) if not label.decided]
     if undecided:
