@@ -154,3 +154,32 @@ def test_released_files_load_without_errors(data_dir: Path) -> None:
     # The two records with more formulas than premise sentences are kept too.
     assert all(isinstance(r, ChainRecord) for r in folio) and len(folio) == 1004
     assert all(r.location.line > 0 for r in proof[:5])
+
+
+def test_responses_read_the_generation_limit_and_answers_in_models_words(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from afcheck_chains.loaders import load_responses
+    from afcheck_chains.records import ChainRecord, Label
+
+    base = {"premises": ["Max is a yumpus.", "Yumpuses are red."], "conclusion": "Max is red.",
+            "label": "True"}
+    lines = [
+        {**base, "id": "cut", "response": "Max is a yumpus. Yumpuses are", "finish_reason":
+         "length", "model": "Llama-2-70b-chat", "source": "prontoqa"},
+        {**base, "id": "vllm", "response": "Max is red.", "stop_reason": "max_tokens"},
+        {**base, "id": "done", "response": "Max is red.\nThe correct option is: A",
+         "finish_reason": "stop"},
+        {**base, "id": "words", "response": "Max is red.", "answer": "Answer: **True**"},
+        {**base, "id": "bad", "response": "Max is red.", "answer": "maybe"},
+    ]
+    path = tmp_path / "r.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    cut, vllm, done, words, bad = load_responses(path)
+    assert isinstance(cut, ChainRecord) and cut.cut_off == "finish_reason 'length'"
+    assert cut.metadata == {"model": "Llama-2-70b-chat", "source": "prontoqa"}
+    assert isinstance(vllm, ChainRecord) and vllm.cut_off == "stop_reason 'max_tokens'"
+    assert isinstance(done, ChainRecord) and not done.cut_off and done.answer is Label.TRUE
+    assert isinstance(words, ChainRecord) and words.answer is Label.TRUE
+    assert not isinstance(bad, ChainRecord) and "r.jsonl:5" in str(bad.location) \
+        and "nor a sentence that gives one" in bad.message

@@ -202,3 +202,86 @@ def test_macro_f1_counts_misses_of_each_gold_class() -> None:
     assert macro_f1([(T, T), (F, F), (U, U)]) == 1.0
     assert macro_f1([(T, T), (F, Label.LIMIT)]) == pytest.approx((1.0 + 0.0) / 2)
     assert macro_f1([]) is None
+
+
+def test_a_cut_off_response_is_its_own_outcome_not_a_translation_failure(prover) -> None:  # type: ignore[no-untyped-def]
+    """A response that stopped mid-sentence at the generation limit would fail translation;
+    it is reported as cut off instead, and is not formalised at all."""
+    items = [chain("cut", ("Max is a jompus.", "Jompuses are yum"), answer=None,
+                   cut_off="finish_reason 'length'"),
+             chain("ok", GOOD)]
+    cut, ok = run_chains(items, FolChains(RuleFormaliser()), prover)
+    assert cut.status == "cut_off" and cut.formal is None and not cut.first_executed
+    assert "generation limit (finish_reason 'length')" in cut.reason
+    assert outcome(cut).status.value == "skipped"
+    assert ok.chain_class == "T1"
+    summary = metrics([cut, ok])
+    assert summary.cut_off.count == 1 and summary.analysis_failure.count == 0
+    assert summary.execution_rate is not None and summary.execution_rate.count == 1
+
+
+def test_a_chain_without_an_answer_says_so_and_keeps_its_step_labels(prover) -> None:  # type: ignore[no-untyped-def]
+    [result] = run_chains([chain("silent", GOOD, answer=None, gold_step_labels=(T,) * 5)],
+                          FolChains(RuleFormaliser()), prover)
+    assert result.status == "no_answer" and result.chain_class is None
+    assert outcome(result).status.value == "skipped"
+    assert outcome(result).message.startswith("no answer found in the response")
+    assert result.step_labels == (T,) * 5
+    assert metrics([result]).no_answer.count == 1
+    assert "ends mid-sentence" not in result.reason
+    [cut] = run_chains([chain("cut?", GOOD, answer=None,
+                              raw_steps=("Max is a jompus. Jompuses are yumpuses. Max is a",))],
+                       FolChains(RuleFormaliser()), prover)
+    assert cut.status == "no_answer" and "ends mid-sentence" in cut.reason
+    assert "record its finish_reason" in cut.reason
+
+
+def test_repeated_statements_are_dropped_in_fol_before_labelling(prover) -> None:  # type: ignore[no-untyped-def]
+    """Two wordings of one rule are one statement in FOL: the second goes before labelling,
+    with its gold label, and the record says which step it repeated."""
+    steps = ("Max is a jompus.", "Jompuses are yumpuses.", "Every jompus is a yumpus.",
+             "Max is a yumpus.", "Yumpuses are not sour.", "Max is not sour.")
+    [result] = run_chains([chain("rep", steps, gold_step_labels=(T, T, U, T, T, T))],
+                          FolChains(RuleFormaliser()), prover)
+    assert result.repeated == ((3, 2, "Every jompus is a yumpus."),)
+    assert result.record.steps == GOOD and result.record.gold_step_labels == (T,) * 5
+    assert result.chain_class == "T1" and result.step_labels == (T,) * 5
+    assert "dropped step 3 (its FOL repeats step 2)" in outcome(result).details
+    record = to_json(result)
+    assert record["repeated_steps"] == [{"step": 3, "repeats": 2,
+                                         "text": "Every jompus is a yumpus."}]
+    assert len(record["steps"]) == 5  # type: ignore[arg-type]
+
+
+def test_path_dependence_finds_paths_valid_only_by_restating_the_conclusion(prover) -> None:  # type: ignore[no-untyped-def]
+    """A T2 chain whose only path step is the conclusion itself (Algorithm 3 accepts it)
+    against a T1 chain whose path proves the conclusion from its own facts."""
+    items = [chain("echo", ("Max is a wumpus.", "Max is not sour.")),
+             chain("t1", GOOD)]
+    echo, good = run_chains(items, FolChains(RuleFormaliser()), prover)
+    assert echo.chain_class == "T2" and echo.valid_path
+    assert echo.verdict is not None and echo.verdict.restating == (1,)
+    assert echo.restatement_only is True
+    assert "valid only by restating the conclusion" in outcome(echo).details
+    assert good.chain_class == "T1" and good.restatement_only is False
+    summary = metrics([echo, good])
+    assert (summary.t2_restatement.count, summary.t2_restatement.total) == (1, 1)
+    assert (summary.valid_restatement.count, summary.valid_restatement.total) == (1, 2)
+    assert to_json(echo)["restatement_only"] is True
+
+
+def test_fol_bleu_and_logical_equivalence_where_the_data_gives_gold_fol(prover) -> None:  # type: ignore[no-untyped-def]
+    gold = GoldFol(("∀x (Jompus(x) → Yumpus(x))", "∀x (Yumpus(x) → ¬Sour(x))",
+                    "∀x (Numpus(x) → Sour(x))", "IsJompus(max)"), "Sour(max)",
+                   tuple(None for _ in GOOD))
+    [result] = run_chains([chain("g", GOOD, gold_fol=gold)], FolChains(RuleFormaliser()),
+                          prover)
+    assert [q.role for q in result.quality] == [
+        "premise 1", "premise 2", "premise 3", "premise 4", "conclusion"]
+    assert [q.equivalent for q in result.quality] == [True, True, True, False, True]
+    summary = metrics([result])
+    assert summary.logical_equivalence is not None
+    assert (summary.logical_equivalence.count, summary.logical_equivalence.total) == (4, 5)
+    assert summary.fol_bleu is not None and 0.6 < summary.fol_bleu < 1
+    assert to_json(result)["fol_quality"][3] == {  # type: ignore[index]
+        "role": "premise 4", "bleu": result.quality[3].bleu, "equivalent": False}

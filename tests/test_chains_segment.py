@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from afcheck_chains.records import Label
 from afcheck_chains.segment import classify_sentence, kept_steps, read_answer, segment
 
@@ -46,3 +47,78 @@ def test_the_last_answer_line_wins() -> None:
     assert read_answer(RESPONSE) is Label.FALSE
     assert read_answer("Answer: (A)\nFinal answer: unknown") is Label.UNKNOWN
     assert read_answer("Max is a wumpus.") is None
+
+
+@pytest.mark.parametrize(("response", "label"), [
+    # Final answers as models write them (Llama-2 / Mistral chat style).
+    ("Max is a yumpus. Yumpuses are not sour.\nThe correct option is: B", Label.FALSE),
+    ("The correct answer is A) True.", Label.TRUE),
+    ("Answer: True", Label.TRUE),
+    ("Max is a dumpus.\nTherefore, the statement is false.", Label.FALSE),
+    ('So, the statement "Max is sour" is true.', Label.TRUE),
+    ("Thus the statement is not true.", Label.FALSE),
+    ("Max is not sour.\n\n**False**", Label.FALSE),
+    ("**(C) Unknown**", Label.UNKNOWN),
+    ("So the answer is (B) False.", Label.FALSE),
+    ("The answer is: C) Unknown", Label.UNKNOWN),
+    ("Final answer: **Unknown**", Label.UNKNOWN),
+    ("Max is a wumpus.\nFalse", Label.FALSE),
+    ("Max is a tumpus.\nSo, Max is sour is false.", Label.FALSE),
+    ("Max is not a tumpus, so Max being sour is unknown.", Label.UNKNOWN),
+    ("If Max is a yumpus, he is a dumpus. The answer is True.", Label.TRUE),
+    # The last answer wins over an earlier guess.
+    ("Answer: True\nWait, Max is not sour.\nThe statement is false.", Label.FALSE),
+])
+def test_answers_are_read_as_models_write_them(response: str, label: Label) -> None:
+    assert read_answer(response) is label
+
+
+@pytest.mark.parametrize("response", [
+    "We need to determine if the statement is true.\nMax is a yumpus.",
+    "Let's check whether the statement is true or false.",
+    "The answer is a clear one: Max is a dumpus.",
+    "Max is a yumpus, so Max is a dumpus.",
+    "Let's see whether Max is sour is true.",
+    "To check if the claim is false, look at the premises.",
+])
+def test_no_answer_is_found_where_none_is_given(response: str) -> None:
+    assert read_answer(response) is None
+
+
+def test_answer_lines_are_not_kept_as_steps() -> None:
+    response = ("Max is red.\n**False**\nThe correct option is: B\n"
+                "Therefore, the statement is false.\nB) False\n(B)")
+    assert kept_steps(response) == ("Max is red.",)
+
+
+CHAT = """Sure! Here's my reasoning:
+
+1. Max is a yumpus (premise 10).
+2. Each yumpus is a dumpus, so Max is a dumpus.
+3. Based on the given information, Max is an impus.
+Step 4: Tumpuses are not sour.
+Okay, so we know that Max is a tumpus. From the premises, we know that every tumpus is cold.
+Based on the premises we can conclude that Max is not sour.
+Therefore, the statement "Max is sour" is false.
+
+I hope this helps! Let me know if you have any other questions.
+The correct option is: B) False"""
+
+
+def test_a_chat_models_courtesies_and_citations_are_not_steps() -> None:
+    """Llama-2-chat style: greetings, headings, cited premises, "based on …" openers."""
+    assert kept_steps(CHAT) == (
+        "Max is a yumpus.", "Each yumpus is a dumpus, so Max is a dumpus.", "Max is an impus.",
+        "Tumpuses are not sour.", "Max is a tumpus.", "Every tumpus is cold.",
+        "Max is not sour.")
+    reasons = {s.text: s.reason for s in segment(CHAT) if not s.kept}
+    assert reasons["Sure!"] == reasons["Here's my reasoning:"] == "meta"
+    assert reasons["I hope this helps!"] == "meta"
+    assert read_answer(CHAT) is Label.FALSE
+
+
+def test_a_phrase_naming_a_source_is_stripped_only_up_to_its_comma() -> None:
+    # Without the comma the opener is not a source phrase: the sentence is kept whole or
+    # dropped, never cut in the middle.
+    assert kept_steps("Based on the rule that wumpuses are red Max is red.") == ()
+    assert kept_steps("From the premises, Max is red.") == ("Max is red.",)

@@ -84,3 +84,40 @@ def test_data_stays_text(run: RunFile, tmp_path: Path) -> None:
     page = build([load(write(tmp_path / "evil.json", data))])
     assert "<script>x</script>" not in page and "<img src=x>" not in page
     assert "&lt;img src=x&gt;" in page
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> RunFile:
+    folder = tmp_path_factory.mktemp("chains-recorded")
+    return load(afcheck_run(folder, "recorded", "suites/chains-recorded",
+                            "--fol-prover", "z3-fol"))
+
+
+def test_recorded_run_metrics_read_back_from_the_file(recorded: RunFile) -> None:
+    """FB, LE, the path-dependence counts and the no-answer / cut-off outcomes are counted from
+    the result file exactly as the run counted them."""
+    recs = records(recorded.steps_of("chains"))
+    overall = recorded.header["methods"]["chains"]["metrics"]["overall"]
+    assert group(recs).to_json() == overall
+    assert overall["T2_valid_only_by_restating"]["count"] == 1
+    assert overall["logical_equivalence"]["total"] == 6
+
+
+def test_section_shows_translation_quality_and_path_dependence(recorded: RunFile) -> None:
+    html = SECTION.render([RunSteps(recorded, 0, recorded.steps_of("chains"))])
+    assert "Translation quality and path dependence" in html
+    assert re.search(r"<td class=num>80\.3</td>", html)  # FOL-BLEU of the one gold chain
+    assert "1/1 <span class=ci>" in html                 # T2 valid only by restating C
+    assert 'data-category="no_answer"' in html or "no answer found" in html
+
+
+def test_browser_record_says_what_the_diagnostics_found(recorded: RunFile) -> None:
+    steps = {str(s["id"]): s for s in recorded.steps_of("chains")}
+    tables = BrowseTables(Strings(), Strings())
+    echo = SECTION.browse(steps["demo-a/prontoqa-echo"], tables)
+    assert echo["rq"] is True
+    repeats = SECTION.browse(steps["demo-a/prontoqa-repeats"], tables)
+    assert repeats["rp"] == ["step 4 (Yumpuses are dumpuses.) repeats step 2"]
+    smart = SECTION.browse(steps["demo-a/proofwriter-smart"], tables)
+    assert "premise 5: FB 0.00, not equivalent" in smart["fq"]  # type: ignore[operator]
+    assert "rq" not in SECTION.browse(steps["demo-a/prontoqa-walk"], tables)

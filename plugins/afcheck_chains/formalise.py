@@ -18,7 +18,7 @@ from typing import Protocol
 from afcheck_fol.formaliser import FolAnswer, FolFormaliser, FolTask, deterministic
 from afcheck_fol.formula import Formula
 
-from afcheck_chains.controlled import Untranslatable, translate
+from afcheck_chains.controlled import Untranslatable, translate_chain
 from afcheck_chains.records import ChainRecord
 from afcheck_chains.verify import FormalChain
 
@@ -110,11 +110,13 @@ class FolChains:
 
 class RuleFormaliser:
     """The controlled-English translator (PrOntoQA, ProofWriter) as a FOL formaliser: every
-    sentence of a task, or the first one outside its reach."""
+    sentence of a task, or the first one outside its reach. A chain's sentences are read in
+    the context of its premises (:func:`afcheck_chains.controlled.translate_chain`): its
+    classes, its names, what a pronoun refers to."""
 
     name = "rules"
-    version = "2"
-    fingerprint = "rules/2"
+    version = "3"
+    fingerprint = "rules/3"
     deterministic = True
     cacheable = False  # cheaper to translate again than to look up
 
@@ -125,8 +127,10 @@ class RuleFormaliser:
     def _one(task: FolTask) -> FolAnswer:
         from afcheck_fol.printer import Unprintable, folio
 
+        premises = next((count for name, count in task.sections if name == "Premises"),
+                        len(task.sentences))
         try:
-            formulas = tuple(folio(translate(sentence)) for sentence in task.sentences)
+            formulas = tuple(folio(f) for f in translate_chain(task.sentences, premises))
         except (Untranslatable, Unprintable) as exc:
             return FolAnswer(task.id, None, error=str(exc))
         return FolAnswer(task.id, formulas)

@@ -233,9 +233,16 @@ def _response_record(raw: Mapping[str, object], location: Location, dataset: str
         answer_text = response
     else:
         return bad("needs the model's 'response' (a text) or 'steps' (a list)")
-    answer = parse_label(raw["answer"]) if "answer" in raw else read_answer(answer_text)
-    if "answer" in raw and answer is None:
-        return bad(f"answer {raw['answer']!r} is not True, False or Unknown")
+    if "answer" in raw:
+        given = raw["answer"]
+        # A recorded answer may be the model's own words ("The correct option is: B").
+        answer = parse_label(given) or (read_answer(given) if isinstance(given, str) else None)
+        if answer is None:
+            return bad(f"answer {given!r} is not True, False or Unknown, nor a sentence that "
+                       "gives one; leave 'answer' out to read it from the response")
+    else:
+        answer = read_answer(answer_text)
+    cut_off = _cut_off(raw)
     expected = raw.get("expected_class")
     if expected is not None and not isinstance(expected, str):
         return bad("expected_class must be a class name such as 'T1'")
@@ -263,5 +270,22 @@ def _response_record(raw: Mapping[str, object], location: Location, dataset: str
         id=rid, dataset=str(raw.get("dataset") or dataset), premises=premises,
         conclusion=conclusion.strip(), label=label, steps=steps, answer=answer,
         location=location, raw_steps=raw_steps, expected_class=expected,
-        gold_step_labels=gold_steps, gold_fol=gold_fol,
+        gold_step_labels=gold_steps, gold_fol=gold_fol, cut_off=cut_off,
+        metadata={k: str(raw[k]) for k in ("model", "source") if isinstance(raw.get(k), str)},
     )
+
+
+LIMIT_REASONS = ("length", "max_tokens", "max_length", "max_new_tokens")
+"""``finish_reason`` / ``stop_reason`` values that mean the generation limit stopped the
+response (OpenAI and vLLM write ``length``)."""
+
+
+def _cut_off(raw: Mapping[str, object]) -> str:
+    """How the record says its response hit the generation limit, or empty."""
+    for key in ("finish_reason", "stop_reason"):
+        value = raw.get(key)
+        if isinstance(value, str) and value.strip().lower() in LIMIT_REASONS:
+            return f"{key} {value!r}"
+    if raw.get("truncated") is True:
+        return "truncated: true"
+    return ""

@@ -9,6 +9,12 @@ is *undecided* (a limit says nothing about the translation). Accepted items get 
 2–3 and a class T1–T4 / F1–F2; a limit on a step or on the path's conclusion also leaves the
 item undecided.
 
+A response that stopped at the generation limit (the record's ``finish_reason``) is *cut off*:
+it is not formalised, since its last step and its answer are missing, and it is no
+translation failure. A chain whose response gives no answer that
+:func:`afcheck_chains.segment.read_answer` reads is formalised and its steps labelled, but it
+gets no class: *no answer*.
+
 An item without a chain (ProofWriter and FOLIO as released) checks only the formalisation:
 it passes when the prover reproduces the gold label. An item with a chain passes when its
 class is T1, or the suite's expected class when it gives one.
@@ -20,12 +26,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from afcheck_fol.formula import Formula
 from afcheck_fol.provers import FolProver
 from afcheck_fol.tptp import SymbolMap, TptpError, problem
 
 from afcheck_chains.classes import classify, meaning
 from afcheck_chains.formalise import ChainFormaliser, Formalised
-from afcheck_chains.records import ChainRecord, Label
+from afcheck_chains.quality import canonical, compare
+from afcheck_chains.records import ChainRecord, Label, SentenceQuality
 from afcheck_chains.verify import (
     ChainVerdict,
     FormalChain,
@@ -35,7 +43,8 @@ from afcheck_chains.verify import (
     verify_chains,
 )
 
-Analysis = Literal["classified", "label_only", "analysis_failure", "undecided"]
+Analysis = Literal["classified", "label_only", "analysis_failure", "undecided", "no_answer",
+                   "cut_off"]
 """How far a chain's analysis got (the record's ``analysis``); its test status is
 :func:`afcheck_chains.outcome.outcome`'s."""
 
@@ -57,6 +66,21 @@ class ChainResult:
     valid_path: bool | None = None
     prover: str = ""
     raw_outputs: tuple[str, ...] = ()
+    repeated: tuple[tuple[int, int, str], ...] = ()
+    """Steps dropped before labelling because their FOL repeats an earlier step's: (its
+    1-based position among the kept steps as segmented, the position of the step it repeats,
+    its text). ``record.steps`` holds the steps that remain."""
+    quality: tuple[SentenceQuality, ...] = ()
+    """FB and LE of the first translation against the data's gold FOL, where it has some."""
+
+    @property
+    def restatement_only(self) -> bool | None:
+        """The path is valid only because a path step restates the conclusion (the
+        path-dependence diagnostic); ``None`` when the path is not valid."""
+        if not self.valid_path or self.verdict is None:
+            return None
+        reduced = self.verdict.path_without_restating
+        return reduced is not None and reduced.label is not self.record.label
 
     @property
     def step_labels(self) -> tuple[Label, ...]:
@@ -122,8 +146,10 @@ def run_chains(
     limited: set[int] = set()
     """Items whose last attempt stopped at a prover limit on the conclusion."""
     first: dict[int, tuple[bool, bool]] = {}
+    first_chain: dict[int, FormalChain] = {}
+    """The first translation that parsed, per item (scored against gold FOL)."""
     raw: dict[int, list[str]] = {i: [] for i in range(len(records))}
-    pending = list(range(len(records)))
+    pending = [i for i, r in enumerate(records) if not r.cut_off]
     for attempt in range(attempts_allowed):
         if not pending:
             break
@@ -132,6 +158,8 @@ def run_chains(
         for index, answer in zip(pending, answers, strict=True):
             if answer.raw:
                 raw[index].append(answer.raw)
+            if answer.chain is not None:
+                first_chain.setdefault(index, answer.chain)
             problem_text = answer.failure or ("" if answer.chain is None else
                                               _prints(answer.chain))
             if answer.chain is None or problem_text:
@@ -161,8 +189,12 @@ def run_chains(
         pending = still
 
     order = sorted(accepted)
+    # Repeated statements go before labelling (seed §3.2.1: compared in FOL, where the
+    # wording no longer differs).
+    unique: dict[int, tuple[ChainRecord, FormalChain, tuple[tuple[int, int, str], ...]]] = {
+        i: _without_repeats(records[i], accepted[i][0]) for i in order}
     verdicts_of = verify_chains(
-        [accepted[i][0] for i in order], [records[i].label for i in order], prover, cache,
+        [unique[i][1] for i in order], [records[i].label for i in order], prover, cache,
         conclusions=[accepted[i][1] for i in order],
     ) if order else []
     by_index: dict[int, ChainVerdict] = dict(zip(order, verdicts_of, strict=True))
@@ -170,10 +202,18 @@ def run_chains(
     results: list[ChainResult] = []
     for index, record in enumerate(records):
         executed, matched = first.get(index, (False, False))
+        quality = compare(record, first_chain[index]) if index in first_chain else ()
+        if record.cut_off:
+            results.append(ChainResult(
+                record=record, status="cut_off", attempts=0, first_executed=False,
+                first_matched=False, prover=prover_name,
+                reason=f"the response stopped at the generation limit ({record.cut_off}): "
+                       "its last step and its answer are missing; not analysed"))
+            continue
         base = ChainResult(record=record, status="analysis_failure", reason="",
                            attempts=attempts_allowed, first_executed=executed,
                            first_matched=matched, prover=prover_name,
-                           raw_outputs=tuple(raw[index]))
+                           raw_outputs=tuple(raw[index]), quality=quality)
         if index in limited and index not in accepted:
             # A limit is not a wrong translation: the item is undecided, not a failure.
             results.append(replace(base, status="undecided", reason=last_reason[index]))
@@ -183,10 +223,34 @@ def run_chains(
                 base, reason=f"analysis failure after {attempts_allowed} attempt(s): "
                              f"{last_reason.get(index, 'no formalisation')}"))
             continue
-        chain, _, used = accepted[index]
-        results.append(_judge(replace(base, formal=chain, verdict=by_index[index],
-                                      attempts=used)))
+        _, _, used = accepted[index]
+        kept, chain, repeated = unique[index]
+        results.append(_judge(replace(base, record=kept, formal=chain,
+                                      verdict=by_index[index], attempts=used,
+                                      repeated=repeated)))
     return results
+
+
+def _without_repeats(record: ChainRecord, chain: FormalChain
+                     ) -> tuple[ChainRecord, FormalChain, tuple[tuple[int, int, str], ...]]:
+    """The record and chain without the steps whose FOL (up to bound-variable names) repeats
+    an earlier step's, and which steps went."""
+    seen: dict[Formula, int] = {}
+    keep: list[int] = []
+    repeated: list[tuple[int, int, str]] = []
+    for index, step in enumerate(chain.steps):
+        key = canonical(step)
+        if key in seen:
+            repeated.append((index + 1, seen[key] + 1, record.steps[index]))
+            continue
+        seen[key] = index
+        keep.append(index)
+    if not repeated:
+        return record, chain, ()
+    gold = record.gold_step_labels
+    kept = replace(record, steps=tuple(record.steps[i] for i in keep),
+                   gold_step_labels=None if gold is None else tuple(gold[i] for i in keep))
+    return kept, replace(chain, steps=tuple(chain.steps[i] for i in keep)), tuple(repeated)
 
 
 def _mismatch(verdict: Verdict, gold: Label) -> str:
@@ -198,13 +262,21 @@ def _mismatch(verdict: Verdict, gold: Label) -> str:
     return f"the prover labels the conclusion {got}, the gold label is {gold.value}"
 
 
+NO_ANSWER = ("no answer found in the response (read: 'Answer: True', 'The correct option "
+             "is: B', a final 'the statement is false', '**False**', a last line that is only "
+             "a label); the steps are labelled, the chain gets no class")
+
+
 def _judge(base: ChainResult) -> ChainResult:
     record, verdict = base.record, base.verdict
     assert verdict is not None
     if not record.steps and record.answer is None:
         return replace(base, status="label_only", reason="the prover reproduces the gold label")
     if record.answer is None:
-        return replace(base, status="undecided", reason="the chain has no predicted answer")
+        last = record.raw_steps[-1].rstrip() if record.raw_steps else ""
+        hint = ("; the response ends mid-sentence: if the generation limit stopped it, "
+                "record its finish_reason") if last and last[-1] not in ".!?*)\"'`:" else ""
+        return replace(base, status="no_answer", reason=NO_ANSWER + hint)
     labels = verdict.step_labels
     undecided = [i for i, label in enumerate(labels, 1) if not label.decided]
     if undecided:

@@ -6,7 +6,8 @@ hold the evidence.
 - label only (no chain): passes when the prover reproduces the gold label (otherwise the
   item is an analysis failure);
 - analysis failure: fails (no translation agreed with the gold label within the retries);
-- undecided (a prover limit, no predicted answer): skipped, with the reason.
+- undecided (a prover limit), no answer (none found in the response), cut off (the response
+  stopped at the generation limit): skipped, with the reason.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ def outcome(result: ChainResult) -> ItemOutcome:
     record = result.record
     if result.status == "analysis_failure":
         return ItemOutcome(FAILED, result.reason, details(result))
-    if result.status == "undecided":
+    if result.status in ("undecided", "no_answer", "cut_off"):
         return ItemOutcome(SKIPPED, result.reason, details(result))
     if result.status == "label_only":
         return ItemOutcome(PASSED, "", details(result))
@@ -59,8 +60,20 @@ def details(result: ChainResult) -> str:
                          f"{step.label.value} ({statuses}){mark}")
         if verdict.path_conclusion is not None:
             lines.append(f"conclusion under the path: {verdict.path_conclusion.label.value}")
+        if verdict.path_without_restating is not None:
+            steps = ", ".join(str(i + 1) for i in verdict.restating)
+            lines.append(f"conclusion under the path without step(s) {steps}, which restate "
+                         f"it: {verdict.path_without_restating.label.value}"
+                         + (" (the path is valid only by restating the conclusion)"
+                            if result.restatement_only else ""))
     else:
         lines.extend(f"  step {i}: {s}" for i, s in enumerate(record.steps, 1))
+    for position, earlier, text in result.repeated:
+        lines.append(f"  dropped step {position} (its FOL repeats step {earlier}): {text}")
+    for quality in result.quality:
+        lines.append(f"  vs gold FOL, {quality.role}: FOL-BLEU {quality.bleu:.3f}, "
+                     + {True: "equivalent", False: "not equivalent",
+                        None: "equivalence undecided"}[quality.equivalent])
     for index, raw in enumerate(result.raw_outputs, 1):
         lines.append(f"model output {index}:\n{raw}")
     return "\n".join(lines)
@@ -102,4 +115,7 @@ def to_json(result: ChainResult) -> dict[str, object]:
         "first_matched": result.first_matched, "prover": result.prover,
         "prover_seconds": verdict.seconds if verdict else 0.0,
         "steps": steps, "metadata": dict(record.metadata),
+        "repeated_steps": [{"step": p, "repeats": e, "text": t} for p, e, t in result.repeated],
+        "fol_quality": [q.to_json() for q in result.quality],
+        "restatement_only": result.restatement_only,
     }

@@ -58,6 +58,29 @@ class GoldFol:
 
 
 @dataclass(frozen=True)
+class SentenceQuality:
+    """One translated sentence against its gold formula (:mod:`afcheck_chains.quality`)."""
+
+    role: str
+    """``premise 2``, ``step 1``, ``conclusion``."""
+    bleu: float
+    """FOL-BLEU, 0–1."""
+    equivalent: bool | None
+    """Logically equivalent to the gold formula; ``None``: undecided."""
+
+    def to_json(self) -> dict[str, object]:
+        return {"role": self.role, "bleu": self.bleu, "equivalent": self.equivalent}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, object]) -> SentenceQuality | None:
+        bleu, equivalent = data.get("bleu"), data.get("equivalent")
+        if not isinstance(bleu, (int, float)) or not (equivalent is None
+                                                       or isinstance(equivalent, bool)):
+            return None
+        return cls(str(data.get("role", "")), float(bleu), equivalent)
+
+
+@dataclass(frozen=True)
 class ChainRecord:
     """One item: premises P, conclusion C, gold label L, reasoning steps S, answer A.
 
@@ -79,6 +102,9 @@ class ChainRecord:
     expected_class: str | None = None
     gold_step_labels: tuple[Label, ...] | None = None
     gold_fol: GoldFol | None = None
+    cut_off: str = ""
+    """What the record says about a response that stopped at the generation limit
+    (``finish_reason 'length'``); empty for a complete one."""
     metadata: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
 
     @property
@@ -103,7 +129,8 @@ class ResultRecord:
     status: str
     """The test's status (``passed``, ``failed`` …)."""
     analysis: str
-    """``classified``, ``label_only``, ``analysis_failure`` or ``undecided``."""
+    """``classified``, ``label_only``, ``analysis_failure``, ``undecided``, ``no_answer`` or
+    ``cut_off``."""
     chain_class: str | None
     expected_class: str | None
     step_pairs: tuple[tuple[str, str], ...] = ()
@@ -111,6 +138,10 @@ class ResultRecord:
     first_executed: bool | None = None
     """The first translation ran (``None``: a file written before records said)."""
     first_matched: bool | None = None
+    quality: tuple[SentenceQuality, ...] = ()
+    restatement_only: bool | None = None
+    """The path is valid only because a step restates the conclusion (``None``: no valid
+    path, or a file written before records said)."""
 
     @classmethod
     def from_json(cls, step: Mapping[str, object]) -> ResultRecord:
@@ -123,6 +154,10 @@ class ResultRecord:
                 if isinstance(gold, str) and isinstance(label, str):
                     pairs.append((gold, label))
         executed, matched = step.get("first_executed"), step.get("first_matched")
+        found = step.get("fol_quality")
+        quality = [SentenceQuality.from_json(q) for q in (found if isinstance(found, list)
+                                                          else ()) if isinstance(q, dict)]
+        restated = step.get("restatement_only")
         return cls(
             case_id=_text(step, "case_id", "id"),
             dataset=_text(step, "dataset", "group") or "(none)",
@@ -133,6 +168,8 @@ class ResultRecord:
             step_pairs=tuple(pairs),
             first_executed=executed if isinstance(executed, bool) else None,
             first_matched=matched if isinstance(matched, bool) else None,
+            quality=tuple(q for q in quality if q is not None),
+            restatement_only=restated if isinstance(restated, bool) else None,
         )
 
 

@@ -29,14 +29,32 @@ _LIST_MARKER = re.compile(r"^\s*(?:step\s*\d+\s*[:.)-]|\(?\d+[.)]|[-*•])\s*", 
 _OPENERS = re.compile(
     r"^(?:so|thus|therefore|hence|then|consequently|as a result|it follows that|this means that"
     r"|which means that|we know that|we can conclude that|we can infer that|we have that"
-    r"|from this|in conclusion|finally|first|second|next|also|and)\s*,?\s+",
+    r"|from this|in conclusion|finally|first|second|next|also|and|okay|ok|well|now|yes|alright"
+    r"|since we know that|we are (?:told|given) that|it is given that|we can see that"
+    r"|this (?:tells us|implies|shows) that"
+    r"|(?:based on|from|according to) (?:the|this|these|that)(?: \w+){0,3},? we (?:can )?"
+    r"(?:conclude|infer|know|see|deduce|get) that)\s*,?\s+"
+    # A phrase that names where a claim comes from, closed by its comma ("Based on the
+    # given information, Max is an impus." claims that Max is an impus).
+    r"|^(?:based on|according to|from|given|using|by) (?:the|this|these|that|premise|rule|fact"
+    r"|step|our)\b[^,.]{0,40},\s*",
     re.IGNORECASE,
 )
+_CITATION = re.compile(
+    r"\s*[(\[](?:premises?|from|by|steps?|rules?|facts?|given|using|lines?|p\d)[^)\]]*[)\]]",
+    re.IGNORECASE)
+"""A source cited after a claim: "Max is a yumpus (premise 10)." """
 _META = re.compile(
     r"^(?:let'?s|let us|we need to|we want to|we must|i need to|i will|i'll|we will|we'll"
     r"|to determine|to answer|to check|now,? (?:let|we)|the question|the statement"
-    r"|the answer|answer\b|based on|looking at|recall|note that|in summary|checking)"
-    r"|\b(?:the (?:final )?answer is|is (?:true|false|unknown)\s*$)",
+    r"|the answer|answer\b|based on|looking at|recall|note that|in summary|checking"
+    r"|(?:the )?(?:correct|final) (?:option|answer|choice)|option\b|choice\b"
+    # Chat-model courtesies: "Sure!", "Here's my reasoning:", "I hope this helps!".
+    r"|sure\b|great\b|certainly|of course|absolutely|i hope|hope this|let me|here'?s|here is"
+    r"|here are|i'?d be happy|happy to|thank|good question|in this (?:problem|question))"
+    r"|:\s*$"
+    r"|\b(?:the (?:final )?answer is|is (?:true|false|unknown|uncertain)\s*$)"
+    r"|^\(?[abc]?\)?\s*(?:true|false|unknown|uncertain)\s*$|^\(?[abc]\)$",
     re.IGNORECASE,
 )
 _HEDGES = re.compile(
@@ -46,13 +64,28 @@ _HEDGES = re.compile(
     r"|appears?|assum(?:e|ing|ption)|suppose|contradict\w*|if we|whether)\b",
     re.IGNORECASE,
 )
-_ANSWER = re.compile(
-    r"(?:final answer|the answer is|answer)\s*(?:is)?\s*[:=]?\s*\**\s*\(?"
-    r"(true|false|unknown|uncertain|[abc])\b",
-    re.IGNORECASE,
+_LABEL = r"(true|false|unknown|uncertain)"
+_LETTER = r"\(?([ABC])\)?(?![A-Za-z])"
+_ANSWER_FORMS = (
+    # "Answer: True", "The final answer is (B)", "The correct option is: B) False",
+    # "So the answer is **False**".
+    re.compile(r"(?i:\b(?:final answer|answer|correct option|correct answer|correct choice"
+               r"|option|choice)\b(?:\s+(?:is|would be|should be))?\s*[:=]?\s*[*\s]*)"
+               rf"(?:{_LETTER}(?:\s*[:)]?\s*(?i:{_LABEL}))?|(?i:{_LABEL}\b))"),
+    # "Therefore, the statement is false.", 'The statement "Max is sour" is true.'
+    re.compile(r"(?i:\bthe (?:statement|conclusion|claim|hypothesis)(?:\s*[\"“'][^\"”']*"
+               r"[\"”'])?\s+is\s+(?:therefore\s+|thus\s+|hence\s+)?(not\s+)?\**"
+               rf"{_LABEL}\b)"),
+    # "So, Max is sour is false.", "Whether Max is sour is unknown." (a line's end).
+    re.compile(rf"(?im)\bis\s+(not\s+)?\**{_LABEL}\**\s*[.!]?\s*$"),
+    # "**False**", "**(B) False**", a last line that is only a label.
+    re.compile(rf"\*\*\s*(?:{_LETTER}\s*)?(?i:{_LABEL})?\s*\.?\s*\*\*"),
+    re.compile(rf"(?m)^\s*(?:{_LETTER}\s*)?(?i:{_LABEL})\s*\.?\s*$"),
 )
-
-
+_OPEN_QUESTION = re.compile(r"(?i)\b(?:whether|if|determine|decide|check|verify|know|see|"
+                            r"find out|evaluate|assess)\b")
+"""Words before "the statement is true" in its sentence that make it a question ("we need
+to determine if the statement is true"), not an answer."""
 def split_sentences(text: str) -> list[str]:
     """Sentences, line by line; a line's list marker (``1.``) is not a sentence of its own."""
     out: list[str] = []
@@ -63,13 +96,14 @@ def split_sentences(text: str) -> list[str]:
 
 
 def clean(sentence: str) -> str:
-    """The sentence without list markers, discourse openers or emphasis."""
+    """The sentence without list markers, discourse openers, cited sources or emphasis."""
     text = sentence.replace("**", "").strip()
     previous = None
     while previous != text:
         previous = text
         text = _LIST_MARKER.sub("", text, count=1).strip()
         text = _OPENERS.sub("", text, count=1).strip()
+    text = _CITATION.sub("", text).strip()
     if text[:1].islower():
         text = text[0].upper() + text[1:]
     return text
@@ -102,6 +136,32 @@ def kept_steps(response: str | list[str]) -> tuple[str, ...]:
 
 
 def read_answer(response: str) -> Label | None:
-    """The label of the response's last answer line (``Answer: True``, ``(B)``…)."""
-    found = _ANSWER.findall(response)
-    return parse_label(found[-1]) if found else None
+    """The model's final answer: the last of the forms models write it in (``Answer:
+    True``, ``The correct option is: B``, ``the statement is false``, a line ending in ``is
+    false``, ``**False**``, a last line that is only a label), or ``None`` when the response
+    gives none. Letters are
+    Logic-LLM's options (A True, B False, C Unknown); "the statement is true" after
+    "whether" or "determine if" is a question, not an answer."""
+    found: list[tuple[int, Label]] = []
+    for form in _ANSWER_FORMS:
+        for match in form.finditer(response):
+            label = _label_of(match)
+            before = response[:match.start()]
+            sentence = re.split(r"[.!?\n]", before)[-1]
+            if label is None or _OPEN_QUESTION.search(sentence):
+                continue
+            found.append((match.end(), label))
+    return max(found, key=lambda hit: hit[0])[1] if found else None
+
+
+def _label_of(match: re.Match[str]) -> Label | None:
+    groups = [g for g in match.groups() if g]
+    negated = any(g.strip().lower() == "not" for g in groups)
+    words = [g for g in groups if g.strip().lower() != "not"]
+    if not words:
+        return None
+    # "(B) False": the word is what the model meant to say; a lone letter maps by option.
+    label = parse_label(words[-1])
+    if label is not None and negated:
+        return {Label.TRUE: Label.FALSE, Label.FALSE: Label.TRUE}.get(label)
+    return label

@@ -5,10 +5,18 @@
   classification set);
 - step-label macro-F1 over True / False / Unknown against gold step labels, where the data
   has them (a predicted Error / Limit / Invalid counts as a miss of the gold class);
-- NL→FOL: execution rate (the first translation runs in the prover) and execution accuracy
+- NL→FOL: execution rate (the first translation runs in the prover, of the items translated:
+  a cut-off response is not) and execution accuracy
   (its conclusion label equals the gold label, among those that run), as the seed defines
   them on first attempts; analysis-failure rate (no accepted translation after the retries);
-- undecided: items a prover limit left without a class.
+- translation quality where the data gives gold FOL: FOL-BLEU (mean over the sentences
+  compared) and logical equivalence (LE: the share of them equivalent to the gold formula),
+  on the first translation (:mod:`afcheck_chains.quality`);
+- the path-dependence diagnostic: of the T2 chains (and of every chain with a valid path),
+  how many have a valid path only because a path step restates the conclusion;
+- undecided: items a prover limit left without a class; no answer: chains whose response
+  gives no answer the reader finds; cut off: responses that stopped at the generation limit
+  (not analysed).
 """
 
 from __future__ import annotations
@@ -20,7 +28,7 @@ from typing import Protocol
 
 from afcheck.metrics import Rate
 from afcheck_chains.classes import CLASS_NAMES
-from afcheck_chains.records import GOLD_LABELS
+from afcheck_chains.records import GOLD_LABELS, SentenceQuality
 
 __all__ = ["GATES", "ChainMetrics", "ChainsSummary", "Counted", "Rate", "by_dataset",
            "macro_f1", "metrics", "summarise"]
@@ -51,6 +59,14 @@ class Counted(Protocol):
         ...
     @property
     def first_matched(self) -> bool | None: ...
+    @property
+    def quality(self) -> Sequence[SentenceQuality]:
+        """FB and LE of each sentence compared with gold FOL."""
+        ...
+    @property
+    def restatement_only(self) -> bool | None:
+        """A valid path that holds only through a step restating the conclusion."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -68,6 +84,17 @@ class ChainMetrics:
     execution_accuracy: Rate | None
     analysis_failure: Rate
     undecided: Rate
+    no_answer: Rate = Rate(0, 0)
+    cut_off: Rate = Rate(0, 0)
+    fol_bleu: float | None = None
+    """Mean FOL-BLEU over the sentences compared with gold FOL (``None``: none)."""
+    logical_equivalence: Rate | None = None
+    """Sentences equivalent to their gold formula, of those compared."""
+    equivalence_undecided: int = 0
+    t2_restatement: Rate = Rate(0, 0)
+    """T2 chains whose valid path holds only by restating the conclusion, of the T2 chains."""
+    valid_restatement: Rate = Rate(0, 0)
+    """… of every chain with a valid path (T1, T2)."""
     confusion: Mapping[tuple[str, str], int] = field(default_factory=dict)
     """(expected class, class got or the analysis status) → items."""
     step_confusion: Mapping[tuple[str, str], int] = field(default_factory=dict)
@@ -96,6 +123,14 @@ class ChainMetrics:
             else self.execution_accuracy.to_json(),
             "analysis_failure_rate": self.analysis_failure.to_json(),
             "undecided": self.undecided.to_json(),
+            "no_answer": self.no_answer.to_json(),
+            "cut_off": self.cut_off.to_json(),
+            "fol_bleu": self.fol_bleu,
+            "logical_equivalence": None if self.logical_equivalence is None
+            else self.logical_equivalence.to_json(),
+            "logical_equivalence_undecided": self.equivalence_undecided,
+            "T2_valid_only_by_restating": self.t2_restatement.to_json(),
+            "valid_only_by_restating": self.valid_restatement.to_json(),
         }
 
 
@@ -132,17 +167,30 @@ def metrics(results: Sequence[Counted]) -> ChainMetrics:
     pairs = [pair for r in results for pair in r.step_pairs]
     known = all(r.first_executed is not None for r in results)
     executed = sum(1 for r in results if r.first_executed)
+    # A cut-off response is never translated: it is outside the execution rate.
+    translated = sum(1 for r in results if r.analysis != "cut_off")
+    compared = [q for r in results for q in r.quality]
+    t2 = [r for r in results if r.chain_class == "T2"]
+    valid = [r for r in results if r.chain_class in ("T1", "T2")]
     return ChainMetrics(
+        fol_bleu=sum(q.bleu for q in compared) / len(compared) if compared else None,
+        logical_equivalence=Rate(sum(1 for q in compared if q.equivalent), len(compared))
+        if compared else None,
+        equivalence_undecided=sum(1 for q in compared if q.equivalent is None),
+        t2_restatement=Rate(sum(1 for r in t2 if r.restatement_only), len(t2)),
+        valid_restatement=Rate(sum(1 for r in valid if r.restatement_only), len(valid)),
         n=n,
         classes=classes,
         expected=expected,
         step_macro_f1=macro_f1(pairs),
         step_pairs=len(pairs),
-        execution_rate=Rate(executed, n) if known else None,
+        execution_rate=Rate(executed, translated) if known else None,
         execution_accuracy=Rate(sum(1 for r in results if r.first_matched), executed)
         if known else None,
         analysis_failure=Rate(sum(1 for r in results if r.analysis == "analysis_failure"), n),
         undecided=Rate(sum(1 for r in results if r.analysis == "undecided"), n),
+        no_answer=Rate(sum(1 for r in results if r.analysis == "no_answer"), n),
+        cut_off=Rate(sum(1 for r in results if r.analysis == "cut_off"), n),
         confusion=dict(confusion),
         step_confusion=dict(Counter(pairs)),
         analyses=dict(Counter(r.analysis for r in results)),
@@ -159,9 +207,13 @@ def by_dataset(results: Sequence[Counted]) -> dict[str, ChainMetrics]:
 GATES: Mapping[str, str] = {
     "analysis_failure_rate": "max",
     "undecided_rate": "max",
+    "no_answer_rate": "max",
+    "cut_off_rate": "max",
     "execution_rate": "min",
     "execution_accuracy": "min",
     "step_label_macro_f1": "min",
+    "fol_bleu": "min",
+    "logical_equivalence": "min",
     "T1_rate": "min",
     "expected_class_accuracy": "min",
 }
@@ -186,12 +238,20 @@ class ChainsSummary:
             return m.analysis_failure.value
         if name == "undecided_rate":
             return m.undecided.value
+        if name == "no_answer_rate":
+            return m.no_answer.value
+        if name == "cut_off_rate":
+            return m.cut_off.value
         if name == "execution_rate":
             return m.execution_rate.value if m.execution_rate else None
         if name == "execution_accuracy":
             return m.execution_accuracy.value if m.execution_accuracy else None
         if name == "step_label_macro_f1":
             return m.step_macro_f1
+        if name == "fol_bleu":
+            return m.fol_bleu
+        if name == "logical_equivalence":
+            return m.logical_equivalence.value if m.logical_equivalence else None
         if name == "T1_rate":
             return m.classes["T1"].value
         if name == "expected_class_accuracy":
@@ -223,6 +283,13 @@ class ChainsSummary:
         props.update({f"class.{k}": str(v.count) for k, v in m.classes.items()})
         if m.step_macro_f1 is not None:
             props["step_label_macro_f1"] = f"{m.step_macro_f1:.6f}"
+        if m.fol_bleu is not None:
+            props["fol_bleu"] = f"{m.fol_bleu:.6f}"
+        if m.logical_equivalence is not None and m.logical_equivalence.value is not None:
+            props["logical_equivalence"] = f"{m.logical_equivalence.value:.6f}"
+        if m.t2_restatement.total:
+            props["T2_valid_only_by_restating"] = (f"{m.t2_restatement.count}/"
+                                                   f"{m.t2_restatement.total}")
         return props
 
 
@@ -245,8 +312,20 @@ def _line(m: ChainMetrics) -> str:
              f"analysis failures {_pct(m.analysis_failure)}"]
     if m.undecided.count:
         parts.append(f"undecided {m.undecided.count}")
+    if m.no_answer.count:
+        parts.append(f"no answer found {m.no_answer.count}")
+    if m.cut_off.count:
+        parts.append(f"cut off at the generation limit {m.cut_off.count}")
     if m.step_macro_f1 is not None:
         parts.append(f"step macro-F1 {m.step_macro_f1:.3f} ({m.step_pairs} steps)")
+    if m.logical_equivalence is not None and m.fol_bleu is not None:
+        parts.append(f"vs gold FOL: FB {100 * m.fol_bleu:.1f}, LE "
+                     f"{_pct(m.logical_equivalence)} ({m.logical_equivalence.total} sentences"
+                     + (f", {m.equivalence_undecided} undecided" if m.equivalence_undecided
+                        else "") + ")")
+    if m.t2_restatement.total:
+        parts.append(f"T2 valid only by restating the conclusion "
+                     f"{m.t2_restatement.count}/{m.t2_restatement.total}")
     for name, rate in m.expected.items():
         parts.append(f"{name} {rate.count}/{rate.total}")
     return "; ".join(parts)

@@ -12,6 +12,10 @@ nor refutes it (it adds a fact); the path is valid when the conclusion's label u
 alone equals the gold label. The path is checked without the premises: premises restated as
 steps count as path facts, and a chain that skips a needed fact has no valid path.
 
+The path-dependence diagnostic: when path steps state the conclusion (or its negation), the
+conclusion is decided once more under the path without them; a valid path that fails then
+was valid only because a step restated the conclusion.
+
 Every query of a stage goes to the prover in one call: stage 1 holds the conclusion and all
 steps of every chain; the path is built in rounds (round ``k`` decides step ``k`` of every
 chain), then one call decides every path's conclusion. Identical problems are asked once and
@@ -163,6 +167,11 @@ class ChainVerdict:
     """Indices of the steps in the proof path, in chain order."""
     path_conclusion: Verdict | None
     """The conclusion's label under the path alone."""
+    restating: tuple[int, ...] = ()
+    """Indices of the path's steps that state the conclusion or its negation."""
+    path_without_restating: Verdict | None = None
+    """The conclusion's label under the path without those steps (``None`` when there are
+    none): the path-dependence diagnostic."""
 
     @property
     def step_labels(self) -> tuple[Label, ...]:
@@ -234,8 +243,20 @@ def verify_chains(
          for c, p, s in zip(chains, paths, symbols, strict=True)],
         prover, cache,
     )
+    # The path-dependence diagnostic: is the path still valid without the steps that merely
+    # restate the conclusion? (Algorithm 3 lets such a step make any path valid.)
+    from afcheck_chains.quality import restates
+
+    restating = [tuple(i for i in p if restates(c.steps[i], c.conclusion))
+                 for c, p in zip(chains, paths, strict=True)]
+    asked = [n for n, r in enumerate(restating) if r]
+    reduced = dict(zip(asked, decide(
+        [Query(tuple(chains[n].steps[i] for i in paths[n] if i not in restating[n]),
+               chains[n].conclusion, symbols[n]) for n in asked], prover, cache),
+        strict=True)) if asked else {}
     return [
-        ChainVerdict(conclusion, steps, tuple(path), path_verdict)
-        for conclusion, steps, path, path_verdict
-        in zip(conclusions, step_verdicts, paths, final, strict=True)
+        ChainVerdict(conclusion, steps, tuple(path), path_verdict, restating[n],
+                     reduced.get(n))
+        for n, (conclusion, steps, path, path_verdict)
+        in enumerate(zip(conclusions, step_verdicts, paths, final, strict=True))
     ]

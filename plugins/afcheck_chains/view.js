@@ -35,6 +35,7 @@
         rec.ac === false ? " (wrong)" : ""));
     }
     if (rec.vp !== undefined) facts.push(rec.vp ? "valid proof path" : "no valid proof path");
+    if (rec.rq) facts.push("valid only by restating the conclusion");
     if (rec.pv !== undefined) facts.push("prover " + str(rec.pv));
     if (rec.at !== undefined) facts.push(rec.at + " attempt(s)");
     if (facts.length) root.appendChild(el("p", "label", facts.join(" · ")));
@@ -70,6 +71,13 @@
       }).join(" → ") : "no step is on a proof path";
       if (rec.pcl) path += "; the conclusion under the path alone: " + rec.pcl;
       root.appendChild(el("p", "label", path));
+    }
+    if (rec.rp && rec.rp.length) {
+      root.appendChild(el("p", "label", "dropped before labelling (FOL repeats an earlier " +
+        "step): " + rec.rp.join("; ")));
+    }
+    if (rec.fq && rec.fq.length) {
+      root.appendChild(el("p", "label", "against gold FOL: " + rec.fq.join("; ")));
     }
     return root;
   }

@@ -2,11 +2,14 @@
 
 The class table T1–T4 / F1–F2 per run (and dataset) with 95% Wilson intervals and a 100% bar
 chart, the expected-class accuracy with its confusion table, the step-label macro-F1 with
-the gold × predicted table, the translation's execution rate and accuracy and the
-analysis-failure rate; and the step browser's record of each chain: premises, conclusion,
-each step with its FOL, its label (and gold label) and whether it is on the proof path (drawn
-by ``view.js``). Items are read with :class:`afcheck_chains.records.ResultRecord` and counted
-by :func:`afcheck_chains.summary.metrics`, exactly as the run counts them; ``afcheck compare``
+the gold × predicted table, the translation's execution rate and accuracy, the
+analysis-failure rate and the no-answer and cut-off outcomes; FOL-BLEU and logical
+equivalence against gold FOL and the path-dependence diagnostic; and the step browser's record
+of each chain: premises, conclusion, each step with its FOL, its label (and gold label) and
+whether it is on the proof path, the steps dropped as repeats, each sentence's FB and LE and
+whether the path is valid only by restating the conclusion (drawn by ``view.js``). Items are
+read with :class:`afcheck_chains.records.ResultRecord` and counted by
+:func:`afcheck_chains.summary.metrics`, exactly as the run counts them; ``afcheck compare``
 shows those figures over the items two runs share, and names an item's outcome by its class
 (else its analysis status).
 """
@@ -37,12 +40,13 @@ from afcheck_chains.summary import metrics as group
 STEP_LABELS = tuple(label.value for label in Label)
 """Every label a step can get, in display order."""
 
-OTHER = ("analysis_failure", "undecided", "label_only")
+OTHER = ("analysis_failure", "undecided", "no_answer", "cut_off", "label_only")
 """What a chain gets instead of a class."""
 
 COLOURS = {"T1": "#2e7d32", "T2": "#81c784", "T3": "#3b7dd8", "T4": "#90b8ee",
            "F1": "#f0ad4e", "F2": "#d9534f", "analysis_failure": "#616161",
-           "undecided": "#bdbdbd", "label_only": "#8e44ad"}
+           "undecided": "#bdbdbd", "no_answer": "#d7ccc8", "cut_off": "#a1887f",
+           "label_only": "#8e44ad"}
 
 
 class ChainsView(MethodView):
@@ -85,7 +89,8 @@ class ChainsView(MethodView):
                "within the retries) and undecided chains (a prover limit) have no class.</p>",
                self._expected(groups),
                self._steps(groups),
-               self._analysis(groups)]
+               self._analysis(groups),
+               self._quality(groups)]
         return "\n".join(part for part in out if part)
 
     def _expected(self, groups: Sequence[tuple[RunSteps, list[ResultRecord]]]) -> str:
@@ -138,14 +143,41 @@ class ChainsView(MethodView):
             g = group(recs)
             rows.append(f"<tr><td>{escape(item.run.label)}</td><td class=num>{g.n}</td>"
                         + _rate(g.execution_rate) + _rate(g.execution_accuracy)
-                        + _rate(g.analysis_failure) + _rate(g.undecided) + "</tr>")
+                        + _rate(g.analysis_failure) + _rate(g.undecided)
+                        + _rate(g.no_answer) + _rate(g.cut_off) + "</tr>")
         return ("<h3>Translation and analysis</h3><table class=metrics><thead><tr><th>run</th>"
                 "<th>N</th><th>execution rate</th><th>execution accuracy</th>"
-                "<th>analysis-failure rate</th><th>undecided</th></tr></thead><tbody>"
+                "<th>analysis-failure rate</th><th>undecided</th><th>no answer found</th>"
+                "<th>cut off</th></tr></thead><tbody>"
                 + "".join(rows) + "</tbody></table><p class=caption>Execution rate: the first "
                 "translation runs in the prover; execution accuracy: its conclusion label "
                 "equals the gold label, among those that run (the seed's definitions, on first "
-                "attempts). Analysis failure: no translation accepted after the retries.</p>")
+                "attempts). Analysis failure: no translation accepted after the retries. No "
+                "answer: the response gives none the reader finds; cut off: the response "
+                "stopped at the generation limit (not analysed, not a translation "
+                "failure).</p>")
+
+    def _quality(self, groups: Sequence[tuple[RunSteps, list[ResultRecord]]]) -> str:
+        """FB and LE against gold FOL, and the path-dependence diagnostic."""
+        totals = [(item, group(recs)) for item, recs in groups]
+        rows = []
+        for item, g in totals:
+            bleu = "n/a" if g.fol_bleu is None else f"{100 * g.fol_bleu:.1f}"
+            compared = g.logical_equivalence.total if g.logical_equivalence else 0
+            rows.append(f"<tr><td>{escape(item.run.label)}</td><td class=num>{bleu}</td>"
+                        + _rate(g.logical_equivalence) + f"<td class=num>{compared}</td>"
+                        + _rate_count(g.t2_restatement)
+                        + _rate_count(g.valid_restatement) + "</tr>")
+        return ("<h3>Translation quality and path dependence</h3><table class=metrics><thead>"
+                "<tr><th>run</th><th>FOL-BLEU</th><th>logical equivalence</th>"
+                "<th>sentences with gold FOL</th><th>T2 valid only by restating C</th>"
+                "<th>T1/T2 valid only by restating C</th></tr></thead><tbody>"
+                + "".join(rows) + "</tbody></table><p class=caption>FOL-BLEU and logical "
+                "equivalence (LE) compare each sentence of the first translation with the "
+                "data's gold FOL, where it has some (LogicLLaMA's metrics, seed §4.2.1). A "
+                "valid proof path holds only by restating the conclusion when, without the "
+                "path steps that state the conclusion (or its negation), the path no longer "
+                "gives the gold label: Algorithm 3 then says little about the chain.</p>")
 
     def browse(self, step: Record, tables: BrowseTables) -> BrowseRecord:
         chain_class = step.get("class")
@@ -178,6 +210,15 @@ class ChainsView(MethodView):
             flag = step.get(key)
             if isinstance(flag, bool):
                 record[short] = flag
+        if step.get("restatement_only") is True:
+            record["rq"] = True
+        repeated = step.get("repeated_steps")
+        if isinstance(repeated, list) and repeated:
+            record["rp"] = [f"step {r.get('step')} ({r.get('text')}) repeats step "
+                            f"{r.get('repeats')}" for r in repeated if isinstance(r, dict)]
+        quality = step.get("fol_quality")
+        if isinstance(quality, list) and quality:
+            record["fq"] = [_quality_note(q) for q in quality if isinstance(q, dict)]
         found_path = step.get("path")
         path = [p for p in found_path if isinstance(p, int)] \
             if isinstance(found_path, list) else None
@@ -193,6 +234,16 @@ class ChainsView(MethodView):
             record["n"] = (f"{sum(1 for x in labelled if x == 'True')}/{len(labelled)} steps True"
                            f", path {len(path or [])}")
         return record
+
+
+def _quality_note(entry: Mapping[str, object]) -> str:
+    """``premise 3: FB 0.61, equivalent``."""
+    bleu = entry.get("bleu")
+    shown = f"{bleu:.2f}" if isinstance(bleu, (int, float)) else "?"
+    found = entry.get("equivalent")
+    equivalent = "equivalence undecided" if not isinstance(found, bool) else \
+        "equivalent" if found else "not equivalent"
+    return f"{entry.get('role')}: FB {shown}, {equivalent}"
 
 
 def _step(entry: Mapping[str, object]) -> BrowseRecord:

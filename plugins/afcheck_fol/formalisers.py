@@ -4,8 +4,9 @@
   one when a sentence has fewer; default 0): a run with it must score 100%, which checks the
   suite and the evaluator together;
 * ``replay`` reads recorded outputs, one JSON object a line ``{"id": …, "output": …}``
-  (``path=FILE``), read as a model's answer, so a model's answers can be scored again
-  without the model;
+  (``path=FILE``; ``translation`` where ``output`` is absent, as a ``recorded`` suite's data
+  writes it), read as a model's answer, so a model's answers can be scored again without
+  the model;
 * ``llm`` and the presets ``nl2fol-llama``, ``nl2fol-gemma``, ``nl2fol-folio`` send the method's
   prompt to a chat model through :mod:`afcheck.llm` (vLLM offline or any OpenAI-compatible
   server), greedy, one batched call. ``llm`` is also what a model given with ``--formaliser``
@@ -79,7 +80,10 @@ class ReplayFormaliser:
                 self.problems.append(f"{line.location}: not JSON ({line.error.msg})")
                 continue
             item_id = record.get("id") if isinstance(record, dict) else None
-            output = record.get("output") if isinstance(record, dict) else None
+            # ``translation``: the field of a recorded-output suite (kind ``recorded``),
+            # whose data file is also this formaliser's.
+            output = record.get("output", record.get("translation")) \
+                if isinstance(record, dict) else None
             if not isinstance(item_id, str) or not isinstance(output, str):
                 self.problems.append(f"{line.location}: expected {{\"id\": …, \"output\": …}}")
                 continue

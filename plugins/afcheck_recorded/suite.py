@@ -1,0 +1,139 @@
+"""The suite kind ``recorded``: outputs a model wrote, evaluated without the model.
+
+A recorded-output suite is one JSON Lines file of what a model produced for a data set,
+each line naming the ``model`` that wrote it and the ``source`` (data set) it answered::
+
+    [afcheck]
+    schema = 1
+    name = "my-model-prontoqa"
+    kind = "recorded"
+    method = "chains"              # or "nl2fol"; default chains
+    data = "outputs.jsonl"
+
+    # source = "prontoqa"          # the data set, for lines that name none
+
+    [afcheck.options]
+    # model = "Llama-2-70b-chat"   # for lines that name none
+    # language = "folio"           # nl2fol: the language of the gold formulas
+
+    [afcheck.defaults]             # the recorded translations answer as the formaliser
+    fol_formaliser = "replay"
+    fol_formaliser_opt = { path = "outputs.jsonl" }
+
+A line is the record of the method's own recorded format plus ``model``, ``source`` and,
+optionally, ``translation`` (the model's FOL answer, as text, read by the ``replay`` FOL
+formaliser exactly as a live model's answer is read):
+
+- ``chains``: a recorded response as :func:`afcheck_chains.loaders.load_responses` reads it
+  (``premises``, ``conclusion``, ``label``, ``response`` or ``steps``, ``answer``,
+  ``finish_reason``, gold ``premises_fol`` / ``conclusion_fol`` / ``steps_fol``); the
+  translation is the seed's answer layout (``formula ::: (i) sentence`` lines under
+  ``Premises`` and ``Conclusions``);
+- ``nl2fol``: a sentence as :func:`afcheck_fol.suite.load_jsonl` reads it (``sentence``,
+  ``gold``, ``difficulty``); the translation is the model's answer to that sentence.
+
+Without ``translation`` (or with another ``--fol-formaliser``) the responses are still
+evaluated, translated by the formaliser chosen. Each item's dataset is ``source/model``,
+so a file with several models reports each apart. A line without a model or a source
+(neither on the line nor in ``suite.toml``: ``source``, ``[afcheck.options] model``) is one
+failing item naming its line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import replace
+from pathlib import Path
+
+from afcheck.errors import LoadError, SuiteError
+from afcheck.suites import Record, SuiteSpec
+
+METHODS = ("chains", "nl2fol")
+
+
+class RecordedSuite:
+    """The suite kind ``recorded`` (module docstring)."""
+
+    name = "recorded"
+    method = "chains"
+
+    def load(self, spec: SuiteSpec) -> Iterable[Record | LoadError]:
+        method = spec.method or self.method
+        if method not in METHODS:
+            raise SuiteError(spec.manifest, f"kind recorded reads outputs for the methods "
+                             f"{', '.join(METHODS)}, not {method!r}; set method = \"chains\" "
+                             "or \"nl2fol\"")
+        path = spec.data_path()
+        defaults = {"source": spec.options.get("source", spec.source),
+                    "model": spec.options.get("model")}
+        origins = dict(_origins(path, defaults))
+        if method == "chains":
+            return _chains(path, origins)
+        return _nl2fol(path, origins, spec)
+
+
+Origin = tuple[str, str] | LoadError  # noqa: UP007 - a runtime alias on 3.10
+"""(source, model) of a line, or why the line has none."""
+
+
+def _origins(path: Path, defaults: Mapping[str, object]) -> Iterator[tuple[int, Origin]]:
+    """Each line's source and model (the line's own, else the suite's ``defaults``)."""
+    from afcheck_fol.jsonl import json_lines
+
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SuiteError(path, f"cannot read the recorded outputs: {exc}") from None
+    for line in json_lines(path, lines):
+        number = line.location.line
+        value = line.value
+        if line.error is not None or not isinstance(value, dict):
+            continue  # the method's reader reports the line
+        found = {key: value.get(key, defaults[key]) for key in ("source", "model")}
+        missing = [key for key, text in found.items()
+                   if not isinstance(text, str) or not text.strip()]
+        if missing:
+            yield number, LoadError(
+                line.location, f"no {' and no '.join(missing)} for this recorded output; "
+                "add it to the line or to [afcheck.options]", name=str(value.get("id", "")))
+            continue
+        yield number, (str(found["source"]).strip(), str(found["model"]).strip())
+
+
+def _chains(path: Path, origins: Mapping[int, Origin]) -> Iterator[Record | LoadError]:
+    from afcheck_chains.loaders import load_responses
+    from afcheck_chains.records import ChainRecord
+
+    for loaded in load_responses(path):
+        if not isinstance(loaded, ChainRecord):
+            yield loaded
+            continue
+        origin = origins.get(loaded.location.line)
+        if isinstance(origin, LoadError) or origin is None:
+            yield origin or LoadError(loaded.location, "no source and model", loaded.id)
+            continue
+        source, model = origin
+        yield replace(loaded, dataset=f"{source}/{model}",
+                      metadata={**loaded.metadata, "source": source, "model": model})
+
+
+def _nl2fol(path: Path, origins: Mapping[int, Origin],
+            spec: SuiteSpec) -> Iterator[Record | LoadError]:
+    from afcheck_fol.language import language_named
+    from afcheck_fol.suite import load_jsonl
+
+    name = str(spec.options.get("language", "folio"))
+    try:
+        language = language_named(name)
+    except KeyError as exc:
+        raise SuiteError(spec.manifest, str(exc.args[0])) from None
+    loaded = load_jsonl(path, language)
+    for item in loaded.items:
+        origin = origins.get(item.location.line)
+        if isinstance(origin, LoadError) or origin is None:
+            yield origin or LoadError(item.location, "no source and model", item.id)
+            continue
+        source, model = origin
+        yield replace(item, dataset=f"{source}/{model}")
+    yield from loaded.errors
+
