@@ -21,7 +21,15 @@ from pathlib import Path
 from afcheck import gates as gating
 from afcheck.components import Reporter, SuiteKind
 from afcheck.errors import LoadError, UsageError
-from afcheck.method import AnyMethod, Case, Choice, ItemResult, Selection, settings_of
+from afcheck.method import (
+    AnyMethod,
+    BadRecord,
+    Case,
+    Choice,
+    ItemResult,
+    Selection,
+    settings_of,
+)
 from afcheck.options import parse_kv
 from afcheck.plugins import Plugins
 from afcheck.redact import redact_options
@@ -34,7 +42,7 @@ from afcheck.runtime.progress import Progress
 from afcheck.runtime.spool import Spool
 from afcheck.suites import SETTINGS, SuiteSpec, check_defaults, load_spec
 from afcheck.summary import Candidates, RunSummary
-from afcheck.types import Status
+from afcheck.types import Location, Status
 
 OptionReader = Callable[[str], object]
 
@@ -68,7 +76,9 @@ class Run:
         self._gates: list[gating.Gate] = []
         self._added_gates: list[gating.Gate] = []
         self._results: dict[str, ItemResult[object]] | None = None
-        self._reported: set[str] = set()
+        self._reported: dict[str, None] = {}
+        """The items pytest reported, in the order it reported them."""
+        self._bad: dict[str, ItemResult[object]] = {}
         self._times = StageTimes()
         self._spool: Spool | None = None
         self._cache: Cache | None = None
@@ -103,8 +113,10 @@ class Run:
 
     # -- collection ----------------------------------------------------------------------------
 
-    def collect(self, root: Path, nodeid: str) -> Iterator[Case[object] | LoadError]:
-        """The cases of one suite folder, and a :class:`LoadError` per bad record."""
+    def collect(self, root: Path, nodeid: str) -> Iterator[Case[object] | BadRecord]:
+        """The cases of one suite folder, and a :class:`BadRecord` per record that cannot be
+        read: a :class:`LoadError` of its suite kind, or a record whose test id another record
+        of the suite already has (a later duplicate never shares the earlier one's result)."""
         spec = load_spec(root)
         kind = self._suite_kind(spec.kind)
         method_name = spec.method or kind.method
@@ -124,14 +136,39 @@ class Run:
         selection = Selection(spec, choose, self._option, self._registered)
         limit = spec.setting("limit")
         count = 0
+        first: dict[str, Location | None] = {}
+        """Each test name given so far, with where its record is."""
+
+        def bad(error: LoadError) -> BadRecord:
+            name = error.name or f"line-{error.location.line}"
+            if name in first:
+                name = f"{name}@line-{error.location.line}"
+            suffix = 2
+            while name in first:
+                name, suffix = f"{name.rsplit('#', 1)[0]}#{suffix}", suffix + 1
+            first[name] = error.location
+            return BadRecord(Case(f"{nodeid}::{name}", name, method_name, spec.name, spec.name,
+                                  error.location, error), error)
+
         for loaded in kind.load(spec):
             if isinstance(loaded, LoadError):
-                yield loaded
+                yield bad(loaded)
                 continue
             if limit is not None and count >= int(limit):
                 break
             count += 1
-            for name, case in method.cases(loaded, selection):
+            made = list(method.cases(loaded, selection))
+            clash = next((name for name, _ in made if name in first), None)
+            if clash is not None:
+                earlier = first[clash]
+                where = loaded.source or Location(str(spec.manifest))
+                yield bad(LoadError(
+                    where, f"duplicate id: '{clash}' is also the record at "
+                    f"{earlier or 'an earlier line'}; give each record its own id",
+                    clash))
+                continue
+            for name, case in made:
+                first[name] = loaded.source
                 yield Case(f"{nodeid}::{name}", name, method_name, spec.name, loaded.dataset,
                            loaded.source, case)
 
@@ -363,8 +400,19 @@ class Run:
     def item(self, case_id: str) -> ItemResult[object]:
         """The final result of one item; the item counts as reported from now on."""
         assert self._results is not None, "execute() first"
-        self._reported.add(case_id)
+        self._reported[case_id] = None
         return self._results[case_id]
+
+    def report_bad(self, record: BadRecord) -> None:
+        """Count an unreadable record's failed item as reported, so that the summary and every
+        result file hold it, as the terminal does."""
+        self._bad[record.case.case_id] = record.result()
+        self._reported[record.case.case_id] = None
+
+    @property
+    def reported(self) -> bool:
+        """Whether any item was reported: the run has a summary to give."""
+        return bool(self._reported)
 
     def _open_cache(self) -> None:
         from afcheck.runtime.cache import open_cache
@@ -412,11 +460,12 @@ class Run:
         Only the items pytest reported are summarised: after ``-x`` stops a run, the metrics,
         JSON and JUnit agree with what the terminal showed.
         """
-        assert self._results is not None
-        items = [item for case_id, item in self._results.items() if case_id in self._reported]
+        results = {**(self._results or {}), **self._bad}
+        items = [results[case_id] for case_id in self._reported if case_id in results]
         by_method: dict[str, list[ItemResult[object]]] = {}
         for item in items:
-            by_method.setdefault(item.case.method, []).append(item)
+            if item.case.case_id not in self._bad:
+                by_method.setdefault(item.case.method, []).append(item)
         summaries = {name: self.method(name).summarise(group)
                      for name, group in by_method.items()}
         failures = gating.evaluate(self._gates, summaries)
@@ -429,6 +478,7 @@ class Run:
             gate_failures=failures, gates_held=gating.held(self._gates, summaries),
             timings=dict(self._times.seconds),
             implementations={name: self.method(name) for name in by_method},
+            unreadable=len(self._bad),
             rootdir=self.rootdir,
             candidates={name: self._candidates[name] for name in by_method
                         if name in self._candidates})

@@ -7,9 +7,12 @@ import json
 import os
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from conftest import TEST_PLUGINS, write_suite
 
 CLAIMS = [
@@ -340,3 +343,98 @@ def test_a_missing_baseline_file_is_a_usage_error(toy: pytest.Pytester) -> None:
                          "--afcheck-update-baseline")
     assert made.ret == 1  # the run's own failure; the file is written
     assert (toy.path / "nope.json").exists()
+
+
+# -- every collected item is in every result file ------------------------------------------
+
+
+def _results(toy: pytest.Pytester, *args: str) -> tuple[pytest.RunResult, dict[str, object],
+                                                          ET.Element]:
+    out, junit = toy.path / "r.json", toy.path / "r.xml"
+    out.unlink(missing_ok=True)
+    junit.unlink(missing_ok=True)
+    result = toy.runpytest("claims", *PLUGINS, "--tb=line", "--afcheck-json", str(out),
+                           "--afcheck-junitxml", str(junit), *args)
+    return result, json.loads(out.read_text()), ET.parse(junit).getroot()
+
+
+def _write_claims(toy: pytest.Pytester, lines: list[str]) -> None:
+    (toy.path / "claims" / "claims.jsonl").write_text("".join(line + "\n" for line in lines))
+
+
+def _junit_counts(root: ET.Element) -> tuple[int, int]:
+    suites = root.findall("testsuite")
+    return (sum(int(s.get("tests", "0")) for s in suites),
+            sum(int(s.get("failures", "0")) for s in suites))
+
+
+def test_a_later_duplicate_id_is_a_bad_record_and_never_shares_a_result(
+        toy: pytest.Pytester) -> None:
+    """A failing record before a passing one with the same id: before, both were one item
+    reported passed; now the first is itself (failed) and the second one bad-input line."""
+    wrong = {"id": "c1", "claim": "2 + 3 = 6", "expected": "proved"}
+    right = {"id": "c1", "claim": "2 + 3 = 5", "expected": "proved"}
+    _write_claims(toy, [json.dumps(wrong), json.dumps(right)])
+    result, doc, junit = _results(toy)
+    result.assert_outcomes(failed=2)
+    assert result.ret == 1
+    text = result.stdout.str()
+    assert "claims.jsonl:2: duplicate id: 'c1' is also the record at" in text
+    assert "claims.jsonl:1; give each record its own id" in text
+    steps = doc["steps"]
+    assert isinstance(steps, list)
+    assert [(s["case_id"].split("::")[1], s["status"]) for s in steps] == [
+        ("c1", "failed"), ("c1@line-2", "failed")]
+    assert steps[1]["unreadable"]["line"] == 2
+    assert _junit_counts(junit) == (2, 2)
+
+
+def test_an_unreadable_record_is_a_failure_in_terminal_json_and_junit(
+        toy: pytest.Pytester) -> None:
+    with (toy.path / "claims" / "claims.jsonl").open("a") as handle:
+        handle.write("{not json\n")
+    result, doc, junit = _results(toy)
+    result.assert_outcomes(passed=3, failed=2)
+    steps = doc["steps"]
+    assert isinstance(steps, list)
+    assert [s["status"] for s in steps].count("failed") == 2
+    bad = [s for s in steps if "unreadable" in s]
+    assert [(b["case_id"], b["unreadable"]["line"]) for b in bad] == [("claims::line-5", 5)]
+    assert _junit_counts(junit) == (5, 2)
+    failures = [f.get("message", "") for f in junit.iter("failure")]
+    assert any(m.startswith("unreadable record: not a claim record") for m in failures)
+
+
+def test_a_suite_of_bad_records_only_still_writes_every_result_file(
+        toy: pytest.Pytester) -> None:
+    _write_claims(toy, ["{not json", "[1, 2"])
+    result, doc, junit = _results(toy)
+    result.assert_outcomes(failed=2)
+    assert result.ret == 1
+    assert [s["case_id"] for s in doc["steps"]] == ["claims::line-1", "claims::line-2"]
+    assert _junit_counts(junit) == (2, 2)
+    assert "wrote json results to" in result.stdout.str()
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(["pass", "fail", "bad", "dup"]), min_size=1, max_size=6))
+def test_terminal_json_and_junit_counts_agree(toy: pytest.Pytester, kinds: list[str]) -> None:
+    lines = []
+    for index, kind in enumerate(kinds):
+        claim = {"pass": "2 + 3 = 5", "fail": "2 + 3 = 6"}.get(kind, "1 = 1")
+        if kind == "bad":
+            lines.append('{"id": "x", "claim": ')
+            continue
+        ident = "c0" if kind == "dup" else f"c{index + 1}"
+        lines.append(json.dumps({"id": ident, "claim": claim, "expected": "proved"}))
+    _write_claims(toy, lines)
+    result, doc, junit = _results(toy)
+    outcomes = result.parseoutcomes()
+    passed, failed = outcomes.get("passed", 0), outcomes.get("failed", 0)
+    steps = doc["steps"]
+    assert isinstance(steps, list)
+    assert passed + failed == len(kinds) == len(steps)
+    assert [s["status"] for s in steps].count("failed") == failed
+    assert _junit_counts(junit) == (len(kinds), failed)
+    assert result.ret == (1 if failed else 0)
