@@ -120,3 +120,24 @@ def test_released_files_load_without_errors(data_dir: Path) -> None:
     errors = [r for r in folio if isinstance(r, LoadError)]
     assert len(errors) == 2 and all("parallel" in e.message for e in errors)
     assert all(r.location.line > 0 for r in proof[:5])
+
+
+DAMAGED = (b"\xff\xfe not UTF-8\n", b'{"x": ' + b"[" * 5000 + b"]" * 5000 + b"}\n")
+
+
+@pytest.mark.parametrize("damage", DAMAGED, ids=["bad-bytes", "nested-5000"])
+def test_a_damaged_record_loses_only_itself_at_its_line(tmp_path: Path, damage: bytes) -> None:
+    good = {"id": "a", "premises": ["P."], "conclusion": "P.", "label": "True",
+            "steps": ["P."], "answer": "True"}
+    path = tmp_path / "r.jsonl"
+    path.write_bytes(json.dumps(good).encode() + b"\n" + damage
+                     + json.dumps({**good, "id": "b"}).encode() + b"\n")
+    loaded = list(load_responses(path))
+    assert [r.id for r in loaded if isinstance(r, ChainRecord)] == ["a", "b"]
+    [bad] = [r for r in loaded if isinstance(r, LoadError)]
+    assert bad.location.line == 2
+    assert bad.message.startswith(("not UTF-8 (byte 0xff", "nested more than 256 levels"))
+    folio = tmp_path / "folio.jsonl"
+    folio.write_bytes(damage)
+    [error] = list(load_folio(folio))
+    assert isinstance(error, LoadError) and error.location.line == 1

@@ -127,7 +127,9 @@ def test_a_suite_runs_end_to_end(tmp_path: Path) -> None:
     record = json.loads(out.read_text(encoding="utf-8"))
     sae = record["methods"]["equivalence"]["metrics"]["overall"]["sae"]
     assert sae["coverage"]["count"] == 1 and sae["false_positive_rate"]["count"] == 1
-    steps = {s["id"]: s for s in record["steps"]}
+    steps = {s["id"]: s for s in record["steps"] if "unreadable" not in s}
+    [bad] = [s for s in record["steps"] if "unreadable" in s]
+    assert bad["status"] == "failed" and bad["unreadable"]["line"] == 5
     assert steps["constant"]["decision"] == "Noneq"
     assert steps["constant"]["counterexample"] == {"x": "2"}
     assert done.returncode != 0 and "GATE FAILED: false_positive_rate" in done.stdout

@@ -83,3 +83,22 @@ def test_folio_gold_parse_rate(data_dir: Path) -> None:
     # FOLIO v0.0's gold FOL has errors; nearly all of it reads, and every rejection has a class.
     assert len(loaded.items) / total > 0.97
     assert all(r.error.rule for r in loaded.rejections)
+
+
+@pytest.mark.parametrize("damage", [b"\xff\xfe not UTF-8\n",
+                                    b'{"x": ' + b"[" * 5000 + b"]" * 5000 + b"}\n"],
+                         ids=["bad-bytes", "nested-5000"])
+def test_a_damaged_record_loses_only_itself_at_its_line(tmp_path: Path, damage: bytes) -> None:
+    good = {"id": "a", "sentence": "a is a cube.", "gold": "Cube(a)"}
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(json.dumps(good).encode() + b"\n" + damage
+                     + json.dumps({**good, "id": "b"}).encode() + b"\n")
+    loaded = load_jsonl(path, TARSKI)
+    assert [item.id for item in loaded.items] == ["a", "b"]
+    [error] = loaded.errors
+    assert error.location.line == 2
+    assert error.message.startswith(("not UTF-8 (byte 0xff", "nested more than 256 levels"))
+    folio = tmp_path / "folio.jsonl"
+    folio.write_bytes(damage)
+    [error] = load_folio(folio).errors
+    assert error.location.line == 1 and "is this FOLIO's jsonl?" in error.message

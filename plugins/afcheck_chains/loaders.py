@@ -25,9 +25,8 @@ import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-from afcheck_fol.jsonl import json_lines
-
 from afcheck.errors import LoadError, SuiteError
+from afcheck.jsonlines import read_json_lines
 from afcheck.suites import DATA_DIR_ENV, find_in_data_dir
 from afcheck.types import Location
 from afcheck_chains.records import ChainRecord, GoldFol, Label, parse_label
@@ -181,19 +180,18 @@ def load_folio(path: Path) -> Iterator[Loaded]:
 
 def _lines(path: Path) -> Iterator[tuple[int, dict[str, object] | LoadError]]:
     try:
-        handle = path.open(encoding="utf-8")
+        lines = list(read_json_lines(path))
     except OSError as exc:
         yield 0, LoadError(Location(str(path)), f"cannot read: {exc}")
         return
-    with handle:
-        for line in json_lines(path, handle):
-            number = line.location.line
-            if line.error is not None:
-                yield number, LoadError(line.location, f"not valid JSON: {line.error.msg}")
-            elif not isinstance(line.value, dict):
-                yield number, LoadError(line.location, "expected a JSON object")
-            else:
-                yield number, line.value
+    for line in lines:
+        number = line.location.line
+        if not line.ok:
+            yield number, LoadError(line.location, line.problem)
+        elif not isinstance(line.value, dict):
+            yield number, LoadError(line.location, "expected a JSON object")
+        else:
+            yield number, line.value
 
 
 def load_responses(path: Path, dataset: str | None = None) -> Iterator[Loaded]:

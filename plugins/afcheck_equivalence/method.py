@@ -26,6 +26,7 @@ from typing import Any, Protocol
 
 from afcheck.components import Formaliser
 from afcheck.errors import LoadError
+from afcheck.jsonlines import read_json_lines
 from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, Selection
 from afcheck.metrics import Rate
 from afcheck.runtime import Runtime
@@ -92,29 +93,23 @@ def load(path: Path) -> Iterable[Item | LoadError]:
     """Items of a JSON-lines file; a bad line gives a :class:`LoadError` (``file:line``, what
     is wrong, what to do) and loading goes on."""
     seen: set[str] = set()
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            where = Location(str(path), number)
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as error:
-                yield LoadError(where, f"not JSON ({error.msg}); write one object per line")
-                continue
-            problem = _check(record)
-            if problem:
-                yield LoadError(where, problem, str(record.get("id", "")) if isinstance(
-                    record, dict) else "")
-                continue
-            if record["id"] in seen:
-                yield LoadError(where, f"id '{record['id']}' appears twice; ids must be unique",
-                                record["id"])
-                continue
-            seen.add(record["id"])
-            yield Item(record["id"], record["reference"], record.get("header", ""),
-                       record.get("informal", ""), record.get("candidate"), record.get("gold"),
-                       record.get("group", ""), where)
+    for line in read_json_lines(path):
+        where, record = line.location, line.value
+        if not line.ok or not isinstance(record, dict):
+            yield LoadError(where, line.problem or _check(record))
+            continue
+        problem = _check(record)
+        if problem:
+            yield LoadError(where, problem, str(record.get("id", "")))
+            continue
+        if record["id"] in seen:
+            yield LoadError(where, f"id '{record['id']}' appears twice; ids must be unique",
+                            record["id"])
+            continue
+        seen.add(record["id"])
+        yield Item(record["id"], record["reference"], record.get("header", ""),
+                   record.get("informal", ""), record.get("candidate"), record.get("gold"),
+                   record.get("group", ""), where)
 
 
 def _check(record: Any) -> str:

@@ -24,6 +24,7 @@ from typing import Any
 from afcheck_faithfulness.records import Step
 
 from afcheck.errors import LoadError, SuiteError
+from afcheck.jsonlines import read_json_lines
 from afcheck.suites import SuiteSpec, find_in_data_dir
 from afcheck.types import Location
 from afcheck_suites.fields import id_problem, surrogate_problem, type_name
@@ -95,10 +96,10 @@ def _rows(path: Path) -> Iterator[tuple[dict[str, Any], Location]]:
         elif suffix == ".json":
             yield from _json_rows(path)
         else:
-            with path.open("rb") as handle:
-                for number, raw in enumerate(handle, 1):
-                    if raw.strip():
-                        yield _json_line(raw), Location(str(path), number)
+            for line in read_json_lines(path):
+                row = line.value if line.ok else {_ERROR: line.problem}
+                yield (row if isinstance(row, dict)
+                       else {_ERROR: "a line must be a JSON object"}), line.location
     except OSError as exc:
         raise SuiteError(path, f"cannot read: {exc.strerror}") from None
 
@@ -148,19 +149,6 @@ def _json_rows(path: Path) -> Iterator[tuple[dict[str, Any], Location]]:
             row = {_ERROR: f"a FaithformBench row is a JSON object, not {type_name(row)}; fix "
                            "or remove the row"}
         yield row, where
-
-
-def _json_line(raw: bytes) -> dict[str, Any]:
-    try:
-        line = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return {_ERROR: f"not UTF-8 (byte 0x{raw[exc.start]:02x} at column {exc.start + 1}); "
-                        "save the file as UTF-8"}
-    try:
-        row = json.loads(line)
-    except json.JSONDecodeError as exc:
-        return {_ERROR: f"not valid JSON ({exc.msg} at column {exc.colno})"}
-    return row if isinstance(row, dict) else {_ERROR: "a line must be a JSON object"}
 
 
 def _validate(row: dict[str, Any], where: Location) -> LoadError | None:
