@@ -141,3 +141,20 @@ def test_a_damaged_record_loses_only_itself_at_its_line(tmp_path: Path, damage: 
     folio.write_bytes(damage)
     [error] = list(load_folio(folio))
     assert isinstance(error, LoadError) and error.location.line == 1
+
+
+@pytest.mark.parametrize("reply", [{"response": ""}, {"steps": []}, {"steps": [], "response": ""}],
+                         ids=["empty-response", "no-steps", "both-empty"])
+def test_a_response_with_nothing_to_check_is_a_bad_record_not_a_pass(
+        tmp_path: Path, reply: dict[str, object]) -> None:
+    path = tmp_path / "r.jsonl"
+    path.write_text(json.dumps({"id": "e", "premises": ["P."], "conclusion": "P.",
+                                "label": "True", **reply}) + "\n")
+    [error] = list(load_responses(path))
+    assert isinstance(error, LoadError) and error.name == "e"
+    assert error.message.startswith("the response has no reasoning step and no answer")
+    with_answer = tmp_path / "a.jsonl"
+    with_answer.write_text(json.dumps({"id": "e", "premises": ["P."], "conclusion": "P.",
+                                       "label": "True", "steps": [], "answer": "True"}) + "\n")
+    [record] = list(load_responses(with_answer))
+    assert isinstance(record, ChainRecord) and record.answer is Label.TRUE

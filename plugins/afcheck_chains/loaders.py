@@ -241,6 +241,10 @@ def _response_record(raw: Mapping[str, object], location: Location, dataset: str
     answer = parse_label(raw["answer"]) if "answer" in raw else read_answer(answer_text)
     if "answer" in raw and answer is None:
         return bad(f"answer {raw['answer']!r} is not True, False or Unknown")
+    if not steps and answer is None:
+        # An empty reply would otherwise pass as "the prover reproduces the gold label".
+        return bad("the response has no reasoning step and no answer: nothing to check; "
+                   "record the model's reply (or its 'answer')")
     expected = raw.get("expected_class")
     if expected is not None and not isinstance(expected, str):
         return bad("expected_class must be a class name such as 'T1'")
