@@ -11,9 +11,9 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from conftest import TEST_PLUGINS, write_suite
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from conftest import TEST_PLUGINS, write_suite
 
 CLAIMS = [
     {"id": "c1", "claim": "2 + 3 = 5", "expected": "proved", "group": "easy"},

@@ -31,6 +31,7 @@ from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, Se
 from afcheck.metrics import Rate
 from afcheck.runtime import Runtime
 from afcheck.types import Location, Status
+from afcheck_equivalence.balance import bracket_problem
 from afcheck_equivalence.criterion import Criterion
 from afcheck_equivalence.records import (
     Decision,
@@ -99,6 +100,10 @@ def load(path: Path) -> Iterable[Item | LoadError]:
             yield LoadError(where, line.problem or _check(record))
             continue
         problem = _check(record)
+        if not problem:
+            unbalanced = bracket_problem(record["reference"])
+            if unbalanced:
+                problem = (f"the reference is not Lean: {unbalanced}; fix the statement")
         if problem:
             yield LoadError(where, problem, str(record.get("id", "")))
             continue
@@ -164,6 +169,11 @@ def outcome(result: Result) -> ItemOutcome:
     details = json.dumps(record, ensure_ascii=False, indent=2)
     head = f"{decision.kind.value} ({decision.criterion}): {decision.reason}"
     if decision.kind is DecisionKind.INCONCLUSIVE:
+        unbalanced = bracket_problem(result.candidate) if result.candidate else ""
+        if unbalanced:
+            # Text that cannot be Lean is the candidate's failure, not an open question.
+            return ItemOutcome(Status.FAILED, f"the candidate is not Lean: {unbalanced}",
+                               f"candidate: {result.candidate}\n" + details)
         return ItemOutcome(Status.SKIPPED, head, details)
     expected = {"equivalent": DecisionKind.EQ, "inequivalent": DecisionKind.NONEQ,
                 None: DecisionKind.EQ}[result.item.gold]
