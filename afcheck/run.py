@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from afcheck import gates as gating
+from afcheck.budget import Budget, as_json, budgets_of, resolve
 from afcheck.components import Reporter, SuiteKind
 from afcheck.errors import LoadError, UsageError
 from afcheck.method import (
@@ -82,6 +83,7 @@ class Run:
         self._times = StageTimes()
         self._spool: Spool | None = None
         self._cache: Cache | None = None
+        self._budgets: dict[str, dict[str, Budget]] = {}
 
     # -- configuration ---------------------------------------------------------------------
 
@@ -286,6 +288,7 @@ class Run:
                                                fixed[method])
                             for method in dict.fromkeys(case.method for case in cases)}
         self._refuse_unused(used, {case.method for case in cases})
+        self._budgets = self._read_budgets()
         self._gates = self._read_gates()
         gating.check_metrics(self._gates, {name: self.method(name).gates for name in
                                            dict.fromkeys(case.method for case in cases)})
@@ -352,6 +355,14 @@ class Run:
             if kinds & set(method.kinds):
                 found.append(entry.name)
         return found
+
+    def _read_budgets(self) -> dict[str, dict[str, Budget]]:
+        """The budgets of the run's methods with the user's ``--budget`` changes; a change
+        that names no budgeted stage of the run is a usage error."""
+        given = self.option("budget")
+        return resolve({name: budgets_of(method) for name, method in self._methods.items()},
+                       [str(text) for text in given] if isinstance(given, (list, tuple))
+                       else [])
 
     def _read_gates(self) -> list[gating.Gate]:
         given = self.option("gate")
@@ -439,7 +450,7 @@ class Run:
         self._spool = Spool()
         return Runtime(self.components, cache=cache, chunk_size=chunk_size,
                        progress=self._progress(), times=self._times, spool=self._spool,
-                       executor=executor)
+                       executor=executor, budgets=self._budgets)
 
     def _notifier(self, method: str) -> Callable[[object], None]:
         hook = self.plugins.pm.hook.afcheck_step_result
@@ -523,6 +534,8 @@ class Run:
             "components": self.components.versions(),
             "plugins": dict(self.plugins.origins),
             "gates": [gate.origin for gate in self._gates],
+            "budgets": {method: {stage: as_json(budget) for stage, budget in stages.items()}
+                        for method, stages in self._budgets.items() if stages},
         }
 
     def _update_baseline(self, items: Sequence[ItemResult[object]]) -> bool:

@@ -19,11 +19,13 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from afcheck.budget import Budget
 from afcheck.types import Status
 from afcheck_fol.equiv import DEFAULT_MAX_DOMAIN, DEFAULT_RLIMIT, Equivalence, check
 from afcheck_fol.suite import Item
 from afcheck_fol.syntax import FolSyntaxError, parse
-from afcheck_fol.ted import distance
+from afcheck_fol.ted import BUDGET as TED_BUDGET
+from afcheck_fol.ted import rank
 
 CORRECT = "correct"
 SYNTAX_ERROR = "syntax-error"
@@ -52,6 +54,8 @@ class Settings:
     """``None``: each item's language's default theory."""
     rlimit: int = DEFAULT_RLIMIT
     max_domain: int = DEFAULT_MAX_DOMAIN
+    ted: Budget = TED_BUDGET
+    """The tree edit distance's budget (:mod:`afcheck_fol.ted`)."""
 
 
 @dataclass(frozen=True)
@@ -66,7 +70,8 @@ class Decision:
     nearest: int | None = None
     """Index of the gold nearest the candidate by tree edit distance."""
     ted: int | None = None
-    """Its distance."""
+    """Its distance; ``None`` when not computed (:attr:`ted_skipped` says why)."""
+    ted_skipped: str = ""
     gold: int | None = None
     """The gold the verdict is about: the one found equivalent, else the nearest."""
     verdict: Equivalence | None = None
@@ -101,8 +106,8 @@ def decide(item: Item, candidate: Candidate, settings: Settings = Settings()) ->
     except FolSyntaxError as exc:
         return Decision(item, candidate, SYNTAX_ERROR, syntax_error=exc,
                         seconds=time.perf_counter() - started)
-    distances = [distance(formula, gold) for gold in item.formulas]
-    order = sorted(range(len(distances)), key=lambda i: (distances[i], i))
+    ranking = rank(formula, item.formulas, settings.ted)
+    order, distances = list(ranking.order), ranking.distances
     nearest = order[0]
     verdicts: dict[int, Equivalence] = {}
     for index in order:
@@ -129,7 +134,7 @@ def decide(item: Item, candidate: Candidate, settings: Settings = Settings()) ->
     else:
         status, chosen = SEMANTIC_ERROR, nearest
     return Decision(item, candidate, status, nearest=nearest, ted=distances[nearest],
-                    gold=chosen, verdict=verdicts[chosen],
+                    ted_skipped=ranking.skipped, gold=chosen, verdict=verdicts[chosen],
                     seconds=time.perf_counter() - started)
 
 
@@ -179,7 +184,10 @@ def outcome(decision: Decision) -> Outcome:
             Status.PASSED, f"equivalent to {gold} under theory {verdict.theory}",
             "\n".join([*head, *golds]),
         )
-    distance_note = f"nearest gold {decision.nearest} at tree edit distance {decision.ted}"
+    distance_note = (f"nearest gold {decision.nearest} at tree edit distance {decision.ted}"
+                     if not decision.ted_skipped else
+                     f"nearest gold {decision.nearest} (tree edit distance not computed: "
+                     f"{decision.ted_skipped})")
     if decision.status == UNDECIDED:
         return Outcome(
             Status.SKIPPED,
@@ -201,6 +209,7 @@ def verdict_record(decision: Decision) -> dict[str, object]:
         "syntax_error": None if decision.syntax_error is None else decision.syntax_error.to_json(),
         "nearest": decision.nearest,
         "ted": decision.ted,
+        "ted_skipped": decision.ted_skipped,
         "gold": decision.gold,
         "verdict": None if decision.verdict is None else decision.verdict.to_json(),
         "seconds": decision.seconds,
@@ -221,6 +230,7 @@ def from_record(item: Item, candidate: Candidate, data: Mapping[str, object]) ->
         item, candidate, str(data.get("status")),
         syntax_error=FolSyntaxError.from_json(error) if isinstance(error, dict) else None,
         nearest=number("nearest"), ted=number("ted"), gold=number("gold"),
+        ted_skipped=str(data.get("ted_skipped") or ""),
         verdict=Equivalence.from_json(verdict) if isinstance(verdict, dict) else None,
         seconds=float(seconds) if isinstance(seconds, (int, float)) else 0.0,
     )

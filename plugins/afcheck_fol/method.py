@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import cast
 
+from afcheck.budget import Budget
 from afcheck.components import Built, describe
 from afcheck.errors import LoadError, SuiteError, UsageError
 from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, Selection
@@ -45,6 +46,7 @@ from afcheck_fol.decide import (
 from afcheck_fol.formaliser import FolAnswer, FolTask, formalise_cached
 from afcheck_fol.suite import Item
 from afcheck_fol.summary import GATES, Nl2FolSummary, summarise
+from afcheck_fol.ted import BUDGET as TED_BUDGET
 
 DEFAULT_FORMALISER = "reference"
 
@@ -87,6 +89,9 @@ class Nl2FolMethod:
     kinds: tuple[str, ...] = ("fol_formaliser",)
     defaults: Mapping[str, object] = {"fol_formaliser": DEFAULT_FORMALISER}
     gates: Mapping[str, str] = GATES
+    budgets: Mapping[str, Budget] = {"ted": TED_BUDGET}
+    """The tree edit distance is computed only on trees up to a size (see
+    :mod:`afcheck_fol.ted`): above it the golds are ranked by a bound and the item says so."""
 
     def cases(self, record: Record, selection: Selection) -> Iterable[tuple[str, Nl2FolCase]]:
         if not isinstance(record, Item):
@@ -123,12 +128,15 @@ class Nl2FolMethod:
             for index, answer in zip(indices, answers, strict=True):
                 candidates[index] = _candidate(answer)
         evaluator = cast("Built[object]", describe(Evaluator(), "z3", {}))
-        work = [(cases[i].spec, candidates[i]) for i in range(len(cases))]
+        ted = runtime.budget(self.name, "ted")
+        work = [(replace(cases[i].spec, settings=replace(cases[i].spec.settings, ted=ted)),
+                 candidates[i]) for i in range(len(cases))]
         records = runtime.cached(
             "nl2fol-decide", evaluator, work,
             key=lambda pair: (
                 pair[0].item.language.name, pair[0].item.gold, pair[1].formula,
                 pair[0].settings.theory, pair[0].settings.rlimit, pair[0].settings.max_domain,
+                pair[0].settings.ted.size,
             ),
             call=lambda chunk: [verdict_record(decide(spec.item, cand, spec.settings))
                                 for spec, cand in chunk],
