@@ -438,3 +438,13 @@ def test_terminal_json_and_junit_counts_agree(toy: pytest.Pytester, kinds: list[
     assert [s["status"] for s in steps].count("failed") == failed
     assert _junit_counts(junit) == (len(kinds), failed)
     assert result.ret == (1 if failed else 0)
+
+
+def test_a_budget_change_for_no_budgeted_stage_is_a_usage_error(toy: pytest.Pytester) -> None:
+    result = toy.runpytest("claims", *PLUGINS, "--afcheck-budget", "verdicts.grade.seconds=3")
+    assert result.ret == 4
+    assert ("--budget verdicts.grade.seconds=3: no stage 'verdicts.grade' in this run; stages "
+            "with a budget: none") in result.stdout.str() + result.stderr.str()
+    malformed = toy.runpytest("claims", *PLUGINS, "--afcheck-budget", "verdicts.grade.size=-5")
+    assert malformed.ret == 4
+    assert "size must be a whole number above 0" in malformed.stdout.str() + malformed.stderr.str()
