@@ -21,7 +21,13 @@ from dataclasses import dataclass
 
 from afcheck.budget import Budget
 from afcheck.types import Status
-from afcheck_fol.equiv import DEFAULT_MAX_DOMAIN, DEFAULT_RLIMIT, Equivalence, check
+from afcheck_fol.equiv import (
+    DEFAULT_MAX_DOMAIN,
+    DEFAULT_RLIMIT,
+    SEARCH_BUDGET,
+    Equivalence,
+    check,
+)
 from afcheck_fol.suite import Item
 from afcheck_fol.syntax import FolSyntaxError, parse
 from afcheck_fol.ted import BUDGET as TED_BUDGET
@@ -56,6 +62,8 @@ class Settings:
     max_domain: int = DEFAULT_MAX_DOMAIN
     ted: Budget = TED_BUDGET
     """The tree edit distance's budget (:mod:`afcheck_fol.ted`)."""
+    search: Budget = SEARCH_BUDGET
+    """The finite-model search's budget (:mod:`afcheck_fol.equiv`)."""
 
 
 @dataclass(frozen=True)
@@ -120,7 +128,8 @@ def decide(item: Item, candidate: Candidate, settings: Settings = Settings()) ->
                 continue
         else:
             verdict = check(formula, item.formulas[index], item.language, settings.theory,
-                            rlimit=settings.rlimit, max_domain=settings.max_domain)
+                            rlimit=settings.rlimit, max_domain=settings.max_domain,
+                            search=settings.search)
         verdicts[index] = verdict
         if verdict.equivalent and verdict.theory == "none":
             break

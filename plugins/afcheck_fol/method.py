@@ -43,6 +43,7 @@ from afcheck_fol.decide import (
     to_json,
     verdict_record,
 )
+from afcheck_fol.equiv import SEARCH_BUDGET
 from afcheck_fol.formaliser import FolAnswer, FolTask, formalise_cached
 from afcheck_fol.suite import Item
 from afcheck_fol.summary import GATES, Nl2FolSummary, summarise
@@ -89,9 +90,11 @@ class Nl2FolMethod:
     kinds: tuple[str, ...] = ("fol_formaliser",)
     defaults: Mapping[str, object] = {"fol_formaliser": DEFAULT_FORMALISER}
     gates: Mapping[str, str] = GATES
-    budgets: Mapping[str, Budget] = {"ted": TED_BUDGET}
+    budgets: Mapping[str, Budget] = {"ted": TED_BUDGET, "search": SEARCH_BUDGET}
     """The tree edit distance is computed only on trees up to a size (see
-    :mod:`afcheck_fol.ted`): above it the golds are ranked by a bound and the item says so."""
+    :mod:`afcheck_fol.ted`): above it the golds are ranked by a bound and the item says so.
+    The finite-model search before z3 expands only up to a size and for a time
+    (:mod:`afcheck_fol.equiv`); the z3 attempts after it are bounded by ``rlimit``."""
 
     def cases(self, record: Record, selection: Selection) -> Iterable[tuple[str, Nl2FolCase]]:
         if not isinstance(record, Item):
@@ -128,15 +131,17 @@ class Nl2FolMethod:
             for index, answer in zip(indices, answers, strict=True):
                 candidates[index] = _candidate(answer)
         evaluator = cast("Built[object]", describe(Evaluator(), "z3", {}))
-        ted = runtime.budget(self.name, "ted")
-        work = [(replace(cases[i].spec, settings=replace(cases[i].spec.settings, ted=ted)),
+        ted, search = runtime.budget(self.name, "ted"), runtime.budget(self.name, "search")
+        work = [(replace(cases[i].spec, settings=replace(cases[i].spec.settings, ted=ted,
+                                                         search=search)),
                  candidates[i]) for i in range(len(cases))]
         records = runtime.cached(
             "nl2fol-decide", evaluator, work,
             key=lambda pair: (
                 pair[0].item.language.name, pair[0].item.gold, pair[1].formula,
                 pair[0].settings.theory, pair[0].settings.rlimit, pair[0].settings.max_domain,
-                pair[0].settings.ted.size,
+                pair[0].settings.ted.size, pair[0].settings.search.size,
+                pair[0].settings.search.seconds,
             ),
             call=lambda chunk: [verdict_record(decide(spec.item, cand, spec.settings))
                                 for spec, cand in chunk],
