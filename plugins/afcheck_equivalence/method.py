@@ -24,12 +24,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from afcheck.budget import Budget
 from afcheck.components import Formaliser
 from afcheck.errors import LoadError
 from afcheck.jsonlines import read_json_lines
 from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, Selection
 from afcheck.metrics import Rate
 from afcheck.runtime import Runtime
+from afcheck.runtime.executor import Recipe
 from afcheck.types import Location, Status
 from afcheck_equivalence.balance import bracket_problem
 from afcheck_equivalence.criterion import Criterion
@@ -363,6 +365,10 @@ class Equivalence:
     defaults: Mapping[str, object] = {"criterion": "sae", "prover": "smt",
                                       "formaliser": "literal"}
     gates: Mapping[str, str] = GATES
+    budgets: Mapping[str, Budget] = {"pair": Budget()}
+    """``pair``: one pair's decision by its criterion. Unbounded by default, decided in
+    process in one batch; with ``--budget equivalence.pair.seconds=N`` (and ``memory_mb``)
+    every criterion decides each pair in a worker process that is killed past the limit."""
 
     def cases(self, record: object, selection: Selection) -> Iterable[tuple[str, CaseSpec]]:
         if not isinstance(record, Item):
@@ -393,7 +399,8 @@ class Equivalence:
             pairs = [(item, item.candidate if item.candidate is not None
                       else written.get(item.id)) for item in group]
             decided = _decide_pairs(runtime, criterion,
-                                    [(i, c) for i, c in pairs if c is not None])
+                                    [(i, c) for i, c in pairs if c is not None],
+                                    runtime.budget(self.name, "pair"))
             for item, candidate in pairs:
                 decision = decided.get(item.id) or Inconclusive(
                     criterion.name, "the formaliser wrote no candidate statement")
@@ -451,17 +458,51 @@ class _Written:
     statement: str | None
 
 
-def _decide_pairs(runtime: Runtime, choice: Choice,
-                  pairs: list[tuple[Item, str]]) -> dict[str, Decision]:
+TIME_LIMIT = "time limit"
+"""How the reason of a pair stopped by its wall-clock budget begins (never cached)."""
+
+
+def _decide_pairs(runtime: Runtime, choice: Choice, pairs: list[tuple[Item, str]],
+                  budget: Budget | None = None) -> dict[str, Decision]:
+    """Each pair's decision by the criterion ``choice``, through the result cache. With a
+    wall-clock ``budget``, pairs are decided one by one in worker processes, and one that
+    outlives it has its worker killed and is Inconclusive with the reason "time limit"."""
     from afcheck_equivalence.kinds import CRITERION
 
     built = runtime.component(CRITERION, choice)
     criterion = built.component
+    recipe = runtime.components.recipe(criterion)
+    limited = budget is not None and budget.seconds is not None and recipe is not None
 
     def call(chunk: list[tuple[Item, str]]) -> list[Decision]:
-        return criterion.decide([Pair(i.id, i.reference, c, i.header) for i, c in chunk])
+        batch = [Pair(i.id, i.reference, c, i.header) for i, c in chunk]
+        if not limited:
+            return criterion.decide(batch)
+        return _decide_in_workers(runtime, choice, recipe, batch, budget)  # type: ignore[arg-type]
 
     made = runtime.cached("equivalence", built, pairs,  # type: ignore[arg-type]
                           key=lambda p: (p[0].reference, p[1], p[0].header), call=call,
-                          dump=lambda d: d.to_json(), load=decision_from_json)
+                          dump=lambda d: d.to_json(), load=decision_from_json,
+                          keep=lambda d: not d.reason.startswith(TIME_LIMIT))
     return {i.id: d for (i, _), d in zip(pairs, made.results, strict=True)}
+
+
+def _decide_in_workers(runtime: Runtime, choice: Choice, recipe: Recipe, batch: list[Pair],
+                       budget: Budget) -> list[Decision]:
+    from afcheck.runtime.workers import PoolError, WorkerPool, default_jobs, item_by_item
+
+    seconds = float(budget.seconds or 0)
+    pool: WorkerPool[Pair, Decision] = WorkerPool(
+        item_by_item(runtime.components.plugins.rebuilder(), recipe, "decide"),
+        min(default_jobs(), len(batch)), seconds,
+        on_timeout=lambda pair, s: Inconclusive(
+            choice.name, f"{TIME_LIMIT}: no decision within {s:g} s (--budget "
+            "equivalence.pair.seconds); the worker was stopped"),
+        on_error=lambda pair, why: Inconclusive(choice.name, f"the criterion failed: {why}"),
+        memory_mb=budget.memory_mb)
+    try:
+        return pool.map(batch)
+    except PoolError as exc:
+        return [Inconclusive(choice.name, str(exc)) for _ in batch]
+    finally:
+        pool.close()
