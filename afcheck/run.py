@@ -21,7 +21,7 @@ from pathlib import Path
 from afcheck import gates as gating
 from afcheck.budget import Budget, as_json, budgets_of, resolve
 from afcheck.components import Reporter, SuiteKind
-from afcheck.errors import LoadError, UsageError
+from afcheck.errors import LoadError, SuiteError, UnknownComponent, UsageError
 from afcheck.method import (
     AnyMethod,
     BadRecord,
@@ -84,6 +84,8 @@ class Run:
         self._spool: Spool | None = None
         self._cache: Cache | None = None
         self._budgets: dict[str, dict[str, Budget]] = {}
+        self._manifests: dict[str, SuiteSpec] = {}
+        """Each suite's spec by name, to point a message at its ``suite.toml``."""
 
     # -- configuration ---------------------------------------------------------------------
 
@@ -120,9 +122,16 @@ class Run:
         read: a :class:`LoadError` of its suite kind, or a record whose test id another record
         of the suite already has (a later duplicate never shares the earlier one's result)."""
         spec = load_spec(root)
-        kind = self._suite_kind(spec.kind)
+        try:
+            kind = self._suite_kind(spec.kind)
+        except UnknownComponent as exc:
+            raise UsageError(f"{spec.where('kind')}: {exc}") from None
         method_name = spec.method or kind.method
-        method = self.method(method_name)
+        try:
+            method = self.method(method_name)
+        except UnknownComponent as exc:
+            raise UsageError(f"{spec.where('method')}: {exc}") from None
+        self._manifests[spec.name] = spec
         settings = settings_of(method)
         check_defaults(spec, [k.name for k in self.plugins.kinds.selectable()], settings)
         spec = spec.with_settings(self._overrides(settings), method.defaults)
@@ -159,7 +168,15 @@ class Run:
             if limit is not None and count >= int(limit):
                 break
             count += 1
-            made = list(method.cases(loaded, selection))
+            try:
+                made = list(method.cases(loaded, selection))
+            except TypeError as exc:
+                # A method given a record of another kind refuses it (its cases() says what
+                # it reads): the suite's choice of method is wrong, not the record.
+                raise SuiteError(spec.where("method" if spec.method else "kind"),
+                                 f"the method '{method_name}' cannot read records of the suite "
+                                 f"kind '{spec.kind}' ({exc}); use the kind's own method "
+                                 f"('{kind.method}') or a kind of '{method_name}'") from None
             clash = next((name for name, _ in made if name in first), None)
             if clash is not None:
                 earlier = first[clash]
@@ -278,7 +295,14 @@ class Run:
                     continue
                 checked.add((kind_name, choice))
                 kind = self.plugins.kinds.get(kind_name)
-                self.plugins.registry(kind).get(choice.name)
+                try:
+                    self.plugins.registry(kind).get(choice.name)
+                except UnknownComponent as exc:
+                    spec = self._manifests.get(case.suite)
+                    if (spec is None or self._option(kind.name) is not None
+                            or self._followed(kind) is not None):
+                        raise  # the command line's choice: its option names it
+                    raise UsageError(f"{spec.where(kind.name)}: {exc}") from None
                 if build:
                     self._check_protocol(kind, choice,
                                          self.components.get(kind, choice).component)

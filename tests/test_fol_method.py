@@ -142,3 +142,14 @@ def test_a_bad_suite_option_is_one_line(suite: Path) -> None:
     assert done.returncode != 0
     assert "rlimit = 'lots'" in done.stdout + done.stderr
     assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_an_unknown_theory_in_the_suite_names_the_suite_not_an_option(suite: Path) -> None:
+    manifest = suite / "suite.toml"
+    manifest.write_text(manifest.read_text(encoding="utf-8") + 'theory = "klingon"\n',
+                        encoding="utf-8")
+    done = afcheck(str(suite), "--no-cache")
+    text = done.stdout + done.stderr
+    assert done.returncode != 0
+    assert f"{manifest}:13: [afcheck.options] theory: " in text and "klingon" in text
+    assert "--nl2fol-theory" not in text and "Traceback" not in text

@@ -448,3 +448,43 @@ def test_a_budget_change_for_no_budgeted_stage_is_a_usage_error(toy: pytest.Pyte
     malformed = toy.runpytest("claims", *PLUGINS, "--afcheck-budget", "verdicts.grade.size=-5")
     assert malformed.ret == 4
     assert "size must be a whole number above 0" in malformed.stdout.str() + malformed.stderr.str()
+
+
+@pytest.mark.parametrize(("key", "value", "said"), [
+    ("method", "nosuch", "unknown method 'nosuch'"),
+    ("kind", "clams", "unknown suite_kind 'clams'"),
+])
+def test_an_unknown_name_in_suite_toml_names_the_file_and_line(
+        toy: pytest.Pytester, key: str, value: str, said: str) -> None:
+    manifest = toy.path / "claims" / "suite.toml"
+    text = manifest.read_text()
+    if key == "method":
+        text = text.replace('kind = "claims"\n', 'kind = "claims"\nmethod = "nosuch"\n')
+    else:
+        text = text.replace('kind = "claims"', f'kind = "{value}"')
+    manifest.write_text(text)
+    result = toy.runpytest("claims", *PLUGINS)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    line = 4 if key == "method" else 3
+    assert f"{manifest}:{line}: {said}" in result.stderr.str() + result.stdout.str()
+
+
+def test_an_unknown_component_in_suite_defaults_names_the_file_and_line(
+        toy: pytest.Pytester) -> None:
+    manifest = toy.path / "claims" / "suite.toml"
+    manifest.write_text(manifest.read_text() + '\n[afcheck.defaults]\ngrader = "nosuch"\n')
+    result = toy.runpytest("claims", *PLUGINS)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert f"{manifest}:7: unknown grader 'nosuch'" in result.stderr.str() + result.stdout.str()
+
+
+def test_a_method_that_cannot_read_the_kind_is_one_line(toy: pytest.Pytester) -> None:
+    manifest = toy.path / "claims" / "suite.toml"
+    manifest.write_text(manifest.read_text().replace(
+        'kind = "claims"\n', 'kind = "claims"\nmethod = "equivalence"\n'))
+    result = toy.runpytest("claims", *PLUGINS)
+    text = result.stdout.str() + result.stderr.str()
+    assert (f"{manifest}:4: the method 'equivalence' cannot read records of the suite kind "
+            "'claims' (the equivalence method reads pairs, got Claim)") in text
+    assert "TypeError" not in text and "Traceback" not in text
+    assert result.ret != 0

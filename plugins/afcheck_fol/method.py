@@ -106,6 +106,14 @@ class Nl2FolMethod:
             raise SuiteError(selection.suite.manifest,
                              f"[afcheck.options] rlimit = {rlimit!r}: give z3's resource limit "
                              "per call as a whole number >= 1")
+        if theory is not None and not selection.option("nl2fol_theory"):
+            from afcheck_fol.theory import TheoryError, theory_named
+
+            try:  # the suite's own choice: its file is the place to fix it
+                theory_named(record.language, str(theory))
+            except TheoryError as exc:
+                raise SuiteError(selection.suite.where("theory"),
+                                 f"[afcheck.options] theory: {exc}") from None
         settings = Settings(theory=None if theory is None else str(theory), rlimit=rlimit)
         yield record.case_name, Nl2FolCase(record, selection.choice("fol_formaliser"), settings)
 
