@@ -33,6 +33,7 @@ from afcheck.method import (
 )
 from afcheck.options import parse_kv
 from afcheck.plugins import Plugins
+from afcheck.printable import printable
 from afcheck.redact import redact_options
 from afcheck.registry import EXECUTOR, METHOD, SUITE_KIND, Kind
 from afcheck.runtime import Components, Runtime, StageTimes
@@ -151,7 +152,7 @@ class Run:
         """Each test name given so far, with where its record is."""
 
         def bad(error: LoadError) -> BadRecord:
-            name = error.name or f"line-{error.location.line}"
+            name = printable(error.name, newlines=False) or f"line-{error.location.line}"
             if name in first:
                 name = f"{name}@line-{error.location.line}"
             suffix = 2
@@ -169,7 +170,10 @@ class Run:
                 break
             count += 1
             try:
-                made = list(method.cases(loaded, selection))
+                # Test names come from data and reach the terminal as pytest node ids
+                # (``-v``, ``-ra``, ``--co``, tracebacks): escapes, never raw controls.
+                made = [(printable(name, newlines=False), case)
+                        for name, case in method.cases(loaded, selection)]
             except TypeError as exc:
                 # A method given a record of another kind refuses it (its cases() says what
                 # it reads): the suite's choice of method is wrong, not the record.

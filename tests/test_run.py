@@ -488,3 +488,16 @@ def test_a_method_that_cannot_read_the_kind_is_one_line(toy: pytest.Pytester) ->
             "'claims' (the equivalence method reads pairs, got Claim)") in text
     assert "TypeError" not in text and "Traceback" not in text
     assert result.ret != 0
+
+
+@pytest.mark.parametrize("flags", [("-v",), ("-ra",), ("--co",), ("--tb=short",)])
+def test_ids_with_controls_reach_the_terminal_escaped(toy: pytest.Pytester,
+                                                      flags: tuple[str, ...]) -> None:
+    hostile = "c\x1b[2J\u202eevil"
+    _write_claims(toy, [json.dumps({"id": hostile, "claim": "2 + 3 = 6",
+                                    "expected": "proved"}),
+                        json.dumps({"id": "c2", "claim": "2 + 3 = 5", "expected": "proved"})])
+    result = toy.runpytest("claims", *PLUGINS, *flags)
+    text = result.stdout.str() + result.stderr.str()
+    assert "\x1b[2J" not in text and "\u202e" not in text
+    assert "c\\x1b[2J\\u202eevil" in text
