@@ -128,5 +128,103 @@ def depth_problem(text: str, limit: int) -> str:
     return ""
 
 
+def read_json_array(path: Path | str, limits: Limits = LIMITS) -> Iterator[JsonLine]:
+    """Each element of the JSON array in the file at ``path``, decoded one at a time and
+    located at the line it starts on (``record``: its number in the array, from 1), with the
+    same limits and problems as a line of JSON Lines: a bad byte or a too-deep value loses
+    only its own record. A file that is not an array, or a record that never ends, is one
+    problem and the end of the records. ``OSError`` when it cannot be read."""
+    where = str(path)
+    text = Path(path).read_bytes().decode("utf-8", "surrogateescape")
+    lines = _Lines(text)
+    position = _skip_space(text, 0)
+    if not text.startswith("[", position):
+        yield JsonLine(Location(where, lines.at(position)),
+                       problem="expected a JSON array of records")
+        return
+    position, number = position + 1, 0
+    while True:
+        position = _skip_space(text, position)
+        if position >= len(text):
+            yield JsonLine(Location(where, lines.at(position)),
+                           problem="the array is not closed with ']'; the file may be cut short")
+            return
+        if text[position] == "]":
+            return
+        number += 1
+        location = Location(where, lines.at(position), number)
+        end = _value_end(text, position)
+        if end is None:
+            yield JsonLine(location, problem="a record that never ends (an unclosed string or "
+                           "bracket); fix it, the records after it are not read")
+            return
+        yield _decode_piece(location, text[position:end], limits)
+        position = _skip_space(text, end)
+        if text.startswith(",", position):
+            position += 1
+        elif not text.startswith("]", position):
+            yield JsonLine(Location(where, lines.at(position)),
+                           problem="expected ',' or ']' after a record; fix the array")
+            return
+
+
+class _Lines:
+    """Line numbers of offsets met in increasing order, counted once."""
+
+    def __init__(self, text: str) -> None:
+        self.text, self.offset, self.line = text, 0, 1
+
+    def at(self, offset: int) -> int:
+        self.line += self.text.count("\n", self.offset, offset)
+        self.offset = offset
+        return self.line
+
+
+_SPACE = re.compile(r"\s*")
+_BAD_BYTE = re.compile("[\udc80-\udcff]")
+"""A byte that is not UTF-8, as ``surrogateescape`` decodes it (JSON text never holds one)."""
+
+
+def _skip_space(text: str, position: int) -> int:
+    match = _SPACE.match(text, position)
+    return match.end() if match else position
+
+
+def _value_end(text: str, start: int) -> int | None:
+    """Where the JSON value at ``start`` ends, by brackets and strings alone (no decoding)."""
+    depth = 0
+    for match in _NESTING_OR_COMMA.finditer(text, start):
+        token = match.group()
+        if token in ("[", "{"):
+            depth += 1
+        elif token in ("]", "}"):
+            depth -= 1
+            if depth < 0:
+                return match.start()  # the array's own ']' after a scalar
+            if depth == 0:
+                return match.end()
+        elif token == ",":
+            if depth == 0:
+                return match.start()
+        elif depth == 0:
+            return match.end()  # a string on its own
+    return None if depth else len(text)
+
+
+_NESTING_OR_COMMA = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{},]')
+
+
+def _decode_piece(location: Location, piece: str, limits: Limits) -> JsonLine:
+    bad = _BAD_BYTE.search(piece)
+    if bad is not None:
+        byte = ord(bad.group()) - 0xDC00
+        return JsonLine(location, problem=f"not UTF-8 (byte 0x{byte:02x}); save the file as "
+                        "UTF-8")
+    if len(piece.encode("utf-8", "surrogatepass")) > limits.line_bytes:
+        return JsonLine(location, problem=f"the record is longer than "
+                        f"{_size(limits.line_bytes)}; split it, or drop it")
+    return decode_line(location, piece.encode("utf-8", "surrogatepass"), limits)
+
+
 def _size(count: int) -> str:
     return f"{count // 2**20:,} MiB" if count >= 2**20 else f"{count:,} bytes"

@@ -36,7 +36,7 @@ def test_logic_llm_records_and_bad_ones_with_their_line(tmp_path: Path) -> None:
     assert record.conclusion == "Max is shy."
     assert record.label is Label.FALSE and record.answer is Label.FALSE
     assert record.steps[-1] == "Max is not shy."
-    assert record.location.line == 3
+    assert record.location.line == 2  # where the record's object starts
     bad_option, missing = loaded[1], loaded[2]
     assert isinstance(bad_option, LoadError) and "not one of the options" in bad_option.message
     assert isinstance(missing, LoadError) and "missing question, answer" in missing.message
@@ -56,7 +56,8 @@ def test_proofwriter_unknown_and_no_chain(tmp_path: Path) -> None:
 
 def test_not_json_is_one_error(tmp_path: Path) -> None:
     [error] = load_logic_llm(_write(tmp_path / "dev.json", "[{"), "prontoqa")
-    assert isinstance(error, LoadError) and "not valid JSON" in error.message
+    assert isinstance(error, LoadError) and error.location.line == 1
+    assert error.message.startswith("a record that never ends")
 
 
 def test_folio_records_and_unparallel_lists(tmp_path: Path) -> None:

@@ -70,3 +70,32 @@ def test_a_line_over_the_size_limit_is_skipped_in_bounded_pieces(tmp_path: Path)
 def test_any_json_value_within_the_limits_reads_back(value: object) -> None:
     [line] = json_lines("f.jsonl", [json.dumps(value)])
     assert line.ok and line.value == value
+
+
+def test_array_records_are_read_one_at_a_time_at_their_lines(tmp_path: Path) -> None:
+    from afcheck.jsonlines import read_json_array
+
+    path = tmp_path / "data.json"
+    deep = b"[" * 5000 + b"]" * 5000
+    path.write_bytes(b'[\n {"id": "a", "s": "x, ]"},\n {"id": "b\xff"},\n {"id": "c", "x": '
+                     + deep + b'},\n 7, "text",\n {"id": "d"}\n]\n')
+    read = list(read_json_array(path))
+    assert [line.value for line in read] == [{"id": "a", "s": "x, ]"}, None, None, 7, "text",
+                                             {"id": "d"}]
+    assert [(line.location.line, line.location.record) for line in read] == [
+        (2, 1), (3, 2), (4, 3), (5, 4), (5, 5), (6, 6)]
+    assert read[1].problem == "not UTF-8 (byte 0xff); save the file as UTF-8"
+    assert read[2].problem.startswith("nested more than 256 levels deep")
+
+
+def test_an_array_that_is_not_one_or_never_ends_is_one_problem(tmp_path: Path) -> None:
+    from afcheck.jsonlines import read_json_array
+
+    path = tmp_path / "data.json"
+    path.write_text('{"id": 1}')
+    [line] = read_json_array(path)
+    assert line.problem == "expected a JSON array of records"
+    path.write_text('[{"id": 1}, {"id": ')
+    first, second = read_json_array(path)
+    assert first.value == {"id": 1}
+    assert second.problem.startswith("a record that never ends")

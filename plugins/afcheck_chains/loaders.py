@@ -19,14 +19,13 @@ given in the suite. A malformed record becomes one :class:`afcheck.errors.LoadEr
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from afcheck.errors import LoadError, SuiteError
-from afcheck.jsonlines import read_json_lines
+from afcheck.jsonlines import read_json_array, read_json_lines
 from afcheck.suites import DATA_DIR_ENV, find_in_data_dir
 from afcheck.types import Location
 from afcheck_chains.records import ChainRecord, GoldFol, Label, parse_label
@@ -69,32 +68,18 @@ def sentences(text: str) -> tuple[str, ...]:
 
 
 def _json_array(path: Path) -> Iterator[tuple[int, object] | LoadError]:
-    """Each element of a JSON array with the line it starts on."""
+    """Each element of a JSON array with the line it starts on; a bad element (bad bytes,
+    too deep, not JSON) is a :class:`LoadError` of its own and the others still load."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        elements = list(read_json_array(path))
+    except OSError as exc:
         yield LoadError(Location(str(path)), f"cannot read: {exc}")
         return
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        yield LoadError(Location(str(path), exc.lineno), f"not valid JSON: {exc.msg}")
-        return
-    if not isinstance(data, list):
-        yield LoadError(Location(str(path), 1), "expected a JSON array of records")
-        return
-    # Line numbers: find each record's "id" in order (records are pretty-printed).
-    starts = _record_lines(text, len(data))
-    for index, item in enumerate(data):
-        yield starts[index], item
-
-
-def _record_lines(text: str, count: int) -> list[int]:
-    lines: list[int] = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if re.match(r'\s*(?:\{\s*)?"id"\s*:', line):
-            lines.append(number)
-    return lines if len(lines) == count else [0] * count
+    for element in elements:
+        if element.ok:
+            yield element.location.line, element.value
+        else:
+            yield LoadError(element.location, element.problem)
 
 
 def load_logic_llm(path: Path, dataset: str) -> Iterator[Loaded]:
