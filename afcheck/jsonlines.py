@@ -46,6 +46,8 @@ class JsonLine:
     """The parsed value (any JSON type); ``None`` also when :attr:`problem` is set."""
     problem: str = ""
     """Empty when the line was read; else what is wrong and what to do, in one line."""
+    fatal: bool = False
+    """The file itself is wrong here (not an array, cut short): nothing after it is read."""
 
     @property
     def ok(self) -> bool:
@@ -140,13 +142,13 @@ def read_json_array(path: Path | str, limits: Limits = LIMITS) -> Iterator[JsonL
     position = _skip_space(text, 0)
     if not text.startswith("[", position):
         yield JsonLine(Location(where, lines.at(position)),
-                       problem="expected a JSON array of records")
+                       problem="expected a JSON array of records", fatal=True)
         return
     position, number = position + 1, 0
     while True:
         position = _skip_space(text, position)
         if position >= len(text):
-            yield JsonLine(Location(where, lines.at(position)),
+            yield JsonLine(Location(where, lines.at(position)), fatal=True,
                            problem="the array is not closed with ']'; the file may be cut short")
             return
         if text[position] == "]":
@@ -155,15 +157,16 @@ def read_json_array(path: Path | str, limits: Limits = LIMITS) -> Iterator[JsonL
         location = Location(where, lines.at(position), number)
         end = _value_end(text, position)
         if end is None:
-            yield JsonLine(location, problem="a record that never ends (an unclosed string or "
-                           "bracket); fix it, the records after it are not read")
+            yield JsonLine(location, fatal=True,
+                           problem="a record that never ends (an unclosed string or bracket); "
+                           "fix it, the records after it are not read")
             return
         yield _decode_piece(location, text[position:end], limits)
         position = _skip_space(text, end)
         if text.startswith(",", position):
             position += 1
         elif not text.startswith("]", position):
-            yield JsonLine(Location(where, lines.at(position)),
+            yield JsonLine(Location(where, lines.at(position)), fatal=True,
                            problem="expected ',' or ']' after a record; fix the array")
             return
 

@@ -137,7 +137,7 @@ def _csv_rows(path: Path) -> Iterator[tuple[dict[str, Any], Location]]:
 def _json_rows(path: Path) -> Iterator[tuple[dict[str, Any], Location]]:
     for element in read_json_array(path):
         where = element.location
-        if where.record is None:  # the file is not an array of rows at all
+        if element.fatal:  # the file is not an array of rows at all
             raise SuiteError(where, f"{element.problem} (FaithformBench rows)")
         row = element.value
         if not element.ok:
