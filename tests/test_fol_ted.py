@@ -64,8 +64,9 @@ def test_a_tree_over_the_size_budget_is_refused_before_any_work() -> None:
 
 
 def test_over_budget_golds_are_ranked_by_size_difference_and_say_why() -> None:
-    from afcheck.budget import Budget
     from afcheck_fol.ted import rank
+
+    from afcheck.budget import Budget
 
     golds = [f("Cube(a) ∧ Small(a) ∧ Tet(a) ∧ Cube(b)"), f("Cube(a)"), f("Cube(a) ∧ Small(b)")]
     computed = rank(f("Cube(a) ∧ Small(a)"), golds)
