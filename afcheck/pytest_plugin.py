@@ -188,8 +188,9 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     if hasattr(config, "workerinput"):
         raise pytest.UsageError(_NO_XDIST)
     try:
-        config.stash[run_key].validate(cases,
-                                       build=not config.getoption("collectonly", False))
+        config.stash[run_key].validate(
+            cases, build=not config.getoption("collectonly", False),
+            unreadable=[item.record for item in session.items if isinstance(item, BadRecordItem)])
     except AfcheckError as exc:
         raise pytest.UsageError(str(exc)) from None
 

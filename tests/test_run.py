@@ -501,3 +501,12 @@ def test_ids_with_controls_reach_the_terminal_escaped(toy: pytest.Pytester,
     text = result.stdout.str() + result.stderr.str()
     assert "\x1b[2J" not in text and "\u202e" not in text
     assert "c\\x1b[2J\\u202eevil" in text
+
+
+def test_a_gate_over_a_suite_of_bad_records_only_fails_instead_of_being_refused(
+        toy: pytest.Pytester) -> None:
+    _write_claims(toy, ["{not json"])
+    result, doc, junit = _results(toy, "--afcheck-gate", "accuracy>=0.5")
+    assert result.ret == 1
+    assert "GATE FAILED: 1 record(s) of the suites could not be read" in result.stdout.str()
+    assert doc["gates"]["failures"] and _junit_counts(junit) == (1, 1)
