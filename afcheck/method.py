@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
+from afcheck.errors import LoadError
 from afcheck.types import Location, Status
 
 if TYPE_CHECKING:
@@ -134,6 +135,23 @@ class ItemResult(Generic[ResultT]):
     status: Status
     """The outcome's status, with a failure that the baseline expects shown as XFAILED."""
     timings: Mapping[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class BadRecord:
+    """A record of a suite that cannot be read, as a test item of its own: it fails with its
+    one line (file:line, what is wrong, what to do), and it is in every result file like any
+    other item."""
+
+    case: Case[object]
+    """Its test item; the ``spec`` is :attr:`error`."""
+    error: LoadError
+
+    def result(self) -> ItemResult[object]:
+        """The failed item the run records for it."""
+        outcome = ItemOutcome(Status.FAILED, f"unreadable record: {self.error.message}",
+                              str(self.error))
+        return ItemResult(self.case, self.error, outcome, Status.FAILED)
 
 
 class MethodSummary(Protocol):

@@ -96,6 +96,10 @@ CORE_OPTIONS: tuple[OptionSpec, ...] = (
          help="neither read nor write the result cache"),
     _opt("cache and execution", "chunk-size", type=int, default=256, metavar="N",
          help="items sent to a backend per call; each finished chunk is cached (default 256)"),
+    _opt("cache and execution", "budget", action="append", default=[],
+         metavar="METHOD.STAGE.KEY=VALUE",
+         help="change what one item may spend in a stage (KEY: seconds, memory_mb, size), "
+         "repeatable, e.g. nl2fol.ted.size=5000 (docs/budgets.md lists them)"),
     _opt("cache and execution", "executor", metavar="NAME",
          help="where batched stages run (afcheck list executors; default local)"),
     _opt("cache and execution", "executor-opt", action="append", default=[],

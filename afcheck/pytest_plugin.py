@@ -26,8 +26,8 @@ from _pytest._io import TerminalWriter
 from pytest import CallInfo
 
 from afcheck import options as opts
-from afcheck.errors import AfcheckError, LoadError, MissingDependency, UsageError
-from afcheck.method import Case, ItemResult
+from afcheck.errors import AfcheckError, MissingDependency, UsageError
+from afcheck.method import BadRecord, Case, ItemResult
 from afcheck.printable import printable
 from afcheck.suites import is_suite_dir
 from afcheck.types import Status
@@ -185,23 +185,25 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     if run is not None and run.usage_errors:
         raise pytest.UsageError(run.usage_errors[0])
     cases = [item.case for item in session.items if isinstance(item, CaseItem)]
-    if not cases:
+    unreadable = sum(isinstance(item, BadRecordItem) for item in session.items)
+    if not cases and not unreadable:
         return
     if run is not None:
-        run.unreadable = sum(isinstance(item, BadRecordItem) for item in session.items)
+        run.unreadable = unreadable
     config = session.config
     if hasattr(config, "workerinput"):
         raise pytest.UsageError(_NO_XDIST)
     try:
-        config.stash[run_key].validate(cases,
-                                       build=not config.getoption("collectonly", False))
+        config.stash[run_key].validate(
+            cases, build=not config.getoption("collectonly", False),
+            unreadable=[item.record for item in session.items if isinstance(item, BadRecordItem)])
     except AfcheckError as exc:
         raise pytest.UsageError(str(exc)) from None
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     run = session.config.stash.get(run_key, None)
-    if run is None or not run.executed:
+    if run is None or not (run.executed or run.reported):
         return
     new_status = run.finish(int(exitstatus))
     if new_status is not None:
@@ -263,9 +265,8 @@ class SuiteDirectory(pytest.Directory):
             run.usage_errors.append(str(exc))
             return
         for entry in entries:
-            if isinstance(entry, LoadError):
-                name = entry.name or f"line-{entry.location.line}"
-                yield BadRecordItem.from_parent(self, name=name, error=entry)
+            if isinstance(entry, BadRecord):
+                yield BadRecordItem.from_parent(self, name=entry.case.name, record=entry)
             else:
                 yield CaseItem.from_parent(self, name=entry.name, case=entry)
 
@@ -368,11 +369,13 @@ class BadRecordError(AfcheckError):
 class BadRecordItem(pytest.Item):
     """A record of a suite that could not be read: fails with one line, the rest still run."""
 
-    def __init__(self, *, error: LoadError, **kwargs: object) -> None:
+    def __init__(self, *, record: BadRecord, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
-        self.error = error
+        self.record = record
+        self.error = record.error
 
     def runtest(self) -> None:
+        self.config.stash[run_key].report_bad(self.record)
         raise BadRecordError(str(self.error))
 
     def repr_failure(

@@ -19,12 +19,22 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from afcheck import gates as gating
+from afcheck.budget import Budget, as_json, budgets_of, resolve
 from afcheck.components import Reporter, SuiteKind
-from afcheck.errors import LoadError, UsageError
+from afcheck.errors import LoadError, SuiteError, UnknownComponent, UsageError
 from afcheck.metadata import RunStart
-from afcheck.method import AnyMethod, Case, Choice, ItemResult, Selection, settings_of
+from afcheck.method import (
+    AnyMethod,
+    BadRecord,
+    Case,
+    Choice,
+    ItemResult,
+    Selection,
+    settings_of,
+)
 from afcheck.options import parse_kv
 from afcheck.plugins import Plugins
+from afcheck.printable import printable
 from afcheck.redact import redact_options
 from afcheck.registry import EXECUTOR, METHOD, SUITE_KIND, Kind
 from afcheck.runtime import Components, Runtime, StageTimes
@@ -35,7 +45,7 @@ from afcheck.runtime.progress import Progress
 from afcheck.runtime.spool import Spool
 from afcheck.suites import SETTINGS, SuiteSpec, check_defaults, load_spec
 from afcheck.summary import Candidates, RunSummary
-from afcheck.types import Status
+from afcheck.types import Location, Status
 
 OptionReader = Callable[[str], object]
 
@@ -69,12 +79,17 @@ class Run:
         self._gates: list[gating.Gate] = []
         self._added_gates: list[gating.Gate] = []
         self._results: dict[str, ItemResult[object]] | None = None
-        self._reported: set[str] = set()
+        self._reported: dict[str, None] = {}
+        """The items pytest reported, in the order it reported them."""
+        self._bad: dict[str, ItemResult[object]] = {}
         self._times = StageTimes()
         self._spool: Spool | None = None
         self._cache: Cache | None = None
         self.start: RunStart | None = None
         """The command line, start time and paths, set by whoever starts the run."""
+        self._budgets: dict[str, dict[str, Budget]] = {}
+        self._manifests: dict[str, SuiteSpec] = {}
+        """Each suite's spec by name, to point a message at its ``suite.toml``."""
 
     # -- configuration ---------------------------------------------------------------------
 
@@ -106,12 +121,21 @@ class Run:
 
     # -- collection ----------------------------------------------------------------------------
 
-    def collect(self, root: Path, nodeid: str) -> Iterator[Case[object] | LoadError]:
-        """The cases of one suite folder, and a :class:`LoadError` per bad record."""
+    def collect(self, root: Path, nodeid: str) -> Iterator[Case[object] | BadRecord]:
+        """The cases of one suite folder, and a :class:`BadRecord` per record that cannot be
+        read: a :class:`LoadError` of its suite kind, or a record whose test id another record
+        of the suite already has (a later duplicate never shares the earlier one's result)."""
         spec = load_spec(root)
-        kind = self._suite_kind(spec.kind)
+        try:
+            kind = self._suite_kind(spec.kind)
+        except UnknownComponent as exc:
+            raise UsageError(f"{spec.where('kind')}: {exc}") from None
         method_name = spec.method or kind.method
-        method = self.method(method_name)
+        try:
+            method = self.method(method_name)
+        except UnknownComponent as exc:
+            raise UsageError(f"{spec.where('method')}: {exc}") from None
+        self._manifests[spec.name] = spec
         settings = settings_of(method)
         check_defaults(spec, [k.name for k in self.plugins.kinds.selectable()], settings)
         spec = spec.with_settings(self._overrides(settings), method.defaults)
@@ -127,14 +151,50 @@ class Run:
         selection = Selection(spec, choose, self._option, self._registered)
         limit = spec.setting("limit")
         count = 0
+        first: dict[str, Location | None] = {}
+        """Each test name given so far, with where its record is."""
+
+        def bad(error: LoadError) -> BadRecord:
+            name = printable(error.name, newlines=False) or f"line-{error.location.line}"
+            if name in first:
+                name = f"{name}@line-{error.location.line}"
+            suffix = 2
+            while name in first:
+                name, suffix = f"{name.rsplit('#', 1)[0]}#{suffix}", suffix + 1
+            first[name] = error.location
+            return BadRecord(Case(f"{nodeid}::{name}", name, method_name, spec.name, spec.name,
+                                  error.location, error), error)
+
         for loaded in kind.load(spec):
             if isinstance(loaded, LoadError):
-                yield loaded
+                yield bad(loaded)
                 continue
             if limit is not None and count >= int(limit):
                 break
             count += 1
-            for name, case in method.cases(loaded, selection):
+            try:
+                # Test names come from data and reach the terminal as pytest node ids
+                # (``-v``, ``-ra``, ``--co``, tracebacks): escapes, never raw controls.
+                made = [(printable(name, newlines=False), case)
+                        for name, case in method.cases(loaded, selection)]
+            except TypeError as exc:
+                # A method given a record of another kind refuses it (its cases() says what
+                # it reads): the suite's choice of method is wrong, not the record.
+                raise SuiteError(spec.where("method" if spec.method else "kind"),
+                                 f"the method '{method_name}' cannot read records of the suite "
+                                 f"kind '{spec.kind}' ({exc}); use the kind's own method "
+                                 f"('{kind.method}') or a kind of '{method_name}'") from None
+            clash = next((name for name, _ in made if name in first), None)
+            if clash is not None:
+                earlier = first[clash]
+                where = loaded.source or Location(str(spec.manifest))
+                yield bad(LoadError(
+                    where, f"duplicate id: '{clash}' is also the record at "
+                    f"{earlier or 'an earlier line'}; give each record its own id",
+                    clash))
+                continue
+            for name, case in made:
+                first[name] = loaded.source
                 yield Case(f"{nodeid}::{name}", name, method_name, spec.name, loaded.dataset,
                            loaded.source, case)
 
@@ -217,7 +277,8 @@ class Run:
 
     # -- before the work -----------------------------------------------------------------------
 
-    def validate(self, cases: Sequence[Case[object]], *, build: bool = True) -> None:
+    def validate(self, cases: Sequence[Case[object]], *, build: bool = True,
+                 unreadable: Sequence[BadRecord] = ()) -> None:
         """Check every chosen component and gate before any work, and read the baseline.
 
         Names are always checked; the components themselves are built too unless only
@@ -242,7 +303,14 @@ class Run:
                     continue
                 checked.add((kind_name, choice))
                 kind = self.plugins.kinds.get(kind_name)
-                self.plugins.registry(kind).get(choice.name)
+                try:
+                    self.plugins.registry(kind).get(choice.name)
+                except UnknownComponent as exc:
+                    spec = self._manifests.get(case.suite)
+                    if (spec is None or self._option(kind.name) is not None
+                            or self._followed(kind) is not None):
+                        raise  # the command line's choice: its option names it
+                    raise UsageError(f"{spec.where(kind.name)}: {exc}") from None
                 if build:
                     self._check_protocol(kind, choice,
                                          self.components.get(kind, choice).component)
@@ -253,9 +321,13 @@ class Run:
                                                self._about(candidates.get(method, Counter())))
                             for method in dict.fromkeys(case.method for case in cases)}
         self._refuse_unused(used, {case.method for case in cases})
+        self._budgets = self._read_budgets()
         self._gates = self._read_gates()
-        gating.check_metrics(self._gates, {name: self.method(name).gates for name in
-                                           dict.fromkeys(case.method for case in cases)})
+        # A suite whose records are all unreadable still has its method: a gate over that
+        # method's metric is valid, and fails at the end (nothing was evaluated).
+        methods = dict.fromkeys([*(case.method for case in cases),
+                                 *(bad.case.method for bad in unreadable)])
+        gating.check_metrics(self._gates, {name: self.method(name).gates for name in methods})
         if build:
             self._open_cache()  # a damaged cache stops the run here, before any item reports
         baseline = self.option("baseline")
@@ -331,6 +403,14 @@ class Run:
                 found.append(entry.name)
         return found
 
+    def _read_budgets(self) -> dict[str, dict[str, Budget]]:
+        """The budgets of the run's methods with the user's ``--budget`` changes; a change
+        that names no budgeted stage of the run is a usage error."""
+        given = self.option("budget")
+        return resolve({name: budgets_of(method) for name, method in self._methods.items()},
+                       [str(text) for text in given] if isinstance(given, (list, tuple))
+                       else [])
+
     def _read_gates(self) -> list[gating.Gate]:
         given = self.option("gate")
         gates = [gating.parse(str(text))
@@ -383,8 +463,19 @@ class Run:
     def item(self, case_id: str) -> ItemResult[object]:
         """The final result of one item; the item counts as reported from now on."""
         assert self._results is not None, "execute() first"
-        self._reported.add(case_id)
+        self._reported[case_id] = None
         return self._results[case_id]
+
+    def report_bad(self, record: BadRecord) -> None:
+        """Count an unreadable record's failed item as reported, so that the summary and every
+        result file hold it, as the terminal does."""
+        self._bad[record.case.case_id] = record.result()
+        self._reported[record.case.case_id] = None
+
+    @property
+    def reported(self) -> bool:
+        """Whether any item was reported: the run has a summary to give."""
+        return bool(self._reported)
 
     def _open_cache(self) -> None:
         from afcheck.runtime.cache import open_cache
@@ -411,7 +502,7 @@ class Run:
         self._spool = Spool()
         return Runtime(self.components, cache=cache, chunk_size=chunk_size,
                        progress=self._progress(), times=self._times, spool=self._spool,
-                       executor=executor)
+                       executor=executor, budgets=self._budgets)
 
     def _notifier(self, method: str) -> Callable[[object], None]:
         hook = self.plugins.pm.hook.afcheck_step_result
@@ -432,11 +523,12 @@ class Run:
         Only the items pytest reported are summarised: after ``-x`` stops a run, the metrics,
         JSON and JUnit agree with what the terminal showed.
         """
-        assert self._results is not None
-        items = [item for case_id, item in self._results.items() if case_id in self._reported]
+        results = {**(self._results or {}), **self._bad}
+        items = [results[case_id] for case_id in self._reported if case_id in results]
         by_method: dict[str, list[ItemResult[object]]] = {}
         for item in items:
-            by_method.setdefault(item.case.method, []).append(item)
+            if item.case.case_id not in self._bad:
+                by_method.setdefault(item.case.method, []).append(item)
         summaries = {name: self.method(name).summarise(group)
                      for name, group in by_method.items()}
         failures = gating.evaluate(self._gates, summaries)
@@ -449,6 +541,7 @@ class Run:
             gate_failures=failures, gates_held=gating.held(self._gates, summaries),
             timings=dict(self._times.seconds),
             implementations={name: self.method(name) for name in by_method},
+            unreadable=len(self._bad),
             rootdir=self.rootdir,
             candidates={name: self._candidates[name] for name in by_method
                         if name in self._candidates},
@@ -494,6 +587,8 @@ class Run:
             "components": self.components.versions(),
             "plugins": dict(self.plugins.origins),
             "gates": [gate.origin for gate in self._gates],
+            "budgets": {method: {stage: as_json(budget) for stage, budget in stages.items()}
+                        for method, stages in self._budgets.items() if stages},
         }
 
     def _update_baseline(self, items: Sequence[ItemResult[object]]) -> bool:

@@ -111,6 +111,10 @@ class SuiteSpec:
         merged.update({k: v for k, v in overrides.items() if v is not None})
         return replace(self, settings=merged)
 
+    def where(self, key: str) -> Location:
+        """The line of ``key`` in the suite's ``suite.toml`` (for messages about its value)."""
+        return Location(str(self.manifest), _line_of(self.manifest, key))
+
     def data_path(self) -> Path:
         if not self.data:
             raise SuiteError(self.manifest, "no 'data' file given; add data = \"steps.jsonl\"")

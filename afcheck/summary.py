@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from afcheck.errors import LoadError
 from afcheck.method import AnyMethod, ItemResult, JsonObject, MethodSummary
 
 
@@ -37,7 +38,8 @@ class Candidates:
 
 @dataclass(frozen=True)
 class RunSummary:
-    """Every item with its final status, each method's metrics, the gates, the configuration."""
+    """Every item with its final status (unreadable records included, as failed items), each
+    method's metrics, the gates, the configuration."""
 
     items: Sequence[ItemResult[object]]
     methods: Mapping[str, MethodSummary]
@@ -58,13 +60,21 @@ class RunSummary:
     """Per method, where the candidates it scored came from (a model, or the suite)."""
     metadata: Mapping[str, object] = field(default_factory=dict)
     """Where and when the run ran (:mod:`afcheck.metadata`): the result file's ``run``."""
+    unreadable: int = 0
+    """How many of :attr:`items` are records that could not be read (failed items whose
+    result is their :class:`~afcheck.errors.LoadError`; no method's metrics count them)."""
 
     def record(self, item: ItemResult[object]) -> JsonObject:
         """The item's record in the JSON result file: its method's record, its method and its
         final status; its ``case_id`` (the test id) and ``group`` (dataset) unless the
         method's record names them, so that readers can pair and group items of any method."""
-        method = self.implementations[item.case.method]
-        data = method.to_json(item.result)
+        if isinstance(item.result, LoadError):
+            error = item.result
+            data: JsonObject = {"unreadable": {"file": error.location.path,
+                                               "line": error.location.line,
+                                               "message": error.message}}
+        else:
+            data = self.implementations[item.case.method].to_json(item.result)
         data.setdefault("case_id", item.case.case_id)
         data.setdefault("group", item.case.group)
         data["method"] = item.case.method

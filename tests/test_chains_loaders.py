@@ -36,7 +36,7 @@ def test_logic_llm_records_and_bad_ones_with_their_line(tmp_path: Path) -> None:
     assert record.conclusion == "Max is shy."
     assert record.label is Label.FALSE and record.answer is Label.FALSE
     assert record.steps[-1] == "Max is not shy."
-    assert record.location.line == 3
+    assert record.location.line == 2  # where the record's object starts
     bad_option, missing = loaded[1], loaded[2]
     assert isinstance(bad_option, LoadError) and "not one of the options" in bad_option.message
     assert isinstance(missing, LoadError) and "missing question, answer" in missing.message
@@ -56,7 +56,8 @@ def test_proofwriter_unknown_and_no_chain(tmp_path: Path) -> None:
 
 def test_not_json_is_one_error(tmp_path: Path) -> None:
     [error] = load_logic_llm(_write(tmp_path / "dev.json", "[{"), "prontoqa")
-    assert isinstance(error, LoadError) and "not valid JSON" in error.message
+    assert isinstance(error, LoadError) and error.location.line == 1
+    assert error.message.startswith("a record that never ends")
 
 
 def test_folio_records_and_unparallel_lists(tmp_path: Path) -> None:
@@ -183,3 +184,39 @@ def test_responses_read_the_generation_limit_and_answers_in_models_words(tmp_pat
     assert isinstance(words, ChainRecord) and words.answer is Label.TRUE
     assert not isinstance(bad, ChainRecord) and "r.jsonl:5" in str(bad.location) \
         and "nor a sentence that gives one" in bad.message
+DAMAGED = (b"\xff\xfe not UTF-8\n", b'{"x": ' + b"[" * 5000 + b"]" * 5000 + b"}\n")
+
+
+@pytest.mark.parametrize("damage", DAMAGED, ids=["bad-bytes", "nested-5000"])
+def test_a_damaged_record_loses_only_itself_at_its_line(tmp_path: Path, damage: bytes) -> None:
+    good = {"id": "a", "premises": ["P."], "conclusion": "P.", "label": "True",
+            "steps": ["P."], "answer": "True"}
+    path = tmp_path / "r.jsonl"
+    path.write_bytes(json.dumps(good).encode() + b"\n" + damage
+                     + json.dumps({**good, "id": "b"}).encode() + b"\n")
+    loaded = list(load_responses(path))
+    assert [r.id for r in loaded if isinstance(r, ChainRecord)] == ["a", "b"]
+    [bad] = [r for r in loaded if isinstance(r, LoadError)]
+    assert bad.location.line == 2
+    assert bad.message.startswith(("not UTF-8 (byte 0xff", "nested more than 256 levels"))
+    folio = tmp_path / "folio.jsonl"
+    folio.write_bytes(damage)
+    [error] = list(load_folio(folio))
+    assert isinstance(error, LoadError) and error.location.line == 1
+
+
+@pytest.mark.parametrize("reply", [{"response": ""}, {"steps": []}, {"steps": [], "response": ""}],
+                         ids=["empty-response", "no-steps", "both-empty"])
+def test_a_response_with_nothing_to_check_is_a_bad_record_not_a_pass(
+        tmp_path: Path, reply: dict[str, object]) -> None:
+    path = tmp_path / "r.jsonl"
+    path.write_text(json.dumps({"id": "e", "premises": ["P."], "conclusion": "P.",
+                                "label": "True", **reply}) + "\n")
+    [error] = list(load_responses(path))
+    assert isinstance(error, LoadError) and error.name == "e"
+    assert error.message.startswith("the response has no reasoning step and no answer")
+    with_answer = tmp_path / "a.jsonl"
+    with_answer.write_text(json.dumps({"id": "e", "premises": ["P."], "conclusion": "P.",
+                                       "label": "True", "steps": [], "answer": "True"}) + "\n")
+    [record] = list(load_responses(with_answer))
+    assert isinstance(record, ChainRecord) and record.answer is Label.TRUE

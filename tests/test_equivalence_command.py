@@ -67,3 +67,17 @@ def test_beq_plus_without_lean_fails_in_one_line(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "criterion beq-plus needs" in done.stderr and "afcheck lean setup" in done.stderr
     assert done.stderr.strip().count("\n") == 0
+
+
+def test_a_thousand_binders_are_aligned_without_recursion(tmp_path: Path) -> None:
+    """The alignment search is iterative: 1,000 flat binders of one type, which reached
+    Python's recursion limit before, are decided (and the search stops as capped)."""
+    binders = " ".join(f"(x{i} : ℕ)" for i in range(1000))
+    ref, cand = tmp_path / "ref.lean", tmp_path / "cand.lean"
+    ref.write_text(f"theorem t {binders} : x0 + x1 = x1 + x0 := by sorry\n")
+    cand.write_text(f"theorem t {binders.replace('x', 'y')} : y1 + y0 = y0 + y1 := by sorry\n")
+    done = afcheck(str(ref), str(cand), "--json")
+    assert "Traceback" not in done.stderr and "RecursionError" not in done.stderr
+    record = json.loads(done.stdout)
+    assert record["decision"] == "Eq"
+    assert "alignments-capped" in record["flags"]

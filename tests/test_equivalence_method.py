@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -127,7 +128,9 @@ def test_a_suite_runs_end_to_end(tmp_path: Path) -> None:
     record = json.loads(out.read_text(encoding="utf-8"))
     sae = record["methods"]["equivalence"]["metrics"]["overall"]["sae"]
     assert sae["coverage"]["count"] == 1 and sae["false_positive_rate"]["count"] == 1
-    steps = {s["id"]: s for s in record["steps"]}
+    steps = {s["id"]: s for s in record["steps"] if "unreadable" not in s}
+    [bad] = [s for s in record["steps"] if "unreadable" in s]
+    assert bad["status"] == "failed" and bad["unreadable"]["line"] == 5
     assert steps["constant"]["decision"] == "Noneq"
     assert steps["constant"]["counterexample"] == {"x": "2"}
     assert done.returncode != 0 and "GATE FAILED: false_positive_rate" in done.stdout
@@ -165,3 +168,32 @@ def test_items_without_a_candidate_are_formalised_by_the_chosen_formaliser(
     assert steps["right"]["candidate"] == "theorem step : (2 : ℚ) + 3 = 5 := by sorry"
     assert steps["wrong"]["decision"] == "Noneq"
     assert steps["unreadable"]["candidate"] is None
+
+
+def test_a_pair_past_its_time_limit_is_inconclusive_and_the_rest_are_decided(
+        tmp_path: Path) -> None:
+    """With a wall-clock budget per pair, a criterion that never answers for one pair has
+    its worker killed; that pair is Inconclusive ("time limit"), the others are decided."""
+    from conftest import TEST_PLUGINS
+
+    suite = tmp_path / "tiny"
+    suite.mkdir()
+    (suite / "suite.toml").write_text(SUITE.replace('criterion = "sae"',
+                                                    'criterion = "stuck"'))
+    same = "theorem t (x : ℕ) : x + 0 = x := by sorry"
+    rows = [{"id": "fine", "reference": same, "candidate": same},
+            {"id": "hangs", "reference": "theorem stuck : 1 = 1 := by sorry",
+             "candidate": "theorem stuck : 1 = 1 := by sorry"}]
+    (suite / "items.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    out = tmp_path / "out.json"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TEST_PLUGINS),
+                                                        os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-m", "afcheck", str(suite), "--plugin",
+                           "stuckcriterion", "--budget", "equivalence.pair.seconds=3",
+                           "--json", str(out), "-rs"], capture_output=True, text=True,
+                          timeout=240, cwd=tmp_path, env=env)
+    assert "1 passed, 1 skipped" in done.stdout, done.stdout + done.stderr
+    steps = {s["id"]: s for s in json.loads(out.read_text())["steps"]}
+    assert steps["fine"]["decision"] == "Eq"
+    assert steps["hangs"]["decision"] == "Inconclusive"
+    assert steps["hangs"]["reason"].startswith("time limit: no decision within 3 s")

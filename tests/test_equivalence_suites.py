@@ -70,3 +70,19 @@ def test_the_generator_reproduces_the_committed_files(tmp_path: Path) -> None:
     for name in ("equivalence-unrelated", "equivalence-perturbations", "equivalence-rewrites"):
         assert (tmp_path / name / "items.jsonl").read_text(encoding="utf-8") == (
             ROOT / name / "items.jsonl").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("damage", [b"\xff\xfe not UTF-8\n",
+                                    b'{"x": ' + b"[" * 5000 + b"]" * 5000 + b"}\n"],
+                         ids=["bad-bytes", "nested-5000"])
+def test_a_damaged_record_loses_only_itself_at_its_line(tmp_path: Path, damage: bytes) -> None:
+    good = {"id": "a", "reference": "theorem t : 1 + 1 = 2 := by sorry",
+            "candidate": "theorem t : 2 = 1 + 1 := by sorry"}
+    path = tmp_path / "items.jsonl"
+    path.write_bytes(json.dumps(good).encode() + b"\n" + damage
+                     + json.dumps({**good, "id": "b"}).encode() + b"\n")
+    loaded = list(load(path))
+    assert [i.id for i in loaded if isinstance(i, Item)] == ["a", "b"]
+    [bad] = [i for i in loaded if isinstance(i, LoadError)]
+    assert bad.location.line == 2
+    assert bad.message.startswith(("not UTF-8 (byte 0xff", "nested more than 256 levels"))

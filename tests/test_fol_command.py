@@ -76,3 +76,34 @@ def test_registered_as_an_afcheck_command() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["equivalent"] is True
+
+
+@pytest.mark.parametrize("value", ["0", "-5", "many"])
+def test_a_resource_limit_below_one_is_refused(capsys: pytest.CaptureFixture[str],
+                                               value: str) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        fol_command(["equiv", "Cube(a)", "Cube(a)", "--rlimit", value])
+    assert stopped.value.code == 2
+    assert f"'{value}' is not a whole number >= 1" in capsys.readouterr().err
+
+
+def test_a_long_formula_is_read_as_a_formula_not_tried_as_a_path(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    long = " ∧ ".join(["Cube(a)"] * 60)  # 600 characters: a file name too long to exist
+    status, record = run_json(capsys, long, "Cube(a)")
+    assert status == 0 and record["equivalent"] is True
+
+
+def test_190_alternating_quantifiers_end_within_the_search_budget(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The finite-model search would expand 2^190 nodes: it is not tried past its size
+    budget, and the pair is still decided by z3; the distance is skipped over its budget."""
+    left, right = "∀x ∃y " * 95 + "Larger(x, y)", "∃y ∀x " * 95 + "Larger(x, y)"
+    status, record = run_json(capsys, left, right)
+    steps = record["steps"]
+    assert isinstance(steps, list)
+    assert any("not tried (over budget: finite-model search on over 200,000 nodes" in step
+               for step in steps)
+    assert record["distance"] is None
+    assert str(record["distance_skipped"]).startswith("over budget: tree edit distance on ")
+    assert status in (0, 1, 3)

@@ -98,3 +98,21 @@ def test_metrics_overall_and_by_difficulty() -> None:
     assert summary.by_difficulty["high"].correct == 1
     assert json.loads(json.dumps(summary.to_json()))["overall"]["N"] == 5
     assert "all" in summary.render()
+
+
+def test_a_formula_over_the_ted_budget_is_still_decided_and_says_why() -> None:
+    """Over its size budget the distance is not computed (its cost explodes on big trees);
+    the equivalence verdict, which is what the item is judged on, still is."""
+    from dataclasses import replace
+
+    from afcheck.budget import Budget
+
+    small = replace(Settings(), ted=Budget(size=3, unit="nodes"))
+    right = decide(CUBES, Candidate("c", "∀y (Cube(y) → Small(y))"), small)
+    assert right.status == CORRECT and right.ted is None
+    assert right.ted_skipped.startswith("over budget: tree edit distance on ")
+    wrong = decide(CUBES, Candidate("c", "∀y (Cube(y) → Large(y))"), small)
+    assert wrong.status == SEMANTIC_ERROR
+    shown = outcome(wrong)
+    assert "(tree edit distance not computed: over budget: tree edit distance" in shown.message
+    assert json.loads(json.dumps(to_json(wrong)))["ted"] is None

@@ -122,3 +122,24 @@ def test_a_predicate_at_two_arities_is_two_relations_in_the_counter_model() -> N
     assert all(len(row) == 2 for row in relations["Deposit/2"])
     shown = verdict.model.render()
     assert "Deposit/1:" in shown and "Deposit/2:" in shown
+def test_the_expansion_is_counted_without_building_it_and_stops_at_the_cap() -> None:
+    from afcheck_fol.equiv import expansion_size
+
+    formula = parse("∀x ∃y (Larger(x, y) ∧ Cube(x))", TARSKI)
+    # ∧ over two atoms: 3 nodes; ∃ over 3 elements: 3·3 + 1; ∀: 10·3 + 1
+    assert expansion_size(formula, 3) == 31
+    assert expansion_size(formula, 1) == 5
+    deep = parse("∀x ∃y " * 95 + "Larger(x, y)", TARSKI)
+    assert expansion_size(deep, 2, cap=1000) > 1000  # 2^190 is never reached
+
+
+def test_a_search_budget_stops_the_finite_model_search_and_z3_still_decides() -> None:
+    from afcheck.budget import Budget
+
+    left, right = parse("∀x ∃y Larger(x, y)", TARSKI), parse("∃y ∀x Larger(x, y)", TARSKI)
+    small = check(left, right, TARSKI, "none", search=Budget(size=5, unit="nodes"))
+    assert small.steps[1] == "none, domain of 1: unsat"  # 3 nodes: within the budget
+    assert small.steps[2] == ("none, domain of 2: not tried (over budget: finite-model search "
+                              "on over 5 nodes (limit 5))")
+    full = check(left, right, TARSKI, "none")
+    assert full.equivalent is False and full.how.startswith("finite-model search")

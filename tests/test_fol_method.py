@@ -262,3 +262,12 @@ def test_shipped_open_vocabulary_examples_show_exact_and_aligned(tmp_path: Path)
     assert steps["football/p3"]["aligned_decision"] == "not-equivalent"
     assert steps["football/p3"]["aligned"]["alignment"]["constants"] == [
         {"from": "bayern_munich", "to": "bayernMunich"}]
+def test_an_unknown_theory_in_the_suite_names_the_suite_not_an_option(suite: Path) -> None:
+    manifest = suite / "suite.toml"
+    manifest.write_text(manifest.read_text(encoding="utf-8") + 'theory = "klingon"\n',
+                        encoding="utf-8")
+    done = afcheck(str(suite), "--no-cache")
+    text = done.stdout + done.stderr
+    assert done.returncode != 0
+    assert f"{manifest}:13: [afcheck.options] theory: " in text and "klingon" in text
+    assert "--nl2fol-theory" not in text and "Traceback" not in text

@@ -157,3 +157,20 @@ def test_folio_validation_reads_conclusions_and_keeps_unpaired_records(tmp_path:
     assert unpaired.startswith(f"{path}:1 (record 2): example 12 (story 5): 2 premises but 1")
     assert "its conclusion is kept" in unpaired
     assert broken.startswith(f"{path}:1 (record 3): example 13 (story 6)")
+@pytest.mark.parametrize("damage", [b"\xff\xfe not UTF-8\n",
+                                    b'{"x": ' + b"[" * 5000 + b"]" * 5000 + b"}\n"],
+                         ids=["bad-bytes", "nested-5000"])
+def test_a_damaged_record_loses_only_itself_at_its_line(tmp_path: Path, damage: bytes) -> None:
+    good = {"id": "a", "sentence": "a is a cube.", "gold": "Cube(a)"}
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(json.dumps(good).encode() + b"\n" + damage
+                     + json.dumps({**good, "id": "b"}).encode() + b"\n")
+    loaded = load_jsonl(path, TARSKI)
+    assert [item.id for item in loaded.items] == ["a", "b"]
+    [error] = loaded.errors
+    assert error.location.line == 2
+    assert error.message.startswith(("not UTF-8 (byte 0xff", "nested more than 256 levels"))
+    folio = tmp_path / "folio.jsonl"
+    folio.write_bytes(damage)
+    [error] = load_folio(folio).errors
+    assert error.location.line == 1 and "is this FOLIO's jsonl?" in error.message

@@ -51,3 +51,28 @@ def test_nearest_picks_the_closest_and_breaks_ties_by_index() -> None:
 
 def test_size_counts_nodes() -> None:
     assert size(f("∀x (Cube(x) → Small(x))")) == 7
+
+
+def test_a_tree_over_the_size_budget_is_refused_before_any_work() -> None:
+    from afcheck.budget import Budget, OverBudget
+
+    wide = f(" ∧ ".join(["Cube(a)", "Small(b)", "Tet(c)"] * 10))
+    with pytest.raises(OverBudget) as refused:
+        distance(wide, f("Cube(a)"), Budget(size=20, unit="nodes"))
+    assert str(refused.value) == ("over budget: tree edit distance on 61 nodes (limit 20)")
+    assert distance(wide, f("Cube(a)"), Budget(size=100, unit="nodes")) == 59
+
+
+def test_over_budget_golds_are_ranked_by_size_difference_and_say_why() -> None:
+    from afcheck_fol.ted import rank
+
+    from afcheck.budget import Budget
+
+    golds = [f("Cube(a) ∧ Small(a) ∧ Tet(a) ∧ Cube(b)"), f("Cube(a)"), f("Cube(a) ∧ Small(b)")]
+    computed = rank(f("Cube(a) ∧ Small(a)"), golds)
+    assert computed.order == (2, 1, 0) and computed.distances == (4, 3, 1)
+    assert computed.skipped == ""
+    bounded = rank(f("Cube(a) ∧ Small(a)"), golds, Budget(size=4, unit="nodes"))
+    assert bounded.order == (2, 1, 0) and bounded.distances == (None, None, None)
+    assert bounded.skipped == ("over budget: tree edit distance on 9 nodes (limit 4); "
+                               "golds ranked by size difference")

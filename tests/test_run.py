@@ -7,10 +7,13 @@ import json
 import os
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 from conftest import TEST_PLUGINS, write_suite
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 CLAIMS = [
     {"id": "c1", "claim": "2 + 3 = 5", "expected": "proved", "group": "easy"},
@@ -340,3 +343,170 @@ def test_a_missing_baseline_file_is_a_usage_error(toy: pytest.Pytester) -> None:
                          "--afcheck-update-baseline")
     assert made.ret == 1  # the run's own failure; the file is written
     assert (toy.path / "nope.json").exists()
+
+
+# -- every collected item is in every result file ------------------------------------------
+
+
+def _results(toy: pytest.Pytester, *args: str) -> tuple[pytest.RunResult, dict[str, object],
+                                                          ET.Element]:
+    out, junit = toy.path / "r.json", toy.path / "r.xml"
+    out.unlink(missing_ok=True)
+    junit.unlink(missing_ok=True)
+    result = toy.runpytest("claims", *PLUGINS, "--tb=line", "--afcheck-json", str(out),
+                           "--afcheck-junitxml", str(junit), *args)
+    return result, json.loads(out.read_text()), ET.parse(junit).getroot()
+
+
+def _write_claims(toy: pytest.Pytester, lines: list[str]) -> None:
+    (toy.path / "claims" / "claims.jsonl").write_text("".join(line + "\n" for line in lines))
+
+
+def _junit_counts(root: ET.Element) -> tuple[int, int]:
+    suites = root.findall("testsuite")
+    return (sum(int(s.get("tests", "0")) for s in suites),
+            sum(int(s.get("failures", "0")) for s in suites))
+
+
+def test_a_later_duplicate_id_is_a_bad_record_and_never_shares_a_result(
+        toy: pytest.Pytester) -> None:
+    """A failing record before a passing one with the same id: before, both were one item
+    reported passed; now the first is itself (failed) and the second one bad-input line."""
+    wrong = {"id": "c1", "claim": "2 + 3 = 6", "expected": "proved"}
+    right = {"id": "c1", "claim": "2 + 3 = 5", "expected": "proved"}
+    _write_claims(toy, [json.dumps(wrong), json.dumps(right)])
+    result, doc, junit = _results(toy)
+    result.assert_outcomes(failed=2)
+    assert result.ret == 1
+    text = result.stdout.str()
+    assert "claims.jsonl:2: duplicate id: 'c1' is also the record at" in text
+    assert "claims.jsonl:1; give each record its own id" in text
+    steps = doc["steps"]
+    assert isinstance(steps, list)
+    assert [(s["case_id"].split("::")[1], s["status"]) for s in steps] == [
+        ("c1", "failed"), ("c1@line-2", "failed")]
+    assert steps[1]["unreadable"]["line"] == 2
+    assert _junit_counts(junit) == (2, 2)
+
+
+def test_an_unreadable_record_is_a_failure_in_terminal_json_and_junit(
+        toy: pytest.Pytester) -> None:
+    with (toy.path / "claims" / "claims.jsonl").open("a") as handle:
+        handle.write("{not json\n")
+    result, doc, junit = _results(toy)
+    result.assert_outcomes(passed=3, failed=2)
+    steps = doc["steps"]
+    assert isinstance(steps, list)
+    assert [s["status"] for s in steps].count("failed") == 2
+    bad = [s for s in steps if "unreadable" in s]
+    assert [(b["case_id"], b["unreadable"]["line"]) for b in bad] == [("claims::line-5", 5)]
+    assert _junit_counts(junit) == (5, 2)
+    failures = [f.get("message", "") for f in junit.iter("failure")]
+    assert any(m.startswith("unreadable record: not a claim record") for m in failures)
+
+
+def test_a_suite_of_bad_records_only_still_writes_every_result_file(
+        toy: pytest.Pytester) -> None:
+    _write_claims(toy, ["{not json", "[1, 2"])
+    result, doc, junit = _results(toy)
+    result.assert_outcomes(failed=2)
+    assert result.ret == 1
+    assert [s["case_id"] for s in doc["steps"]] == ["claims::line-1", "claims::line-2"]
+    assert _junit_counts(junit) == (2, 2)
+    assert "wrote json results to" in result.stdout.str()
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(["pass", "fail", "bad", "dup"]), min_size=1, max_size=6))
+def test_terminal_json_and_junit_counts_agree(toy: pytest.Pytester, kinds: list[str]) -> None:
+    lines = []
+    for index, kind in enumerate(kinds):
+        claim = {"pass": "2 + 3 = 5", "fail": "2 + 3 = 6"}.get(kind, "1 = 1")
+        if kind == "bad":
+            lines.append('{"id": "x", "claim": ')
+            continue
+        ident = "c0" if kind == "dup" else f"c{index + 1}"
+        lines.append(json.dumps({"id": ident, "claim": claim, "expected": "proved"}))
+    _write_claims(toy, lines)
+    result, doc, junit = _results(toy)
+    outcomes = result.parseoutcomes()
+    passed, failed = outcomes.get("passed", 0), outcomes.get("failed", 0)
+    steps = doc["steps"]
+    assert isinstance(steps, list)
+    assert passed + failed == len(kinds) == len(steps)
+    assert [s["status"] for s in steps].count("failed") == failed
+    assert _junit_counts(junit) == (len(kinds), failed)
+    assert result.ret == (1 if failed else 0)
+
+
+def test_a_budget_change_for_no_budgeted_stage_is_a_usage_error(toy: pytest.Pytester) -> None:
+    result = toy.runpytest("claims", *PLUGINS, "--afcheck-budget", "verdicts.grade.seconds=3")
+    assert result.ret == 4
+    assert ("--budget verdicts.grade.seconds=3: no stage 'verdicts.grade' in this run; stages "
+            "with a budget: none") in result.stdout.str() + result.stderr.str()
+    malformed = toy.runpytest("claims", *PLUGINS, "--afcheck-budget", "verdicts.grade.size=-5")
+    assert malformed.ret == 4
+    assert "size must be a whole number above 0" in malformed.stdout.str() + malformed.stderr.str()
+
+
+@pytest.mark.parametrize(("key", "value", "said"), [
+    ("method", "nosuch", "unknown method 'nosuch'"),
+    ("kind", "clams", "unknown suite_kind 'clams'"),
+])
+def test_an_unknown_name_in_suite_toml_names_the_file_and_line(
+        toy: pytest.Pytester, key: str, value: str, said: str) -> None:
+    manifest = toy.path / "claims" / "suite.toml"
+    text = manifest.read_text()
+    if key == "method":
+        text = text.replace('kind = "claims"\n', 'kind = "claims"\nmethod = "nosuch"\n')
+    else:
+        text = text.replace('kind = "claims"', f'kind = "{value}"')
+    manifest.write_text(text)
+    result = toy.runpytest("claims", *PLUGINS)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    line = 4 if key == "method" else 3
+    assert f"{manifest}:{line}: {said}" in result.stderr.str() + result.stdout.str()
+
+
+def test_an_unknown_component_in_suite_defaults_names_the_file_and_line(
+        toy: pytest.Pytester) -> None:
+    manifest = toy.path / "claims" / "suite.toml"
+    manifest.write_text(manifest.read_text() + '\n[afcheck.defaults]\ngrader = "nosuch"\n')
+    result = toy.runpytest("claims", *PLUGINS)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert f"{manifest}:7: unknown grader 'nosuch'" in result.stderr.str() + result.stdout.str()
+
+
+def test_a_method_that_cannot_read_the_kind_is_one_line(toy: pytest.Pytester) -> None:
+    manifest = toy.path / "claims" / "suite.toml"
+    manifest.write_text(manifest.read_text().replace(
+        'kind = "claims"\n', 'kind = "claims"\nmethod = "equivalence"\n'))
+    result = toy.runpytest("claims", *PLUGINS)
+    text = result.stdout.str() + result.stderr.str()
+    assert (f"{manifest}:4: the method 'equivalence' cannot read records of the suite kind "
+            "'claims' (the equivalence method reads pairs, got Claim)") in text
+    assert "TypeError" not in text and "Traceback" not in text
+    assert result.ret != 0
+
+
+@pytest.mark.parametrize("flags", [("-v",), ("-ra",), ("--co",), ("--tb=short",)])
+def test_ids_with_controls_reach_the_terminal_escaped(toy: pytest.Pytester,
+                                                      flags: tuple[str, ...]) -> None:
+    hostile = "c\x1b[2J\u202eevil"
+    _write_claims(toy, [json.dumps({"id": hostile, "claim": "2 + 3 = 6",
+                                    "expected": "proved"}),
+                        json.dumps({"id": "c2", "claim": "2 + 3 = 5", "expected": "proved"})])
+    result = toy.runpytest("claims", *PLUGINS, *flags)
+    text = result.stdout.str() + result.stderr.str()
+    assert "\x1b[2J" not in text and "\u202e" not in text
+    assert "c\\x1b[2J\\u202eevil" in text
+
+
+def test_a_gate_over_a_suite_of_bad_records_only_fails_instead_of_being_refused(
+        toy: pytest.Pytester) -> None:
+    _write_claims(toy, ["{not json"])
+    result, doc, junit = _results(toy, "--afcheck-gate", "accuracy>=0.5")
+    assert result.ret == 1
+    assert "GATE FAILED: 1 record(s) of the suites could not be read" in result.stdout.str()
+    assert doc["gates"]["failures"] and _junit_counts(junit) == (1, 1)

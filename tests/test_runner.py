@@ -99,7 +99,7 @@ def test_bad_line_fails_alone_and_the_rest_runs(arith: pytest.Pytester) -> None:
     result.assert_outcomes(passed=1, failed=3)
     text = result.stdout.str()
     assert "steps.jsonl:2: unknown field 'stpe'" in text
-    assert "steps.jsonl:3: not valid JSON" in text
+    assert "steps.jsonl:3: not JSON (Expecting property name" in text
     assert "Traceback" not in text
 
 

@@ -129,11 +129,23 @@ def test_processbench_records_are_located_at_their_own_line(tmp_path: Path) -> N
     assert '"gsm8k-2"' in lines[last.source.line]
 
 
-def test_processbench_file_that_is_not_utf8_is_one_line(tmp_path: Path) -> None:
-    (tmp_path / "gsm8k.json").write_bytes(b'[{"id": "gsm8k-0", "problem": "\xff"}]')
+def test_a_processbench_row_that_is_not_utf8_loses_only_itself(tmp_path: Path) -> None:
+    good = {"id": "gsm8k-2", "problem": "p", "steps": ["So: 2 + 2 = 4"], "label": -1}
+    (tmp_path / "gsm8k.json").write_bytes(b'[{"id": "gsm8k-0", "problem": "\xff"},\n'
+                                          + json.dumps(good).encode() + b"]")
     (tmp_path / "suite.toml").write_text(
         '[afcheck]\nname = "pb"\nkind = "processbench"\ndata = "gsm8k.json"\n')
-    with pytest.raises(SuiteError, match="not UTF-8 text"):
+    bad, *steps = load(tmp_path)
+    assert isinstance(bad, LoadError) and bad.location.line == 1
+    assert bad.message == "not UTF-8 (byte 0xff); save the file as UTF-8"
+    assert steps and all(isinstance(step, Step) for step in steps)
+
+
+def test_a_processbench_file_that_is_not_an_array_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "gsm8k.json").write_text('{"id": "gsm8k-0"}')
+    (tmp_path / "suite.toml").write_text(
+        '[afcheck]\nname = "pb"\nkind = "processbench"\ndata = "gsm8k.json"\n')
+    with pytest.raises(SuiteError, match="gsm8k.json:1: expected a JSON array of records"):
         load(tmp_path)
 
 

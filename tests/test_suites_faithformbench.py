@@ -65,20 +65,33 @@ def test_a_jsonl_line_that_is_not_utf8(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("name", "body", "line"), [
-    ("rows.json", b'[\n{"problem_id": "caf\xe9"}\n]', 2),
     ("rows.csv", b"problem_id,node_id,step_content\ngsm8k-1,step_1,2 + 2 = 4\np,n,caf\xe9\n", 3),
 ])
-def test_a_json_or_csv_file_that_is_not_utf8(tmp_path: Path, name: str, body: bytes,
-                                             line: int) -> None:
+def test_a_csv_file_that_is_not_utf8(tmp_path: Path, name: str, body: bytes,
+                                     line: int) -> None:
     with pytest.raises(SuiteError) as info:
         load(suite(tmp_path, name, body))
     assert str(info.value).endswith(f"{name}:{line}: not UTF-8 (byte 0xe9); save the file as "
                                     "UTF-8")
 
 
-def test_a_json_file_that_is_not_json(tmp_path: Path) -> None:
-    with pytest.raises(SuiteError, match=r"rows.json:3: not valid JSON \(Expecting"):
-        load(suite(tmp_path, "rows.json", b'[\n{"problem_id": "p"},\n{oops}\n]'))
+def test_a_bad_row_of_a_json_array_loses_only_itself(tmp_path: Path) -> None:
+    """A row with a bad byte, a row that is not JSON and a row nested 5,000 deep are each one
+    bad record at the line they start on; the rows around them load."""
+    good = json.dumps(GOOD).encode()
+    last = json.dumps(LAST).encode()
+    body = (b"[\n" + good + b',\n{"problem_id": "caf\xe9"},\n{oops},\n'
+            + b'{"x": ' + b"[" * 5000 + b"]" * 5000 + b"},\n" + last + b"\n]")
+    errors = errors_around_good_rows(suite(tmp_path, "rows.json", body))
+    assert [(e.location.line, e.location.record) for e in errors] == [(3, 2), (4, 3), (5, 4)]
+    assert errors[0].message == "not UTF-8 (byte 0xe9); save the file as UTF-8"
+    assert errors[1].message.startswith("not JSON (Expecting property name")
+    assert errors[2].message.startswith("nested more than 256 levels deep")
+
+
+def test_a_json_file_that_is_not_an_array(tmp_path: Path) -> None:
+    with pytest.raises(SuiteError, match=r"rows.json:1: expected a JSON array of records"):
+        load(suite(tmp_path, "rows.json", b'{"problem_id": "p"}'))
 
 
 def test_csv_rows_longer_than_the_header(tmp_path: Path) -> None:

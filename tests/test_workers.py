@@ -37,3 +37,53 @@ def test_errors_and_dead_workers_become_results() -> None:
 
 def test_default_jobs_is_positive() -> None:
     assert default_jobs() >= 1
+
+
+def test_an_item_over_the_memory_budget_fails_alone() -> None:
+    from slowfns import allocate
+
+    bounded: WorkerPool[int, object] = WorkerPool(
+        allocate, jobs=1, deadline_s=60.0, memory_mb=1024,
+        on_timeout=lambda item, s: f"timeout {item}",
+        on_error=lambda item, why: f"error {item}: {why}")
+    try:
+        out = bounded.map([10, 4096, 20])
+    finally:
+        bounded.close()
+    assert out == [10, "error 4096: over budget: the item needs more than the worker's "
+                   "1,024 MiB", 20]
+
+
+class _NoProcesses:
+    """A multiprocessing context whose processes cannot start (fork/spawn refused)."""
+
+    def __init__(self, real: object) -> None:
+        self.Pipe = real.Pipe  # type: ignore[attr-defined]
+
+    def Process(self, **kwargs: object) -> object:  # noqa: N802 - multiprocessing's name
+        class Refused:
+            def start(self) -> None:
+                raise OSError(11, "Resource temporarily unavailable")
+
+        return Refused()
+
+
+def test_a_pool_that_failed_to_start_starts_again_on_the_next_call() -> None:
+    import pytest
+
+    from afcheck.runtime.workers import PoolError
+
+    workers = pool()
+    real = workers.ctx
+    workers.ctx = _NoProcesses(real)  # type: ignore[assignment]
+    with pytest.raises(PoolError, match="could not start a worker process: BlockingIOError"):
+        workers.map([1, 2])
+    workers.ctx = real
+    try:
+        assert workers.map([1, 2, 3]) == [1, 4, 9]
+        for worker in workers._workers:  # workers that die between calls are replaced
+            worker.process.kill()
+            worker.process.join()
+        assert workers.map([4, 5]) == [16, 25]
+    finally:
+        workers.close()

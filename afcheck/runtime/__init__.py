@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from afcheck.budget import Budget
 from afcheck.components import Built, describe
 from afcheck.errors import AfcheckError
 from afcheck.runtime.cache import Cache
@@ -123,6 +124,13 @@ class Runtime:
     in the records."""
     executor: Executor = field(default_factory=LocalExecutor)
     """Where chunks run (see :mod:`afcheck.runtime.executor`)."""
+    budgets: Mapping[str, Mapping[str, Budget]] = field(default_factory=dict)
+    """Each method's budgets by stage, the user's changes applied (:mod:`afcheck.budget`)."""
+
+    def budget(self, method: str, stage: str) -> Budget:
+        """What one item of ``method`` may spend in ``stage``: the method's declared budget
+        with the user's ``--budget`` changes; unbounded when it declares none."""
+        return self.budgets.get(method, {}).get(stage, Budget())
 
     def component(self, kind: Kind[C], choice: Choice) -> Built[C]:
         return self.components.get(kind, choice)

@@ -13,6 +13,7 @@ import multiprocessing as mp
 import os
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from multiprocessing.connection import Connection, wait
 from typing import Any, Generic, TypeVar, cast
 
@@ -37,7 +38,29 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _serve(fn: Callable[[Any], Any], conn: Connection) -> None:
+class PoolError(RuntimeError):
+    """The pool could not start a worker process; ``str(error)`` says why, in one line."""
+
+
+def _limit_memory(memory_mb: int | None) -> None:
+    """Bound this process's address space, so that an item that needs more fails with
+    ``MemoryError`` in its own worker instead of the machine's memory running out."""
+    if memory_mb is None:
+        return
+    import resource
+
+    limit = memory_mb * 2**20
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
+def _serve(fn: Callable[[Any], Any], conn: Connection, memory_mb: int | None = None) -> None:
+    _limit_memory(memory_mb)
+    # An item's deadline counts from here: starting a process (imports, a solver's library)
+    # can take seconds on a loaded machine, and is not the item's time.
+    conn.send(("ready", None))
     while True:
         try:
             item = conn.recv()
@@ -45,15 +68,24 @@ def _serve(fn: Callable[[Any], Any], conn: Connection) -> None:
             return
         try:
             conn.send(("ok", fn(item)))
+        except MemoryError:
+            bound = f"the worker's {memory_mb:,} MiB" if memory_mb else "the machine's memory"
+            conn.send(("error", f"over budget: the item needs more than {bound}"))
         except Exception as exc:  # noqa: BLE001 - reported to the parent as a result
             conn.send(("error", f"{type(exc).__name__}: {exc}"))
 
 
 class _Worker:
-    def __init__(self, ctx: Any, fn: Callable[[Any], Any]) -> None:
+    def __init__(self, ctx: Any, fn: Callable[[Any], Any], memory_mb: int | None = None) -> None:
         self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(target=_serve, args=(fn, child), daemon=True)
-        self.process.start()
+        self.process = ctx.Process(target=_serve, args=(fn, child, memory_mb), daemon=True)
+        try:
+            self.process.start()
+        except Exception as exc:  # noqa: BLE001 - fork/spawn failures of any kind
+            self.conn.close()
+            child.close()
+            raise PoolError(f"could not start a worker process: {type(exc).__name__}: "
+                            f"{exc}") from exc
         child.close()
         self.index = -1
         self.started = 0.0
@@ -84,8 +116,10 @@ class WorkerPool(Generic[T, R]):
         deadline_s: float,
         on_timeout: Callable[[T, float], R],
         on_error: Callable[[T, str], R],
+        memory_mb: int | None = None,
     ) -> None:
         self.fn = fn
+        self.memory_mb = memory_mb
         self.jobs = max(1, jobs)
         self.deadline_s = deadline_s
         self.on_timeout = on_timeout
@@ -94,11 +128,20 @@ class WorkerPool(Generic[T, R]):
         self._workers: list[_Worker] = []
 
     def map(self, items: Sequence[T]) -> list[R]:
-        """Results in order. Workers stay up for the next call until :meth:`close`."""
+        """Results in order. Workers stay up for the next call until :meth:`close`; a worker
+        that died in between is replaced, and :class:`PoolError` (no worker could be started)
+        leaves the pool empty, so that the next call starts it afresh."""
         results: list[Any] = [None] * len(items)
         pending = list(range(len(items)))[::-1]
-        while len(self._workers) < min(self.jobs, len(items)):
-            self._workers.append(_Worker(self.ctx, self.fn))
+        for worker in [w for w in self._workers if not w.process.is_alive()]:
+            worker.kill()
+            self._workers.remove(worker)
+        try:
+            while len(self._workers) < min(self.jobs, len(items)):
+                self._workers.append(_Worker(self.ctx, self.fn, self.memory_mb))
+        except PoolError:
+            self.close()
+            raise
         busy: dict[Connection, _Worker] = {}
         try:
             for worker in list(self._workers):
@@ -130,6 +173,10 @@ class WorkerPool(Generic[T, R]):
             except (EOFError, OSError):
                 status, value = "error", "the worker process died"
                 worker = self._replace(worker)
+            if status == "ready":
+                worker.started = time.monotonic()
+                busy[worker.conn] = worker
+                continue
             results[index] = value if status == "ok" else self.on_error(items[index], value)
             self._next(worker, items, pending, busy)
         now = time.monotonic()
@@ -141,7 +188,7 @@ class WorkerPool(Generic[T, R]):
 
     def _replace(self, worker: _Worker) -> _Worker:
         worker.kill()
-        fresh = _Worker(self.ctx, self.fn)
+        fresh = _Worker(self.ctx, self.fn, self.memory_mb)
         self._workers[self._workers.index(worker)] = fresh
         return fresh
 
@@ -149,5 +196,32 @@ class WorkerPool(Generic[T, R]):
               busy: dict[Connection, _Worker]) -> None:
         if pending:
             index = pending.pop()
-            worker.give(index, items[index])
+            try:
+                worker.give(index, items[index])
+            except OSError:  # the worker died between items: a fresh one takes the item
+                worker = self._replace(worker)
+                worker.give(index, items[index])
             busy[worker.conn] = worker
+
+
+# -- components in workers ------------------------------------------------------------------
+
+_BUILT: dict[object, object] = {}
+"""Components a worker process built from their recipes, kept warm across items."""
+
+
+def _call_rebuilt(rebuild: Callable[[], Callable[[Any], object]], recipe: object,
+                  method: str, item: object) -> object:
+    component = _BUILT.get(recipe)
+    if component is None:
+        component = _BUILT[recipe] = rebuild()(recipe)
+    return getattr(component, method)([item])[0]
+
+
+def item_by_item(rebuild: Callable[[], Callable[[Any], object]], recipe: object,
+                 method: str) -> Callable[[Any], Any]:
+    """A picklable function for :class:`WorkerPool` that calls ``component.method([item])``
+    on one item, the component built once per worker from its ``recipe`` with ``rebuild``
+    (:attr:`afcheck.runtime.executor.Stage.rebuild`): how a batched component runs one item
+    at a time under a per-item deadline."""
+    return partial(_call_rebuilt, rebuild, recipe, method)

@@ -19,15 +19,13 @@ given in the suite. A malformed record becomes one :class:`afcheck.errors.LoadEr
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-from afcheck_fol.jsonl import json_lines
-
 from afcheck.errors import LoadError, SuiteError
+from afcheck.jsonlines import read_json_array, read_json_lines
 from afcheck.suites import DATA_DIR_ENV, find_in_data_dir
 from afcheck.types import Location
 from afcheck_chains.records import ChainRecord, GoldFol, Label, parse_label
@@ -70,28 +68,19 @@ def sentences(text: str) -> tuple[str, ...]:
 
 
 def _json_array(path: Path) -> Iterator[tuple[Location, object] | LoadError]:
-    """Each element of a JSON array with where it is: the line it starts on, and its number
-    in the array when that line holds more than one record (a one-line file)."""
+    """Each element of a JSON array with where it is (the line it starts on and its number in
+    the array); a bad element (bad bytes, too deep, not JSON) is a :class:`LoadError` of its
+    own and the others still load."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        elements = list(read_json_array(path))
+    except OSError as exc:
         yield LoadError(Location(str(path)), f"cannot read: {exc}")
         return
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        yield LoadError(Location(str(path), exc.lineno), f"not valid JSON: {exc.msg}")
-        return
-    if not isinstance(data, list):
-        yield LoadError(Location(str(path), 1), "expected a JSON array of records")
-        return
-    from afcheck_fol.folio import element_lines
-
-    starts = element_lines(text, len(data), key="id")
-    shared = {line for line in starts if starts.count(line) > 1}
-    for index, item in enumerate(data):
-        line = starts[index]
-        yield Location(str(path), line, record=index + 1 if line in shared else None), item
+    for element in elements:
+        if element.ok:
+            yield element.location, element.value
+        else:
+            yield LoadError(element.location, element.problem)
 
 
 def load_logic_llm(path: Path, dataset: str) -> Iterator[Loaded]:
@@ -174,19 +163,18 @@ def load_folio(path: Path) -> Iterator[Loaded]:
 
 def _lines(path: Path) -> Iterator[tuple[int, dict[str, object] | LoadError]]:
     try:
-        handle = path.open(encoding="utf-8")
+        lines = list(read_json_lines(path))
     except OSError as exc:
         yield 0, LoadError(Location(str(path)), f"cannot read: {exc}")
         return
-    with handle:
-        for line in json_lines(path, handle):
-            number = line.location.line
-            if line.error is not None:
-                yield number, LoadError(line.location, f"not valid JSON: {line.error.msg}")
-            elif not isinstance(line.value, dict):
-                yield number, LoadError(line.location, "expected a JSON object")
-            else:
-                yield number, line.value
+    for line in lines:
+        number = line.location.line
+        if not line.ok:
+            yield number, LoadError(line.location, line.problem)
+        elif not isinstance(line.value, dict):
+            yield number, LoadError(line.location, "expected a JSON object")
+        else:
+            yield number, line.value
 
 
 def load_responses(path: Path, dataset: str | None = None) -> Iterator[Loaded]:
@@ -243,6 +231,10 @@ def _response_record(raw: Mapping[str, object], location: Location, dataset: str
     else:
         answer = read_answer(answer_text)
     cut_off = _cut_off(raw)
+    if not steps and answer is None and not cut_off:
+        # An empty reply would otherwise pass as "the prover reproduces the gold label".
+        return bad("the response has no reasoning step and no answer: nothing to check; "
+                   "record the model's reply (or its 'answer')")
     expected = raw.get("expected_class")
     if expected is not None and not isinstance(expected, str):
         return bad("expected_class must be a class name such as 'T1'")

@@ -5,7 +5,8 @@ aligned binders have the same quantifier kind, the same type once the candidate'
 binders are renamed to their counterparts (compared after :func:`canonical` normalisation, a
 syntactic stand-in for definitional equality), every binder comes after the binders its type
 mentions, and binders move only inside a maximal block of the same quantifier (``∀x ∀y`` ≡
-``∀y ∀x``, never across ``∀``/``∃``). Enumeration stops at ``cap`` alignments and says so.
+``∀y ∀x``, never across ``∀``/``∃``). Enumeration stops at ``cap`` alignments, or after
+``max_steps`` partial ones (dead ends can be exponential), and says so.
 """
 
 from __future__ import annotations
@@ -57,9 +58,14 @@ def _same_type(left: A.Expr, right: A.Expr, names: dict[str, str]) -> bool:
     return canonical(left, names) == canonical(right, names)
 
 
+MAX_STEPS = 200_000
+"""Search steps (partial alignments extended) before the enumeration stops as capped."""
+
+
 def alignments(reference: NormalForm, candidate: NormalForm, cap: int,
-               names: dict[str, str] | None = None) -> Alignments:
-    """Every admissible alignment, up to ``cap``."""
+               names: dict[str, str] | None = None, max_steps: int = MAX_STEPS) -> Alignments:
+    """Every admissible alignment, up to ``cap`` alignments and ``max_steps`` search steps
+    (either stops the enumeration with ``capped``)."""
     ref, cand = reference.prefix, candidate.prefix
     ref_blocks, cand_blocks = blocks(ref), blocks(cand)
     if len(ref) != len(cand) or [b.q for b in ref] != [b.q for b in cand]:
@@ -70,21 +76,24 @@ def alignments(reference: NormalForm, candidate: NormalForm, cap: int,
     found: list[tuple[tuple[str, str], ...]] = []
     capped = False
     unmatched: list[str] = []
-
-    def search(i: int, used: set[int], mapping: dict[str, str],
-               pairs: list[tuple[str, str]]) -> None:
-        nonlocal capped
-        if capped:
-            return
-        if i == len(ref):
-            if len(found) >= cap:
-                capped = True
-                return
-            found.append(tuple(pairs))
-            return
+    # Depth-first with an explicit stack of frames, each trying the candidate binders for one
+    # reference binder in order (so alignments come in the order a recursive search finds
+    # them, and memory is one path): thousands of binders must not reach Python's recursion
+    # limit. A frame: next reference binder, candidate binders used, the renaming so far,
+    # the pairs so far, the next candidate binder to try, whether one fitted.
+    Frame = tuple[int, frozenset[int], dict[str, str], tuple[tuple[str, str], ...]]
+    stack: list[tuple[Frame, list[int]]] = [((0, frozenset(), {}, ()), [0, 0])] if ref else []
+    if not ref:
+        found.append(())
+    steps = 0
+    while stack and not capped:
+        (i, used, mapping, pairs), cursor = stack[-1]
+        child: Frame | None = None
         target = ref[i]
-        matched = False
-        for j, bound in enumerate(cand):
+        while cursor[0] < len(cand) and child is None:
+            j = cursor[0]
+            cursor[0] += 1
+            bound = cand[j]
             if j in used or cand_blocks[j] != ref_blocks[i]:
                 continue
             needs = free_names(bound.type) & cand_names
@@ -92,15 +101,30 @@ def alignments(reference: NormalForm, candidate: NormalForm, cap: int,
                 continue  # a binder its type mentions is not aligned yet (dependency order)
             if not _same_type(target.type, rename(bound.type, mapping), aliases):
                 continue
-            matched = True
+            cursor[1] = 1
             extra = {bound.name: target.name} if bound.name and target.name else {}
-            search(i + 1, used | {j}, {**mapping, **extra},
-                   pairs + ([(bound.name, target.name)] if extra else []))
-        if not matched and not unmatched:
-            unmatched.append(f"reference binder '{target.name} : {print_expr(target.type)}' "
-                             "has no candidate binder of the same type in its block")
-
-    search(0, set(), {}, [])
+            child = (i + 1, used | {j}, {**mapping, **extra},
+                     pairs + (((bound.name, target.name),) if extra else ()))
+        if child is None:
+            stack.pop()
+            if not cursor[1] and not unmatched:
+                unmatched.append(f"reference binder '{target.name} : "
+                                 f"{print_expr(target.type)}' has no candidate binder of the "
+                                 "same type in its block")
+            continue
+        if child[0] == len(ref):
+            if len(found) >= cap:
+                capped = True
+            else:
+                found.append(child[3])
+            continue
+        steps += 1
+        if steps > max_steps:
+            # Dead ends can be exponential in a block of same-typed binders: stop, and say
+            # so as a cap does (a criterion then never claims Noneq from what was not seen).
+            capped = True
+            break
+        stack.append((child, [0, 0]))
     if not found:
         reason = unmatched[0] if unmatched else "no admissible alignment"
         return Alignments((), False, reason)

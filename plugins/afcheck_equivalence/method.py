@@ -24,12 +24,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from afcheck.budget import Budget
 from afcheck.components import Formaliser
 from afcheck.errors import LoadError
+from afcheck.jsonlines import read_json_lines
 from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, Selection
 from afcheck.metrics import Rate
 from afcheck.runtime import Runtime
+from afcheck.runtime.executor import Recipe
 from afcheck.types import Location, Status
+from afcheck_equivalence.balance import bracket_problem
 from afcheck_equivalence.criterion import Criterion
 from afcheck_equivalence.records import (
     Decision,
@@ -92,29 +96,27 @@ def load(path: Path) -> Iterable[Item | LoadError]:
     """Items of a JSON-lines file; a bad line gives a :class:`LoadError` (``file:line``, what
     is wrong, what to do) and loading goes on."""
     seen: set[str] = set()
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            where = Location(str(path), number)
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as error:
-                yield LoadError(where, f"not JSON ({error.msg}); write one object per line")
-                continue
-            problem = _check(record)
-            if problem:
-                yield LoadError(where, problem, str(record.get("id", "")) if isinstance(
-                    record, dict) else "")
-                continue
-            if record["id"] in seen:
-                yield LoadError(where, f"id '{record['id']}' appears twice; ids must be unique",
-                                record["id"])
-                continue
-            seen.add(record["id"])
-            yield Item(record["id"], record["reference"], record.get("header", ""),
-                       record.get("informal", ""), record.get("candidate"), record.get("gold"),
-                       record.get("group", ""), where)
+    for line in read_json_lines(path):
+        where, record = line.location, line.value
+        if not line.ok or not isinstance(record, dict):
+            yield LoadError(where, line.problem or _check(record))
+            continue
+        problem = _check(record)
+        if not problem:
+            unbalanced = bracket_problem(record["reference"])
+            if unbalanced:
+                problem = (f"the reference is not Lean: {unbalanced}; fix the statement")
+        if problem:
+            yield LoadError(where, problem, str(record.get("id", "")))
+            continue
+        if record["id"] in seen:
+            yield LoadError(where, f"id '{record['id']}' appears twice; ids must be unique",
+                            record["id"])
+            continue
+        seen.add(record["id"])
+        yield Item(record["id"], record["reference"], record.get("header", ""),
+                   record.get("informal", ""), record.get("candidate"), record.get("gold"),
+                   record.get("group", ""), where)
 
 
 def _check(record: Any) -> str:
@@ -169,6 +171,11 @@ def outcome(result: Result) -> ItemOutcome:
     details = json.dumps(record, ensure_ascii=False, indent=2)
     head = f"{decision.kind.value} ({decision.criterion}): {decision.reason}"
     if decision.kind is DecisionKind.INCONCLUSIVE:
+        unbalanced = bracket_problem(result.candidate) if result.candidate else ""
+        if unbalanced:
+            # Text that cannot be Lean is the candidate's failure, not an open question.
+            return ItemOutcome(Status.FAILED, f"the candidate is not Lean: {unbalanced}",
+                               f"candidate: {result.candidate}\n" + details)
         return ItemOutcome(Status.SKIPPED, head, details)
     expected = {"equivalent": DecisionKind.EQ, "inequivalent": DecisionKind.NONEQ,
                 None: DecisionKind.EQ}[result.item.gold]
@@ -358,6 +365,10 @@ class Equivalence:
     defaults: Mapping[str, object] = {"criterion": "sae", "prover": "smt",
                                       "formaliser": "literal"}
     gates: Mapping[str, str] = GATES
+    budgets: Mapping[str, Budget] = {"pair": Budget()}
+    """``pair``: one pair's decision by its criterion. Unbounded by default, decided in
+    process in one batch; with ``--budget equivalence.pair.seconds=N`` (and ``memory_mb``)
+    every criterion decides each pair in a worker process that is killed past the limit."""
 
     def cases(self, record: object, selection: Selection) -> Iterable[tuple[str, CaseSpec]]:
         if not isinstance(record, Item):
@@ -388,7 +399,8 @@ class Equivalence:
             pairs = [(item, item.candidate if item.candidate is not None
                       else written.get(item.id)) for item in group]
             decided = _decide_pairs(runtime, criterion,
-                                    [(i, c) for i, c in pairs if c is not None])
+                                    [(i, c) for i, c in pairs if c is not None],
+                                    runtime.budget(self.name, "pair"))
             for item, candidate in pairs:
                 decision = decided.get(item.id) or Inconclusive(
                     criterion.name, "the formaliser wrote no candidate statement")
@@ -446,17 +458,51 @@ class _Written:
     statement: str | None
 
 
-def _decide_pairs(runtime: Runtime, choice: Choice,
-                  pairs: list[tuple[Item, str]]) -> dict[str, Decision]:
+TIME_LIMIT = "time limit"
+"""How the reason of a pair stopped by its wall-clock budget begins (never cached)."""
+
+
+def _decide_pairs(runtime: Runtime, choice: Choice, pairs: list[tuple[Item, str]],
+                  budget: Budget | None = None) -> dict[str, Decision]:
+    """Each pair's decision by the criterion ``choice``, through the result cache. With a
+    wall-clock ``budget``, pairs are decided one by one in worker processes, and one that
+    outlives it has its worker killed and is Inconclusive with the reason "time limit"."""
     from afcheck_equivalence.kinds import CRITERION
 
     built = runtime.component(CRITERION, choice)
     criterion = built.component
+    recipe = runtime.components.recipe(criterion)
+    limited = budget is not None and budget.seconds is not None and recipe is not None
 
     def call(chunk: list[tuple[Item, str]]) -> list[Decision]:
-        return criterion.decide([Pair(i.id, i.reference, c, i.header) for i, c in chunk])
+        batch = [Pair(i.id, i.reference, c, i.header) for i, c in chunk]
+        if not limited:
+            return criterion.decide(batch)
+        return _decide_in_workers(runtime, choice, recipe, batch, budget)  # type: ignore[arg-type]
 
     made = runtime.cached("equivalence", built, pairs,  # type: ignore[arg-type]
                           key=lambda p: (p[0].reference, p[1], p[0].header), call=call,
-                          dump=lambda d: d.to_json(), load=decision_from_json)
+                          dump=lambda d: d.to_json(), load=decision_from_json,
+                          keep=lambda d: not d.reason.startswith(TIME_LIMIT))
     return {i.id: d for (i, _), d in zip(pairs, made.results, strict=True)}
+
+
+def _decide_in_workers(runtime: Runtime, choice: Choice, recipe: Recipe, batch: list[Pair],
+                       budget: Budget) -> list[Decision]:
+    from afcheck.runtime.workers import PoolError, WorkerPool, default_jobs, item_by_item
+
+    seconds = float(budget.seconds or 0)
+    pool: WorkerPool[Pair, Decision] = WorkerPool(
+        item_by_item(runtime.components.plugins.rebuilder(), recipe, "decide"),
+        min(default_jobs(), len(batch)), seconds,
+        on_timeout=lambda pair, s: Inconclusive(
+            choice.name, f"{TIME_LIMIT}: no decision within {s:g} s (--budget "
+            "equivalence.pair.seconds); the worker was stopped"),
+        on_error=lambda pair, why: Inconclusive(choice.name, f"the criterion failed: {why}"),
+        memory_mb=budget.memory_mb)
+    try:
+        return pool.map(batch)
+    except PoolError as exc:
+        return [Inconclusive(choice.name, str(exc)) for _ in batch]
+    finally:
+        pool.close()

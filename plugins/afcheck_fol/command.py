@@ -38,9 +38,10 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
                        help="surface syntax and signature (default: tarski)")
     equiv.add_argument("--theory", default=None,
                        help="background theory (default: the language's; tarski: analytic)")
-    equiv.add_argument("--rlimit", type=int, default=DEFAULT_RLIMIT,
-                       help=f"z3 resource limit per solver call (default {DEFAULT_RLIMIT})")
-    equiv.add_argument("--max-domain", type=int, default=DEFAULT_MAX_DOMAIN,
+    equiv.add_argument("--rlimit", type=_whole(1), default=DEFAULT_RLIMIT,
+                       help=f"z3 resource limit per solver call, 1 or more (default "
+                       f"{DEFAULT_RLIMIT})")
+    equiv.add_argument("--max-domain", type=_whole(0), default=DEFAULT_MAX_DOMAIN,
                        help="largest domain of the counter-model search "
                        f"(default {DEFAULT_MAX_DOMAIN})")
     equiv.add_argument("--json", action="store_true", help="print one JSON object")
@@ -51,14 +52,44 @@ def _run(args: argparse.Namespace) -> int:
     return equiv_command(args)
 
 
+def _whole(least: int) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least ``least`` (a z3 resource limit of 0 or
+    less would leave every pair undecided without saying why)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = least - 1
+        if value < least:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a whole number >= {least}")
+        return value
+
+    return parse
+
+
 def _formula_text(argument: str) -> str:
+    """The formula ``argument`` names: a file's text when it is a file's path, else itself. A
+    formula is never tried as a path that cannot be one (a name component longer than the
+    file system allows raised ``OSError: File name too long``)."""
+    if not _could_be_path(argument):
+        return argument
     path = Path(argument)
-    if len(argument) < 4096 and path.is_file():
+    try:
+        is_file = path.is_file()
+    except (OSError, ValueError):
+        return argument
+    if is_file:
         try:
             return path.read_text(encoding="utf-8").strip()
         except (OSError, UnicodeDecodeError) as exc:
             raise UsageError(f"{argument}: cannot read: {exc}") from None
     return argument
+
+
+def _could_be_path(text: str) -> bool:
+    return (0 < len(text) < 4096 and "\n" not in text and "\0" not in text
+            and all(len(part) <= 255 for part in text.split("/")))
 
 
 def equiv_command(args: argparse.Namespace) -> int:
@@ -71,7 +102,7 @@ def equiv_command(args: argparse.Namespace) -> int:
     from afcheck_fol.equiv import check
     from afcheck_fol.language import language_named
     from afcheck_fol.syntax import FolSyntaxError, parse
-    from afcheck_fol.ted import distance
+    from afcheck_fol.ted import rank
     from afcheck_fol.theory import TheoryError, theory_named
 
     language = language_named(args.language)
@@ -101,9 +132,11 @@ def equiv_command(args: argparse.Namespace) -> int:
     verdict = check(formulas["left"], formulas["right"], language, theory.name,
                     rlimit=args.rlimit, max_domain=args.max_domain)
     if args.json:
+        ranking = rank(formulas["left"], [formulas["right"]])
         print(json.dumps({
             **verdict.to_json(), "syntax_error": None,
-            "distance": distance(formulas["left"], formulas["right"]),
+            "distance": ranking.distances[0],
+            **({"distance_skipped": ranking.skipped} if ranking.skipped else {}),
             "left": texts["left"], "right": texts["right"],
         }, ensure_ascii=False))
     elif verdict.equivalent:

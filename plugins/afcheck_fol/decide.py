@@ -25,13 +25,21 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from afcheck.budget import Budget
 from afcheck.types import Status
 from afcheck_fol.align import Alignment
-from afcheck_fol.equiv import DEFAULT_MAX_DOMAIN, DEFAULT_RLIMIT, Equivalence, check
+from afcheck_fol.equiv import (
+    DEFAULT_MAX_DOMAIN,
+    DEFAULT_RLIMIT,
+    SEARCH_BUDGET,
+    Equivalence,
+    check,
+)
 from afcheck_fol.formula import Formula
 from afcheck_fol.suite import Item
 from afcheck_fol.syntax import FolSyntaxError, parse
-from afcheck_fol.ted import distance
+from afcheck_fol.ted import BUDGET as TED_BUDGET
+from afcheck_fol.ted import rank
 
 CORRECT = "correct"
 SYNTAX_ERROR = "syntax-error"
@@ -61,6 +69,10 @@ class Settings:
     """``None``: each item's language's default theory."""
     rlimit: int = DEFAULT_RLIMIT
     max_domain: int = DEFAULT_MAX_DOMAIN
+    ted: Budget = TED_BUDGET
+    """The tree edit distance's budget (:mod:`afcheck_fol.ted`)."""
+    search: Budget = SEARCH_BUDGET
+    """The finite-model search's budget (:mod:`afcheck_fol.equiv`)."""
 
 
 @dataclass(frozen=True)
@@ -118,7 +130,8 @@ class Decision:
     nearest: int | None = None
     """Index of the gold nearest the candidate by tree edit distance."""
     ted: int | None = None
-    """Its distance."""
+    """Its distance; ``None`` when not computed (:attr:`ted_skipped` says why)."""
+    ted_skipped: str = ""
     gold: int | None = None
     """The gold the verdict is about: the one found equivalent, else the nearest."""
     verdict: Equivalence | None = None
@@ -164,23 +177,30 @@ def decide(item: Item, candidate: Candidate, settings: Settings = Settings(),
     except FolSyntaxError as exc:
         return Decision(item, candidate, SYNTAX_ERROR, syntax_error=exc,
                         seconds=time.perf_counter() - started)
-    status, nearest, ted, chosen, verdict = _judge(formula, item, settings)
+    (status, nearest, ted, chosen, verdict), skipped = _judge(formula, item, settings)
     aligned = None
     own = None if alignment is None else alignment.restricted(formula)
     if own is not None and not own.empty:
         if status == CORRECT:
             aligned = Aligned(own, CORRECT, nearest, ted, chosen)
         else:
-            aligned = Aligned(own, *_judge(own.rename(formula), item, settings))
-    return Decision(item, candidate, status, nearest=nearest, ted=ted, gold=chosen,
-                    verdict=verdict, seconds=time.perf_counter() - started, aligned=aligned)
+            judged, _ = _judge(own.rename(formula), item, settings)
+            aligned = Aligned(own, *judged)
+    return Decision(item, candidate, status, nearest=nearest, ted=ted, ted_skipped=skipped,
+                    gold=chosen, verdict=verdict, seconds=time.perf_counter() - started,
+                    aligned=aligned)
 
 
-def _judge(formula: Formula, item: Item,
-           settings: Settings) -> tuple[str, int, int, int, Equivalence]:
-    """Status, nearest gold, its distance, the gold the verdict is about, and the verdict."""
-    distances = [distance(formula, gold) for gold in item.formulas]
-    order = sorted(range(len(distances)), key=lambda i: (distances[i], i))
+Judged = tuple[str, int, int | None, int, Equivalence]
+"""Status, nearest gold, its distance (``None`` when not computed), the gold the verdict is
+about, and the verdict."""
+
+
+def _judge(formula: Formula, item: Item, settings: Settings) -> tuple[Judged, str]:
+    """The judgement of ``formula`` against the item's golds, and why the tree edit distance
+    was not computed ("" when it was)."""
+    ranking = rank(formula, item.formulas, settings.ted)
+    order, distances = list(ranking.order), ranking.distances
     nearest = order[0]
     verdicts: dict[int, Equivalence] = {}
     for index in order:
@@ -193,7 +213,8 @@ def _judge(formula: Formula, item: Item,
                 continue
         else:
             verdict = check(formula, item.formulas[index], item.language, settings.theory,
-                            rlimit=settings.rlimit, max_domain=settings.max_domain)
+                            rlimit=settings.rlimit, max_domain=settings.max_domain,
+                            search=settings.search)
         verdicts[index] = verdict
         if verdict.equivalent and verdict.theory == "none":
             break
@@ -206,7 +227,7 @@ def _judge(formula: Formula, item: Item,
         status, chosen = UNDECIDED, undecided[0]
     else:
         status, chosen = SEMANTIC_ERROR, nearest
-    return status, nearest, distances[nearest], chosen, verdicts[chosen]
+    return (status, nearest, distances[nearest], chosen, verdicts[chosen]), ranking.skipped
 
 
 def decide_all(
@@ -264,7 +285,10 @@ def outcome(decision: Decision) -> Outcome:
             Status.PASSED, f"equivalent to {gold} under theory {verdict.theory}",
             "\n".join([*head, *golds, *aligned]),
         )
-    distance_note = f"nearest gold {decision.nearest} at tree edit distance {decision.ted}"
+    distance_note = (f"nearest gold {decision.nearest} at tree edit distance {decision.ted}"
+                     if not decision.ted_skipped else
+                     f"nearest gold {decision.nearest} (tree edit distance not computed: "
+                     f"{decision.ted_skipped})")
     renamed = decision.aligned
     up_to = "" if renamed is None or renamed.status != CORRECT else (
         f"; equivalent to gold {renamed.gold} up to the renaming "
@@ -317,6 +341,7 @@ def verdict_record(decision: Decision) -> dict[str, object]:
         "syntax_error": None if decision.syntax_error is None else decision.syntax_error.to_json(),
         "nearest": decision.nearest,
         "ted": decision.ted,
+        "ted_skipped": decision.ted_skipped,
         "gold": decision.gold,
         "verdict": None if decision.verdict is None else decision.verdict.to_json(),
         "aligned": None if decision.aligned is None else decision.aligned.to_json(),
@@ -339,6 +364,7 @@ def from_record(item: Item, candidate: Candidate, data: Mapping[str, object]) ->
         item, candidate, str(data.get("status")),
         syntax_error=FolSyntaxError.from_json(error) if isinstance(error, dict) else None,
         nearest=number("nearest"), ted=number("ted"), gold=number("gold"),
+        ted_skipped=str(data.get("ted_skipped") or ""),
         verdict=Equivalence.from_json(verdict) if isinstance(verdict, dict) else None,
         seconds=float(seconds) if isinstance(seconds, (int, float)) else 0.0,
         aligned=Aligned.from_json(aligned) if isinstance(aligned, dict) else None,

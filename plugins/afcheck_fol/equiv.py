@@ -19,7 +19,12 @@ How a pair is decided (:func:`check`):
    pair undecided.
 
 z3's budget is its deterministic resource limit (``rlimit``), so a verdict does not depend on the
-machine's speed; a wall-clock timeout is kept only as a backstop.
+machine's speed; a wall-clock timeout is kept only as a backstop. The finite-model search has a
+budget of its own (:data:`SEARCH_BUDGET`, changed with ``--budget nl2fol.search.KEY=N``): its
+expansion has about n^q nodes for q nested quantifiers over n elements (190 alternating
+quantifiers would never finish building), so a domain whose expansion is over ``size`` nodes
+is not tried, and the search stops once its ``seconds`` are spent; either is noted in the
+verdict's steps and the later z3 attempts still run.
 """
 
 from __future__ import annotations
@@ -29,11 +34,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from afcheck.budget import Budget, OverBudget
 from afcheck_fol.formula import (
+    And,
     Exists,
     Forall,
     Formula,
+    Iff,
+    Implies,
+    Not,
+    Or,
     Pred,
+    Xor,
     free_vars,
     predicates,
     subformulas,
@@ -51,6 +63,8 @@ DEFAULT_RLIMIT = 1_000_000
 language's sentences need when z3 decides them at all."""
 BACKSTOP_MS = 20_000
 DEFAULT_MAX_DOMAIN = 4
+SEARCH_BUDGET = Budget(seconds=10.0, size=200_000, unit="nodes")
+"""What the finite-model search of one pair may build and spend."""
 _MODEL_LISTING_LIMIT = 8
 """Relations are listed only for models this small (ternary ones grow as n³)."""
 
@@ -181,6 +195,7 @@ def check(
     *,
     rlimit: int = DEFAULT_RLIMIT,
     max_domain: int = DEFAULT_MAX_DOMAIN,
+    search: Budget = SEARCH_BUDGET,
 ) -> Equivalence:
     """Whether ``left`` and ``right`` are equivalent under ``theory`` (the language's default
     when ``None``); see the module docstring for the order of the attempts."""
@@ -198,7 +213,20 @@ def check(
         return Equivalence(True, plain.name, "z3", None, tuple(steps))
     # Small counter-models next: quantifier-free, so cheap, and the smallest world is the
     # clearest evidence.
+    clock = search.clock("finite-model search")
     for size in range(1, max_domain + 1):
+        nodes = max(expansion_size(left, size, search.size), expansion_size(right, size,
+                                                                            search.size))
+        if search.size is not None and nodes > search.size:
+            note(f"{chosen.name}, domain of {size}", "not tried",
+                 f"over budget: finite-model search on {_at_least(nodes, search.size)} nodes "
+                 f"(limit {search.size:,})")
+            break
+        try:
+            clock.check(f"domain of {size}")
+        except OverBudget as exc:
+            note(f"{chosen.name}, domain of {size}", "not tried", str(exc))
+            break
         answer, model, reason = _solve(left, right, chosen, rlimit, domain=size)
         note(f"{chosen.name}, domain of {size}", answer, reason)
         if answer == "sat":
@@ -229,6 +257,39 @@ def check(
         None, chosen.name, "undecided: z3 gave up and no counter-model has at most "
         f"{max_domain} elements", None, tuple(steps),
     )
+
+
+def expansion_size(formula: Formula, domain: int, cap: int | None = None) -> int:
+    """Nodes of ``formula`` with each quantifier expanded over ``domain`` elements, counted
+    without building it; counting stops above ``cap`` (the result is then only over it)."""
+    limit = cap if cap is not None else float("inf")
+
+    def count(node: Formula) -> int:
+        if isinstance(node, (Forall, Exists)):
+            body = count(node.body)
+            return body * domain + 1 if body <= limit else body
+        total = 1
+        for part in _children(node):
+            total += count(part)
+            if total > limit:
+                break
+        return total
+
+    return count(formula)
+
+
+def _children(node: Formula) -> tuple[Formula, ...]:
+    if isinstance(node, (And, Or)):
+        return node.items
+    if isinstance(node, (Not, Forall, Exists)):
+        return (node.body,)
+    if isinstance(node, (Xor, Implies, Iff)):
+        return (node.left, node.right)
+    return ()  # atoms
+
+
+def _at_least(nodes: int, cap: int) -> str:
+    return f"over {cap:,}" if nodes > cap else f"{nodes:,}"
 
 
 def _solve(

@@ -16,16 +16,14 @@ set in logic uses it as it is.
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from afcheck.errors import LoadError
+from afcheck.jsonlines import read_json_array, read_json_lines
 from afcheck.suites import find_in_data_dir
 from afcheck.types import Location
-from afcheck_fol.jsonl import json_lines
 
 SPLITS: dict[str, tuple[str, ...]] = {
     "train": ("folio/folio-train.jsonl", "folio-train.jsonl"),
@@ -73,57 +71,17 @@ def read_folio(path: Path) -> Iterator[FolioRecord | LoadError]:
     """Each record of a FOLIO file, or one :class:`LoadError` for each one that cannot be read
     (and one for a file that cannot be read at all)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        with open(path, "rb") as handle:
+            array = handle.read(4096).lstrip().startswith(b"[")
+        lines = list(read_json_array(path) if array else read_json_lines(path))
+    except OSError as exc:
         yield LoadError(Location(str(path)), f"cannot read FOLIO: {exc}")
         return
-    if text.lstrip().startswith("["):
-        yield from _array(path, text)
-        return
-    for line in json_lines(path, text.splitlines()):
-        if line.error is not None:
-            yield LoadError(line.location, f"not JSON ({line.error.msg} at column "
-                            f"{line.error.colno}); is this FOLIO's jsonl?")
+    for line in lines:
+        if not line.ok:
+            yield LoadError(line.location, f"{line.problem} (is this FOLIO's data?)")
             continue
         yield _record(line.value, line.location)
-
-
-def _array(path: Path, text: str) -> Iterator[FolioRecord | LoadError]:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        yield LoadError(Location(str(path), exc.lineno),
-                        f"not JSON ({exc.msg} at column {exc.colno}); is this FOLIO's data?")
-        return
-    if not isinstance(data, list):
-        yield LoadError(Location(str(path), 1), "expected a JSON array of FOLIO records")
-        return
-    lines = element_lines(text, len(data))
-    for index, value in enumerate(data, start=1):
-        yield _record(value, Location(str(path), lines[index - 1], record=index))
-
-
-def element_lines(text: str, count: int, key: str | None = None) -> list[int]:
-    """The line (from 1) each of the ``count`` elements of the JSON array ``text`` starts on,
-    or, with ``key``, the line of the element's first ``"key":`` where it has one (a
-    pretty-printed record is found by its id's line); ``text`` is one valid JSON array."""
-    decoder = json.JSONDecoder()
-    starts: list[int] = []
-    position = text.index("[") + 1
-    line, counted = 1, 0
-    while len(starts) < count:
-        while position < len(text) and text[position] in " \t\r\n,":
-            position += 1
-        _, end = decoder.raw_decode(text, position)
-        at = position
-        if key is not None:
-            found = re.compile(rf'"{re.escape(key)}"\s*:').search(text, position, end)
-            at = found.start() if found else position
-        line += text.count("\n", counted, at)
-        counted = at
-        starts.append(line)
-        position = end
-    return starts
 
 
 def _strings(value: object) -> tuple[str, ...] | None:

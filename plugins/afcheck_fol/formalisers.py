@@ -20,6 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from afcheck.errors import UsageError
+from afcheck.jsonlines import read_json_lines
 from afcheck.llm import (
     LLMClient,
     Options,
@@ -31,7 +32,6 @@ from afcheck.llm import (
     sampling_from,
 )
 from afcheck_fol.formaliser import FolAnswer, FolTask, read_answer
-from afcheck_fol.jsonl import json_lines
 from afcheck_fol.presets import PRESETS, FolPreset
 
 
@@ -71,13 +71,13 @@ class ReplayFormaliser:
         self.outputs: dict[str, str] = {}
         self.problems: list[str] = []
         try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError) as exc:
+            lines = list(read_json_lines(path))
+        except OSError as exc:
             raise UsageError(f"replay: cannot read {path}: {exc}") from None
-        for line in json_lines(path, lines):
+        for line in lines:
             record = line.value
-            if line.error is not None:
-                self.problems.append(f"{line.location}: not JSON ({line.error.msg})")
+            if not line.ok:
+                self.problems.append(f"{line.location}: {line.problem}")
                 continue
             item_id = record.get("id") if isinstance(record, dict) else None
             # ``translation``: the field of a recorded-output suite (kind ``recorded``),

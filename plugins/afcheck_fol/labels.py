@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from afcheck.errors import LoadError
+from afcheck.jsonlines import read_json_lines
 from afcheck.types import Location
 from afcheck_fol.decide import CORRECT, SEMANTIC_ERROR, SYNTAX_ERROR, Decision
-from afcheck_fol.jsonl import json_lines
 from afcheck_fol.taxonomy import ErrorClass
 
 EQUIVALENT = "equivalent"
@@ -43,10 +43,10 @@ def load_labels(path: Path) -> tuple[list[Labelled], list[LoadError]]:
     """The labelled candidates of ``path``, and one error per malformed line."""
     found: list[Labelled] = []
     errors: list[LoadError] = []
-    for line in json_lines(path, path.read_text(encoding="utf-8").splitlines()):
+    for line in read_json_lines(path):
         location, record = line.location, line.value
-        if line.error is not None:
-            errors.append(LoadError(location, f"not JSON ({line.error.msg})"))
+        if not line.ok:
+            errors.append(LoadError(location, line.problem))
             continue
         fields = [record.get(k) if isinstance(record, dict) else None
                   for k in ("id", "item", "candidate", "label")]

@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import cast
 
+from afcheck.budget import Budget
 from afcheck.components import Built, describe
 from afcheck.errors import LoadError, SuiteError, UsageError
 from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, Selection
@@ -46,10 +47,12 @@ from afcheck_fol.decide import (
     to_json,
     verdict_record,
 )
+from afcheck_fol.equiv import SEARCH_BUDGET
 from afcheck_fol.formaliser import FolAnswer, FolTask, formalise_cached
 from afcheck_fol.formula import Formula
 from afcheck_fol.suite import Item
 from afcheck_fol.summary import GATES, Nl2FolSummary, summarise
+from afcheck_fol.ted import BUDGET as TED_BUDGET
 
 DEFAULT_FORMALISER = "reference"
 
@@ -93,6 +96,11 @@ class Nl2FolMethod:
     kinds: tuple[str, ...] = ("fol_formaliser",)
     defaults: Mapping[str, object] = {"fol_formaliser": DEFAULT_FORMALISER}
     gates: Mapping[str, str] = GATES
+    budgets: Mapping[str, Budget] = {"ted": TED_BUDGET, "search": SEARCH_BUDGET}
+    """The tree edit distance is computed only on trees up to a size (see
+    :mod:`afcheck_fol.ted`): above it the golds are ranked by a bound and the item says so.
+    The finite-model search before z3 expands only up to a size and for a time
+    (:mod:`afcheck_fol.equiv`); the z3 attempts after it are bounded by ``rlimit``."""
 
     def cases(self, record: Record, selection: Selection) -> Iterable[tuple[str, Nl2FolCase]]:
         if not isinstance(record, Item):
@@ -104,6 +112,14 @@ class Nl2FolMethod:
             raise SuiteError(selection.suite.manifest,
                              f"[afcheck.options] rlimit = {rlimit!r}: give z3's resource limit "
                              "per call as a whole number >= 1")
+        if theory is not None and not selection.option("nl2fol_theory"):
+            from afcheck_fol.theory import TheoryError, theory_named
+
+            try:  # the suite's own choice: its file is the place to fix it
+                theory_named(record.language, str(theory))
+            except TheoryError as exc:
+                raise SuiteError(selection.suite.where("theory"),
+                                 f"[afcheck.options] theory: {exc}") from None
         settings = Settings(theory=None if theory is None else str(theory), rlimit=rlimit)
         yield record.case_name, Nl2FolCase(record, selection.choice("fol_formaliser"), settings)
 
@@ -129,15 +145,20 @@ class Nl2FolMethod:
             for index, answer in zip(indices, answers, strict=True):
                 candidates[index] = _candidate(answer)
         evaluator = cast("Built[object]", describe(Evaluator(), "z3", {}))
+        ted, search = runtime.budget(self.name, "ted"), runtime.budget(self.name, "search")
         ordered = [candidates[i] for i in range(len(cases))]
         alignments = align_groups([case.spec.item for case in cases], ordered)
-        work = [(cases[i].spec, candidates[i], alignments[i]) for i in range(len(cases))]
+        work = [(replace(cases[i].spec, settings=replace(cases[i].spec.settings, ted=ted,
+                                                         search=search)),
+                 candidates[i], alignments[i]) for i in range(len(cases))]
         records = runtime.cached(
             "nl2fol-decide", evaluator, work,
             key=lambda entry: (
                 entry[0].item.language.name, entry[0].item.gold, entry[1].formula,
                 entry[0].settings.theory, entry[0].settings.rlimit,
                 entry[0].settings.max_domain,
+                entry[0].settings.ted.size, entry[0].settings.search.size,
+                entry[0].settings.search.seconds,
                 None if entry[2] is None else (entry[2].predicates, entry[2].constants),
             ),
             call=lambda chunk: [verdict_record(decide(spec.item, cand, spec.settings, own))

@@ -31,10 +31,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from afcheck.errors import LoadError
+from afcheck.jsonlines import read_json_lines
 from afcheck.types import Location
 from afcheck_fol.folio import SPLITS, folio_file, read_folio
 from afcheck_fol.formula import Formula, Pred, constants, predicates, subformulas
-from afcheck_fol.jsonl import json_lines
 from afcheck_fol.language import LANGUAGES, Language
 from afcheck_fol.syntax import FolSyntaxError, parse
 
@@ -161,18 +161,17 @@ def load_jsonl(path: Path, language: Language) -> Loaded:
     rejections: list[Rejection] = []
     seen: set[str] = set()
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
+        lines = list(read_json_lines(path))
+    except OSError as exc:
         return Loaded((), (LoadError(Location(str(path)), f"cannot read the suite data: {exc}"),))
-    for line in json_lines(path, lines):
+    for line in lines:
         location = line.location
 
         def bad(message: str, name: str = "", where: Location = location) -> None:
             errors.append(LoadError(where, message, name))
 
-        if line.error is not None:
-            bad(f"not JSON ({line.error.msg} at column {line.error.colno}); "
-                "write one object a line")
+        if not line.ok:
+            bad(line.problem)
             continue
         record = line.value
         if not isinstance(record, dict):

@@ -46,6 +46,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from afcheck.errors import LoadError, SuiteError
+from afcheck.jsonlines import read_json_lines
 from afcheck.suites import Record, SuiteSpec
 
 METHODS = ("chains", "nl2fol")
@@ -78,16 +79,14 @@ Origin = tuple[str, str] | LoadError  # noqa: UP007 - a runtime alias on 3.10
 
 def _origins(path: Path, defaults: Mapping[str, object]) -> Iterator[tuple[int, Origin]]:
     """Each line's source and model (the line's own, else the suite's ``defaults``)."""
-    from afcheck_fol.jsonl import json_lines
-
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
+        lines = list(read_json_lines(path))
+    except OSError as exc:
         raise SuiteError(path, f"cannot read the recorded outputs: {exc}") from None
-    for line in json_lines(path, lines):
+    for line in lines:
         number = line.location.line
         value = line.value
-        if line.error is not None or not isinstance(value, dict):
+        if not line.ok or not isinstance(value, dict):
             continue  # the method's reader reports the line
         found = {key: value.get(key, defaults[key]) for key in ("source", "model")}
         missing = [key for key, text in found.items()

@@ -51,7 +51,9 @@ def xml(summary: RunSummary, *, annotations: bool = False) -> str:
             "time": _time(seconds),
         })
         properties = ET.SubElement(suite, "properties")
-        for name, value in summary.methods[method].properties(group).items():
+        # A group of unreadable records alone has no metrics.
+        measured = summary.methods.get(method)
+        for name, value in (measured.properties(group) if measured else {}).items():
             ET.SubElement(properties, "property", {"name": name, "value": value})
         suite.extend(cases)
     root.set("time", _time(total))

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from afcheck.runtime.workers import WorkerPool
+from afcheck.runtime.workers import PoolError, WorkerPool
 from afcheck.types import ProofTask, Verdict, VerdictKind
 
 BACKEND = "smt"
@@ -31,11 +31,14 @@ _POOL_WORTH_S = 4.0
 class SmtProver:
     """z3 with Lean's arithmetic semantics. ``jobs`` > 1 uses a process pool for batches of
     at least 32 statements; ``timeout_ms`` bounds each z3 call, and a statement that keeps a
-    worker past ``deadline_s`` (z3 not honouring its timeout) has that worker killed."""
+    worker past ``deadline_s`` (z3 not honouring its timeout) has that worker killed; a pool
+    worker's memory is bounded by ``memory_mb``. A pool that cannot start leaves its batch
+    INCONCLUSIVE with the reason and is started afresh for the next batch."""
 
     timeout_ms: int = 2000
     jobs: int = 1
     deadline_s: float = 30.0
+    memory_mb: int | None = 4096
     name: str = "smt"
     version: str = VERSION
     _pool: WorkerPool[tuple[ProofTask, int], Verdict] | None = field(default=None, repr=False)
@@ -62,8 +65,14 @@ class SmtProver:
                 _decide_pair, self.jobs, self.deadline_s,
                 on_timeout=lambda item, s: _inconclusive(f"no answer within {s:g} s; stopped"),
                 on_error=lambda item, why: _inconclusive(f"worker failed: {why}"),
+                memory_mb=self.memory_mb,
             )
-        return self._pool.map([(t, self.timeout_ms) for t in tasks])
+        try:
+            return self._pool.map([(t, self.timeout_ms) for t in tasks])
+        except PoolError as exc:
+            self._pool = None  # rebuilt for the next batch
+            return [_inconclusive(f"{exc}; the prover pool is started again for the next "
+                                  "batch") for _ in tasks]
 
     def close(self) -> None:
         if self._pool is not None:

@@ -16,7 +16,6 @@ a JSON or CSV file that is not UTF-8, or a JSON file that does not parse, is one
 from __future__ import annotations
 
 import csv
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from typing import Any
 from afcheck_faithfulness.records import Step
 
 from afcheck.errors import LoadError, SuiteError
+from afcheck.jsonlines import read_json_array, read_json_lines
 from afcheck.suites import SuiteSpec, find_in_data_dir
 from afcheck.types import Location
 from afcheck_suites.fields import id_problem, surrogate_problem, type_name
@@ -95,10 +95,10 @@ def _rows(path: Path) -> Iterator[tuple[dict[str, Any], Location]]:
         elif suffix == ".json":
             yield from _json_rows(path)
         else:
-            with path.open("rb") as handle:
-                for number, raw in enumerate(handle, 1):
-                    if raw.strip():
-                        yield _json_line(raw), Location(str(path), number)
+            for line in read_json_lines(path):
+                row = line.value if line.ok else {_ERROR: line.problem}
+                yield (row if isinstance(row, dict)
+                       else {_ERROR: "a line must be a JSON object"}), line.location
     except OSError as exc:
         raise SuiteError(path, f"cannot read: {exc.strerror}") from None
 
@@ -135,32 +135,17 @@ def _csv_rows(path: Path) -> Iterator[tuple[dict[str, Any], Location]]:
 
 
 def _json_rows(path: Path) -> Iterator[tuple[dict[str, Any], Location]]:
-    try:
-        data = json.loads(_text(path))
-    except json.JSONDecodeError as exc:
-        raise SuiteError(Location(str(path), exc.lineno),
-                         f"not valid JSON ({exc.msg} at column {exc.colno})") from None
-    if not isinstance(data, list):
-        raise SuiteError(path, "expected a JSON array of rows")
-    for number, row in enumerate(data, 1):
-        where = Location(str(path), 0, number)
-        if not isinstance(row, dict):
+    for element in read_json_array(path):
+        where = element.location
+        if element.fatal:  # the file is not an array of rows at all
+            raise SuiteError(where, f"{element.problem} (FaithformBench rows)")
+        row = element.value
+        if not element.ok:
+            row = {_ERROR: element.problem}
+        elif not isinstance(row, dict):
             row = {_ERROR: f"a FaithformBench row is a JSON object, not {type_name(row)}; fix "
                            "or remove the row"}
         yield row, where
-
-
-def _json_line(raw: bytes) -> dict[str, Any]:
-    try:
-        line = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return {_ERROR: f"not UTF-8 (byte 0x{raw[exc.start]:02x} at column {exc.start + 1}); "
-                        "save the file as UTF-8"}
-    try:
-        row = json.loads(line)
-    except json.JSONDecodeError as exc:
-        return {_ERROR: f"not valid JSON ({exc.msg} at column {exc.colno})"}
-    return row if isinstance(row, dict) else {_ERROR: "a line must be a JSON object"}
 
 
 def _validate(row: dict[str, Any], where: Location) -> LoadError | None:

@@ -11,14 +11,13 @@ escape without its pair, which no UTF-8 file, cache or XML report can hold) is o
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Iterator
 from typing import Any
 
 from afcheck_faithfulness.records import Step
 
 from afcheck.errors import LoadError
+from afcheck.jsonlines import read_json_lines
 from afcheck.suites import SuiteSpec
 from afcheck.types import Location
 from afcheck_suites.fields import (
@@ -45,8 +44,6 @@ FIELDS = {
 REQUIRED = ("problem_id", "node_id", "step")
 TEXT_FIELDS = ("problem", "perturbed", "dataset", "statement_type", "note")
 """Optional fields that must be strings when given (``null`` counts as absent)."""
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-"""Only a line with such an escape can hold a lone surrogate: the line itself is UTF-8."""
 
 
 class JsonlSuite:
@@ -56,39 +53,28 @@ class JsonlSuite:
     def load(self, spec: SuiteSpec) -> Iterator[Step | LoadError]:
         path = spec.data_path()
         seen: set[str] = set()
-        with path.open("rb") as handle:
-            for number, raw in enumerate(handle, 1):
-                if not raw.strip():
-                    continue
-                where = Location(str(path), number)
-                try:
-                    line = raw.decode("utf-8")
-                except UnicodeDecodeError as exc:
-                    yield LoadError(where, f"not UTF-8 (byte 0x{raw[exc.start]:02x} at column "
-                                    f"{exc.start + 1}); save the file as UTF-8")
-                    continue
-                item = parse_line(line, where, spec.name)
-                if isinstance(item, Step):
-                    if item.id in seen:
-                        item = LoadError(where, f"duplicate step '{item.case_name}'; make "
-                                         "(problem_id, node_id) unique", item.case_name)
-                    else:
-                        seen.add(item.id)
-                yield item
+        for line in read_json_lines(path):
+            where = line.location
+            if not line.ok:
+                yield LoadError(where, line.problem)
+                continue
+            item = parse_row(line.value, where, spec.name)
+            if isinstance(item, Step):
+                if item.id in seen:
+                    item = LoadError(where, f"duplicate step '{item.case_name}'; make "
+                                     "(problem_id, node_id) unique", item.case_name)
+                else:
+                    seen.add(item.id)
+            yield item
 
 
-def parse_line(line: str, where: Location, suite: str) -> Step | LoadError:
-    try:
-        row = json.loads(line)
-    except json.JSONDecodeError as exc:
-        return LoadError(where, f"not valid JSON ({exc.msg} at column {exc.colno}); "
-                         "each line must be one JSON object")
+def parse_row(row: object, where: Location, suite: str) -> Step | LoadError:
+    """One decoded line as a step."""
     if not isinstance(row, dict):
         return LoadError(where, "a line must be a JSON object")
-    if _SURROGATE_ESCAPE.search(line):
-        wrong = surrogate_problem(row)
-        if wrong is not None:
-            return LoadError(where, wrong)
+    wrong = surrogate_problem(row)
+    if wrong is not None:
+        return LoadError(where, wrong)
     unknown = sorted(set(row) - set(FIELDS))
     if unknown:
         return LoadError(where, f"unknown field '{unknown[0]}'; known fields: "

@@ -52,6 +52,9 @@ class ProcessBenchSuite:
             return
         path = resolve(spec)
         for row, where in rows(path):
+            if isinstance(row, LoadError):
+                yield row
+                continue
             if not isinstance(row, dict):
                 yield LoadError(where, f"a ProcessBench row is a JSON object, not "
                                 f"{type(row).__name__}; fix or remove the record")

@@ -6,14 +6,15 @@ the same rows.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from afcheck_faithfulness.records import Step
 
-from afcheck.errors import SuiteError
+from afcheck.errors import LoadError, SuiteError
+from afcheck.jsonlines import read_json_array
 from afcheck.suites import DATA_DIR_ENV, SuiteSpec, find_in_data_dir
 from afcheck.types import Location
 
@@ -56,43 +57,26 @@ def _from_hub(split: str) -> Path | str:
 
 def rows(path: Path) -> Iterator[tuple[object, Location]]:
     """Each element of the file's JSON array with the line it starts on, so that a report
-    points at the record itself."""
+    points at the record itself; an element that cannot be read (bad bytes, nested too deep,
+    not JSON) is a :class:`LoadError` in its place, and the elements after it still read."""
     try:
-        text = path.read_text(encoding="utf-8")
+        elements = list(read_json_array(path))
     except OSError as exc:
         raise SuiteError(path, f"cannot read ProcessBench JSON: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise SuiteError(path, f"not UTF-8 text (byte {exc.start}); ProcessBench files are "
-                         "UTF-8 JSON: download the split again") from None
-    decoder = json.JSONDecoder()
-    position, line = _skip_space(text, 0), 1
-    if not text.startswith("[", position):
-        raise SuiteError(path, "expected a JSON array of ProcessBench rows")
-    position = _skip_space(text, position + 1)
-    seen, previous, number = 0, 0, 0
-    while position < len(text) and text[position] != "]":
-        line += text.count("\n", seen, position)
-        seen = position
-        number += 1
-        try:
-            row, end = decoder.raw_decode(text, position)
-        except json.JSONDecodeError as exc:
-            raise SuiteError(Location(str(path), exc.lineno),
-                             f"not valid JSON ({exc.msg}); download the split again") from None
-        yield row, Location(str(path), line, number if line == previous else None)
+    previous = 0
+    for element in elements:
+        if element.fatal:  # not an array, or cut short: the whole file
+            raise SuiteError(element.location, f"{element.problem} (ProcessBench rows); "
+                             "download the split again")
+        line = element.location.line
+        # A record is named by its number only where its line does not name it alone.
+        where = replace(element.location, record=element.location.record
+                        if line == previous else None)
         previous = line
-        position = _skip_space(text, end)
-        if text.startswith(",", position):
-            position = _skip_space(text, position + 1)
-        elif not text.startswith("]", position):
-            raise SuiteError(Location(str(path), line + text.count("\n", seen, position)),
-                             "expected ',' or ']' between ProcessBench rows")
-
-
-def _skip_space(text: str, position: int) -> int:
-    while position < len(text) and text[position] in " \t\r\n":
-        position += 1
-    return position
+        if element.ok:
+            yield element.value, where
+        else:
+            yield LoadError(where, element.problem), where
 
 
 def make_step(spec: SuiteSpec, dataset: str, row: dict[str, Any], problem_id: str, node_id: str,

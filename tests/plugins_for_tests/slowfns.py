@@ -14,3 +14,9 @@ def square_or_hang(n: int) -> int:
     if n == 99:
         os._exit(3)  # the worker dies
     return n * n
+
+
+def allocate(mib: int) -> int:
+    """Hold ``mib`` MiB for a moment: an item whose memory a budget bounds."""
+    block = bytearray(mib * 2**20)
+    return len(block) // 2**20

@@ -1,0 +1,233 @@
+"""JSON Lines, the one reader of every suite kind's line-by-line data.
+
+A file is read one line at a time, as bytes, so that one bad record loses only itself: a line
+that is not UTF-8, not JSON, longer than :attr:`Limits.line_bytes` or nested deeper than
+:attr:`Limits.depth` is a :class:`JsonLine` with a one-line ``problem`` at its own line, and
+the next line is read as usual. Nothing here raises on a record's content (no
+``UnicodeDecodeError`` for the whole file, no ``RecursionError`` from a deep value); only a
+file that cannot be opened is the caller's to report.
+
+Lines are numbered as the file numbers them (from 1, blank lines counted); blank lines are
+skipped. What a value means (an object with an ``id`` …) is the caller's.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from afcheck.types import Location
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How large one record may be. Beyond them a record is bad input, not work: a line of
+    gigabytes is read in bounded pieces and skipped, a deep value is refused before Python's
+    recursive decoder meets it."""
+
+    line_bytes: int = 64 * 2**20
+    depth: int = 256
+    """Arrays and objects inside one another; real records nest a handful of levels."""
+
+
+LIMITS = Limits()
+
+
+@dataclass(frozen=True)
+class JsonLine:
+    """One non-blank line: its value, or why it has none."""
+
+    location: Location
+    value: object = None
+    """The parsed value (any JSON type); ``None`` also when :attr:`problem` is set."""
+    problem: str = ""
+    """Empty when the line was read; else what is wrong and what to do, in one line."""
+    fatal: bool = False
+    """The file itself is wrong here (not an array, cut short): nothing after it is read."""
+
+    @property
+    def ok(self) -> bool:
+        return not self.problem
+
+
+def read_json_lines(path: Path | str, limits: Limits = LIMITS) -> Iterator[JsonLine]:
+    """Each non-blank line of the file at ``path``. ``OSError`` when it cannot be opened."""
+    with open(path, "rb") as handle:
+        yield from _lines(str(path), handle, limits)
+
+
+def json_lines(path: Path | str, lines: Iterable[str | bytes],
+               limits: Limits = LIMITS) -> Iterator[JsonLine]:
+    """Each non-blank line of ``lines`` (text already split into lines, such as a formaliser's
+    reply or a test's data), located in ``path``."""
+    for number, line in enumerate(lines, start=1):
+        raw = line.encode("utf-8", "surrogatepass") if isinstance(line, str) else line
+        if raw.strip():
+            yield decode_line(Location(str(path), number), raw, limits)
+
+
+def _lines(path: str, handle: BinaryIO, limits: Limits) -> Iterator[JsonLine]:
+    number = 0
+    while True:
+        raw = handle.readline(limits.line_bytes + 1)
+        if not raw:
+            return
+        number += 1
+        if len(raw) > limits.line_bytes and not raw.endswith(b"\n"):
+            while True:  # the rest of the long line, in bounded pieces
+                rest = handle.readline(2**20)
+                if not rest or rest.endswith(b"\n"):
+                    break
+            yield JsonLine(Location(path, number),
+                           problem=f"the record is longer than {_size(limits.line_bytes)}; "
+                           "split it, or drop it")
+            continue
+        if raw.strip():
+            yield decode_line(Location(path, number), raw, limits)
+
+
+def decode_line(location: Location, raw: bytes, limits: Limits = LIMITS) -> JsonLine:
+    """One line's bytes as a :class:`JsonLine`."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return JsonLine(location, problem=f"not UTF-8 (byte 0x{raw[exc.start]:02x} at column "
+                        f"{exc.start + 1}); save the file as UTF-8")
+    problem = depth_problem(text, limits.depth)
+    if problem:
+        return JsonLine(location, problem=problem)
+    try:
+        return JsonLine(location, json.loads(text))
+    except json.JSONDecodeError as exc:
+        return JsonLine(location, problem=f"not JSON ({exc.msg} at column {exc.colno}); "
+                        "write one JSON value a line")
+    except (ValueError, RecursionError) as exc:  # a number of 5,000 digits; a deep value
+        return JsonLine(location, problem=f"not readable JSON ({exc}); fix the record")
+
+
+_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def depth_problem(text: str, limit: int) -> str:
+    """Why ``text`` nests arrays and objects deeper than ``limit``, or ""; linear, and cheap
+    when the text has fewer brackets than the limit (the common case)."""
+    if text.count("[") + text.count("{") <= limit:
+        return ""
+    depth = 0
+    for match in _NESTING.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > limit:
+                return (f"nested more than {limit:,} levels deep (at column "
+                        f"{match.start() + 1}); flatten the record")
+        elif token in "]}":
+            depth -= 1
+    return ""
+
+
+def read_json_array(path: Path | str, limits: Limits = LIMITS) -> Iterator[JsonLine]:
+    """Each element of the JSON array in the file at ``path``, decoded one at a time and
+    located at the line it starts on (``record``: its number in the array, from 1), with the
+    same limits and problems as a line of JSON Lines: a bad byte or a too-deep value loses
+    only its own record. A file that is not an array, or a record that never ends, is one
+    problem and the end of the records. ``OSError`` when it cannot be read."""
+    where = str(path)
+    text = Path(path).read_bytes().decode("utf-8", "surrogateescape")
+    lines = _Lines(text)
+    position = _skip_space(text, 0)
+    if not text.startswith("[", position):
+        yield JsonLine(Location(where, lines.at(position)),
+                       problem="expected a JSON array of records", fatal=True)
+        return
+    position, number = position + 1, 0
+    while True:
+        position = _skip_space(text, position)
+        if position >= len(text):
+            yield JsonLine(Location(where, lines.at(position)), fatal=True,
+                           problem="the array is not closed with ']'; the file may be cut short")
+            return
+        if text[position] == "]":
+            return
+        number += 1
+        location = Location(where, lines.at(position), number)
+        end = _value_end(text, position)
+        if end is None:
+            yield JsonLine(location, fatal=True,
+                           problem="a record that never ends (an unclosed string or bracket); "
+                           "fix it, the records after it are not read")
+            return
+        yield _decode_piece(location, text[position:end], limits)
+        position = _skip_space(text, end)
+        if text.startswith(",", position):
+            position += 1
+        elif not text.startswith("]", position):
+            yield JsonLine(Location(where, lines.at(position)), fatal=True,
+                           problem="expected ',' or ']' after a record; fix the array")
+            return
+
+
+class _Lines:
+    """Line numbers of offsets met in increasing order, counted once."""
+
+    def __init__(self, text: str) -> None:
+        self.text, self.offset, self.line = text, 0, 1
+
+    def at(self, offset: int) -> int:
+        self.line += self.text.count("\n", self.offset, offset)
+        self.offset = offset
+        return self.line
+
+
+_SPACE = re.compile(r"\s*")
+_BAD_BYTE = re.compile("[\udc80-\udcff]")
+"""A byte that is not UTF-8, as ``surrogateescape`` decodes it (JSON text never holds one)."""
+
+
+def _skip_space(text: str, position: int) -> int:
+    match = _SPACE.match(text, position)
+    return match.end() if match else position
+
+
+def _value_end(text: str, start: int) -> int | None:
+    """Where the JSON value at ``start`` ends, by brackets and strings alone (no decoding)."""
+    depth = 0
+    for match in _NESTING_OR_COMMA.finditer(text, start):
+        token = match.group()
+        if token in ("[", "{"):
+            depth += 1
+        elif token in ("]", "}"):
+            depth -= 1
+            if depth < 0:
+                return match.start()  # the array's own ']' after a scalar
+            if depth == 0:
+                return match.end()
+        elif token == ",":
+            if depth == 0:
+                return match.start()
+        elif depth == 0:
+            return match.end()  # a string on its own
+    return None if depth else len(text)
+
+
+_NESTING_OR_COMMA = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{},]')
+
+
+def _decode_piece(location: Location, piece: str, limits: Limits) -> JsonLine:
+    bad = _BAD_BYTE.search(piece)
+    if bad is not None:
+        byte = ord(bad.group()) - 0xDC00
+        return JsonLine(location, problem=f"not UTF-8 (byte 0x{byte:02x}); save the file as "
+                        "UTF-8")
+    if len(piece.encode("utf-8", "surrogatepass")) > limits.line_bytes:
+        return JsonLine(location, problem=f"the record is longer than "
+                        f"{_size(limits.line_bytes)}; split it, or drop it")
+    return decode_line(location, piece.encode("utf-8", "surrogatepass"), limits)
+
+
+def _size(count: int) -> str:
+    return f"{count // 2**20:,} MiB" if count >= 2**20 else f"{count:,} bytes"

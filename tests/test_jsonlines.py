@@ -1,0 +1,101 @@
+"""JSON Lines: lines numbered as in the file, blank ones skipped, and a bad record (bad bytes,
+bad JSON, too deep, too long) one problem at its own line while the next lines still read."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from afcheck.jsonlines import Limits, depth_problem, json_lines, read_json_lines
+from afcheck.types import Location
+
+
+def test_lines_are_numbered_as_in_the_file_and_blank_ones_skipped(tmp_path: Path) -> None:
+    path = tmp_path / "data.jsonl"
+    path.write_text('{"id": "a"}\n\n   \n[1, 2]\nnull\n"text"\n', encoding="utf-8")
+    read = list(read_json_lines(path))
+    assert [line.location for line in read] == [Location(str(path), n) for n in (1, 4, 5, 6)]
+    assert [line.value for line in read] == [{"id": "a"}, [1, 2], None, "text"]
+    assert all(line.ok for line in read)
+
+
+def test_a_line_that_is_not_json_says_where_and_why() -> None:
+    read = list(json_lines("f.jsonl", ['{"id": 1}', '{"id": ', "{'id': 2}"]))
+    assert [line.value for line in read] == [{"id": 1}, None, None]
+    assert read[1].problem.startswith("not JSON (Expecting value at column 8)")
+    assert "at column 2" in read[2].problem
+    assert str(read[2].location) == "f.jsonl:3"
+
+
+def test_a_bad_byte_loses_only_its_own_line(tmp_path: Path) -> None:
+    path = tmp_path / "data.jsonl"
+    path.write_bytes(b'{"id": "a"}\n{"id": "b\xff"}\n{"id": "c"}\n')
+    read = list(read_json_lines(path))
+    assert [line.value for line in read] == [{"id": "a"}, None, {"id": "c"}]
+    assert read[1].problem == ("not UTF-8 (byte 0xff at column 10); save the file as UTF-8")
+    assert read[1].location.line == 2
+
+
+def test_a_value_nested_5000_deep_is_one_problem_not_a_recursion_error(
+        tmp_path: Path) -> None:
+    path = tmp_path / "data.jsonl"
+    deep = "[" * 5000 + "]" * 5000
+    path.write_text(f'{{"id": "a"}}\n{{"id": "b", "x": {deep}}}\n{{"id": "c"}}\n')
+    read = list(read_json_lines(path))
+    assert [line.value for line in read] == [{"id": "a"}, None, {"id": "c"}]
+    assert read[1].problem.startswith("nested more than 256 levels deep (at column ")
+
+
+def test_brackets_inside_strings_do_not_count_as_nesting() -> None:
+    text = json.dumps({"s": "[" * 1000, "t": "\\\"[{" * 300})
+    assert depth_problem(text, 10) == ""
+    assert depth_problem("[[[]]]", 2).startswith("nested more than 2 levels deep (at column 3)")
+
+
+def test_a_line_over_the_size_limit_is_skipped_in_bounded_pieces(tmp_path: Path) -> None:
+    path = tmp_path / "data.jsonl"
+    path.write_text('{"id": "a"}\n' + '"' + "x" * 5000 + '"\n{"id": "c"}\n')
+    read = list(read_json_lines(path, Limits(line_bytes=1000)))
+    assert [line.value for line in read] == [{"id": "a"}, None, {"id": "c"}]
+    assert [line.location.line for line in read] == [1, 2, 3]
+    assert read[1].problem == "the record is longer than 1,000 bytes; split it, or drop it"
+
+
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(),
+                    lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner),
+                    max_leaves=20))
+def test_any_json_value_within_the_limits_reads_back(value: object) -> None:
+    [line] = json_lines("f.jsonl", [json.dumps(value)])
+    assert line.ok and line.value == value
+
+
+def test_array_records_are_read_one_at_a_time_at_their_lines(tmp_path: Path) -> None:
+    from afcheck.jsonlines import read_json_array
+
+    path = tmp_path / "data.json"
+    deep = b"[" * 5000 + b"]" * 5000
+    path.write_bytes(b'[\n {"id": "a", "s": "x, ]"},\n {"id": "b\xff"},\n {"id": "c", "x": '
+                     + deep + b'},\n 7, "text",\n {"id": "d"}\n]\n')
+    read = list(read_json_array(path))
+    assert [line.value for line in read] == [{"id": "a", "s": "x, ]"}, None, None, 7, "text",
+                                             {"id": "d"}]
+    assert [(line.location.line, line.location.record) for line in read] == [
+        (2, 1), (3, 2), (4, 3), (5, 4), (5, 5), (6, 6)]
+    assert read[1].problem == "not UTF-8 (byte 0xff); save the file as UTF-8"
+    assert read[2].problem.startswith("nested more than 256 levels deep")
+
+
+def test_an_array_that_is_not_one_or_never_ends_is_one_problem(tmp_path: Path) -> None:
+    from afcheck.jsonlines import read_json_array
+
+    path = tmp_path / "data.json"
+    path.write_text('{"id": 1}')
+    [line] = read_json_array(path)
+    assert line.problem == "expected a JSON array of records"
+    path.write_text('[{"id": 1}, {"id": ')
+    first, second = read_json_array(path)
+    assert first.value == {"id": 1}
+    assert second.problem.startswith("a record that never ends")
