@@ -74,12 +74,13 @@ def read_folio(path: Path) -> Iterator[FolioRecord | LoadError]:
         with open(path, "rb") as handle:
             array = handle.read(4096).lstrip().startswith(b"[")
         lines = list(read_json_array(path) if array else read_json_lines(path))
+        kind = "JSON array" if array else "jsonl"
     except OSError as exc:
         yield LoadError(Location(str(path)), f"cannot read FOLIO: {exc}")
         return
     for line in lines:
         if not line.ok:
-            yield LoadError(line.location, f"{line.problem} (is this FOLIO's data?)")
+            yield LoadError(line.location, f"{line.problem} (is this FOLIO's {kind}?)")
             continue
         yield _record(line.value, line.location)
 
