@@ -108,7 +108,15 @@ def elaborate(theorem: A.Theorem, header: str = "") -> T.Statement:
             continue
         if binder.type is None:
             raise Unsupported(f"parameter '{binder.name}' has no type")
-        hypotheses.append((binder.name, _formula(binder.type, scope)))
+        try:
+            hypotheses.append((binder.name, _formula(binder.type, scope)))
+        except Unsupported:
+            from afcheck.lean.sorts import is_prop
+
+            if is_prop(binder.type):
+                raise
+            raise Unsupported(f"parameter '{binder.name}' has type '{_show(binder.type)}', "
+                              "outside the fragment (variables of type ℕ ℤ ℚ ℝ)") from None
     conclusion = _formula(theorem.conclusion, scope)
     return T.Statement(tuple(params), tuple(hypotheses), conclusion)
 

@@ -238,8 +238,8 @@ class _Parser:
                 if _MIN < min_prec:
                     break
                 self.advance()
-                fn = self.expr(_MIN + 1)
-                left = _apply(fn, (left,))
+                function = self.expr(_MIN + 1)
+                left = _apply(function, (left,))
                 continue
             if token.kind == "sym" and token.text in _POSTFIX:
                 self.advance()
