@@ -40,7 +40,7 @@ from afcheck.types import Verdict, VerdictKind
 from afcheck_equivalence.align import alignments
 from afcheck_equivalence.criterion import discharge
 from afcheck_equivalence.normal import NormalForm, NotNormalisable, normalise
-from afcheck_equivalence.read import ReadError, read_statement
+from afcheck_equivalence.read import ReadError, read_statement, shared_header
 from afcheck_equivalence.records import Decision, Eq, Inconclusive, Noneq, Obligation, Pair
 from afcheck_equivalence.syntactic import aliases, canonical
 
@@ -196,8 +196,7 @@ class Sae:
         try:
             ref_read = read_statement(pair.reference, pair.header)
             cand_read = read_statement(pair.candidate, pair.header)
-            header = "\n".join(dict.fromkeys(
-                line for h in (ref_read.header, cand_read.header) for line in h.splitlines()))
+            header = shared_header(ref_read, cand_read)
             case.header = header
             ref = normalise(ref_read.theorem, header)
             cand = normalise(cand_read.theorem, header)

@@ -176,11 +176,12 @@ class Syntactic:
         return [self._one(pair) for pair in pairs]
 
     def _one(self, pair: Pair) -> Decision:
-        from afcheck_equivalence.read import ReadError, read_statement
+        from afcheck_equivalence.read import ReadError, read_statement, shared_header
 
         try:
             reference = read_statement(pair.reference, pair.header)
             candidate = read_statement(pair.candidate, pair.header)
+            shared_header(reference, candidate)
         except ReadError as error:
             return Inconclusive(self.name, str(error))
         left = canonical_statement(reference.theorem, reference.header)
