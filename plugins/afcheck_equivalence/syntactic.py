@@ -85,6 +85,10 @@ def _canon(expr: A.Expr, names: dict[str, str], fresh: _Names) -> A.Expr:
         return A.UnOp(expr.op, _canon(expr.operand, names, fresh))
     if isinstance(expr, A.Proj):
         return A.Proj(_canon(expr.expr, names, fresh), expr.field)
+    if isinstance(expr, A.Notation):
+        return A.Notation(expr.op, tuple(_canon(a, names, fresh) for a in expr.args))
+    if isinstance(expr, A.Paren):
+        return _canon(expr.expr, names, fresh)
     if isinstance(expr, A.Quant):
         return _canon_quant(expr, names, fresh)
     if isinstance(expr, A.Lambda):
