@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
@@ -241,3 +243,38 @@ def test_a_sum_of_a_hundred_terms_is_eq_to_itself() -> None:
     big = " + ".join(f"({i} : ℝ) * x ^ 2" for i in range(1, 101))
     statement = f"theorem a (x : ℝ) : {big} = 5050 * x ^ 2 := by sorry"
     assert isinstance(decide(statement, statement), Eq)
+
+
+def test_obligations_outside_the_smt_fragment_are_kernel_checked_through_the_repl(
+        tmp_path: Path) -> None:
+    """With ``--prover lean-tactics`` the same obligations go to Lean (here the fake REPL,
+    replaying the protocol): a conclusion z3 cannot read is proved by a tactic and
+    kernel-checked, and the Eq's certificate says so."""
+    pytest.importorskip("lean_interact")
+    from afcheck_lean.tactics import LeanTacticsProver
+    from fake_repl.harness import make_fake_lean, negate_for_tests
+
+    axioms = {"severity": "info", "pos": {"line": "$LINE_OF:#print axioms", "column": 0},
+              "data": "'afcheck_target' depends on axioms: [propext, Classical.choice, "
+                      "Quot.sound]"}
+    rules = [
+        {"env": "none", "contains": ["import Mathlib"], "response": {"env": "$ENV"}},
+        {"contains": ["Real.cos x ^ 2 = 1 ↔ 1 = Real.cos x ^ 2", "by\n  norm_num",
+                      "#print axioms"], "response": {"env": "$ENV", "messages": [axioms]}},
+    ]
+    transcript = tmp_path / "sae.jsonl"
+    transcript.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rules))
+    for fake in make_fake_lean(tmp_path / "lean", transcript):
+        prover = LeanTacticsProver(fake.pool(), negate_for_tests,
+                                   smt=SmtProver(timeout_ms=2000))
+        try:
+            d = Sae(prover).decide([Pair(
+                "p", "theorem a (x : ℝ) (h : Real.sin x = 0) : Real.cos x ^ 2 = 1 := by sorry",
+                "theorem b (y : ℝ) (h : Real.sin y = 0) : 1 = Real.cos y ^ 2 := by sorry",
+                "import Mathlib")])[0]
+        finally:
+            prover.close()
+    assert isinstance(d, Eq), d
+    conclusion = next(o for o in d.certificate if o.role == "conclusion")
+    assert conclusion.verdict is not None and conclusion.verdict.backend == "lean-tactics"
+    assert conclusion.verdict.certified and "norm_num" in conclusion.verdict.reason
