@@ -197,6 +197,7 @@ def test_written_brackets_are_printed_and_read_back_as_grouping() -> None:
     "theorem t {ι : Type*} (A : ι → Set ℝ) : (⋃ i, A i) = ⋂ (i : ι), A i ∪ ⋃₀ {A i}",
     "theorem t {f : Fin n → Type*} (y : Π i, f i) : ∀ᶠ x in atTop, ∫ t in (0 : ℝ)..x, t = y",
     "theorem t (G : Type*) [Group G] (hG : IsCyclic $ G ⧸ center G) : ⁅(⊤ : Subgroup G), H⁆ ≤ H",
+    "theorem t (a b : ℝ) (h : List.Pairwise (· ≠ ·) [a, b]) : a ≠ b",
 ])
 def test_mathlib_notation_parses_and_round_trips(text: str) -> None:
     theorem = parse_theorem(text + " := by sorry")

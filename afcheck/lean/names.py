@@ -29,7 +29,7 @@ MEMBERS: dict[str, tuple[str, ...]] = {
             "log", "floor", "ceil", "card", "totient", "fib", "primeFactors", "properDivisors",
             "ModEq", "Coprime", "minFac", "pred", "dist", "find", "cast"),
     "Int": ("floor", "ceil", "natAbs", "toNat", "fract", "gcd", "lcm", "sqrt", "log", "emod",
-            "ediv", "fdiv", "sign", "ModEq", "cast", "toNat"),
+            "ediv", "fdiv", "sign", "ModEq", "cast"),
     "Finset": ("range", "Icc", "Ico", "Ioc", "Ioo", "card", "filter", "image", "map", "univ",
                "sup", "inf", "max", "min", "powerset", "product", "erase", "insert", "Nonempty"),
     "Set": ("range", "image", "preimage", "univ", "Icc", "Ico", "Ioc", "Ioo", "Ici", "Iic", "Ioi",

@@ -59,7 +59,7 @@ _BINDER_OPEN = {"(": ")", "{": "}", "[": "]", "⦃": "⦄"}
 _BINDER_KIND = {"(": "explicit", "{": "implicit", "[": "instance", "⦃": "strict"}
 _CONSTANT_SYMS = {"⊤", "⊥", "∅", "∞"}
 """Symbols that are whole terms: ``⊤ ⊥`` (top, bottom), ``∅``, ``∞``."""
-_ARG_START_SYMS = {"(", "⌊", "⌈", "↑", "⟨", "{", "@"} | _CONSTANT_SYMS
+_ARG_START_SYMS = {"(", "⌊", "⌈", "↑", "⟨", "{", "[", "@"} | _CONSTANT_SYMS
 _APPLY_LOW = {"$", "<|"}
 """``f $ x`` and ``f <| x``: application with the argument read at the lowest precedence."""
 _POSTFIX = {"ᶜ": "·ᶜ", "ᵀ": "·ᵀ"}
@@ -357,8 +357,8 @@ class _Parser:
             return self.delimited("⌋", "Int.floor", "floor")
         if text == "⌈":
             return self.delimited("⌉", "Int.ceil", "ceil")
-        if text in ("⟨", "{"):
-            return self.opaque_brackets()
+        if text in ("⟨", "{", "["):
+            return self.opaque_brackets()  # anonymous constructors, sets, list literals
         raise self.error(f"unexpected '{text or 'end of input'}'")
 
     def norm(self) -> Expr:
