@@ -145,9 +145,10 @@ def test_all_pairs_go_to_the_prover_in_two_batches() -> None:
              for k in range(4)]
     decisions = Sae(prover).decide(pairs)
     assert [type(d) for d in decisions] == [Eq] * 4
-    # premises and conclusions of all pairs, then the vacuity checks of all four Eq pairs and
-    # whether each reference conclusion holds (or fails) whatever x is: it does not
-    assert prover.batches == [8, 16]
+    # premises and conclusions of all pairs, then for the four Eq pairs the vacuity checks
+    # and whether the reference conclusion holds (or fails), and its premises hold, whatever
+    # x is: they do not
+    assert prover.batches == [8, 20]
     assert all(any(o.role.startswith("vacuity") and o.refuted for o in d.certificate)
                for d in decisions)
 
@@ -278,3 +279,12 @@ def test_obligations_outside_the_smt_fragment_are_kernel_checked_through_the_rep
     conclusion = next(o for o in d.certificate if o.role == "conclusion")
     assert conclusion.verdict is not None and conclusion.verdict.backend == "lean-tactics"
     assert conclusion.verdict.certified and "norm_num" in conclusion.verdict.reason
+
+
+def test_two_different_premises_that_always_hold_are_not_eq() -> None:
+    d = decide("theorem a (x : ℝ) (h : (1 : ℝ) < 2) : x + 0 = x + 0 * x := by sorry",
+               "theorem b (x : ℝ) (h : (3 : ℝ) < 5) : x + 0 = x + 0 * x := by sorry")
+    assert isinstance(d, Inconclusive) and "compares truth values only" in d.reason
+    same = decide("theorem a (x : ℝ) (h : x ≥ 1) : x + 0 = x + 0 * x := by sorry",
+                  "theorem b (y : ℝ) (h : 1 ≤ y) : y + 0 = y + 0 * y := by sorry")
+    assert isinstance(same, Eq)

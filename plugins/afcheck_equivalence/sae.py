@@ -79,6 +79,9 @@ class _Plan:
     """Premise-bearing only: ``Δ ⊢ C`` and ``Δ ⊢ ¬C`` for the reference conclusion. When one
     is proved, ``C ↔ C'`` compares two truth values that do not depend on the binders, and
     the conclusions are compared leaf by leaf instead (:attr:`structural`)."""
+    trivial_premises: list[Obligation] = field(default_factory=list)
+    """``Δ ⊢ ⋀Γ`` when the premises differ: proved, ``(⋀Γ) ↔ (⋀Γ')`` compared two truths
+    (``(h : 1 < 2)`` and ``(h : 3 < 5)``), which says nothing about what the premises say."""
     structural: _Plan | None = None
     """The premise-free rule applied to the two conclusions (``None`` outside the typed
     fragment)."""
@@ -171,7 +174,8 @@ class Sae:
             if any(o.status == "proved" for o in outcomes):
                 last.extend((o.statement, case.header) for o in case.vacuity)
                 plan = case.plans[[o.status for o in outcomes].index("proved")]
-                last.extend((o.statement, case.header) for o in plan.trivial)
+                last.extend((o.statement, case.header)
+                            for o in plan.trivial + plan.trivial_premises)
                 continue
             for plan, judged in zip(case.plans, outcomes, strict=True):
                 if judged.status == "undecided" and judged.component == "conclusion":
@@ -255,6 +259,10 @@ class Sae:
             plan.premises.append(Obligation("premises", _theorem(
                 "sae_premises", binders,
                 A.BinOp("↔", _conj(ref.premises), _conj(cand_premises))), same))
+            if same is None:
+                plan.trivial_premises = [Obligation(
+                    "reference premises hold for every value of the binders",
+                    _theorem("sae_trivial_premises", binders, _conj(ref.premises)))]
             claim = A.BinOp("↔", ref.conclusion, cand_conclusion)
             same = _same([ref.conclusion], [cand_conclusion], names, "identical conclusions")
             plan.conclusion.append(Obligation("conclusion", _theorem(
@@ -293,6 +301,13 @@ class Sae:
             best = proved[0]
             plan = case.plans[outcomes.index(best)]
             trivial = [o for o in map(filled, plan.trivial) if o.proved]
+            constant = [o for o in map(filled, plan.trivial_premises) if o.proved]
+            if constant and not any(f.startswith("vacuous") for f in flags):
+                return Inconclusive(
+                    self.name, "the reference premises hold for every value of the binders, so "
+                    "'⋀Γ ↔ ⋀Γ′' compares truth values only, and the premises differ",
+                    "premises", best.alignment, tuple(best.obligations) + tuple(constant)
+                    + tuple(vacuity), flags)
             if trivial and not any(f.startswith("vacuous") for f in flags):
                 return self._relational(case, best, plan, trivial, tuple(vacuity), flags,
                                         filled)
