@@ -24,6 +24,9 @@ class SuiteError(AfcheckError):
         self.location = location
 
 
+_PLURAL = {"criterion": "criteria"}
+
+
 class UnknownComponent(UsageError):
     """A plugin name given on the command line that nothing registered."""
 
@@ -34,7 +37,8 @@ class UnknownComponent(UsageError):
         hint = f" Did you mean '{close[0]}'?" if close else ""
         listing = ", ".join(sorted(known)) or "none"
         super().__init__(
-            f"unknown {kind} '{name}'.{hint} Known {kind}s: {listing} (see `afcheck list`)."
+            f"unknown {kind} '{name}'.{hint} Known {_PLURAL.get(kind, kind + 's')}: {listing} "
+            "(see `afcheck list`)."
             + (f" {why}" if why else "")
         )
 

@@ -43,7 +43,7 @@ def test_text_output_and_another_criterion(tmp_path: Path) -> None:
                     encoding="utf-8")
     done = afcheck(str(ref), str(cand))
     assert done.returncode == 0 and done.stdout.startswith("Eq  (sae)")
-    assert "alignment: a ↦ x, b ↦ y" in done.stdout
+    assert "binder map (candidate ↦ reference): a ↦ x, b ↦ y" in done.stdout
     logical = afcheck(str(ref), str(cand), "--criterion", "logical", "--json")
     assert json.loads(logical.stdout)["decision"] == "Eq"
 
@@ -81,3 +81,27 @@ def test_a_thousand_binders_are_aligned_without_recursion(tmp_path: Path) -> Non
     record = json.loads(done.stdout)
     assert record["decision"] == "Eq"
     assert "alignments-capped" in record["flags"]
+def test_statement_strings_are_read_as_afcheck_prove_reads_them() -> None:
+    done = afcheck("theorem a (x y : ℝ) (h : x = 2) : x + y = 2 + y",
+                   "theorem b (u v : ℝ) (h : 2 = u) : v + u = v + 2")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("Eq  (sae)")
+    assert "binder map (candidate ↦ reference): u ↦ x, v ↦ y" in lines
+    # every obligation says how it was discharged
+    verdicts = [i for i, line in enumerate(lines) if line.startswith("  [proved]")]
+    assert verdicts and all(lines[i + 1].startswith("      by smt: ") for i in verdicts)
+
+
+def test_neither_a_file_nor_a_statement_is_one_clear_line() -> None:
+    done = afcheck("no-such-file.lean", "theorem b : True")
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "afcheck equiv: no-such-file.lean: no such file, and not a statement (give a Lean "
+        "file, a statement 'theorem t … : …', or '-')"]
+
+
+def test_an_unknown_criterion_lists_the_known_criteria() -> None:
+    done = afcheck("--criterion", "nope", "theorem a : True", "theorem b : True")
+    assert done.returncode == 2
+    assert "Known criteria: beq-plus, logical, sae, syntactic" in done.stderr

@@ -197,3 +197,17 @@ def test_a_pair_past_its_time_limit_is_inconclusive_and_the_rest_are_decided(
     assert steps["fine"]["decision"] == "Eq"
     assert steps["hangs"]["decision"] == "Inconclusive"
     assert steps["hangs"]["reason"].startswith("time limit: no decision within 3 s")
+def test_the_summary_prints_the_share_of_statements_the_front_end_reads() -> None:
+    from afcheck_equivalence.method import EquivalenceSummary, share_read
+
+    unreadable = "theorem b (x : ℝ) : x = := by sorry"
+    results = [
+        Result(Item("1", REF, gold="equivalent"), REF, Eq("sae", "same")),
+        Result(Item("2", REF, gold="inequivalent"), unreadable, Inconclusive("sae", "unread")),
+        Result(Item("3", REF), None, Inconclusive("sae", "no candidate")),
+    ]
+    # REF counted once, the unreadable candidate and the missing one as not read
+    assert share_read(results) == (1, 3)
+    summary = EquivalenceSummary(summarise(results), {}, read=share_read(results))
+    assert "  front end: read 1 of 3 statements (33.3%)" in summary.lines()
+    assert summary.sections()["metrics"]["read"] == {"statements": 3, "read": 1}

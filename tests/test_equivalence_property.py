@@ -26,7 +26,8 @@ from hypothesis import strategies as st  # noqa: E402
 
 from afcheck.lean import parse_theorem  # noqa: E402
 from afcheck.lean.elaborate import elaborate  # noqa: E402
-from afcheck.lean.evaluate import holds  # noqa: E402
+from afcheck.lean.evaluate import eval_term, holds  # noqa: E402
+from afcheck.lean.typed import Cmp, Statement  # noqa: E402
 
 SLOW = settings.default.max_examples > 1000
 EXAMPLES = 200 if SLOW else 8
@@ -133,3 +134,118 @@ def test_sae_proves_structure_preserving_rewrites(cases: list[tuple[str, str]]) 
     pairs = [Pair(str(i), r, v) for i, (r, v) in enumerate(cases)]
     for pair, decision in zip(pairs, Sae(PROVER).decide(pairs), strict=True):
         assert decision.kind is DecisionKind.EQ, (pair, decision)
+
+
+# --- closed computations and truth values ----------------------------------------------------
+@dataclass(frozen=True)
+class Tree:
+    """A closed ℕ/ℤ term: a constant or ``(left op right)``."""
+
+    op: str
+    left: Tree | None = None
+    right: Tree | None = None
+    value: int = 0
+
+    def text(self) -> str:
+        if self.left is None or self.right is None:
+            return str(self.value)
+        return f"({self.left.text()} {self.op} {self.right.text()})"
+
+
+trees = st.recursive(
+    st.integers(0, 12).map(lambda v: Tree("c", value=v)),
+    lambda inner: st.builds(Tree, st.sampled_from(["+", "*", "-", "%", "/"]), inner, inner),
+    max_leaves=6)
+
+
+@st.composite
+def mutated(draw: st.DrawFn, tree: Tree) -> Tree:
+    """``tree`` with one constant changed to another value or one operator to another: a
+    different computation, whatever the two values are."""
+    if tree.left is None or tree.right is None:
+        return Tree("c", value=draw(st.integers(0, 12).filter(lambda v: v != tree.value)))
+    where = draw(st.sampled_from(["op", "left", "right"]))
+    if where == "op":
+        op = draw(st.sampled_from([o for o in "+*-%/" if o != tree.op]))
+        return Tree(op, tree.left, tree.right)
+    if where == "left":
+        return Tree(tree.op, draw(mutated(tree.left)), tree.right)
+    return Tree(tree.op, tree.left, draw(mutated(tree.right)))
+
+
+def closed_value(text: str, ty: str) -> int:
+    typed = elaborate(parse_theorem(f"theorem v : ({text} : {ty}) = 0 := by sorry"))
+    conclusion = typed.conclusion
+    assert isinstance(conclusion, Cmp)
+    return int(eval_term(conclusion.left, {}))
+
+
+def literal(value: int) -> str:
+    return str(value) if value >= 0 else f"-{-value}"
+
+
+@settings(max_examples=EXAMPLES * 3)
+@given(st.data())
+def test_sae_never_says_eq_on_two_closed_statements_with_different_computations(
+        data: st.DataObject) -> None:
+    ty = data.draw(st.sampled_from(["ℕ", "ℤ"]))
+    tree = data.draw(trees)
+    other = data.draw(mutated(tree))
+    # Each side states its own true value: both statements hold, so only the computations
+    # tell them apart (a comparison of truth values would call them equivalent).
+    reference = (f"theorem a : ({tree.text()} : {ty}) = "
+                 f"{literal(closed_value(tree.text(), ty))} := by sorry")
+    candidate = (f"theorem b : ({other.text()} : {ty}) = "
+                 f"{literal(closed_value(other.text(), ty))} := by sorry")
+    decision = Sae(PROVER).decide([Pair("p", reference, candidate)])[0]
+    assert decision.kind is not DecisionKind.EQ, (reference, candidate, decision)
+
+
+@st.composite
+def differing_in_truth(draw: st.DrawFn) -> tuple[str, str, int]:
+    """Two statements over one binder ``(x : T)`` (so the only alignment is the identity) and
+    a point near which one holds and the other fails."""
+    ty = draw(st.sampled_from(["ℕ", "ℤ", "ℝ"]))
+    a = draw(st.integers(0, 6))
+    c1, c2 = draw(st.integers(1, 4)), draw(st.integers(0, 4))
+    rel = draw(st.sampled_from(["=", "≤", "<", "≠"]))
+    left = f"{c1} * x + {c2}"
+    k = c1 * a + c2
+    change = draw(st.sampled_from(["relation", "operator", "constant", "premise"]))
+    base = f"theorem a (x : {ty}) : {left} {rel} {k} := by sorry"
+    if change == "relation":
+        other = draw(st.sampled_from([r for r in ["=", "≤", "<", "≠", "≥", ">"] if r != rel]))
+        variant = f"theorem b (x : {ty}) : {left} {other} {k} := by sorry"
+    elif change == "operator":
+        variant = f"theorem b (x : {ty}) : {c1} * x - {c2} {rel} {k} := by sorry"
+    elif change == "constant":
+        variant = f"theorem b (x : {ty}) : {left} {rel} {k + draw(st.integers(1, 3))} := by sorry"
+    else:
+        base = f"theorem a (x : {ty}) (h : x ≤ {a}) : {left} {rel} {k} := by sorry"
+        variant = f"theorem b (x : {ty}) (h : x ≤ {a + 1}) : {left} {rel} {k} := by sorry"
+    return base, variant, a
+
+
+def truth_differs_somewhere(reference: str, candidate: str, start: int) -> bool:
+    """Search a few points exactly for one where the two statements differ in truth."""
+    left, right = elaborate(parse_theorem(reference)), elaborate(parse_theorem(candidate))
+    for dx in range(-4, 5):
+        env = {"x": Fraction(max(0, start + dx))}
+        if _true_at(left, env) != _true_at(right, env):
+            return True
+    return False
+
+
+def _true_at(statement: Statement, env: dict[str, Fraction]) -> bool:
+    premises, conclusion = holds(statement, env)
+    return not premises or conclusion
+
+
+@settings(max_examples=EXAMPLES * 3)
+@given(st.lists(differing_in_truth(), min_size=1, max_size=4))
+def test_sae_never_says_eq_where_the_two_statements_differ_in_truth(
+        cases: list[tuple[str, str, int]]) -> None:
+    kept = [(r, v) for r, v, at in cases if truth_differs_somewhere(r, v, at)]
+    pairs = [Pair(str(i), r, v) for i, (r, v) in enumerate(kept)]
+    for pair, decision in zip(pairs, Sae(PROVER).decide(pairs), strict=True):
+        assert decision.kind is not DecisionKind.EQ, (pair, decision)

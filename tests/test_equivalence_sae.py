@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
@@ -143,8 +145,10 @@ def test_all_pairs_go_to_the_prover_in_two_batches() -> None:
              for k in range(4)]
     decisions = Sae(prover).decide(pairs)
     assert [type(d) for d in decisions] == [Eq] * 4
-    # premises and conclusions of all pairs, then the vacuity checks of all four Eq pairs
-    assert prover.batches == [8, 8]
+    # premises and conclusions of all pairs, then for the four Eq pairs the vacuity checks
+    # and whether the reference conclusion holds (or fails), and its premises hold, whatever
+    # x is: they do not
+    assert prover.batches == [8, 20]
     assert all(any(o.role.startswith("vacuity") and o.refuted for o in d.certificate)
                for d in decisions)
 
@@ -177,3 +181,110 @@ def test_identical_parts_outside_the_fragment_are_proved_by_normalisation() -> N
     changed = decide("theorem a (f : ℕ → ℕ) (h₀ : ∀ x, f x = 2 * x) : f 3 = 6 := by sorry",
                      "theorem b (f : ℕ → ℕ) (h₀ : ∀ x, f x = 3 * x) : f 3 = 6 := by sorry")
     assert isinstance(changed, Inconclusive)  # outside the fragment: smt cannot refute it
+
+
+# --- relational content, names, binders (the false positives on real data) ------------------
+def test_bare_pi_under_open_real_is_not_real_pi_which_is_protected() -> None:
+    d = Sae(SmtProver(timeout_ms=2000)).decide([Pair(
+        "p", "theorem a : Real.sin (pi / 12) = 1 := by sorry",
+        "theorem b : Real.sin (Real.pi / 12) = 1 := by sorry", "open Real")])[0]
+    assert not isinstance(d, Eq)
+    scoped = Sae(SmtProver(timeout_ms=2000)).decide([Pair(
+        "p", "theorem a : Real.sin (π / 12) = 1 := by sorry",
+        "theorem b : Real.sin (Real.pi / 12) = 1 := by sorry", "open scoped Real")])[0]
+    assert isinstance(scoped, Eq)  # π is Real's scoped notation for Real.pi
+    assert [o.verdict.backend for o in scoped.certificate if o.verdict] == ["normalisation"]
+
+
+def test_two_closed_computations_with_the_same_value_are_not_eq() -> None:
+    d = decide("theorem a : (54 : ℕ) % 6 = 0 := by sorry",
+               "theorem b : (2000 + 2001 + 2002 + 2003 + 2004 + 2005 + 2006) % 7 = 0 := by sorry")
+    assert isinstance(d, Noneq) and "different closed computations" in d.reason
+    same = decide("theorem a : (54 : ℕ) % 6 = 0 := by sorry",
+                  "theorem b : 0 = (54 : ℕ) % 6 := by sorry")
+    assert isinstance(same, Eq)
+
+
+def test_a_constant_edit_that_keeps_the_value_is_not_eq() -> None:
+    d = decide("theorem a (x : ℝ) : x = 3 := by sorry",
+               "theorem b (x : ℝ) : x = 1 + 2 := by sorry")
+    assert isinstance(d, Inconclusive) and "different closed computations" in d.reason
+
+
+@pytest.mark.parametrize("variant", [
+    "∃ m, m ≥ n ∧ ∃ p, m * p ≤ m + p",  # > → ≥
+    "∃ m, m > n ∧ ∃ p, m * p ≤ m - p",  # + → -
+])
+def test_perturbations_of_a_conclusion_that_always_holds_are_noneq(variant: str) -> None:
+    """amc12a_2002_p6: every version of the conclusion holds for every n, so C ↔ C′ is
+    provable; the conclusions are compared leaf by leaf instead."""
+    reference = ("theorem a (n : ℕ) (h₀ : 0 < n) : ∃ m, m > n ∧ ∃ p, m * p ≤ m + p "
+                 ":= by sorry")
+    d = decide(reference, f"theorem b (n : ℕ) (h₀ : 0 < n) : {variant} := by sorry")
+    assert isinstance(d, Noneq) and "compares truth values only" in d.reason
+    renamed = decide(reference, "theorem b (k : ℕ) (h : 0 < k) : ∃ m, m > k ∧ ∃ p, m * p ≤ m + p "
+                     ":= by sorry")
+    assert isinstance(renamed, Eq)
+
+
+def test_binders_of_unknown_types_keep_their_names_and_types() -> None:
+    d = decide("theorem a (x : s) (y : t) : P x y := by sorry",
+               "theorem b (x : t) (y : s) : P x y := by sorry")
+    assert not isinstance(d, Eq)
+
+
+def test_every_eq_has_a_proved_obligation_in_its_certificate() -> None:
+    d = decide("theorem a {G : Type*} [Group G] (x : G) : x * 1 = x := by sorry",
+               "theorem b {H : Type*} [Group H] (y : H) : y * 1 = y := by sorry")
+    assert isinstance(d, Eq) and d.alignment == (("H", "G"), ("y", "x"))
+    assert d.certificate and all(o.proved for o in d.certificate)
+
+
+def test_a_sum_of_a_hundred_terms_is_eq_to_itself() -> None:
+    big = " + ".join(f"({i} : ℝ) * x ^ 2" for i in range(1, 101))
+    statement = f"theorem a (x : ℝ) : {big} = 5050 * x ^ 2 := by sorry"
+    assert isinstance(decide(statement, statement), Eq)
+
+
+def test_obligations_outside_the_smt_fragment_are_kernel_checked_through_the_repl(
+        tmp_path: Path) -> None:
+    """With ``--prover lean-tactics`` the same obligations go to Lean (here the fake REPL,
+    replaying the protocol): a conclusion z3 cannot read is proved by a tactic and
+    kernel-checked, and the Eq's certificate says so."""
+    pytest.importorskip("lean_interact")
+    from afcheck_lean.tactics import LeanTacticsProver
+    from fake_repl.harness import make_fake_lean, negate_for_tests
+
+    axioms = {"severity": "info", "pos": {"line": "$LINE_OF:#print axioms", "column": 0},
+              "data": "'afcheck_target' depends on axioms: [propext, Classical.choice, "
+                      "Quot.sound]"}
+    rules = [
+        {"env": "none", "contains": ["import Mathlib"], "response": {"env": "$ENV"}},
+        {"contains": ["Real.cos x ^ 2 = 1 ↔ 1 = Real.cos x ^ 2", "by\n  norm_num",
+                      "#print axioms"], "response": {"env": "$ENV", "messages": [axioms]}},
+    ]
+    transcript = tmp_path / "sae.jsonl"
+    transcript.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rules))
+    for fake in make_fake_lean(tmp_path / "lean", transcript):
+        prover = LeanTacticsProver(fake.pool(), negate_for_tests,
+                                   smt=SmtProver(timeout_ms=2000))
+        try:
+            d = Sae(prover).decide([Pair(
+                "p", "theorem a (x : ℝ) (h : Real.sin x = 0) : Real.cos x ^ 2 = 1 := by sorry",
+                "theorem b (y : ℝ) (h : Real.sin y = 0) : 1 = Real.cos y ^ 2 := by sorry",
+                "import Mathlib")])[0]
+        finally:
+            prover.close()
+    assert isinstance(d, Eq), d
+    conclusion = next(o for o in d.certificate if o.role == "conclusion")
+    assert conclusion.verdict is not None and conclusion.verdict.backend == "lean-tactics"
+    assert conclusion.verdict.certified and "norm_num" in conclusion.verdict.reason
+
+
+def test_two_different_premises_that_always_hold_are_not_eq() -> None:
+    d = decide("theorem a (x : ℝ) (h : (1 : ℝ) < 2) : x + 0 = x + 0 * x := by sorry",
+               "theorem b (x : ℝ) (h : (3 : ℝ) < 5) : x + 0 = x + 0 * x := by sorry")
+    assert isinstance(d, Inconclusive) and "compares truth values only" in d.reason
+    same = decide("theorem a (x : ℝ) (h : x ≥ 1) : x + 0 = x + 0 * x := by sorry",
+                  "theorem b (y : ℝ) (h : 1 ≤ y) : y + 0 = y + 0 * y := by sorry")
+    assert isinstance(same, Eq)

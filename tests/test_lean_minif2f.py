@@ -39,3 +39,16 @@ def test_minif2f_theorems_are_never_refuted(data_dir: Path) -> None:
     refuted = [t.key for t, v in zip(tasks, verdicts, strict=True) if v.kind is VerdictKind.REFUTED]
     assert refuted == []
     assert sum(v.kind is VerdictKind.PROVED for v in verdicts) >= 85
+
+
+@pytest.mark.realdata
+def test_proofnet_valid_share_read(data_dir: Path) -> None:
+    """ProofNet valid: real Mathlib statements (``Type*``, quotients, norms, linear maps)."""
+    path = data_dir / "proofnet" / "proofnet_valid.jsonl"
+    if not path.is_file():
+        pytest.skip(f"{path} is missing")
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    coverage = measure((r["formal_statement"] + " by sorry", r["header"]) for r in rows)
+    assert coverage.total == 185
+    assert coverage.parsed >= 175
+    assert coverage.round_trip == coverage.parsed

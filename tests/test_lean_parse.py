@@ -7,7 +7,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from afcheck.lean import ParseError, negate, parse_expr, parse_theorem, print_expr, print_theorem
-from afcheck.lean.ast import App, Ascription, Binder, BinOp, Coe, Num, Paren, Quant, UnOp, Var
+from afcheck.lean.ast import (
+    App,
+    Ascription,
+    Binder,
+    BinOp,
+    Coe,
+    Notation,
+    Num,
+    Paren,
+    Quant,
+    UnOp,
+    Var,
+)
 
 STATEMENTS = [
     "theorem step : (48 : ℚ) / 2 = 24 := by sorry",
@@ -172,3 +184,45 @@ def test_written_brackets_are_printed_and_read_back_as_grouping() -> None:
     tree = BinOp("+", Paren(BinOp("+", Num("2"), Num("3"))), Num("4"))
     assert print_expr(tree) == "(2 + 3) + 4"
     assert parse_expr(print_expr(tree)) == BinOp("+", BinOp("+", Num("2"), Num("3")), Num("4"))
+
+
+# --- Mathlib statements as autoformalisers write them ----------------------------------------
+@pytest.mark.parametrize("text", [
+    "theorem t {G : Type*} [Group G] (H : Subgroup G) : ∀ a b : G ⧸ H, a * b = b * a",
+    "theorem t (X : Type u) (Y : Sort*) (f : X → X) (s : Set X) : f '' s ⊆ f '' sᶜ ∪ s",
+    "theorem t {V : Type*} (u v : V) : ⟪u, v⟫_ℂ = 0 ↔ ‖u‖ ≤ ‖u + v‖₊",
+    "theorem t {F V : Type*} (T : V →ₗ[F] V) (I J : Ideal F) : I ⊓ J ≤ I ⊔ J ∧ T = T",
+    "theorem t (I : Ideal ℤ) : I = ⊥ ∨ I = ⊤ ∨ (∅ : Set ℕ) = ∅",
+    "theorem t (n : ℕ+) (x : ℝ≥0) (G H : Type*) (e : G ≃* H) : @card G inst = n",
+    "theorem t {ι : Type*} (A : ι → Set ℝ) : (⋃ i, A i) = ⋂ (i : ι), A i ∪ ⋃₀ {A i}",
+    "theorem t {f : Fin n → Type*} (y : Π i, f i) : ∀ᶠ x in atTop, ∫ t in (0 : ℝ)..x, t = y",
+    "theorem t (G : Type*) [Group G] (hG : IsCyclic $ G ⧸ center G) : ⁅(⊤ : Subgroup G), H⁆ ≤ H",
+    "theorem t (a b : ℝ) (h : List.Pairwise (· ≠ ·) [a, b]) : a ≠ b",
+])
+def test_mathlib_notation_parses_and_round_trips(text: str) -> None:
+    theorem = parse_theorem(text + " := by sorry")
+    assert parse_theorem(print_theorem(theorem)) == theorem
+
+
+def test_type_star_is_one_name_and_pi_is_forall() -> None:
+    theorem = parse_theorem("theorem t {G : Type*} (y : Π i : G, G) : True := by sorry")
+    assert theorem.binders[0].type == Var("Type*")
+    assert isinstance(theorem.binders[1].type, Quant) and theorem.binders[1].type.q == "∀"
+
+
+def test_postfix_marks_bind_to_the_argument_as_in_lean() -> None:
+    # Lean reads arguments at precedence 1023, below ⁻¹ and ᶜ (1024) and ! (10000).
+    assert parse_expr("f x⁻¹") == App("f", (App("Inv.inv", (Var("x"),), "inv"),))
+    assert parse_expr("f sᶜ") == App("f", (Notation("·ᶜ", (Var("s"),)),))
+    assert parse_expr("(f s)ᶜ") == Notation("·ᶜ", (App("f", (Var("s"),)),))
+
+
+def test_bracketed_arrow_keeps_its_ring_as_an_operand() -> None:
+    expr = parse_expr("V →ₗ[F] W")
+    assert expr == Notation("· →ₗ[·] ·", (Var("V"), Var("F"), Var("W")))
+    assert print_expr(expr) == "V →ₗ[F] W"
+
+
+def test_nat_plus_is_one_token_as_in_lean() -> None:
+    assert parse_expr("(n : ℕ+)") == Ascription(Var("n"), Var("ℕ+"))
+

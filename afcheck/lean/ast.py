@@ -124,7 +124,11 @@ class Lambda:
 
 @dataclass(frozen=True)
 class BigOp:
-    """``∑ var in domain, body`` (or ``∏``); ``domain`` is ``None`` for ``∑ i, f i``."""
+    """``∑ var in domain, body``; ``domain`` is ``None`` for ``∑ i, f i``.
+
+    ``op`` is ``∑`` or ``∏`` (which the elaborator expands), or a binder notation read but not
+    interpreted: ``⋃ ⋂ ⨆ ⨅`` (``⋃ i, s i``), ``∫`` (``∫ x in a..b, f x``), ``∀ᶠ ∃ᶠ``
+    (``∀ᶠ x in l, p x``)."""
 
     op: str
     var: str
@@ -146,6 +150,21 @@ class Paren:
 
 
 @dataclass(frozen=True)
+class Notation:
+    """A Mathlib notation read with its operands but not interpreted: ``‖x‖``, ``⟪x, y⟫_ℝ``,
+    ``sᶜ``, ``M →ₗ[R] N``, ``⁅x, y⁆``, ``⋃₀ S``.
+
+    ``op`` is the notation's template, each ``·`` standing for one operand in ``args`` (in
+    order): ``"‖·‖"``, ``"· →ₗ[·] ·"``. Its precedence is in :data:`afcheck.lean.notation.MIXFIX`.
+    Only the syntax is known: no later stage gives it a meaning, so a statement using one is
+    outside any typed fragment, and two are the same only when written the same.
+    """
+
+    op: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
 class Opaque:
     """Source text the parser does not model (set-builder, anonymous constructors …)."""
 
@@ -154,7 +173,7 @@ class Opaque:
 
 Expr = (
     Var | Num | Ascription | Coe | BinOp | UnOp | App | Proj | Quant | Lambda | BigOp | Paren
-    | Opaque
+    | Notation | Opaque
 )
 
 
@@ -193,7 +212,7 @@ def children(expr: Expr) -> tuple[Expr, ...]:
         return (expr.expr,) if isinstance(expr, Coe) else (expr.operand,)
     if isinstance(expr, BinOp):
         return (expr.left, expr.right)
-    if isinstance(expr, App):
+    if isinstance(expr, (App, Notation)):
         return expr.args
     if isinstance(expr, (Proj, Paren)):
         return (expr.expr,)

@@ -108,20 +108,27 @@ def elaborate(theorem: A.Theorem, header: str = "") -> T.Statement:
             continue
         if binder.type is None:
             raise Unsupported(f"parameter '{binder.name}' has no type")
-        hypotheses.append((binder.name, _formula(binder.type, scope)))
+        try:
+            hypotheses.append((binder.name, _formula(binder.type, scope)))
+        except Unsupported:
+            from afcheck.lean.sorts import is_prop
+
+            if is_prop(binder.type):
+                raise
+            raise Unsupported(f"parameter '{binder.name}' has type '{_show(binder.type)}', "
+                              "outside the fragment (variables of type ℕ ℤ ℚ ℝ)") from None
     conclusion = _formula(theorem.conclusion, scope)
     return T.Statement(tuple(params), tuple(hypotheses), conclusion)
 
 
 def _aliases(header: str) -> dict[str, str]:
-    aliases: dict[str, str] = {}
-    for line in header.splitlines():
-        words = line.split()
-        if words[:1] == ["open"]:
-            for namespace in words[1:]:
-                for short in _OPENED.get(namespace, ()):
-                    aliases[short] = f"{namespace}.{short}"
-    return aliases
+    """Short names of the modelled functions that the header's ``open`` commands make
+    available (``open scoped`` opens none; see :mod:`afcheck.lean.names`)."""
+    from afcheck.lean.names import short_names
+
+    found = short_names(header, _OPENED, known=_OPENED, roots=frozenset())
+    return {short: full for short, full in found.items() if _FUNCTIONS.get(full)
+            or full.startswith("Finset.")}
 
 
 def _instance(binder: A.Binder, scope: _Scope) -> T.Formula:
@@ -407,6 +414,8 @@ def _call(expr: A.App, ty: str | None, scope: _Scope) -> T.Term:
 
 def _expand(expr: A.BigOp, scope: _Scope) -> A.Expr:
     """``∑ i in Finset.range 3, f i`` becomes ``f 0 + f 1 + f 2`` (``i`` a typed constant)."""
+    if expr.op not in ("∑", "∏"):
+        raise Unsupported(f"'{expr.op}' is outside the fragment")
     var_ty = type_name(expr.var_type, scope) if expr.var_type is not None else "ℕ"
     if var_ty is None or var_ty not in ("ℕ", "ℤ"):
         raise Unsupported("big operators over this index type are outside the fragment")

@@ -135,12 +135,20 @@ _SYMBOLS = sorted(
         "~",
         "∫",
         ".",
+        # Mathlib notation read as uninterpreted operators (afcheck.lean.notation)
+        "⧸", "≃", "≃*", "≃+", "≃+*", "→+*", "→*", "→+", "→₀", "↪", "⊕", "⊓", "⊔", "''", "⁻¹'",
+        "×ˢ", "∆", "⊇", "⊃", "..", "‖", "‖₊", "⟪", "⟫", "⁅", "⁆", "ᶜ", "ᵀ", "⋃₀", "⋂₀", "→ₗ",
+        "≃ₗ", "→ₐ", "≃ₐ", "Π", "⨅", "⨆", "∀ᶠ", "∃ᶠ", "⊤", "⊥",
     ],
     key=len,
     reverse=True,
 )
 _NUMBER = re.compile(r"[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?", re.ASCII)
 """Lean's numerals: ``Char.isDigit`` is ASCII-only, so ``٢``, ``２`` and ``𝟐`` are not digits."""
+
+
+_GLUED = {"ℕ": ("+",), "ℝ": ("≥0∞", "≥0")}
+"""Type notations whose token is a name glued to a symbol: ``ℕ+``, ``ℝ≥0``, ``ℝ≥0∞``."""
 
 
 def _ident_start(ch: str) -> bool:
@@ -169,6 +177,11 @@ def tokenize(text: str) -> list[Token]:
         if _ident_start(ch):
             j = _ident_end(text, i)
             word = text[i:j]
+            for glued in _GLUED.get(word, ()):
+                if text.startswith(glued, j):
+                    # ``ℕ+`` is one token in Lean (Mathlib's ``notation "ℕ+" => PNat``).
+                    word, j = word + glued, j + len(glued)
+                    break
             if word in ASCII:
                 tokens.append(Token("sym", ASCII[word], i, j))
             else:

@@ -21,6 +21,7 @@ from afcheck.lean.ast import (
     Coe,
     Expr,
     Lambda,
+    Notation,
     Num,
     Opaque,
     Proj,
@@ -31,7 +32,7 @@ from afcheck.lean.ast import (
     children,
 )
 from afcheck.lean.lexer import ParseError, Token, tokenize
-from afcheck.lean.notation import INFIX
+from afcheck.lean.notation import BIG_BODY, BRACKETED_ARROWS, INFIX, mixfix_precedence
 
 __all__ = [
     "MAX_DEPTH", "MAX_EXPONENT", "MAX_NESTING", "ParseError", "TooLarge", "parse_expr",
@@ -56,8 +57,15 @@ class TooLarge(ParseError):
 MAX = 1024
 _BINDER_OPEN = {"(": ")", "{": "}", "[": "]", "⦃": "⦄"}
 _BINDER_KIND = {"(": "explicit", "{": "implicit", "[": "instance", "⦃": "strict"}
-_BIG_BODY = 67
-_ARG_START_SYMS = {"(", "⌊", "⌈", "↑", "⟨", "{"}
+_CONSTANT_SYMS = {"⊤", "⊥", "∅", "∞"}
+"""Symbols that are whole terms: ``⊤ ⊥`` (top, bottom), ``∅``, ``∞``."""
+_ARG_START_SYMS = {"(", "⌊", "⌈", "↑", "⟨", "{", "[", "@"} | _CONSTANT_SYMS
+_APPLY_LOW = {"$", "<|"}
+"""``f $ x`` and ``f <| x``: application with the argument read at the lowest precedence."""
+_POSTFIX = {"ᶜ": "·ᶜ", "ᵀ": "·ᵀ"}
+_BINDER_NOTATION = {"∑", "∏", "⋃", "⋂", "⨆", "⨅", "∫", "∀ᶠ", "∃ᶠ"}
+_MIN = 10
+"""Lean's ``min`` precedence (the argument of ``$``/``<|``, the left of ``|>``)."""
 
 
 class _Parser:
@@ -210,6 +218,33 @@ class _Parser:
                 if token.text == "≡" and self.at("["):
                     left = self.modeq_suffix(left)
                 continue
+            if token.kind == "sym" and token.text in BRACKETED_ARROWS and self.peek().text == "[":
+                if 25 < min_prec:
+                    break
+                self.advance()
+                self.expect("[")
+                ring = self.expr(0)
+                self.expect("]")
+                right = self.expr(25)
+                left = Notation(BRACKETED_ARROWS[token.text], (left, ring, right))
+                continue
+            if token.kind == "sym" and token.text in _APPLY_LOW:
+                if _MIN < min_prec:
+                    break
+                self.advance()
+                left = _apply(left, (self.expr(_MIN),))
+                continue
+            if token.kind == "sym" and token.text == "|>":
+                if _MIN < min_prec:
+                    break
+                self.advance()
+                function = self.expr(_MIN + 1)
+                left = _apply(function, (left,))
+                continue
+            if token.kind == "sym" and token.text in _POSTFIX:
+                self.advance()
+                left = Notation(_POSTFIX[token.text], (left,))
+                continue
             if token.kind == "sym" and token.text in ("!", "⁻¹"):
                 self.advance()
                 style = "factorial" if token.text == "!" else "inv"
@@ -241,7 +276,18 @@ class _Parser:
         return token.kind == "sym" and token.text in _ARG_START_SYMS
 
     def argument(self) -> Expr:
-        return self.atom()
+        """An application argument: an atom with its postfix marks (``f x⁻¹`` is
+        ``f (x⁻¹)``: Lean reads arguments at ``argPrec`` 1023, below ``⁻¹ ᶜ ᵀ`` at 1024
+        and ``!`` at 10000)."""
+        arg = self.atom()
+        while self.tok.kind == "sym" and self.tok.text in ("!", "⁻¹", *_POSTFIX):
+            text = self.advance().text
+            if text in _POSTFIX:
+                arg = Notation(_POSTFIX[text], (arg,))
+            else:
+                style = "factorial" if text == "!" else "inv"
+                arg = App("Nat.factorial" if text == "!" else "Inv.inv", (arg,), style)
+        return arg
 
     def prefix(self) -> Expr:
         token = self.tok
@@ -256,10 +302,13 @@ class _Parser:
             if text == "√":
                 self.advance()
                 return App("Real.sqrt", (self.expr(100),), "sqrt")
-            if text in ("∀", "∃", "∃!"):
+            if text in ("∀", "∃", "∃!", "Π"):
                 return self.quantifier()
-            if text in ("∑", "∏"):
+            if text in _BINDER_NOTATION:
                 return self.big_operator()
+            if text in ("⋃₀", "⋂₀"):
+                self.advance()
+                return Notation(f"{text} ·", (self.expr(mixfix_precedence(f"{text} ·")),))
             if text == "|":
                 self.advance()
                 inner = self.expr(0)
@@ -279,10 +328,24 @@ class _Parser:
             if token.text in _KEYWORDS:
                 raise self.error(f"'{token.text}' is not supported in a statement")
             self.advance()
+            if token.text in ("Type", "Sort") and self.at("*") and self.tok.start == token.end:
+                self.advance()  # ``Type*``: a fresh universe
+                return Var(token.text + "*")
             return Var(token.text)
         text = token.text
         if text == "(":
             return self.parenthesised()
+        if text in _CONSTANT_SYMS:
+            self.advance()
+            return Var(text)
+        if text == "@" and self.peek().kind == "ident" and self.peek().start == token.end:
+            # ``@card G inst``: explicit arguments; the name is kept with its ``@``.
+            self.advance()
+            return Var("@" + self.advance().text)
+        if text == "‖":
+            return self.norm()
+        if text in ("⟪", "⁅"):
+            return self.pairing(text)
         if text == "↑":
             self.advance()
             self.nested()
@@ -294,9 +357,34 @@ class _Parser:
             return self.delimited("⌋", "Int.floor", "floor")
         if text == "⌈":
             return self.delimited("⌉", "Int.ceil", "ceil")
-        if text in ("⟨", "{"):
-            return self.opaque_brackets()
+        if text in ("⟨", "{", "["):
+            return self.opaque_brackets()  # anonymous constructors, sets, list literals
         raise self.error(f"unexpected '{text or 'end of input'}'")
+
+    def norm(self) -> Expr:
+        """``‖x‖`` (``norm``) or ``‖x‖₊`` (``nnnorm``)."""
+        self.advance()
+        inner = self.expr(0)
+        if self.at("‖₊"):
+            self.advance()
+            return Notation("‖·‖₊", (inner,))
+        self.expect("‖")
+        return Notation("‖·‖", (inner,))
+
+    def pairing(self, opener: str) -> Expr:
+        """``⟪x, y⟫_ℝ`` (inner product, with its field suffix) or ``⁅x, y⁆`` (Lie bracket)."""
+        self.advance()
+        first = self.expr(0)
+        self.expect(",")
+        second = self.expr(0)
+        if opener == "⁅":
+            self.expect("⁆")
+            return Notation("⁅·, ·⁆", (first, second))
+        close = self.expect("⟫")
+        suffix = ""
+        if self.tok.kind == "ident" and self.tok.start == close.end and self.tok.text[:1] == "_":
+            suffix = self.advance().text
+        return Notation(f"⟪·, ·⟫{suffix}", (first, second))
 
     def delimited(self, closer: str, fn: str, style: str) -> Expr:
         self.advance()
@@ -344,6 +432,8 @@ class _Parser:
 
     def quantifier(self) -> Expr:
         q = self.advance().text
+        if q == "Π":
+            q = "∀"  # ``Π i, β i`` is Mathlib's spelling of the dependent arrow ``∀ i, β i``
         binders, bound = self.quantifier_binders()
         self.expect(",")
         body = self.expr(0)
@@ -379,18 +469,25 @@ class _Parser:
 
     def big_operator(self) -> Expr:
         op = self.advance().text
-        var = self.binder_name()
         var_type: Expr | None = None
-        if self.at(":"):
-            self.advance()
-            var_type = self.expr(51)
+        if self.at("(") and self.peek().kind == "ident" and self.peek(2).text == ":":
+            self.advance()  # ``⋃ (i : ι), s i``
+            var = self.binder_name()
+            self.expect(":")
+            var_type = self.expr(0)
+            self.expect(")")
+        else:
+            var = self.binder_name()
+            if self.at(":"):
+                self.advance()
+                var_type = self.expr(51)
         domain: Expr | None = None
         keyword = "in"
         if self.at("in", "∈"):
             keyword = self.advance().text
             domain = self.expr(0)
         self.expect(",")
-        body = self.expr(_BIG_BODY)
+        body = self.expr(BIG_BODY[op])
         return BigOp(op, var, var_type, domain, body, keyword)
 
 

@@ -15,6 +15,7 @@ from afcheck.lean.ast import (
     Coe,
     Expr,
     Lambda,
+    Notation,
     Num,
     Opaque,
     Paren,
@@ -24,7 +25,7 @@ from afcheck.lean.ast import (
     UnOp,
     Var,
 )
-from afcheck.lean.notation import INFIX
+from afcheck.lean.notation import BIG_BODY, INFIX, mixfix_precedence
 
 __all__ = ["print_binder_group", "print_expr", "print_theorem"]
 
@@ -108,6 +109,8 @@ def _print(expr: Expr, ctx: int) -> str:
         return _paren(f"¬{_print(expr.operand, 40)}", 40, ctx)
     if isinstance(expr, App):
         return _print_app(expr, ctx)
+    if isinstance(expr, Notation):
+        return _print_notation(expr, ctx)
     if isinstance(expr, Proj):
         return f"({_print(expr.expr, 0)}).{expr.field}"
     if isinstance(expr, Quant):
@@ -124,8 +127,28 @@ def _print(expr: Expr, ctx: int) -> str:
         if expr.var_type is not None:
             var += f" : {_print(expr.var_type, 51)}"
         domain = f" {expr.keyword} {_print(expr.domain, 0)}" if expr.domain is not None else ""
-        return _paren(f"{expr.op} {var}{domain}, {_print(expr.body, 67)}", 67, ctx)
+        body = BIG_BODY[expr.op]
+        return _paren(f"{expr.op} {var}{domain}, {_print(expr.body, body)}", body, ctx)
     raise TypeError(f"not an expression: {expr!r}")
+
+
+def _print_notation(expr: Notation, ctx: int) -> str:
+    """Fill the template's holes: an operand at either end of an infix template at that side's
+    precedence, a postfix operand as an atom, a bracketed one at 0."""
+    prec = mixfix_precedence(expr.op)
+    pieces = expr.op.split("·")
+    last = len(expr.args) - 1
+    out = [pieces[0]]
+    for i, arg in enumerate(expr.args):
+        if i == 0 and not pieces[0]:
+            arg_ctx = _MAX + 1 if prec == _MAX else prec + 1
+        elif i == last and not pieces[-1]:
+            arg_ctx = prec
+        else:
+            arg_ctx = 0
+        out.append(_print(arg, arg_ctx))
+        out.append(pieces[i + 1])
+    return _paren("".join(out), prec, ctx)
 
 
 def _print_quant_binders(binders: tuple[Binder, ...]) -> str:

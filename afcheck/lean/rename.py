@@ -99,6 +99,10 @@ def _rename(expr: A.Expr, mapping: dict[str, str]) -> A.Expr:
         return A.UnOp(expr.op, _rename(expr.operand, mapping))
     if isinstance(expr, A.Proj):
         return A.Proj(_rename(expr.expr, mapping), expr.field)
+    if isinstance(expr, A.Notation):
+        return A.Notation(expr.op, tuple(_rename(a, mapping) for a in expr.args))
+    if isinstance(expr, A.Paren):
+        return A.Paren(_rename(expr.expr, mapping))
     if isinstance(expr, (A.Quant, A.Lambda)):
         return _rename_binding(expr, mapping)
     if isinstance(expr, A.BigOp):

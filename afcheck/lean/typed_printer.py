@@ -47,7 +47,7 @@ def print_term(term: T.Term) -> str:
     if isinstance(term, T.Cast):
         return f"(↑{print_term(term.expr)} : {term.ty})"
     if isinstance(term, T.Arith):
-        return f"({print_term(term.left)} {term.op} {print_term(term.right)} : {term.ty})"
+        return f"({_chain(term)} : {term.ty})"
     if isinstance(term, T.Neg):
         return f"(-{print_term(term.operand)} : {term.ty})"
     if isinstance(term, T.Pow):
@@ -56,6 +56,26 @@ def print_term(term: T.Term) -> str:
         return f"(|{print_term(term.args[0])}| : {term.ty})"
     args = " ".join(print_term(a) for a in term.args)
     return f"({_FUNCTION[term.fn]} {args} : {term.ty})"
+
+
+_PREC = {"+": 65, "-": 65, "*": 70, "/": 70, "%": 70}
+
+
+def _chain(term: T.Arith) -> str:
+    """``a + b + c`` without brackets or ascriptions around the inner sums: a left operand of
+    the same type and at least the same precedence reads back the same in Lean (one
+    ``binop%`` tree, one type), and a long sum must not nest one bracket per term (the
+    parser refuses nesting past :data:`afcheck.lean.parser.MAX_NESTING`)."""
+    rights: list[tuple[str, T.Term]] = []
+    left: T.Term = term
+    while (isinstance(left, T.Arith) and left.ty == term.ty
+           and (left is term or _PREC[left.op] >= _PREC[rights[-1][0]])):
+        rights.append((left.op, left.right))
+        left = left.left
+    parts = [print_term(left)]
+    for op, right in reversed(rights):
+        parts.append(f"{op} {print_term(right)}")
+    return " ".join(parts)
 
 
 def print_formula(formula: T.Formula) -> str:

@@ -1,8 +1,10 @@
 """``afcheck equiv REF CAND``: decide whether two Lean statements agree, and show how.
 
-REF and CAND are Lean files (header lines, then the theorem) or ``-`` for standard input (one
-of them). Prints the decision, the criterion, the alignment, every obligation with its verdict
-and the reason; ``--json`` prints one JSON object. Exit status 0 whatever the decision; 2 on
+REF and CAND are each a Lean file (header lines, then the theorem), a statement string
+(``'theorem t (x : ℕ) : x + 0 = x'``, as ``afcheck prove`` takes) or ``-`` for standard input
+(one of them). Prints the decision, the criterion, the binder map, every obligation with its
+verdict and how it was discharged (the backend and its reason), and the reason; ``--json``
+prints one JSON object. Exit status 0 whatever the decision; 2 on
 unreadable input or a bad option.
 """
 
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -25,8 +28,10 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
     parser.description = ("Decide whether two Lean statements agree and show how: the decision "
                           "(Eq, Noneq, Inconclusive), the binder alignment, every obligation "
                           "with its verdict, the reason.")
-    parser.add_argument("reference", help="the reference statement: a Lean file, or -")
-    parser.add_argument("candidate", help="the candidate statement: a Lean file, or -")
+    parser.add_argument("reference",
+                        help="the reference statement: a Lean file, a statement string, or -")
+    parser.add_argument("candidate",
+                        help="the candidate statement: a Lean file, a statement string, or -")
     add_component_options(parser, "criterion", "sae")
     add_component_options(parser, "prover", "smt",
                           help="the prover the obligations go to (default: smt)")
@@ -41,10 +46,15 @@ def _read(source: str, stdin_used: list[bool]) -> str:
             raise AfcheckError("only one of REF and CAND can be '-' (standard input)")
         stdin_used.append(True)
         return sys.stdin.read()
-    path = Path(source)
-    if not path.is_file():
-        raise AfcheckError(f"{source}: no such file (give a Lean file or '-')")
-    return path.read_text(encoding="utf-8")
+    if len(source) < 4096 and Path(source).is_file():
+        return Path(source).read_text(encoding="utf-8")
+    if _STATEMENT.search(source):
+        return source
+    raise AfcheckError(f"{source}: no such file, and not a statement (give a Lean file, a "
+                       "statement 'theorem t … : …', or '-')")
+
+
+_STATEMENT = re.compile(r"\b(theorem|lemma|example)\b")
 
 
 def _handle(args: argparse.Namespace) -> int:
@@ -74,9 +84,17 @@ def _handle(args: argparse.Namespace) -> int:
         print(f"component: {record['component']}")
     if record["alignment"]:
         shown = ", ".join(f"{a['candidate']} ↦ {a['reference']}" for a in record["alignment"])
-        print(f"alignment: {shown}")
+        print(f"binder map (candidate ↦ reference): {shown}")
+    elif record["decision"] == "Eq":
+        print("binder map (candidate ↦ reference): none (no object binders)")
+    if record["obligations"]:
+        print("obligations:")
     for obligation in record["obligations"]:
         print(f"  [{obligation['verdict']}] {obligation['role']}: {obligation['statement']}")
+        if obligation["verdict"] is not None:
+            how = obligation.get("backend") or "?"
+            reason = obligation.get("reason") or ""
+            print(f"      by {how}{': ' + reason if reason else ''}")
         if obligation.get("counterexample"):
             values = ", ".join(f"{k} = {v}" for k, v in obligation["counterexample"].items())
             print(f"      counterexample: {values}")

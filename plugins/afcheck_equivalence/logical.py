@@ -16,7 +16,7 @@ from afcheck.lean.printer import print_theorem
 from afcheck.types import VerdictKind
 from afcheck_equivalence.criterion import discharge
 from afcheck_equivalence.normal import NotNormalisable, normalise
-from afcheck_equivalence.read import ReadError, read_statement
+from afcheck_equivalence.read import ReadError, read_statement, shared_header
 from afcheck_equivalence.records import Decision, Eq, Inconclusive, Noneq, Obligation, Pair
 
 __all__ = ["Logical"]
@@ -53,8 +53,7 @@ class Logical:
         try:
             ref = read_statement(pair.reference, pair.header)
             cand = read_statement(pair.candidate, pair.header)
-            header = "\n".join(dict.fromkeys(
-                line for h in (ref.header, cand.header) for line in h.splitlines()))
+            header = shared_header(ref, cand)
             left, right = normalise(ref.theorem, header), normalise(cand.theorem, header)
         except (ReadError, NotNormalisable) as error:
             return Inconclusive(self.name, str(error))

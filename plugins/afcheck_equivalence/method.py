@@ -44,7 +44,7 @@ from afcheck_equivalence.records import (
 )
 
 __all__ = ["Counted", "Item", "Rate", "Result", "Summary", "decide", "formalise_missing", "load",
-           "outcome", "summarise", "to_json"]
+           "outcome", "share_read", "summarise", "to_json"]
 
 GOLD = ("equivalent", "inequivalent")
 
@@ -300,6 +300,9 @@ class EquivalenceSummary:
     overall: Mapping[str, Summary]
     by_group: Mapping[str, Mapping[str, Summary]]
     method: str = "equivalence"
+    read: tuple[int, int] = (0, 0)
+    """``(statements the front end read, statements)`` over the run's references and
+    candidates, each pair counted once whatever the number of criteria."""
 
     @property
     def evaluated(self) -> int:
@@ -321,6 +324,9 @@ class EquivalenceSummary:
 
     def lines(self) -> list[str]:
         out = ["equivalence: per criterion (95% Wilson intervals)"]
+        done, total = self.read
+        if total:
+            out.append(f"  front end: read {done} of {total} statements ({done / total:.1%})")
         for name, s in self.overall.items():
             out.append(f"  {name}: N={s.N}  " + "  ".join(
                 f"{label} {_show(rate)}" for label, rate in (
@@ -333,6 +339,7 @@ class EquivalenceSummary:
 
     def sections(self) -> JsonObject:
         return {"metrics": {
+            "read": {"statements": self.read[1], "read": self.read[0]},
             "overall": {k: v.to_json() for k, v in self.overall.items()},
             "by_group": {g: {k: v.to_json() for k, v in per.items()}
                          for g, per in self.by_group.items()},
@@ -347,6 +354,24 @@ class EquivalenceSummary:
                 if rate.value is not None:
                     props[f"{name}.{metric}"] = f"{rate.value:.6f}"
         return props
+
+
+def share_read(results: Sequence[Result]) -> tuple[int, int]:
+    """``(read, total)`` over the distinct statements of ``results`` (a missing candidate
+    counts as not read)."""
+    from afcheck_equivalence.read import ReadError, read_statement
+
+    seen: dict[tuple[str, str], bool] = {}
+    for result in results:
+        for text in (result.item.reference, result.candidate):
+            key = (text or "", result.item.header)
+            if key in seen:
+                continue
+            try:
+                seen[key] = text is not None and bool(read_statement(text, result.item.header))
+            except ReadError:
+                seen[key] = False
+    return sum(seen.values()), len(seen)
 
 
 def _show(rate: Rate) -> str:
@@ -425,7 +450,8 @@ class Equivalence:
         for result in results:
             groups.setdefault(result.item.dataset, []).append(result)
         return EquivalenceSummary(summarise(results),
-                                  {g: summarise(rs) for g, rs in sorted(groups.items())})
+                                  {g: summarise(rs) for g, rs in sorted(groups.items())},
+                                  read=share_read(results))
 
 
 

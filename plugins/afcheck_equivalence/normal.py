@@ -3,8 +3,11 @@
 ``N(T) = Q₁(x₁ : A₁) … Qₙ(xₙ : Aₙ). H₁ → … → Hₘ → C`` (the seed's normalised statement form).
 Read off the parsed statement, with the elaborator filling in binder types that were not written:
 
-- signature binders: a number type or any other type is a ``∀`` binder; a proposition (``(h : P)``,
-  ``[Fact P]``) is a premise; any other instance binder (``[Group G]``) is an ``inst`` binder;
+- signature binders: a recognisable proposition (``(h : x > 0)``, ``(h : Continuous f)``,
+  ``[Fact P]``; :func:`afcheck.lean.sorts.is_prop`) is a premise; any other binder keeps its
+  name and type as a ``∀`` binder (``(x : s)`` for a set ``s`` too: an object taken for a
+  premise would lose its name); any other instance binder (``[Group G]``) is an ``inst``
+  binder;
 - the conclusion is peeled: ``∀ x, B`` adds ``x`` to the prefix (``A → ∀ y, B`` ≡ ``∀ y, A → B``
   always holds; a clashing ``y`` is renamed apart); ``A → B`` adds ``A`` to the premises; a leading
   ``∃ x, B`` joins the prefix only while there is no premise yet (moving it past a premise would
@@ -25,20 +28,9 @@ from dataclasses import dataclass
 from afcheck.lean import ast as A
 from afcheck.lean import typed as T
 from afcheck.lean.rename import free_names, rename
+from afcheck.lean.sorts import is_prop, is_type
 
-__all__ = ["Bound", "NormalForm", "NotNormalisable", "normalise"]
-
-_TYPE_NAMES = {
-    "ℕ", "ℤ", "ℚ", "ℝ", "ℂ", "Nat", "Int", "Rat", "Real", "Complex", "Prop", "Bool", "Type",
-    "NNReal", "ENNReal", "EReal", "ℝ≥0", "ℝ≥0∞", "PNat", "ℕ+", "String", "Char",
-}
-_TYPE_HEADS = {
-    "Set", "Finset", "List", "Fin", "Multiset", "Polynomial", "Matrix", "ZMod", "Option", "Prod",
-    "Sum", "Array", "Equiv", "Submodule", "Subgroup", "Ideal", "Module", "MvPolynomial",
-    "PowerSeries", "Sym2", "Vector", "EuclideanSpace", "Type", "Sort", "Filter",
-}
-_PROP_OPS = {"=", "≠", "<", ">", "≤", "≥", "∣", "∈", "∉", "⊆", "⊂", "≡", "∧", "∨", "↔"}
-
+__all__ = ["Bound", "NormalForm", "NotNormalisable", "is_type", "normalise"]
 
 class NotNormalisable(ValueError):
     """The statement cannot be put in normal form; ``str(error)`` says why."""
@@ -85,28 +77,11 @@ class NormalForm:
         return body
 
 
-def is_type(expr: A.Expr) -> bool:
-    """Whether a binder's written type is a type (the binder is an object), not a proposition."""
-    if isinstance(expr, A.Var):
-        return expr.name in _TYPE_NAMES or expr.name[:1].isupper() and expr.name not in (
-            "True", "False")
-    if isinstance(expr, A.App):
-        return expr.fn in _TYPE_HEADS or expr.fn.split(".")[-1] in _TYPE_HEADS
-    if isinstance(expr, A.BinOp):
-        if expr.op == "→":
-            return is_type(expr.left) and is_type(expr.right)
-        if expr.op in ("×", "⊕"):
-            return True
-        return False
-    if isinstance(expr, A.Opaque):
-        return not any(op in expr.text for op in _PROP_OPS)
-    return False
-
-
 def normalise(theorem: A.Theorem, header: str = "") -> NormalForm:
     """The normal form of ``theorem``; raises :class:`NotNormalisable` with the reason."""
     prefix: list[Bound] = []
     premises: list[A.Expr] = []
+    props: set[str] = set()
     for binder in theorem.binders:
         if binder.type is None:
             raise NotNormalisable(f"parameter '{binder.name}' has no written type")
@@ -117,10 +92,12 @@ def normalise(theorem: A.Theorem, header: str = "") -> NormalForm:
             else:
                 prefix.append(Bound("inst", binder.name, binder.type))
             continue
-        if is_type(binder.type):
-            prefix.append(Bound("∀", binder.name, binder.type))
-        else:
+        if is_prop(binder.type, frozenset(props)):
             premises.extend(_conjuncts(binder.type))
+        else:
+            prefix.append(Bound("∀", binder.name, binder.type))
+            if isinstance(binder.type, A.Var) and binder.type.name == "Prop":
+                props.add(binder.name)
     typed = _typed_conclusion(theorem, header)
     conclusion = _peel(theorem.conclusion, typed, prefix, premises)
     return NormalForm(tuple(prefix), tuple(premises), conclusion, header)

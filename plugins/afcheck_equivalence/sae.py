@@ -40,7 +40,7 @@ from afcheck.types import Verdict, VerdictKind
 from afcheck_equivalence.align import alignments
 from afcheck_equivalence.criterion import discharge
 from afcheck_equivalence.normal import NormalForm, NotNormalisable, normalise
-from afcheck_equivalence.read import ReadError, read_statement
+from afcheck_equivalence.read import ReadError, read_statement, shared_header
 from afcheck_equivalence.records import Decision, Eq, Inconclusive, Noneq, Obligation, Pair
 from afcheck_equivalence.syntactic import aliases, canonical
 
@@ -75,6 +75,16 @@ class _Plan:
     """``(component, reason)`` of a structural failure: the alignment fails with no proof."""
     undecided: str = ""
     """A reason the alignment cannot be decided at all."""
+    trivial: list[Obligation] = field(default_factory=list)
+    """Premise-bearing only: ``Δ ⊢ C`` and ``Δ ⊢ ¬C`` for the reference conclusion. When one
+    is proved, ``C ↔ C'`` compares two truth values that do not depend on the binders, and
+    the conclusions are compared leaf by leaf instead (:attr:`structural`)."""
+    trivial_premises: list[Obligation] = field(default_factory=list)
+    """``Δ ⊢ ⋀Γ`` when the premises differ: proved, ``(⋀Γ) ↔ (⋀Γ')`` compared two truths
+    (``(h : 1 < 2)`` and ``(h : 3 < 5)``), which says nothing about what the premises say."""
+    structural: _Plan | None = None
+    """The premise-free rule applied to the two conclusions (``None`` outside the typed
+    fragment)."""
 
     def obligations(self) -> list[Obligation]:
         """The obligations the prover must still decide."""
@@ -131,8 +141,11 @@ class Sae:
            the first was refuted (Noneq needs every alignment refuted), otherwise only those
            as likely as the first (an Eq under a less natural alignment is rare, and each
            costs a prover call per obligation); untried ones rule out Noneq, as a cap does;
-        3. what the answers leave open: vacuity of the pairs about to be Eq, and the
-           refutation aid of conclusions still undecided.
+        3. what the answers leave open: vacuity of the pairs about to be Eq, whether their
+           reference conclusion holds (or fails) whatever the binders, and the refutation aid
+           of conclusions still undecided;
+        4. the leaf equations of the conclusions found to be such constants (only those pairs):
+           ``C ↔ C'`` between two constants says nothing about relational content.
         """
         cases = [self._plan(pair) for pair in pairs]
         verdicts = discharge(self.prover, [
@@ -160,11 +173,24 @@ class Sae:
             outcomes = [_judge(plan, _filler(verdicts, case.header)) for plan in case.plans]
             if any(o.status == "proved" for o in outcomes):
                 last.extend((o.statement, case.header) for o in case.vacuity)
+                plan = case.plans[[o.status for o in outcomes].index("proved")]
+                last.extend((o.statement, case.header)
+                            for o in plan.trivial + plan.trivial_premises)
                 continue
             for plan, judged in zip(case.plans, outcomes, strict=True):
                 if judged.status == "undecided" and judged.component == "conclusion":
                     last.extend((o.statement, case.header) for o in plan.witness)
         verdicts.update(discharge(self.prover, last))
+        relational: list[tuple[str, str]] = []
+        for case in cases:
+            if case.done is not None:
+                continue
+            filled = _filler(verdicts, case.header)
+            for plan in case.plans:
+                if plan.structural is not None and any(filled(o).proved for o in plan.trivial):
+                    relational.extend((o.statement, case.header)
+                                      for o in plan.structural.obligations())
+        verdicts.update(discharge(self.prover, relational))
         return [case.done if case.done is not None else self._decide(case, verdicts)
                 for case in cases]
 
@@ -174,8 +200,7 @@ class Sae:
         try:
             ref_read = read_statement(pair.reference, pair.header)
             cand_read = read_statement(pair.candidate, pair.header)
-            header = "\n".join(dict.fromkeys(
-                line for h in (ref_read.header, cand_read.header) for line in h.splitlines()))
+            header = shared_header(ref_read, cand_read)
             case.header = header
             ref = normalise(ref_read.theorem, header)
             cand = normalise(cand_read.theorem, header)
@@ -234,6 +259,10 @@ class Sae:
             plan.premises.append(Obligation("premises", _theorem(
                 "sae_premises", binders,
                 A.BinOp("↔", _conj(ref.premises), _conj(cand_premises))), same))
+            if same is None:
+                plan.trivial_premises = [Obligation(
+                    "reference premises hold for every value of the binders",
+                    _theorem("sae_trivial_premises", binders, _conj(ref.premises)))]
             claim = A.BinOp("↔", ref.conclusion, cand_conclusion)
             same = _same([ref.conclusion], [cand_conclusion], names, "identical conclusions")
             plan.conclusion.append(Obligation("conclusion", _theorem(
@@ -245,6 +274,16 @@ class Sae:
             plan.witness.append(Obligation("conclusion under premises (refutation only)",
                                            _theorem("sae_conclusion_witness", binders + hyps,
                                                     claim)))
+            if same is None:
+                plan.trivial = [
+                    Obligation("reference conclusion holds for every value of the binders",
+                               _theorem("sae_trivial_true", binders, ref.conclusion)),
+                    Obligation("reference conclusion fails for every value of the binders",
+                               _theorem("sae_trivial_false", binders,
+                                        A.UnOp("¬", ref.conclusion)))]
+                structural = _Plan(alignment)
+                _plan_premise_free(structural, ref, cand_conclusion, header, names)
+                plan.structural = structural
             return plan
         _plan_premise_free(plan, ref, cand_conclusion, header, names)
         return plan
@@ -260,13 +299,25 @@ class Sae:
         proved = [o for o in outcomes if o.status == "proved"]
         if proved:
             best = proved[0]
+            plan = case.plans[outcomes.index(best)]
+            trivial = [o for o in map(filled, plan.trivial) if o.proved]
+            constant = [o for o in map(filled, plan.trivial_premises) if o.proved]
+            if constant and not any(f.startswith("vacuous") for f in flags):
+                return Inconclusive(
+                    self.name, "the reference premises hold for every value of the binders, so "
+                    "'⋀Γ ↔ ⋀Γ′' compares truth values only, and the premises differ",
+                    "premises", best.alignment, tuple(best.obligations) + tuple(constant)
+                    + tuple(vacuity), flags)
+            if trivial and not any(f.startswith("vacuous") for f in flags):
+                return self._relational(case, best, plan, trivial, tuple(vacuity), flags,
+                                        filled)
             if any(f.startswith("vacuous") for f in flags):
                 return Inconclusive(
                     self.name, "the premises are provably inconsistent (vacuous statement); "
                     "every obligation holds trivially", "premises", best.alignment,
                     tuple(best.obligations) + tuple(vacuity), flags)
-            return Eq(self.name, f"every obligation proved under alignment {_show(best)}",
-                      best.alignment, tuple(best.obligations) + tuple(vacuity), flags)
+            return self._eq(f"every obligation proved under alignment {_show(best)}",
+                            best.alignment, tuple(best.obligations) + tuple(vacuity), flags)
         if case.skipped and not proved:
             flags += (f"alignments-untried-{case.skipped}",)
         if all(o.status == "refuted" for o in outcomes) and not case.capped and not case.skipped:
@@ -282,6 +333,40 @@ class Sae:
         return Inconclusive(
             self.name, f"every alignment failed, but the enumeration stopped at {self.cap}",
             "prefix", (), tuple(vacuity), flags)
+
+
+    def _eq(self, reason: str, alignment: tuple[tuple[str, str], ...],
+            certificate: tuple[Obligation, ...], flags: tuple[str, ...]) -> Decision:
+        """Eq, with its certificate: an Eq rests on proved obligations (an identical part is
+        an obligation proved by normalisation), never on nothing."""
+        if not any(o.proved for o in certificate):
+            return Inconclusive(self.name, "no obligation was proved, so there is no "
+                                "certificate for an Eq", "statement", alignment, certificate,
+                                flags)
+        return Eq(self.name, reason, alignment, certificate, flags)
+
+    def _relational(self, case: _Case, best: _Outcome, plan: _Plan, trivial: list[Obligation],
+                    vacuity: tuple[Obligation, ...], flags: tuple[str, ...],
+                    filled: Callable[[Obligation], Obligation]) -> Decision:
+        """``C ↔ C'`` was proved, but ``C`` holds (or fails) whatever the binders are: the
+        equivalence compares two truth values, as ``logical`` does. SAE keeps the relational
+        content, so the conclusions are compared leaf by leaf, as premise-free ones are."""
+        why = (f"{trivial[0].role}, so 'C ↔ C′' compares truth values only; the conclusions "
+               "are compared leaf by leaf")
+        certificate = tuple(best.obligations) + tuple(trivial) + vacuity
+        if plan.structural is None:
+            return Inconclusive(self.name, why + ", and they are outside the typed fragment",
+                                "conclusion", best.alignment, certificate, flags)
+        judged = _judge(plan.structural, filled)
+        certificate += tuple(judged.obligations)
+        if judged.status == "proved":
+            return self._eq(f"{why}: every leaf proved under alignment {_show(best)}",
+                            best.alignment, certificate, flags)
+        if judged.status == "refuted" and not case.capped and not case.skipped:
+            return Noneq(self.name, f"{why}: {judged.reason}", "conclusion", judged.failed,
+                         best.alignment, certificate, flags)
+        return Inconclusive(self.name, f"{why}: {judged.reason}", "conclusion", best.alignment,
+                            certificate, flags)
 
 
 @dataclass(frozen=True)
@@ -399,7 +484,12 @@ def _plan_premise_free(plan: _Plan, ref: NormalForm, cand_conclusion: A.Expr, he
         right = elaborate(A.Theorem("theorem", "c", binders, cand_conclusion), header)
     except (Unsupported, RecursionError) as error:
         if canonical(ref.conclusion, names) == canonical(cand_conclusion, names):
-            return  # identical conclusions: nothing to prove
+            plan.conclusion.append(Obligation("conclusion", _theorem(
+                "sae_conclusion", binders, A.BinOp("↔", ref.conclusion, cand_conclusion)),
+                Verdict(VerdictKind.PROVED, "normalisation",
+                        reason="identical conclusions after normalisation: ↔ holds by "
+                        "reflexivity")))
+            return
         plan.undecided = ("the premise-free rule compares typed leaves, and the conclusion is "
                           f"outside the typed fragment ({error})")
         return
@@ -493,15 +583,91 @@ class _Matcher:
             if any(a.ty != b.ty for a, b in sides):
                 note = "the two sides have different types; no equation can compare them"
                 continue
+            different = [(a, b) for a, b in sides if _ground(a) and _ground(b)
+                         and computation(a) != computation(b)]
+            if different:
+                a, b = different[0]
+                note = (f"'{print_term(a)}' and '{print_term(b)}' are different closed "
+                        "computations (equal values would make any two true statements alike)")
+                if self.params:
+                    # Not a refutation: under binders this orientation stays open, so the
+                    # leaf cannot be refuted through the other one alone.
+                    kind = "direct" if k == 0 and g.op == f.op else "reversed"
+                    orientations.append((Obligation(
+                        f"leaf {index} {kind}", f"{print_term(a)} = {print_term(b)}",
+                        Verdict(VerdictKind.INCONCLUSIVE, "normalisation", reason=note)),))
+                continue
             kind = "direct" if k == 0 and g.op == f.op else "reversed"
             equations = []
             for side, (a, b) in zip(("left", "right"), sides, strict=True):
                 head = f"theorem sae_leaf {context}" if context else "theorem sae_leaf"
                 text = f"{head} : {print_term(a)} = {print_term(b)} := by sorry"
-                equations.append(Obligation(f"leaf {index} {kind} {side}", text))
+                same = None
+                if _ground(a) and _ground(b):
+                    same = Verdict(VerdictKind.PROVED, "normalisation",
+                                   reason="the same closed computation after normalisation")
+                equations.append(Obligation(f"leaf {index} {kind} {side}", text, same))
             orientations.append(tuple(equations))
+        if not orientations and "closed computations" in note and not self.params:
+            self.mismatch(f"{label}: {note}")
+            return
         self.plan.leaves.append(_Leaf(label, tuple(orientations), note if not orientations
                                       else ""))
+
+
+def _ground(term: T.Term) -> bool:
+    """Whether ``term`` mentions no variable (free or bound): a closed computation."""
+    if isinstance(term, T.Sym):
+        return False
+    if isinstance(term, T.Const):
+        return True
+    if isinstance(term, (T.Cast, T.Neg)):
+        return _ground(term.expr if isinstance(term, T.Cast) else term.operand)
+    if isinstance(term, T.Arith):
+        return _ground(term.left) and _ground(term.right)
+    if isinstance(term, T.Pow):
+        return _ground(term.base)
+    return all(_ground(a) for a in term.args)
+
+
+def computation(term: T.Term) -> object:
+    """A key equal for two closed terms that compute the same way, up to the order and
+    grouping of ``+`` and ``*``, the spelling of a numeral (``0.5``, ``1 / 2``, ``(2 : ℕ)``
+    cast to ℝ) and a double negation — not up to evaluation: ``54 % 6`` and ``2006 % 7`` are
+    different computations of the same value."""
+    if isinstance(term, T.Const):
+        return ("const", term.value, term.ty)
+    if isinstance(term, T.Sym):
+        return ("sym", term.name, term.ty)
+    if isinstance(term, T.Cast):
+        inner = computation(term.expr)
+        if isinstance(inner, tuple) and inner[0] == "const":
+            return ("const", inner[1], term.ty)
+        return ("cast", inner, term.ty)
+    if isinstance(term, T.Neg):
+        inner = computation(term.operand)
+        if isinstance(inner, tuple) and inner[0] == "const":
+            return ("const", -inner[1], term.ty)
+        if isinstance(inner, tuple) and inner[0] == "neg":
+            return inner[1]
+        return ("neg", inner, term.ty)
+    if isinstance(term, T.Arith):
+        left, right = computation(term.left), computation(term.right)
+        if (term.op == "/" and term.ty in ("ℚ", "ℝ") and isinstance(left, tuple)
+                and isinstance(right, tuple) and left[0] == right[0] == "const" and right[1]):
+            return ("const", left[1] / right[1], term.ty)  # a numeral written as a fraction
+        if term.op in ("+", "*"):
+            parts: list[object] = []
+            for side in (left, right):
+                if isinstance(side, tuple) and side[:2] == ("ac", term.op) and side[2] == term.ty:
+                    parts.extend(side[3])
+                else:
+                    parts.append(side)
+            return ("ac", term.op, term.ty, tuple(sorted(parts, key=repr)))
+        return ("arith", term.op, left, right, term.ty)
+    if isinstance(term, T.Pow):
+        return ("pow", computation(term.base), term.exponent, term.ty)
+    return ("call", term.fn, tuple(computation(a) for a in term.args), term.ty)
 
 
 def _likeness(ref: NormalForm, cand: NormalForm, alignment: tuple[tuple[str, str], ...],

@@ -27,23 +27,22 @@ __all__ = ["Syntactic", "canonical", "canonical_statement"]
 TYPE_SPELLINGS = {"Nat": "ℕ", "Int": "ℤ", "Rat": "ℚ", "Real": "ℝ", "Complex": "ℂ"}
 _FLIP = {"≥": "≤", ">": "<"}
 _OPENED = {
-    "Real": ("sqrt", "pi", "exp", "log", "cos", "sin", "tan", "logb", "rpow"),
+    "Real": ("sqrt", "exp", "log", "cos", "sin", "tan", "logb", "rpow"),
     "Nat": ("factorial", "choose", "gcd", "lcm", "succ", "Prime", "digits", "divisors"),
     "Int": ("floor", "ceil", "natAbs", "toNat", "fract"),
-    "Finset": ("range", "Icc", "Ico", "Ioc", "Ioo", "card", "filter", "sum", "prod"),
+    "Finset": ("range", "Icc", "Ico", "Ioc", "Ioo", "card", "filter"),
 }
+"""Names compared by their full name when a header opens them (``Real.pi``, ``Finset.sum``
+and ``Finset.prod`` are protected: ``open`` does not make ``pi`` or ``sum`` mean them)."""
 
 
 def aliases(header: str) -> dict[str, str]:
-    """Short names that ``open`` lines in ``header`` make stand for full ones."""
-    found: dict[str, str] = {}
-    for line in header.splitlines():
-        words = line.split()
-        if words[:1] == ["open"]:
-            for namespace in words[1:]:
-                for short in _OPENED.get(namespace, ()):
-                    found[short] = f"{namespace}.{short}"
-    return found
+    """Short names that ``open`` lines in ``header`` make stand for full ones, as Lean
+    resolves them (:func:`afcheck.lean.names.short_names`: protected names, ``open scoped``,
+    ``open … in``, scoped notation such as ``π``; an ambiguous name is left as written)."""
+    from afcheck.lean.names import short_names
+
+    return short_names(header, _OPENED)
 
 
 @dataclass
@@ -86,6 +85,10 @@ def _canon(expr: A.Expr, names: dict[str, str], fresh: _Names) -> A.Expr:
         return A.UnOp(expr.op, _canon(expr.operand, names, fresh))
     if isinstance(expr, A.Proj):
         return A.Proj(_canon(expr.expr, names, fresh), expr.field)
+    if isinstance(expr, A.Notation):
+        return A.Notation(expr.op, tuple(_canon(a, names, fresh) for a in expr.args))
+    if isinstance(expr, A.Paren):
+        return _canon(expr.expr, names, fresh)
     if isinstance(expr, A.Quant):
         return _canon_quant(expr, names, fresh)
     if isinstance(expr, A.Lambda):
@@ -177,11 +180,12 @@ class Syntactic:
         return [self._one(pair) for pair in pairs]
 
     def _one(self, pair: Pair) -> Decision:
-        from afcheck_equivalence.read import ReadError, read_statement
+        from afcheck_equivalence.read import ReadError, read_statement, shared_header
 
         try:
             reference = read_statement(pair.reference, pair.header)
             candidate = read_statement(pair.candidate, pair.header)
+            shared_header(reference, candidate)
         except ReadError as error:
             return Inconclusive(self.name, str(error))
         left = canonical_statement(reference.theorem, reference.header)
