@@ -107,3 +107,16 @@ def test_theories_are_named_and_checked() -> None:
     assert len(theory_named(TARSKI, "shapes").axioms) > len(theory_named(TARSKI, "converse").axioms)
     with pytest.raises(TheoryError, match="known: none"):
         theory_named(FOLIO, "analytic")
+
+
+def test_a_verdict_and_its_counter_model_do_not_depend_on_earlier_checks() -> None:
+    # Calls inside one scope share a z3 context; each check opens its own, so what was built
+    # before (other pairs, the same pair) cannot change what z3 answers for this pair. In a
+    # context kept across checks the second counter-model here differs from the first.
+    pair = ("SameCol(b, f)", "SameRow(b, f)")
+    first = decide(*pair).to_json()
+    for left, right in [("Cube(a)", "Tet(a)"), ("∃x Small(x)", "∀x Small(x)")]:
+        decide(left, right)
+    again = decide(*pair).to_json()
+    assert first["equivalent"] is False and first["counter_model"] is not None
+    assert again == first

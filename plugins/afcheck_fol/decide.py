@@ -20,7 +20,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from afcheck.types import Status
-from afcheck_fol.equiv import DEFAULT_MAX_DOMAIN, DEFAULT_RLIMIT, Equivalence, check
+from afcheck_fol.equiv import DEFAULT_MAX_DOMAIN, DEFAULT_RLIMIT, Equivalence, check, scope
+from afcheck_fol.formula import Formula
 from afcheck_fol.suite import Item
 from afcheck_fol.syntax import FolSyntaxError, parse
 from afcheck_fol.ted import distance
@@ -101,9 +102,31 @@ def decide(item: Item, candidate: Candidate, settings: Settings = Settings()) ->
     except FolSyntaxError as exc:
         return Decision(item, candidate, SYNTAX_ERROR, syntax_error=exc,
                         seconds=time.perf_counter() - started)
-    distances = [distance(formula, gold) for gold in item.formulas]
+    # A candidate identical to a gold is at distance 0 from it: the tree edit distance, the
+    # costliest part of an easy item, is computed only for the others.
+    distances = [0 if formula == gold else distance(formula, gold) for gold in item.formulas]
     order = sorted(range(len(distances)), key=lambda i: (distances[i], i))
     nearest = order[0]
+    with scope():  # one z3 context for the item's solver calls
+        verdicts = _verdicts(formula, item, order, settings)
+    equivalent = [i for i in order if i in verdicts and verdicts[i].equivalent]
+    undecided = [i for i in order if i in verdicts and verdicts[i].equivalent is None]
+    if equivalent:
+        pure = [i for i in equivalent if verdicts[i].theory == "none"]
+        status, chosen = CORRECT, (pure or equivalent)[0]
+    elif undecided:
+        status, chosen = UNDECIDED, undecided[0]
+    else:
+        status, chosen = SEMANTIC_ERROR, nearest
+    return Decision(item, candidate, status, nearest=nearest, ted=distances[nearest],
+                    gold=chosen, verdict=verdicts[chosen],
+                    seconds=time.perf_counter() - started)
+
+
+def _verdicts(
+    formula: Formula, item: Item, order: Sequence[int], settings: Settings
+) -> dict[int, Equivalence]:
+    """Equivalence with each gold in ``order`` until one is equivalent in pure logic."""
     verdicts: dict[int, Equivalence] = {}
     for index in order:
         if any(v.equivalent for v in verdicts.values()):
@@ -119,18 +142,7 @@ def decide(item: Item, candidate: Candidate, settings: Settings = Settings()) ->
         verdicts[index] = verdict
         if verdict.equivalent and verdict.theory == "none":
             break
-    equivalent = [i for i in order if i in verdicts and verdicts[i].equivalent]
-    undecided = [i for i in order if i in verdicts and verdicts[i].equivalent is None]
-    if equivalent:
-        pure = [i for i in equivalent if verdicts[i].theory == "none"]
-        status, chosen = CORRECT, (pure or equivalent)[0]
-    elif undecided:
-        status, chosen = UNDECIDED, undecided[0]
-    else:
-        status, chosen = SEMANTIC_ERROR, nearest
-    return Decision(item, candidate, status, nearest=nearest, ted=distances[nearest],
-                    gold=chosen, verdict=verdicts[chosen],
-                    seconds=time.perf_counter() - started)
+    return verdicts
 
 
 def decide_all(
