@@ -37,8 +37,8 @@ import re
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from hashlib import blake2b
 from contextlib import contextmanager
+from hashlib import blake2b
 from pathlib import Path
 from typing import Any
 
