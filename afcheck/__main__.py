@@ -1,7 +1,5 @@
 """``python -m afcheck`` is the ``afcheck`` command."""
 
-import sys
+from afcheck.cli import entry
 
-from afcheck.cli import main
-
-sys.exit(main())
+entry()

@@ -18,6 +18,7 @@ import argparse
 import gc
 import os
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -392,5 +393,30 @@ def _origin(plugins: Plugins, plugin: str) -> str:
     return f"{plugin} ({origin})" if origin else plugin
 
 
+def entry() -> None:
+    """The ``afcheck`` command: :func:`main`, then the process ends without Python's shutdown.
+
+    A large run leaves hundreds of thousands of objects, and tearing them down at exit (the
+    final garbage collection, module by module) costs seconds and grows faster than the run.
+    Once every file is written and flushed (the JSON results by pytest's session end, the
+    standard streams here) and the exit handlers have run (temporary folders, logging, worker
+    pools), nothing of that teardown is observable, so the process exits at once. With other
+    threads still running the normal exit waits for them, so that path is kept then. Only the
+    command does this; :func:`main` called in a process of someone else's returns.
+    """
+    code = main()
+    if threading.active_count() > 1:
+        sys.exit(code)
+    import atexit
+
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe or stream: nothing more can be written
+            pass
+    os._exit(code)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    entry()

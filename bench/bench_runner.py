@@ -51,6 +51,7 @@ TARGETS = {
     "collection_s": "<=5",
     "cached_steps_per_s": ">=2000",
     "peak_rss_mb": "<=1024",
+    "cached_over_pytest_floor": "<=1.10",
 }
 
 
@@ -63,6 +64,9 @@ class Timed:
     peak_rss_mb: float
     stdout: str
     stderr: str
+    cpu_s: float = 0.0
+    """User + system seconds of the process (its own, from ``wait4``): on a machine shared
+    with other work, a fairer measure of what it costs than its wall time."""
 
 
 @dataclass(frozen=True)
@@ -147,11 +151,13 @@ def afcheck_command() -> list[str]:
     return [found]
 
 
-def timed(args: Sequence[str], cwd: Path, env: dict[str, str], timeout_s: float) -> Timed:
-    """Run ``afcheck ARGS``: wall time and peak RSS; killed after ``timeout_s``."""
+def timed(args: Sequence[str], cwd: Path, env: dict[str, str], timeout_s: float,
+          command: Sequence[str] | None = None) -> Timed:
+    """Run ``afcheck ARGS`` (or ``command ARGS``): wall time, CPU time and peak RSS; killed
+    after ``timeout_s``."""
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         began = time.perf_counter()
-        proc = subprocess.Popen([*afcheck_command(), *args], cwd=cwd, env=env,
+        proc = subprocess.Popen([*(command or afcheck_command()), *args], cwd=cwd, env=env,
                                 stdout=out, stderr=err, stdin=subprocess.DEVNULL)
         # wait4 gives this child's own rusage; RUSAGE_CHILDREN would mix in earlier runs.
         pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
@@ -164,7 +170,8 @@ def timed(args: Sequence[str], cwd: Path, env: dict[str, str], timeout_s: float)
         proc.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
-        return Timed(proc.returncode, wall, usage.ru_maxrss / 1024, out.read(), err.read())
+        return Timed(proc.returncode, wall, usage.ru_maxrss / 1024, out.read(), err.read(),
+                     usage.ru_utime + usage.ru_stime)
 
 
 def run_args(suite: Path, result: Path, cache_dir: Path, jobs: int) -> list[str]:
@@ -200,9 +207,9 @@ def log(message: str) -> None:
 
 
 def measure(work: Path, scale: int, jobs: int, env: dict[str, str],
-            exclude: frozenset[str] = frozenset()) -> list[Figure]:
+            exclude: frozenset[str] = frozenset(), limit_s: float | None = None) -> list[Figure]:
     suite = work / SUITE
-    limit_s = 60 + SECONDS_PER_STEP_LIMIT * scale
+    limit_s = limit_s or 60 + SECONDS_PER_STEP_LIMIT * scale
     rows = error_free_rows(Path(env["AFCHECK_DATA_DIR"]), exclude)
     times = write_suite(suite, rows, scale)
     log(f"suite: {len(rows)} error-free chains x {times} copies, cut to {scale} claim steps")
@@ -235,7 +242,45 @@ def measure(work: Path, scale: int, jobs: int, env: dict[str, str],
     if ok:
         same = _metrics(first_json) == _metrics(second_json)
         figures.append(Figure("cached_same_metrics", int(same), "1"))
+        figures += pytest_floor(work, suite, scale, jobs, env, limit_s, second)
     return figures
+
+
+def pytest_floor(work: Path, suite: Path, scale: int, jobs: int, env: dict[str, str],
+                 limit_s: float, cached: Timed) -> list[Figure]:
+    """The cached run against pytest's own run of as many no-op parametrised tests (with the
+    pytest plugins the ``afcheck`` command leaves out left out too), alternated in this
+    window: floor, cached again, floor. The ratio is of CPU seconds, the fastest of each side,
+    so that other work on the machine weighs on neither."""
+    floor_dir = work / "floor"
+    floor_dir.mkdir()
+    (floor_dir / "test_floor.py").write_text(
+        "import pytest\n\n\n"
+        f"@pytest.mark.parametrize('i', range({scale}))\n"
+        "def test_step(i):\n    pass\n", encoding="utf-8")
+    pytest_args = ["-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:afcheck", "-p",
+                   "no:hypothesispytest", "-p", "no:xdist", "-p", "no:logging", "-s",
+                   "test_floor.py"]
+    floors: list[Timed] = []
+    runs = [cached]
+    for round_ in range(2):
+        floor = timed(pytest_args, floor_dir, env, limit_s, command=[sys.executable])
+        if floor.returncode != 0:
+            log(f"pytest floor: exited {floor.returncode}")
+            return [Figure("cached_over_pytest_floor", None,
+                           TARGETS["cached_over_pytest_floor"])]
+        floors.append(floor)
+        if round_ == 0:
+            again = timed(run_args(suite, work / "third.json", work / "cache", jobs), work, env,
+                          limit_s)
+            if ran("cached run again", again):
+                runs.append(again)
+    floor_cpu = min(f.cpu_s for f in floors)
+    return [Figure("pytest_floor_wall_s", min(f.wall_s for f in floors)),
+            Figure("pytest_floor_cpu_s", floor_cpu),
+            Figure("cached_cpu_s", min(r.cpu_s for r in runs)),
+            Figure("cached_over_pytest_floor", min(r.cpu_s for r in runs) / floor_cpu,
+                   TARGETS["cached_over_pytest_floor"])]
 
 
 def first_run_figures(run: Timed, result: dict[str, Any]) -> list[Figure]:
@@ -264,6 +309,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help=f"{QUICK_SCALE} steps instead of {SCALE}")
     parser.add_argument("--jobs", type=int, default=1, help="smt prover processes (default 1)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    parser.add_argument("--limit-s", type=float, default=None,
+                        help="time limit per command (default 60 s + 0.03 s per step; "
+                             "more on a machine shared with other work)")
     parser.add_argument("--exclude", action="append", default=[], metavar="PROBLEM_ID",
                         help="leave out a chain (e.g. one a component crashes on); repeatable")
     args = parser.parse_args(argv)
@@ -272,7 +320,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     env.setdefault("AFCHECK_DATA_DIR", str(DEFAULT_DATA))
     work = Path(tempfile.mkdtemp(prefix="afcheck-bench-"))
     try:
-        for figure in measure(work, scale, args.jobs, env, frozenset(args.exclude)):
+        for figure in measure(work, scale, args.jobs, env, frozenset(args.exclude),
+                              args.limit_s):
             print(figure.line(), flush=True)
     finally:
         if args.keep:

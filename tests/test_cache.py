@@ -194,3 +194,36 @@ def test_cache_clear_removes_a_damaged_database(tmp_path: Path,
     assert not path.exists()
     assert cli.main(["cache", "info", "--cache-dir", str(tmp_path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["entries"] == {}
+
+
+def test_keys_keep_parts_apart_and_are_stable() -> None:
+    from afcheck.runtime.cache import keys
+
+    # Each part is written with its type and length: no two different part lists meet.
+    assert key("ab", "c") != key("a", "bc") != key("abc")
+    assert key("1") != key(1) and key(None) != key("null")
+    assert key({"a": 1, "b": 2}) == key({"b": 2, "a": 1})
+    assert keys(("stage", "fingerprint"), [("x",), ("y", "z")]) == [
+        key("stage", "fingerprint", "x"), key("stage", "fingerprint", "y", "z")]
+    # The same parts give the same key in every process and on every machine.
+    assert key("prove", "smt 1", "x = 1").hex() == "bece9f65fb88aba1c0731b52c4352642"
+
+
+def test_a_cache_of_the_first_key_format_is_dropped_not_misread(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "results.sqlite"
+    old = sqlite3.connect(str(path))
+    old.execute("CREATE TABLE entries (stage TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT "
+                "NULL, PRIMARY KEY (stage, key)) WITHOUT ROWID")
+    old.execute("INSERT INTO entries VALUES ('prove', ?, '\"stale\"')", (key("a").hex(),))
+    old.commit()
+    old.close()
+    cache = Cache(path)
+    assert cache.info()["entries"] == {}
+    assert cache.get_many("prove", [key("a")]) == {}
+    tables = {name for (name,) in sqlite3.connect(str(path)).execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert tables == {"results"}
+    cache.put_many("prove", [(key("a"), "fresh")])
+    assert cache.get_many("prove", [key("a")]) == {key("a"): "fresh"}

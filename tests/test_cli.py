@@ -127,3 +127,28 @@ def test_list_without_a_kind_shows_the_commands_too(capsys: pytest.CaptureFixtur
     assert cli.main(["list"]) == 0
     out = capsys.readouterr().out
     assert "commands:" in out and "fol_formalisers:" in out and "executors:" in out
+
+
+def test_the_command_exits_with_the_runs_status_and_every_file_written(tmp_path: Path) -> None:
+    # The command ends without Python's shutdown: the exit status, the flushed output and
+    # the JSON results must be those of a normal exit.
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from conftest import TEST_PLUGINS, write_suite
+
+    rows = [{"problem_id": f"p{i}", "node_id": "1", "step": f"So: {i} + 1 = {i + 1}",
+             "perturbed": f"So: {i} + 1 = {i + 1 + (i % 2)}"} for i in range(6)]
+    write_suite(tmp_path, "demo", rows,
+                {"perturber": "given", "formaliser": "arith", "prover": "arith"})
+    out = tmp_path / "r.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "afcheck.cli", str(tmp_path / "demo"), "--plugin", "arith",
+         "--no-cache", "--json", str(out), "-p", "no:cacheprovider"],
+        env={**os.environ, "PYTHONPATH": str(TEST_PLUGINS)}, capture_output=True, text=True,
+        timeout=120)
+    assert done.returncode == 1, done.stdout + done.stderr  # the unperturbed steps fail
+    assert "3 failed, 3 passed" in done.stdout
+    assert len(json.loads(out.read_text(encoding="utf-8"))["steps"]) == 6

@@ -122,6 +122,8 @@ def test_a_predicate_at_two_arities_is_two_relations_in_the_counter_model() -> N
     assert all(len(row) == 2 for row in relations["Deposit/2"])
     shown = verdict.model.render()
     assert "Deposit/1:" in shown and "Deposit/2:" in shown
+
+
 def test_the_expansion_is_counted_without_building_it_and_stops_at_the_cap() -> None:
     from afcheck_fol.equiv import expansion_size
 
@@ -143,3 +145,16 @@ def test_a_search_budget_stops_the_finite_model_search_and_z3_still_decides() ->
                               "on over 5 nodes (limit 5))")
     full = check(left, right, TARSKI, "none")
     assert full.equivalent is False and full.how.startswith("finite-model search")
+
+
+def test_a_verdict_and_its_counter_model_do_not_depend_on_earlier_checks() -> None:
+    # Calls inside one scope share a z3 context; each check opens its own, so what was built
+    # before (other pairs, the same pair) cannot change what z3 answers for this pair. In a
+    # context kept across checks the second counter-model here differs from the first.
+    pair = ("SameCol(b, f)", "SameRow(b, f)")
+    first = decide(*pair).to_json()
+    for left, right in [("Cube(a)", "Tet(a)"), ("∃x Small(x)", "∀x Small(x)")]:
+        decide(left, right)
+    again = decide(*pair).to_json()
+    assert first["equivalent"] is False and first["counter_model"] is not None
+    assert again == first

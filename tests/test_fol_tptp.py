@@ -55,6 +55,24 @@ def test_problem_has_one_conjecture_named_conclusion() -> None:
     assert text.count("conjecture") == 1
 
 
+def test_an_axiom_printed_again_reads_as_a_fresh_map_prints_it() -> None:
+    # problem() keeps each axiom's text by identity in the map; a map that grew in between
+    # must still print the same problem as a fresh map given the same history.
+    cold = Forall(x, Implies(Pred("Cold", (x,)), Pred("Blue", (x,))))
+    goal = Pred("Blue", (Const("bob"),))
+    kept, fresh = SymbolMap(), SymbolMap()
+    first = problem([cold], goal, kept).text
+    assert problem([cold], Not(goal), kept).text == problem([cold], Not(goal), fresh).text
+    assert problem([Pred("Cold", (Const("cold"),)), cold], None, kept).text == \
+        "fof(premise_1, axiom, cold(cold_2)).\nfof(premise_2, axiom, ![X]: (cold(X) => blue(X))).\n"
+    assert problem([cold], goal, kept).text == first
+    loose = Pred("Cold", (y,))
+    with pytest.raises(TptpError, match="premise_1: free variable"):
+        problem([loose], None, kept)
+    with pytest.raises(TptpError, match="premise_1: free variable"):
+        problem([loose], None, kept)
+
+
 def test_free_variables_are_refused_with_the_formula_name() -> None:
     with pytest.raises(TptpError, match=r"premise_2: free variable\(s\) x"):
         problem([Truth(True), Pred("P", (x,))], None, SymbolMap())

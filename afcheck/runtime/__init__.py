@@ -158,7 +158,7 @@ class Runtime:
         from afcheck.runtime import cache as cache_module
 
         store = self.cache if built.cacheable else None
-        keys = ([cache_module.key(stage, built.fingerprint, *key(item)) for item in batch]
+        keys = (cache_module.keys((stage, built.fingerprint), [key(item) for item in batch])
                 if store is not None else [])
         found = store.get_many(stage, keys) if store is not None else {}
         out: list[R | None] = [None] * len(batch)

@@ -20,17 +20,25 @@ cheap). Each method stores its records under its own stage names, with its own `
 A database that SQLite cannot read (truncated, overwritten, damaged pages) or cannot open
 raises :class:`CacheError`, one line that says what to do, when it is opened or when the damage
 is met; ``afcheck cache clear`` removes a damaged database (:func:`remove`).
+
+A key is a 128-bit BLAKE2b digest of its parts, each written with its type and byte length
+(a text as its UTF-8, anything else as sorted JSON), so distinct parts never share an encoding.
+Entries live in the table ``results``, a rowid table with an index on (stage, key): the values
+are appended in order and only the small index is in key order, which makes a chunk's insert
+and commit about three times cheaper than a table ordered by key. A database written with the
+first key format (64-character hex keys in a table ``entries``) is dropped when opened: none
+of its keys can be met again, and they must not be misread.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from hashlib import blake2b
 from pathlib import Path
 from typing import Any
 
@@ -55,11 +63,44 @@ def default_dir() -> Path:
     return Path(platformdirs.user_cache_dir("afcheck"))
 
 
-def key(*parts: Any) -> str:
-    payload = json.dumps([FORMAT, *parts], ensure_ascii=False, sort_keys=True, default=str)
-    # surrogatepass: a lone surrogate (a model's reply can decode to one) still has a key of
-    # its own, and every other text keeps the key it always had.
-    return hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()
+def key(*parts: Any) -> bytes:
+    """The key of ``parts``: stable across runs and machines, 16 bytes."""
+    digest = _root.copy()
+    _feed(digest, parts)
+    return digest.digest()
+
+
+def keys(shared: Sequence[Any], each: Iterable[Sequence[Any]]) -> list[bytes]:
+    """``key(*shared, *parts)`` for each ``parts`` of ``each``; the shared parts (a stage and
+    a component's fingerprint, often a long prompt template) are hashed once."""
+    prefix = _root.copy()
+    _feed(prefix, shared)
+    out = []
+    for parts in each:
+        digest = prefix.copy()
+        _feed(digest, parts)
+        out.append(digest.digest())
+    return out
+
+
+def _feed(digest: Any, parts: Iterable[Any]) -> None:
+    for part in parts:
+        if type(part) is str:
+            # surrogatepass: a lone surrogate (a model's reply can decode to one) still has a
+            # key of its own.
+            data = part.encode("utf-8", "surrogatepass")
+            digest.update(b"s%d:" % len(data))
+        else:
+            data = json.dumps(part, ensure_ascii=False, sort_keys=True, default=str).encode(
+                "utf-8", "surrogatepass")
+            digest.update(b"j%d:" % len(data))
+        digest.update(data)
+
+
+KEY_FORMAT = 2
+"""The key's encoding (bumped with the table it is stored in, see the module docstring)."""
+_root = blake2b(digest_size=16, person=b"afcheck-cache")
+_root.update(b"%d:%d:" % (KEY_FORMAT, FORMAT))
 
 
 def _stored(value: Any) -> str:
@@ -117,10 +158,13 @@ class Cache:
         try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
+            # The first key format's table: its keys can never be met again.
+            self._db.execute("DROP TABLE IF EXISTS entries")
             self._db.execute(
-                "CREATE TABLE IF NOT EXISTS entries (stage TEXT NOT NULL, key TEXT NOT NULL, "
-                "value TEXT NOT NULL, PRIMARY KEY (stage, key)) WITHOUT ROWID"
+                "CREATE TABLE IF NOT EXISTS results (stage TEXT NOT NULL, key BLOB NOT NULL, "
+                "value TEXT NOT NULL, PRIMARY KEY (stage, key))"
             )
+            self._db.execute(f"PRAGMA user_version = {KEY_FORMAT}")
             self._db.commit()
         except sqlite3.Error as exc:
             self._db.close()
@@ -128,14 +172,14 @@ class Cache:
         self.hits = 0
         self.misses = 0
 
-    def get_many(self, stage: str, keys: Sequence[str]) -> dict[str, Any]:
-        found: dict[str, Any] = {}
+    def get_many(self, stage: str, keys: Sequence[bytes]) -> dict[bytes, Any]:
+        found: dict[bytes, Any] = {}
         with self._lock, self._errors():
             for start in range(0, len(keys), 500):
                 chunk = list(keys[start:start + 500])
                 marks = ",".join("?" * len(chunk))
                 rows = self._db.execute(
-                    f"SELECT key, value FROM entries WHERE stage = ? AND key IN ({marks})",
+                    f"SELECT key, value FROM results WHERE stage = ? AND key IN ({marks})",
                     [stage, *chunk],
                 )
                 found.update((k, json.loads(v)) for k, v in rows)
@@ -143,23 +187,23 @@ class Cache:
         self.misses += len(set(keys)) - len(found)
         return found
 
-    def put_many(self, stage: str, items: Iterable[tuple[str, Any]]) -> None:
+    def put_many(self, stage: str, items: Iterable[tuple[bytes, Any]]) -> None:
         rows = [(stage, k, _stored(v)) for k, v in items]
         with self._lock, self._errors():
             self._db.executemany(
-                "INSERT OR REPLACE INTO entries (stage, key, value) VALUES (?, ?, ?)", rows)
+                "INSERT OR REPLACE INTO results (stage, key, value) VALUES (?, ?, ?)", rows)
             self._db.commit()
 
     def info(self) -> dict[str, Any]:
         with self._lock, self._errors():
             counts = dict(self._db.execute(
-                "SELECT stage, COUNT(*) FROM entries GROUP BY stage ORDER BY stage"))
+                "SELECT stage, COUNT(*) FROM results GROUP BY stage ORDER BY stage"))
         size = sum(p.stat().st_size for p in self.path.parent.glob(self.path.name + "*"))
         return {"path": str(self.path), "entries": counts, "bytes": size}
 
     def clear(self) -> int:
         with self._lock, self._errors():
-            removed = self._db.execute("DELETE FROM entries").rowcount
+            removed = self._db.execute("DELETE FROM results").rowcount
             self._db.commit()
             self._db.execute("VACUUM")
         return int(removed)

@@ -34,6 +34,7 @@ from afcheck_fol.equiv import (
     SEARCH_BUDGET,
     Equivalence,
     check,
+    scope,
 )
 from afcheck_fol.formula import Formula
 from afcheck_fol.suite import Item
@@ -202,6 +203,24 @@ def _judge(formula: Formula, item: Item, settings: Settings) -> tuple[Judged, st
     ranking = rank(formula, item.formulas, settings.ted)
     order, distances = list(ranking.order), ranking.distances
     nearest = order[0]
+    with scope():  # one z3 context for the item's solver calls
+        verdicts = _verdicts(formula, item, order, settings)
+    equivalent = [i for i in order if i in verdicts and verdicts[i].equivalent]
+    undecided = [i for i in order if i in verdicts and verdicts[i].equivalent is None]
+    if equivalent:
+        pure = [i for i in equivalent if verdicts[i].theory == "none"]
+        status, chosen = CORRECT, (pure or equivalent)[0]
+    elif undecided:
+        status, chosen = UNDECIDED, undecided[0]
+    else:
+        status, chosen = SEMANTIC_ERROR, nearest
+    return (status, nearest, distances[nearest], chosen, verdicts[chosen]), ranking.skipped
+
+
+def _verdicts(
+    formula: Formula, item: Item, order: Sequence[int], settings: Settings
+) -> dict[int, Equivalence]:
+    """Equivalence with each gold in ``order`` until one is equivalent in pure logic."""
     verdicts: dict[int, Equivalence] = {}
     for index in order:
         if any(v.equivalent for v in verdicts.values()):
@@ -218,16 +237,7 @@ def _judge(formula: Formula, item: Item, settings: Settings) -> tuple[Judged, st
         verdicts[index] = verdict
         if verdict.equivalent and verdict.theory == "none":
             break
-    equivalent = [i for i in order if i in verdicts and verdicts[i].equivalent]
-    undecided = [i for i in order if i in verdicts and verdicts[i].equivalent is None]
-    if equivalent:
-        pure = [i for i in equivalent if verdicts[i].theory == "none"]
-        status, chosen = CORRECT, (pure or equivalent)[0]
-    elif undecided:
-        status, chosen = UNDECIDED, undecided[0]
-    else:
-        status, chosen = SEMANTIC_ERROR, nearest
-    return (status, nearest, distances[nearest], chosen, verdicts[chosen]), ranking.skipped
+    return verdicts
 
 
 def decide_all(

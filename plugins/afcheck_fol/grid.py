@@ -12,7 +12,7 @@ over them, so that a z3 model of the encoding *is* a Tarski world.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -64,7 +64,6 @@ class Board:
 
     def atom(self, name: str, args: Sequence[z3.ExprRef]) -> z3.BoolRef:
         """The meaning of ``name(args…)``; ``KeyError`` for a name the board does not know."""
-        import z3
 
         if name in SHAPES:
             return self.shape(args[0]) == SHAPES.index(name)
@@ -72,25 +71,11 @@ class Board:
             return self.size(args[0]) == SIZES.index(name)
         if name == "Between":
             return self._between(*args)
+        # Only the asked predicate is built: building all eleven for every atom was most of
+        # the encoding's time.
+        meaning = _BINARY[name]
         a, b = args
-        col, row = self.col, self.row
-        binary: dict[str, z3.BoolRef] = {
-            "SameShape": self.shape(a) == self.shape(b),
-            "SameSize": self.size(a) == self.size(b),
-            "Larger": self.size(a) > self.size(b),
-            "Smaller": self.size(a) < self.size(b),
-            "SameCol": col(a) == col(b),
-            "SameRow": row(a) == row(b),
-            "LeftOf": col(a) < col(b),
-            "RightOf": col(a) > col(b),
-            "FrontOf": row(a) > row(b),
-            "BackOf": row(a) < row(b),
-            "Adjoins": z3.Or(
-                z3.And(col(a) == col(b), z3.Or(row(a) - row(b) == 1, row(b) - row(a) == 1)),
-                z3.And(row(a) == row(b), z3.Or(col(a) - col(b) == 1, col(b) - col(a) == 1)),
-            ),
-        }
-        return binary[name]
+        return meaning(self, a, b)
 
     def _between(self, a: z3.ExprRef, b: z3.ExprRef, c: z3.ExprRef) -> z3.BoolRef:
         import z3
@@ -109,6 +94,32 @@ class Board:
                 same_direction(dx1, dx2), same_direction(dy1, dy2),
             ),
         )
+
+
+def _adjoins(board: Board, a: z3.ExprRef, b: z3.ExprRef) -> z3.BoolRef:
+    import z3
+
+    col, row = board.col, board.row
+    return z3.Or(
+        z3.And(col(a) == col(b), z3.Or(row(a) - row(b) == 1, row(b) - row(a) == 1)),
+        z3.And(row(a) == row(b), z3.Or(col(a) - col(b) == 1, col(b) - col(a) == 1)),
+    )
+
+
+_BINARY: dict[str, Callable[[Board, z3.ExprRef, z3.ExprRef], z3.BoolRef]] = {
+    "SameShape": lambda board, a, b: board.shape(a) == board.shape(b),
+    "SameSize": lambda board, a, b: board.size(a) == board.size(b),
+    "Larger": lambda board, a, b: board.size(a) > board.size(b),
+    "Smaller": lambda board, a, b: board.size(a) < board.size(b),
+    "SameCol": lambda board, a, b: board.col(a) == board.col(b),
+    "SameRow": lambda board, a, b: board.row(a) == board.row(b),
+    "LeftOf": lambda board, a, b: board.col(a) < board.col(b),
+    "RightOf": lambda board, a, b: board.col(a) > board.col(b),
+    "FrontOf": lambda board, a, b: board.row(a) > board.row(b),
+    "BackOf": lambda board, a, b: board.row(a) < board.row(b),
+    "Adjoins": _adjoins,
+}
+"""The binary predicates' meanings over a board's attributes."""
 
 
 @dataclass(frozen=True)

@@ -141,7 +141,9 @@ class Ranking:
 def rank(candidate: Formula, golds: Sequence[Formula], budget: Budget = BUDGET) -> Ranking:
     """The golds by distance to ``candidate``, lowest index first among ties."""
     try:
-        found = [distance(candidate, gold, budget) for gold in golds]
+        # A candidate identical to a gold is at distance 0 from it: the distance, the costliest
+        # part of an easy item, is computed only for the others.
+        found = [0 if candidate == gold else distance(candidate, gold, budget) for gold in golds]
     except OverBudget as exc:
         own = size(candidate)
         bound = [abs(size(gold) - own) for gold in golds]

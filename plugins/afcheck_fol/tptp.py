@@ -68,6 +68,11 @@ class SymbolMap:
     variables: dict[str, str] = field(default_factory=dict)
     reverse: dict[str, tuple[str, str]] = field(default_factory=dict)
     """TPTP word → (kind, FOL name); variables under the kind ``"var"``."""
+    printed: dict[int, tuple[Formula, str]] = field(default_factory=dict, repr=False,
+                                                    compare=False)
+    """Each closed formula :func:`problem` printed with this map, by identity: the map only
+    grows, so a formula printed again gives the same text, and a chain's premises are
+    printed for every query of the chain. The formula is kept so that its id stays its own."""
 
     def symbol(self, kind: str, name: str) -> str:
         known = self.symbols.get((kind, name))
@@ -167,8 +172,14 @@ def problem(
         raise ValueError("one name per axiom")
     lines: list[str] = []
     for name, formula in zip(names, axioms, strict=True):
-        _closed(name, formula)
-        lines.append(f"fof({name}, axiom, {formula_to_tptp(formula, symbols)}).")
+        known = symbols.printed.get(id(formula))
+        if known is not None and known[0] is formula:
+            text = known[1]
+        else:
+            _closed(name, formula)
+            text = formula_to_tptp(formula, symbols)
+            symbols.printed[id(formula)] = (formula, text)
+        lines.append(f"fof({name}, axiom, {text}).")
     if conjecture is not None:
         _closed("conclusion", conjecture)
         lines.append(f"fof(conclusion, conjecture, {formula_to_tptp(conjecture, symbols)}).")

@@ -71,9 +71,17 @@ def _units(text: str) -> list[str]:
         if text[i] == "\n" or _sentence_end(text, i, start):
             units.append(text[start : i + 1])
             start = i + 1
-        i += 1
+        # Every other character is passed over as it is: go straight to the next one that
+        # can open math, end a line or end a sentence.
+        found = _NOTABLE.search(text, i + 1)
+        i = found.start() if found else len(text)
     units.append(text[start:])
     return units
+
+
+_NOTABLE = re.compile(r"[\\$\n.?!]")
+"""The characters :func:`_units` acts on: math openers' first characters, line and sentence
+ends."""
 
 
 _OPENER_CHARS = frozenset("\\$")
