@@ -246,7 +246,8 @@ def check(
     """Whether ``left`` and ``right`` are equivalent under ``theory`` (the language's default
     when ``None``); see the module docstring for the order of the attempts."""
     with scope():
-        return _check(left, right, language, theory, rlimit=rlimit, max_domain=max_domain)
+        return _check(left, right, language, theory, rlimit=rlimit, max_domain=max_domain,
+                      search=search)
 
 
 def _check(
@@ -257,6 +258,7 @@ def _check(
     *,
     rlimit: int,
     max_domain: int,
+    search: Budget,
 ) -> Equivalence:
     chosen = theory_named(language, theory)
     plain = theory_named(language, "none") if "none" in language.theories else chosen
