@@ -352,7 +352,7 @@ def _proved(cache_dir: Path) -> int:
         return 0
     try:
         with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1) as db:
-            return int(db.execute("SELECT count(*) FROM entries WHERE stage = 'prove'")
+            return int(db.execute("SELECT count(*) FROM results WHERE stage = 'prove'")
                        .fetchone()[0])
     except sqlite3.Error:
         return 0

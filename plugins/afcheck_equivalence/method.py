@@ -454,8 +454,6 @@ class Equivalence:
                                   read=share_read(results))
 
 
-
-
 def _write_candidates(runtime: Runtime, choice: Choice,
                       items: list[Item]) -> dict[str, str | None]:
     from afcheck.registry import FORMALISER
