@@ -21,8 +21,6 @@ __all__ = ["MASK", "looks_like_key", "redact", "scrub", "url_secrets"]
 
 MASK = "***"
 
-# Greedy to the last `@` of the authority: a password may hold an unencoded `@`.
-_URL_USERINFO = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<userinfo>[^/\s?#]+)@")
 _QUERY_SECRET = re.compile(
     r"(?P<name>[?&;](?:api[-_]?key|key|token|access[-_]?token|auth|secret|password|sig)=)"
     r"(?P<value>[^&#\s]+)",
@@ -43,8 +41,7 @@ def redact(text: str) -> str:
     """``text`` with URL credentials, secret query values and key-shaped words masked."""
     if not text:
         return text
-    text = redact_text(text)
-    text = _URL_USERINFO.sub(lambda m: f"{m.group('scheme')}{MASK}@", text)
+    text = redact_text(text)  # URL credentials (to the last `@`) among them
     text = _QUERY_SECRET.sub(lambda m: f"{m.group('name')}{MASK}", text)
     text = _BEARER.sub(lambda m: f"{m.group('name')}{MASK}", text)
     return _KEY_SHAPES.sub(MASK, text)
