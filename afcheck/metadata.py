@@ -37,10 +37,12 @@ class RunStart:
     def record(self) -> JsonObject:
         """The ``run`` section of the result file, ended now."""
         ended = datetime.now(timezone.utc)
+        # Suites of one work tree share its commit and status: each is asked of git once.
+        trees: dict[str, JsonObject] = {}
         suites: dict[str, JsonObject | None] = {}
         for path in self.paths:
             folder = Path(self.cwd, path.split("::", 1)[0])
-            suites[path] = git_state(folder if folder.is_dir() else folder.parent)
+            suites[path] = git_state(folder if folder.is_dir() else folder.parent, trees)
         return {
             "command": list(self.command),
             "started": self.started.isoformat(timespec="seconds"),
@@ -50,13 +52,14 @@ class RunStart:
             "python": f"{platform.python_implementation()} {platform.python_version()}",
             "platform": platform.platform(),
             "cwd": self.cwd,
-            "git": {"checkout": git_state(Path(self.cwd)), "suites": suites},
+            "git": {"checkout": git_state(Path(self.cwd), trees), "suites": suites},
         }
 
 
-def git_state(folder: Path) -> JsonObject | None:
+def git_state(folder: Path, trees: dict[str, JsonObject] | None = None) -> JsonObject | None:
     """``{"commit", "dirty", "root"}`` of the git work tree that holds ``folder``; ``None``
-    outside one or without git. ``dirty``: tracked files differ from the commit."""
+    outside one or without git. ``dirty``: tracked files differ from the commit. ``trees``
+    holds the states already found, by root, and is added to."""
     def git(*args: str) -> str | None:
         try:
             done = subprocess.run(["git", "-C", str(folder), *args], capture_output=True,
@@ -66,11 +69,18 @@ def git_state(folder: Path) -> JsonObject | None:
         return done.stdout.strip() if done.returncode == 0 else None
 
     top = git("rev-parse", "--show-toplevel")
+    if top is None:
+        return None
+    if trees is not None and top in trees:
+        return trees[top]
     commit = git("rev-parse", "HEAD")
-    if top is None or commit is None:
+    if commit is None:
         return None
     status = git("status", "--porcelain", "--untracked-files=no")
-    return {"commit": commit, "dirty": bool(status), "root": top}
+    state: JsonObject = {"commit": commit, "dirty": bool(status), "root": top}
+    if trees is not None:
+        trees[top] = state
+    return state
 
 
 def _redacted(command: Sequence[str]) -> list[str]:
