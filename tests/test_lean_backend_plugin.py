@@ -82,3 +82,25 @@ def test_a_repl_the_sandbox_stops_is_one_line_that_names_the_way_out(
     assert code == 1
     (line,) = [x for x in out.splitlines() if "smoke check" in x]
     assert line.startswith("FAIL smoke check: ") and "--lean-sandbox off" in line
+
+
+def test_doctor_tells_how_to_install_lean_interact_in_the_form_that_fits_this_install(
+        fake: FakeLean, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib.metadata
+
+    from afcheck.install import install_command
+
+    real = importlib.metadata.version
+
+    def version(name: str) -> str:
+        if name == "lean-interact":
+            raise importlib.metadata.PackageNotFoundError(name)
+        return real(name)
+
+    monkeypatch.setattr(importlib.metadata, "version", version)
+    settings = fake.settings
+    code = lean_command(["doctor", "--project", str(settings.project), "--lake", settings.lake])
+    (line,) = [x for x in capsys.readouterr().out.splitlines() if "lean-interact" in x]
+    assert code == 1
+    assert line == f"MISSING lean-interact: not installed ({install_command('lean')})"

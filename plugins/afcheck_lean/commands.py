@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from afcheck.errors import AfcheckError
+from afcheck.install import install_command
 from afcheck_lean.kernel import kernel_available
 from afcheck_lean.lake_project import ProjectError, create_project, inspect_project
 from afcheck_lean.sandbox import probe
@@ -155,7 +156,7 @@ def _facts(settings: LeanSettings) -> list[tuple[str, str, bool]]:
     except Exception:  # noqa: BLE001 - not installed
         interact = ""
     return [
-        ("lean-interact", interact or "not installed (pip install 'afcheck[lean]')",
+        ("lean-interact", interact or f"not installed ({install_command('lean')})",
          bool(interact)),
         ("lake", _lake_version(lake) if lake else
          f"'{settings.lake}' not found on PATH (afcheck lean setup installs elan; then add "
@@ -218,7 +219,7 @@ def _ensure_lake(settings: LeanSettings) -> bool:
         return True
     installer = shutil.which("install-lean")
     if installer is None:
-        print("install-lean (from lean-interact) not found: pip install 'afcheck[lean]'",
+        print(f"install-lean (from lean-interact) not found: {install_command('lean')}",
               file=sys.stderr)
         return False
     if not _run([installer], Path.cwd()):
