@@ -20,6 +20,7 @@ from afcheck_fol.kinds import FOL_FORMALISER, FOL_PROVER
 from afcheck_fol.provers import FolProver, ProverResult, Szs
 from afcheck_fol.tptp import Problem
 
+from afcheck.budget import Budget
 from afcheck.components import Built
 from afcheck.errors import LoadError
 from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, Selection
@@ -34,6 +35,10 @@ from afcheck_chains.verify import ProofCache
 
 MAX_ATTEMPTS = 3
 """NL→FOL attempts per chain (the seed's limit) for formalisers that sample."""
+
+PROVER_LIMITS = ("the prover's own limits (eprover: 10 s CPU, 25 s wall, 2,048 MiB a problem; "
+                 "z3-fol: 5 s a check)")
+"""What bounds a prover call when ``chains.prove`` sets no bound."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +100,12 @@ class ChainsMethod:
     kinds = ("fol_formaliser", "fol_prover")
     defaults: Mapping[str, object] = {"fol_formaliser": "rules", "fol_prover": "eprover"}
     gates: Mapping[str, str] = GATES
+    budgets: Mapping[str, Budget] = {"prove": Budget(otherwise=PROVER_LIMITS)}
+    """``prove``: one prover call on one problem (a step, the conclusion under the premises
+    or under the proof path). Its ``seconds`` and ``memory_mb`` reach the prover as the
+    options that bound it (:meth:`afcheck.runtime.Runtime.budgeted`); unset, the prover's own
+    limits hold. A problem stopped at a limit labels its step ``Limit`` with the reason and
+    leaves its chain undecided; such a result is never cached."""
 
     def cases(self, record: Record, selection: Selection) -> Iterable[tuple[str, ChainCase]]:
         if not isinstance(record, ChainRecord):
@@ -113,7 +124,8 @@ class ChainsMethod:
         out: dict[int, ChainResult] = {}
         for (formaliser_choice, prover_choice), indices in groups.items():
             formaliser = _RuntimeFormaliser(runtime, formaliser_choice)
-            prover = _RuntimeProver(runtime, prover_choice)
+            prover = _RuntimeProver(runtime, runtime.budgeted(FOL_PROVER, prover_choice,
+                                                              self.name, "prove"))
             results = run_chains([cases[i].spec.record for i in indices], formaliser, prover,
                                  cache=ProofCache(), max_attempts=MAX_ATTEMPTS)
             for index, result in zip(indices, results, strict=True):
