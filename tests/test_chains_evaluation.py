@@ -178,4 +178,25 @@ def test_a_budget_for_a_stage_chains_has_not_lists_those_it_has() -> None:
     done = afcheck(str(EXAMPLES), "--no-cache", "--budget", "chains.nosuch.seconds=1")
     assert done.returncode != 0
     assert ("--budget chains.nosuch.seconds=1: no stage 'chains.nosuch' in this run; stages "
-            "with a budget: chains.prove") in done.stdout + done.stderr
+            "with a budget: chains.prove, chains.translate") in done.stdout + done.stderr
+
+
+def test_a_formula_over_the_translate_budget_leaves_its_chain_undecided(tmp_path: Path
+                                                                         ) -> None:
+    atoms = " ∧ ".join(f"Red(a{i})" for i in range(40))
+    big = {**FAST, "id": "big", "premises_fol": [atoms, "∀x (Lorpus(x) → Gimpus(x))",
+                                                 "Lorpus(ann)"]}
+    suite = _suite(tmp_path / "s", [FAST, big])
+    out = tmp_path / "r.json"
+    done = afcheck(str(suite), "--no-cache", "-rs", "--json", str(out),
+                   "--budget", "chains.translate.size=300")
+    text = done.stdout + done.stderr
+    assert done.returncode == 0, text
+    assert "1 passed, 1 skipped" in text
+    size = len(atoms.encode())
+    assert (f"c.jsonl:2: premise 1: over budget: translate on {size:,} bytes (limit 300) "
+            "(--budget chains.translate.size)") in text
+    cases = {c["id"]: c for c in json.loads(out.read_text())["steps"]}
+    assert cases["big"]["analysis"] == "undecided" and cases["fast"]["status"] == "passed"
+    # The default budget reads it.
+    assert afcheck(str(suite), "--no-cache").returncode == 0

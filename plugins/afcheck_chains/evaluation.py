@@ -27,7 +27,7 @@ from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, Se
 from afcheck.runtime import Runtime
 from afcheck.suites import Record, SuiteSpec
 from afcheck_chains import outcome as outcomes
-from afcheck_chains.formalise import Formalised, read_chain, task
+from afcheck_chains.formalise import TRANSLATE_BUDGET, Formalised, read_chain, task
 from afcheck_chains.method import ChainResult, run_chains
 from afcheck_chains.records import ChainRecord
 from afcheck_chains.summary import GATES, ChainsSummary, summarise
@@ -80,16 +80,17 @@ class _RuntimeFormaliser:
     """The run's FOL formaliser asked for whole chains, one task per chain, through the run's
     result cache (:func:`afcheck_fol.formaliser.formalise_cached`)."""
 
-    def __init__(self, runtime: Runtime, choice: Choice) -> None:
+    def __init__(self, runtime: Runtime, choice: Choice, budget: Budget) -> None:
         self.runtime = runtime
         self.choice = choice
+        self.budget = budget
         self.deterministic = deterministic(
             runtime.component(FOL_FORMALISER, choice).component)
 
     def formalise(self, records: Sequence[ChainRecord], attempt: int = 0) -> list[Formalised]:
         answers = formalise_cached(self.runtime, self.choice, [task(r) for r in records],
                                    attempt)
-        return [read_chain(r, a) for r, a in zip(records, answers, strict=True)]
+        return [read_chain(r, a, self.budget) for r, a in zip(records, answers, strict=True)]
 
 
 class ChainsMethod:
@@ -100,8 +101,11 @@ class ChainsMethod:
     kinds = ("fol_formaliser", "fol_prover")
     defaults: Mapping[str, object] = {"fol_formaliser": "rules", "fol_prover": "eprover"}
     gates: Mapping[str, str] = GATES
-    budgets: Mapping[str, Budget] = {"prove": Budget(otherwise=PROVER_LIMITS)}
-    """``prove``: one prover call on one problem (a step, the conclusion under the premises
+    budgets: Mapping[str, Budget] = {"prove": Budget(otherwise=PROVER_LIMITS),
+                                     "translate": TRANSLATE_BUDGET}
+    """``translate``: the size of one formula of the formaliser's answer, checked before it
+    is parsed; over it the item is undecided with the reason. ``prove``: one prover call on
+    one problem (a step, the conclusion under the premises
     or under the proof path). Its ``seconds`` and ``memory_mb`` reach the prover as the
     options that bound it (:meth:`afcheck.runtime.Runtime.budgeted`); unset, the prover's own
     limits hold. A problem stopped at a limit labels its step ``Limit`` with the reason and
@@ -123,7 +127,8 @@ class ChainsMethod:
             groups.setdefault((case.spec.formaliser, case.spec.prover), []).append(index)
         out: dict[int, ChainResult] = {}
         for (formaliser_choice, prover_choice), indices in groups.items():
-            formaliser = _RuntimeFormaliser(runtime, formaliser_choice)
+            formaliser = _RuntimeFormaliser(runtime, formaliser_choice,
+                                            runtime.budget(self.name, "translate"))
             prover = _RuntimeProver(runtime, runtime.budgeted(FOL_PROVER, prover_choice,
                                                               self.name, "prove"))
             results = run_chains([cases[i].spec.record for i in indices], formaliser, prover,
