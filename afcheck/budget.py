@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, replace
 
 from afcheck.errors import UsageError
+from afcheck.method import declared
 
 KEYS = ("seconds", "memory_mb", "size")
 """The settings of a budget, as ``--budget`` names them."""
@@ -110,7 +111,7 @@ UNBOUNDED_CLOCK = Clock("", None)
 
 def budgets_of(method: object) -> Mapping[str, Budget]:
     """A method's declared budgets by stage (``budgets``); none when it declares none."""
-    return dict(getattr(method, "budgets", None) or {})
+    return declared(method, "budgets", Budget)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 import pytest
 
 from afcheck import hookimpl
-from afcheck.budget import Budget, Clock, OverBudget, parse_change, resolve
+from afcheck.budget import Budget, Clock, OverBudget, budgets_of, parse_change, resolve
 from afcheck.errors import UsageError
 from afcheck.method import Choice
 from afcheck.plugins import Plugins
@@ -147,3 +147,20 @@ def test_describe_says_what_holds_without_a_bound() -> None:
     assert Budget(otherwise="the prover's own limits").describe() == "the prover's own limits"
     assert Budget(seconds=3, otherwise="the prover's own limits").describe() == "seconds=3"
     assert Budget().describe() == "unbounded"
+
+
+class _Declares:
+    budgets = {"prove": Budget(seconds=2)}
+    settings = {"seed": int}
+    next_steps = None  # declared as nothing: the same as not declared
+
+
+def test_one_reader_of_a_methods_optional_declarations() -> None:
+    from afcheck.method import next_steps_of, settings_of
+
+    method = _Declares()
+    assert budgets_of(method) == {"prove": Budget(seconds=2)}
+    assert settings_of(method) == {"seed": int}
+    assert next_steps_of(method) == {} and budgets_of(object()) == {}
+    # A copy: what a reader does with it never changes the method's own declaration.
+    assert budgets_of(method) is not _Declares.budgets
