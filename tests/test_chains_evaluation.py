@@ -109,7 +109,7 @@ def test_generate_command_through_afcheck(tmp_path: Path) -> None:
 
 def _pigeon_fol(pigeons: int) -> list[str]:
     """``pigeons`` pigeons in one hole fewer, one pigeon a hole: inconsistent, and slow for
-    E to find so (about 2 s for 6 pigeons with its default limits)."""
+    E to find so (measured: 2.5 s for 6 pigeons, 9 s for 7)."""
     holes = range(pigeons - 1)
     axioms = [" ∨ ".join(f"In(p{i}, h{j})" for j in holes) for i in range(pigeons)]
     axioms += [f"¬(In(p{i}, h{j}) ∧ In(p{k}, h{j}))"
@@ -121,9 +121,9 @@ FAST = {"id": "fast", "premises": ["Every lorpus is a gimpus.", "Ann is a lorpus
         "conclusion": "Ann is a gimpus.", "label": "True", "steps": ["So Ann is a gimpus."],
         "answer": "True", "premises_fol": ["∀x (Lorpus(x) → Gimpus(x))", "Lorpus(ann)"],
         "conclusion_fol": "Gimpus(ann)", "steps_fol": ["Gimpus(ann)"]}
-SLOW = {"id": "pigeons", "premises": ["Six pigeons sit in five holes, one pigeon a hole."],
+SLOW = {"id": "pigeons", "premises": ["Seven pigeons sit in six holes, one pigeon a hole."],
         "conclusion": "Bob is happy.", "label": "True", "steps": ["So Bob is happy."],
-        "answer": "True", "premises_fol": _pigeon_fol(6), "conclusion_fol": "Happy(bob)",
+        "answer": "True", "premises_fol": _pigeon_fol(7), "conclusion_fol": "Happy(bob)",
         "steps_fol": ["Happy(bob)"]}
 
 

@@ -30,7 +30,7 @@ def _suite(folder: Path) -> Path:
         _step("1", "2 + 3 = 5.", "2 + 3 = 6.", "theorem a : (2 : ℕ) + 3 = 5 := by sorry",
               "theorem a : (2 : ℕ) + 3 = 6 := by sorry"),
         _step("2", "No cube is a sum of two cubes.", "Some cube is a sum of two cubes.",
-              FERMAT_3, FERMAT_3.replace("≠", "=")),
+              FERMAT_3, "theorem b : (1 : ℕ) ^ 3 + 1 ^ 3 = 1 ^ 3 := by sorry"),
     ]
     (folder / "steps.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n"
                                                 for r in rows))
@@ -56,8 +56,8 @@ def test_a_statement_over_the_prove_budget_is_its_own_outcome_and_never_cached(
     assert "z3 returned unknown (timeout)" in text
     data = json.loads(out.read_text())
     assert data["config"]["budgets"]["faithfulness"]["prove"]["seconds"] == 0.4
-    # Only the decided verdicts are kept (both of step 1, and the perturbed cube equation,
-    # refuted at x = y = z = 1); the stopped one is asked again next run.
+    # Only the decided verdicts are kept (both of step 1, and the refuted perturbation of
+    # step 2); the stopped one is asked again next run.
     info = afcheck("cache", "info", "--json", "--cache-dir", str(cache))
     assert json.loads(info.stdout)["entries"]["prove"] == 3
     again = afcheck(*run)
