@@ -125,12 +125,15 @@ class ChainsMethod:
         groups: dict[tuple[Choice, Choice], list[int]] = {}
         for index, case in enumerate(cases):
             groups.setdefault((case.spec.formaliser, case.spec.prover), []).append(index)
+        # The budget reaches each prover before anything is built: a budget the prover
+        # cannot hold is refused before a model is loaded.
+        provers = {prover: runtime.budgeted(FOL_PROVER, prover, self.name, "prove")
+                   for _, prover in groups}
         out: dict[int, ChainResult] = {}
         for (formaliser_choice, prover_choice), indices in groups.items():
             formaliser = _RuntimeFormaliser(runtime, formaliser_choice,
                                             runtime.budget(self.name, "translate"))
-            prover = _RuntimeProver(runtime, runtime.budgeted(FOL_PROVER, prover_choice,
-                                                              self.name, "prove"))
+            prover = _RuntimeProver(runtime, provers[prover_choice])
             results = run_chains([cases[i].spec.record for i in indices], formaliser, prover,
                                  cache=ProofCache(), max_attempts=MAX_ATTEMPTS)
             for index, result in zip(indices, results, strict=True):
