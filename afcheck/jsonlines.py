@@ -115,19 +115,62 @@ _NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 def depth_problem(text: str, limit: int) -> str:
     """Why ``text`` nests arrays and objects deeper than ``limit``, or ""; linear, and cheap
     when the text has fewer brackets than the limit (the common case)."""
-    if text.count("[") + text.count("{") <= limit:
+    at = _too_deep(text, limit)
+    if at is None:
         return ""
+    return (f"nested more than {limit:,} levels deep (at column {at + 1}); flatten the "
+            "record")
+
+
+def _too_deep(text: str, limit: int) -> int | None:
+    """Where ``text`` first nests deeper than ``limit``, or ``None``."""
+    if text.count("[") + text.count("{") <= limit:
+        return None
     depth = 0
     for match in _NESTING.finditer(text):
         token = match.group()
         if token in "[{":
             depth += 1
             if depth > limit:
-                return (f"nested more than {limit:,} levels deep (at column "
-                        f"{match.start() + 1}); flatten the record")
+                return match.start()
         elif token in "]}":
             depth -= 1
-    return ""
+    return None
+
+
+DOCUMENT = Limits(line_bytes=4 * 2**30, depth=512)
+"""The bounds of a file that is one JSON document (a result file, a baseline): a result file
+of a large run holds every item's evidence, and nests a dozen levels."""
+
+
+def read_json_document(path: Path | str, limits: Limits = DOCUMENT) -> JsonLine:
+    """The one JSON value of the file at ``path``, or why there is none, located at the line
+    of the fault (a byte that is not UTF-8, nesting deeper than :attr:`Limits.depth`, the
+    decoder's error), so that no document raises ``UnicodeDecodeError`` or
+    ``RecursionError`` in its reader. ``OSError`` when it cannot be read."""
+    where = str(path)
+    size = Path(path).stat().st_size
+    if size > limits.line_bytes:
+        return JsonLine(Location(where, 1), problem=f"the file is larger than "
+                        f"{_size(limits.line_bytes)} ({size:,} bytes)")
+    raw = Path(path).read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        return JsonLine(Location(where, line), problem=f"not UTF-8 (byte "
+                        f"0x{raw[exc.start]:02x}); save the file as UTF-8")
+    deep = _too_deep(text, limits.depth)
+    if deep is not None:
+        return JsonLine(Location(where, text.count("\n", 0, deep) + 1),
+                        problem=f"nested more than {limits.depth:,} levels deep")
+    try:
+        return JsonLine(Location(where, 1), json.loads(text))
+    except json.JSONDecodeError as exc:
+        return JsonLine(Location(where, exc.lineno), problem=f"not valid JSON ({exc.msg} at "
+                        f"column {exc.colno})")
+    except (ValueError, RecursionError) as exc:  # a number of 5,000 digits
+        return JsonLine(Location(where, 1), problem=f"not readable JSON ({exc})")
 
 
 def read_json_array(path: Path | str, limits: Limits = LIMITS) -> Iterator[JsonLine]:

@@ -169,3 +169,23 @@ def test_a_lone_bracket_line_in_json_lines_is_one_bad_record(tmp_path: Path) -> 
     bad, a, b = read_json_lines(path)
     assert bad.location.line == 1 and bad.problem.startswith("not JSON")
     assert (a.value, b.value) == ({"id": "a"}, {"id": "b"})
+
+
+def test_a_json_document_is_read_with_bounds_and_faults_at_their_line(tmp_path: Path) -> None:
+    from afcheck.jsonlines import read_json_document
+
+    path = tmp_path / "doc.json"
+    path.write_text('{\n  "a": [1, 2],\n  "b": {"c": null}\n}\n')
+    assert read_json_document(path).value == {"a": [1, 2], "b": {"c": None}}
+    path.write_bytes(b'{\n  "a": 1,\n  "b": "\xff"\n}\n')
+    bad = read_json_document(path)
+    assert (bad.location.line, bad.problem) == (3, "not UTF-8 (byte 0xff); save the file as "
+                                                   "UTF-8")
+    path.write_text('{\n  "a": 1,\n  "b": \n}\n')
+    cut = read_json_document(path)
+    assert cut.location.line == 4 and cut.problem.startswith("not valid JSON (Expecting value")
+    path.write_text('{\n"a":\n' + "[" * 600 + "]" * 600 + "}")
+    deep = read_json_document(path, Limits(depth=100))
+    assert (deep.location.line, deep.problem) == (3, "nested more than 100 levels deep")
+    assert read_json_document(path, Limits(line_bytes=10)).problem.startswith(
+        "the file is larger than 10 bytes")
