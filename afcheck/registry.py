@@ -221,11 +221,11 @@ class Entry(Generic[T]):
 class BudgetOptions(Protocol):
     """The component's options that hold the bounds of ``budget`` (only those it sets:
     ``seconds``, ``memory_mb``), given the options the user chose (``options``). An option
-    that *is* a bound (E's wall-clock limit for ``seconds``) is always returned, and the run
-    refuses a user's option that says otherwise; one only derived from a bound (E's CPU limit)
-    is left out when the user gave it. ``ValueError`` with the reason for a bound the
-    component cannot enforce: a bound silently ignored would be a budget that does not
-    hold."""
+    that *is* a bound (a prover's wall-clock limit for ``seconds``) is always returned, and
+    the run refuses a user's option that says otherwise; one only derived from a bound (a
+    CPU limit set from ``seconds``) is left out when the user gave it. ``ValueError`` with
+    the reason for a bound the component cannot enforce: a bound silently ignored would be a
+    budget that does not hold."""
 
     def __call__(self, budget: Budget, options: Options, /) -> Mapping[str, str]: ...
 
