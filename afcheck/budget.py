@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, replace
 
 from afcheck.errors import UsageError
+from afcheck.method import declared
 
 KEYS = ("seconds", "memory_mb", "size")
 """The settings of a budget, as ``--budget`` names them."""
@@ -43,6 +44,9 @@ class Budget:
     """The largest input the stage's algorithm is started on, in the stage's unit."""
     unit: str = "bytes"
     """What ``size`` counts, for messages (``nodes``, ``binders``)."""
+    otherwise: str = ""
+    """What bounds the stage when no bound is set here (a component's own limits), as
+    :meth:`describe` says it."""
 
     def clock(self, stage: str) -> Clock:
         """A clock for one item of ``stage``, started now."""
@@ -62,12 +66,13 @@ class Budget:
         return replace(self, size=int(value))
 
     def describe(self) -> str:
-        """``seconds=30 memory_mb=2048 size=2000 (nodes)``: what ``afcheck list`` shows."""
+        """``seconds=30 memory_mb=2048 size=2000 (nodes)``: what ``afcheck list`` shows; with
+        no bound, :attr:`otherwise` (or ``unbounded``)."""
         parts = [f"{key}={getattr(self, key):g}" for key in KEYS
                  if getattr(self, key) is not None]
         if self.size is not None:
             parts[-1] += f" ({self.unit})"
-        return " ".join(parts) or "unbounded"
+        return " ".join(parts) or self.otherwise or "unbounded"
 
 
 class OverBudget(Exception):
@@ -106,7 +111,7 @@ UNBOUNDED_CLOCK = Clock("", None)
 
 def budgets_of(method: object) -> Mapping[str, Budget]:
     """A method's declared budgets by stage (``budgets``); none when it declares none."""
-    return dict(getattr(method, "budgets", None) or {})
+    return declared(method, "budgets", Budget)
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,6 @@ wins over a named suite, as a command wins over a folder.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -105,12 +104,18 @@ def _method_of(plugins: Plugins, kind: str) -> str:
 
 def _records(path: Path) -> int:
     """How many records a data file holds: lines of a JSON Lines file, items of a JSON
-    array; each blank line of JSON Lines is no record."""
+    array, read as the suites read them (:func:`afcheck.jsonlines.read_json_array`: a damaged
+    record counts, as it is a failing item of the suite, and a deep one cannot stop the
+    listing); each blank line of JSON Lines is no record."""
     if path.suffix == ".json":
+        from afcheck.jsonlines import read_json_array
+
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            elements = list(read_json_array(path))
+        except OSError:
             return 0
-        return len(data) if isinstance(data, list) else 1
+        if any(element.fatal for element in elements):
+            return 1  # one JSON document that is not an array: one record at most
+        return len(elements)
     with path.open("rb") as handle:
         return sum(1 for line in handle if line.strip())

@@ -25,7 +25,7 @@ from pathlib import Path
 from afcheck import options as opts
 from afcheck.errors import AfcheckError, UsageError
 from afcheck.plugins import Plugins, get_plugins
-from afcheck.registry import SUITE, Handler
+from afcheck.registry import METHOD, SUITE, Handler
 
 USAGE = """usage: afcheck PATH... [--formaliser NAME] [--prover NAME] [--perturber NAME] [...]
        afcheck COMMAND [ARGS...]     (afcheck help: every option and command)"""
@@ -326,7 +326,9 @@ def list_command(args: argparse.Namespace) -> int:
             continue
         # Install hints in details and descriptions fit how afcheck was installed.
         rows = [[e.name, _origin(plugins, e.plugin),
-                 fit(", ".join(f"{k}={v}" for k, v in e.details.items())), fit(e.description)]
+                 fit(", ".join(f"{k}={v}" for k, v in e.details.items())
+                     + (_budgets(plugins, e.name) if kind.name == METHOD.name else "")),
+                 fit(e.description)]
                 for e in entries]
         print(f"{kind.plural}:")
         print(tabulate(rows, headers=("name", "plugin", "details", "description"),
@@ -337,6 +339,22 @@ def list_command(args: argparse.Namespace) -> int:
     for name, error in sorted(plugins.load_errors.items()):
         print(f"plugin '{name}' failed to load: {error}")
     return 0
+
+
+def _budgets(plugins: Plugins, name: str) -> str:
+    """A method's declared budgets, one ``stage: bounds`` line each (``afcheck list
+    methods``); a method that cannot be built here says why instead."""
+    from afcheck.budget import budgets_of
+
+    try:
+        method = plugins.create(METHOD, name)
+    except AfcheckError as exc:
+        return f"budgets not read: {exc}"
+    budgets = budgets_of(method)
+    if not budgets:
+        return "budgets: none"
+    return "budgets:\n" + "\n".join(f"{stage}: {budget.describe()}"
+                                     for stage, budget in sorted(budgets.items()))
 
 
 def _configure_cache(parser: argparse.ArgumentParser) -> Handler:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from afcheck.errors import UsageError
+from afcheck.jsonlines import read_json_document
 from afcheck.method import ItemResult, MethodSummary
 from afcheck.types import Status
 
@@ -155,10 +156,14 @@ def load_baseline(path: Path) -> frozenset[str]:
         raise UsageError(f"--baseline {path}: no such file; write one with --baseline {path} "
                          "--update-baseline")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        document = read_json_document(path)
+    except OSError as exc:
         raise UsageError(f"{path}: not a baseline file ({type(exc).__name__}); write one with "
                          "--update-baseline") from None
+    if not document.ok:
+        raise UsageError(f"{path}: not a baseline file ({document.location}: "
+                         f"{document.problem}); write one with --update-baseline")
+    data = document.value
     if not isinstance(data, dict) or not isinstance(data.get("failures"), list):
         raise UsageError(f"{path}: not a baseline file (needs a 'failures' list); write one "
                          "with --update-baseline")

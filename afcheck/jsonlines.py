@@ -115,27 +115,77 @@ _NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 def depth_problem(text: str, limit: int) -> str:
     """Why ``text`` nests arrays and objects deeper than ``limit``, or ""; linear, and cheap
     when the text has fewer brackets than the limit (the common case)."""
-    if text.count("[") + text.count("{") <= limit:
+    at = _too_deep(text, limit)
+    if at is None:
         return ""
+    return (f"nested more than {limit:,} levels deep (at column {at + 1}); flatten the "
+            "record")
+
+
+def _too_deep(text: str, limit: int) -> int | None:
+    """Where ``text`` first nests deeper than ``limit``, or ``None``."""
+    if text.count("[") + text.count("{") <= limit:
+        return None
     depth = 0
     for match in _NESTING.finditer(text):
         token = match.group()
         if token in "[{":
             depth += 1
             if depth > limit:
-                return (f"nested more than {limit:,} levels deep (at column "
-                        f"{match.start() + 1}); flatten the record")
+                return match.start()
         elif token in "]}":
             depth -= 1
-    return ""
+    return None
+
+
+DOCUMENT = Limits(line_bytes=4 * 2**30, depth=512)
+"""The bounds of a file that is one JSON document (a result file, a baseline): a result file
+of a large run holds every item's evidence, and nests a dozen levels."""
+
+
+def read_json_document(path: Path | str, limits: Limits = DOCUMENT) -> JsonLine:
+    """The one JSON value of the file at ``path``, or why there is none, located at the line
+    of the fault (a byte that is not UTF-8, nesting deeper than :attr:`Limits.depth`, the
+    decoder's error), so that no document raises ``UnicodeDecodeError`` or
+    ``RecursionError`` in its reader. ``OSError`` when it cannot be read."""
+    where = str(path)
+    size = Path(path).stat().st_size
+    if size > limits.line_bytes:
+        return JsonLine(Location(where, 1), problem=f"the file is larger than "
+                        f"{_size(limits.line_bytes)} ({size:,} bytes)")
+    raw = Path(path).read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        return JsonLine(Location(where, line), problem=f"not UTF-8 (byte "
+                        f"0x{raw[exc.start]:02x}); save the file as UTF-8")
+    deep = _too_deep(text, limits.depth)
+    if deep is not None:
+        return JsonLine(Location(where, text.count("\n", 0, deep) + 1),
+                        problem=f"nested more than {limits.depth:,} levels deep")
+    try:
+        return JsonLine(Location(where, 1), json.loads(text))
+    except json.JSONDecodeError as exc:
+        return JsonLine(Location(where, exc.lineno), problem=f"not valid JSON ({exc.msg} at "
+                        f"column {exc.colno})")
+    except (ValueError, RecursionError) as exc:  # a number of 5,000 digits
+        return JsonLine(Location(where, 1), problem=f"not readable JSON ({exc})")
 
 
 def read_json_array(path: Path | str, limits: Limits = LIMITS) -> Iterator[JsonLine]:
     """Each element of the JSON array in the file at ``path``, decoded one at a time and
     located at the line it starts on (``record``: its number in the array, from 1), with the
     same limits and problems as a line of JSON Lines: a bad byte or a too-deep value loses
-    only its own record. A file that is not an array, or a record that never ends, is one
-    problem and the end of the records. ``OSError`` when it cannot be read."""
+    only its own record. ``OSError`` when it cannot be read.
+
+    A record that never ends (an unclosed string or bracket), or one followed by something
+    other than ``,`` or ``]``, is one bad record at its line too: reading goes on at the next
+    line that starts a record the way it did (its opening character at its column, as a
+    pretty-printed or one-record-a-line array starts each), and where no such line follows,
+    the rest of the file is that one record. An array whose ``]`` is missing keeps its
+    records and adds one problem at the end. Only a file that is not an array at all is
+    :attr:`~JsonLine.fatal`."""
     where = str(path)
     text = Path(path).read_bytes().decode("utf-8", "surrogateescape")
     lines = _Lines(text)
@@ -148,27 +198,58 @@ def read_json_array(path: Path | str, limits: Limits = LIMITS) -> Iterator[JsonL
     while True:
         position = _skip_space(text, position)
         if position >= len(text):
-            yield JsonLine(Location(where, lines.at(position)), fatal=True,
-                           problem="the array is not closed with ']'; the file may be cut short")
+            yield JsonLine(Location(where, lines.at(position)),
+                           problem="the array is not closed with ']'; the file may be cut "
+                           "short (the records before this line are read)")
             return
         if text[position] == "]":
             return
         number += 1
         location = Location(where, lines.at(position), number)
-        end = _value_end(text, position)
-        if end is None:
-            yield JsonLine(location, fatal=True,
-                           problem="a record that never ends (an unclosed string or bracket); "
-                           "fix it, the records after it are not read")
-            return
-        yield _decode_piece(location, text[position:end], limits)
+        start, end = position, _value_end(text, position, limits.line_bytes)
+        read = None if end is None else _decode_piece(location, text[start:end], limits)
+        resume = None
+        if read is None or (not read.ok and "\n" in text[start:end]):
+            resume = _next_record(text, start, start)
+        if end is None or read is None or (resume is not None and resume < end):
+            # Never ends (within the size a record may have), or ends only by swallowing
+            # the records after it.
+            yield JsonLine(location, problem=_resumed(
+                "a record that never ends (an unclosed string or bracket) or is longer than "
+                f"{_size(limits.line_bytes)}", text, resume))
+            if resume is None:
+                return
+            position = resume
+            continue
+        yield read
         position = _skip_space(text, end)
         if text.startswith(",", position):
             position += 1
-        elif not text.startswith("]", position):
-            yield JsonLine(Location(where, lines.at(position)), fatal=True,
-                           problem="expected ',' or ']' after a record; fix the array")
-            return
+        elif not text.startswith("]", position) and position < len(text):
+            resume = _next_record(text, start, position)
+            yield JsonLine(Location(where, lines.at(position)), problem=_resumed(
+                "expected ',' or ']' after a record", text, resume))
+            if resume is None:
+                return
+            position = resume
+
+
+def _next_record(text: str, start: int, after: int) -> int | None:
+    """Where the next record that starts like the one at ``start`` begins after ``after``:
+    the first later line whose first character is the same opening character at the same
+    column."""
+    opening = text[start]
+    if opening not in "[{":
+        return None
+    column = start - (text.rfind("\n", 0, start) + 1)
+    found = re.compile(rf"\n[ \t]{{{column}}}{re.escape(opening)}").search(text, after)
+    return None if found is None else found.start() + 1 + column
+
+
+def _resumed(problem: str, text: str, resume: int | None) -> str:
+    if resume is None:
+        return f"{problem}; fix it, the rest of the file is this record"
+    return f"{problem}; fix it (reading goes on at line {text.count(chr(10), 0, resume) + 1})"
 
 
 class _Lines:
@@ -193,10 +274,13 @@ def _skip_space(text: str, position: int) -> int:
     return match.end() if match else position
 
 
-def _value_end(text: str, start: int) -> int | None:
-    """Where the JSON value at ``start`` ends, by brackets and strings alone (no decoding)."""
+def _value_end(text: str, start: int, bound: int) -> int | None:
+    """Where the JSON value at ``start`` ends, by brackets and strings alone (no decoding);
+    ``None`` when it does not end within ``bound`` characters (a record is no longer than
+    that, so looking further would only make one bad record cost the rest of the file)."""
     depth = 0
-    for match in _NESTING_OR_COMMA.finditer(text, start):
+    stop = min(len(text), start + bound + 1)
+    for match in _NESTING_OR_COMMA.finditer(text, start, stop):
         token = match.group()
         if token in ("[", "{"):
             depth += 1
@@ -211,7 +295,7 @@ def _value_end(text: str, start: int) -> int | None:
                 return match.start()
         elif depth == 0:
             return match.end()  # a string on its own
-    return None if depth else len(text)
+    return None if depth or stop < len(text) else len(text)
 
 
 _NESTING_OR_COMMA = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{},]')

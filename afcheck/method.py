@@ -232,18 +232,29 @@ class Method(Protocol[CaseT, ResultT]):
         ...
 
 
+V = TypeVar("V")
+
+
+def declared(method: object, attribute: str, of: type[V]) -> dict[str, V]:
+    """One of a method's optional declarations (``settings``, ``next_steps``, ``budgets``):
+    the mapping named ``attribute`` (name → ``of``), a new dict; empty when the method does
+    not declare it or declares ``None``. The one reader of them all, so that an optional
+    declaration means the same whichever part of the run reads it."""
+    return dict(getattr(method, attribute, None) or {})
+
+
 def settings_of(method: object) -> Mapping[str, type]:
     """A method's own settings (``settings``: name → ``int`` or ``str``), given on the command
     line by the options its plugin adds and in ``[afcheck.defaults]``; optional, none when a
     method declares none."""
-    return dict(getattr(method, "settings", None) or {})
+    return declared(method, "settings", type)
 
 
 def next_steps_of(method: object) -> Mapping[str, str]:
     """What to run after a first run of a method (optional ``next_steps``): a short label
     (``"oracle run"``) → a command with ``{paths}`` where the run's paths go. The end of a run
     without gates prints them, so that the first run says where to go from there."""
-    return dict(getattr(method, "next_steps", None) or {})
+    return declared(method, "next_steps", str)
 
 
 AnyMethod = Method[object, object]

@@ -42,6 +42,7 @@ from afcheck.registry import (
 
 if TYPE_CHECKING:
     from afcheck.model import ModelRef
+    from afcheck.registry import BudgetOptions
     from afcheck.runtime.executor import Builder, Recipe
 
 ENTRY_POINT_GROUP = "afcheck"
@@ -278,9 +279,10 @@ def _registrar(registry: Registry[object], kind: str, plugin: str) -> Callable[.
         description: str = "",
         details: Mapping[str, str] | None = None,
         model: ModelRef | None = None,
+        budget: BudgetOptions | None = None,
     ) -> None:
         registry.add(Entry(kind, name, factory, plugin, description, dict(details or {}),
-                           model))
+                           model, budget))
 
     return register
 

@@ -19,6 +19,7 @@ from afcheck.errors import UnknownComponent, UsageError
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from afcheck.budget import Budget
     from afcheck.components import (
         Checker,
         Formaliser,
@@ -212,6 +213,21 @@ class Entry(Generic[T]):
     model: ModelRef | None = None
     """Set when the component is a model (an LLM preset): any method that formalises can
     then ask the same model with its own prompt (see :mod:`afcheck.model`)."""
+    budget: BudgetOptions | None = None
+    """How a method's budget reaches the component: the options that carry its bounds
+    (:meth:`afcheck.runtime.Runtime.budgeted`); ``None``: it takes no budget."""
+
+
+class BudgetOptions(Protocol):
+    """The component's options that hold the bounds of ``budget`` (only those it sets:
+    ``seconds``, ``memory_mb``), given the options the user chose (``options``). An option
+    that *is* a bound (a prover's wall-clock limit for ``seconds``) is always returned, and
+    the run refuses a user's option that says otherwise; one only derived from a bound (a
+    CPU limit set from ``seconds``) is left out when the user gave it. ``ValueError`` with
+    the reason for a bound the component cannot enforce: a bound silently ignored would be a
+    budget that does not hold."""
+
+    def __call__(self, budget: Budget, options: Options, /) -> Mapping[str, str]: ...
 
 
 @dataclass(frozen=True)
@@ -246,7 +262,7 @@ def lazy(target: str, *, takes_options: bool = True) -> Callable[[Options], obje
 
 class Register(Protocol[T_co]):
     """What a registration hook receives:
-    ``register(name, factory, *, description, details, model)``."""
+    ``register(name, factory, *, description, details, model, budget)``."""
 
     def __call__(
         self,
@@ -256,6 +272,7 @@ class Register(Protocol[T_co]):
         description: str = "",
         details: Mapping[str, str] | None = None,
         model: ModelRef | None = None,
+        budget: BudgetOptions | None = None,
     ) -> None: ...
 
 

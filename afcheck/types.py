@@ -132,6 +132,9 @@ class Verdict:
     """A proof text, or a rendering of the counterexample."""
     counterexample: Mapping[str, str] | None = None
     elapsed_s: float = 0.0
+    transient: bool = False
+    """INCONCLUSIVE because a limit stopped the prover (its time, a killed worker), not
+    because of the statement: this run's answer, never cached for the next one."""
 
 
 class Status(str, enum.Enum):

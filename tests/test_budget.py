@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping, Sequence
 
 import pytest
 
-from afcheck.budget import Budget, Clock, OverBudget, parse_change, resolve
+from afcheck import hookimpl
+from afcheck.budget import Budget, Clock, OverBudget, budgets_of, parse_change, resolve
 from afcheck.errors import UsageError
+from afcheck.method import Choice
+from afcheck.plugins import Plugins
+from afcheck.registry import PROVER
+from afcheck.runtime import Components, Runtime
+from afcheck.types import ProofTask, Verdict, VerdictKind
 
 
 def test_a_change_names_method_stage_and_key() -> None:
@@ -61,3 +68,99 @@ def test_a_clock_stops_an_algorithm_once_its_time_is_spent() -> None:
     unbounded = Clock("search", None, every=1)
     for _ in range(3):
         unbounded.check()
+
+
+class _Timed:
+    """A prover whose only setting is the time limit its options give."""
+
+    name = "timed"
+    version = "1"
+
+    def __init__(self, options: Mapping[str, str]) -> None:
+        self.options = dict(options)
+
+    def prove(self, tasks: Sequence[ProofTask]) -> list[Verdict]:
+        return [Verdict(VerdictKind.INCONCLUSIVE, self.name) for _ in tasks]
+
+
+def _timed_budget(budget: Budget, options: Mapping[str, str]) -> dict[str, str]:
+    if budget.memory_mb is not None:
+        raise ValueError("'timed' cannot bound its memory")
+    out = {"limit_s": f"{budget.seconds:g}"}
+    if "poll_s" not in options:  # derived from the bound: the user's own value stands
+        out["poll_s"] = f"{budget.seconds / 10:g}"
+    return out
+
+
+@hookimpl(specname="afcheck_register_provers")
+def _register(register):  # type: ignore[no-untyped-def]
+    register("timed", _Timed, budget=_timed_budget)
+    register("fixed", _Timed)
+
+
+def _runtime(*changes: str) -> Runtime:
+    plugins = Plugins(autoload=False)
+    plugins.register(__import__(__name__), "here")
+    budgets = resolve({"m": {"prove": Budget(), "other": Budget()}}, changes)
+    return Runtime(Components(plugins), budgets=budgets)
+
+
+def test_a_budget_reaches_the_component_as_its_options() -> None:
+    runtime = _runtime("m.prove.seconds=4")
+    choice = runtime.budgeted(PROVER, Choice.of("timed", {"jobs": "2"}), "m", "prove")
+    assert choice == Choice.of("timed", {"jobs": "2", "limit_s": "4", "poll_s": "0.4"})
+    built = runtime.component(PROVER, choice)
+    assert built.component.options["limit_s"] == "4"  # type: ignore[attr-defined]
+    # The options are the component's identity: another budget is another fingerprint.
+    other = _runtime("m.prove.seconds=5").budgeted(PROVER, Choice.of("timed"), "m", "prove")
+    assert runtime.component(PROVER, other).fingerprint != built.fingerprint
+
+
+def test_without_a_bound_the_component_keeps_its_own_limits() -> None:
+    choice = Choice.of("fixed", {"limit_s": "9"})
+    assert _runtime("m.other.seconds=1").budgeted(PROVER, choice, "m", "prove") is choice
+
+
+def test_the_users_option_for_a_derived_setting_stands() -> None:
+    choice = _runtime("m.prove.seconds=4").budgeted(
+        PROVER, Choice.of("timed", {"poll_s": "1", "limit_s": "4.0"}), "m", "prove")
+    assert dict(choice.options) == {"limit_s": "4", "poll_s": "1"}
+
+
+def test_a_budget_and_an_option_that_contradict_it_are_refused() -> None:
+    with pytest.raises(UsageError) as refused:
+        _runtime("m.prove.seconds=4").budgeted(PROVER, Choice.of("timed", {"limit_s": "30"}),
+                                               "m", "prove")
+    assert str(refused.value) == ("--budget m.prove (seconds=4) sets timed's option limit_s=4, "
+                                  "and --prover-opt gives limit_s=30; keep one of them")
+
+
+def test_a_bound_the_component_cannot_enforce_is_refused() -> None:
+    with pytest.raises(UsageError, match=r"^--budget m.prove: the prover 'fixed' takes no "
+                       r"budget; bound it with its own options \(--prover-opt\)"):
+        _runtime("m.prove.seconds=4").budgeted(PROVER, Choice.of("fixed"), "m", "prove")
+    with pytest.raises(UsageError, match=r"^--budget m.prove: 'timed' cannot bound its memory$"):
+        _runtime("m.prove.memory_mb=64").budgeted(PROVER, Choice.of("timed"), "m", "prove")
+
+
+def test_describe_says_what_holds_without_a_bound() -> None:
+    assert Budget(otherwise="the prover's own limits").describe() == "the prover's own limits"
+    assert Budget(seconds=3, otherwise="the prover's own limits").describe() == "seconds=3"
+    assert Budget().describe() == "unbounded"
+
+
+class _Declares:
+    budgets = {"prove": Budget(seconds=2)}
+    settings = {"seed": int}
+    next_steps = None  # declared as nothing: the same as not declared
+
+
+def test_one_reader_of_a_methods_optional_declarations() -> None:
+    from afcheck.method import next_steps_of, settings_of
+
+    method = _Declares()
+    assert budgets_of(method) == {"prove": Budget(seconds=2)}
+    assert settings_of(method) == {"seed": int}
+    assert next_steps_of(method) == {} and budgets_of(object()) == {}
+    # A copy: what a reader does with it never changes the method's own declaration.
+    assert budgets_of(method) is not _Declares.budgets

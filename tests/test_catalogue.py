@@ -74,3 +74,16 @@ def test_suggested_commands_name_a_shipped_suite_by_its_name(elsewhere: Path) ->
         "examples", "examples::alg-001/1", "mine"]
     (elsewhere / "examples").mkdir()  # the name would run this folder: keep the path
     assert by_name([EXAMPLES], plugins) == [EXAMPLES]
+
+
+def test_a_data_file_is_counted_as_the_suite_reads_it(tmp_path: Path) -> None:
+    from afcheck.catalogue import _records
+
+    data = tmp_path / "rows.json"
+    # A deep record and one that never ends are failing items of the suite: they count, and
+    # neither stops the listing (json.loads would raise RecursionError on the first).
+    data.write_text('[\n{"id": 1},\n{"x": ' + "[" * 5000 + "]" * 5000 + '},\n{"id": 3,\n'
+                    '{"id": 4}\n]\n')
+    assert _records(data) == 4
+    data.write_text('{"id": 1}')
+    assert _records(data) == 1

@@ -105,3 +105,98 @@ def test_generate_command_through_afcheck(tmp_path: Path) -> None:
     assert all(r["answer"] == r["label"] for r in rows)
     missing = afcheck("chains", "generate", str(tmp_path / "none.json"))
     assert missing.returncode == 2 and "no such file" in missing.stderr
+
+
+def _pigeon_fol(pigeons: int) -> list[str]:
+    """``pigeons`` pigeons in one hole fewer, one pigeon a hole: inconsistent, and slow for
+    E to find so (measured: 2.5 s for 6 pigeons, 9 s for 7)."""
+    holes = range(pigeons - 1)
+    axioms = [" ∨ ".join(f"In(p{i}, h{j})" for j in holes) for i in range(pigeons)]
+    axioms += [f"¬(In(p{i}, h{j}) ∧ In(p{k}, h{j}))"
+               for j in holes for i in range(pigeons) for k in range(i + 1, pigeons)]
+    return axioms
+
+
+FAST = {"id": "fast", "premises": ["Every lorpus is a gimpus.", "Ann is a lorpus."],
+        "conclusion": "Ann is a gimpus.", "label": "True", "steps": ["So Ann is a gimpus."],
+        "answer": "True", "premises_fol": ["∀x (Lorpus(x) → Gimpus(x))", "Lorpus(ann)"],
+        "conclusion_fol": "Gimpus(ann)", "steps_fol": ["Gimpus(ann)"]}
+SLOW = {"id": "pigeons", "premises": ["Seven pigeons sit in six holes, one pigeon a hole."],
+        "conclusion": "Bob is happy.", "label": "True", "steps": ["So Bob is happy."],
+        "answer": "True", "premises_fol": _pigeon_fol(7), "conclusion_fol": "Happy(bob)",
+        "steps_fol": ["Happy(bob)"]}
+
+
+def _suite(folder: Path, rows: list[dict[str, object]]) -> Path:
+    folder.mkdir()
+    (folder / "suite.toml").write_text(
+        '[afcheck]\nschema = 1\nname = "budgeted"\nkind = "chains"\nsource = "responses"\n'
+        'data = "c.jsonl"\n\n[afcheck.defaults]\nfol_formaliser = "reference"\n')
+    (folder / "c.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n"
+                                            for r in rows))
+    return folder
+
+
+def test_a_step_over_the_prove_budget_is_its_own_outcome(tmp_path: Path) -> None:
+    alone = _suite(tmp_path / "alone", [FAST])
+    both = _suite(tmp_path / "both", [FAST, SLOW])
+    base, out = tmp_path / "base.json", tmp_path / "out.json"
+    first = afcheck(str(alone), "--no-cache", "--json", str(base))
+    assert first.returncode == 0, first.stdout + first.stderr
+    done = afcheck(str(both), "--no-cache", "--json", str(out), "-rs",
+                   "--budget", "chains.prove.seconds=0.5")
+    text = done.stdout + done.stderr
+    assert done.returncode == 0, text
+    assert "1 passed, 1 skipped" in text
+    assert ("c.jsonl:2: no decision for the conclusion under the premises (a prover limit: "
+            "wall-clock limit of 0.5 s)") in text
+    data = json.loads(out.read_text())
+    cases = {c["id"]: c for c in data["steps"]}
+    assert cases["pigeons"]["analysis"] == "undecided"
+    kept = {c["id"]: c for c in json.loads(base.read_text())["steps"]}["fast"]
+    for key in ("status", "analysis", "class", "steps"):
+        assert cases["fast"][key] == kept[key], key
+    assert data["config"]["budgets"]["chains"]["prove"]["seconds"] == 0.5
+
+
+def test_the_prove_budget_and_the_provers_own_limit_are_not_both_given(tmp_path: Path
+                                                                       ) -> None:
+    suite = _suite(tmp_path / "s", [FAST])
+    done = afcheck(str(suite), "--no-cache", "--budget", "chains.prove.seconds=5",
+                   "--fol-prover-opt", "wall_limit_s=30")
+    assert done.returncode != 0
+    assert ("--budget chains.prove (seconds=5) sets eprover's option wall_limit_s=5, and "
+            "--fol-prover-opt gives wall_limit_s=30; keep one of them") in done.stdout
+    assert "Traceback" not in done.stdout + done.stderr
+    # The same limit given both ways is one limit.
+    same = afcheck(str(suite), "--no-cache", "--budget", "chains.prove.seconds=30",
+                   "--fol-prover-opt", "wall_limit_s=30.0")
+    assert same.returncode == 0, same.stdout + same.stderr
+
+
+def test_a_budget_for_a_stage_chains_has_not_lists_those_it_has() -> None:
+    done = afcheck(str(EXAMPLES), "--no-cache", "--budget", "chains.nosuch.seconds=1")
+    assert done.returncode != 0
+    assert ("--budget chains.nosuch.seconds=1: no stage 'chains.nosuch' in this run; stages "
+            "with a budget: chains.prove, chains.translate") in done.stdout + done.stderr
+
+
+def test_a_formula_over_the_translate_budget_leaves_its_chain_undecided(tmp_path: Path
+                                                                         ) -> None:
+    atoms = " ∧ ".join(f"Red(a{i})" for i in range(40))
+    big = {**FAST, "id": "big", "premises_fol": [atoms, "∀x (Lorpus(x) → Gimpus(x))",
+                                                 "Lorpus(ann)"]}
+    suite = _suite(tmp_path / "s", [FAST, big])
+    out = tmp_path / "r.json"
+    done = afcheck(str(suite), "--no-cache", "-rs", "--json", str(out),
+                   "--budget", "chains.translate.size=300")
+    text = done.stdout + done.stderr
+    assert done.returncode == 0, text
+    assert "1 passed, 1 skipped" in text
+    size = len(atoms.encode())
+    assert (f"c.jsonl:2: premise 1: over budget: translate on {size:,} bytes (limit 300) "
+            "(--budget chains.translate.size)") in text
+    cases = {c["id"]: c for c in json.loads(out.read_text())["steps"]}
+    assert cases["big"]["analysis"] == "undecided" and cases["fast"]["status"] == "passed"
+    # The default budget reads it.
+    assert afcheck(str(suite), "--no-cache").returncode == 0

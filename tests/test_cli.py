@@ -98,7 +98,12 @@ def test_subcommands_share_the_runs_option_parser(capsys: pytest.CaptureFixture[
 
 def test_list_methods_and_commands(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["list", "methods"]) == 0
-    assert "faithfulness" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "faithfulness" in out
+    # Each method's budgets, stage by stage, as --budget names them.
+    assert "ted: size=150 (nodes)" in out and "search: seconds=10 size=200000 (nodes)" in out
+    assert "prove: the prover's own limits (eprover:" in out
+    assert "pair: unbounded (decided in" in out
     assert cli.main(["list", "commands"]) == 0
     out = capsys.readouterr().out
     assert "lean" in out and "dag" in out

@@ -162,6 +162,36 @@ def test_bad_rows_are_load_errors_and_a_bad_file_one_line(
         _load(_suite(tmp_path))
 
 
+def test_one_damaged_row_of_each_kind_loses_only_itself(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def row(n: int) -> bytes:
+        return json.dumps({**RELEASED_ROW, "id": f"gsm8k-{n}"}, ensure_ascii=False).encode()
+
+    lines = [
+        row(1),
+        row(2).replace(b"A box", b"A b\xffx"),  # not UTF-8
+        b'{"id": "gsm8k-3", "x": ' + b"[" * 5000 + b"]" * 5000 + b"}",  # nested too deep
+        b'"gsm8k-4"',  # not an object
+        row(5)[:-1] + b', "x": [1, 2',  # never ends
+        row(6),
+    ]
+    path = tmp_path / "d.json"
+    path.write_bytes(b"[\n" + b",\n".join(lines) + b"\n]\n")
+    monkeypatch.setenv("AFCHECK_DAGS", str(path))
+    loaded = _load(_suite(tmp_path))
+    steps = {s.problem_id for s in loaded if isinstance(s, Step)}
+    assert steps == {"gsm8k-1", "gsm8k-6"}
+    bad = {e.location.line: e.message for e in loaded if isinstance(e, LoadError)}
+    assert sorted(bad) == [3, 4, 5, 6]
+    assert bad[3].startswith("not UTF-8 (byte 0xff)")
+    assert bad[4].startswith("nested more than 256 levels deep")
+    assert bad[5].startswith("a DAG row is a JSON object")
+    assert bad[6].startswith("a record that never ends")
+    # Each good row gives the steps it gives alone.
+    assert len([s for s in loaded if isinstance(s, Step)]) == 2 * len(
+        [s for s in loaded if isinstance(s, Step) and s.problem_id == "gsm8k-1"])
+
+
 def test_afcheck_collects_dag_steps(tmp_path: Path) -> None:
     folder = _suite(tmp_path)
     _write(folder / "d.json", [RELEASED_ROW])

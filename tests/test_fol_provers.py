@@ -8,12 +8,15 @@ from afcheck_fol.provers import (
     EProver,
     FolProver,
     Szs,
+    eprover_budget,
     find_eprover,
     make_fol_prover,
     parse_szs,
+    z3_fol_budget,
 )
 from afcheck_fol.tptp import Problem, SymbolMap, problem
 
+from afcheck.budget import Budget
 from afcheck.errors import UnknownComponent, UsageError
 
 x = Var("x")
@@ -142,3 +145,28 @@ def test_unknown_prover_and_bad_options_are_one_line_errors() -> None:
         make_fol_prover("z3-fol", {"timeout": "5"})
     with pytest.raises(UsageError, match="expected a number"):
         make_fol_prover("z3-fol", {"timeout_ms": "soon"})
+
+
+def test_a_budget_is_es_wall_clock_cpu_and_memory_limit() -> None:
+    assert eprover_budget(Budget(seconds=2.5, memory_mb=512), {}) == {
+        "wall_limit_s": "2.5", "cpu_limit_s": "2", "memory_mb": "512"}
+    # E stops itself at its CPU limit; a user's own CPU limit stands, the wall clock is the
+    # budget's.
+    assert eprover_budget(Budget(seconds=0.2), {"cpu_limit_s": "7"}) == {"wall_limit_s": "0.2"}
+    assert eprover_budget(Budget(seconds=0.2), {}) == {"wall_limit_s": "0.2", "cpu_limit_s": "1"}
+
+
+def test_a_budget_splits_over_z3_fols_two_checks_and_never_bounds_its_memory() -> None:
+    assert z3_fol_budget(Budget(seconds=3), {}) == {"timeout_ms": "1500"}
+    assert z3_fol_budget(Budget(seconds=0.001), {}) == {"timeout_ms": "1"}
+    with pytest.raises(ValueError, match="cannot bound its memory"):
+        z3_fol_budget(Budget(memory_mb=100), {})
+
+
+@pytest.mark.skipif(find_eprover() is None, reason="E is not installed")
+def test_e_under_a_budgets_options_stops_at_the_budget() -> None:
+    options = eprover_budget(Budget(seconds=0.3), {})
+    prover = make_fol_prover("eprover", options)
+    [hard, easy] = prover.prove([_pigeonhole(9), _problem([RULE, FACT], Not(SHY))])
+    assert hard.status is Szs.TIMEOUT and hard.detail == "wall-clock limit of 0.3 s"
+    assert easy.status is Szs.THEOREM

@@ -99,3 +99,93 @@ def test_an_array_that_is_not_one_or_never_ends_is_one_problem(tmp_path: Path) -
     first, second = read_json_array(path)
     assert first.value == {"id": 1}
     assert second.problem.startswith("a record that never ends")
+
+
+def test_a_record_that_never_ends_is_one_bad_record_and_the_array_goes_on(
+        tmp_path: Path) -> None:
+    from afcheck.jsonlines import read_json_array
+
+    path = tmp_path / "data.json"
+    # Pretty-printed, as json.dump(indent=2) writes it; record 2 lost its closing brace.
+    path.write_text('[\n  {\n    "id": "a"\n  },\n  {\n    "id": "b",\n    "x": [1, 2\n'
+                    '  },\n  {\n    "id": "c"\n  },\n  {\n    "id": "d"\n  }\n]\n')
+    read = list(read_json_array(path))
+    assert [line.value for line in read] == [{"id": "a"}, None, {"id": "c"}, {"id": "d"}]
+    assert [line.location.line for line in read] == [2, 5, 9, 12]
+    assert read[1].problem.startswith("a record that never ends (an unclosed string or "
+                                      "bracket)")
+    assert read[1].problem.endswith("(reading goes on at line 9)")
+    assert not any(line.fatal for line in read)
+
+
+def test_an_unclosed_string_loses_only_its_record(tmp_path: Path) -> None:
+    from afcheck.jsonlines import read_json_array
+
+    path = tmp_path / "data.json"
+    path.write_text('[\n{"id": "a"},\n{"id": "b, "n": 1},\n{"id": "c"},\n{"id": "d"}\n]\n')
+    read = list(read_json_array(path))
+    good = [line.value for line in read if line.ok]
+    assert good == [{"id": "a"}, {"id": "c"}, {"id": "d"}]
+    assert [line.location.line for line in read if not line.ok] == [3]
+
+
+def test_an_array_without_its_bracket_keeps_its_records(tmp_path: Path) -> None:
+    from afcheck.jsonlines import read_json_array
+
+    path = tmp_path / "data.json"
+    path.write_text('[\n{"id": "a"},\n{"id": "b"}\n')
+    a, b, end = read_json_array(path)
+    assert (a.value, b.value) == ({"id": "a"}, {"id": "b"})
+    assert end.problem.startswith("the array is not closed with ']'") and not end.fatal
+    assert end.location.line == 4
+
+
+def test_junk_after_a_record_is_one_problem_and_the_next_record_reads(tmp_path: Path) -> None:
+    from afcheck.jsonlines import read_json_array
+
+    path = tmp_path / "data.json"
+    path.write_text('[\n{"id": "a"} oops\n{"id": "b"},\n{"id": "c"}\n]\n')
+    read = list(read_json_array(path))
+    assert [line.value for line in read if line.ok] == [{"id": "a"}, {"id": "b"}, {"id": "c"}]
+    [bad] = [line for line in read if not line.ok]
+    assert bad.location.line == 2 and bad.problem.startswith("expected ',' or ']'")
+
+
+def test_a_record_that_never_ends_costs_at_most_its_size_limit(tmp_path: Path) -> None:
+    from afcheck.jsonlines import Limits, read_json_array
+
+    path = tmp_path / "data.json"
+    # One line: nowhere to go on from, so the rest of the file is that one record.
+    path.write_text('[{"id": "a"}, {"id": "b", "x": [' + "1, " * 200_000 + "\n")
+    a, b = read_json_array(path, Limits(line_bytes=1000))
+    assert a.value == {"id": "a"}
+    assert b.problem == ("a record that never ends (an unclosed string or bracket) or is "
+                         "longer than 1,000 bytes; fix it, the rest of the file is this record")
+
+
+def test_a_lone_bracket_line_in_json_lines_is_one_bad_record(tmp_path: Path) -> None:
+    path = tmp_path / "data.jsonl"
+    path.write_text('[\n{"id": "a"}\n{"id": "b"}\n')
+    bad, a, b = read_json_lines(path)
+    assert bad.location.line == 1 and bad.problem.startswith("not JSON")
+    assert (a.value, b.value) == ({"id": "a"}, {"id": "b"})
+
+
+def test_a_json_document_is_read_with_bounds_and_faults_at_their_line(tmp_path: Path) -> None:
+    from afcheck.jsonlines import read_json_document
+
+    path = tmp_path / "doc.json"
+    path.write_text('{\n  "a": [1, 2],\n  "b": {"c": null}\n}\n')
+    assert read_json_document(path).value == {"a": [1, 2], "b": {"c": None}}
+    path.write_bytes(b'{\n  "a": 1,\n  "b": "\xff"\n}\n')
+    bad = read_json_document(path)
+    assert (bad.location.line, bad.problem) == (3, "not UTF-8 (byte 0xff); save the file as "
+                                                   "UTF-8")
+    path.write_text('{\n  "a": 1,\n  "b": \n}\n')
+    cut = read_json_document(path)
+    assert cut.location.line == 4 and cut.problem.startswith("not valid JSON (Expecting value")
+    path.write_text('{\n"a":\n' + "[" * 600 + "]" * 600 + "}")
+    deep = read_json_document(path, Limits(depth=100))
+    assert (deep.location.line, deep.problem) == (3, "nested more than 100 levels deep")
+    assert read_json_document(path, Limits(line_bytes=10)).problem.startswith(
+        "the file is larger than 10 bytes")

@@ -122,3 +122,12 @@ def test_the_run_stops_in_one_line_when_lean_cannot_start(fake: FakeLean) -> Non
     with pytest.raises(LeanUnavailable, match="^prover deepseek: Lean could not start"):
         prover.prove([ProofTask("k", SYSTEM)])
     prover.close()
+
+
+def test_a_sample_whose_check_timed_out_leaves_a_transient_verdict(fake: FakeLean) -> None:
+    prover = DeepSeekProver(fake.pool(timeout_s=0.3), _Model([GOOD]), negate_for_tests, k=1)
+    (stopped,) = prover.prove([ProofTask("k", SYSTEM, header="-- fake:timeout")])
+    (answered,) = prover.prove([ProofTask("k", SYSTEM.replace("a = 6", "a = 7"))])
+    prover.close()
+    assert stopped.kind is VerdictKind.INCONCLUSIVE and stopped.transient
+    assert answered.kind is VerdictKind.INCONCLUSIVE and not answered.transient

@@ -83,6 +83,7 @@ def test_uncertified_smt_verdict_is_kept_only_with_trust_smt(fake: FakeLean) -> 
     (plain,) = _prover(fake, smt).prove([task])
     (trusted,) = _prover(fake, smt, trust_smt=True).prove([task])
     assert plain.kind is VerdictKind.INCONCLUSIVE
+    assert not plain.transient  # every tactic answered: Lean's answer, kept in the cache
     assert trusted.kind is VerdictKind.REFUTED and trusted.backend == "smt"
     assert not trusted.certified and "not certified by Lean" in trusted.reason
 
@@ -93,6 +94,7 @@ def test_timeouts_make_the_task_inconclusive_with_the_reason(fake: FakeLean) -> 
     prover.close()
     assert verdict.kind is VerdictKind.INCONCLUSIVE
     assert "timed out" in verdict.reason
+    assert verdict.transient  # a limit, not the statement's answer: never cached
     assert len(fake.commands()) <= 2 * 2
 
 

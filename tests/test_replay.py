@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -84,3 +85,47 @@ def test_replayed_output_keeps_auxiliary_definitions_like_a_live_one() -> None:
     assert formalisation.statement == "theorem t : double 3 = 6 := by sorry"
     assert formalisation.header.startswith("import Mathlib")
     assert "def double (n : ℕ) : ℕ := 2 * n" in formalisation.header
+
+
+def test_a_damaged_line_loses_only_its_own_record(tmp_path: Path) -> None:
+    from afcheck_replay.replay import make_replay
+
+    from afcheck.types import FormalisationStatus, FormaliseRequest, Side
+
+    good = [json.dumps(r, ensure_ascii=False).encode() for r in RECORDS[:4]]
+    lines = [
+        good[0],
+        b'{"step_id": "gsm8k/gsm8k-2/0", "side": "original", "output": "x\xff"}',  # bad byte
+        b'{"step_id": "deep", "x": ' + b"[" * 5000 + b"]" * 5000 + b"}",  # nested too deep
+        b"[",  # an array that never ends, on a line of its own
+        good[1],
+        b'"just text"',  # not an object
+        good[2],
+        b'{"step_id": "gsm8k/gsm8k-2/0", "side": "perturbed", "nope": 1}',  # unknown field
+        good[3],
+    ]
+    path = tmp_path / "recorded.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    replay = make_replay({"path": str(path)})
+
+    def request(step: str, side: Side) -> FormaliseRequest:
+        return FormaliseRequest(f"{step}#{side.value}", step, side, "t", (), "p", {})
+
+    made = replay.formalise([request("gsm8k/gsm8k-1/0", Side.ORIGINAL),
+                             request("gsm8k/gsm8k-1/0", Side.PERTURBED),
+                             request("gsm8k/gsm8k-1/1", Side.ORIGINAL),
+                             request("gsm8k/gsm8k-1/1", Side.PERTURBED),
+                             request("gsm8k/gsm8k-2/0", Side.ORIGINAL)])
+    assert [f.statement for f in made[:4]] == [
+        "theorem a : 2 + 3 = 5 := by sorry", "theorem a : 2 + 3 = 6 := by sorry",
+        "theorem b : 5 * 2 = 10", "theorem b : 5 * 2 = 10"]  # statements as recorded
+    lost = made[4]
+    assert lost.status is FormalisationStatus.AF_FAIL
+    assert lost.reason == ("no recorded original output for gsm8k/gsm8k-2/0 (5 line(s) of the "
+                           f"file are not records, first: {path}:2: not UTF-8 (byte 0xff at "
+                           "column 64); save the file as UTF-8)")
+    assert [p.split(": ", 1)[0] for p in replay.problems] == [
+        f"{path}:{n}" for n in (2, 3, 4, 6, 8)]
+    assert replay.summary_lines() == [
+        f"replay: 5 line(s) of {path} are not records and were left out; first: "
+        f"{replay.problems[0]}"]

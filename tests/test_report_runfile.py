@@ -49,6 +49,15 @@ def test_unusable_files_give_one_line(tmp_path: Path, content: str | None, messa
     assert text.startswith(str(path)) and message in text and "\n" not in text
 
 
+def test_a_document_nested_too_deep_is_one_line_at_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "r.json"
+    path.write_text('{"schema": "afcheck-results",\n"steps": ' + "[" * 5000 + "]" * 5000 + "}")
+    with pytest.raises(RunFileError) as error:
+        load(path)
+    assert str(error.value).startswith(f"{path}:2: nested more than 512 levels deep; ")
+    assert "\n" not in str(error.value)
+
+
 def test_binary_file_and_directory(tmp_path: Path) -> None:
     (tmp_path / "b.json").write_bytes(b"\xff\xfe\x00garbage")
     with pytest.raises(RunFileError, match="not UTF-8"):

@@ -274,7 +274,8 @@ def test_an_unwritable_json_path_fails_a_run_that_passed(arith: pytest.Pytester)
 
 
 @pytest.mark.parametrize("content", [b"\x89PNG\r\n\x1a\n\x00\x00\xff\xfe", b"[1, 2]",
-                                     b'{"failures": "all"}'])
+                                     b'{"failures": "all"}',
+                                     b'{"failures": ' + b"[" * 5000 + b"]" * 5000 + b"}"])
 def test_a_file_that_is_not_a_baseline_is_one_line(arith: pytest.Pytester,
                                                    monkeypatch: pytest.MonkeyPatch,
                                                    content: bytes) -> None:

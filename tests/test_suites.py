@@ -149,6 +149,26 @@ def test_a_processbench_file_that_is_not_an_array_is_one_line(tmp_path: Path) ->
         load(tmp_path)
 
 
+def test_a_processbench_row_that_never_ends_or_a_missing_bracket_loses_only_itself(
+        tmp_path: Path) -> None:
+    rows = [{"id": f"gsm8k-{n}", "problem": "p", "steps": ["So: 2 + 2 = 4"], "label": -1}
+            for n in range(3)]
+    text = json.dumps(rows, indent=2)
+    # The second row loses its closing brace, the file its closing bracket.
+    broken = text.replace('"label": -1\n  },\n  {\n    "id": "gsm8k-2"',
+                          '"label": -1,\n  {\n    "id": "gsm8k-2"', 1).rstrip().removesuffix("]")
+    assert broken.count("{") == 3 and broken.count("}") == 2
+    (tmp_path / "gsm8k.json").write_text(broken, encoding="utf-8")
+    (tmp_path / "suite.toml").write_text(
+        '[afcheck]\nname = "pb"\nkind = "processbench"\ndata = "gsm8k.json"\n')
+    loaded = load(tmp_path)
+    assert [s.problem_id for s in loaded if isinstance(s, Step)] == ["gsm8k-0", "gsm8k-2"]
+    errors = [e for e in loaded if isinstance(e, LoadError)]
+    assert [e.message.split(" (")[0] for e in errors] == [
+        "a record that never ends", "the array is not closed with ']'; the file may be cut short"]
+    assert broken.splitlines()[errors[0].location.line - 1].strip() == "{"
+
+
 def test_processbench_ids_that_cannot_name_a_test(tmp_path: Path) -> None:
     rows = [{"id": "gsm8k-0\x1b[2J", "problem": "p", "steps": ["So: 1 + 1 = 2"], "label": -1},
             {"id": ["gsm8k-1"], "problem": "p", "steps": ["So: 1 + 1 = 2"], "label": -1},

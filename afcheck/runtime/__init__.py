@@ -135,6 +135,40 @@ class Runtime:
     def component(self, kind: Kind[C], choice: Choice) -> Built[C]:
         return self.components.get(kind, choice)
 
+    def budgeted(self, kind: Kind[C], choice: Choice, method: str, stage: str) -> Choice:
+        """``choice`` with the budget in force for ``method``'s ``stage`` as the options that
+        carry it to the component (its registration's ``budget``), so that the component
+        enforces it, its fingerprint (and so the cache) names it, and an executor that
+        rebuilds it elsewhere builds the same. Without a ``seconds`` or ``memory_mb`` bound
+        the choice is unchanged and the component's own limits hold.
+
+        :class:`~afcheck.errors.UsageError` when a bound is set and the component takes no
+        budget, or when one of the user's options sets the same limit to another value: the
+        budget and the option would contradict each other, and neither silently wins."""
+        from afcheck.errors import UsageError
+        from afcheck.method import Choice
+
+        budget = self.budget(method, stage)
+        if budget.seconds is None and budget.memory_mb is None:
+            return choice
+        where = f"--budget {method}.{stage}"
+        entry = self.components.plugins.registry(kind).get(choice.name)
+        if entry.budget is None:
+            raise UsageError(f"{where}: the {kind.name.replace('_', ' ')} '{choice.name}' "
+                             f"takes no budget; bound it with its own options (--{kind.option}"
+                             f"-opt), or leave {method}.{stage} at its default")
+        given = dict(choice.options)
+        try:
+            carried = dict(entry.budget(budget, given))
+        except ValueError as exc:  # a bound the component cannot enforce
+            raise UsageError(f"{where}: {exc}") from None
+        for option, value in sorted(carried.items()):
+            if option in given and not _same_value(given[option], value):
+                raise UsageError(f"{where} ({budget.describe()}) sets {choice.name}'s option "
+                                 f"{option}={value}, and --{kind.option}-opt gives "
+                                 f"{option}={given[option]}; keep one of them")
+        return Choice.of(choice.name, {**given, **carried})
+
     def cached(
         self,
         stage: str,
@@ -206,6 +240,14 @@ class Runtime:
                 close()
             progress.close()
         return Batch([r for r in out if r is not None], seconds)
+
+
+def _same_value(given: str, carried: str) -> bool:
+    """``30`` and ``30.0`` are one limit."""
+    try:
+        return given == carried or float(given) == float(carried)
+    except ValueError:
+        return False
 
 
 class PipelineError(AfcheckError):

@@ -20,13 +20,14 @@ from afcheck_fol.kinds import FOL_FORMALISER, FOL_PROVER
 from afcheck_fol.provers import FolProver, ProverResult, Szs
 from afcheck_fol.tptp import Problem
 
+from afcheck.budget import Budget
 from afcheck.components import Built
 from afcheck.errors import LoadError
 from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, Selection
 from afcheck.runtime import Runtime
 from afcheck.suites import Record, SuiteSpec
 from afcheck_chains import outcome as outcomes
-from afcheck_chains.formalise import Formalised, read_chain, task
+from afcheck_chains.formalise import TRANSLATE_BUDGET, Formalised, read_chain, task
 from afcheck_chains.method import ChainResult, run_chains
 from afcheck_chains.records import ChainRecord
 from afcheck_chains.summary import GATES, ChainsSummary, summarise
@@ -34,6 +35,10 @@ from afcheck_chains.verify import ProofCache
 
 MAX_ATTEMPTS = 3
 """NL→FOL attempts per chain (the seed's limit) for formalisers that sample."""
+
+PROVER_LIMITS = ("the prover's own limits (eprover: 10 s CPU, 25 s wall, 2,048 MiB a problem; "
+                 "z3-fol: 5 s a check)")
+"""What bounds a prover call when ``chains.prove`` sets no bound."""
 
 
 @dataclass(frozen=True)
@@ -75,16 +80,17 @@ class _RuntimeFormaliser:
     """The run's FOL formaliser asked for whole chains, one task per chain, through the run's
     result cache (:func:`afcheck_fol.formaliser.formalise_cached`)."""
 
-    def __init__(self, runtime: Runtime, choice: Choice) -> None:
+    def __init__(self, runtime: Runtime, choice: Choice, budget: Budget) -> None:
         self.runtime = runtime
         self.choice = choice
+        self.budget = budget
         self.deterministic = deterministic(
             runtime.component(FOL_FORMALISER, choice).component)
 
     def formalise(self, records: Sequence[ChainRecord], attempt: int = 0) -> list[Formalised]:
         answers = formalise_cached(self.runtime, self.choice, [task(r) for r in records],
                                    attempt)
-        return [read_chain(r, a) for r, a in zip(records, answers, strict=True)]
+        return [read_chain(r, a, self.budget) for r, a in zip(records, answers, strict=True)]
 
 
 class ChainsMethod:
@@ -95,6 +101,15 @@ class ChainsMethod:
     kinds = ("fol_formaliser", "fol_prover")
     defaults: Mapping[str, object] = {"fol_formaliser": "rules", "fol_prover": "eprover"}
     gates: Mapping[str, str] = GATES
+    budgets: Mapping[str, Budget] = {"prove": Budget(otherwise=PROVER_LIMITS),
+                                     "translate": TRANSLATE_BUDGET}
+    """``translate``: the size of one formula of the formaliser's answer, checked before it
+    is parsed; over it the item is undecided with the reason. ``prove``: one prover call on
+    one problem (a step, the conclusion under the premises
+    or under the proof path). Its ``seconds`` and ``memory_mb`` reach the prover as the
+    options that bound it (:meth:`afcheck.runtime.Runtime.budgeted`); unset, the prover's own
+    limits hold. A problem stopped at a limit labels its step ``Limit`` with the reason and
+    leaves its chain undecided; such a result is never cached."""
 
     def cases(self, record: Record, selection: Selection) -> Iterable[tuple[str, ChainCase]]:
         if not isinstance(record, ChainRecord):
@@ -110,10 +125,15 @@ class ChainsMethod:
         groups: dict[tuple[Choice, Choice], list[int]] = {}
         for index, case in enumerate(cases):
             groups.setdefault((case.spec.formaliser, case.spec.prover), []).append(index)
+        # The budget reaches each prover before anything is built: a budget the prover
+        # cannot hold is refused before a model is loaded.
+        provers = {prover: runtime.budgeted(FOL_PROVER, prover, self.name, "prove")
+                   for _, prover in groups}
         out: dict[int, ChainResult] = {}
         for (formaliser_choice, prover_choice), indices in groups.items():
-            formaliser = _RuntimeFormaliser(runtime, formaliser_choice)
-            prover = _RuntimeProver(runtime, prover_choice)
+            formaliser = _RuntimeFormaliser(runtime, formaliser_choice,
+                                            runtime.budget(self.name, "translate"))
+            prover = _RuntimeProver(runtime, provers[prover_choice])
             results = run_chains([cases[i].spec.record for i in indices], formaliser, prover,
                                  cache=ProofCache(), max_attempts=MAX_ATTEMPTS)
             for index, result in zip(indices, results, strict=True):

@@ -144,7 +144,8 @@ def run_chains(
     accepted: dict[int, tuple[FormalChain, Verdict, int]] = {}
     last_reason: dict[int, str] = {}
     limited: set[int] = set()
-    """Items whose last attempt stopped at a prover limit on the conclusion."""
+    """Items whose last attempt stopped at a limit: the prover's on the conclusion, or the
+    ``translate`` budget on a formula."""
     first: dict[int, tuple[bool, bool]] = {}
     first_chain: dict[int, FormalChain] = {}
     """The first translation that parsed, per item (scored against gold FOL)."""
@@ -164,7 +165,10 @@ def run_chains(
                                               _prints(answer.chain))
             if answer.chain is None or problem_text:
                 last_reason[index] = problem_text or "no formalisation"
-                limited.discard(index)
+                if answer.over_budget:  # not read: nothing known about the translation
+                    limited.add(index)
+                else:
+                    limited.discard(index)
                 first.setdefault(index, (False, False))
                 continue
             runnable.append((index, answer.chain))

@@ -143,7 +143,8 @@ def decide(queries: Sequence[Query], prover: FolProver, cache: ProofCache) -> li
             continue
         positive, negative = results[slot], results[slot + 1]
         label = combine(positive, negative)
-        detail = "; ".join(r.detail for r in (positive, negative) if r.detail)
+        # Both queries stopped at one limit say it once.
+        detail = "; ".join(dict.fromkeys(r.detail for r in (positive, negative) if r.detail))
         verdicts.append(Verdict(label, positive, negative, detail))
     return verdicts
 

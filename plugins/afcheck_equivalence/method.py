@@ -390,7 +390,8 @@ class Equivalence:
     defaults: Mapping[str, object] = {"criterion": "sae", "prover": "smt",
                                       "formaliser": "literal"}
     gates: Mapping[str, str] = GATES
-    budgets: Mapping[str, Budget] = {"pair": Budget()}
+    budgets: Mapping[str, Budget] = {
+        "pair": Budget(otherwise="unbounded (decided in process, one batch)")}
     """``pair``: one pair's decision by its criterion. Unbounded by default, decided in
     process in one batch; with ``--budget equivalence.pair.seconds=N`` (and ``memory_mb``)
     every criterion decides each pair in a worker process that is killed past the limit."""

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from afcheck.budget import Budget
 from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, Selection
+from afcheck.registry import PROVER
 from afcheck.runtime import Runtime
 from afcheck.runtime.spool import Spool
 from afcheck.suites import Record
@@ -17,6 +19,9 @@ from afcheck_faithfulness.records import CaseResult, Step, record
 from afcheck_faithfulness.render import details, one_line
 
 _NO_STEP = Step("", "", "", "", "", "")
+
+PROVER_LIMITS = "the prover's own limits (smt: 2 s a z3 call, a worker stopped after 10 s)"
+"""What bounds a prover call when ``faithfulness.prove`` sets no bound."""
 
 
 def _detector_names(selection: Selection) -> list[str]:
@@ -42,6 +47,12 @@ class Faithfulness:
     }
     gates: Mapping[str, str] = {"UFLB": "max", "FPR": "max", "FNR": "max", "AFFR": "max",
                                 "TPR": "min", "FI": "min"}
+    budgets: Mapping[str, Budget] = {"prove": Budget(otherwise=PROVER_LIMITS)}
+    """``prove``: one prover call on one statement. Its ``seconds`` (and ``memory_mb``, where
+    the prover can bound it) reach the prover as the options that bound it
+    (:meth:`afcheck.runtime.Runtime.budgeted`); unset, the prover's own limits hold. A
+    statement stopped at a limit is INCONCLUSIVE with the reason (its case skipped), and that
+    verdict is never cached."""
     settings: Mapping[str, type] = {"seed": int, "steps": str}
     """``--seed N`` (of the perturbers) and ``--steps MODE`` (how a suite splits chains)."""
     next_steps: Mapping[str, str] = {
@@ -95,8 +106,13 @@ class Faithfulness:
     def run(self, cases: Sequence[Case[CaseSpec]], runtime: Runtime,
             notify: Callable[[CaseResult], None] | None) -> list[CaseResult]:
         self._spool = runtime.spool
-        specs = [CaseSpec(case.case_id, s.step, s.perturber, s.formaliser, s.checker, s.prover,
-                          s.seed, s.keep_ineffective, s.detectors)
+        provers: dict[Choice, Choice] = {}
+        for case in cases:
+            if case.spec.prover not in provers:
+                provers[case.spec.prover] = runtime.budgeted(PROVER, case.spec.prover,
+                                                             self.name, "prove")
+        specs = [CaseSpec(case.case_id, s.step, s.perturber, s.formaliser, s.checker,
+                          provers[s.prover], s.seed, s.keep_ineffective, s.detectors)
                  for case in cases for s in (case.spec,)]
         return pipeline.run(specs, runtime, notify)
 

@@ -342,6 +342,8 @@ def _prove(cases: Sequence[CaseSpec], screened: Mapping[str, str | None],
             key=lambda t: (t.statement, t.header),
             call=lambda prover, chunk: prover.prove(chunk),
             load=codec.load_verdict,
+            # A limit is this run's answer: the next run asks again.
+            keep=lambda v: not v.transient,
         )
         for task, verdict, spent in zip(batch, made.results, made.seconds, strict=True):
             out[(choice, task.statement, task.header)] = verdict

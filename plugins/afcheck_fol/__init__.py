@@ -20,6 +20,7 @@ from afcheck.errors import MissingDependency
 from afcheck.registry import Kinds, Register, lazy
 
 if TYPE_CHECKING:
+    from afcheck.budget import Budget
     from afcheck.options import OptionGroup
     from afcheck_fol.method import Nl2FolMethod, Nl2FolSuite
     from afcheck_fol.provers import FolProver
@@ -117,15 +118,29 @@ def _z3_fol(options: Mapping[str, str]) -> FolProver:
     return make_z3_fol(options)
 
 
+def _eprover_budget(budget: Budget, options: Mapping[str, str]) -> Mapping[str, str]:
+    from afcheck_fol.provers import eprover_budget
+
+    return eprover_budget(budget, options)
+
+
+def _z3_fol_budget(budget: Budget, options: Mapping[str, str]) -> Mapping[str, str]:
+    from afcheck_fol.provers import z3_fol_budget
+
+    return z3_fol_budget(budget, options)
+
+
 @hookimpl
 def afcheck_register_fol_provers(register: Register) -> None:
     register("eprover", _eprover,
              description="E prover, complete strategy (no SInE); SZS statuses; CPU/wall limits",
              details={"install": "pip install 'afcheck[fol]'",
-                      "options": "cpu_limit_s (10), wall_limit_s, memory_mb (2048), jobs, binary"})
+                      "options": "cpu_limit_s (10), wall_limit_s, memory_mb (2048), jobs, binary"},
+             budget=_eprover_budget)
     register("z3-fol", _z3_fol,
              description="z3 over an uninterpreted sort; unsat of axioms ∧ ¬goal is Theorem",
-             details={"install": "pip install 'afcheck[fol]'", "options": "timeout_ms (5000)"})
+             details={"install": "pip install 'afcheck[fol]'", "options": "timeout_ms (5000)"},
+             budget=_z3_fol_budget)
 
 
 @hookimpl

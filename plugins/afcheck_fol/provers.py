@@ -19,6 +19,7 @@ line only. E runs with a complete strategy (``--satauto-schedule`` on 3.x, ``--s
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import shutil
@@ -31,6 +32,7 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
+from afcheck.budget import Budget
 from afcheck.errors import MissingDependency, UsageError
 from afcheck_fol.kinds import FolProver
 from afcheck_fol.tptp import Problem
@@ -214,6 +216,20 @@ def make_eprover(options: Mapping[str, str]) -> EProver:
     )
 
 
+def eprover_budget(budget: Budget, options: Mapping[str, str]) -> dict[str, str]:
+    """E's options that carry a stage's budget (see :class:`afcheck.registry.BudgetOptions`):
+    ``seconds`` is E's wall-clock limit per problem, and its CPU limit (E stops itself with
+    ``ResourceOut`` there) unless the user gave one; ``memory_mb`` is E's memory limit."""
+    out: dict[str, str] = {}
+    if budget.seconds is not None:
+        out["wall_limit_s"] = f"{budget.seconds:g}"
+        if "cpu_limit_s" not in options:
+            out["cpu_limit_s"] = str(max(1, math.floor(budget.seconds)))
+    if budget.memory_mb is not None:
+        out["memory_mb"] = str(budget.memory_mb)
+    return out
+
+
 def _default_jobs() -> int:
     try:
         return max(1, len(os.sched_getaffinity(0)))
@@ -292,6 +308,19 @@ def make_z3_fol(options: Mapping[str, str]) -> Z3FolProver:
     except ImportError:
         raise MissingDependency("z3-fol", "z3-solver", "pip install 'afcheck[fol]'") from None
     return Z3FolProver(timeout_ms=int(_limit_option(options, "timeout_ms", 5000)))
+
+
+def z3_fol_budget(budget: Budget, options: Mapping[str, str]) -> dict[str, str]:
+    """z3-fol's options that carry a stage's budget: ``seconds`` per problem is split over
+    its two checks (the axioms alone, then with the negated conjecture), each bounded by
+    ``timeout_ms``. ``ValueError`` for ``memory_mb``: z3-fol runs in the run's own process,
+    where one problem's memory cannot be bounded."""
+    if budget.memory_mb is not None:
+        raise ValueError("the fol prover 'z3-fol' runs in this process and cannot bound its "
+                         "memory; use --fol-prover eprover, or leave memory_mb unset")
+    if budget.seconds is None:
+        return {}
+    return {"timeout_ms": str(max(1, math.floor(budget.seconds * 1000 / 2)))}
 
 
 FACTORIES: Mapping[str, Callable[[Mapping[str, str]], FolProver]] = {

@@ -161,7 +161,10 @@ class DeepSeekProver:
             why += f" ({reasons[0]})"
         if no_negation:
             why += f"; {no_negation}"
-        return Verdict(VerdictKind.INCONCLUSIVE, self.name, reason=why)
+        # A sample whose check got no answer (a timeout, a crash) may verify on a machine
+        # less loaded: the verdict is this run's, never cached.
+        stalled = any(c.failure is not None for _, c in mine)
+        return Verdict(VerdictKind.INCONCLUSIVE, self.name, reason=why, transient=stalled)
 
     def summary_lines(self) -> list[str]:
         """The pool's line for the end of the run, when it has one (a kimina-lean-server)."""

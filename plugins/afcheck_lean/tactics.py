@@ -183,7 +183,11 @@ class LeanTacticsProver:
             return Verdict(kind=hint.kind, backend=hint.backend, certified=False,
                            reason=f"{hint.reason}; not certified by Lean: {why}".strip("; "),
                            evidence=hint.evidence, counterexample=hint.counterexample)
-        return Verdict(kind=VerdictKind.INCONCLUSIVE, backend=self.name, reason=why)
+        # An attempt that got no answer (a timeout, a crash) may close the goal on a machine
+        # less loaded: the verdict is this run's, never cached.
+        stalled = any(c.failure is not None for c in failures)
+        return Verdict(kind=VerdictKind.INCONCLUSIVE, backend=self.name, reason=why,
+                       transient=stalled)
 
     def summary_lines(self) -> list[str]:
         """The pool's line for the end of the run, when it has one (a kimina-lean-server)."""

@@ -8,15 +8,21 @@ The file holds one JSON object per line::
 ``output`` is raw model output (the statement is extracted from it as for a live model);
 ``statement`` is an already extracted theorem. A perturbed record may name its ``perturber``
 when a step was perturbed in several ways. A step with no record is AF-Fail.
+
+Lines are read one at a time (:mod:`afcheck.jsonlines`: bounded in size and depth): a line
+that cannot be read or is not a record loses only itself; the steps it would have answered
+are AF-Fail with the line's problem in their reason, and the end of the run says how many
+lines were lost.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import cast
 
 from afcheck.errors import UsageError
+from afcheck.jsonlines import read_json_lines
 from afcheck.types import Formalisation, FormalisationStatus, FormaliseRequest, Side
 
 _FIELDS = {"step_id", "side", "output", "statement", "perturber", "formaliser", "usage"}
@@ -26,41 +32,46 @@ def make_replay(options: Mapping[str, str]) -> ReplayFormaliser:
     path = options.get("path")
     if not path:
         raise UsageError("the replay formaliser needs a file: --formaliser-opt path=FILE.jsonl")
-    return ReplayFormaliser(load_records(Path(path)))
+    records, problems = load_records(Path(path))
+    return ReplayFormaliser(records, problems, Path(path))
 
 
-def load_records(path: Path) -> dict[tuple[str, str], dict[str, str]]:
+def load_records(path: Path) -> tuple[dict[tuple[str, str], dict[str, str]], list[str]]:
+    """The file's records by (step id, side), and one ``FILE:LINE: problem`` for each line
+    that is not one. :class:`UsageError` when the file cannot be read at all."""
     if not path.is_file():
         raise UsageError(f"{path}: recorded outputs not found; check --formaliser-opt path=")
     records: dict[tuple[str, str], dict[str, str]] = {}
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            row = _parse(line, f"{path}:{number}")
-            side = row["side"]
-            key = side if side == "original" or not row.get("perturber") else (
-                f"perturbed@{row['perturber']}")
-            records[(row["step_id"], key)] = row
-    return records
-
-
-def _parse(line: str, where: str) -> dict[str, str]:
+    problems: list[str] = []
     try:
-        row = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"{where}: not valid JSON ({exc.msg}); one object per line") from None
+        lines = list(read_json_lines(path))
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read the recorded outputs: {exc}") from None
+    for line in lines:
+        problem = line.problem or _problem(line.value)
+        if problem:
+            problems.append(f"{line.location}: {problem}")
+            continue
+        row = cast("dict[str, str]", line.value)  # its fields checked by _problem
+        side = row["side"]
+        key = side if side == "original" or not row.get("perturber") else (
+            f"perturbed@{row['perturber']}")
+        records[(row["step_id"], key)] = row
+    return records, problems
+
+
+def _problem(row: object) -> str:
+    """What is wrong with a decoded line as a record, or ""."""
     if not isinstance(row, dict):
-        raise UsageError(f"{where}: a line must be a JSON object")
+        return "a line must be a JSON object"
     unknown = sorted(set(row) - _FIELDS)
     if unknown:
-        raise UsageError(f"{where}: unknown field '{unknown[0]}'; known: "
-                         f"{', '.join(sorted(_FIELDS))}")
+        return f"unknown field '{unknown[0]}'; known: {', '.join(sorted(_FIELDS))}"
     if not row.get("step_id") or row.get("side") not in ("original", "perturbed"):
-        raise UsageError(f"{where}: needs 'step_id' and 'side' (original or perturbed)")
+        return "needs 'step_id' and 'side' (original or perturbed)"
     if not isinstance(row.get("output", row.get("statement")), str):
-        raise UsageError(f"{where}: needs 'output' (raw model text) or 'statement'")
-    return row
+        return "needs 'output' (raw model text) or 'statement'"
+    return ""
 
 
 class ReplayFormaliser:
@@ -68,8 +79,19 @@ class ReplayFormaliser:
     version = "1"
     cacheable = False
 
-    def __init__(self, records: dict[tuple[str, str], dict[str, str]]) -> None:
+    def __init__(self, records: dict[tuple[str, str], dict[str, str]],
+                 problems: Sequence[str] = (), path: Path | None = None) -> None:
         self.records = records
+        self.problems = tuple(problems)
+        """``FILE:LINE: problem`` of each line that is not a record."""
+        self.path = path
+
+    def summary_lines(self) -> list[str]:
+        """The lines that were lost, for the end of the run."""
+        if not self.problems:
+            return []
+        return [f"replay: {len(self.problems)} line(s) of {self.path} are not records and "
+                f"were left out; first: {self.problems[0]}"]
 
     def formalise(self, requests: Sequence[FormaliseRequest]) -> list[Formalisation]:
         return [self._one(request) for request in requests]
@@ -77,9 +99,11 @@ class ReplayFormaliser:
     def _one(self, request: FormaliseRequest) -> Formalisation:
         row = self._find(request)
         if row is None:
+            hint = (f" ({len(self.problems)} line(s) of the file are not records, first: "
+                    f"{self.problems[0]})") if self.problems else ""
             return Formalisation(request.key, self.name, FormalisationStatus.AF_FAIL,
                                  reason=f"no recorded {request.side.value} output for "
-                                 f"{request.step_id}")
+                                 f"{request.step_id}{hint}")
         if "statement" in row:
             return Formalisation(request.key, self.name, FormalisationStatus.OK,
                                  statement=row["statement"], raw_output=row["statement"])

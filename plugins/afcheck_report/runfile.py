@@ -8,12 +8,12 @@ to ``faithfulness`` (files written before the run record named its methods).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from afcheck.errors import AfcheckError
+from afcheck.jsonlines import read_json_document
 
 SCHEMA = "afcheck-results"
 VERSIONS = (1,)
@@ -80,21 +80,19 @@ def load(path: str | Path, label: str | None = None) -> RunFile:
     """Read one result file; raises :class:`RunFileError` with a one-line reason."""
     path = Path(path)
     try:
-        with path.open(encoding="utf-8") as handle:
-            data = json.load(handle)
+        if path.is_dir():
+            raise RunFileError(f"{path}: is a directory, expected a JSON result file")
+        # Bounded in size and depth: a damaged file is one line, never a RecursionError.
+        document = read_json_document(path)
     except FileNotFoundError:
         raise RunFileError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise RunFileError(f"{path}: is a directory, expected a JSON result file") from None
-    except UnicodeDecodeError as error:
-        raise RunFileError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start}); "
-                           "expected the file `afcheck --json FILE` writes") from None
-    except json.JSONDecodeError as error:
-        raise RunFileError(f"{path}:{error.lineno}: not valid JSON ({error.msg}); was the run "
-                           "interrupted while writing it?") from None
     except OSError as error:
         raise RunFileError(f"{path}: cannot read: {error.strerror or error}") from None
-    return parse(data, path, label)
+    if not document.ok:
+        raise RunFileError(f"{document.location}: {document.problem}; expected the file "
+                           "`afcheck --json FILE` writes (was the run interrupted while "
+                           "writing it?)")
+    return parse(document.value, path, label)
 
 
 def parse(data: object, path: Path, label: str | None = None) -> RunFile:

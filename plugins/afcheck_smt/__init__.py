@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from afcheck import hookimpl
 from afcheck.errors import MissingDependency, UsageError
+
+if TYPE_CHECKING:
+    from afcheck.budget import Budget
 
 
 def _int_option(options: Mapping[str, str], key: str, default: int) -> int:
@@ -28,17 +32,50 @@ def _make_prover(options: Mapping[str, str]) -> Any:
     from afcheck.runtime.workers import default_jobs
     from afcheck_smt.prover import SmtProver
 
-    unknown = set(options) - {"timeout_ms", "jobs"}
+    unknown = set(options) - {"timeout_ms", "jobs", "deadline_s"}
     if unknown:
         raise UsageError(
-            f"prover smt: unknown option(s) {', '.join(sorted(unknown))}; known: timeout_ms, jobs"
+            f"prover smt: unknown option(s) {', '.join(sorted(unknown))}; known: timeout_ms, "
+            "jobs, deadline_s"
         )
     timeout_ms = _int_option(options, "timeout_ms", 2000)
     return SmtProver(
         timeout_ms=timeout_ms,
         jobs=_int_option(options, "jobs", default_jobs()),
-        deadline_s=max(10.0, 5 * timeout_ms / 1000),
+        deadline_s=_seconds_option(options, "deadline_s", max(10.0, 5 * timeout_ms / 1000)),
     )
+
+
+def _seconds_option(options: Mapping[str, str], key: str, default: float) -> float:
+    raw = options.get(key)
+    if raw is None:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise UsageError(f"--prover-opt {key}={raw}: expected a number of seconds") from None
+    if not value > 0 or math.isinf(value):
+        raise UsageError(f"--prover-opt {key}={raw}: must be a number of seconds above 0")
+    return value
+
+
+def budget_options(budget: Budget, options: Mapping[str, str]) -> dict[str, str]:
+    """The options that carry a stage's budget (:class:`afcheck.registry.BudgetOptions`):
+    ``seconds`` is the deadline of one statement (a pool worker past it is killed) and,
+    unless the user gave ``timeout_ms``, split over the two z3 calls a statement may need, so
+    that a statement decided in this process keeps to it too. ``memory_mb`` is refused:
+    small batches are decided in this process, where one statement's memory cannot be
+    bounded."""
+    if budget.memory_mb is not None:
+        raise ValueError("the prover 'smt' decides small batches in this process, where "
+                         "memory cannot be bounded; leave memory_mb unset (its pool workers "
+                         "have 4,096 MiB each)")
+    if budget.seconds is None:
+        return {}
+    out = {"deadline_s": f"{budget.seconds:g}"}
+    if "timeout_ms" not in options:
+        out["timeout_ms"] = str(max(1, math.floor(budget.seconds * 1000 / 2)))
+    return out
 
 
 @hookimpl
@@ -47,5 +84,7 @@ def afcheck_register_provers(register: Any) -> None:
         "smt",
         _make_prover,
         description="z3 with Lean's exact arithmetic semantics (ℕ ℤ ℚ ℝ); not kernel-certified",
-        details={"backend": "z3", "options": "timeout_ms (2000), jobs (CPUs)"},
+        details={"backend": "z3",
+                 "options": "timeout_ms (2000), jobs (CPUs), deadline_s (5 × timeout, ≥ 10)"},
+        budget=budget_options,
     )

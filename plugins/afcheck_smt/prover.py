@@ -63,8 +63,10 @@ class SmtProver:
         if self._pool is None:
             self._pool = WorkerPool(
                 _decide_pair, self.jobs, self.deadline_s,
-                on_timeout=lambda item, s: _inconclusive(f"no answer within {s:g} s; stopped"),
-                on_error=lambda item, why: _inconclusive(f"worker failed: {why}"),
+                on_timeout=lambda item, s: _inconclusive(f"no answer within {s:g} s; stopped",
+                                                         transient=True),
+                on_error=lambda item, why: _inconclusive(f"worker failed: {why}",
+                                                         transient=True),
                 memory_mb=self.memory_mb,
             )
         try:
@@ -72,7 +74,7 @@ class SmtProver:
         except PoolError as exc:
             self._pool = None  # rebuilt for the next batch
             return [_inconclusive(f"{exc}; the prover pool is started again for the next "
-                                  "batch") for _ in tasks]
+                                  "batch", transient=True) for _ in tasks]
 
     def close(self) -> None:
         if self._pool is not None:
@@ -99,11 +101,16 @@ def decide(task: ProofTask, timeout_ms: int = 2000) -> Verdict:
         evidence=verdict.evidence,
         counterexample=verdict.counterexample,
         elapsed_s=time.perf_counter() - start,
+        transient=verdict.transient,
     )
 
 
-def _inconclusive(reason: str) -> Verdict:
-    return Verdict(VerdictKind.INCONCLUSIVE, BACKEND, reason=reason)
+def _inconclusive(reason: str, *, transient: bool = False) -> Verdict:
+    return Verdict(VerdictKind.INCONCLUSIVE, BACKEND, reason=reason, transient=transient)
+
+
+_Z3_LIMITS = ("timeout", "canceled", "max. resource limit exceeded", "max. memory exceeded")
+"""``reason_unknown`` of a z3 call stopped at a limit rather than by the statement."""
 
 
 def _decide(task: ProofTask, timeout_ms: int) -> Verdict:
@@ -142,12 +149,14 @@ def _solve(statement: Any, timeout_ms: int) -> Verdict:
     if result == "unsat":
         return Verdict(VerdictKind.PROVED, BACKEND, reason="hypotheses ∧ ¬conclusion is unsat")
     if result == "unknown":
-        return _inconclusive(f"z3 returned unknown ({payload}) on hypotheses ∧ ¬conclusion")
+        return _inconclusive(f"z3 returned unknown ({payload}) on hypotheses ∧ ¬conclusion",
+                             transient=payload in _Z3_LIMITS)
     if not statement.params and not statement.hypotheses:
         again, detail = _check(side + [conclusion], timeout_ms)
         if again == "unsat":
             return Verdict(VerdictKind.REFUTED, BACKEND, reason="the statement is unsat")
-        return _inconclusive(f"z3 could not prove the negation ({again} {detail or ''})".strip())
+        return _inconclusive(f"z3 could not prove the negation ({again} {detail or ''})".strip(),
+                             transient=again == "unknown" and detail in _Z3_LIMITS)
     return _refutation(statement, payload, enc.variables)
 
 

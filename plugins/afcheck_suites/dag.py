@@ -30,13 +30,14 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from afcheck_faithfulness.records import Step
 
 from afcheck.errors import AfcheckError, LoadError, SuiteError, UsageError
+from afcheck.jsonlines import read_json_array
 from afcheck.suites import DATA_DIR_ENV, SuiteSpec, find_in_data_dir
 from afcheck.types import Location
 
@@ -353,32 +354,54 @@ def _shown(root: Path) -> str:
 
 
 def load_steps(spec: SuiteSpec) -> Iterator[Step | LoadError]:
-    """The steps of ``--steps dag``: one per non-declarative node, parents as context."""
+    """The steps of ``--steps dag``: one per non-declarative node, parents as context; a row
+    that cannot be read is one :class:`LoadError` at its line, the others still load."""
     path = locate(spec)
     rows = read_rows(path, spec.manifest)
     split = split_of(spec)
-    mine = [(i, r) for i, r in enumerate(rows, 1) if r.get("split") in (None, "", split)]
-    if rows and not mine:
-        others = ", ".join(sorted({str(r.get("split")) for r in rows}))
+    read = [r for r in rows if not isinstance(r, LoadError)]
+    mine = [(r, where) for r, where in read if r.get("split") in (None, "", split)]
+    if read and not mine:
+        others = ", ".join(sorted({str(r.get("split")) for r, _ in read}))
         raise SuiteError(path, f"no DAG rows for split '{split}' (the file holds {others})")
-    from afcheck_suites.source import rows as located
+    chosen = {id(r) for r, _ in mine}
+    for entry in rows:
+        if isinstance(entry, LoadError):
+            yield entry
+        elif id(entry[0]) in chosen:
+            yield from _row_steps(spec, entry[0], entry[1])
 
-    places = [where for _, where in located(path)]
-    for number, row in mine:
-        yield from _row_steps(spec, row, places[number - 1])
 
-
-def read_rows(path: Path, owner: Path | str) -> list[dict[str, Any]]:
+def read_rows(path: Path, owner: Path | str
+              ) -> list[tuple[dict[str, Any], Location] | LoadError]:
+    """Each DAG row of the file with the line it starts on (and its number in the array where
+    its line holds others too), read one record at a time (:func:`afcheck.jsonlines.
+    read_json_array`: bounded in size and depth); a row that cannot be read (bad bytes, too
+    deep, not JSON, never ends, not an object) is a :class:`LoadError` at its line.
+    :class:`SuiteError` when the file cannot be read or is not a JSON array."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        elements = list(read_json_array(path))
     except OSError as exc:
         raise SuiteError(owner, f"cannot read DAG file {path}: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise SuiteError(path, f"not valid JSON ({exc.msg} at line {exc.lineno}); write it "
-                         "again with `afcheck dag`") from None
-    if not isinstance(data, list) or not all(isinstance(r, dict) for r in data):
-        raise SuiteError(path, "expected a JSON array of DAG rows ({id, problem, dags, …})")
-    return data
+    out: list[tuple[dict[str, Any], Location] | LoadError] = []
+    previous = 0
+    for element in elements:
+        if element.fatal:
+            raise SuiteError(element.location, "expected a JSON array of DAG rows ({id, "
+                             "problem, dags, …}); write it again with `afcheck dag`")
+        line = element.location.line
+        where = replace(element.location,
+                        record=element.location.record if line == previous else None)
+        previous = line
+        if not element.ok:
+            out.append(LoadError(where, f"{element.problem}; or write the file again with "
+                                 "`afcheck dag`"))
+        elif not isinstance(element.value, dict):
+            out.append(LoadError(where, "a DAG row is a JSON object ({id, problem, dags, …}); "
+                                 "fix or remove it"))
+        else:
+            out.append((element.value, where))
+    return out
 
 
 def _row_steps(spec: SuiteSpec, row: Mapping[str, Any],
@@ -522,7 +545,8 @@ def _previous(out: Path) -> dict[str, dict[str, Any]]:
         rows = read_rows(out, out)
     except SuiteError as exc:
         raise UsageError(f"{exc}; remove it or choose another --out") from None
-    return {str(r.get("id")): r for r in rows}
+    # A row that cannot be read is asked again, and written whole this time.
+    return {str(r.get("id")): r for r in (e[0] for e in rows if not isinstance(e, LoadError))}
 
 
 def _needs_asking(row: Mapping[str, Any] | None, chain: Chain, retry_failed: bool) -> bool:

@@ -65,7 +65,7 @@ def rows(path: Path) -> Iterator[tuple[object, Location]]:
         raise SuiteError(path, f"cannot read ProcessBench JSON: {exc.strerror}") from None
     previous = 0
     for element in elements:
-        if element.fatal:  # not an array, or cut short: the whole file
+        if element.fatal:  # not an array at all: the whole file
             raise SuiteError(element.location, f"{element.problem} (ProcessBench rows); "
                              "download the split again")
         line = element.location.line
