@@ -197,6 +197,55 @@ def test_a_pair_past_its_time_limit_is_inconclusive_and_the_rest_are_decided(
     assert steps["fine"]["decision"] == "Eq"
     assert steps["hangs"]["decision"] == "Inconclusive"
     assert steps["hangs"]["reason"].startswith("time limit: no decision within 3 s")
+
+
+def test_the_pair_limit_is_on_by_default_and_keeps_only_decisions_in_the_cache(
+        tmp_path: Path) -> None:
+    """No --budget: the run records the default pair limit and decides in workers it stops;
+    a second run takes the decided pairs from the cache and asks again only for the pair the
+    limit stopped."""
+    from conftest import TEST_PLUGINS
+
+    suite = tmp_path / "tiny"
+    suite.mkdir()
+    (suite / "suite.toml").write_text(SUITE.replace('criterion = "sae"',
+                                                    'criterion = "stuck"'))
+    rows = [{"id": f"fine{n}", "reference": f"theorem t{n} (x : ℕ) : x + {n} = x + {n} := by "
+             "sorry", "candidate": f"theorem t{n} (x : ℕ) : x + {n} = x + {n} := by sorry"}
+            for n in range(3)]
+    rows.append({"id": "boom", "reference": "theorem boom : 1 = 1 := by sorry",
+                 "candidate": "theorem boom : 1 = 1 := by sorry"})
+    (suite / "items.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    log = tmp_path / "batches.jsonl"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TEST_PLUGINS),
+                                                        os.environ.get("PYTHONPATH", "")])}
+
+    def run(out: Path) -> tuple[int, dict[str, dict[str, object]]]:
+        with subprocess.Popen([sys.executable, "-m", "afcheck", str(suite), "--plugin",
+                               "stuckcriterion", "--criterion-opt", f"log={log}",
+                               "--cache-dir", str(tmp_path / "cache"), "--json", str(out)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              cwd=tmp_path, env=env) as done:
+            stdout, stderr = done.communicate(timeout=240)
+        assert "3 passed, 1 skipped" in stdout, stdout + stderr
+        record = json.loads(out.read_text())
+        pair = record["config"]["budgets"]["equivalence"]["pair"]
+        assert (pair["seconds"], pair["memory_mb"]) == (60.0, 4096)
+        return done.pid, {str(s["id"]): s for s in record["steps"]}
+
+    run_pid, first = run(tmp_path / "first.json")
+    assert first["boom"]["reason"].startswith("the criterion failed: RuntimeError")
+    asked_first = [json.loads(line)[1] for line in log.read_text().splitlines()]
+    assert max(len(batch) for batch in asked_first) > 1  # decided in batches
+    for pid in {json.loads(line)[0] for line in log.read_text().splitlines()}:
+        assert pid != run_pid, "decided in the run's own process"
+        with pytest.raises(ProcessLookupError):  # no worker outlives the run
+            os.kill(pid, 0)
+    log.unlink()
+    _, second = run(tmp_path / "second.json")
+    assert [json.loads(line)[1] for line in log.read_text().splitlines()] == [["boom"]]
+    assert {k: v["decision"] for k, v in second.items()} == {
+        k: v["decision"] for k, v in first.items()}
 def test_the_summary_prints_the_share_of_statements_the_front_end_reads() -> None:
     from afcheck_equivalence.method import EquivalenceSummary, share_read
 

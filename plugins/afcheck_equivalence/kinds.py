@@ -15,7 +15,12 @@ if TYPE_CHECKING:
 @runtime_checkable
 class EquivalenceCriterion(Protocol):
     """Judges whether pairs of Lean statements mean the same (see
-    :mod:`afcheck_equivalence.records`)."""
+    :mod:`afcheck_equivalence.records`).
+
+    Optional member, read by the method: ``isolated: bool``, true when every step of
+    ``decide`` that can run long runs in processes the criterion (or its prover) bounds
+    itself in time and memory (Lean REPLs); such a criterion is decided in the run's process.
+    Any other is decided in the pair limit's workers (:mod:`afcheck_equivalence.limit`)."""
 
     name: str
     version: str

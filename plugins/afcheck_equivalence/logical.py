@@ -29,6 +29,12 @@ class Logical:
     def __init__(self, prover: Prover) -> None:
         self.prover = prover
 
+    @property
+    def isolated(self) -> bool:
+        """Decided in the run's process when the prover's long steps run in processes it
+        bounds itself (a Lean REPL pool); see :mod:`afcheck_equivalence.limit`."""
+        return bool(getattr(self.prover, "isolated", False))
+
     def decide(self, pairs: Sequence[Pair]) -> list[Decision]:
         planned: list[tuple[str, str] | Decision] = [self._plan(p) for p in pairs]
         verdicts = discharge(self.prover, [p for p in planned if isinstance(p, tuple)])

@@ -131,6 +131,12 @@ class Sae:
         self.prover = prover
         self.cap = cap
 
+    @property
+    def isolated(self) -> bool:
+        """Decided in the run's process when the prover's long steps run in processes it
+        bounds itself (a Lean REPL pool); see :mod:`afcheck_equivalence.limit`."""
+        return bool(getattr(self.prover, "isolated", False))
+
     # --- batch ------------------------------------------------------------------------
     def decide(self, pairs: Sequence[Pair]) -> list[Decision]:
         """Three prover batches, each over every pair that still needs it:

@@ -93,6 +93,9 @@ class DeepSeekProver:
 
     name = "deepseek"
     version = "1"
+    isolated = True
+    """Its statements run in the pool's REPLs under their timeout and memory cap, and its model
+    is a server or an engine it owns: nothing of it should be started again per worker."""
 
     def __init__(self, pool: LeanPool, generate: Generate, negate: Negate, *, k: int = 2,
                  cot: bool = True, allow_native_decide: bool = False) -> None:
