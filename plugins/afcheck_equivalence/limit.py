@@ -31,12 +31,14 @@ from dataclasses import dataclass
 from typing import cast
 
 from afcheck.budget import Budget
+from afcheck.plugins import IN_PROCESS_ORIGIN
+from afcheck.runtime import Components
 from afcheck.runtime.executor import Builder, Recipe
 from afcheck.runtime.workers import JOBS_VARIABLE, PoolError, WorkerPool, default_jobs
 from afcheck_equivalence.kinds import EquivalenceCriterion
 from afcheck_equivalence.records import Decision, Inconclusive, Pair
 
-__all__ = ["BATCH", "PairLimit", "STOPPED", "TIME_LIMIT", "stopped"]
+__all__ = ["BATCH", "PairLimit", "STOPPED", "TIME_LIMIT", "limit_for", "stopped"]
 
 BATCH = 8
 """The most pairs one worker decides in one call."""
@@ -128,6 +130,19 @@ class PairLimit:
             return (f"{OVER_MEMORY}: the pair needs more than {self.memory_mb or 0:,} MiB of "
                     "memory (--budget equivalence.pair.memory_mb); the worker stopped it")
         return f"{FAILED}: {answer.why}"
+
+
+def limit_for(components: Components, criterion: object, name: str,
+              budget: Budget | None) -> PairLimit | None:
+    """The limit ``criterion`` (built by ``components`` as ``name``) is decided under, or
+    ``None`` when it is decided in this process: no ``seconds`` in ``budget``, a criterion
+    that is ``isolated`` (its long steps run in processes it bounds itself), or one
+    registered in this process (no worker could build it). Starts nothing."""
+    recipe = components.recipe(criterion)
+    if (budget is None or budget.seconds is None or recipe is None
+            or recipe.origin == IN_PROCESS_ORIGIN or getattr(criterion, "isolated", False)):
+        return None
+    return PairLimit(name, recipe, components.plugins.rebuilder(), budget)
 
 
 # -- in the worker -------------------------------------------------------------------------------

@@ -497,17 +497,12 @@ def _decide_pairs(runtime: Runtime, choice: Choice, pairs: list[tuple[Item, str]
     this returns; a pair that outlives the budget is Inconclusive with the reason "time
     limit". Decided here instead: a criterion that is ``isolated`` (its long steps run in
     processes it bounds itself), or one registered in this process (no worker can build it)."""
-    from afcheck.plugins import IN_PROCESS_ORIGIN
     from afcheck_equivalence.kinds import CRITERION
-    from afcheck_equivalence.limit import PairLimit, stopped
+    from afcheck_equivalence.limit import limit_for, stopped
 
     built = runtime.component(CRITERION, choice)
     criterion = built.component
-    recipe = runtime.components.recipe(criterion)
-    limit = None
-    if (budget is not None and budget.seconds is not None and recipe is not None
-            and recipe.origin != IN_PROCESS_ORIGIN and not getattr(criterion, "isolated", False)):
-        limit = PairLimit(choice.name, recipe, runtime.components.plugins.rebuilder(), budget)
+    limit = limit_for(runtime.components, criterion, choice.name, budget)
 
     def call(chunk: list[tuple[Item, str]]) -> list[Decision]:
         batch = [Pair(i.id, i.reference, c, i.header) for i, c in chunk]
