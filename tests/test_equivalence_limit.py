@@ -155,3 +155,23 @@ def test_a_pool_that_cannot_start_leaves_its_pairs_inconclusive_and_starts_again
         limit.close()
     assert real is not None
     assert multiprocessing.active_children() == []
+
+
+def test_only_what_cannot_outlive_the_limit_is_decided_in_process() -> None:
+    from afcheck_equivalence.limit import limit_for
+
+    from afcheck.plugins import get_plugins
+
+    pytest.importorskip("z3")
+    components = Components(get_plugins())
+    budget = Budget(seconds=60, memory_mb=4096)
+    try:
+        syntactic = components.get(CRITERION, Choice.of("syntactic")).component
+        sae = components.get(CRITERION, Choice.of("sae", {"prover": "smt"})).component
+        # syntactic runs no solver: in process; sae runs z3 here through smt: in workers
+        assert limit_for(components, syntactic, "syntactic", budget) is None
+        limited = limit_for(components, sae, "sae", budget)
+        assert isinstance(limited, PairLimit) and limited._pool is None  # nothing started yet
+        assert limit_for(components, sae, "sae", Budget()) is None
+    finally:
+        components.close()

@@ -52,7 +52,7 @@ class BeqPlus:
 
     name = "beq-plus"
     version = "1"
-    isolated = True
+    contained = True
     """Every Lean command runs in the pool's REPLs, each under its own timeout and memory cap:
     a pair worker would only start one more REPL pool per worker."""
 

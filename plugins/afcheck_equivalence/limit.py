@@ -136,11 +136,11 @@ def limit_for(components: Components, criterion: object, name: str,
               budget: Budget | None) -> PairLimit | None:
     """The limit ``criterion`` (built by ``components`` as ``name``) is decided under, or
     ``None`` when it is decided in this process: no ``seconds`` in ``budget``, a criterion
-    that is ``isolated`` (its long steps run in processes it bounds itself), or one
-    registered in this process (no worker could build it). Starts nothing."""
+    that is ``contained`` (see :class:`~afcheck_equivalence.kinds.EquivalenceCriterion`), or
+    one registered in this process (no worker could build it). Starts nothing."""
     recipe = components.recipe(criterion)
     if (budget is None or budget.seconds is None or recipe is None
-            or recipe.origin == IN_PROCESS_ORIGIN or getattr(criterion, "isolated", False)):
+            or recipe.origin == IN_PROCESS_ORIGIN or getattr(criterion, "contained", False)):
         return None
     return PairLimit(name, recipe, components.plugins.rebuilder(), budget)
 

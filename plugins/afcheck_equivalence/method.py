@@ -495,8 +495,8 @@ def _decide_pairs(runtime: Runtime, choice: Choice, pairs: list[tuple[Item, str]
     wall-clock ``budget``, the pairs are decided in batches in worker processes of one pool
     (:class:`afcheck_equivalence.limit.PairLimit`) kept for all chunks and stopped before
     this returns; a pair that outlives the budget is Inconclusive with the reason "time
-    limit". Decided here instead: a criterion that is ``isolated`` (its long steps run in
-    processes it bounds itself), or one registered in this process (no worker can build it)."""
+    limit". Decided here instead: a criterion that is ``contained`` (it cannot outlive the
+    limit here), or one registered in this process (no worker can build it)."""
     from afcheck_equivalence.kinds import CRITERION
     from afcheck_equivalence.limit import limit_for, stopped
 

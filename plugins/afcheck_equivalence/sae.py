@@ -132,10 +132,11 @@ class Sae:
         self.cap = cap
 
     @property
-    def isolated(self) -> bool:
-        """Decided in the run's process when the prover's long steps run in processes it
-        bounds itself (a Lean REPL pool); see :mod:`afcheck_equivalence.limit`."""
-        return bool(getattr(self.prover, "isolated", False))
+    def contained(self) -> bool:
+        """Decided in the run's process when the prover is ``contained``: its long steps
+        run in processes it bounds itself (a Lean REPL pool); see
+        :mod:`afcheck_equivalence.limit`."""
+        return bool(getattr(self.prover, "contained", False))
 
     # --- batch ------------------------------------------------------------------------
     def decide(self, pairs: Sequence[Pair]) -> list[Decision]:

@@ -175,6 +175,9 @@ class Syntactic:
 
     name = "syntactic"
     version = "1"
+    contained = True
+    """No solver and no search: each statement is read once and its tree walked once, so it
+    is decided in the run's process, without a pair worker."""
 
     def decide(self, pairs: Sequence[Pair]) -> list[Decision]:
         return [self._one(pair) for pair in pairs]

@@ -93,7 +93,7 @@ class DeepSeekProver:
 
     name = "deepseek"
     version = "1"
-    isolated = True
+    contained = True
     """Its statements run in the pool's REPLs under their timeout and memory cap, and its model
     is a server or an engine it owns: nothing of it should be started again per worker."""
 

@@ -140,7 +140,7 @@ class LeanTacticsProver:
         self.breaker = Breaker(limit=None)
 
     @property
-    def isolated(self) -> bool:
+    def contained(self) -> bool:
         """Every command runs in the pool's REPLs under their timeout and memory cap; the smt
         hints (``smt`` on) run z3 in this process, which nothing here bounds."""
         return self.smt is None
