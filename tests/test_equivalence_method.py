@@ -260,3 +260,18 @@ def test_the_summary_prints_the_share_of_statements_the_front_end_reads() -> Non
     summary = EquivalenceSummary(summarise(results), {}, read=share_read(results))
     assert "  front end: read 1 of 3 statements (33.3%)" in summary.lines()
     assert summary.sections()["metrics"]["read"] == {"statements": 3, "read": 1}
+
+
+def test_the_share_read_counts_what_the_decisions_record_without_reading_again() -> None:
+    from afcheck_equivalence.method import share_read
+
+    other = "theorem c (y : ℝ) : y = y := by sorry"
+    # both statements read fine; the decision's record is what is counted
+    recorded = [Result(Item("1", REF), other, Eq("sae", "same", read=(True, False)))]
+    assert share_read(recorded) == (1, 2)
+    # a decision that records nothing (a stopped pair) is read here
+    stopped = [Result(Item("1", REF), other, Inconclusive("sae", "time limit: …"))]
+    assert share_read(stopped) == (2, 2)
+    again = decision_from_json(Eq("sae", "same", read=(True, False)).to_json())
+    assert again.read == (True, False)
+    assert decision_from_json(Eq("sae", "same").to_json()).read is None

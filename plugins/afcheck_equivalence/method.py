@@ -357,19 +357,23 @@ class EquivalenceSummary:
 
 def share_read(results: Sequence[Result]) -> tuple[int, int]:
     """``(read, total)`` over the distinct statements of ``results`` (a missing candidate
-    counts as not read)."""
-    from afcheck_equivalence.read import ReadError, read_statement
+    counts as not read). What the criterion's decision records (``read``) is counted as it
+    is; a statement no decision says anything about (a criterion that does not use the front
+    end, a pair the limit stopped) is read here."""
+    from afcheck_equivalence.read import read_pair
 
     seen: dict[tuple[str, str], bool] = {}
     for result in results:
-        for text in (result.item.reference, result.candidate):
-            key = (text or "", result.item.header)
-            if key in seen:
-                continue
-            try:
-                seen[key] = text is not None and bool(read_statement(text, result.item.header))
-            except ReadError:
-                seen[key] = False
+        texts = (result.item.reference, result.candidate)
+        keys = [(text or "", result.item.header) for text in texts]
+        if all(key in seen for key in keys):
+            continue
+        read = result.decision.read
+        if read is None:
+            both = read_pair(result.item.reference, result.candidate or "", result.item.header)
+            read = both.read
+        for key, text, done in zip(keys, texts, read, strict=True):
+            seen.setdefault(key, text is not None and done)
     return sum(seen.values()), len(seen)
 
 
