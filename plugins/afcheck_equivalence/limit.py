@@ -70,7 +70,9 @@ _Answer = list[Decision] | _Stopped
 class PairLimit:
     """Decides pairs with the criterion built from ``recipe`` in worker processes under
     ``budget`` (``seconds`` per batch, ``memory_mb`` per worker); see the module's
-    docstring."""
+    docstring. ``jobs``: the workers, by default the CPUs of the process that decides (read
+    when it decides: a cluster worker that received this object sizes the pool by its own
+    share, ``AFCHECK_JOBS``)."""
 
     def __init__(self, name: str, recipe: Recipe, rebuild: Callable[[], Builder],
                  budget: Budget, jobs: int | None = None) -> None:
@@ -79,13 +81,14 @@ class PairLimit:
         self.rebuild = rebuild
         self.seconds = float(budget.seconds or 0)
         self.memory_mb = budget.memory_mb
-        self.jobs = jobs or default_jobs()
+        self.jobs = jobs
         self._pool: WorkerPool[_Batch, _Answer] | None = None
 
     def decide(self, pairs: Sequence[Pair]) -> list[Decision]:
         """One decision per pair, in order."""
         out: dict[int, Decision] = {}
-        size = max(1, min(BATCH, math.ceil(len(pairs) / self.jobs)))
+        jobs = self.jobs or default_jobs()
+        size = max(1, min(BATCH, math.ceil(len(pairs) / jobs)))
         todo = [list(range(start, min(start + size, len(pairs))))
                 for start in range(0, len(pairs), size)]
         while todo:
@@ -111,7 +114,7 @@ class PairLimit:
     def _map(self, batches: list[_Batch]) -> list[_Answer]:
         if self._pool is None:
             self._pool = WorkerPool(
-                _Decide(self.rebuild, self.recipe), self.jobs, self.seconds,
+                _Decide(self.rebuild, self.recipe), self.jobs or default_jobs(), self.seconds,
                 on_timeout=lambda batch, s: _Stopped(f"{s:g}", True),
                 on_error=lambda batch, why: _Stopped(why, False),
                 memory_mb=self.memory_mb, prepare=_Prepare(self.rebuild, self.recipe))
