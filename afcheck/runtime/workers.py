@@ -13,7 +13,6 @@ import multiprocessing as mp
 import os
 import time
 from collections.abc import Callable, Sequence
-from functools import partial
 from multiprocessing.connection import Connection, wait
 from typing import Any, Generic, TypeVar, cast
 
@@ -229,26 +228,3 @@ class WorkerPool(Generic[T, R]):
                 worker = self._replace(worker)
                 worker.give(index, items[index])
             busy[worker.conn] = worker
-
-
-# -- components in workers ------------------------------------------------------------------
-
-_BUILT: dict[object, object] = {}
-"""Components a worker process built from their recipes, kept warm across items."""
-
-
-def _call_rebuilt(rebuild: Callable[[], Callable[[Any], object]], recipe: object,
-                  method: str, item: object) -> object:
-    component = _BUILT.get(recipe)
-    if component is None:
-        component = _BUILT[recipe] = rebuild()(recipe)
-    return getattr(component, method)([item])[0]
-
-
-def item_by_item(rebuild: Callable[[], Callable[[Any], object]], recipe: object,
-                 method: str) -> Callable[[Any], Any]:
-    """A picklable function for :class:`WorkerPool` that calls ``component.method([item])``
-    on one item, the component built once per worker from its ``recipe`` with ``rebuild``
-    (:attr:`afcheck.runtime.executor.Stage.rebuild`): how a batched component runs one item
-    at a time under a per-item deadline."""
-    return partial(_call_rebuilt, rebuild, recipe, method)
