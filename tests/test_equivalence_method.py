@@ -188,15 +188,22 @@ def test_a_pair_past_its_time_limit_is_inconclusive_and_the_rest_are_decided(
     out = tmp_path / "out.json"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TEST_PLUGINS),
                                                         os.environ.get("PYTHONPATH", "")])}
-    done = subprocess.run([sys.executable, "-m", "afcheck", str(suite), "--plugin",
-                           "stuckcriterion", "--budget", "equivalence.pair.seconds=3",
-                           "--json", str(out), "-rs"], capture_output=True, text=True,
-                          timeout=240, cwd=tmp_path, env=env)
-    assert "1 passed, 1 skipped" in done.stdout, done.stdout + done.stderr
-    steps = {s["id"]: s for s in json.loads(out.read_text())["steps"]}
-    assert steps["fine"]["decision"] == "Eq"
-    assert steps["hangs"]["decision"] == "Inconclusive"
-    assert steps["hangs"]["reason"].startswith("time limit: no decision within 3 s")
+    log = tmp_path / "batches.jsonl"
+    for _ in range(2):  # the second run: the decided pair from the cache, the stopped one asked
+        done = subprocess.run([sys.executable, "-m", "afcheck", str(suite), "--plugin",
+                               "stuckcriterion", "--budget", "equivalence.pair.seconds=3",
+                               "--criterion-opt", f"log={log}", "--cache-dir",
+                               str(tmp_path / "cache"), "--json", str(out), "-rs"],
+                              capture_output=True, text=True, timeout=240, cwd=tmp_path,
+                              env=env)
+        assert "1 passed, 1 skipped" in done.stdout, done.stdout + done.stderr
+        steps = {s["id"]: s for s in json.loads(out.read_text())["steps"]}
+        assert steps["fine"]["decision"] == "Eq"
+        assert steps["hangs"]["decision"] == "Inconclusive"
+        assert steps["hangs"]["reason"].startswith("time limit: no decision within 3 s")
+        asked = [json.loads(line)[1] for line in log.read_text().splitlines()]
+        log.unlink()
+    assert asked == [["hangs"]]
 
 
 def test_the_pair_limit_is_on_by_default_and_keeps_only_decisions_in_the_cache(
