@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -45,11 +46,24 @@ def limit_of(tmp_path: Path, budget: Budget, jobs: int = 2) -> tuple[PairLimit, 
     return PairLimit("stuck", recipe, plugins.rebuilder(), budget, jobs=jobs), log
 
 
+@pytest.fixture
+def no_child_left() -> Callable[[], None]:
+    """Asserts that no process this test started is still running (other tests' pools may
+    be)."""
+    before = set(multiprocessing.active_children())
+
+    def check() -> None:
+        assert set(multiprocessing.active_children()) <= before
+
+    return check
+
+
 def batches(log: Path) -> list[list[str]]:
     return [json.loads(line)[1] for line in log.read_text().splitlines()]
 
 
-def test_a_hanging_pair_alone_is_stopped_the_rest_decided_in_batches(tmp_path: Path) -> None:
+def test_a_hanging_pair_alone_is_stopped_the_rest_decided_in_batches(
+        tmp_path: Path, no_child_left: Callable[[], None]) -> None:
     limit, log = limit_of(tmp_path, Budget(seconds=3))
     good = good_pairs(7)
     pairs = good[:3] + [marked("stuck")] + good[3:]
@@ -57,7 +71,7 @@ def test_a_hanging_pair_alone_is_stopped_the_rest_decided_in_batches(tmp_path: P
         decided = limit.decide(pairs)
     finally:
         limit.close()
-    assert multiprocessing.active_children() == []
+    no_child_left()
     hung = decided[3]
     assert hung.kind is DecisionKind.INCONCLUSIVE
     assert hung.reason.startswith("time limit: no decision within 3 s")
@@ -74,7 +88,8 @@ def test_a_hanging_pair_alone_is_stopped_the_rest_decided_in_batches(tmp_path: P
     assert ["stuck"] in asked
 
 
-def test_a_memory_hog_is_its_own_inconclusive_and_the_workers_go_on(tmp_path: Path) -> None:
+def test_a_memory_hog_is_its_own_inconclusive_and_the_workers_go_on(
+        tmp_path: Path, no_child_left: Callable[[], None]) -> None:
     limit, log = limit_of(tmp_path, Budget(seconds=60, memory_mb=1024))
     good = good_pairs(4)
     try:
@@ -86,10 +101,11 @@ def test_a_memory_hog_is_its_own_inconclusive_and_the_workers_go_on(tmp_path: Pa
     assert hog.reason.startswith("over budget: the pair needs more than 1,024 MiB of memory")
     assert stopped(hog)
     assert [decided[0], *decided[2:]] == Syntactic().decide(good)
-    assert multiprocessing.active_children() == []
+    no_child_left()
 
 
-def test_a_pair_whose_criterion_raises_is_inconclusive_with_the_reason(tmp_path: Path) -> None:
+def test_a_pair_whose_criterion_raises_is_inconclusive_with_the_reason(
+        tmp_path: Path, no_child_left: Callable[[], None]) -> None:
     limit, _ = limit_of(tmp_path, Budget(seconds=60))
     good = good_pairs(3)
     try:
@@ -102,10 +118,11 @@ def test_a_pair_whose_criterion_raises_is_inconclusive_with_the_reason(tmp_path:
                                  "a marked pair")
     assert stopped(decided[3])
     assert decided[:3] == again == Syntactic().decide(good)
-    assert multiprocessing.active_children() == []
+    no_child_left()
 
 
-def test_one_pool_serves_every_chunk_and_each_worker_builds_once(tmp_path: Path) -> None:
+def test_one_pool_serves_every_chunk_and_each_worker_builds_once(
+        tmp_path: Path, no_child_left: Callable[[], None]) -> None:
     limit, log = limit_of(tmp_path, Budget(seconds=60), jobs=1)
     try:
         for start in range(0, 12, 4):
@@ -115,7 +132,7 @@ def test_one_pool_serves_every_chunk_and_each_worker_builds_once(tmp_path: Path)
     workers = {json.loads(line)[0] for line in log.read_text().splitlines()}
     assert len(workers) == 1
     assert [len(b) for b in batches(log)] == [4, 4, 4]
-    assert multiprocessing.active_children() == []
+    no_child_left()
 
 
 @pytest.mark.parametrize("count", [1, 5, 20])
@@ -133,7 +150,7 @@ def test_batches_spread_over_the_workers_and_stay_at_most_batch(tmp_path: Path,
 
 
 def test_a_pool_that_cannot_start_leaves_its_pairs_inconclusive_and_starts_again(
-        tmp_path: Path) -> None:
+        tmp_path: Path, no_child_left: Callable[[], None]) -> None:
     from test_workers import _NoProcesses
 
     limit, _ = limit_of(tmp_path, Budget(seconds=60), jobs=1)
@@ -154,7 +171,7 @@ def test_a_pool_that_cannot_start_leaves_its_pairs_inconclusive_and_starts_again
     finally:
         limit.close()
     assert real is not None
-    assert multiprocessing.active_children() == []
+    no_child_left()
 
 
 def test_only_what_cannot_outlive_the_limit_is_decided_in_process() -> None:
