@@ -51,6 +51,9 @@ ESSENTIAL: tuple[tuple[str, str], ...] = (("executor", "afcheck.runtime.executor
 """Plugin name and module of each plugin of the core, registered before any entry point."""
 
 ESSENTIAL_ORIGIN = "afcheck core"
+IN_PROCESS_ORIGIN = "registered in process"
+"""The origin of a plugin object registered with :meth:`Plugins.register`: no other process
+can load it, so no worker can build its components."""
 
 T = TypeVar("T")
 
@@ -126,7 +129,7 @@ class Plugins:
     def register(self, plugin: object, name: str | None = None) -> None:
         """Register an in-process plugin object (tests, notebooks)."""
         label = name or getattr(plugin, "__name__", None) or repr(plugin)
-        self._register(plugin, label, "registered in process")
+        self._register(plugin, label, IN_PROCESS_ORIGIN)
 
     def unregister(self, name: str) -> None:
         self.pm.unregister(name=name)

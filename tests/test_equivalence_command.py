@@ -105,3 +105,23 @@ def test_an_unknown_criterion_lists_the_known_criteria() -> None:
     done = afcheck("--criterion", "nope", "theorem a : True", "theorem b : True")
     assert done.returncode == 2
     assert "Known criteria: beq-plus, logical, sae, syntactic" in done.stderr
+
+
+def test_the_pair_limit_stops_a_criterion_that_hangs() -> None:
+    import os
+
+    from conftest import TEST_PLUGINS
+
+    stuck = "theorem stuck : 1 = 1 := by sorry"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TEST_PLUGINS),
+                                                        os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-m", "afcheck", "--plugin", "stuckcriterion",
+                           "equiv", stuck, stuck, "--criterion", "stuck", "--budget",
+                           "equivalence.pair.seconds=2", "--json"],
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    record = json.loads(done.stdout)
+    assert record["decision"] == "Inconclusive"
+    assert record["reason"].startswith("time limit: no decision within 2 s")
+    bad = afcheck(stuck, stuck, "--budget", "equivalence.pair.seconds=soon")
+    assert bad.returncode == 2 and "seconds must be a number of seconds above 0" in bad.stderr

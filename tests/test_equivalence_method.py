@@ -188,15 +188,71 @@ def test_a_pair_past_its_time_limit_is_inconclusive_and_the_rest_are_decided(
     out = tmp_path / "out.json"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TEST_PLUGINS),
                                                         os.environ.get("PYTHONPATH", "")])}
-    done = subprocess.run([sys.executable, "-m", "afcheck", str(suite), "--plugin",
-                           "stuckcriterion", "--budget", "equivalence.pair.seconds=3",
-                           "--json", str(out), "-rs"], capture_output=True, text=True,
-                          timeout=240, cwd=tmp_path, env=env)
-    assert "1 passed, 1 skipped" in done.stdout, done.stdout + done.stderr
-    steps = {s["id"]: s for s in json.loads(out.read_text())["steps"]}
-    assert steps["fine"]["decision"] == "Eq"
-    assert steps["hangs"]["decision"] == "Inconclusive"
-    assert steps["hangs"]["reason"].startswith("time limit: no decision within 3 s")
+    log = tmp_path / "batches.jsonl"
+    for _ in range(2):  # the second run: the decided pair from the cache, the stopped one asked
+        done = subprocess.run([sys.executable, "-m", "afcheck", str(suite), "--plugin",
+                               "stuckcriterion", "--budget", "equivalence.pair.seconds=3",
+                               "--criterion-opt", f"log={log}", "--cache-dir",
+                               str(tmp_path / "cache"), "--json", str(out), "-rs"],
+                              capture_output=True, text=True, timeout=240, cwd=tmp_path,
+                              env=env)
+        assert "1 passed, 1 skipped" in done.stdout, done.stdout + done.stderr
+        steps = {s["id"]: s for s in json.loads(out.read_text())["steps"]}
+        assert steps["fine"]["decision"] == "Eq"
+        assert steps["hangs"]["decision"] == "Inconclusive"
+        assert steps["hangs"]["reason"].startswith("time limit: no decision within 3 s")
+        asked = [json.loads(line)[1] for line in log.read_text().splitlines()]
+        log.unlink()
+    assert asked == [["hangs"]]
+
+
+def test_the_pair_limit_is_on_by_default_and_keeps_only_decisions_in_the_cache(
+        tmp_path: Path) -> None:
+    """No --budget: the run records the default pair limit and decides in workers it stops;
+    a second run takes the decided pairs from the cache and asks again only for the pair the
+    limit stopped."""
+    from conftest import TEST_PLUGINS
+
+    suite = tmp_path / "tiny"
+    suite.mkdir()
+    (suite / "suite.toml").write_text(SUITE.replace('criterion = "sae"',
+                                                    'criterion = "stuck"'))
+    rows = [{"id": f"fine{n}", "reference": f"theorem t{n} (x : ℕ) : x + {n} = x + {n} := by "
+             "sorry", "candidate": f"theorem t{n} (x : ℕ) : x + {n} = x + {n} := by sorry"}
+            for n in range(3)]
+    rows.append({"id": "boom", "reference": "theorem boom : 1 = 1 := by sorry",
+                 "candidate": "theorem boom : 1 = 1 := by sorry"})
+    (suite / "items.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    log = tmp_path / "batches.jsonl"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TEST_PLUGINS),
+                                                        os.environ.get("PYTHONPATH", "")])}
+
+    def run(out: Path) -> tuple[int, dict[str, dict[str, object]]]:
+        with subprocess.Popen([sys.executable, "-m", "afcheck", str(suite), "--plugin",
+                               "stuckcriterion", "--criterion-opt", f"log={log}",
+                               "--cache-dir", str(tmp_path / "cache"), "--json", str(out)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              cwd=tmp_path, env=env) as done:
+            stdout, stderr = done.communicate(timeout=240)
+        assert "3 passed, 1 skipped" in stdout, stdout + stderr
+        record = json.loads(out.read_text())
+        pair = record["config"]["budgets"]["equivalence"]["pair"]
+        assert (pair["seconds"], pair["memory_mb"]) == (60.0, 4096)
+        return done.pid, {str(s["id"]): s for s in record["steps"]}
+
+    run_pid, first = run(tmp_path / "first.json")
+    assert first["boom"]["reason"].startswith("the criterion failed: RuntimeError")
+    asked_first = [json.loads(line)[1] for line in log.read_text().splitlines()]
+    assert max(len(batch) for batch in asked_first) > 1  # decided in batches
+    for pid in {json.loads(line)[0] for line in log.read_text().splitlines()}:
+        assert pid != run_pid, "decided in the run's own process"
+        with pytest.raises(ProcessLookupError):  # no worker outlives the run
+            os.kill(pid, 0)
+    log.unlink()
+    _, second = run(tmp_path / "second.json")
+    assert [json.loads(line)[1] for line in log.read_text().splitlines()] == [["boom"]]
+    assert {k: v["decision"] for k, v in second.items()} == {
+        k: v["decision"] for k, v in first.items()}
 def test_the_summary_prints_the_share_of_statements_the_front_end_reads() -> None:
     from afcheck_equivalence.method import EquivalenceSummary, share_read
 
@@ -211,3 +267,18 @@ def test_the_summary_prints_the_share_of_statements_the_front_end_reads() -> Non
     summary = EquivalenceSummary(summarise(results), {}, read=share_read(results))
     assert "  front end: read 1 of 3 statements (33.3%)" in summary.lines()
     assert summary.sections()["metrics"]["read"] == {"statements": 3, "read": 1}
+
+
+def test_the_share_read_counts_what_the_decisions_record_without_reading_again() -> None:
+    from afcheck_equivalence.method import share_read
+
+    other = "theorem c (y : ℝ) : y = y := by sorry"
+    # both statements read fine; the decision's record is what is counted
+    recorded = [Result(Item("1", REF), other, Eq("sae", "same", read=(True, False)))]
+    assert share_read(recorded) == (1, 2)
+    # a decision that records nothing (a stopped pair) is read here
+    stopped = [Result(Item("1", REF), other, Inconclusive("sae", "time limit: …"))]
+    assert share_read(stopped) == (2, 2)
+    again = decision_from_json(Eq("sae", "same", read=(True, False)).to_json())
+    assert again.read == (True, False)
+    assert decision_from_json(Eq("sae", "same").to_json()).read is None

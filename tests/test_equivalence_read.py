@@ -39,3 +39,24 @@ def test_definitions_go_into_the_header_and_must_agree() -> None:
 def test_other_declarations_before_the_statement_are_refused_with_their_kind() -> None:
     with pytest.raises(ReadError, match="'notation' declaration"):
         read_statement('notation "𝔽" => ℕ\ntheorem a : (1 : 𝔽) = 1 := by sorry')
+
+
+@pytest.mark.parametrize("criterion", ["syntactic", "sae", "logical"])
+def test_each_side_of_a_pair_is_read_whatever_became_of_the_other(criterion: str) -> None:
+    """The criteria record what the front end read of each pair; a side that fails does not
+    stop the other from being read."""
+    from afcheck_equivalence.read import read_pair
+    from afcheck_equivalence.records import Pair
+
+    from afcheck.plugins import get_plugins
+
+    pytest.importorskip("z3")
+    good = "theorem g (x : ℕ) : x + 0 = x := by sorry"
+    bad = "theorem b (x : ℕ) : x = := by sorry"
+    assert read_pair(bad, good).read == (False, True)
+    deep = "theorem d : " + "(" * 5000 + "1" + ")" * 5000 + " = 1 := by sorry"
+    assert read_pair(good, deep).read == (True, False)
+    decide = get_plugins().create("criterion", criterion, {"prover": "smt"}).decide
+    decided = decide([Pair("1", bad, good), Pair("2", good, bad), Pair("3", good, good)])
+    assert [d.read for d in decided] == [(False, True), (True, False), (True, True)]
+    assert decided[0].kind.value == "Inconclusive"

@@ -87,3 +87,33 @@ def test_a_pool_that_failed_to_start_starts_again_on_the_next_call() -> None:
         assert workers.map([4, 5]) == [16, 25]
     finally:
         workers.close()
+
+
+def test_prepare_runs_once_per_worker_before_its_first_item_outside_the_deadline() -> None:
+    from slowfns import slow_start, times_prepared
+
+    workers: WorkerPool[int, object] = WorkerPool(
+        times_prepared, jobs=1, deadline_s=1.0,
+        on_timeout=lambda item, s: f"timeout {item}", on_error=lambda item, why: why,
+        prepare=slow_start)
+    try:
+        # 2 s of start-up against a 1 s deadline: no item times out, and it ran once
+        assert workers.map([1, 2]) == [101, 102]
+        assert workers.map([3]) == [103]
+    finally:
+        workers.close()
+
+
+def test_a_worker_that_does_not_start_in_time_is_killed_and_its_item_fails() -> None:
+    from slowfns import hang_start
+
+    workers: WorkerPool[int, object] = WorkerPool(
+        square_or_hang, jobs=1, deadline_s=1.0,
+        on_timeout=lambda item, s: f"timeout {item}", on_error=lambda item, why: why,
+        prepare=hang_start, start_s=3.0)
+    start = time.monotonic()
+    try:
+        assert workers.map([2]) == ["the worker did not start within 3 s"]
+    finally:
+        workers.close()
+    assert 3.0 <= time.monotonic() - start < 20

@@ -13,7 +13,6 @@ import multiprocessing as mp
 import os
 import time
 from collections.abc import Callable, Sequence
-from functools import partial
 from multiprocessing.connection import Connection, wait
 from typing import Any, Generic, TypeVar, cast
 
@@ -56,8 +55,14 @@ def _limit_memory(memory_mb: int | None) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
 
-def _serve(fn: Callable[[Any], Any], conn: Connection, memory_mb: int | None = None) -> None:
+def _serve(fn: Callable[[Any], Any], conn: Connection, memory_mb: int | None = None,
+           prepare: Callable[[], object] | None = None) -> None:
     _limit_memory(memory_mb)
+    if prepare is not None:
+        try:
+            prepare()
+        except Exception:  # noqa: BLE001 - the first item meets the same failure, and reports it
+            pass
     # An item's deadline counts from here: starting a process (imports, a solver's library)
     # can take seconds on a loaded machine, and is not the item's time.
     conn.send(("ready", None))
@@ -76,9 +81,11 @@ def _serve(fn: Callable[[Any], Any], conn: Connection, memory_mb: int | None = N
 
 
 class _Worker:
-    def __init__(self, ctx: Any, fn: Callable[[Any], Any], memory_mb: int | None = None) -> None:
+    def __init__(self, ctx: Any, fn: Callable[[Any], Any], memory_mb: int | None = None,
+                 prepare: Callable[[], object] | None = None) -> None:
         self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(target=_serve, args=(fn, child, memory_mb), daemon=True)
+        self.process = ctx.Process(target=_serve, args=(fn, child, memory_mb, prepare),
+                                   daemon=True)
         try:
             self.process.start()
         except Exception as exc:  # noqa: BLE001 - fork/spawn failures of any kind
@@ -89,6 +96,9 @@ class _Worker:
         child.close()
         self.index = -1
         self.started = 0.0
+        self.ready = False
+        """Whether the worker has started (imports, ``prepare``): until then its item's
+        deadline is the pool's start allowance."""
 
     def give(self, index: int, item: Any) -> None:
         self.index, self.started = index, time.monotonic()
@@ -107,7 +117,13 @@ class _Worker:
 
 
 class WorkerPool(Generic[T, R]):
-    """``map(items)`` runs ``fn`` on each item in ``jobs`` processes, results in order."""
+    """``map(items)`` runs ``fn`` on each item in ``jobs`` processes, results in order.
+
+    ``prepare`` (picklable, optional) runs once in each worker before it takes its first
+    item, outside any item's deadline: building a component there keeps its start-up out of
+    the first item's time. Its failure is left to the items, which meet it again and report
+    it. A worker's start (its imports and ``prepare``) may take ``start_s`` (at least the item
+    deadline); past it the worker is killed and its item fails with the reason."""
 
     def __init__(
         self,
@@ -117,9 +133,13 @@ class WorkerPool(Generic[T, R]):
         on_timeout: Callable[[T, float], R],
         on_error: Callable[[T, str], R],
         memory_mb: int | None = None,
+        prepare: Callable[[], object] | None = None,
+        start_s: float = 120.0,
     ) -> None:
         self.fn = fn
         self.memory_mb = memory_mb
+        self.prepare = prepare
+        self.start_s = max(start_s, deadline_s)
         self.jobs = max(1, jobs)
         self.deadline_s = deadline_s
         self.on_timeout = on_timeout
@@ -138,7 +158,7 @@ class WorkerPool(Generic[T, R]):
             self._workers.remove(worker)
         try:
             while len(self._workers) < min(self.jobs, len(items)):
-                self._workers.append(_Worker(self.ctx, self.fn, self.memory_mb))
+                self._workers.append(_Worker(self.ctx, self.fn, self.memory_mb, self.prepare))
         except PoolError:
             self.close()
             raise
@@ -164,7 +184,7 @@ class WorkerPool(Generic[T, R]):
     def _collect(self, items: Sequence[T], results: list[Any], pending: list[int],
                  busy: dict[Connection, _Worker]) -> None:
         now = time.monotonic()
-        soonest = min(w.started + self.deadline_s for w in busy.values())
+        soonest = min(w.started + self._allowed(w) for w in busy.values())
         for conn in wait(list(busy), timeout=max(0.0, soonest - now)):
             worker = busy.pop(cast(Connection, conn))
             index = worker.index
@@ -174,21 +194,27 @@ class WorkerPool(Generic[T, R]):
                 status, value = "error", "the worker process died"
                 worker = self._replace(worker)
             if status == "ready":
-                worker.started = time.monotonic()
+                worker.started, worker.ready = time.monotonic(), True
                 busy[worker.conn] = worker
                 continue
             results[index] = value if status == "ok" else self.on_error(items[index], value)
             self._next(worker, items, pending, busy)
         now = time.monotonic()
         for conn, worker in list(busy.items()):
-            if now - worker.started >= self.deadline_s:
+            if now - worker.started >= self._allowed(worker):
                 del busy[conn]
-                results[worker.index] = self.on_timeout(items[worker.index], self.deadline_s)
+                item = items[worker.index]
+                results[worker.index] = (
+                    self.on_timeout(item, self.deadline_s) if worker.ready else
+                    self.on_error(item, f"the worker did not start within {self.start_s:g} s"))
                 self._next(self._replace(worker), items, pending, busy)
+
+    def _allowed(self, worker: _Worker) -> float:
+        return self.deadline_s if worker.ready else self.start_s
 
     def _replace(self, worker: _Worker) -> _Worker:
         worker.kill()
-        fresh = _Worker(self.ctx, self.fn, self.memory_mb)
+        fresh = _Worker(self.ctx, self.fn, self.memory_mb, self.prepare)
         self._workers[self._workers.index(worker)] = fresh
         return fresh
 
@@ -202,26 +228,3 @@ class WorkerPool(Generic[T, R]):
                 worker = self._replace(worker)
                 worker.give(index, items[index])
             busy[worker.conn] = worker
-
-
-# -- components in workers ------------------------------------------------------------------
-
-_BUILT: dict[object, object] = {}
-"""Components a worker process built from their recipes, kept warm across items."""
-
-
-def _call_rebuilt(rebuild: Callable[[], Callable[[Any], object]], recipe: object,
-                  method: str, item: object) -> object:
-    component = _BUILT.get(recipe)
-    if component is None:
-        component = _BUILT[recipe] = rebuild()(recipe)
-    return getattr(component, method)([item])[0]
-
-
-def item_by_item(rebuild: Callable[[], Callable[[Any], object]], recipe: object,
-                 method: str) -> Callable[[Any], Any]:
-    """A picklable function for :class:`WorkerPool` that calls ``component.method([item])``
-    on one item, the component built once per worker from its ``recipe`` with ``rebuild``
-    (:attr:`afcheck.runtime.executor.Stage.rebuild`): how a batched component runs one item
-    at a time under a per-item deadline."""
-    return partial(_call_rebuilt, rebuild, recipe, method)

@@ -52,6 +52,9 @@ class BeqPlus:
 
     name = "beq-plus"
     version = "1"
+    contained = True
+    """Every Lean command runs in the pool's REPLs, each under its own timeout and memory cap:
+    a pair worker would only start one more REPL pool per worker."""
 
     def decide(self, pairs: Sequence[Pair]) -> list[Decision]:
         from afcheck_lean.pool import Failure

@@ -2,9 +2,11 @@
 
 REF and CAND are each a Lean file (header lines, then the theorem), a statement string
 (``'theorem t (x : ℕ) : x + 0 = x'``, as ``afcheck prove`` takes) or ``-`` for standard input
-(one of them). Prints the decision, the criterion, the binder map, every obligation with its
-verdict and how it was discharged (the backend and its reason), and the reason; ``--json``
-prints one JSON object. Exit status 0 whatever the decision; 2 on
+(one of them). The pair is decided under the method's pair limit (``--budget
+equivalence.pair.seconds=N``, ``memory_mb``; 60 s and 4,096 MiB unless changed), in a worker
+process as a run decides it. Prints the decision, the criterion, the binder map, every
+obligation with its verdict and how it was discharged (the backend and its reason), and the
+reason; ``--json`` prints one JSON object. Exit status 0 whatever the decision; 2 on
 unreadable input or a bad option.
 """
 
@@ -37,6 +39,9 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
                           help="the prover the obligations go to (default: smt)")
     parser.add_argument("--header", default="", help="header lines shared by both statements")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--budget", action="append", default=[], metavar="KEY=VALUE",
+                        help="change the pair limit: equivalence.pair.seconds=N or "
+                             "equivalence.pair.memory_mb=N (default 60 s, 4096 MiB)")
     return _handle
 
 
@@ -58,8 +63,13 @@ _STATEMENT = re.compile(r"\b(theorem|lemma|example)\b")
 
 
 def _handle(args: argparse.Namespace) -> int:
+    from afcheck.budget import resolve
+    from afcheck.method import Choice
     from afcheck.plugins import get_plugins
-    from afcheck_equivalence.criterion import Criterion
+    from afcheck.runtime import Components
+    from afcheck_equivalence.kinds import CRITERION
+    from afcheck_equivalence.limit import limit_for
+    from afcheck_equivalence.method import Equivalence
     from afcheck_equivalence.records import Pair
 
     try:
@@ -69,9 +79,20 @@ def _handle(args: argparse.Namespace) -> int:
         options = dict(args.criterion_opt)
         options.setdefault("prover", args.prover)
         options.update({f"prover.{k}": v for k, v in args.prover_opt.items()})
-        criterion: Criterion = get_plugins().create(  # type: ignore[assignment]
-            "criterion", args.criterion, options)
-        decision = criterion.decide([Pair("equiv", reference, candidate, args.header)])[0]
+        budget = resolve({"equivalence": Equivalence.budgets},
+                         args.budget)["equivalence"]["pair"]
+        components = Components(get_plugins())
+        try:
+            criterion = components.get(CRITERION, Choice.of(args.criterion, options)).component
+            limit = limit_for(components, criterion, args.criterion, budget)
+            pair = [Pair("equiv", reference, candidate, args.header)]
+            try:
+                decision = (criterion.decide(pair) if limit is None else limit.decide(pair))[0]
+            finally:
+                if limit is not None:
+                    limit.close()
+        finally:
+            components.close()
     except (AfcheckError, OSError, UnicodeDecodeError) as error:
         print(f"afcheck equiv: {error}", file=sys.stderr)
         return 2

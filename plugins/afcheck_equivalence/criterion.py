@@ -1,8 +1,9 @@
 """How a criterion's obligations reach a prover (the interface it implements is
 :class:`afcheck_equivalence.kinds.EquivalenceCriterion`).
 
-A criterion receives every pair of a run in one call and sends all its proof obligations to
-its prover in one :meth:`~afcheck.components.Prover.prove` call (obligations are Lean theorem
+A criterion receives a batch of pairs in one call (a chunk of the run's, or a few at a time in
+the pair limit's workers: :mod:`afcheck_equivalence.limit`) and sends all its proof obligations
+to its prover in one :meth:`~afcheck.components.Prover.prove` call (obligations are Lean theorem
 statements, so any prover decides them: ``smt`` on a CPU, the Lean provers where Lean runs).
 """
 

@@ -17,9 +17,11 @@ def afcheck_register_criteria(register: Register) -> None:
 
     :param register: as for :func:`afcheck.hookspecs.afcheck_register_formalisers`; the factory
         returns a :class:`afcheck_equivalence.kinds.EquivalenceCriterion` whose
-        ``decide(pairs)`` receives every :class:`afcheck_equivalence.records.Pair` of a run in
-        one batch and answers one :class:`afcheck_equivalence.records.Decision` (Eq, Noneq or
-        Inconclusive) per pair.
+        ``decide(pairs)`` receives :class:`afcheck_equivalence.records.Pair` records in
+        batches (a chunk of a run's uncached pairs in process; up to 8 at a time in the pair
+        limit's worker processes, which build the criterion from this registration, see
+        :mod:`afcheck_equivalence.limit`) and answers one
+        :class:`afcheck_equivalence.records.Decision` (Eq, Noneq or Inconclusive) per pair.
 
     Called the first time any criterion is looked up. Not firstresult. Example::
 

@@ -9,6 +9,7 @@ accepts unrelated pairs.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from afcheck.components import Prover
 from afcheck.lean import ast as A
@@ -16,7 +17,7 @@ from afcheck.lean.printer import print_theorem
 from afcheck.types import VerdictKind
 from afcheck_equivalence.criterion import discharge
 from afcheck_equivalence.normal import NotNormalisable, normalise
-from afcheck_equivalence.read import ReadError, read_statement, shared_header
+from afcheck_equivalence.read import PairRead, ReadError, read_pair, shared_header
 from afcheck_equivalence.records import Decision, Eq, Inconclusive, Noneq, Obligation, Pair
 
 __all__ = ["Logical"]
@@ -29,8 +30,16 @@ class Logical:
     def __init__(self, prover: Prover) -> None:
         self.prover = prover
 
+    @property
+    def contained(self) -> bool:
+        """Decided in the run's process when the prover is ``contained``: its long steps
+        run in processes it bounds itself (a Lean REPL pool); see
+        :mod:`afcheck_equivalence.limit`."""
+        return bool(getattr(self.prover, "contained", False))
+
     def decide(self, pairs: Sequence[Pair]) -> list[Decision]:
-        planned: list[tuple[str, str] | Decision] = [self._plan(p) for p in pairs]
+        reads = [read_pair(p.reference, p.candidate, p.header) for p in pairs]
+        planned: list[tuple[str, str] | Decision] = [self._plan(both) for both in reads]
         verdicts = discharge(self.prover, [p for p in planned if isinstance(p, tuple)])
         out: list[Decision] = []
         for item in planned:
@@ -47,12 +56,11 @@ class Logical:
             else:
                 out.append(Inconclusive(self.name, f"T ↔ T' undecided: {verdict.reason}",
                                         "statement", (), (obligation,)))
-        return out
+        return [replace(d, read=both.read) for d, both in zip(out, reads, strict=True)]
 
-    def _plan(self, pair: Pair) -> tuple[str, str] | Decision:
+    def _plan(self, both: PairRead) -> tuple[str, str] | Decision:
         try:
-            ref = read_statement(pair.reference, pair.header)
-            cand = read_statement(pair.candidate, pair.header)
+            ref, cand = both.sides()
             header = shared_header(ref, cand)
             left, right = normalise(ref.theorem, header), normalise(cand.theorem, header)
         except (ReadError, NotNormalisable) as error:

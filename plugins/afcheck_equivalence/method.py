@@ -31,7 +31,6 @@ from afcheck.jsonlines import read_json_lines
 from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, Selection
 from afcheck.metrics import Rate
 from afcheck.runtime import Runtime
-from afcheck.runtime.executor import Recipe
 from afcheck.types import Location, Status
 from afcheck_equivalence.balance import bracket_problem
 from afcheck_equivalence.criterion import Criterion
@@ -358,19 +357,23 @@ class EquivalenceSummary:
 
 def share_read(results: Sequence[Result]) -> tuple[int, int]:
     """``(read, total)`` over the distinct statements of ``results`` (a missing candidate
-    counts as not read)."""
-    from afcheck_equivalence.read import ReadError, read_statement
+    counts as not read). What the criterion's decision records (``read``) is counted as it
+    is; a statement no decision says anything about (a criterion that does not use the front
+    end, a pair the limit stopped) is read here."""
+    from afcheck_equivalence.read import read_pair
 
     seen: dict[tuple[str, str], bool] = {}
     for result in results:
-        for text in (result.item.reference, result.candidate):
-            key = (text or "", result.item.header)
-            if key in seen:
-                continue
-            try:
-                seen[key] = text is not None and bool(read_statement(text, result.item.header))
-            except ReadError:
-                seen[key] = False
+        texts = (result.item.reference, result.candidate)
+        keys = [(text or "", result.item.header) for text in texts]
+        if all(key in seen for key in keys):
+            continue
+        read = result.decision.read
+        if read is None:
+            both = read_pair(result.item.reference, result.candidate or "", result.item.header)
+            read = both.read
+        for key, text, done in zip(keys, texts, read, strict=True):
+            seen.setdefault(key, text is not None and done)
     return sum(seen.values()), len(seen)
 
 
@@ -379,6 +382,12 @@ def _show(rate: Rate) -> str:
         return "n/a"
     return (f"{rate.value:.3f} [{rate.interval.low:.3f}, {rate.interval.high:.3f}] "
             f"({rate.count}/{rate.total})")
+
+
+PAIR_SECONDS = 60.0
+"""The default wall-clock limit of one pair (docs/budgets.md says why)."""
+PAIR_MEMORY_MB = 4096
+"""The default address space of a pair's worker (docs/budgets.md says why)."""
 
 
 class Equivalence:
@@ -390,11 +399,12 @@ class Equivalence:
     defaults: Mapping[str, object] = {"criterion": "sae", "prover": "smt",
                                       "formaliser": "literal"}
     gates: Mapping[str, str] = GATES
-    budgets: Mapping[str, Budget] = {
-        "pair": Budget(otherwise="unbounded (decided in process, one batch)")}
-    """``pair``: one pair's decision by its criterion. Unbounded by default, decided in
-    process in one batch; with ``--budget equivalence.pair.seconds=N`` (and ``memory_mb``)
-    every criterion decides each pair in a worker process that is killed past the limit."""
+    budgets: Mapping[str, Budget] = {"pair": Budget(seconds=PAIR_SECONDS,
+                                                    memory_mb=PAIR_MEMORY_MB)}
+    """``pair``: one pair's decision by its criterion, in worker processes killed past
+    ``seconds`` (a batch of pairs gets that allowance, a killed batch is split until the pair
+    that exceeds it is alone) with ``memory_mb`` of address space each
+    (:mod:`afcheck_equivalence.limit`)."""
 
     def cases(self, record: object, selection: Selection) -> Iterable[tuple[str, CaseSpec]]:
         if not isinstance(record, Item):
@@ -483,51 +493,31 @@ class _Written:
     statement: str | None
 
 
-TIME_LIMIT = "time limit"
-"""How the reason of a pair stopped by its wall-clock budget begins (never cached)."""
-
-
 def _decide_pairs(runtime: Runtime, choice: Choice, pairs: list[tuple[Item, str]],
                   budget: Budget | None = None) -> dict[str, Decision]:
     """Each pair's decision by the criterion ``choice``, through the result cache. With a
-    wall-clock ``budget``, pairs are decided one by one in worker processes, and one that
-    outlives it has its worker killed and is Inconclusive with the reason "time limit"."""
+    wall-clock ``budget``, the pairs are decided in batches in worker processes of one pool
+    (:class:`afcheck_equivalence.limit.PairLimit`) kept for all chunks and stopped before
+    this returns; a pair that outlives the budget is Inconclusive with the reason "time
+    limit". Decided here instead: a criterion that is ``contained`` (it cannot outlive the
+    limit here), or one registered in this process (no worker can build it)."""
     from afcheck_equivalence.kinds import CRITERION
+    from afcheck_equivalence.limit import limit_for, stopped
 
     built = runtime.component(CRITERION, choice)
     criterion = built.component
-    recipe = runtime.components.recipe(criterion)
-    limited = budget is not None and budget.seconds is not None and recipe is not None
+    limit = limit_for(runtime.components, criterion, choice.name, budget)
 
     def call(chunk: list[tuple[Item, str]]) -> list[Decision]:
         batch = [Pair(i.id, i.reference, c, i.header) for i, c in chunk]
-        if not limited:
-            return criterion.decide(batch)
-        return _decide_in_workers(runtime, choice, recipe, batch, budget)  # type: ignore[arg-type]
+        return criterion.decide(batch) if limit is None else limit.decide(batch)
 
-    made = runtime.cached("equivalence", built, pairs,  # type: ignore[arg-type]
-                          key=lambda p: (p[0].reference, p[1], p[0].header), call=call,
-                          dump=lambda d: d.to_json(), load=decision_from_json,
-                          keep=lambda d: not d.reason.startswith(TIME_LIMIT))
-    return {i.id: d for (i, _), d in zip(pairs, made.results, strict=True)}
-
-
-def _decide_in_workers(runtime: Runtime, choice: Choice, recipe: Recipe, batch: list[Pair],
-                       budget: Budget) -> list[Decision]:
-    from afcheck.runtime.workers import PoolError, WorkerPool, default_jobs, item_by_item
-
-    seconds = float(budget.seconds or 0)
-    pool: WorkerPool[Pair, Decision] = WorkerPool(
-        item_by_item(runtime.components.plugins.rebuilder(), recipe, "decide"),
-        min(default_jobs(), len(batch)), seconds,
-        on_timeout=lambda pair, s: Inconclusive(
-            choice.name, f"{TIME_LIMIT}: no decision within {s:g} s (--budget "
-            "equivalence.pair.seconds); the worker was stopped"),
-        on_error=lambda pair, why: Inconclusive(choice.name, f"the criterion failed: {why}"),
-        memory_mb=budget.memory_mb)
     try:
-        return pool.map(batch)
-    except PoolError as exc:
-        return [Inconclusive(choice.name, str(exc)) for _ in batch]
+        made = runtime.cached("equivalence", built, pairs,  # type: ignore[arg-type]
+                              key=lambda p: (p[0].reference, p[1], p[0].header), call=call,
+                              dump=lambda d: d.to_json(), load=decision_from_json,
+                              keep=lambda d: not stopped(d))
     finally:
-        pool.close()
+        if limit is not None:
+            limit.close()
+    return {i.id: d for (i, _), d in zip(pairs, made.results, strict=True)}

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from afcheck.lean import ast as A
 
-__all__ = ["Read", "ReadError", "read_statement", "shared_header"]
+__all__ = ["PairRead", "Read", "ReadError", "read_pair", "read_statement", "shared_header"]
 
 
 class ReadError(ValueError):
@@ -39,6 +39,43 @@ class Read:
     into the theorem instead), then its definitions, one line each."""
     definitions: tuple[tuple[str, str], ...] = ()
     """``(name, declaration on one line)`` of each ``def``/``abbrev`` before the statement."""
+
+
+@dataclass(frozen=True)
+class PairRead:
+    """Both statements of a pair as the front end read them, each side read whatever became
+    of the other, so a run counts what the front end reads without reading again."""
+
+    reference: Read | ReadError
+    candidate: Read | ReadError
+
+    @property
+    def read(self) -> tuple[bool, bool]:
+        """Whether the reference and the candidate were read."""
+        return isinstance(self.reference, Read), isinstance(self.candidate, Read)
+
+    def sides(self) -> tuple[Read, Read]:
+        """The two statements; the first side's :class:`ReadError` when one was not read."""
+        for side in (self.reference, self.candidate):
+            if isinstance(side, ReadError):
+                raise side
+        assert isinstance(self.reference, Read) and isinstance(self.candidate, Read)
+        return self.reference, self.candidate
+
+
+def read_pair(reference: str, candidate: str, header: str = "") -> PairRead:
+    """Both statements under ``header``; a statement nested too deeply for the reader is not
+    read (:class:`ReadError`), as any other it cannot read."""
+    return PairRead(_attempt(reference, header), _attempt(candidate, header))
+
+
+def _attempt(text: str, header: str) -> Read | ReadError:
+    try:
+        return read_statement(text, header)
+    except ReadError as error:
+        return error
+    except RecursionError:
+        return ReadError("the statement is too deeply nested to read")
 
 
 _DEFINITION = re.compile(

@@ -95,6 +95,9 @@ class Eq:
     alignment: Alignment = ()
     certificate: tuple[Obligation, ...] = ()
     flags: tuple[str, ...] = ()
+    read: tuple[bool, bool] | None = None
+    """Whether the front end read the reference and the candidate; ``None`` when the
+    criterion does not use it (or the pair limit stopped the pair)."""
 
     kind = DecisionKind.EQ
 
@@ -112,6 +115,9 @@ class Noneq:
     alignment: Alignment = ()
     obligations: tuple[Obligation, ...] = ()
     flags: tuple[str, ...] = ()
+    read: tuple[bool, bool] | None = None
+    """Whether the front end read the reference and the candidate; ``None`` when the
+    criterion does not use it (or the pair limit stopped the pair)."""
 
     kind = DecisionKind.NONEQ
 
@@ -133,6 +139,9 @@ class Inconclusive:
     alignment: Alignment = ()
     obligations: tuple[Obligation, ...] = ()
     flags: tuple[str, ...] = ()
+    read: tuple[bool, bool] | None = None
+    """Whether the front end read the reference and the candidate; ``None`` when the
+    criterion does not use it (or the pair limit stopped the pair)."""
 
     kind = DecisionKind.INCONCLUSIVE
 
@@ -155,6 +164,8 @@ def _json(decision: Decision, obligations: tuple[Obligation, ...], component: st
         "obligations": [o.to_json() for o in obligations],
         "flags": list(decision.flags),
     }
+    if decision.read is not None:
+        record["read"] = list(decision.read)
     if failed is not None:
         record["failed_obligation"] = failed.to_json()
         if failed.verdict is not None and failed.verdict.counterexample:
@@ -179,16 +190,19 @@ def decision_from_json(data: Mapping[str, Any]) -> Decision:
     obligations = tuple(_obligation_from_json(o) for o in data["obligations"])
     flags = tuple(str(f) for f in data.get("flags", ()))
     criterion, reason = str(data["criterion"]), str(data["reason"])
+    sides = data.get("read")
+    read = (bool(sides[0]), bool(sides[1])) if isinstance(sides, list) and len(sides) == 2 \
+        else None
     kind = DecisionKind(data["decision"])
     if kind is DecisionKind.EQ:
-        return Eq(criterion, reason, alignment, obligations, flags)
+        return Eq(criterion, reason, alignment, obligations, flags, read)
     component = str(data.get("component") or "")
     if kind is DecisionKind.NONEQ:
         failed = data.get("failed_obligation")
         return Noneq(criterion, reason, component,
                      _obligation_from_json(failed) if failed else None, alignment, obligations,
-                     flags)
-    return Inconclusive(criterion, reason, component, alignment, obligations, flags)
+                     flags, read)
+    return Inconclusive(criterion, reason, component, alignment, obligations, flags, read)
 
 
 # -- the result file ----------------------------------------------------------------------

@@ -29,7 +29,7 @@ Eq is also a logical equivalence.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from afcheck.components import Prover
 from afcheck.lean import ast as A
@@ -40,7 +40,7 @@ from afcheck.types import Verdict, VerdictKind
 from afcheck_equivalence.align import alignments
 from afcheck_equivalence.criterion import discharge
 from afcheck_equivalence.normal import NormalForm, NotNormalisable, normalise
-from afcheck_equivalence.read import ReadError, read_statement, shared_header
+from afcheck_equivalence.read import ReadError, read_pair, shared_header
 from afcheck_equivalence.records import Decision, Eq, Inconclusive, Noneq, Obligation, Pair
 from afcheck_equivalence.syntactic import aliases, canonical
 
@@ -102,6 +102,8 @@ class _Case:
     done: Decision | None = None
     plans: list[_Plan] = field(default_factory=list)
     capped: bool = False
+    read: tuple[bool, bool] = (False, False)
+    """Whether the front end read the reference and the candidate."""
     scores: list[int] = field(default_factory=list)
     skipped: int = 0
     """Alignments left untried (see :meth:`Sae.decide`): like a cap, they rule out Noneq."""
@@ -130,6 +132,13 @@ class Sae:
     def __init__(self, prover: Prover, cap: int = 64) -> None:
         self.prover = prover
         self.cap = cap
+
+    @property
+    def contained(self) -> bool:
+        """Decided in the run's process when the prover is ``contained``: its long steps
+        run in processes it bounds itself (a Lean REPL pool); see
+        :mod:`afcheck_equivalence.limit`."""
+        return bool(getattr(self.prover, "contained", False))
 
     # --- batch ------------------------------------------------------------------------
     def decide(self, pairs: Sequence[Pair]) -> list[Decision]:
@@ -191,15 +200,16 @@ class Sae:
                     relational.extend((o.statement, case.header)
                                       for o in plan.structural.obligations())
         verdicts.update(discharge(self.prover, relational))
-        return [case.done if case.done is not None else self._decide(case, verdicts)
-                for case in cases]
+        return [replace(case.done if case.done is not None else self._decide(case, verdicts),
+                        read=case.read) for case in cases]
 
     # --- planning ---------------------------------------------------------------------
     def _plan(self, pair: Pair) -> _Case:
         case = _Case(pair)
+        both = read_pair(pair.reference, pair.candidate, pair.header)
+        case.read = both.read
         try:
-            ref_read = read_statement(pair.reference, pair.header)
-            cand_read = read_statement(pair.candidate, pair.header)
+            ref_read, cand_read = both.sides()
             header = shared_header(ref_read, cand_read)
             case.header = header
             ref = normalise(ref_read.theorem, header)

@@ -15,12 +15,16 @@ beyond syntax.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from afcheck.lean import ast as A
 from afcheck.lean.printer import print_expr
 from afcheck.lean.rename import rename
 from afcheck_equivalence.records import Decision, Eq, Inconclusive, Noneq, Pair
+
+if TYPE_CHECKING:
+    from afcheck_equivalence.read import PairRead
 
 __all__ = ["Syntactic", "canonical", "canonical_statement"]
 
@@ -175,16 +179,24 @@ class Syntactic:
 
     name = "syntactic"
     version = "1"
+    contained = True
+    """No solver and no search: each statement is read once and its tree walked once, so it
+    is decided in the run's process, without a pair worker."""
 
     def decide(self, pairs: Sequence[Pair]) -> list[Decision]:
-        return [self._one(pair) for pair in pairs]
+        from afcheck_equivalence.read import read_pair
 
-    def _one(self, pair: Pair) -> Decision:
-        from afcheck_equivalence.read import ReadError, read_statement, shared_header
+        out: list[Decision] = []
+        for pair in pairs:
+            both = read_pair(pair.reference, pair.candidate, pair.header)
+            out.append(replace(self._one(both), read=both.read))
+        return out
+
+    def _one(self, both: PairRead) -> Decision:
+        from afcheck_equivalence.read import ReadError, shared_header
 
         try:
-            reference = read_statement(pair.reference, pair.header)
-            candidate = read_statement(pair.candidate, pair.header)
+            reference, candidate = both.sides()
             shared_header(reference, candidate)
         except ReadError as error:
             return Inconclusive(self.name, str(error))

@@ -93,6 +93,10 @@ class DeepSeekProver:
 
     name = "deepseek"
     version = "1"
+    contained = True
+    """Its statements run in the pool's REPLs under their timeout and memory cap, and each model
+    call is bounded by its token budget (and a server's timeout); a model engine could not be
+    started again in every pair worker anyway."""
 
     def __init__(self, pool: LeanPool, generate: Generate, negate: Negate, *, k: int = 2,
                  cot: bool = True, allow_native_decide: bool = False) -> None:

@@ -139,6 +139,12 @@ class LeanTacticsProver:
         # Stops the run when Lean cannot start, rather than answering INCONCLUSIVE for all.
         self.breaker = Breaker(limit=None)
 
+    @property
+    def contained(self) -> bool:
+        """Every command runs in the pool's REPLs under their timeout and memory cap; the smt
+        hints (``smt`` on) run z3 in this process, which nothing here bounds."""
+        return self.smt is None
+
     def prove(self, tasks: Sequence[ProofTask]) -> list[Verdict]:
         hints: list[Verdict | None] = [None] * len(tasks)
         if self.smt is not None:

@@ -20,3 +20,22 @@ def allocate(mib: int) -> int:
     """Hold ``mib`` MiB for a moment: an item whose memory a budget bounds."""
     block = bytearray(mib * 2**20)
     return len(block) // 2**20
+
+
+_PREPARED: list[float] = []
+
+
+def slow_start() -> None:
+    """A worker's start-up that takes longer than an item's deadline."""
+    time.sleep(2)
+    _PREPARED.append(time.monotonic())
+
+
+def times_prepared(n: int) -> int:
+    """How often this worker ran :func:`slow_start` before the item."""
+    return len(_PREPARED) * 100 + n
+
+
+def hang_start() -> None:
+    """A worker's start-up that never ends."""
+    time.sleep(60)
