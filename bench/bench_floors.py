@@ -161,7 +161,8 @@ def nl2fol(quick: bool, rounds: int) -> None:
         print("# skipped FOLIO: no folio/folio-train.jsonl under AFCHECK_DATA_DIR",
               file=sys.stderr)
     else:
-        folio = [(i.gold[0], i.gold, i.language) for i in load_folio(path).items]
+        # An item whose gold FOL the loader rejected has no formulas; neither side can use it.
+        folio = [(i.gold[0], i.gold, i.language) for i in load_folio(path).items if i.formulas]
         workloads.append(("nl2fol_folio", folio[: 300 if quick else None]))
     for name, pairs in workloads:
         report(name, alternate(nl2fol_method(pairs), nl2fol_floor(pairs), rounds))
