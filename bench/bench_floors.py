@@ -12,10 +12,12 @@ A floor is what a plain script spends on the same inputs, with nothing of the me
 - ``chains``: E alone on the TPTP problems the method sent it (captured from a run of the
   method, written to files beforehand), ``jobs`` at a time through ``xargs -P``, with the
   method's flags;
-- ``equivalence``: z3 alone on the problems the ``smt`` prover sent it while ``sae`` decided
-  the pairs of ``suites/equivalence-*`` (captured from a run of the method as SMT-LIB text):
-  each read by z3 into a fresh solver with the prover's time limit and checked, the model
-  taken when satisfiable (the prover needs it for a counterexample).
+- ``equivalence``: z3 alone on the problems the ``smt`` prover gave it while ``sae`` decided
+  the pairs of ``suites/equivalence-*`` (captured from a run of the method: the very
+  assertions, as z3 terms): each in a fresh solver with the prover's time limit, checked, the
+  model taken when satisfiable (the prover needs it for a counterexample). Not SMT-LIB text:
+  z3 reading a problem back from its printing may search differently (on the unrelated pairs
+  the text took z3 longer than the method's whole run).
 
 The method and its floor run alternately, A B A B (``--rounds``), in this one process. Each
 ratio (``floor_<name>_ratio``) is of CPU seconds, this process's and its children's, the
@@ -238,19 +240,17 @@ EQUIVALENCE_SUITES = ("unrelated", "perturbations", "rewrites")
 
 
 @contextmanager
-def z3_problems(texts: list[tuple[str, int]]) -> Iterator[None]:
-    """Keep, as SMT-LIB text with its time limit, every problem the ``smt`` prover checks
-    meanwhile. The prover builds each solver in ``_check``; wrapping that one function sees
-    every z3 call without changing what the prover does."""
-    import z3
+def z3_problems(problems: list[tuple[list[Any], int]]) -> Iterator[None]:
+    """Keep every problem the ``smt`` prover checks meanwhile: its assertions (z3's own terms,
+    kept alive, so the floor checks exactly what the prover checked) and its time limit. The
+    prover builds each solver in ``_check``; wrapping that one function sees every z3 call
+    without changing what the prover does."""
     from afcheck_smt import prover as smt
 
     original = smt._check
 
     def recording(assertions: list[Any], timeout_ms: int) -> tuple[str, Any]:
-        solver = z3.Solver()
-        solver.add(*assertions)
-        texts.append((solver.to_smt2(), timeout_ms))
+        problems.append((list(assertions), timeout_ms))
         return original(assertions, timeout_ms)
 
     smt._check = recording  # type: ignore[assignment]
@@ -260,16 +260,16 @@ def z3_problems(texts: list[tuple[str, int]]) -> Iterator[None]:
         smt._check = original  # type: ignore[assignment]
 
 
-def equivalence_floor(problems: Sequence[tuple[str, int]]) -> Callable[[], object]:
-    """Each captured problem read by z3 into a fresh solver and checked."""
+def equivalence_floor(problems: Sequence[tuple[list[Any], int]]) -> Callable[[], object]:
+    """Each captured problem in a fresh solver, checked with its time limit."""
     import z3
 
     def run() -> object:
         answers = []
-        for text, timeout_ms in problems:
+        for assertions, timeout_ms in problems:
             solver = z3.Solver()
             solver.set("timeout", timeout_ms)
-            solver.from_string(text)
+            solver.add(*assertions)
             answer = solver.check()
             if answer == z3.sat:
                 solver.model()
@@ -290,7 +290,7 @@ def equivalence(quick: bool, rounds: int) -> None:
                  if isinstance(i, Item)][: 20 if quick else None]
         # One process, no pool: the floor runs in this process too.
         criterion = plugins.create("criterion", "sae", {"prover": "smt", "prover.jobs": "1"})
-        problems: list[tuple[str, int]] = []
+        problems: list[tuple[list[Any], int]] = []
         with z3_problems(problems):
             decide(items, criterion)
 
