@@ -95,14 +95,14 @@ def read_chain(record: ChainRecord, answer: FolAnswer,
         return Formalised(None, f"{len(answer.formulas)} formulas for "
                                 f"{len(record.premises) + tail} sentences", answer.raw)
     count = len(answer.formulas) - tail
-    names = [*(f"premise {i}" for i in range(1, count + 1)),
-             *(f"step {i}" for i in range(1, tail)), "conclusion"]
     if answer.trees is not None and len(answer.trees) == len(answer.formulas):
         # The formaliser's own trees, which its text prints (``rules``): parsing that text
         # again gives the same trees (tests/test_chains_formalise.py checks it on the data).
         trees = answer.trees
         chain = FormalChain(tuple(trees[:count]), trees[-1], tuple(trees[count:-1]))
         return Formalised(chain, "", answer.raw)
+    names = [*(f"premise {i}" for i in range(1, count + 1)),
+             *(f"step {i}" for i in range(1, tail)), "conclusion"]
     formulas: list[Formula] = []
     for name, text in zip(names, answer.formulas, strict=True):
         formula = known.get(text)
