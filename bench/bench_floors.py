@@ -1,4 +1,4 @@
-"""Each method against the floor of its own work done directly: the ratio of their wall times.
+"""Each method against the floor of its own work done directly: the ratio of their CPU seconds.
 
 A floor is what a plain script spends on the same inputs, with nothing of the method around it:
 
@@ -11,14 +11,21 @@ A floor is what a plain script spends on the same inputs, with nothing of the me
   each item's first gold as its candidate);
 - ``chains``: E alone on the TPTP problems the method sent it (captured from a run of the
   method, written to files beforehand), ``jobs`` at a time through ``xargs -P``, with the
-  method's flags.
+  method's flags;
+- ``equivalence``: z3 alone on the problems the ``smt`` prover gave it while ``sae`` decided
+  the pairs of ``suites/equivalence-*`` (captured from a run of the method: the very
+  assertions, as z3 terms): each in a fresh solver with the prover's time limit, checked, the
+  model taken when satisfiable (the prover needs it for a counterexample). Not SMT-LIB text:
+  z3 reading a problem back from its printing may search differently (on the unrelated pairs
+  the text took z3 longer than the method's whole run).
 
 The method and its floor run alternately, A B A B (``--rounds``), in this one process. Each
 ratio (``floor_<name>_ratio``) is of CPU seconds, this process's and its children's, the
 least of each side; on a machine shared with other work the wall times grow with the load
 and are printed beside (``_wall_ratio``), with the load average (stderr and
 ``floors_load_1min``). Prints ``name value target``. ``--quick``: the first 100 labelled
-candidates, 300 FOLIO items, 60 PrOntoQA and 40 ProofWriter chains.
+candidates, 300 FOLIO items, 60 PrOntoQA and 40 ProofWriter chains, 20 pairs of each
+equivalence suite.
 """
 
 from __future__ import annotations
@@ -30,8 +37,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = "1.5"
@@ -154,7 +163,8 @@ def nl2fol(quick: bool, rounds: int) -> None:
         print("# skipped FOLIO: no folio/folio-train.jsonl under AFCHECK_DATA_DIR",
               file=sys.stderr)
     else:
-        folio = [(i.gold[0], i.gold, i.language) for i in load_folio(path).items]
+        # An item whose gold FOL the loader rejected has no formulas; neither side can use it.
+        folio = [(i.gold[0], i.gold, i.language) for i in load_folio(path).items if i.formulas]
         workloads.append(("nl2fol_folio", folio[: 300 if quick else None]))
     for name, pairs in workloads:
         report(name, alternate(nl2fol_method(pairs), nl2fol_floor(pairs), rounds))
@@ -223,11 +233,81 @@ def chains(quick: bool, rounds: int) -> None:
             shutil.rmtree(folder, ignore_errors=True)
 
 
+# -- equivalence ------------------------------------------------------------------------------
+
+
+EQUIVALENCE_SUITES = ("unrelated", "perturbations", "rewrites")
+
+
+@contextmanager
+def z3_problems(problems: list[tuple[list[Any], int]]) -> Iterator[None]:
+    """Keep every problem the ``smt`` prover checks meanwhile: its assertions (z3's own terms,
+    kept alive, so the floor checks exactly what the prover checked) and its time limit. The
+    prover builds each solver in ``_check``; wrapping that one function sees every z3 call
+    without changing what the prover does."""
+    from afcheck_smt import prover as smt
+
+    original = smt._check
+
+    def recording(assertions: list[Any], timeout_ms: int) -> tuple[str, Any]:
+        problems.append((list(assertions), timeout_ms))
+        return original(assertions, timeout_ms)
+
+    smt._check = recording  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        smt._check = original  # type: ignore[assignment]
+
+
+def equivalence_floor(problems: Sequence[tuple[list[Any], int]]) -> Callable[[], object]:
+    """Each captured problem in a fresh solver, checked with its time limit."""
+    import z3
+
+    def run() -> object:
+        answers = []
+        for assertions, timeout_ms in problems:
+            solver = z3.Solver()
+            solver.set("timeout", timeout_ms)
+            solver.add(*assertions)
+            answer = solver.check()
+            if answer == z3.sat:
+                solver.model()
+            answers.append(answer)
+        return answers
+
+    return run
+
+
+def equivalence(quick: bool, rounds: int) -> None:
+    from afcheck_equivalence.method import Item, decide, load
+
+    from afcheck.plugins import get_plugins
+
+    plugins = get_plugins()
+    for suite in EQUIVALENCE_SUITES:
+        items = [i for i in load(ROOT / "suites" / f"equivalence-{suite}" / "items.jsonl")
+                 if isinstance(i, Item)][: 20 if quick else None]
+        # One process, no pool: the floor runs in this process too.
+        criterion = plugins.create("criterion", "sae", {"prover": "smt", "prover.jobs": "1"})
+        problems: list[tuple[list[Any], int]] = []
+        with z3_problems(problems):
+            decide(items, criterion)
+
+        def method(items: list[Item] = items, criterion: object = criterion) -> object:
+            return decide(items, criterion)  # type: ignore[arg-type]
+
+        print(f"# equivalence_{suite}: {len(items)} pairs, {len(problems)} z3 calls",
+              file=sys.stderr)
+        report(f"equivalence_{suite}", alternate(method, equivalence_floor(problems), rounds))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--rounds", type=int, default=2, help="alternations (default 2)")
-    parser.add_argument("--only", default="nl2fol,chains", help="nl2fol, chains or both")
+    parser.add_argument("--only", default="nl2fol,chains,equivalence",
+                        help="any of nl2fol, chains, equivalence (default all)")
     args = parser.parse_args(argv)
     print(f"floors_load_1min {os.getloadavg()[0]:.2f} -", flush=True)
     wanted = {w.strip() for w in args.only.split(",")}
@@ -235,7 +315,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         nl2fol(args.quick, args.rounds)
     if "chains" in wanted:
         chains(args.quick, args.rounds)
-    print("# equivalence: no floor yet (z3 on the obligations is not built)", file=sys.stderr)
+    if "equivalence" in wanted:
+        equivalence(args.quick, args.rounds)
     return 0
 
 

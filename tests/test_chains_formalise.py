@@ -65,3 +65,35 @@ def test_folio_reference_premises_print_and_run_in_e(data_dir: Path) -> None:
         problems))
     assert statuses["Satisfiable"] >= 0.95 * len(problems)
     assert set(statuses) <= {"Satisfiable", "Unsatisfiable"}
+
+
+@pytest.mark.realdata
+@pytest.mark.parametrize("dataset", ["prontoqa", "proofwriter"])
+def test_rules_trees_read_as_their_text_parses_on_the_dev_sets(data_dir: Path,
+                                                                dataset: str) -> None:
+    """``rules`` passes its trees along so the chain is not parsed back from the text it
+    printed: on every chain of the dev set the trees read as the text does (each alone and in
+    one batch, where each distinct text is parsed once), and as the translator's formulas."""
+    import dataclasses
+
+    from afcheck_chains.controlled import translate_chain
+    from afcheck_chains.formalise import read_chains
+    from afcheck_chains.loaders import load_logic_llm
+
+    path = data_dir / dataset / "dev.json"
+    if not path.is_file():
+        pytest.skip(f"no {path}")
+    records = [r for r in load_logic_llm(path, dataset) if isinstance(r, ChainRecord)]
+    answers = RuleFormaliser().formalise([task(r) for r in records])
+    assert all(a.trees is not None for a in answers if a.formulas is not None)
+    texts = [dataclasses.replace(a, trees=None) for a in answers]
+    from_trees = read_chains(records, answers)
+    from_text = read_chains(records, texts)
+    assert from_trees == from_text
+    assert from_text == [read_chain(r, a) for r, a in zip(records, texts, strict=True)]
+    read = [(r, f.chain) for r, f in zip(records, from_text, strict=True) if f.chain is not None]
+    assert len(read) > len(records) // 2
+    for record, chain in read:
+        sentences = (*record.premises, *record.steps, record.conclusion)
+        assert (*chain.premises, *chain.steps, chain.conclusion) == tuple(
+            translate_chain(sentences, len(record.premises)))

@@ -27,7 +27,7 @@ from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, Se
 from afcheck.runtime import Runtime
 from afcheck.suites import Record, SuiteSpec
 from afcheck_chains import outcome as outcomes
-from afcheck_chains.formalise import TRANSLATE_BUDGET, Formalised, read_chain, task
+from afcheck_chains.formalise import TRANSLATE_BUDGET, Formalised, read_chains, task
 from afcheck_chains.method import ChainResult, run_chains
 from afcheck_chains.records import ChainRecord
 from afcheck_chains.summary import GATES, ChainsSummary, summarise
@@ -90,7 +90,7 @@ class _RuntimeFormaliser:
     def formalise(self, records: Sequence[ChainRecord], attempt: int = 0) -> list[Formalised]:
         answers = formalise_cached(self.runtime, self.choice, [task(r) for r in records],
                                    attempt)
-        return [read_chain(r, a, self.budget) for r, a in zip(records, answers, strict=True)]
+        return read_chains(records, answers, self.budget)
 
 
 class ChainsMethod:

@@ -52,7 +52,7 @@ from afcheck_fol.formula import (
     predicates,
     subformulas,
 )
-from afcheck_fol.grid import Block, Board, picture
+from afcheck_fol.grid import SHAPES, SIZES, Block, Board, Placed, picture
 from afcheck_fol.language import Language
 from afcheck_fol.theory import Theory, theory_named
 from afcheck_fol.z3_encode import Encoder
@@ -452,6 +452,21 @@ def _symbols(formula: Formula) -> set[tuple[str, int]]:
             if isinstance(node, Pred)}
 
 
+def _board_rows(name: str, arity: int, placed: list[Placed] | None
+                ) -> list[tuple[int, ...]] | None:
+    """The tuples (of element indices) a board predicate holds of, computed from where the
+    model puts each block; ``None`` for a predicate the board does not define at this arity,
+    or without every block's attributes as numbers (z3 evaluates each atom then)."""
+    if placed is None or not Board.knows(name) or arity != _BOARD_ARITY.get(name, 2):
+        return None
+    return [combo for combo in itertools.product(range(len(placed)), repeat=arity)
+            if Board.holds(name, [placed[i] for i in combo])]
+
+
+_BOARD_ARITY = {**{name: 1 for name in (*SHAPES, *SIZES)}, "Between": 3}
+"""The arity of each board predicate that is not binary."""
+
+
 def _counter_model(
     encoder: Encoder, model: z3.ModelRef, phi: z3.BoolRef, left: Formula, right: Formula
 ) -> CounterModel:
@@ -475,35 +490,43 @@ def _counter_model(
         return str(value)
 
     constants = {name: element(const) for name, const in sorted(encoder.constants.items())}
+    blocks = None
+    placed: list[Placed] | None = None
+    board = _board(encoder)
+    if board is not None:
+        numbers = [[model.eval(fn(value), model_completion=True)
+                    for fn in (board.col, board.row, board.shape, board.size)]
+                   for value in universe]
+        if all(isinstance(n, z3.IntNumRef) for each in numbers for n in each):
+            placed = [Placed(*(n.as_long() for n in each)) for each in numbers]
+
+        def number(result: z3.ExprRef) -> int:
+            return result.as_long() if isinstance(result, z3.IntNumRef) else 0
+
+        blocks = tuple(
+            Block(
+                name=names[i],
+                col=number(col),
+                row=number(row),
+                shape=("Tet", "Cube", "Dodec")[number(shape) % 3],
+                size=("Small", "Medium", "Large")[number(size) % 3],
+            )
+            for i, (col, row, shape, size) in enumerate(numbers)
+        )
     relations: dict[str, tuple[tuple[str, ...], ...]] = {}
     if len(universe) <= _MODEL_LISTING_LIMIT:
         used = sorted(_symbols(left) | _symbols(right))
         # A name used at two arities is two unrelated predicates: each is listed as name/arity.
         twice = {name for name, _ in used if sum(1 for n, _ in used if n == name) > 1}
         for name, arity in used:
-            rows = []
-            for combo in itertools.product(range(len(universe)), repeat=arity):
-                atom = encoder.atom(name, [universe[i] for i in combo])
-                if z3.is_true(model.eval(atom, model_completion=True)):
-                    rows.append(tuple(names[i] for i in combo))
-            relations[f"{name}/{arity}" if name in twice else name] = tuple(rows)
-    blocks = None
-    board = _board(encoder)
-    if board is not None:
-
-        def number(fn: z3.FuncDeclRef, value: z3.ExprRef) -> int:
-            result = model.eval(fn(value), model_completion=True)
-            return result.as_long() if isinstance(result, z3.IntNumRef) else 0
-
-        blocks = tuple(
-            Block(
-                name=names[i],
-                col=number(board.col, value),
-                row=number(board.row, value),
-                shape=("Tet", "Cube", "Dodec")[number(board.shape, value) % 3],
-                size=("Small", "Medium", "Large")[number(board.size, value) % 3],
-            )
-            for i, value in enumerate(universe)
-        )
+            rows = _board_rows(name, arity, placed)
+            if rows is None:
+                rows = []
+                for combo in itertools.product(range(len(universe)), repeat=arity):
+                    atom = encoder.atom(name, [universe[i] for i in combo])
+                    if z3.is_true(model.eval(atom, model_completion=True)):
+                        rows.append(combo)
+            relations[f"{name}/{arity}" if name in twice else name] = tuple(
+                tuple(names[i] for i in combo) for combo in rows)
     holds = "left" if z3.is_true(model.eval(phi, model_completion=True)) else "right"
     return CounterModel(tuple(names), constants, relations, holds, blocks)

@@ -5,7 +5,10 @@ A method asks with :class:`FolTask` records: the sentences to translate in one v
 method's own prompt for a model and the layout a model's answer takes, and the reference
 formulas its data gives. A formaliser answers one :class:`FolAnswer` per task: a formula text
 per sentence, in order, or why there is none. Formulas are text in the method's language (the
-method parses them: a syntax error is the formaliser's, and the method classifies it).
+method parses them: a syntax error is the formaliser's, and the method classifies it). A
+formaliser that builds the formulas as trees and prints them (chains' ``rules``) may pass the
+trees along (:attr:`FolAnswer.trees`), so that a reader of the printer's language need not parse
+its own printing again.
 
 Reading a model's answer is this module's (:func:`read_answer`), so that every formaliser
 that gets text from a model (an LLM, recorded outputs) reads it the same way: a task without
@@ -18,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 
 from afcheck_fol.extract import extract, without_thinking
@@ -27,6 +30,7 @@ if TYPE_CHECKING:
     from afcheck.components import Built
     from afcheck.method import Choice
     from afcheck.runtime import Runtime
+    from afcheck_fol.formula import Formula
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,11 @@ class FolAnswer:
     """Why there are no formulas."""
     transient: bool = False
     """A backend failure (a request that failed): asked again next run, never cached."""
+    trees: tuple[Formula, ...] | None = field(default=None, compare=False, repr=False)
+    """The formulas as trees, when the formaliser built them and ``formulas`` is their
+    FOLIO printing (:func:`afcheck_fol.printer.folio`): what parsing that text gives, so a
+    FOLIO reader may take them instead. Not kept by the result cache (a cached answer is
+    read from its text) and not compared (the text says the same)."""
 
 
 @runtime_checkable
