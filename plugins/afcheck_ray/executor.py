@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from afcheck.errors import AfcheckError, MissingDependency, UsageError
+from afcheck.plugins import IN_PROCESS_ORIGIN
 from afcheck.runtime.executor import Builder, Done, ExecutorStopped, LocalExecutor, Recipe, Stage
 from afcheck_ray.cluster import AUTO, RESUME, Connection, choose, connect
 
@@ -60,7 +61,6 @@ OPTIONS: dict[str, str] = {
 }
 """The ``--executor-opt`` options, with what each means (``afcheck list executors``)."""
 _TAG = "afcheck-component"
-IN_PROCESS = "registered in process"
 
 
 class WorkerError(Exception):
@@ -240,7 +240,7 @@ class RayExecutor:
         return tuple(getattr(exceptions, n) for n in names if hasattr(exceptions, n))
 
     def _pool(self, stage: Stage, recipe: Recipe, chunks: int) -> _Pool:
-        if recipe.origin == IN_PROCESS:
+        if recipe.origin == IN_PROCESS_ORIGIN:
             raise UsageError(
                 f"the {recipe.kind} '{recipe.name}' comes from plugin '{recipe.plugin}', which "
                 "was registered in process and cannot be built on a Ray worker; install it as a "
