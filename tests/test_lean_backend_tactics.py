@@ -167,3 +167,19 @@ def test_without_a_budget_the_slow_statement_is_decided(fake: FakeLean) -> None:
     (verdict,) = prover.prove([ProofTask("slow", LINEAR, header="-- fake:slow")])
     prover.close()
     assert verdict.kind is VerdictKind.PROVED and "linarith" in verdict.reason
+
+
+def test_the_factory_carries_the_statement_budget_to_the_prover(fake: FakeLean) -> None:
+    from afcheck.plugins import get_plugins
+
+    settings = fake.settings
+    (settings.project / ".lake" / "packages" / "mathlib").mkdir(parents=True)
+    options = {"project": str(settings.project), "repl_dir": str(settings.repl_dir),
+               "lake": settings.lake, "sandbox": "off", "memory_mb": "0", "smt": "off",
+               "kernel_checks": "off", "statement_s": "0.6"}
+    prover = get_plugins().create("prover", "lean-tactics", options)
+    assert isinstance(prover, LeanTacticsProver) and prover.statement_s == 0.6
+    (verdict,) = prover.prove([ProofTask("slow", LINEAR, header="-- fake:slow")])
+    prover.close()
+    assert verdict.kind is VerdictKind.INCONCLUSIVE and verdict.transient
+    assert verdict.reason.startswith("time limit: no decision within 0.6 s of Lean commands")
