@@ -20,7 +20,8 @@ from afcheck_faithfulness.render import details, one_line
 
 _NO_STEP = Step("", "", "", "", "", "")
 
-PROVER_LIMITS = "the prover's own limits (smt: 2 s a z3 call, a worker stopped after 10 s)"
+PROVER_LIMITS = ("the prover's own limits (smt: 2 s a z3 call, a worker stopped after 10 s; "
+                 "lean-tactics, deepseek: 60 s a Lean command)")
 """What bounds a prover call when ``faithfulness.prove`` sets no bound."""
 
 FORMALISER_LIMITS = ("the formaliser's own limits (an LLM over HTTP: timeout_s each attempt, "
