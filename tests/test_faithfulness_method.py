@@ -74,3 +74,36 @@ def test_a_memory_budget_the_smt_prover_cannot_hold_is_one_line(tmp_path: Path) 
     assert ("--budget faithfulness.prove: the prover 'smt' decides small batches in this "
             "process, where memory cannot be bounded") in text
     assert "Traceback" not in text
+
+
+def test_a_formalise_budget_is_the_whole_request_of_an_llm_formaliser(tmp_path: Path) -> None:
+    # A server that never answers: 30 s an attempt and 4 retries would hold each request
+    # 150 s; the budget gives each one 0.5 s in all. No formalisation is cached, so the next
+    # run asks again.
+    from fake_openai import FakeOpenAI
+
+    suite, out, cache = _suite(tmp_path / "s"), tmp_path / "r.json", tmp_path / "cache"
+    fake = FakeOpenAI("hang")
+    with fake.running() as url:
+        done = afcheck(str(suite), "--cache-dir", str(cache), "--json", str(out), "-rA",
+                       "--formaliser", "frontier", "--formaliser-opt",
+                       f"model=fake,base_url={url},timeout_s=30,max_retries=4,concurrency=4",
+                       "--budget", "faithfulness.formalise.seconds=0.5")
+    text = done.stdout + done.stderr
+    assert "Traceback" not in text, text
+    assert "no reply within the deadline of 0.5 s (deadline_s)" in text, text
+    assert fake.completions == 4  # both sides of both steps, one attempt each
+    data = json.loads(out.read_text())
+    assert data["config"]["budgets"]["faithfulness"]["formalise"]["seconds"] == 0.5
+    info = afcheck("cache", "info", "--json", "--cache-dir", str(cache))
+    assert json.loads(info.stdout)["entries"].get("formalise", 0) == 0
+
+
+def test_a_formalise_budget_on_a_formaliser_without_one_is_one_line(tmp_path: Path) -> None:
+    done = afcheck(str(_suite(tmp_path / "s")), "--no-cache",
+                   "--budget", "faithfulness.formalise.seconds=5")
+    text = done.stdout + done.stderr
+    assert done.returncode != 0
+    assert ("--budget faithfulness.formalise: the formaliser 'reference' takes no budget"
+            in text), text
+    assert "Traceback" not in text

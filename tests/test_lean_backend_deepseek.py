@@ -131,3 +131,31 @@ def test_a_sample_whose_check_timed_out_leaves_a_transient_verdict(fake: FakeLea
     prover.close()
     assert stopped.kind is VerdictKind.INCONCLUSIVE and stopped.transient
     assert answered.kind is VerdictKind.INCONCLUSIVE and not answered.transient
+
+
+WRONG_PROOF = "```lean4\ntheorem sys (a b : ℝ) (h₀ : a + b = 10) (h₁ : a - b = 2) : a = 6 := by\n" \
+              "  simp\n```"
+
+
+def test_a_statement_whose_checks_exceed_its_budget_is_stopped_and_the_others_decided(
+        fake: FakeLean) -> None:
+    # The slow statement's first sample takes 0.4 s to check, more than its 0.3 s: it is
+    # stopped there and its verified sample is never checked; the other statement's is.
+    slow = ProofTask("slow", SYSTEM, header="-- fake:slow")
+    quick = ProofTask("quick", SYSTEM)
+    prover = DeepSeekProver(fake.pool(), _Model([WRONG_PROOF, GOOD]), negate_for_tests, k=2,
+                            statement_s=0.3)
+    stopped, decided = prover.prove([slow, quick])
+    prover.close()
+    assert stopped.kind is VerdictKind.INCONCLUSIVE and stopped.transient
+    assert stopped.reason.startswith("time limit: no decision within 0.3 s of Lean commands "
+                                     "(1 command(s) run)")
+    assert decided.kind is VerdictKind.PROVED and decided.certified
+    assert sum("fake:slow" in c for c in fake.commands()) == 1
+
+
+def test_without_a_budget_the_slow_statement_is_proved(fake: FakeLean) -> None:
+    prover = DeepSeekProver(fake.pool(), _Model([WRONG_PROOF, GOOD]), negate_for_tests, k=2)
+    (verdict,) = prover.prove([ProofTask("slow", SYSTEM, header="-- fake:slow")])
+    prover.close()
+    assert verdict.kind is VerdictKind.PROVED and verdict.certified

@@ -9,7 +9,7 @@ import pytest
 from afcheck_lean.checker import LeanChecker
 from afcheck_lean.factories import make_kimina_checker, make_tactics
 from afcheck_lean.kimina import KiminaPool, KiminaSettings, parse_kimina, snippet_status
-from afcheck_lean.pool import LeanUnavailable
+from afcheck_lean.pool import Failure, LeanUnavailable
 from afcheck_lean.settings import LeanSettings
 from afcheck_lean.verify import Candidate, verify
 from fake_kimina import FakeKimina, serve
@@ -198,3 +198,17 @@ def test_the_deepseek_prover_checks_on_kimina_and_asks_a_cluster_for_its_model(
     prover.close()
     assert _model_resources({}) == {"GPU": 1.0}
     assert _model_resources({"tensor_parallel_size": "2"}) == {"GPU": 2.0}
+
+
+def test_a_batch_is_sent_with_the_least_of_its_commands_limits_and_each_is_timed(
+        server: FakeKimina) -> None:
+    # One request holds one timeout for its snippets: the least, so that no command runs
+    # past its own; each snippet is charged its whole request.
+    pool = _pool(server.url, batch_size=2)
+    first, second = pool.run_within(["-- fake:timeout\nexample : True := trivial",
+                                     "example : True := trivial"], [2.4, 7.0])
+    pool.close()
+    assert [r["timeout"] for r in server.requests] == [2]
+    assert isinstance(first.result, Failure) and first.result.kind == "timeout"
+    assert "timed out after 2.4s" in first.result.reason
+    assert first.seconds == second.seconds > 0

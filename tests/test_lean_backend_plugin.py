@@ -9,8 +9,12 @@ import pytest
 from afcheck_lean.commands import main as lean_command
 from fake_repl.harness import FakeLean, make_fake_lean
 
+from afcheck.budget import Budget, resolve
 from afcheck.errors import MissingDependency, UsageError
+from afcheck.method import Choice
 from afcheck.plugins import get_plugins
+from afcheck.registry import PROVER
+from afcheck.runtime import Components, Runtime
 
 
 @pytest.fixture
@@ -104,3 +108,31 @@ def test_doctor_tells_how_to_install_lean_interact_in_the_form_that_fits_this_in
     (line,) = [x for x in capsys.readouterr().out.splitlines() if "lean-interact" in x]
     assert code == 1
     assert line == f"MISSING lean-interact: not installed ({install_command('lean')})"
+def _budgeted(change: str, options: dict[str, str]) -> Choice:
+    budgets = resolve({"faithfulness": {"prove": Budget()}}, [change])
+    runtime = Runtime(Components(get_plugins()), budgets=budgets)
+    return runtime.budgeted(PROVER, Choice.of("lean-tactics", options), "faithfulness", "prove")
+
+
+def test_a_prove_budget_reaches_the_lean_provers_as_their_options() -> None:
+    assert dict(_budgeted("faithfulness.prove.seconds=30", {"workers": "2"}).options) == {
+        "workers": "2", "statement_s": "30"}
+    # The memory bound is the REPL's cap, which every statement it checks runs under.
+    assert dict(_budgeted("faithfulness.prove.memory_mb=16000", {}).options) == {
+        "memory_mb": "16000"}
+    for name in ("lean-tactics", "deepseek"):
+        entry = get_plugins().registry("prover").get(name)
+        assert entry.budget is not None
+        assert entry.budget(Budget(seconds=2.5), {}) == {"statement_s": "2.5"}
+
+
+def test_a_lean_budget_that_contradicts_an_option_or_cannot_hold_is_refused() -> None:
+    with pytest.raises(UsageError, match=r"sets lean-tactics's option memory_mb=16000, and "
+                       r"--prover-opt gives memory_mb=12000; keep one of them"):
+        _budgeted("faithfulness.prove.memory_mb=16000", {"memory_mb": "12000"})
+    # A kimina-lean-server's REPLs are not afcheck's to cap.
+    with pytest.raises(UsageError, match="kimina-lean-server's, whose memory afcheck does not "
+                       "set"):
+        _budgeted("faithfulness.prove.memory_mb=16000", {"url": "http://127.0.0.1:9"})
+    with pytest.raises(UsageError, match=r"statement_s='0' must be a number of seconds above 0"):
+        get_plugins().create("prover", "lean-tactics", {"statement_s": "0"})

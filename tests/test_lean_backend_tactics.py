@@ -134,3 +134,52 @@ def test_the_run_stops_in_one_line_when_lean_cannot_start(fake: FakeLean) -> Non
     with pytest.raises(LeanUnavailable, match="^prover lean-tactics: Lean could not start"):
         prover.prove([ProofTask("a", "theorem t : (2 : ℕ) + 2 = 4 := by sorry")])
     prover.close()
+
+
+def test_a_statement_whose_attempts_exceed_its_budget_is_stopped_and_the_others_decided(
+        fake: FakeLean) -> None:
+    # Each command of the slow statement takes 0.4 s: its five attempts up to linarith need
+    # 2 s, more than its 1 s; the other statement's first attempt decides it.
+    slow = ProofTask("slow", LINEAR, header="-- fake:slow")
+    quick = ProofTask("quick", "theorem t : (2 : ℕ) + 2 = 4 := by sorry")
+    prover = LeanTacticsProver(fake.pool(), negate_for_tests, statement_s=1.0)
+    stopped, decided = prover.prove([slow, quick])
+    prover.close()
+    assert stopped.kind is VerdictKind.INCONCLUSIVE and stopped.transient
+    assert stopped.reason.startswith("time limit: no decision within 1 s of Lean commands")
+    assert 2 <= len(_tactics_tried(fake, "x = 4")) <= 3
+    assert decided.kind is VerdictKind.PROVED and "norm_num" in decided.reason
+
+
+def test_the_last_attempt_within_a_budget_gets_only_what_is_left(fake: FakeLean) -> None:
+    # 0.6 s: the first attempt (0.4 s) leaves about 0.2 s, too little for the second, which
+    # is stopped at that, not at the pool's 10 s.
+    prover = LeanTacticsProver(fake.pool(), negate_for_tests, statement_s=0.6)
+    (verdict,) = prover.prove([ProofTask("slow", LINEAR, header="-- fake:slow")])
+    prover.close()
+    assert verdict.kind is VerdictKind.INCONCLUSIVE and verdict.transient
+    assert "got no answer: Lean timed out after 0." in verdict.reason
+    assert len(_tactics_tried(fake, "x = 4")) == 2
+
+
+def test_without_a_budget_the_slow_statement_is_decided(fake: FakeLean) -> None:
+    prover = LeanTacticsProver(fake.pool(), negate_for_tests)
+    (verdict,) = prover.prove([ProofTask("slow", LINEAR, header="-- fake:slow")])
+    prover.close()
+    assert verdict.kind is VerdictKind.PROVED and "linarith" in verdict.reason
+
+
+def test_the_factory_carries_the_statement_budget_to_the_prover(fake: FakeLean) -> None:
+    from afcheck.plugins import get_plugins
+
+    settings = fake.settings
+    (settings.project / ".lake" / "packages" / "mathlib").mkdir(parents=True)
+    options = {"project": str(settings.project), "repl_dir": str(settings.repl_dir),
+               "lake": settings.lake, "sandbox": "off", "memory_mb": "0", "smt": "off",
+               "kernel_checks": "off", "statement_s": "0.6"}
+    prover = get_plugins().create("prover", "lean-tactics", options)
+    assert isinstance(prover, LeanTacticsProver) and prover.statement_s == 0.6
+    (verdict,) = prover.prove([ProofTask("slow", LINEAR, header="-- fake:slow")])
+    prover.close()
+    assert verdict.kind is VerdictKind.INCONCLUSIVE and verdict.transient
+    assert verdict.reason.startswith("time limit: no decision within 0.6 s of Lean commands")

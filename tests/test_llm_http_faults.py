@@ -269,3 +269,47 @@ def test_other_400s_stay_one_requests_failure() -> None:
     with stub.running() as url:
         [[failed]] = _client(url).generate([chat(None, "x")], FAST)  # type: ignore[attr-defined]
     assert failed.error == "HTTP 400: unknown field 'top_k'" and failed.failure == "http"
+
+
+def test_a_request_deadline_holds_across_its_attempts() -> None:
+    # 30 s an attempt and 4 retries would wait 150 s on a server that never answers; the
+    # request's deadline gives its one attempt 0.6 s and starts no retry after it.
+    fake = FakeOpenAI("hang")
+    with fake.running() as url:
+        start = time.perf_counter()
+        [result] = _formalise(url, ["1 + 1 = 2"], timeout_s="30", max_retries="4",
+                              deadline_s="0.6")
+    assert time.perf_counter() - start < 5
+    assert result.reason.startswith("backend error: no reply within the deadline of 0.6 s "
+                                    "(deadline_s); last: timed out after 0.6 s"), result.reason
+    assert result.transient and fake.completions == 1
+
+
+def test_a_request_deadline_stops_retries_that_could_not_finish() -> None:
+    # Ten retries 0.1–0.2 s apart would take about 1.5 s: within 0.5 s only a few are tried.
+    fake = FakeOpenAI("500")
+    with fake.running() as url:
+        [result] = _formalise(url, ["1 + 1 = 2"], max_retries="10", backoff_s="0.2",
+                              backoff_cap_s="0.2", deadline_s="0.5")
+    assert result.reason.startswith("backend error: no reply within the deadline of 0.5 s "
+                                    "(deadline_s); last: HTTP 500"), result.reason
+    assert result.transient and 2 <= fake.completions <= 6
+
+
+def test_a_request_deadline_must_be_a_positive_number() -> None:
+    with pytest.raises(UsageError, match="deadline_s must be more than 0 seconds"):
+        _client("http://127.0.0.1:9/v1", deadline_s="0")
+
+
+def test_a_stage_budget_is_the_request_deadline_of_an_http_model_only() -> None:
+    from afcheck.budget import Budget
+    from afcheck.llm.options import request_budget
+
+    entry = get_plugins().registry("formaliser").get("frontier")
+    assert entry.budget is request_budget
+    http = {"base_url": "http://127.0.0.1:9/v1"}
+    assert request_budget(Budget(seconds=90), http) == {"deadline_s": "90"}
+    with pytest.raises(ValueError, match="offline vLLM engine generates a whole batch"):
+        request_budget(Budget(seconds=90), {"model": "m"})
+    with pytest.raises(ValueError, match="leave memory_mb unset"):
+        request_budget(Budget(memory_mb=512), http)

@@ -1,5 +1,6 @@
-"""The smt prover's limits: a z3 call stopped at its time is a transient INCONCLUSIVE (never
-cached), and a stage's budget reaches it as its deadline and z3's time per call."""
+"""The smt prover's limits: a z3 call stopped at its time, or a statement stopped by the
+process's memory, is a transient INCONCLUSIVE (never cached), and a stage's budget reaches
+it as its deadline and z3's time per call."""
 
 from __future__ import annotations
 
@@ -37,3 +38,33 @@ def test_a_budget_is_the_deadline_split_over_the_z3_calls() -> None:
     assert budget_options(Budget(), {}) == {}
     with pytest.raises(ValueError, match="memory cannot be bounded"):
         budget_options(Budget(memory_mb=512), {})
+
+
+_OUT_OF_MEMORY = """
+import resource, sys
+from afcheck_smt.prover import decide
+from afcheck.types import ProofTask
+decide(ProofTask("warm", "theorem t (x : ℕ) : x + 1 > 0 := by sorry"))
+statement = "theorem t (x : ℕ) : " + " + ".join(["x"] * 2_000_000) + " ≥ 0 := by sorry"
+with open("/proc/self/statm") as statm:
+    size = int(statm.read().split()[0]) * resource.getpagesize()
+# 64 MiB more than the process holds: reading the statement's 2 million terms needs more.
+resource.setrlimit(resource.RLIMIT_AS, (size + 64 * 2**20, resource.RLIM_INFINITY))
+verdict = decide(ProofTask("k", statement))
+sys.stdout.write(f"{verdict.kind.name}|{verdict.transient}|{verdict.reason}")
+"""
+
+
+def test_a_statement_stopped_by_the_processs_memory_is_transient() -> None:
+    # A real MemoryError, under an address-space limit as a pool worker has one: the
+    # verdict says so and is never cached (a process with more memory may decide it).
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _OUT_OF_MEMORY], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    kind, transient, reason = done.stdout.split("|", 2)
+    assert (kind, transient) == ("INCONCLUSIVE", "True")
+    assert reason.startswith("stopped at a resource limit: MemoryError")
+

@@ -59,6 +59,10 @@ class HTTPSettings:
     concurrency: int = 8
     timeout_s: float = 600.0
     """Longest wait for one reply, from sending the request to its last byte."""
+    deadline_s: float | None = None
+    """Longest one request may take in all, its retries and the waits between them included
+    (a stage's budget): each attempt gets at most what is left, and no retry starts that
+    could not finish by then. ``None``: only ``timeout_s`` per attempt and ``max_retries``."""
     backoff: Backoff = Backoff()
     token_field: str = "max_tokens"
     """``max_completion_tokens`` for APIs that refuse ``max_tokens``."""
@@ -73,6 +77,10 @@ class HTTPSettings:
         if not (math.isfinite(self.timeout_s) and self.timeout_s > 0):
             raise UsageError(f"timeout_s must be a positive number of seconds, "
                              f"got {self.timeout_s}")
+        if self.deadline_s is not None and not (math.isfinite(self.deadline_s)
+                                                and self.deadline_s > 0):
+            raise UsageError(f"deadline_s must be a positive number of seconds, "
+                             f"got {self.deadline_s}")
         if self.concurrency < 1:
             raise UsageError(f"concurrency must be at least 1, got {self.concurrency}")
         if self.max_reply_bytes < 1:
@@ -80,6 +88,9 @@ class HTTPSettings:
         if self.fail_streak < 0:
             raise UsageError(f"fail_streak must be 0 (off) or more, got {self.fail_streak}")
 
+
+_LEAST_ATTEMPT_S = 0.05
+"""Less than this left of a request's deadline is no time for another attempt."""
 
 REFUSED_RETRIES = 2
 """Retries of a connection the server's host refused (nothing listens on the port): enough
@@ -384,13 +395,23 @@ class HTTPClient:
     def _attempts(self, prompt: Prompt, sampling: Sampling, sample: int) -> Completion:
         path, body = self._request(prompt, sampling, sample)
         start = time.perf_counter()
+        deadline = (math.inf if self.settings.deadline_s is None
+                    else time.monotonic() + self.settings.deadline_s)
         attempts = 0
         replica: _Replica | None = None
+
+        def failed(message: str, kind: str) -> Completion:
+            return Completion(text="", finish_reason="error",
+                              latency_s=time.perf_counter() - start,
+                              error=self._scrub(message), attempts=attempts, failure=kind)
+
         while True:
             attempts += 1
             replica = self._replicas.pick(avoid=replica)
             try:
-                data = self._post(path, body, replica)
+                timeout = max(_LEAST_ATTEMPT_S,
+                              min(self.settings.timeout_s, deadline - time.monotonic()))
+                data = self._post(path, body, replica, timeout)
                 completion = self._completion(data, prompt, time.perf_counter() - start,
                                               attempts)
             except _Failure as failure:
@@ -401,20 +422,24 @@ class HTTPClient:
                            if failure.refused else self.settings.backoff.max_retries)
                 if (not failure.retryable or retries_done >= retries
                         or self._abort.error is not None):
-                    return Completion(
-                        text="",
-                        finish_reason="error",
-                        latency_s=time.perf_counter() - start,
-                        error=self._scrub(_after(str(failure), attempts)),
-                        attempts=attempts,
-                        failure=failure.kind,
-                    )
-                if self._replicas.another_healthy(replica):
-                    continue  # another replica answers now: no reason to wait
-                with self._rng_lock:
-                    wait = self.settings.backoff.delay(retries_done, self._rng, failure.retry_after)
-                self._notices.retrying(redact(replica.url), failure, attempts, retries, wait)
-                self._sleep(wait)
+                    return failed(_after(str(failure), attempts), failure.kind)
+                # Another healthy replica answers now: no reason to wait.
+                switch = self._replicas.another_healthy(replica)
+                wait = 0.0
+                if not switch:
+                    with self._rng_lock:
+                        wait = self.settings.backoff.delay(retries_done, self._rng,
+                                                           failure.retry_after)
+                if time.monotonic() + wait >= deadline - _LEAST_ATTEMPT_S:
+                    # No retry could finish within the request's deadline: stop now rather
+                    # than wait for nothing (a limit: the item is asked again next run).
+                    return failed(f"no reply within the deadline of "
+                                  f"{self.settings.deadline_s:g} s (deadline_s); last: "
+                                  f"{_after(str(failure), attempts)}", "timeout")
+                if not switch:
+                    self._notices.retrying(redact(replica.url), failure, attempts, retries,
+                                           wait)
+                    self._sleep(wait)
             except BaseException:
                 self._replicas.done(replica, _Failure("refused", False, "refused"))
                 raise
@@ -455,19 +480,21 @@ class HTTPClient:
     def _headers(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self._key}"} if self._key else {}
 
-    def _post(self, path: str, body: Mapping[str, Any],
-              replica: _Replica | None = None) -> Mapping[str, Any]:
+    def _post(self, path: str, body: Mapping[str, Any], replica: _Replica | None = None,
+              timeout: float | None = None) -> Mapping[str, Any]:
+        """One attempt, limited to ``timeout`` seconds (default ``timeout_s``)."""
         httpx = self._httpx
-        timeout = self.settings.timeout_s
+        timeout = self.settings.timeout_s if timeout is None else timeout
         http = (replica or self._replicas.all[0]).http
         try:
-            with http.stream("POST", path, json=body, headers=self._headers()) as response:
-                raw = self._read(response, time.monotonic() + timeout)
+            with http.stream("POST", path, json=body, headers=self._headers(),
+                             timeout=httpx.Timeout(timeout)) as response:
+                raw = self._read(response, time.monotonic() + timeout, timeout)
         except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
             raise _Failure(f"cannot connect: {_short(exc)}", True, "connect",
                            refused=_is_refused(exc)) from None
         except httpx.TimeoutException:
-            raise _Failure(f"timed out after {timeout:g} s", True, "timeout") from None
+            raise _Failure(f"timed out after {round(timeout, 2):g} s", True, "timeout") from None
         except httpx.TransportError as exc:
             raise _Failure(f"connection broke: {_short(exc) or type(exc).__name__}", True,
                            "transport") from None
@@ -494,7 +521,7 @@ class HTTPClient:
             raise _Failure(f"the reply is not a JSON object: {_short(text)}", False, "malformed")
         return data
 
-    def _read(self, response: Any, deadline: float) -> bytes:
+    def _read(self, response: Any, deadline: float, timeout: float) -> bytes:
         """The body, refusing more than ``max_reply_bytes`` and a trickle past the timeout."""
         limit = self.settings.max_reply_bytes
         declared = response.headers.get("content-length", "")
@@ -509,7 +536,7 @@ class HTTPClient:
                 raise _Failure(f"the reply is over the {_mb(limit)} limit (max_reply_mb); "
                                "not read", False, "malformed")
             if time.monotonic() > deadline:
-                raise _Failure(f"timed out after {self.settings.timeout_s:g} s (reply still "
+                raise _Failure(f"timed out after {round(timeout, 2):g} s (reply still "
                                "arriving)", True, "timeout")
             chunks.append(chunk)
         return b"".join(chunks)

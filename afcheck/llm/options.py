@@ -8,13 +8,16 @@ import os
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from afcheck.errors import UsageError
 from afcheck.llm.client import LLMClient
 from afcheck.llm.records import Pricing, Sampling
 from afcheck.llm.redact import looks_like_key
 from afcheck.llm.retry import Backoff
+
+if TYPE_CHECKING:
+    from afcheck.budget import Budget
 
 CLIENT_OPTIONS: Mapping[str, str] = {
     "model": "model id (vLLM: HF id or local path; HTTP: the served model name)",
@@ -25,6 +28,8 @@ CLIENT_OPTIONS: Mapping[str, str] = {
     "concurrency": "HTTP requests in flight at once (8)",
     "timeout_s": "HTTP request timeout in seconds (600)",
     "max_retries": "HTTP retries on 429/5xx/timeouts (4)",
+    "deadline_s": "HTTP: longest one request may take, its retries and their waits included "
+                  "(none: timeout_s per attempt)",
     "backoff_s": "first HTTP backoff wait in seconds, doubled per retry (0.5)",
     "backoff_cap_s": "longest HTTP backoff wait in seconds (30)",
     "token_field": "max_tokens or max_completion_tokens (HTTP body field)",
@@ -150,6 +155,11 @@ def _http_client(options: Options, model: str, base_url: str) -> LLMClient:
     timeout_s = _at_least(options, "timeout_s", 600.0, 0.0)
     if timeout_s == 0:
         raise UsageError(f"{options.owner}: timeout_s must be more than 0 seconds")
+    deadline_s = None
+    if options.values.get("deadline_s"):
+        deadline_s = _at_least(options, "deadline_s", 0.0, 0.0)
+        if deadline_s == 0:
+            raise UsageError(f"{options.owner}: deadline_s must be more than 0 seconds")
     max_reply_mb = _at_least(options, "max_reply_mb", 16.0, 0.0)
     if max_reply_mb == 0:
         raise UsageError(f"{options.owner}: max_reply_mb must be more than 0")
@@ -159,6 +169,7 @@ def _http_client(options: Options, model: str, base_url: str) -> LLMClient:
         api_key_env=_key_variable(options),
         concurrency=_positive(options, "concurrency", 8),
         timeout_s=timeout_s,
+        deadline_s=deadline_s,
         backoff=Backoff(
             max_retries=int(_at_least(options, "max_retries", 4, 0, int)),
             base_s=_at_least(options, "backoff_s", 0.5, 0.0),
@@ -223,3 +234,23 @@ def _engine_kwargs(options: Options, defaults: Mapping[str, Any]) -> dict[str, A
     if "dtype" in options.values:
         kwargs["dtype"] = options.text("dtype")
     return kwargs
+
+
+def request_budget(budget: Budget, options: Mapping[str, str]) -> dict[str, str]:
+    """The client options that carry a stage's budget on one model request
+    (:class:`afcheck.registry.BudgetOptions`): ``seconds`` is ``deadline_s``, the whole
+    request with its retries and the waits between them. Refused: ``memory_mb`` (the model
+    runs in its server or engine, not in a process of afcheck's bounded per request) and any
+    bound with the offline vLLM engine, which generates a whole batch in one call and so has
+    no deadline per request."""
+    if budget.memory_mb is not None:
+        raise ValueError("a model runs in its server or engine, whose memory afcheck does not "
+                         "bound per request; leave memory_mb unset")
+    backend = options.get("backend", "http" if options.get("base_url") else "vllm")
+    if backend != "http":
+        raise ValueError("the offline vLLM engine generates a whole batch in one call, so a "
+                         "request has no deadline of its own; serve the model over HTTP "
+                         "(base_url=) or bound it with max_tokens")
+    if budget.seconds is None:
+        return {}
+    return {"deadline_s": f"{budget.seconds:g}"}

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from afcheck.budget import Budget
 from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, Selection
-from afcheck.registry import PROVER
+from afcheck.registry import FORMALISER, PROVER
 from afcheck.runtime import Runtime
 from afcheck.runtime.spool import Spool
 from afcheck.suites import Record
@@ -20,8 +20,13 @@ from afcheck_faithfulness.render import details, one_line
 
 _NO_STEP = Step("", "", "", "", "", "")
 
-PROVER_LIMITS = "the prover's own limits (smt: 2 s a z3 call, a worker stopped after 10 s)"
+PROVER_LIMITS = ("the prover's own limits (smt: 2 s a z3 call, a worker stopped after 10 s; "
+                 "lean-tactics, deepseek: 60 s a Lean command)")
 """What bounds a prover call when ``faithfulness.prove`` sets no bound."""
+
+FORMALISER_LIMITS = ("the formaliser's own limits (an LLM over HTTP: timeout_s each attempt, "
+                     "max_retries retries)")
+"""What bounds a formaliser's request when ``faithfulness.formalise`` sets no bound."""
 
 
 def _detector_names(selection: Selection) -> list[str]:
@@ -47,12 +52,15 @@ class Faithfulness:
     }
     gates: Mapping[str, str] = {"UFLB": "max", "FPR": "max", "FNR": "max", "AFFR": "max",
                                 "TPR": "min", "FI": "min"}
-    budgets: Mapping[str, Budget] = {"prove": Budget(otherwise=PROVER_LIMITS)}
+    budgets: Mapping[str, Budget] = {"prove": Budget(otherwise=PROVER_LIMITS),
+                                     "formalise": Budget(otherwise=FORMALISER_LIMITS)}
     """``prove``: one prover call on one statement. Its ``seconds`` (and ``memory_mb``, where
     the prover can bound it) reach the prover as the options that bound it
     (:meth:`afcheck.runtime.Runtime.budgeted`); unset, the prover's own limits hold. A
     statement stopped at a limit is INCONCLUSIVE with the reason (its case skipped), and that
-    verdict is never cached."""
+    verdict is never cached. ``formalise``: one formaliser request for one side of a step,
+    reaching the formaliser the same way (an LLM over HTTP: ``seconds`` is the whole request,
+    retries included); a request stopped there is that side's backend error, never cached."""
     settings: Mapping[str, type] = {"seed": int, "steps": str}
     """``--seed N`` (of the perturbers) and ``--steps MODE`` (how a suite splits chains)."""
     next_steps: Mapping[str, str] = {
@@ -107,12 +115,17 @@ class Faithfulness:
             notify: Callable[[CaseResult], None] | None) -> list[CaseResult]:
         self._spool = runtime.spool
         provers: dict[Choice, Choice] = {}
+        formalisers: dict[Choice, Choice] = {}
         for case in cases:
             if case.spec.prover not in provers:
                 provers[case.spec.prover] = runtime.budgeted(PROVER, case.spec.prover,
                                                              self.name, "prove")
-        specs = [CaseSpec(case.case_id, s.step, s.perturber, s.formaliser, s.checker,
-                          provers[s.prover], s.seed, s.keep_ineffective, s.detectors)
+            if case.spec.formaliser not in formalisers:
+                formalisers[case.spec.formaliser] = runtime.budgeted(
+                    FORMALISER, case.spec.formaliser, self.name, "formalise")
+        specs = [CaseSpec(case.case_id, s.step, s.perturber, formalisers[s.formaliser],
+                          s.checker, provers[s.prover], s.seed, s.keep_ineffective,
+                          s.detectors)
                  for case in cases for s in (case.spec,)]
         return pipeline.run(specs, runtime, notify)
 

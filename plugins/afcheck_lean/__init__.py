@@ -4,13 +4,14 @@ and ``deepseek``, the ``afcheck lean setup|doctor|audit`` command)."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from afcheck import hookimpl
 from afcheck.registry import Register, lazy
 
 if TYPE_CHECKING:
+    from afcheck.budget import Budget
     from afcheck.options import OptionGroup
     from afcheck.run import Run
 
@@ -27,14 +28,21 @@ def afcheck_register_checkers(register: Register) -> None:
                       "timeout_s, workers, header"})
 
 
+def _budget(budget: Budget, options: Mapping[str, str]) -> Mapping[str, str]:
+    from afcheck_lean.factories import budget_options
+
+    return budget_options(budget, options)
+
+
 @hookimpl
 def afcheck_register_provers(register: Register) -> None:
     register("lean-tactics", lazy("afcheck_lean.factories:make_tactics"),
              description="fixed tactic portfolio on the statement and its negation, kernel-checked",
-             details={"backend": "lean-interact"})
+             details={"backend": "lean-interact"}, budget=_budget)
     register("deepseek", lazy("afcheck_lean.factories:make_deepseek"),
              description="DeepSeek-Prover-V2 pass@k, every candidate kernel-checked",
-             details={"backend": "lean-interact", "model": "deepseek-ai/DeepSeek-Prover-V2-7B"})
+             details={"backend": "lean-interact", "model": "deepseek-ai/DeepSeek-Prover-V2-7B"},
+             budget=_budget)
 
 
 @hookimpl

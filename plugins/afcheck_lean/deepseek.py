@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from afcheck.types import ProofTask, Verdict, VerdictKind
+from afcheck_lean.deadline import Deadlines
 from afcheck_lean.kimina import pool_summary
 from afcheck_lean.negation import Negate, NegationError
 from afcheck_lean.pool import Breaker, LeanPool
@@ -99,8 +100,13 @@ class DeepSeekProver:
     started again in every pair worker anyway."""
 
     def __init__(self, pool: LeanPool, generate: Generate, negate: Negate, *, k: int = 2,
-                 cot: bool = True, allow_native_decide: bool = False) -> None:
+                 cot: bool = True, allow_native_decide: bool = False,
+                 statement_s: float | None = None) -> None:
         self.pool = pool
+        self.statement_s = statement_s
+        """Wall clock of one statement across its samples' checks (the model's generation
+        not included; :mod:`afcheck_lean.deadline`); ``None``: the pool's ``timeout_s`` per
+        check, all checks in one batch."""
         self.generate = generate
         self.negate = negate
         self.k = k
@@ -120,8 +126,11 @@ class DeepSeekProver:
         samples = [_Sample(i, side, stmt, text)
                    for (i, side, stmt), texts in zip(jobs, outputs, strict=True)
                    for text in texts[: self.k]]
-        checks = self._verify(tasks, samples)
-        return [self._verdict(i, samples, checks, sides[i][1]) for i in range(len(tasks))]
+        clock = Deadlines(self.statement_s, self.pool.settings.timeout_s, len(tasks))
+        checks = self._verify(tasks, samples, clock)
+        return [self._verdict(i, samples, checks, sides[i][1],
+                              clock.reason(i) if clock.over(i) else "")
+                for i in range(len(tasks))]
 
     def _sides(self, task: ProofTask) -> tuple[list[tuple[VerdictKind, str]], str]:
         pairs = [(VerdictKind.PROVED, task.statement)]
@@ -131,7 +140,8 @@ class DeepSeekProver:
             return pairs, str(exc)
         return pairs, ""
 
-    def _verify(self, tasks: Sequence[ProofTask], samples: list[_Sample]) -> list[Check]:
+    def _verify(self, tasks: Sequence[ProofTask], samples: list[_Sample],
+                clock: Deadlines) -> list[Check]:
         prepared: list[Candidate | Check] = []
         for s in samples:
             try:
@@ -140,16 +150,45 @@ class DeepSeekProver:
                 prepared.append(Check(False, str(exc)))
                 continue
             prepared.append(Candidate(s.statement, tasks[s.task].header, body))
-        candidates = [p for p in prepared if isinstance(p, Candidate)]
-        verified = iter(verify(self.pool, candidates,
-                               allow_native_decide=self.allow_native_decide,
-                               breaker=self.breaker))
+        if clock.seconds is None:
+            candidates = [p for p in prepared if isinstance(p, Candidate)]
+            verified = iter(self._checks(candidates, None))
+            return [next(verified) if isinstance(p, Candidate) else p for p in prepared]
+        return self._verify_within(samples, prepared, clock)
+
+    def _verify_within(self, samples: list[_Sample], prepared: list[Candidate | Check],
+                       clock: Deadlines) -> list[Check]:
+        """The checks in rounds, one candidate of each statement a round, so that each is
+        given what its statement has left; a statement over its budget checks no more."""
+        out: list[Check | None] = [p if isinstance(p, Check) else None for p in prepared]
+        queues: dict[int, list[int]] = {}
+        for index, (sample, item) in enumerate(zip(samples, prepared, strict=True)):
+            if isinstance(item, Candidate):
+                queues.setdefault(sample.task, []).append(index)
+        while True:
+            picked = [queue.pop(0) for task, queue in queues.items()
+                      if queue and not clock.over(task)]
+            if not picked:
+                break
+            candidates = [prepared[i] for i in picked]
+            checks = self._checks([c for c in candidates if isinstance(c, Candidate)],
+                                  [clock.timeout(samples[i].task) for i in picked])
+            for index, check in zip(picked, checks, strict=True):
+                clock.charge(samples[index].task, check.seconds)
+                out[index] = check
+        return [check if check is not None else
+                Check(False, f"not checked: {clock.reason(samples[i].task)}")
+                for i, check in enumerate(out)]
+
+    def _checks(self, candidates: list[Candidate], timeouts: list[float] | None) -> list[Check]:
+        checks = verify(self.pool, candidates, allow_native_decide=self.allow_native_decide,
+                        breaker=self.breaker, timeouts=timeouts)
         if self.breaker.tripped is not None:
             raise self.breaker.error(f"prover {self.name}")
-        return [next(verified) if isinstance(p, Candidate) else p for p in prepared]
+        return checks
 
     def _verdict(self, task: int, samples: list[_Sample], checks: list[Check],
-                 no_negation: str) -> Verdict:
+                 no_negation: str, over: str) -> Verdict:
         mine = [(s, c) for s, c in zip(samples, checks, strict=True) if s.task == task]
         won = {s.side: c for s, c in mine if c.accepted}
         if len(won) == 2:
@@ -159,15 +198,18 @@ class DeepSeekProver:
             return Verdict(side, self.name, certified=True, evidence=check.proof,
                            reason=f"{'statement' if side is VerdictKind.PROVED else 'negation'}"
                            f" proved at pass@{self.k}")
-        reasons = sorted({c.reason for _, c in mine})
+        reasons = sorted({c.reason for _, c in mine if not c.reason.startswith("not checked")})
         why = f"no verified proof in {len(mine)} sample(s)"
         if reasons:
             why += f" ({reasons[0]})"
+        if over:
+            why = f"{over}; {why}"
         if no_negation:
             why += f"; {no_negation}"
         # A sample whose check got no answer (a timeout, a crash) may verify on a machine
-        # less loaded: the verdict is this run's, never cached.
-        stalled = any(c.failure is not None for _, c in mine)
+        # less loaded, and so may those a spent budget left unchecked: the verdict is this
+        # run's, never cached.
+        stalled = bool(over) or any(c.failure is not None for _, c in mine)
         return Verdict(VerdictKind.INCONCLUSIVE, self.name, reason=why, transient=stalled)
 
     def summary_lines(self) -> list[str]:

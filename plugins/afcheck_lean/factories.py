@@ -8,8 +8,10 @@ need no local Lean.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from afcheck.components import Prover
 from afcheck.errors import AfcheckError, UsageError
@@ -22,6 +24,9 @@ from afcheck_lean.pool import LeanPool, ReplPool
 from afcheck_lean.session import lean_interact_starter, require_lean
 from afcheck_lean.settings import LeanSettings, parse_bool, parse_settings
 from afcheck_lean.tactics import LeanTacticsProver
+
+if TYPE_CHECKING:
+    from afcheck.budget import Budget
 
 
 def _pool(settings: LeanSettings, component: str,
@@ -53,13 +58,16 @@ def make_tactics(options: Mapping[str, str]) -> LeanTacticsProver:
     """Options: the pool's (:mod:`afcheck_lean.settings`), ``smt`` = auto|on|off (use the smt
     prover's counterexamples as witnesses), ``trust_smt`` (return uncertified smt verdicts)."""
     component = "prover lean-tactics"
-    settings = parse_settings(options, component, {"smt", "trust_smt"} | KIMINA_OPTIONS)
+    settings = parse_settings(options, component,
+                              {"smt", "trust_smt", "statement_s"} | KIMINA_OPTIONS)
+    statement_s = statement_seconds(options, component)
     smt = _smt_prover(options.get("smt", "auto"), component)
     trust = parse_bool(component, "trust_smt", options.get("trust_smt", "false"))
     if trust and smt is None:
         raise UsageError(f"{component}: trust_smt=true needs the smt prover (smt=on)")
     return LeanTacticsProver(_pool(settings, component, options), front_end_negation, smt=smt,
-                             trust_smt=trust, allow_native_decide=settings.allow_native_decide)
+                             trust_smt=trust, allow_native_decide=settings.allow_native_decide,
+                             statement_s=statement_s)
 
 
 def make_deepseek(options: Mapping[str, str]) -> DeepSeekProver:
@@ -71,7 +79,8 @@ def make_deepseek(options: Mapping[str, str]) -> DeepSeekProver:
     # All of the client's options, the vLLM engine's included (gpu_memory_utilization,
     # max_model_len, tensor_parallel_size): the prover may share a GPU with a formaliser.
     llm_keys = llm_option_names()
-    settings = parse_settings(options, component, {"k", "cot"} | llm_keys | KIMINA_OPTIONS)
+    settings = parse_settings(options, component,
+                              {"k", "cot", "statement_s"} | llm_keys | KIMINA_OPTIONS)
     try:
         k = int(options.get("k", "2"))
     except ValueError:
@@ -79,12 +88,48 @@ def make_deepseek(options: Mapping[str, str]) -> DeepSeekProver:
     if k < 1:
         raise UsageError(f"{component}: option k must be at least 1")
     cot = parse_bool(component, "cot", options.get("cot", "true"))
+    statement_s = statement_seconds(options, component)
     pool = _pool(settings, component, options)
     generate = _llm_generate({key: options[key] for key in llm_keys if key in options})
     prover = DeepSeekProver(pool, generate, front_end_negation, k=k, cot=cot,
-                            allow_native_decide=settings.allow_native_decide)
+                            allow_native_decide=settings.allow_native_decide,
+                            statement_s=statement_s)
     prover.resources = _model_resources(options)
     return prover
+
+
+def statement_seconds(options: Mapping[str, str], component: str) -> float | None:
+    """``statement_s``: a prover's wall clock for one statement across its Lean commands
+    (:mod:`afcheck_lean.deadline`); ``None`` when not given."""
+    raw = options.get("statement_s")
+    if raw is None:
+        return None
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if not value > 0 or math.isinf(value):
+        raise UsageError(f"{component}: option statement_s={raw!r} must be a number of seconds "
+                         "above 0")
+    return value
+
+
+def budget_options(budget: Budget, options: Mapping[str, str]) -> dict[str, str]:
+    """The options of ``lean-tactics`` and ``deepseek`` that carry a stage's budget
+    (:class:`afcheck.registry.BudgetOptions`): ``seconds`` is ``statement_s``, the wall clock
+    of one statement across all its Lean commands; ``memory_mb`` is the REPL's memory cap
+    (``memory_mb``, lean-interact's ``memory_hard_limit_mb`` and the sandbox's address-space
+    limit), which holds for each REPL and so for every statement it checks. With ``url=`` the
+    REPLs are a kimina-lean-server's, whose memory afcheck does not set: refused."""
+    out: dict[str, str] = {}
+    if budget.seconds is not None:
+        out["statement_s"] = f"{budget.seconds:g}"
+    if budget.memory_mb is not None:
+        if options.get("url", "").strip():
+            raise ValueError("with url= the Lean REPLs are a kimina-lean-server's, whose "
+                             "memory afcheck does not set; leave memory_mb unset")
+        out["memory_mb"] = str(budget.memory_mb)
+    return out
 
 
 def _model_resources(options: Mapping[str, str]) -> dict[str, float]:

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from afcheck.errors import MissingDependency, UsageError
-from afcheck_lean.pool import Breaker, Failure, Result
+from afcheck_lean.pool import Breaker, Failure, Result, Timed
 from afcheck_lean.replies import Reply, parse_reply
 from afcheck_lean.settings import LeanSettings
 
@@ -148,23 +148,37 @@ class KiminaPool:
     def run(self, commands: Sequence[str], breaker: Breaker | None = None) -> list[Result]:
         """Check every command; results in order. Batches are sent by ``workers`` threads;
         once ``breaker`` trips, batches not yet sent are ``skipped``."""
+        timeouts = [self.settings.timeout_s] * len(commands)
+        return [timed.result for timed in self.run_within(commands, timeouts, breaker)]
+
+    def run_within(self, commands: Sequence[str], timeouts: Sequence[float],
+                   breaker: Breaker | None = None) -> list[Timed]:
+        """:meth:`run` with a wall-clock limit for each command. A request has one timeout
+        for all its snippets, so a batch gets the least of its commands', and each snippet
+        is timed as its whole request (retries included): a bound above what it spent, so
+        a deadline kept with these times is never overrun."""
         if not commands:
             return []
         size = self.kimina.batch_size
         batches = [list(range(start, min(start + size, len(commands))))
                    for start in range(0, len(commands), size)]
-        results: list[Result | None] = [None] * len(commands)
+        results: list[Timed | None] = [None] * len(commands)
 
         def one(indices: list[int]) -> None:
             if breaker is not None and breaker.tripped is not None:
-                made: list[Result] = [Failure("skipped", f"not run: {breaker.tripped.reason}")
-                                      for _ in indices]
+                made: list[Timed] = [Timed(Failure("skipped",
+                                                   f"not run: {breaker.tripped.reason}"), 0.0)
+                                     for _ in indices]
             else:
-                made = self._batch([commands[i] for i in indices], indices[0])
-            for i, result in zip(indices, made, strict=True):
-                results[i] = result
+                started = time.monotonic()
+                answers = self._batch([commands[i] for i in indices], indices[0],
+                                      min(timeouts[i] for i in indices))
+                seconds = time.monotonic() - started
+                made = [Timed(answer, seconds) for answer in answers]
+            for i, timed in zip(indices, made, strict=True):
+                results[i] = timed
                 if breaker is not None:
-                    breaker.record(result)
+                    breaker.record(timed.result)
 
         with ThreadPoolExecutor(max_workers=max(1, self.settings.workers)) as pool:
             list(pool.map(one, batches))
@@ -175,7 +189,7 @@ class KiminaPool:
 
     # -- one request ---------------------------------------------------------------------------
 
-    def _batch(self, commands: Sequence[str], first: int) -> list[Result]:
+    def _batch(self, commands: Sequence[str], first: int, timeout: float) -> list[Result]:
         ids = [f"afcheck-{first + i}" for i in range(len(commands))]
         code = {sid: f"{self._prefix}\n{command}" for sid, command in zip(ids, commands,
                                                                           strict=True)}
@@ -186,7 +200,7 @@ class KiminaPool:
         for attempt in range(self.kimina.retries + 1):
             if attempt:
                 time.sleep(min(8.0, 0.5 * 2 ** (attempt - 1)))
-            got, why, final = self._post(pending, code)
+            got, why, final = self._post(pending, code, timeout)
             if final:
                 # The server refused the request itself (authentication, a bad request):
                 # asking again would get the same answer.
@@ -206,7 +220,7 @@ class KiminaPool:
                             "kimina-lean-server answered without this snippet")
                     continue
                 assert result is not None
-                out[sid] = made = self._result(result, status)
+                out[sid] = made = self._result(result, status, timeout)
                 if status == "valid" and isinstance(made, Reply) and made.uses_sorry:
                     # kimina reads only the sorries list; Lean's warning says the same.
                     status = "sorry"
@@ -220,11 +234,11 @@ class KiminaPool:
                                startup=not answered)
         return [out[sid] for sid in ids]
 
-    def _post(self, ids: Sequence[str], code: Mapping[str, str]
+    def _post(self, ids: Sequence[str], code: Mapping[str, str], timeout: float
               ) -> tuple[dict[str, Mapping[str, Any]] | None, str, bool]:
         """The results by snippet id, or ``None`` and why; the flag says the failure is final."""
         payload = {"snippets": [{"id": sid, "code": code[sid]} for sid in ids],
-                   "timeout": max(1, round(self.settings.timeout_s)), "debug": False,
+                   "timeout": max(1, round(timeout)), "debug": False,
                    "reuse": True, "infotree": None}
         url = f"{self.kimina.url}/api/check"
         with self._lock:
@@ -250,9 +264,9 @@ class KiminaPool:
         return {str(item.get("id")): item for item in items if isinstance(item, Mapping)}, "", \
             False
 
-    def _result(self, result: Mapping[str, Any], status: str) -> Result:
+    def _result(self, result: Mapping[str, Any], status: str, timeout: float) -> Result:
         if status == "timeout_error":
-            return Failure("timeout", f"Lean timed out after {self.settings.timeout_s:g}s while "
+            return Failure("timeout", f"Lean timed out after {timeout:g}s while "
                            f"checking (kimina-lean-server: {result.get('error')})")
         reply = parse_reply(result["response"])
         return replace(reply, messages=tuple(replace(m, line=m.line - self._shift)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import queue
 import threading
+import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -44,6 +45,15 @@ class Failure:
 Result = Reply | Failure
 
 
+@dataclass(frozen=True)
+class Timed:
+    """A command's result and the wall clock the command itself took (the REPL's answer or
+    its failure; not the wait for a free worker nor a fresh REPL's header import)."""
+
+    result: Result
+    seconds: float
+
+
 class LeanPool(Protocol):
     """What the checker and provers need of a pool: :class:`ReplPool` (local REPLs) or
     :class:`afcheck_lean.kimina.KiminaPool` (a kimina-lean-server)."""
@@ -52,6 +62,12 @@ class LeanPool(Protocol):
 
     def run(self, commands: Sequence[str], breaker: Breaker | None = None) -> list[Result]:
         """One result per command, in order; never raises for one command."""
+        ...
+
+    def run_within(self, commands: Sequence[str], timeouts: Sequence[float],
+                   breaker: Breaker | None = None) -> list[Timed]:
+        """As :meth:`run`, command ``i`` limited to ``timeouts[i]`` seconds (instead of the
+        settings' ``timeout_s``), each result with the time it took."""
         ...
 
     def close(self) -> None: ...
@@ -121,28 +137,30 @@ class _Worker:
         self._header_error = ""
         self.restarts = 0
 
-    def run(self, command: str) -> Result:
+    def run(self, command: str, timeout: float) -> Timed:
         if self._header_error:
-            return Failure("header", self._header_error)
+            return Timed(Failure("header", self._header_error), 0.0)
         try:
             base = self._ensure_base()
         except HeaderError as exc:
             self._header_error = str(exc)
-            return Failure("header", self._header_error)
+            return Timed(Failure("header", self._header_error), 0.0)
         except Exception as exc:  # noqa: BLE001 - any start/import failure is a Failure
             self._drop()
             failure = _failure_of(exc, self._settings.header_timeout_s, "importing the header")
-            return Failure(failure.kind, failure.reason, startup=True)
+            return Timed(Failure(failure.kind, failure.reason, startup=True), 0.0)
         assert self._repl is not None
+        started = time.monotonic()
         try:
-            data = self._repl.run_dict({"cmd": command, "env": base},
-                                       timeout=self._settings.timeout_s)
+            data = self._repl.run_dict({"cmd": command, "env": base}, timeout=timeout)
         except Exception as exc:  # noqa: BLE001
+            seconds = time.monotonic() - started
             self._drop()
-            return _failure_of(exc, self._settings.timeout_s, "checking")
+            return Timed(_failure_of(exc, timeout, "checking"), seconds)
+        seconds = time.monotonic() - started
         self._commands += 1
         self._recycle_if_needed()
-        return parse_reply(data)
+        return Timed(parse_reply(data), seconds)
 
     def close(self) -> None:
         self._drop()
@@ -213,22 +231,29 @@ class ReplPool:
     def run(self, commands: Sequence[str], breaker: Breaker | None = None) -> list[Result]:
         """Check every command in the worker's base environment. With a ``breaker``, the
         commands left once it trips are not run (``skipped`` failures)."""
+        timeouts = [self.settings.timeout_s] * len(commands)
+        return [timed.result for timed in self.run_within(commands, timeouts, breaker)]
+
+    def run_within(self, commands: Sequence[str], timeouts: Sequence[float],
+                   breaker: Breaker | None = None) -> list[Timed]:
+        """:meth:`run` with a wall-clock limit for each command, each result timed."""
         if not commands:
             return []
         with ThreadPoolExecutor(max_workers=len(self._workers)) as executor:
-            return list(executor.map(lambda c: self._run_one(c, breaker), commands))
+            return list(executor.map(lambda c, t: self._run_one(c, t, breaker), commands,
+                                     timeouts))
 
-    def _run_one(self, command: str, breaker: Breaker | None = None) -> Result:
+    def _run_one(self, command: str, timeout: float, breaker: Breaker | None) -> Timed:
         if breaker is not None and breaker.tripped is not None:
-            return Failure("skipped", f"not run: {breaker.tripped.reason}")
+            return Timed(Failure("skipped", f"not run: {breaker.tripped.reason}"), 0.0)
         worker = self._idle.get()
         try:
-            result = worker.run(command)
+            timed = worker.run(command, timeout)
         finally:
             self._idle.put(worker)
         if breaker is not None:
-            breaker.record(result)
-        return result
+            breaker.record(timed.result)
+        return timed
 
     @property
     def restarts(self) -> int:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from afcheck.components import Prover
 from afcheck.types import ProofTask, Verdict, VerdictKind
+from afcheck_lean.deadline import Deadlines
 from afcheck_lean.kimina import pool_summary
 from afcheck_lean.negation import Negate, NegationError
 from afcheck_lean.pool import Breaker, LeanPool
@@ -130,8 +131,12 @@ class LeanTacticsProver:
     version = "1"
 
     def __init__(self, pool: LeanPool, negate: Negate, *, smt: Prover | None = None,
-                 trust_smt: bool = False, allow_native_decide: bool = False) -> None:
+                 trust_smt: bool = False, allow_native_decide: bool = False,
+                 statement_s: float | None = None) -> None:
         self.pool = pool
+        self.statement_s = statement_s
+        """Wall clock of one statement across its attempts (:mod:`afcheck_lean.deadline`);
+        ``None``: only the pool's ``timeout_s`` per attempt."""
         self.negate = negate
         self.smt = smt
         self.trust_smt = trust_smt
@@ -152,28 +157,32 @@ class LeanTacticsProver:
         plans = [attempts(t, self.negate, h) for t, h in zip(tasks, hints, strict=True)]
         found: list[tuple[Attempt, Check] | None] = [None] * len(tasks)
         failures: list[list[Check]] = [[] for _ in tasks]
+        clock = Deadlines(self.statement_s, self.pool.settings.timeout_s, len(tasks))
         for round_ in range(max((len(p[0]) for p in plans), default=0)):
             todo = [i for i, (plan, _) in enumerate(plans)
-                    if found[i] is None and round_ < len(plan) and not _stalled(failures[i])]
+                    if found[i] is None and round_ < len(plan) and not _stalled(failures[i])
+                    and not clock.over(i)]
             if not todo:
                 break
             picked = [plans[i][0][round_] for i in todo]
             checks = verify(self.pool, [Candidate(a.statement, tasks[i].header, a.body)
                                         for i, a in zip(todo, picked, strict=True)],
                             allow_native_decide=self.allow_native_decide,
-                            breaker=self.breaker)
+                            breaker=self.breaker, timeouts=[clock.timeout(i) for i in todo])
             if self.breaker.tripped is not None:
                 raise self.breaker.error(f"prover {self.name}")
             for i, attempt, check in zip(todo, picked, checks, strict=True):
+                clock.charge(i, check.seconds)
                 if check.accepted:
                     found[i] = (attempt, check)
                 else:
                     failures[i].append(check)
-        return [self._verdict(found[i], failures[i], plans[i][1], hints[i])
+        return [self._verdict(found[i], failures[i], plans[i][1], hints[i],
+                              clock.reason(i) if found[i] is None and clock.over(i) else "")
                 for i in range(len(tasks))]
 
     def _verdict(self, found: tuple[Attempt, Check] | None, failures: list[Check],
-                 no_negation: str, hint: Verdict | None) -> Verdict:
+                 no_negation: str, hint: Verdict | None, over: str) -> Verdict:
         if found is not None:
             attempt, check = found
             agrees = hint is not None and hint.kind is attempt.side
@@ -184,14 +193,15 @@ class LeanTacticsProver:
                 evidence=check.proof,
                 counterexample=hint.counterexample if agrees and hint else None,
             )
-        why = _summary(failures, no_negation)
+        why = _summary(failures, no_negation, over)
         if self.trust_smt and hint is not None and hint.kind is not VerdictKind.INCONCLUSIVE:
             return Verdict(kind=hint.kind, backend=hint.backend, certified=False,
                            reason=f"{hint.reason}; not certified by Lean: {why}".strip("; "),
                            evidence=hint.evidence, counterexample=hint.counterexample)
         # An attempt that got no answer (a timeout, a crash) may close the goal on a machine
-        # less loaded: the verdict is this run's, never cached.
-        stalled = any(c.failure is not None for c in failures)
+        # less loaded, and so may the attempts a spent budget left untried: the verdict is
+        # this run's, never cached.
+        stalled = bool(over) or any(c.failure is not None for c in failures)
         return Verdict(kind=VerdictKind.INCONCLUSIVE, backend=self.name, reason=why,
                        transient=stalled)
 
@@ -216,9 +226,11 @@ def _side_name(side: VerdictKind) -> str:
     return "statement" if side is VerdictKind.PROVED else "negation"
 
 
-def _summary(failures: list[Check], no_negation: str) -> str:
+def _summary(failures: list[Check], no_negation: str, over: str) -> str:
     stalled = [c.failure.reason for c in failures if c.failure is not None]
-    parts = ["no portfolio tactic closed the statement or its negation"]
+    parts = [f"{over}; none of the {len(failures)} tactic(s) tried closed the statement or "
+             "its negation" if over else
+             "no portfolio tactic closed the statement or its negation"]
     if stalled:
         parts.append(f"{len(stalled)} attempt(s) got no answer: {stalled[0]}")
     if no_negation:

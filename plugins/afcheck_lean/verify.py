@@ -18,7 +18,7 @@ A candidate is accepted only if all hold:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from afcheck_lean.integrity import (
     allowed_axioms,
@@ -58,28 +58,47 @@ class Check:
     """The exact theorem text Lean checked (evidence)."""
     failure: Failure | None = None
     """Set when Lean gave no answer (timeout, crash, out of memory)."""
+    seconds: float = 0.0
+    """The wall clock Lean's commands for this candidate took (with kernel checks, the
+    statement's reference command too); 0 when no command ran."""
 
 
 def verify(pool: LeanPool, candidates: Sequence[Candidate], *,
-           allow_native_decide: bool = False, breaker: Breaker | None = None) -> list[Check]:
+           allow_native_decide: bool = False, breaker: Breaker | None = None,
+           timeouts: Sequence[float] | None = None) -> list[Check]:
     """Check all candidates in one pool batch; results in input order. With a ``breaker``,
-    the commands left once it trips are not run (the caller raises its error)."""
+    the commands left once it trips are not run (the caller raises its error). With
+    ``timeouts``, candidate ``i``'s command is limited to ``timeouts[i]`` seconds (its
+    statement's reference command, with kernel checks, to the largest of its candidates'),
+    else to the pool's ``timeout_s``."""
     kernel = pool.settings.kernel_checks == "on"
+    limits = list(timeouts) if timeouts is not None else \
+        [pool.settings.timeout_s] * len(candidates)
     prepared: list[Check | _Job] = [
         _prepare(c, pool.settings.header, allow_native_decide, kernel) for c in candidates
     ]
     jobs = [p for p in prepared if isinstance(p, _Job)]
-    references = sorted({j.reference for j in jobs if j.reference})
-    results = pool.run([j.source.text for j in jobs] + [r[0] for r in references], breaker)
+    job_limits = [t for p, t in zip(prepared, limits, strict=True) if isinstance(p, _Job)]
+    reference_limits: dict[tuple[str, int], float] = {}
+    for job, limit in zip(jobs, job_limits, strict=True):
+        if job.reference:
+            reference_limits[job.reference] = max(limit, reference_limits.get(job.reference, 0))
+    references = sorted(reference_limits)
+    results = pool.run_within([j.source.text for j in jobs] + [r[0] for r in references],
+                              job_limits + [reference_limits[r] for r in references], breaker)
     answers = dict(zip(references, results[len(jobs):], strict=True))
     checked = iter(results[: len(jobs)])
     checks = []
     for item in prepared:
         if isinstance(item, Check):
             checks.append(item)
-        else:
-            reference = answers.get(item.reference) if item.reference else None
-            checks.append(_judge(item, next(checked), reference, allow_native_decide))
+            continue
+        timed = next(checked)
+        reference = answers.get(item.reference) if item.reference else None
+        check = _judge(item, timed.result, reference.result if reference else None,
+                       allow_native_decide)
+        seconds = timed.seconds + (reference.seconds if reference else 0.0)
+        checks.append(replace(check, seconds=seconds))
     return checks
 
 

@@ -12,6 +12,7 @@ from afcheck.registry import Register
 @hookimpl
 def afcheck_register_formalisers(register: Register) -> None:
     from afcheck.llm import preset_factory
+    from afcheck.llm.options import request_budget
     from afcheck.model import ModelRef
     from afcheck_llm.presets import PRESETS
 
@@ -23,6 +24,8 @@ def afcheck_register_formalisers(register: Register) -> None:
             details=preset.details(),
             # A model: the FOL methods ask the same model with their own prompts.
             model=ModelRef(preset.model, preset.context_tokens),
+            # A stage's seconds: one request's deadline, retries included (HTTP only).
+            budget=request_budget,
         )
 
 

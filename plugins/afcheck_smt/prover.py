@@ -91,8 +91,13 @@ def decide(task: ProofTask, timeout_ms: int = 2000) -> Verdict:
     start = time.perf_counter()
     try:
         verdict = _decide(task, timeout_ms)
+    except (MemoryError, RecursionError) as error:
+        # Stopped by this process's memory or stack, not by the statement: a process with
+        # more may decide it, so the verdict is this run's, never cached.
+        verdict = _inconclusive(f"stopped at a resource limit: {_described(error)}",
+                                transient=True)
     except Exception as error:  # noqa: BLE001 - one bad statement must not stop a batch
-        verdict = _inconclusive(f"internal error: {type(error).__name__}: {error}")
+        verdict = _inconclusive(f"internal error: {_described(error)}")
     return Verdict(
         kind=verdict.kind,
         backend=BACKEND,
@@ -103,6 +108,11 @@ def decide(task: ProofTask, timeout_ms: int = 2000) -> Verdict:
         elapsed_s=time.perf_counter() - start,
         transient=verdict.transient,
     )
+
+
+def _described(error: BaseException) -> str:
+    text = str(error).strip()
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 def _inconclusive(reason: str, *, transient: bool = False) -> Verdict:

@@ -14,7 +14,8 @@ environment id and ``"$LINE_OF:<text>"`` the first line of the command containin
 no rule matches gets an error, as an unknown construct would.
 
 Simulated failures, triggered by a marker in the command text:
-``fake:timeout`` never answers, ``fake:crash`` exits without answering (uncaught exception),
+``fake:timeout`` never answers, ``fake:slow`` answers as recorded after 0.4 s (a command
+Lean elaborates slowly), ``fake:crash`` exits without answering (uncaught exception),
 ``fake:oom`` allocates until the address-space limit stops it and then fails the way Lean's
 runtime does (``INTERNAL PANIC: out of memory``).
 
@@ -30,6 +31,7 @@ import time
 from typing import Any
 
 STATE = {"next_env": 0}
+SLOW_S = 0.4
 
 
 def load_rules() -> list[dict[str, Any]]:
@@ -63,6 +65,8 @@ def log(request: dict[str, Any]) -> None:
 def simulate_failures(cmd: str) -> None:
     if "fake:timeout" in cmd:
         time.sleep(3600)
+    if "fake:slow" in cmd:
+        time.sleep(SLOW_S)
     if "fake:crash" in cmd:
         sys.stderr.write("uncaught exception: fake crash\n")
         sys.stderr.flush()
