@@ -108,6 +108,8 @@ def test_doctor_tells_how_to_install_lean_interact_in_the_form_that_fits_this_in
     (line,) = [x for x in capsys.readouterr().out.splitlines() if "lean-interact" in x]
     assert code == 1
     assert line == f"MISSING lean-interact: not installed ({install_command('lean')})"
+
+
 def _budgeted(change: str, options: dict[str, str]) -> Choice:
     budgets = resolve({"faithfulness": {"prove": Budget()}}, [change])
     runtime = Runtime(Components(get_plugins()), budgets=budgets)
