@@ -37,6 +37,28 @@ def test_rules_writes_folio_text_that_reads_back_as_its_translation() -> None:
     assert chain.conclusion == translate(record.conclusion)
 
 
+def test_the_translate_size_bound_holds_for_trees_as_for_text() -> None:
+    """A fresh ``rules`` answer (trees) and the same answer read back from the cache (text
+    only) are decided alike under a size bound."""
+    import dataclasses
+
+    from afcheck.budget import Budget
+
+    record = ChainRecord("r", "d", ("Every jompus is a yumpus.", "Max is a jompus."),
+                         "Max is a yumpus.", Label.TRUE, ("Max is a yumpus.",), Label.TRUE,
+                         Location("t.jsonl", 1))
+    [answer] = RuleFormaliser().formalise([task(record)])
+    assert answer.trees is not None
+    small = Budget(size=12)
+    fresh = read_chain(record, answer, small)
+    cached = read_chain(record, dataclasses.replace(answer, trees=None), small)
+    assert fresh.chain is None and fresh.over_budget
+    assert (fresh.chain, fresh.failure, fresh.over_budget) == (
+        cached.chain, cached.failure, cached.over_budget)
+    assert read_chain(record, answer).chain == read_chain(
+        record, dataclasses.replace(answer, trees=None)).chain
+
+
 @pytest.mark.realdata
 @pytest.mark.skipif(find_eprover() is None, reason="E is not installed")
 def test_folio_reference_premises_print_and_run_in_e(data_dir: Path) -> None:

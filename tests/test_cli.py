@@ -103,11 +103,10 @@ def test_list_methods_and_commands(capsys: pytest.CaptureFixture[str]) -> None:
     # Each method's budgets, stage by stage, as --budget names them.
     assert "ted: size=150 (nodes)" in out and "search: seconds=10 size=200000 (nodes)" in out
     assert "prove: the prover's own limits (eprover:" in out
-    assert "pair: unbounded (decided in" in out
+    assert "pair: seconds=60 memory_mb=4096" in out
     assert cli.main(["list", "commands"]) == 0
     out = capsys.readouterr().out
     assert "lean" in out and "dag" in out
-
 
 
 def test_version_prints_and_exits_zero(capsys: pytest.CaptureFixture[str]) -> None:

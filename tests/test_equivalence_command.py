@@ -81,6 +81,8 @@ def test_a_thousand_binders_are_aligned_without_recursion(tmp_path: Path) -> Non
     record = json.loads(done.stdout)
     assert record["decision"] == "Eq"
     assert "alignments-capped" in record["flags"]
+
+
 def test_statement_strings_are_read_as_afcheck_prove_reads_them() -> None:
     done = afcheck("theorem a (x y : ℝ) (h : x = 2) : x + y = 2 + y",
                    "theorem b (u v : ℝ) (h : 2 = u) : v + u = v + 2")

@@ -253,6 +253,8 @@ def test_the_pair_limit_is_on_by_default_and_keeps_only_decisions_in_the_cache(
     assert [json.loads(line)[1] for line in log.read_text().splitlines()] == [["boom"]]
     assert {k: v["decision"] for k, v in second.items()} == {
         k: v["decision"] for k, v in first.items()}
+
+
 def test_the_summary_prints_the_share_of_statements_the_front_end_reads() -> None:
     from afcheck_equivalence.method import EquivalenceSummary, share_read
 

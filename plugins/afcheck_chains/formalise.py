@@ -106,16 +106,15 @@ def read_chain(record: ChainRecord, answer: FolAnswer, budget: Budget = TRANSLAT
         return Formalised(None, f"{len(answer.formulas)} formulas for "
                                 f"{len(record.premises) + tail} sentences", answer.raw)
     count = len(answer.formulas) - tail
-    if answer.trees is not None and len(answer.trees) == len(answer.formulas):
-        # The formaliser's own trees, which its text prints (``rules``): parsing that text
-        # again gives the same trees (tests/test_chains_formalise.py checks it on the data).
-        trees = answer.trees
-        chain = FormalChain(tuple(trees[:count]), trees[-1], tuple(trees[count:-1]))
-        return Formalised(chain, "", answer.raw)
+    # The formaliser's own trees, which its text prints (``rules``): parsing that text again
+    # gives the same trees (tests/test_chains_formalise.py checks it on the data). The size
+    # bound holds for them too, so that a cached answer (text only) is decided alike.
+    trees = answer.trees if answer.trees is not None and len(
+        answer.trees) == len(answer.formulas) else None
     names = [*(f"premise {i}" for i in range(1, count + 1)),
              *(f"step {i}" for i in range(1, tail)), "conclusion"]
     formulas: list[Formula] = []
-    for name, text in zip(names, answer.formulas, strict=True):
+    for index, (name, text) in enumerate(zip(names, answer.formulas, strict=True)):
         formula = known.get(text)
         if formula is None:
             try:
@@ -123,10 +122,13 @@ def read_chain(record: ChainRecord, answer: FolAnswer, budget: Budget = TRANSLAT
             except OverBudget as exc:
                 return Formalised(None, f"{name}: {exc} (--budget chains.translate.size)",
                                   answer.raw, over_budget=True)
-            try:
-                formula = known[text] = parse(text, FOLIO)
-            except FolSyntaxError as exc:
-                return Formalised(None, f"{name}: {exc}", answer.raw)
+            if trees is not None:
+                formula = trees[index]
+            else:
+                try:
+                    formula = known[text] = parse(text, FOLIO)
+                except FolSyntaxError as exc:
+                    return Formalised(None, f"{name}: {exc}", answer.raw)
         formulas.append(formula)
     chain = FormalChain(tuple(formulas[:count]), formulas[-1], tuple(formulas[count:-1]))
     return Formalised(chain, "", answer.raw)
