@@ -4,6 +4,7 @@ failure with its reason, or one line that stops the run; never an exception or a
 from __future__ import annotations
 
 import math
+import re
 import time
 
 import pytest
@@ -280,20 +281,23 @@ def test_a_request_deadline_holds_across_its_attempts() -> None:
         [result] = _formalise(url, ["1 + 1 = 2"], timeout_s="30", max_retries="4",
                               deadline_s="0.6")
     assert time.perf_counter() - start < 5
-    assert result.reason.startswith("backend error: no reply within the deadline of 0.6 s "
-                                    "(deadline_s); last: timed out after 0.6 s"), result.reason
+    # What the last attempt was given is the deadline less the time before it: 0.6 s or a
+    # little under.
+    assert re.match(r"backend error: no reply within the deadline of 0\.6 s \(deadline_s\); "
+                    r"last: timed out after 0\.[56]\d* s", result.reason), result.reason
     assert result.transient and fake.completions == 1
 
 
 def test_a_request_deadline_stops_retries_that_could_not_finish() -> None:
-    # Ten retries 0.1–0.2 s apart would take about 1.5 s: within 0.5 s only a few are tried.
+    # Ten retries 0.1–0.2 s apart would take about 2 s: within 1 s only a few are tried
+    # (the second one even when the first reply is slow on a loaded machine).
     fake = FakeOpenAI("500")
     with fake.running() as url:
         [result] = _formalise(url, ["1 + 1 = 2"], max_retries="10", backoff_s="0.2",
-                              backoff_cap_s="0.2", deadline_s="0.5")
-    assert result.reason.startswith("backend error: no reply within the deadline of 0.5 s "
+                              backoff_cap_s="0.2", deadline_s="1")
+    assert result.reason.startswith("backend error: no reply within the deadline of 1 s "
                                     "(deadline_s); last: HTTP 500"), result.reason
-    assert result.transient and 2 <= fake.completions <= 6
+    assert result.transient and 2 <= fake.completions <= 8
 
 
 def test_a_request_deadline_must_be_a_positive_number() -> None:
