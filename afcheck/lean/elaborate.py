@@ -113,6 +113,7 @@ def elaborate(theorem: A.Theorem, header: str = "") -> T.Statement:
 def clear_cache() -> None:
     """Forget every kept answer of :func:`elaborate` (a benchmark's first run starts cold)."""
     _elaborated.cache_clear()
+    _header_aliases.cache_clear()
 
 
 _CACHE_SIZE = 1024
@@ -166,11 +167,16 @@ def _elaborate(theorem: A.Theorem, header: str) -> T.Statement:
 def _aliases(header: str) -> dict[str, str]:
     """Short names of the modelled functions that the header's ``open`` commands make
     available (``open scoped`` opens none; see :mod:`afcheck.lean.names`)."""
+    return dict(_header_aliases(header))
+
+
+@lru_cache(maxsize=64)  # a run has a handful of headers, each read for every statement
+def _header_aliases(header: str) -> tuple[tuple[str, str], ...]:
     from afcheck.lean.names import short_names
 
     found = short_names(header, _OPENED, known=_OPENED, roots=frozenset())
-    return {short: full for short, full in found.items() if _FUNCTIONS.get(full)
-            or full.startswith("Finset.")}
+    return tuple((short, full) for short, full in found.items() if _FUNCTIONS.get(full)
+                 or full.startswith("Finset."))
 
 
 def _instance(binder: A.Binder, scope: _Scope) -> T.Formula:
