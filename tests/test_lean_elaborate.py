@@ -81,3 +81,12 @@ def _compare_suites() -> int:
                 assert cold == kept == fresh, (suite.name, item["id"], side)
                 seen += 1
     return seen
+
+
+def test_a_restatement_under_another_name_shares_the_answer() -> None:
+    clear_cache()
+    first = parse_theorem("theorem a (x : ℝ) : ∑ i in Finset.range 4, x * i = 6 * x := by sorry")
+    again = parse_theorem("lemma b (x : ℝ) : ∑ i in Finset.range 4, x * i = 6 * x := by sorry")
+    assert elaborate(first, HEADER) is elaborate(again, HEADER)
+    # A different header can open different names: its answer is its own.
+    assert elaborate(first, HEADER) is not elaborate(first, "")

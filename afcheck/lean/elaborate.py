@@ -104,7 +104,9 @@ def elaborate(theorem: A.Theorem, header: str = "") -> T.Statement:
     and again per binder alignment; its prover once more per obligation), and a statement whose
     big operator expands to hundreds of terms costs tens of milliseconds each time.
     """
-    answer = _elaborated(theorem, header)
+    # The declaration's kind and name mean nothing here, so two statements that differ only
+    # in them (a method's restatement of a conclusion under its own name) share an answer.
+    answer = _elaborated(theorem.binders, theorem.conclusion, header)
     if isinstance(answer, _Refusal):
         raise Unsupported(answer.reason)
     return answer
@@ -125,11 +127,12 @@ class _Refusal:
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
-def _elaborated(theorem: A.Theorem, header: str) -> T.Statement | _Refusal:
+def _elaborated(binders: tuple[A.Binder, ...], conclusion: A.Expr, header: str
+                ) -> T.Statement | _Refusal:
     # Only the refusal's text is kept: a fresh exception is raised each time, so no traceback
     # is shared between callers. A RecursionError is not kept (it depends on the stack).
     try:
-        return _elaborate(theorem, header)
+        return _elaborate(A.Theorem("theorem", "_", binders, conclusion), header)
     except Unsupported as error:
         return _Refusal(str(error))
 
