@@ -282,6 +282,7 @@ def equivalence_floor(problems: Sequence[tuple[list[Any], int]]) -> Callable[[],
 def equivalence(quick: bool, rounds: int) -> None:
     from afcheck_equivalence.method import Item, decide, load
 
+    from afcheck.lean.elaborate import clear_cache
     from afcheck.plugins import get_plugins
 
     plugins = get_plugins()
@@ -295,6 +296,7 @@ def equivalence(quick: bool, rounds: int) -> None:
             decide(items, criterion)
 
         def method(items: list[Item] = items, criterion: object = criterion) -> object:
+            clear_cache()  # each round reads its statements cold, as a first run does
             return decide(items, criterion)  # type: ignore[arg-type]
 
         print(f"# equivalence_{suite}: {len(items)} pairs, {len(problems)} z3 calls",

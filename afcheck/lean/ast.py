@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 
 @dataclass(frozen=True)
@@ -187,6 +188,7 @@ class Theorem:
     conclusion: Expr
 
 
+@lru_cache(maxsize=4096)  # a big operator's expansion reads its few numerals hundreds of times
 def numeral_value(text: str) -> Fraction:
     """The exact value of a Lean numeral (``0.25`` is ``1/4``; ``2.5e-3`` is ``1/400``)."""
     mantissa, _, exponent = text.lower().partition("e")

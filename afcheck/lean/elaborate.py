@@ -19,12 +19,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 
 from afcheck.lean import ast as A
 from afcheck.lean import typed as T
 from afcheck.lean.typed import NUMERIC
 
-__all__ = ["Unsupported", "elaborate"]
+__all__ = ["Unsupported", "clear_cache", "elaborate"]
 
 
 class Unsupported(ValueError):
@@ -76,9 +77,13 @@ class _Scope:
     aliases: dict[str, str] = field(default_factory=dict)
     inferred: set[str] = field(default_factory=set)
     """Bound variables whose type was read off their first use."""
+    expansions: dict[tuple[int, bool], tuple[A.BigOp, A.Expr]] = field(default_factory=dict)
+    """Each big operator's expansion in this statement, by the node's identity (the node is
+    kept beside it, so the identity is not reused): a tree's leaves and then the tree itself
+    are read from the same expansion."""
 
     def child(self) -> _Scope:
-        return _Scope(dict(self.types), self.aliases, self.inferred)
+        return _Scope(dict(self.types), self.aliases, self.inferred, self.expansions)
 
 
 def type_name(expr: A.Expr | None, scope: _Scope | None = None) -> str | None:
@@ -91,7 +96,48 @@ def type_name(expr: A.Expr | None, scope: _Scope | None = None) -> str | None:
 
 
 def elaborate(theorem: A.Theorem, header: str = "") -> T.Statement:
-    """The typed statement; raises :class:`Unsupported` outside the fragment."""
+    """The typed statement; raises :class:`Unsupported` outside the fragment.
+
+    The answer is a function of ``theorem`` and ``header`` alone (both immutable, compared by
+    value), so the last :data:`_CACHE_SIZE` answers are kept, refusals included: a method
+    elaborates the same statement several times (the equivalence method once to normalise it
+    and again per binder alignment; its prover once more per obligation), and a statement whose
+    big operator expands to hundreds of terms costs tens of milliseconds each time.
+    """
+    # The declaration's kind and name mean nothing here, so two statements that differ only
+    # in them (a method's restatement of a conclusion under its own name) share an answer.
+    answer = _elaborated(theorem.binders, theorem.conclusion, header)
+    if isinstance(answer, _Refusal):
+        raise Unsupported(answer.reason)
+    return answer
+
+
+def clear_cache() -> None:
+    """Forget every kept answer of :func:`elaborate` (a benchmark's first run starts cold)."""
+    _elaborated.cache_clear()
+    _header_aliases.cache_clear()
+
+
+_CACHE_SIZE = 1024
+
+
+@dataclass(frozen=True)
+class _Refusal:
+    reason: str
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _elaborated(binders: tuple[A.Binder, ...], conclusion: A.Expr, header: str
+                ) -> T.Statement | _Refusal:
+    # Only the refusal's text is kept: a fresh exception is raised each time, so no traceback
+    # is shared between callers. A RecursionError is not kept (it depends on the stack).
+    try:
+        return _elaborate(A.Theorem("theorem", "_", binders, conclusion), header)
+    except Unsupported as error:
+        return _Refusal(str(error))
+
+
+def _elaborate(theorem: A.Theorem, header: str) -> T.Statement:
     scope = _Scope(aliases=_aliases(header))
     params: list[tuple[str, str]] = []
     hypotheses: list[tuple[str, T.Formula]] = []
@@ -124,11 +170,16 @@ def elaborate(theorem: A.Theorem, header: str = "") -> T.Statement:
 def _aliases(header: str) -> dict[str, str]:
     """Short names of the modelled functions that the header's ``open`` commands make
     available (``open scoped`` opens none; see :mod:`afcheck.lean.names`)."""
+    return dict(_header_aliases(header))
+
+
+@lru_cache(maxsize=64)  # a run has a handful of headers, each read for every statement
+def _header_aliases(header: str) -> tuple[tuple[str, str], ...]:
     from afcheck.lean.names import short_names
 
     found = short_names(header, _OPENED, known=_OPENED, roots=frozenset())
-    return {short: full for short, full in found.items() if _FUNCTIONS.get(full)
-            or full.startswith("Finset.")}
+    return tuple((short, full) for short, full in found.items() if _FUNCTIONS.get(full)
+                 or full.startswith("Finset."))
 
 
 def _instance(binder: A.Binder, scope: _Scope) -> T.Formula:
@@ -414,6 +465,19 @@ def _call(expr: A.App, ty: str | None, scope: _Scope) -> T.Term:
 
 def _expand(expr: A.BigOp, scope: _Scope) -> A.Expr:
     """``∑ i in Finset.range 3, f i`` becomes ``f 0 + f 1 + f 2`` (``i`` a typed constant)."""
+    # What the expansion reads of the scope: the aliases (one per statement) and, for the
+    # index's written type, only whether ``R`` is a variable (``type_name``); the bounds are
+    # literals, so their elaboration does not depend on the variables' types.
+    key = (id(expr), "R" in scope.types)
+    kept = scope.expansions.get(key)
+    if kept is not None and kept[0] is expr:
+        return kept[1]
+    expanded = _expand_fresh(expr, scope)
+    scope.expansions[key] = (expr, expanded)
+    return expanded
+
+
+def _expand_fresh(expr: A.BigOp, scope: _Scope) -> A.Expr:
     if expr.op not in ("∑", "∏"):
         raise Unsupported(f"'{expr.op}' is outside the fragment")
     var_ty = type_name(expr.var_type, scope) if expr.var_type is not None else "ℕ"
@@ -463,6 +527,13 @@ def _substitute(expr: A.Expr, name: str, value: A.Expr) -> A.Expr:
 
     if isinstance(expr, A.Var):
         return value if expr.name == name else expr
+    if isinstance(expr, A.Num):
+        return expr
+    if isinstance(expr, A.BinOp):  # most nodes of a big operator's body: no generic walk
+        left, right = _substitute(expr.left, name, value), _substitute(expr.right, name, value)
+        if left is expr.left and right is expr.right:
+            return expr
+        return A.BinOp(expr.op, left, right)
     if isinstance(expr, (A.Quant, A.Lambda)) and any(b.name == name for b in expr.binders):
         return expr
     if isinstance(expr, A.BigOp) and expr.var == name:

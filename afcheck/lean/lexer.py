@@ -143,6 +143,12 @@ _SYMBOLS = sorted(
     key=len,
     reverse=True,
 )
+_BY_FIRST: dict[str, tuple[str, ...]] = {}
+"""The symbols by their first character, longest first as in ``_SYMBOLS``: a position tries
+only the few that can start there."""
+for _sym in _SYMBOLS:
+    _BY_FIRST[_sym[0]] = (*_BY_FIRST.get(_sym[0], ()), _sym)
+del _sym
 _NUMBER = re.compile(r"[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?", re.ASCII)
 """Lean's numerals: ``Char.isDigit`` is ASCII-only, so ``٢``, ``２`` and ``𝟐`` are not digits."""
 
@@ -188,7 +194,7 @@ def tokenize(text: str) -> list[Token]:
                 tokens.append(Token("ident", word, i, j))
             i = j
             continue
-        for sym in _SYMBOLS:
+        for sym in _BY_FIRST.get(ch, ()):
             if text.startswith(sym, i):
                 tokens.append(Token("sym", ASCII.get(sym, sym), i, i + len(sym)))
                 i += len(sym)
