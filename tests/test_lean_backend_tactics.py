@@ -184,3 +184,24 @@ def test_the_factory_carries_the_statement_budget_to_the_prover(fake: FakeLean) 
     prover.close()
     assert verdict.kind is VerdictKind.INCONCLUSIVE and verdict.transient
     assert verdict.reason.startswith("time limit: no decision within 0.6 s of Lean commands")
+
+
+def test_with_smt_hints_the_prover_stays_contained_their_z3_runs_in_killed_workers(
+        fake: FakeLean) -> None:
+    """A criterion with ``lean-tactics`` is decided in the run's process (no REPL pool per
+    pair worker), which holds only because the hints' z3 is isolated in the smt pool."""
+    from afcheck.plugins import get_plugins
+
+    settings = fake.settings
+    (settings.project / ".lake" / "packages" / "mathlib").mkdir(parents=True)
+    options = {"project": str(settings.project), "repl_dir": str(settings.repl_dir),
+               "lake": settings.lake, "sandbox": "off", "kernel_checks": "off"}
+    hinted = get_plugins().create("prover", "lean-tactics", {**options, "smt": "on"})
+    plain = get_plugins().create("prover", "lean-tactics", {**options, "smt": "off"})
+    try:
+        assert isinstance(hinted, LeanTacticsProver) and hinted.smt is not None
+        assert getattr(hinted.smt, "isolate", False) and hinted.contained
+        assert plain.contained
+    finally:
+        hinted.close()
+        plain.close()

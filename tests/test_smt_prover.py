@@ -68,3 +68,30 @@ def test_a_statement_stopped_by_the_processs_memory_is_transient() -> None:
     assert (kind, transient) == ("INCONCLUSIVE", "True")
     assert reason.startswith("stopped at a resource limit: MemoryError")
 
+
+
+def test_an_isolated_prover_decides_even_one_statement_in_a_worker_killed_past_its_deadline(
+        ) -> None:
+    from afcheck.plugins import get_plugins
+
+    prover = get_plugins().create("prover", "smt", {
+        "isolate": "true", "jobs": "1", "timeout_ms": "20000", "deadline_s": "0.5"})
+    assert prover.contained
+    try:
+        stopped, decided = prover.prove([ProofTask("f", FERMAT_3), ProofTask(
+            "t", "theorem t : (2 : ℕ) + 3 = 5 := by sorry")])
+    finally:
+        prover.close()
+    # In this process z3 would have kept the run for its 20 s; its worker was killed.
+    assert stopped.kind is VerdictKind.INCONCLUSIVE and stopped.transient
+    assert stopped.reason == "no answer within 0.5 s; stopped"
+    assert decided.kind is VerdictKind.PROVED
+
+
+def test_isolate_is_true_or_false() -> None:
+    from afcheck.errors import UsageError
+    from afcheck.plugins import get_plugins
+
+    assert not get_plugins().create("prover", "smt", {}).contained
+    with pytest.raises(UsageError, match="isolate=maybe: expected true or false"):
+        get_plugins().create("prover", "smt", {"isolate": "maybe"})

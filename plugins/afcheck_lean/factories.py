@@ -153,7 +153,9 @@ def _smt_prover(mode: str, component: str) -> Prover | None:
     from afcheck.registry import PROVER
 
     try:
-        prover: Prover = get_plugins().create(PROVER, "smt", {})
+        # Isolated: the hints' z3 runs in workers killed past their deadline, so the Lean
+        # prover stays within bounds (its commands are bounded by the REPL).
+        prover: Prover = get_plugins().create(PROVER, "smt", {"isolate": "true"})
     except AfcheckError:
         if mode == "on":
             raise

@@ -146,9 +146,9 @@ class LeanTacticsProver:
 
     @property
     def contained(self) -> bool:
-        """Every command runs in the pool's REPLs under their timeout and memory cap; the smt
-        hints (``smt`` on) run z3 in this process, which nothing here bounds."""
-        return self.smt is None
+        """Every command runs in the pool's REPLs under their timeout and memory cap, and the
+        smt hints (``smt`` on) in the smt prover's own workers when it is ``contained``."""
+        return self.smt is None or bool(getattr(self.smt, "contained", False))
 
     def prove(self, tasks: Sequence[ProofTask]) -> list[Verdict]:
         hints: list[Verdict | None] = [None] * len(tasks)

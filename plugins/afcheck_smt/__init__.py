@@ -32,17 +32,21 @@ def _make_prover(options: Mapping[str, str]) -> Any:
     from afcheck.runtime.workers import default_jobs
     from afcheck_smt.prover import SmtProver
 
-    unknown = set(options) - {"timeout_ms", "jobs", "deadline_s"}
+    unknown = set(options) - {"timeout_ms", "jobs", "deadline_s", "isolate"}
     if unknown:
         raise UsageError(
             f"prover smt: unknown option(s) {', '.join(sorted(unknown))}; known: timeout_ms, "
-            "jobs, deadline_s"
+            "jobs, deadline_s, isolate"
         )
     timeout_ms = _int_option(options, "timeout_ms", 2000)
+    isolate = options.get("isolate", "false").strip().lower()
+    if isolate not in {"true", "false"}:
+        raise UsageError(f"--prover-opt isolate={options['isolate']}: expected true or false")
     return SmtProver(
         timeout_ms=timeout_ms,
         jobs=_int_option(options, "jobs", default_jobs()),
         deadline_s=_seconds_option(options, "deadline_s", max(10.0, 5 * timeout_ms / 1000)),
+        isolate=isolate == "true",
     )
 
 
@@ -85,6 +89,7 @@ def afcheck_register_provers(register: Any) -> None:
         _make_prover,
         description="z3 with Lean's exact arithmetic semantics (ℕ ℤ ℚ ℝ); not kernel-certified",
         details={"backend": "z3",
-                 "options": "timeout_ms (2000), jobs (CPUs), deadline_s (5 × timeout, ≥ 10)"},
+                 "options": "timeout_ms (2000), jobs (CPUs), deadline_s (5 × timeout, ≥ 10), "
+                            "isolate (false; true: every batch in the pool)"},
         budget=budget_options,
     )

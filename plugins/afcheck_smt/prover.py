@@ -39,11 +39,22 @@ class SmtProver:
     jobs: int = 1
     deadline_s: float = 30.0
     memory_mb: int | None = 4096
+    isolate: bool = False
+    """Decide every batch in the pool, never in this process, however small: for a caller
+    that must stay within its own bounds (a Lean prover taking the smt verdicts as hints),
+    z3 ignoring its timeout then costs a killed worker, never the caller."""
     name: str = "smt"
     version: str = VERSION
     _pool: WorkerPool[tuple[ProofTask, int], Verdict] | None = field(default=None, repr=False)
 
+    @property
+    def contained(self) -> bool:
+        """Whether every z3 call runs in a worker that is killed past ``deadline_s``."""
+        return self.isolate
+
     def prove(self, tasks: Sequence[ProofTask]) -> list[Verdict]:
+        if self.isolate:
+            return self._pool_map(tasks) if tasks else []
         # Most statements take a millisecond, and starting worker processes takes seconds:
         # decide a few here and move to the pool only when the rest would take longer.
         done: list[Verdict] = []
