@@ -85,6 +85,62 @@ def test_a_check_that_did_not_happen_is_not_a_pass(fake: FakeLean) -> None:
     assert checked_slow.transient and not checked_good.transient
 
 
+def test_a_check_past_its_statement_budget_is_stopped_and_the_others_checked(
+        fake: FakeLean) -> None:
+    # The pool would give the stalled command 10 s; the statement's budget stops it at 0.5 s,
+    # and the statement beside it is checked as without the budget.
+    good = _ok("theorem good : (2 : ℕ) + 2 = 4 := by sorry", key="good")
+    bad = _ok("theorem bad (x : ℝ) : x + y = 1 := by sorry", key="bad")
+    stalled = _ok("theorem good : (2 : ℕ) + 2 = 4 := by sorry", header="-- fake:timeout",
+                  key="stalled")
+    checker = LeanChecker(fake.pool(timeout_s=10), statement_s=0.5)
+    try:
+        checked_good, checked_stalled, checked_bad = checker.check([good, stalled, bad])
+    finally:
+        checker.close()
+    assert checked_good == good
+    assert checked_bad.status is FormalisationStatus.TC_FAIL
+    assert checked_bad.reason == "line 1:34: unknown identifier 'y'"
+    assert checked_stalled.status is FormalisationStatus.AF_FAIL and checked_stalled.transient
+    assert checked_stalled.reason == ("not type-checked: Lean timed out after 0.5s while "
+                                      "checking")
+
+
+def test_a_slow_check_passes_without_a_budget_and_is_stopped_under_one(fake: FakeLean) -> None:
+    slow = _ok("theorem good : (2 : ℕ) + 2 = 4 := by sorry", header="-- fake:slow")
+    with _Checking(fake) as checker:
+        assert checker.check([slow]) == [slow]  # 0.4 s, under the pool's 10 s
+    checker = LeanChecker(fake.pool(), statement_s=0.2)
+    try:
+        (stopped,) = checker.check([slow])
+    finally:
+        checker.close()
+    assert stopped.status is FormalisationStatus.AF_FAIL and stopped.transient
+    assert stopped.reason.startswith("not type-checked: Lean timed out after 0.2s")
+
+
+def test_the_factory_carries_the_statement_budget_to_the_checker(fake: FakeLean) -> None:
+    from afcheck.errors import UsageError
+    from afcheck.plugins import get_plugins
+
+    settings = fake.settings
+    (settings.project / ".lake" / "packages" / "mathlib").mkdir(parents=True)
+    options = {"project": str(settings.project), "repl_dir": str(settings.repl_dir),
+               "lake": settings.lake, "sandbox": "off", "memory_mb": "0",
+               "kernel_checks": "off", "statement_s": "0.5"}
+    checker = get_plugins().create("checker", "lean", options)
+    assert isinstance(checker, LeanChecker) and checker.statement_s == 0.5
+    stalled = _ok("theorem good : (2 : ℕ) + 2 = 4 := by sorry", header="-- fake:timeout")
+    try:
+        (checked,) = checker.check([stalled])
+    finally:
+        checker.close()
+    assert checked.reason == "not type-checked: Lean timed out after 0.5s while checking"
+    with pytest.raises(UsageError, match=r"^checker lean: option statement_s='-1' must be a "
+                       r"number of seconds above 0"):
+        get_plugins().create("checker", "lean", {**options, "statement_s": "-1"})
+
+
 def test_a_crash_is_recorded_per_command_once_lean_has_answered(fake: FakeLean) -> None:
     good = _ok("theorem good : (2 : ℕ) + 2 = 4 := by sorry", key="good")
     crashes = [_ok("theorem good : (2 : ℕ) + 2 = 4 := by sorry", header="-- fake:crash",
