@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -248,3 +251,43 @@ def test_a_run_whose_checker_cannot_start_stops_in_one_line(
     assert len(lines) == 1
     assert "checker lean: Lean could not start (the header does not elaborate" in lines[0]
     assert "passed" not in result.outlines[-1]
+
+
+def test_a_faithfulness_run_stops_a_stalled_check_at_its_budget(fake: FakeLean,
+                                                                 tmp_path: Path) -> None:
+    # --budget faithfulness.check.seconds reaches the checker through the run: the stalled
+    # side is stopped at 0.5 s (not the pool's 10 s) and is that side's AF-Fail; every other
+    # side gets Lean's answer, and only those answers are cached.
+    settings = fake.settings
+    (settings.project / ".lake" / "packages" / "mathlib").mkdir(parents=True)
+    suite = tmp_path / "s"
+    suite.mkdir()
+    (suite / "suite.toml").write_text(
+        '[afcheck]\nschema = 1\nname = "checked"\nkind = "jsonl"\ndata = "steps.jsonl"\n\n'
+        '[afcheck.defaults]\nperturber = "given"\nformaliser = "reference"\nprover = "smt"\n')
+    unknown = "theorem d (x : ℝ) : x + y = 1 := by sorry"
+    rows = [(1, "theorem a : (2 : ℕ) + 2 = 4 := by sorry", unknown),
+            (2, "theorem c : (2 : ℕ) + 2 = 4 /- fake:timeout -/ := by sorry", unknown)]
+    (suite / "steps.jsonl").write_text("".join(json.dumps(
+        {"problem_id": "p", "node_id": str(node), "dataset": "d", "problem": "P.",
+         "context": [], "step": f"step {node}", "perturbed": f"perturbed {node}",
+         "lean": {"original": original, "perturbed": perturbed}}, ensure_ascii=False) + "\n"
+        for node, original, perturbed in rows))
+    options = (f"lake={settings.lake},project={settings.project},repl_dir={settings.repl_dir},"
+               "memory_mb=0,timeout_s=10,sandbox=off,kernel_checks=off")
+    cache = tmp_path / "cache"
+
+    def afcheck(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "afcheck", *args], capture_output=True,
+                              text=True, timeout=300, cwd=tmp_path)
+
+    done = afcheck(str(suite), "--cache-dir", str(cache), "--checker", "lean",
+                   "--checker-opt", options, "--budget", "faithfulness.check.seconds=0.5")
+    text = done.stdout + done.stderr
+    assert "Traceback" not in text, text
+    assert ("steps.jsonl:1: p/1: AF failure on the perturbed step: line 1:34: unknown "
+            "identifier 'y'") in text, text
+    assert ("steps.jsonl:2: p/2: AF failure on the step: not type-checked: Lean timed out "
+            "after 0.5s while checking") in text, text
+    info = afcheck("cache", "info", "--json", "--cache-dir", str(cache))
+    assert json.loads(info.stdout)["entries"]["check"] == 2  # the statements Lean answered
