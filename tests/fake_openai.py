@@ -25,6 +25,10 @@ It speaks the real protocol (``POST /v1/chat/completions``, ``POST /v1/completio
 ``mixed``         per request, by the prompt's hash: ``ok`` or one of the faults above
                   that a retry cannot fix (so each prompt always gets the same answer)
 
+``stall`` (a text) makes one item stall among answered ones: a prompt holding it is answered
+as ``hang`` whatever the mode. ``content`` makes the healthy answer's text from the prompt
+(default :func:`statement_for`), for methods that ask for something other than Lean.
+
 The server counts requests per path and keeps each chat request's user message.
 """
 
@@ -34,7 +38,7 @@ import contextlib
 import hashlib
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -78,6 +82,10 @@ class FakeOpenAI:
     models: tuple[str, ...] = ("fake-prover", "fake-formaliser")
     busy: int = 1
     """Requests that ``429`` mode refuses before it answers."""
+    stall: str = ""
+    """A prompt holding this text is answered as ``hang`` (empty: none is)."""
+    content: Callable[[str], str] = statement_for
+    """The text of a healthy answer to a prompt."""
     counts: dict[str, int] = field(default_factory=dict)
     prompts: list[str] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -123,6 +131,8 @@ class FakeOpenAI:
                 mode = fake.mode
                 if mode == "mixed":
                     mode = mixed_fault(prompt)
+                if fake.stall and fake.stall in prompt:
+                    mode = "hang"
                 if mode == "429" and number <= fake.busy:
                     self._send(429, b'{"error": "slow down"}', (("Retry-After", "0"),))
                     return
@@ -130,7 +140,7 @@ class FakeOpenAI:
 
             def _answer(self, mode: str, prompt: str) -> None:
                 if mode in ("ok", "429"):
-                    self._json(chat_reply(statement_for(prompt)))
+                    self._json(chat_reply(fake.content(prompt)))
                 elif mode == "500":
                     self._send(500, b'{"error": {"message": "internal error"}}')
                 elif mode == "hang":

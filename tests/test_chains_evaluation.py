@@ -178,7 +178,8 @@ def test_a_budget_for_a_stage_chains_has_not_lists_those_it_has() -> None:
     done = afcheck(str(EXAMPLES), "--no-cache", "--budget", "chains.nosuch.seconds=1")
     assert done.returncode != 0
     assert ("--budget chains.nosuch.seconds=1: no stage 'chains.nosuch' in this run; stages "
-            "with a budget: chains.prove, chains.translate") in done.stdout + done.stderr
+            "with a budget: chains.formalise, chains.prove, chains.translate"
+            ) in done.stdout + done.stderr
 
 
 def test_a_formula_over_the_translate_budget_leaves_its_chain_undecided(tmp_path: Path

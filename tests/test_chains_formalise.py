@@ -52,9 +52,9 @@ def test_the_translate_size_bound_holds_for_trees_as_for_text() -> None:
     small = Budget(size=12)
     fresh = read_chain(record, answer, small)
     cached = read_chain(record, dataclasses.replace(answer, trees=None), small)
-    assert fresh.chain is None and fresh.over_budget
-    assert (fresh.chain, fresh.failure, fresh.over_budget) == (
-        cached.chain, cached.failure, cached.over_budget)
+    assert fresh.chain is None and fresh.unread
+    assert (fresh.chain, fresh.failure, fresh.unread) == (
+        cached.chain, cached.failure, cached.unread)
     assert read_chain(record, answer).chain == read_chain(
         record, dataclasses.replace(answer, trees=None)).chain
 

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from llm_server import Reply, StubServer, chat_body
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -94,3 +95,75 @@ def test_the_model_under_test_reaches_the_chains_method(tmp_path: Path) -> None:
     assert doc["methods"]["chains"]["candidates"] == {
         "written_by": {f"fol formaliser llm (model=stub, base_url={url})": 1}, "fixed": 0}
     assert doc["steps"][0]["class"] == "T1"
+
+
+def test_a_formalise_budget_reaches_the_chain_formaliser_and_rules_refuse_it() -> None:
+    from afcheck_chains.evaluation import ChainsMethod
+    from afcheck_fol.kinds import FOL_FORMALISER
+
+    from afcheck.budget import resolve
+    from afcheck.errors import UsageError
+    from afcheck.method import Choice
+    from afcheck.plugins import get_plugins
+    from afcheck.runtime import Components, Runtime
+
+    budgets = resolve({"chains": ChainsMethod.budgets}, ["chains.formalise.seconds=45"])
+    runtime = Runtime(Components(get_plugins()), budgets=budgets)
+    server = {"model": "m", "base_url": "http://127.0.0.1:9/v1"}
+    choice = runtime.budgeted(FOL_FORMALISER, Choice.of("llm", server), "chains", "formalise")
+    assert dict(choice.options) == {**server, "deadline_s": "45"}
+    for name in ("rules", "reference", "replay"):
+        with pytest.raises(UsageError, match=rf"^--budget chains.formalise: the fol formaliser "
+                           rf"'{name}' takes no budget"):
+            runtime.budgeted(FOL_FORMALISER, Choice.of(name), "chains", "formalise")
+
+
+def test_a_budget_on_the_rules_formaliser_is_one_line(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "afcheck", str(_suite(tmp_path)), "--fol-prover", "z3-fol",
+         "--no-cache", "--budget", "chains.formalise.seconds=5"],
+        capture_output=True, text=True, timeout=300, cwd=ROOT)
+    text = done.stdout + done.stderr
+    assert done.returncode != 0
+    assert "--budget chains.formalise: the fol formaliser 'rules' takes no budget" in text, text
+    assert "Traceback" not in text
+
+
+def test_a_stalled_chain_request_is_undecided_and_the_other_chain_decided(
+        tmp_path: Path) -> None:
+    # The second chain's requests never get an answer: each of its three attempts is
+    # stopped by the budget (not by 30 s and 4 retries), and the chain is undecided, not an
+    # analysis failure, since nothing is known of its translation. The first is classified.
+    from fake_openai import FakeOpenAI
+
+    suite = _suite(tmp_path)
+    stalled = {"id": "two", "premises": ["Wumpuses are STALL.", "Max is a wumpus."],
+               "conclusion": "Max is sour.", "label": "Unknown",
+               "steps": ["Max is STALL."], "answer": "Unknown"}
+    with (suite / "c.jsonl").open("a") as rows:
+        rows.write(json.dumps(stalled) + "\n")
+    right = _answer(PREMISES, ["Yumpus(max)", "∀x (Yumpus(x) → ¬Sour(x))", "¬Sour(max)",
+                               "Sour(max)"])
+    fake = FakeOpenAI(stall="STALL", content=lambda prompt: right)
+    out, cache = tmp_path / "r.json", tmp_path / "cache"
+    with fake.running() as url:
+        done = subprocess.run(
+            [sys.executable, "-m", "afcheck", str(suite), "--fol-prover", "z3-fol",
+             "--fol-formaliser", "llm", "--fol-formaliser-opt",
+             f"base_url={url},model=fake,timeout_s=30,max_retries=4",
+             "--budget", "chains.formalise.seconds=0.5", "--cache-dir", str(cache),
+             "--json", str(out), "-rA"],
+            capture_output=True, text=True, timeout=300, cwd=ROOT,
+            env={**os.environ, "OPENAI_API_KEY": "none"})
+    text = done.stdout + done.stderr
+    assert "Traceback" not in text, text
+    assert "1 passed, 1 skipped" in text, text
+    records = {r["id"]: r for r in json.loads(out.read_text())["steps"]}
+    assert records["one"]["class"] == "T1"
+    assert records["two"]["analysis"] == "undecided", records["two"]
+    assert "no reply within the deadline of 0.5 s (deadline_s)" in records["two"]["reason"]
+    assert fake.completions == 4  # one for the first chain, three attempts of the second
+    info = subprocess.run([sys.executable, "-m", "afcheck", "cache", "info", "--json",
+                           "--cache-dir", str(cache)], capture_output=True, text=True,
+                          timeout=300, cwd=ROOT)
+    assert json.loads(info.stdout)["entries"]["fol-formalise"] == 1

@@ -284,3 +284,65 @@ def test_the_share_read_counts_what_the_decisions_record_without_reading_again()
     again = decision_from_json(Eq("sae", "same", read=(True, False)).to_json())
     assert again.read == (True, False)
     assert decision_from_json(Eq("sae", "same").to_json()).read is None
+
+
+def test_a_formalise_budget_reaches_the_formaliser_and_one_without_refuses_it() -> None:
+    from afcheck_equivalence.method import Equivalence
+
+    from afcheck.budget import resolve
+    from afcheck.errors import UsageError
+    from afcheck.method import Choice
+    from afcheck.plugins import get_plugins
+    from afcheck.registry import FORMALISER
+    from afcheck.runtime import Components, Runtime
+
+    budgets = resolve({"equivalence": Equivalence.budgets}, ["equivalence.formalise.seconds=9"])
+    runtime = Runtime(Components(get_plugins()), budgets=budgets)
+    server = {"model": "m", "base_url": "http://127.0.0.1:9/v1"}
+    choice = runtime.budgeted(FORMALISER, Choice.of("frontier", server), "equivalence",
+                              "formalise")
+    assert dict(choice.options) == {**server, "deadline_s": "9"}
+    with pytest.raises(UsageError, match=r"^--budget equivalence.formalise: the formaliser "
+                       r"'literal' takes no budget"):
+        runtime.budgeted(FORMALISER, Choice.of("literal"), "equivalence", "formalise")
+
+
+def test_a_stalled_formaliser_request_leaves_its_pair_inconclusive_and_uncached(
+        tmp_path: Path) -> None:
+    # The second pair's request never gets an answer: the budget stops it after 0.5 s (not
+    # 30 s and 4 retries); the pair says why, the first pair is decided, and only the
+    # answered request is kept for the next run.
+    pytest.importorskip("z3")
+    from fake_openai import FakeOpenAI
+
+    suite = tmp_path / "formalised"
+    suite.mkdir()
+    (suite / "suite.toml").write_text(SUITE.replace("tiny", "formalised"), encoding="utf-8")
+    statement = "theorem r : (2 : ℚ) + 3 = 5 := by sorry"
+    write(suite / "items.jsonl", [
+        {"id": "answered", "informal": "So 2 + 3 = 5.", "reference": statement,
+         "gold": "equivalent"},
+        {"id": "stalled", "informal": "So STALL.", "reference": statement,
+         "gold": "equivalent"},
+    ])
+    fake = FakeOpenAI(stall="STALL", content=lambda prompt: f"```lean4\n{statement}\n```")
+    out, cache = tmp_path / "out.json", tmp_path / "cache"
+    with fake.running() as url:
+        done = subprocess.run(
+            [sys.executable, "-m", "afcheck", str(suite), "--formaliser", "frontier",
+             "--formaliser-opt", f"model=fake,base_url={url},timeout_s=30,max_retries=4",
+             "--budget", "equivalence.formalise.seconds=0.5", "--cache-dir", str(cache),
+             "--json", str(out), "-rs"], capture_output=True, text=True, timeout=300,
+            cwd=tmp_path, env={**os.environ, "OPENAI_API_KEY": "none"})
+    text = done.stdout + done.stderr
+    assert "Traceback" not in text, text
+    assert "1 passed, 1 skipped" in text, text
+    assert ("the formaliser wrote no candidate statement: backend error: no reply within the "
+            "deadline of 0.5 s (deadline_s)") in text, text
+    assert fake.completions == 2
+    steps = {s["id"]: s for s in json.loads(out.read_text(encoding="utf-8"))["steps"]}
+    assert steps["answered"]["decision"] == "Eq" and steps["stalled"]["candidate"] is None
+    info = subprocess.run([sys.executable, "-m", "afcheck", "cache", "info", "--json",
+                           "--cache-dir", str(cache)], capture_output=True, text=True,
+                          timeout=300)
+    assert json.loads(info.stdout)["entries"]["formalise"] == 1

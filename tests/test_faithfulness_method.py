@@ -107,3 +107,21 @@ def test_a_formalise_budget_on_a_formaliser_without_one_is_one_line(tmp_path: Pa
     assert ("--budget faithfulness.formalise: the formaliser 'reference' takes no budget"
             in text), text
     assert "Traceback" not in text
+
+
+def test_a_check_budget_on_a_checker_without_one_is_one_line(tmp_path: Path) -> None:
+    done = afcheck(str(_suite(tmp_path / "s")), "--no-cache",
+                   "--budget", "faithfulness.check.seconds=5")
+    text = done.stdout + done.stderr
+    assert done.returncode != 0
+    assert ("--budget faithfulness.check: the checker 'none' takes no budget; bound it with "
+            "its own options (--checker-opt)") in text, text
+    assert "Traceback" not in text
+
+
+def test_list_methods_shows_the_check_and_every_formalise_budget() -> None:
+    done = afcheck("list", "methods")
+    assert done.returncode == 0, done.stderr
+    assert "check: the checker's own limits (lean," in done.stdout, done.stdout
+    # chains, equivalence, faithfulness and nl2fol each declare one.
+    assert done.stdout.count("formalise: the formaliser's own limits") == 4, done.stdout

@@ -271,3 +271,73 @@ def test_an_unknown_theory_in_the_suite_names_the_suite_not_an_option(suite: Pat
     assert done.returncode != 0
     assert f"{manifest}:13: [afcheck.options] theory: " in text and "klingon" in text
     assert "--nl2fol-theory" not in text and "Traceback" not in text
+
+
+def test_a_formalise_budget_reaches_the_llm_fol_formalisers_as_their_deadline() -> None:
+    from afcheck_fol.kinds import FOL_FORMALISER
+    from afcheck_fol.method import Nl2FolMethod
+
+    from afcheck.budget import resolve
+    from afcheck.errors import UsageError
+    from afcheck.method import Choice
+    from afcheck.plugins import get_plugins
+    from afcheck.runtime import Components, Runtime
+
+    def budgeted(change: str, name: str, options: dict[str, str]) -> dict[str, str]:
+        budgets = resolve({"nl2fol": Nl2FolMethod.budgets}, [change] if change else [])
+        runtime = Runtime(Components(get_plugins()), budgets=budgets)
+        return dict(runtime.budgeted(FOL_FORMALISER, Choice.of(name, options), "nl2fol",
+                                     "formalise").options)
+
+    server = {"model": "m", "base_url": "http://127.0.0.1:9/v1"}
+    for name in ("llm", "nl2fol-llama", "nl2fol-gemma", "nl2fol-folio"):
+        assert budgeted("nl2fol.formalise.seconds=20", name, server) == {
+            **server, "deadline_s": "20"}
+    # Left at its default, the formaliser's own limits hold: nothing is added.
+    assert budgeted("", "llm", server) == server
+    with pytest.raises(UsageError, match=r"^--budget nl2fol.formalise: the fol formaliser "
+                       r"'reference' takes no budget; bound it with its own options "
+                       r"\(--fol-formaliser-opt\)"):
+        budgeted("nl2fol.formalise.seconds=20", "reference", {})
+    with pytest.raises(UsageError, match="offline vLLM engine generates a whole batch"):
+        budgeted("nl2fol.formalise.seconds=20", "llm", {"model": "m"})
+    with pytest.raises(UsageError, match="leave memory_mb unset"):
+        budgeted("nl2fol.formalise.memory_mb=512", "llm", server)
+
+
+def test_a_stalled_formaliser_request_is_stopped_and_the_other_items_decided(
+        tmp_path: Path) -> None:
+    # One sentence's request never gets an answer: 30 s an attempt and 4 retries would hold
+    # it 150 s; the budget stops it after 0.5 s, and the other item is judged as usual.
+    from fake_openai import FakeOpenAI
+
+    folder = tmp_path / "s"
+    folder.mkdir()
+    (folder / "suite.toml").write_text(
+        '[afcheck]\nschema = 1\nname = "s"\nkind = "nl2fol"\ndata = "items.jsonl"\n\n'
+        '[afcheck.options]\nlanguage = "tarski"\n', encoding="utf-8")
+    rows = [{"id": "quick", "sentence": "a is a cube.", "gold": ["Cube(a)"]},
+            {"id": "stalled", "sentence": "b is a cube, STALL.", "gold": ["Cube(b)"]}]
+    (folder / "items.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows),
+                                        encoding="utf-8")
+    out, cache = tmp_path / "r.json", tmp_path / "cache"
+    fake = FakeOpenAI(stall="STALL", content=lambda prompt: "Cube(a)")
+    with fake.running() as url:
+        done = afcheck(str(folder), "--cache-dir", str(cache), "--json", str(out), "-rA",
+                       "--fol-formaliser", "llm", "--fol-formaliser-opt",
+                       f"model=fake,base_url={url},timeout_s=30,max_retries=4",
+                       "--budget", "nl2fol.formalise.seconds=0.5",
+                       env={"OPENAI_API_KEY": "none"})
+    text = done.stdout + done.stderr
+    assert "Traceback" not in text, text
+    assert fake.completions == 2, text  # one attempt each: no retry fits in what was left
+    steps = {s["id"]: s for s in json.loads(out.read_text())["steps"]}
+    assert steps["quick"]["status"] == "passed", steps["quick"]
+    assert steps["stalled"]["status"] != "passed"
+    assert "no reply within the deadline of 0.5 s (deadline_s)" in json.dumps(
+        steps["stalled"], ensure_ascii=False)
+    data = json.loads(out.read_text())
+    assert data["config"]["budgets"]["nl2fol"]["formalise"]["seconds"] == 0.5
+    # Only the answered request is kept: the next run asks the stalled one again.
+    info = afcheck("cache", "info", "--json", "--cache-dir", str(cache))
+    assert json.loads(info.stdout)["entries"]["fol-formalise"] == 1

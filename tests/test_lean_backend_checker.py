@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -83,6 +86,62 @@ def test_a_check_that_did_not_happen_is_not_a_pass(fake: FakeLean) -> None:
     assert checked_slow.status is FormalisationStatus.AF_FAIL
     assert checked_slow.reason == "not type-checked: Lean timed out after 0.5s while checking"
     assert checked_slow.transient and not checked_good.transient
+
+
+def test_a_check_past_its_statement_budget_is_stopped_and_the_others_checked(
+        fake: FakeLean) -> None:
+    # The pool would give the stalled command 10 s; the statement's budget stops it at 0.5 s,
+    # and the statement beside it is checked as without the budget.
+    good = _ok("theorem good : (2 : ℕ) + 2 = 4 := by sorry", key="good")
+    bad = _ok("theorem bad (x : ℝ) : x + y = 1 := by sorry", key="bad")
+    stalled = _ok("theorem good : (2 : ℕ) + 2 = 4 := by sorry", header="-- fake:timeout",
+                  key="stalled")
+    checker = LeanChecker(fake.pool(timeout_s=10), statement_s=0.5)
+    try:
+        checked_good, checked_stalled, checked_bad = checker.check([good, stalled, bad])
+    finally:
+        checker.close()
+    assert checked_good == good
+    assert checked_bad.status is FormalisationStatus.TC_FAIL
+    assert checked_bad.reason == "line 1:34: unknown identifier 'y'"
+    assert checked_stalled.status is FormalisationStatus.AF_FAIL and checked_stalled.transient
+    assert checked_stalled.reason == ("not type-checked: Lean timed out after 0.5s while "
+                                      "checking")
+
+
+def test_a_slow_check_passes_without_a_budget_and_is_stopped_under_one(fake: FakeLean) -> None:
+    slow = _ok("theorem good : (2 : ℕ) + 2 = 4 := by sorry", header="-- fake:slow")
+    with _Checking(fake) as checker:
+        assert checker.check([slow]) == [slow]  # 0.4 s, under the pool's 10 s
+    checker = LeanChecker(fake.pool(), statement_s=0.2)
+    try:
+        (stopped,) = checker.check([slow])
+    finally:
+        checker.close()
+    assert stopped.status is FormalisationStatus.AF_FAIL and stopped.transient
+    assert stopped.reason.startswith("not type-checked: Lean timed out after 0.2s")
+
+
+def test_the_factory_carries_the_statement_budget_to_the_checker(fake: FakeLean) -> None:
+    from afcheck.errors import UsageError
+    from afcheck.plugins import get_plugins
+
+    settings = fake.settings
+    (settings.project / ".lake" / "packages" / "mathlib").mkdir(parents=True)
+    options = {"project": str(settings.project), "repl_dir": str(settings.repl_dir),
+               "lake": settings.lake, "sandbox": "off", "memory_mb": "0",
+               "kernel_checks": "off", "statement_s": "0.5"}
+    checker = get_plugins().create("checker", "lean", options)
+    assert isinstance(checker, LeanChecker) and checker.statement_s == 0.5
+    stalled = _ok("theorem good : (2 : ℕ) + 2 = 4 := by sorry", header="-- fake:timeout")
+    try:
+        (checked,) = checker.check([stalled])
+    finally:
+        checker.close()
+    assert checked.reason == "not type-checked: Lean timed out after 0.5s while checking"
+    with pytest.raises(UsageError, match=r"^checker lean: option statement_s='-1' must be a "
+                       r"number of seconds above 0"):
+        get_plugins().create("checker", "lean", {**options, "statement_s": "-1"})
 
 
 def test_a_crash_is_recorded_per_command_once_lean_has_answered(fake: FakeLean) -> None:
@@ -192,3 +251,43 @@ def test_a_run_whose_checker_cannot_start_stops_in_one_line(
     assert len(lines) == 1
     assert "checker lean: Lean could not start (the header does not elaborate" in lines[0]
     assert "passed" not in result.outlines[-1]
+
+
+def test_a_faithfulness_run_stops_a_stalled_check_at_its_budget(fake: FakeLean,
+                                                                 tmp_path: Path) -> None:
+    # --budget faithfulness.check.seconds reaches the checker through the run: the stalled
+    # side is stopped at 0.5 s (not the pool's 10 s) and is that side's AF-Fail; every other
+    # side gets Lean's answer, and only those answers are cached.
+    settings = fake.settings
+    (settings.project / ".lake" / "packages" / "mathlib").mkdir(parents=True)
+    suite = tmp_path / "s"
+    suite.mkdir()
+    (suite / "suite.toml").write_text(
+        '[afcheck]\nschema = 1\nname = "checked"\nkind = "jsonl"\ndata = "steps.jsonl"\n\n'
+        '[afcheck.defaults]\nperturber = "given"\nformaliser = "reference"\nprover = "smt"\n')
+    unknown = "theorem d (x : ℝ) : x + y = 1 := by sorry"
+    rows = [(1, "theorem a : (2 : ℕ) + 2 = 4 := by sorry", unknown),
+            (2, "theorem c : (2 : ℕ) + 2 = 4 /- fake:timeout -/ := by sorry", unknown)]
+    (suite / "steps.jsonl").write_text("".join(json.dumps(
+        {"problem_id": "p", "node_id": str(node), "dataset": "d", "problem": "P.",
+         "context": [], "step": f"step {node}", "perturbed": f"perturbed {node}",
+         "lean": {"original": original, "perturbed": perturbed}}, ensure_ascii=False) + "\n"
+        for node, original, perturbed in rows))
+    options = (f"lake={settings.lake},project={settings.project},repl_dir={settings.repl_dir},"
+               "memory_mb=0,timeout_s=10,sandbox=off,kernel_checks=off")
+    cache = tmp_path / "cache"
+
+    def afcheck(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "afcheck", *args], capture_output=True,
+                              text=True, timeout=300, cwd=tmp_path)
+
+    done = afcheck(str(suite), "--cache-dir", str(cache), "--checker", "lean",
+                   "--checker-opt", options, "--budget", "faithfulness.check.seconds=0.5")
+    text = done.stdout + done.stderr
+    assert "Traceback" not in text, text
+    assert ("steps.jsonl:1: p/1: AF failure on the perturbed step: line 1:34: unknown "
+            "identifier 'y'") in text, text
+    assert ("steps.jsonl:2: p/2: AF failure on the step: not type-checked: Lean timed out "
+            "after 0.5s while checking") in text, text
+    info = afcheck("cache", "info", "--json", "--cache-dir", str(cache))
+    assert json.loads(info.stdout)["entries"]["check"] == 2  # the statements Lean answered

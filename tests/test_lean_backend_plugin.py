@@ -13,7 +13,7 @@ from afcheck.budget import Budget, resolve
 from afcheck.errors import MissingDependency, UsageError
 from afcheck.method import Choice
 from afcheck.plugins import get_plugins
-from afcheck.registry import PROVER
+from afcheck.registry import CHECKER, PROVER
 from afcheck.runtime import Components, Runtime
 
 
@@ -138,3 +138,24 @@ def test_a_lean_budget_that_contradicts_an_option_or_cannot_hold_is_refused() ->
         _budgeted("faithfulness.prove.memory_mb=16000", {"url": "http://127.0.0.1:9"})
     with pytest.raises(UsageError, match=r"statement_s='0' must be a number of seconds above 0"):
         get_plugins().create("prover", "lean-tactics", {"statement_s": "0"})
+
+
+def test_a_check_budget_reaches_the_lean_checkers_as_their_options() -> None:
+    budgets = resolve({"faithfulness": {"check": Budget()}}, ["faithfulness.check.seconds=20"])
+    runtime = Runtime(Components(get_plugins()), budgets=budgets)
+    kimina = {"url": "http://127.0.0.1:9"}
+    assert dict(runtime.budgeted(CHECKER, Choice.of("lean", {"workers": "2"}), "faithfulness",
+                                 "check").options) == {"workers": "2", "statement_s": "20"}
+    assert dict(runtime.budgeted(CHECKER, Choice.of("kimina", kimina), "faithfulness",
+                                 "check").options) == {**kimina, "statement_s": "20"}
+    with pytest.raises(UsageError, match=r"^--budget faithfulness.check: the checker 'none' "
+                       r"takes no budget"):
+        runtime.budgeted(CHECKER, Choice.of("none"), "faithfulness", "check")
+    with pytest.raises(UsageError, match=r"sets lean's option statement_s=20, and "
+                       r"--checker-opt gives statement_s=5; keep one of them"):
+        runtime.budgeted(CHECKER, Choice.of("lean", {"statement_s": "5"}), "faithfulness",
+                         "check")
+    memory = resolve({"faithfulness": {"check": Budget()}}, ["faithfulness.check.memory_mb=9000"])
+    on_server = Runtime(Components(get_plugins()), budgets=memory)
+    with pytest.raises(UsageError, match="kimina-lean-server's, whose memory afcheck does not"):
+        on_server.budgeted(CHECKER, Choice.of("kimina", kimina), "faithfulness", "check")

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import cast
 
-from afcheck_fol.formaliser import deterministic, formalise_cached
+from afcheck_fol.formaliser import FORMALISER_LIMITS, deterministic, formalise_cached
 from afcheck_fol.kinds import FOL_FORMALISER, FOL_PROVER
 from afcheck_fol.provers import FolProver, ProverResult, Szs
 from afcheck_fol.tptp import Problem
@@ -102,14 +102,19 @@ class ChainsMethod:
     defaults: Mapping[str, object] = {"fol_formaliser": "rules", "fol_prover": "eprover"}
     gates: Mapping[str, str] = GATES
     budgets: Mapping[str, Budget] = {"prove": Budget(otherwise=PROVER_LIMITS),
-                                     "translate": TRANSLATE_BUDGET}
-    """``translate``: the size of one formula of the formaliser's answer, checked before it
-    is parsed; over it the item is undecided with the reason. ``prove``: one prover call on
-    one problem (a step, the conclusion under the premises
-    or under the proof path). Its ``seconds`` and ``memory_mb`` reach the prover as the
-    options that bound it (:meth:`afcheck.runtime.Runtime.budgeted`); unset, the prover's own
-    limits hold. A problem stopped at a limit labels its step ``Limit`` with the reason and
-    leaves its chain undecided; such a result is never cached."""
+                                     "translate": TRANSLATE_BUDGET,
+                                     "formalise": Budget(otherwise=FORMALISER_LIMITS)}
+    """``formalise``: one FOL formaliser request for one chain (each attempt its own), its
+    ``seconds`` carried to the formaliser like ``prove``'s to the prover (an LLM over HTTP: the
+    whole request, retries included); a request stopped there is that attempt's backend
+    error, never cached, and leaves the chain undecided when it was the last attempt.
+    ``translate``: the size of one formula of the formaliser's answer, checked before it is
+    parsed; over it the item is undecided with the reason. ``prove``: one prover call on one
+    problem (a step, the conclusion under the premises or under the proof path). Its
+    ``seconds`` and ``memory_mb`` reach the prover as the options that bound it
+    (:meth:`afcheck.runtime.Runtime.budgeted`); unset, the prover's own limits hold. A problem
+    stopped at a limit labels its step ``Limit`` with the reason and leaves its chain
+    undecided; such a result is never cached."""
 
     def cases(self, record: Record, selection: Selection) -> Iterable[tuple[str, ChainCase]]:
         if not isinstance(record, ChainRecord):
@@ -129,9 +134,12 @@ class ChainsMethod:
         # cannot hold is refused before a model is loaded.
         provers = {prover: runtime.budgeted(FOL_PROVER, prover, self.name, "prove")
                    for _, prover in groups}
+        formalisers = {formaliser: runtime.budgeted(FOL_FORMALISER, formaliser, self.name,
+                                                    "formalise")
+                       for formaliser, _ in groups}
         out: dict[int, ChainResult] = {}
         for (formaliser_choice, prover_choice), indices in groups.items():
-            formaliser = _RuntimeFormaliser(runtime, formaliser_choice,
+            formaliser = _RuntimeFormaliser(runtime, formalisers[formaliser_choice],
                                             runtime.budget(self.name, "translate"))
             prover = _RuntimeProver(runtime, provers[prover_choice])
             results = run_chains([cases[i].spec.record for i in indices], formaliser, prover,

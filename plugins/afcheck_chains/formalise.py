@@ -31,9 +31,11 @@ class Formalised:
     """Why there is no chain (empty when there is one)."""
     raw: str = ""
     """The model's output, when a model wrote it."""
-    over_budget: bool = False
-    """The failure is a formula over the ``translate`` budget: not read, so nothing is known
-    about the translation (the item is undecided, not an analysis failure)."""
+    unread: bool = False
+    """Nothing is known about the translation, so the item is undecided, not an analysis
+    failure: a formula over the ``translate`` budget (not parsed), or a request that got no
+    answer (a backend error: a server that failed, a request stopped by the ``formalise``
+    budget)."""
 
 
 TRANSLATE_BUDGET = Budget(size=100_000, unit="bytes")
@@ -98,7 +100,8 @@ def read_chain(record: ChainRecord, answer: FolAnswer, budget: Budget = TRANSLAT
 
     known = {} if parsed is None else parsed
     if answer.formulas is None:
-        return Formalised(None, answer.error or "no formalisation", answer.raw)
+        return Formalised(None, answer.error or "no formalisation", answer.raw,
+                          unread=answer.transient)
     # The kept steps and the conclusion close the answer; the premises are what comes first
     # (the data's reference may state the premises in more or fewer formulas than sentences).
     tail = len(record.steps) + 1
@@ -121,7 +124,7 @@ def read_chain(record: ChainRecord, answer: FolAnswer, budget: Budget = TRANSLAT
                 budget.check_size("translate", len(text.encode("utf-8", "surrogatepass")))
             except OverBudget as exc:
                 return Formalised(None, f"{name}: {exc} (--budget chains.translate.size)",
-                                  answer.raw, over_budget=True)
+                                  answer.raw, unread=True)
             if trees is not None:
                 formula = trees[index]
             else:

@@ -4,8 +4,9 @@ For every item (seed Fig. 2): NL→FOL of premises, conclusion and kept steps in
 translation is accepted when every formula prints as TPTP and the prover's label of the
 conclusion under the premises equals the gold label. Otherwise the item is formalised again,
 up to ``max_attempts`` times in all (deterministic formalisers: once); exhausting them is the
-outcome *analysis failure*. When the last attempt stopped at a prover limit instead, the item
-is *undecided* (a limit says nothing about the translation). Accepted items get Algorithms
+outcome *analysis failure*. When the last attempt stopped at a prover limit instead, or its
+request got no answer (a backend error), the item is *undecided* (a limit says nothing about
+the translation). Accepted items get Algorithms
 2–3 and a class T1–T4 / F1–F2; a limit on a step or on the path's conclusion also leaves the
 item undecided.
 
@@ -144,8 +145,8 @@ def run_chains(
     accepted: dict[int, tuple[FormalChain, Verdict, int]] = {}
     last_reason: dict[int, str] = {}
     limited: set[int] = set()
-    """Items whose last attempt stopped at a limit: the prover's on the conclusion, or the
-    ``translate`` budget on a formula."""
+    """Items whose last attempt stopped at a limit: the prover's on the conclusion, the
+    ``translate`` budget on a formula, or a request that got no answer."""
     first: dict[int, tuple[bool, bool]] = {}
     first_chain: dict[int, FormalChain] = {}
     """The first translation that parsed, per item (scored against gold FOL)."""
@@ -165,7 +166,7 @@ def run_chains(
                                               _prints(answer.chain))
             if answer.chain is None or problem_text:
                 last_reason[index] = problem_text or "no formalisation"
-                if answer.over_budget:  # not read: nothing known about the translation
+                if answer.unread:  # nothing known about the translation
                     limited.add(index)
                 else:
                     limited.discard(index)

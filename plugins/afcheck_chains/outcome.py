@@ -6,8 +6,9 @@ hold the evidence.
 - label only (no chain): passes when the prover reproduces the gold label (otherwise the
   item is an analysis failure);
 - analysis failure: fails (no translation agreed with the gold label within the retries);
-- undecided (a prover limit), no answer (none found in the response), cut off (the response
-  stopped at the generation limit): skipped, with the reason.
+- undecided (a limit: a prover's, a budget's, a request with no answer), no answer (none
+  found in the response), cut off (the response stopped at the generation limit): skipped,
+  with the reason.
 """
 
 from __future__ import annotations

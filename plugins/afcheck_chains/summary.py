@@ -14,7 +14,8 @@
   on the first translation (:mod:`afcheck_chains.quality`);
 - the path-dependence diagnostic: of the T2 chains (and of every chain with a valid path),
   how many have a valid path only because a path step restates the conclusion;
-- undecided: items a prover limit left without a class; no answer: chains whose response
+- undecided: items a limit left without a class (a prover's, the ``translate`` budget, or a
+  formaliser request that got no answer); no answer: chains whose response
   gives no answer the reader finds; cut off: responses that stopped at the generation limit
   (not analysed).
 """

@@ -86,7 +86,7 @@ class ChainsView(MethodView):
                _class_table(rows, multiple),
                f"<p class=caption>{meanings}. Shares of the classified chains with their 95% "
                "Wilson interval; analysis failures (no translation agreed with the gold label "
-               "within the retries) and undecided chains (a prover limit) have no class.</p>",
+               "within the retries) and undecided chains (stopped at a limit) have no class.</p>",
                self._expected(groups),
                self._steps(groups),
                self._analysis(groups),

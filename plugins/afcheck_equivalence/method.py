@@ -30,6 +30,7 @@ from afcheck.errors import LoadError
 from afcheck.jsonlines import read_json_lines
 from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, Selection
 from afcheck.metrics import Rate
+from afcheck.registry import FORMALISER
 from afcheck.runtime import Runtime
 from afcheck.types import Location, Status
 from afcheck_equivalence.balance import bracket_problem
@@ -265,18 +266,23 @@ def _summary(name: str, results: Sequence[Counted]) -> Summary:
 def formalise_missing(items: Sequence[Item], formaliser: Formaliser) -> dict[str, str | None]:
     """Candidates for the items that have none, written by ``formaliser`` from the informal
     text in one batch; ``None`` where it produced no statement."""
+    return {item_id: w.statement for item_id, w in _written_by(items, formaliser).items()}
+
+
+def _written_by(items: Sequence[Item], formaliser: Formaliser) -> dict[str, _Written]:
+    """What ``formaliser`` wrote for each item that has no candidate, in one batch."""
     from afcheck.types import FormaliseRequest, Side
 
     todo = [item for item in items if item.candidate is None]
     requests = [FormaliseRequest(f"{item.id}#candidate", item.id, Side.ORIGINAL, item.informal,
                                  metadata={"header": item.header}) for item in todo]
     answers = formaliser.formalise(requests) if requests else []
-    out: dict[str, str | None] = {}
+    out: dict[str, _Written] = {}
     for item, answer in zip(todo, answers, strict=True):
         if not answer.ok or answer.statement is None:
-            out[item.id] = None
+            out[item.id] = _Written(None, answer.reason, answer.transient)
             continue
-        out[item.id] = "\n".join(filter(None, (answer.header, answer.statement)))
+        out[item.id] = _Written("\n".join(filter(None, (answer.header, answer.statement))))
     return out
 
 
@@ -388,6 +394,9 @@ PAIR_SECONDS = 60.0
 """The default wall-clock limit of one pair (docs/budgets.md says why)."""
 PAIR_MEMORY_MB = 4096
 """The default address space of a pair's worker (docs/budgets.md says why)."""
+FORMALISER_LIMITS = ("the formaliser's own limits (an LLM over HTTP: timeout_s each attempt, "
+                     "max_retries retries)")
+"""What bounds a formaliser's request when ``equivalence.formalise`` sets no bound."""
 
 
 class Equivalence:
@@ -400,11 +409,16 @@ class Equivalence:
                                       "formaliser": "literal"}
     gates: Mapping[str, str] = GATES
     budgets: Mapping[str, Budget] = {"pair": Budget(seconds=PAIR_SECONDS,
-                                                    memory_mb=PAIR_MEMORY_MB)}
-    """``pair``: one pair's decision by its criterion, in worker processes killed past
-    ``seconds`` (a batch of pairs gets that allowance, a killed batch is split until the pair
-    that exceeds it is alone) with ``memory_mb`` of address space each
-    (:mod:`afcheck_equivalence.limit`)."""
+                                                    memory_mb=PAIR_MEMORY_MB),
+                                     "formalise": Budget(otherwise=FORMALISER_LIMITS)}
+    """``formalise``: one formaliser request for the candidate of one pair that has none,
+    its ``seconds`` carried to the formaliser as the options that bound it
+    (:meth:`afcheck.runtime.Runtime.budgeted`; an LLM over HTTP: the whole request, retries
+    included); a request stopped there leaves that pair without a candidate (Inconclusive
+    with the reason) and is never cached. ``pair``: one pair's decision by its criterion, in
+    worker processes killed past ``seconds`` (a batch of pairs gets that allowance, a killed
+    batch is split until the pair that exceeds it is alone) with ``memory_mb`` of address
+    space each (:mod:`afcheck_equivalence.limit`)."""
 
     def cases(self, record: object, selection: Selection) -> Iterable[tuple[str, CaseSpec]]:
         if not isinstance(record, Item):
@@ -425,21 +439,22 @@ class Equivalence:
     def run(self, cases: Sequence[Case[CaseSpec]], runtime: Runtime,
             notify: Callable[[Result], None] | None) -> list[Result]:
         specs = [case.spec for case in cases]
-        written: dict[str, str | None] = {}
+        written: dict[str, _Written] = {}
         for formaliser in dict.fromkeys(s.formaliser for s in specs if s.formaliser):
             todo = [s.item for s in specs if s.formaliser == formaliser]
-            written.update(_write_candidates(runtime, formaliser, todo))
+            budgeted = runtime.budgeted(FORMALISER, formaliser, self.name, "formalise")
+            written.update(_write_candidates(runtime, budgeted, todo))
         results: dict[str, Result] = {}
         for criterion in dict.fromkeys(s.criterion for s in specs):
             group = [s.item for s in specs if s.criterion == criterion]
             pairs = [(item, item.candidate if item.candidate is not None
-                      else written.get(item.id)) for item in group]
+                      else written.get(item.id, _NOTHING).statement) for item in group]
             decided = _decide_pairs(runtime, criterion,
                                     [(i, c) for i, c in pairs if c is not None],
                                     runtime.budget(self.name, "pair"))
             for item, candidate in pairs:
                 decision = decided.get(item.id) or Inconclusive(
-                    criterion.name, "the formaliser wrote no candidate statement")
+                    criterion.name, written.get(item.id, _NOTHING).why())
                 result = Result(item, candidate, decision)
                 results[item.id] = result
                 if notify is not None:
@@ -466,24 +481,24 @@ class Equivalence:
 
 
 def _write_candidates(runtime: Runtime, choice: Choice,
-                      items: list[Item]) -> dict[str, str | None]:
-    from afcheck.registry import FORMALISER
-
+                      items: list[Item]) -> dict[str, _Written]:
     built = runtime.component(FORMALISER, choice)
     formaliser: Formaliser = built.component
 
     def call(chunk: list[Item]) -> list[_Written]:
-        answers = formalise_missing(chunk, formaliser)
-        return [_Written(answers.get(item.id)) for item in chunk]
+        answers = _written_by(chunk, formaliser)
+        return [answers.get(item.id, _NOTHING) for item in chunk]
 
     def load_one(data: Mapping[str, Any]) -> _Written:
-        statement = data.get("statement")
-        return _Written(statement if isinstance(statement, str) else None)
+        statement, reason = data.get("statement"), data.get("reason")
+        return _Written(statement if isinstance(statement, str) else None,
+                        reason if isinstance(reason, str) else "")
 
     made = runtime.cached("formalise", built, items,  # type: ignore[arg-type]
                           key=lambda i: (i.informal, i.header), call=call,
-                          dump=lambda w: {"statement": w.statement}, load=load_one)
-    return {i.id: w.statement for i, w in zip(items, made.results, strict=True)}
+                          dump=lambda w: {"statement": w.statement, "reason": w.reason},
+                          load=load_one, keep=lambda w: not w.transient)
+    return {i.id: w for i, w in zip(items, made.results, strict=True)}
 
 
 @dataclass(frozen=True)
@@ -491,6 +506,19 @@ class _Written:
     """A formaliser's candidate, or ``None`` when it wrote none (the cache holds records)."""
 
     statement: str | None
+    reason: str = ""
+    """Why there is no statement, as the formaliser said."""
+    transient: bool = False
+    """A request that got no answer (a backend error, the ``formalise`` budget): asked again
+    next run, never cached."""
+
+    def why(self) -> str:
+        """The pair's reason when there is no candidate."""
+        said = f": {self.reason}" if self.reason else ""
+        return f"the formaliser wrote no candidate statement{said}"
+
+
+_NOTHING = _Written(None)
 
 
 def _decide_pairs(runtime: Runtime, choice: Choice, pairs: list[tuple[Item, str]],

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from afcheck.budget import Budget
 from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, Selection
-from afcheck.registry import FORMALISER, PROVER
+from afcheck.registry import CHECKER, FORMALISER, PROVER
 from afcheck.runtime import Runtime
 from afcheck.runtime.spool import Spool
 from afcheck.suites import Record
@@ -27,6 +27,9 @@ PROVER_LIMITS = ("the prover's own limits (smt: 2 s a z3 call, a worker stopped 
 FORMALISER_LIMITS = ("the formaliser's own limits (an LLM over HTTP: timeout_s each attempt, "
                      "max_retries retries)")
 """What bounds a formaliser's request when ``faithfulness.formalise`` sets no bound."""
+
+CHECKER_LIMITS = "the checker's own limits (lean, kimina: 60 s a Lean command)"
+"""What bounds one statement's type-check when ``faithfulness.check`` sets no bound."""
 
 
 def _detector_names(selection: Selection) -> list[str]:
@@ -53,14 +56,18 @@ class Faithfulness:
     gates: Mapping[str, str] = {"UFLB": "max", "FPR": "max", "FNR": "max", "AFFR": "max",
                                 "TPR": "min", "FI": "min"}
     budgets: Mapping[str, Budget] = {"prove": Budget(otherwise=PROVER_LIMITS),
-                                     "formalise": Budget(otherwise=FORMALISER_LIMITS)}
+                                     "formalise": Budget(otherwise=FORMALISER_LIMITS),
+                                     "check": Budget(otherwise=CHECKER_LIMITS)}
     """``prove``: one prover call on one statement. Its ``seconds`` (and ``memory_mb``, where
     the prover can bound it) reach the prover as the options that bound it
     (:meth:`afcheck.runtime.Runtime.budgeted`); unset, the prover's own limits hold. A
     statement stopped at a limit is INCONCLUSIVE with the reason (its case skipped), and that
     verdict is never cached. ``formalise``: one formaliser request for one side of a step,
     reaching the formaliser the same way (an LLM over HTTP: ``seconds`` is the whole request,
-    retries included); a request stopped there is that side's backend error, never cached."""
+    retries included); a request stopped there is that side's backend error, never cached.
+    ``check``: one checker's type-check of one side's statement, reaching the checker the
+    same way (``lean``, ``kimina``: ``seconds`` is the Lean command's wall clock); a check
+    stopped there is that side's AF-Fail (not type-checked), never cached."""
     settings: Mapping[str, type] = {"seed": int, "steps": str}
     """``--seed N`` (of the perturbers) and ``--steps MODE`` (how a suite splits chains)."""
     next_steps: Mapping[str, str] = {
@@ -116,6 +123,7 @@ class Faithfulness:
         self._spool = runtime.spool
         provers: dict[Choice, Choice] = {}
         formalisers: dict[Choice, Choice] = {}
+        checkers: dict[Choice, Choice] = {}
         for case in cases:
             if case.spec.prover not in provers:
                 provers[case.spec.prover] = runtime.budgeted(PROVER, case.spec.prover,
@@ -123,8 +131,11 @@ class Faithfulness:
             if case.spec.formaliser not in formalisers:
                 formalisers[case.spec.formaliser] = runtime.budgeted(
                     FORMALISER, case.spec.formaliser, self.name, "formalise")
+            if case.spec.checker not in checkers:
+                checkers[case.spec.checker] = runtime.budgeted(CHECKER, case.spec.checker,
+                                                               self.name, "check")
         specs = [CaseSpec(case.case_id, s.step, s.perturber, formalisers[s.formaliser],
-                          s.checker, provers[s.prover], s.seed, s.keep_ineffective,
+                          checkers[s.checker], provers[s.prover], s.seed, s.keep_ineffective,
                           s.detectors)
                  for case in cases for s in (case.spec,)]
         return pipeline.run(specs, runtime, notify)

@@ -92,8 +92,11 @@ def afcheck_register_fol_formalisers(register: Register) -> None:
     from afcheck_fol.presets import PRESETS
 
     for preset in PRESETS.values():
+        # A stage's seconds: one request's deadline, retries included (HTTP only), as
+        # for the Lean formaliser presets.
         register(preset.name, _preset(preset.name), description=preset.description,
-                 details={"backend": "vllm|http", "model": preset.model or "(model=…)"})
+                 details={"backend": "vllm|http", "model": preset.model or "(model=…)"},
+                 budget=_request_budget)
 
 
 def _preset(name: str) -> Callable[[Mapping[str, str]], object]:
@@ -104,6 +107,12 @@ def _preset(name: str) -> Callable[[Mapping[str, str]], object]:
         return make_preset(name, options)
 
     return build
+
+
+def _request_budget(budget: Budget, options: Mapping[str, str]) -> Mapping[str, str]:
+    from afcheck.llm.options import request_budget
+
+    return request_budget(budget, options)
 
 
 def _eprover(options: Mapping[str, str]) -> FolProver:

@@ -33,6 +33,12 @@ if TYPE_CHECKING:
     from afcheck_fol.formula import Formula
 
 
+FORMALISER_LIMITS = ("the formaliser's own limits (an LLM over HTTP: timeout_s each attempt, "
+                     "max_retries retries)")
+"""What bounds one FOL formaliser request when a method's ``formalise`` budget sets no
+bound (``nl2fol.formalise``, ``chains.formalise``)."""
+
+
 @dataclass(frozen=True)
 class FolTask:
     """One request: sentences to translate together (one vocabulary for all of them)."""

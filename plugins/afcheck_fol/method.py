@@ -48,8 +48,9 @@ from afcheck_fol.decide import (
     verdict_record,
 )
 from afcheck_fol.equiv import SEARCH_BUDGET
-from afcheck_fol.formaliser import FolAnswer, FolTask, formalise_cached
+from afcheck_fol.formaliser import FORMALISER_LIMITS, FolAnswer, FolTask, formalise_cached
 from afcheck_fol.formula import Formula
+from afcheck_fol.kinds import FOL_FORMALISER
 from afcheck_fol.suite import Item
 from afcheck_fol.summary import GATES, Nl2FolSummary, summarise
 from afcheck_fol.ted import BUDGET as TED_BUDGET
@@ -96,8 +97,13 @@ class Nl2FolMethod:
     kinds: tuple[str, ...] = ("fol_formaliser",)
     defaults: Mapping[str, object] = {"fol_formaliser": DEFAULT_FORMALISER}
     gates: Mapping[str, str] = GATES
-    budgets: Mapping[str, Budget] = {"ted": TED_BUDGET, "search": SEARCH_BUDGET}
-    """The tree edit distance is computed only on trees up to a size (see
+    budgets: Mapping[str, Budget] = {"ted": TED_BUDGET, "search": SEARCH_BUDGET,
+                                     "formalise": Budget(otherwise=FORMALISER_LIMITS)}
+    """``formalise``: one FOL formaliser request for one sentence; its ``seconds`` reach the
+    formaliser as the options that bound it (:meth:`afcheck.runtime.Runtime.budgeted`; an LLM
+    over HTTP: the whole request, retries included), and a request stopped there is that
+    item's backend error, never cached; unset, the formaliser's own limits hold. The tree edit
+    distance is computed only on trees up to a size (see
     :mod:`afcheck_fol.ted`): above it the golds are ranked by a bound and the item says so.
     The finite-model search before z3 expands only up to a size and for a time
     (:mod:`afcheck_fol.equiv`); the z3 attempts after it are bounded by ``rlimit``."""
@@ -138,10 +144,14 @@ class Nl2FolMethod:
         groups: dict[Choice, list[int]] = {}
         for index, case in enumerate(cases):
             groups.setdefault(case.spec.formaliser, []).append(index)
+        # Before any formaliser is built: a budget it cannot hold is one line, not a model
+        # loaded for nothing.
+        formalisers = {choice: runtime.budgeted(FOL_FORMALISER, choice, self.name, "formalise")
+                       for choice in groups}
         candidates: dict[int, Candidate] = {}
         for choice, indices in groups.items():
-            answers = formalise_cached(runtime, choice, [task(cases[i].spec.item)
-                                                         for i in indices])
+            answers = formalise_cached(runtime, formalisers[choice],
+                                       [task(cases[i].spec.item) for i in indices])
             for index, answer in zip(indices, answers, strict=True):
                 candidates[index] = _candidate(answer)
         evaluator = cast("Built[object]", describe(Evaluator(), "z3", {}))

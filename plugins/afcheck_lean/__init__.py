@@ -20,12 +20,14 @@ if TYPE_CHECKING:
 def afcheck_register_checkers(register: Register) -> None:
     register("lean", lazy("afcheck_lean.factories:make_checker"),
              description="type-check statements with `by sorry` in Lean",
-             details={"backend": "lean-interact (url=: a kimina-lean-server)"})
+             details={"backend": "lean-interact (url=: a kimina-lean-server)"},
+             budget=_budget)
     register("kimina", lazy("afcheck_lean.factories:make_kimina_checker"),
              description="the lean checker on a kimina-lean-server (url=http://HOST:PORT)",
              details={"backend": "kimina-lean-server",
                       "options": "url, kimina_key_env, batch_size, retries, http_timeout_s, "
-                      "timeout_s, workers, header"})
+                      "timeout_s, workers, header, statement_s"},
+             budget=_budget)
 
 
 def _budget(budget: Budget, options: Mapping[str, str]) -> Mapping[str, str]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from afcheck.types import Formalisation, FormalisationStatus
 from afcheck_lean.integrity import header_violation
@@ -33,19 +33,32 @@ class LeanChecker:
     cannot work at all (the pool header fails, no REPL starts, or the first
     :data:`BREAKER_LIMIT` commands all fail) the run stops with
     :class:`~afcheck_lean.pool.LeanUnavailable`, one line.
+
+    ``statement_s`` (a stage's ``seconds`` budget) is the wall clock of one statement's
+    check: one Lean command, so it is that command's timeout when below the pool's
+    ``timeout_s``. A check stopped there is the same transient AF-Fail as any timeout.
     """
 
     name = "lean"
     version = "2"
 
-    def __init__(self, pool: LeanPool, *, breaker_limit: int = BREAKER_LIMIT) -> None:
+    def __init__(self, pool: LeanPool, *, breaker_limit: int = BREAKER_LIMIT,
+                 statement_s: float | None = None) -> None:
         self.pool = pool
         self.breaker = Breaker(breaker_limit)
+        self.statement_s = statement_s
 
     def check(self, formalisations: Sequence[Formalisation]) -> list[Formalisation]:
         prepared = [self._prepare(f) for f in formalisations]
         sources = [p for p in prepared if isinstance(p, Source)]
-        results = iter(self.pool.run([s.text for s in sources], self.breaker))
+        texts = [s.text for s in sources]
+        results: Iterator[Reply | Failure]
+        if self.statement_s is None:
+            results = iter(self.pool.run(texts, self.breaker))
+        else:
+            limit = min(self.statement_s, self.pool.settings.timeout_s)
+            results = (timed.result for timed in
+                       self.pool.run_within(texts, [limit] * len(texts), self.breaker))
         out = []
         for record, item in zip(formalisations, prepared, strict=True):
             if isinstance(item, Source):

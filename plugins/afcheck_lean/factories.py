@@ -41,8 +41,12 @@ def _pool(settings: LeanSettings, component: str,
 
 
 def make_checker(options: Mapping[str, str]) -> LeanChecker:
-    settings = parse_settings(options, "checker lean", set(KIMINA_OPTIONS))
-    return LeanChecker(_pool(settings, "checker lean", options))
+    """Options: the pool's (:mod:`afcheck_lean.settings`) and ``statement_s``, the wall clock
+    of one statement's check (its one command's timeout, at most ``timeout_s``)."""
+    component = "checker lean"
+    settings = parse_settings(options, component, {"statement_s"} | KIMINA_OPTIONS)
+    statement_s = statement_seconds(options, component)
+    return LeanChecker(_pool(settings, component, options), statement_s=statement_s)
 
 
 def make_kimina_checker(options: Mapping[str, str]) -> LeanChecker:
@@ -50,8 +54,9 @@ def make_kimina_checker(options: Mapping[str, str]) -> LeanChecker:
     component = "checker kimina"
     if not options.get("url", "").strip():
         raise UsageError(f"{component}: give the server with --checker-opt url=http://HOST:PORT")
-    settings = parse_settings(options, component, set(KIMINA_OPTIONS))
-    return LeanChecker(_pool(settings, component, options))
+    settings = parse_settings(options, component, {"statement_s"} | KIMINA_OPTIONS)
+    statement_s = statement_seconds(options, component)
+    return LeanChecker(_pool(settings, component, options), statement_s=statement_s)
 
 
 def make_tactics(options: Mapping[str, str]) -> LeanTacticsProver:
@@ -115,12 +120,13 @@ def statement_seconds(options: Mapping[str, str], component: str) -> float | Non
 
 
 def budget_options(budget: Budget, options: Mapping[str, str]) -> dict[str, str]:
-    """The options of ``lean-tactics`` and ``deepseek`` that carry a stage's budget
+    """The options of the Lean checkers and provers that carry a stage's budget
     (:class:`afcheck.registry.BudgetOptions`): ``seconds`` is ``statement_s``, the wall clock
-    of one statement across all its Lean commands; ``memory_mb`` is the REPL's memory cap
-    (``memory_mb``, lean-interact's ``memory_hard_limit_mb`` and the sandbox's address-space
-    limit), which holds for each REPL and so for every statement it checks. With ``url=`` the
-    REPLs are a kimina-lean-server's, whose memory afcheck does not set: refused."""
+    of one statement across all its Lean commands (a checker's: its one command);
+    ``memory_mb`` is the REPL's memory cap (``memory_mb``, lean-interact's
+    ``memory_hard_limit_mb`` and the sandbox's address-space limit), which holds for each
+    REPL and so for every statement it checks. With ``url=`` the REPLs are a
+    kimina-lean-server's, whose memory afcheck does not set: refused."""
     out: dict[str, str] = {}
     if budget.seconds is not None:
         out["statement_s"] = f"{budget.seconds:g}"
