@@ -6,7 +6,10 @@ samples), one Lean command each. With a stage's ``seconds`` budget
 is given what is left as its timeout, and once nothing useful is left the statement is given
 up, INCONCLUSIVE and transient (a limit, not the statement's answer). Only the commands'
 own time counts: not the wait for a free REPL, nor a fresh REPL's header import, nor other
-statements' commands, so a statement's outcome does not depend on the batch it is in.
+statements' commands, so on a local REPL pool a statement's outcome does not depend on the
+batch it is in. A kimina-lean-server request carries one timeout for all its snippets: a batch
+there is given the least of its statements' remaining times, and each snippet is charged the
+whole request's time.
 """
 
 from __future__ import annotations
