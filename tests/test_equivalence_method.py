@@ -11,8 +11,14 @@ from pathlib import Path
 
 import pytest
 from afcheck_equivalence.method import Item, Result, load, outcome, summarise
-from afcheck_equivalence.records import (DecisionKind, Eq, Inconclusive, Noneq, Obligation,
-                                         decision_from_json)
+from afcheck_equivalence.records import (
+    DecisionKind,
+    Eq,
+    Inconclusive,
+    Noneq,
+    Obligation,
+    decision_from_json,
+)
 
 from afcheck.errors import LoadError
 from afcheck.metrics import wilson
