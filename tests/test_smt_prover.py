@@ -65,6 +65,22 @@ def test_the_refusal_reaches_the_user_as_one_line() -> None:
     assert message.startswith("--budget faithfulness.prove: --prover-opt timeout_ms=10000")
 
 
+def test_the_deadline_leaves_the_cache_key_and_z3s_timeout_changes_it() -> None:
+    from afcheck.method import Choice
+    from afcheck.plugins import Plugins
+    from afcheck.registry import PROVER
+    from afcheck.runtime import Components
+
+    components = Components(Plugins(autoload=True))
+
+    def fingerprint(**options: str) -> str:
+        return components.get(PROVER, Choice.of("smt", options)).fingerprint
+
+    # Past deadline_s the worker is killed: a transient verdict, never cached.
+    assert fingerprint(deadline_s="600") == fingerprint()
+    assert fingerprint(timeout_ms="700") != fingerprint()
+
+
 @pytest.mark.parametrize("reason", ["timeout", "canceled", "max. memory exceeded",
                                     "out of memory"])
 def test_z3_unknown_for_a_limit_is_transient(reason: str) -> None:

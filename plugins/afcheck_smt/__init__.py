@@ -97,4 +97,6 @@ def afcheck_register_provers(register: Any) -> None:
         details={"backend": "z3",
                  "options": "timeout_ms (2000), jobs (CPUs), deadline_s (5 × timeout, ≥ 10)"},
         budget=budget_options,
+        # A statement past deadline_s has its worker killed: transient, never cached.
+        volatile=("deadline_s",),
     )
