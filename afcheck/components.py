@@ -13,7 +13,8 @@ once, when it builds the component (:func:`describe`):
 
 - ``fingerprint: str``: what identifies its behaviour for the result cache (a formaliser
   preset puts its prompt template, sampling and model id there); default: its name, version
-  and options;
+  and options, less those its registration calls ``volatile`` (options that only stop work
+  early, whose stopped results are never cached: a request's deadline);
 - ``cacheable: bool``: ``False`` for components whose output depends on more than their
   inputs (``reference`` and ``replay`` read files that may change); default ``True``;
 - ``close() -> None``: releases processes or servers at the end of a run;
@@ -115,11 +116,15 @@ class Built(Generic[C]):
     close: Callable[[], None] | None
 
 
-def describe(component: C, name: str, options: Mapping[str, str]) -> Built[C]:
-    """Read a component's optional members once (see the module's docstring)."""
+def describe(component: C, name: str, options: Mapping[str, str],
+             volatile: frozenset[str] = frozenset()) -> Built[C]:
+    """Read a component's optional members once (see the module's docstring). The default
+    fingerprint leaves out the ``volatile`` options: a result they change is never kept, so
+    a kept one is the same with any value of them, and a changed deadline keeps the cache."""
     version = str(getattr(component, "version", ""))
     fingerprint = getattr(component, "fingerprint", None) or json.dumps(
-        [str(getattr(component, "name", name)), version, sorted(options.items())])
+        [str(getattr(component, "name", name)), version,
+         sorted((k, v) for k, v in options.items() if k not in volatile)])
     close = getattr(component, "close", None)
     return Built(component, name, version, str(fingerprint),
                  bool(getattr(component, "cacheable", True)),

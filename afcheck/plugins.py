@@ -283,9 +283,10 @@ def _registrar(registry: Registry[object], kind: str, plugin: str) -> Callable[.
         details: Mapping[str, str] | None = None,
         model: ModelRef | None = None,
         budget: BudgetOptions | None = None,
+        volatile: Iterable[str] = (),
     ) -> None:
         registry.add(Entry(kind, name, factory, plugin, description, dict(details or {}),
-                           model, budget))
+                           model, budget, frozenset(volatile)))
 
     return register
 

@@ -10,7 +10,7 @@ happen only then.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
@@ -216,6 +216,11 @@ class Entry(Generic[T]):
     budget: BudgetOptions | None = None
     """How a method's budget reaches the component: the options that carry its bounds
     (:meth:`afcheck.runtime.Runtime.budgeted`); ``None``: it takes no budget."""
+    volatile: frozenset[str] = frozenset()
+    """Options that change no result the cache keeps: they only stop work early (a
+    request's or a statement's deadline), and what they stop is ``transient``, never cached.
+    Left out of the component's fingerprint (:func:`afcheck.components.describe`), so that a
+    changed deadline still finds the results paid for before; still in its recipe."""
 
 
 class BudgetOptions(Protocol):
@@ -262,7 +267,7 @@ def lazy(target: str, *, takes_options: bool = True) -> Callable[[Options], obje
 
 class Register(Protocol[T_co]):
     """What a registration hook receives:
-    ``register(name, factory, *, description, details, model, budget)``."""
+    ``register(name, factory, *, description, details, model, budget, volatile)``."""
 
     def __call__(
         self,
@@ -273,6 +278,7 @@ class Register(Protocol[T_co]):
         details: Mapping[str, str] | None = None,
         model: ModelRef | None = None,
         budget: BudgetOptions | None = None,
+        volatile: Iterable[str] = (),
     ) -> None: ...
 
 

@@ -96,6 +96,7 @@ def _timed_budget(budget: Budget, options: Mapping[str, str]) -> dict[str, str]:
 def _register(register):  # type: ignore[no-untyped-def]
     register("timed", _Timed, budget=_timed_budget)
     register("fixed", _Timed)
+    register("stopping", _Timed, budget=_timed_budget, volatile=("limit_s",))
 
 
 def _runtime(*changes: str) -> Runtime:
@@ -114,6 +115,21 @@ def test_a_budget_reaches_the_component_as_its_options() -> None:
     # The options are the component's identity: another budget is another fingerprint.
     other = _runtime("m.prove.seconds=5").budgeted(PROVER, Choice.of("timed"), "m", "prove")
     assert runtime.component(PROVER, other).fingerprint != built.fingerprint
+
+
+def test_a_volatile_option_is_left_out_of_the_fingerprint_and_kept_in_the_recipe() -> None:
+    components = _runtime().components
+    plain = components.get(PROVER, Choice.of("stopping", {"jobs": "2"}))
+    bounded = components.get(PROVER, Choice.of("stopping", {"jobs": "2", "limit_s": "600"}))
+    assert bounded.component is not plain.component
+    assert bounded.fingerprint == plain.fingerprint  # results kept before are found again
+    recipe = components.recipe(bounded.component)
+    assert recipe is not None and dict(recipe.options)["limit_s"] == "600"  # built the same
+    other = components.get(PROVER, Choice.of("stopping", {"jobs": "3", "limit_s": "600"}))
+    assert other.fingerprint != plain.fingerprint  # an option that changes results
+    # Not volatile where the registration does not say so.
+    assert (components.get(PROVER, Choice.of("timed", {"limit_s": "600"})).fingerprint
+            != components.get(PROVER, Choice.of("timed")).fingerprint)
 
 
 def test_without_a_bound_the_component_keeps_its_own_limits() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -12,6 +12,7 @@ pytest.importorskip("lean_interact")
 
 from afcheck_equivalence.beq_plus import CASCADE, BeqPlus, make  # noqa: E402
 from afcheck_equivalence.records import Eq, Inconclusive, Pair  # noqa: E402
+from afcheck_lean.pool import Failure  # noqa: E402
 from fake_repl.harness import FakeLean, make_fake_lean  # noqa: E402
 
 from afcheck.errors import MissingDependency  # noqa: E402
@@ -61,8 +62,22 @@ def test_both_directions_closed_is_eq_and_a_sorry_in_the_target_is_not(fake: Fak
     assert "apply afcheck_base" in proofs["candidate ⇒ reference"]
     assert isinstance(cheat, Inconclusive)
     assert cheat.reason == "no cascade proof of reference ⇒ candidate"
+    assert not cheat.transient  # Lean answered every command: the pair's own answer
     sent = [c for c in fake.commands() if "afcheck_target" in c]
     assert len(sent) == 4 * len(CASCADE)  # every attempt of the batch, in one pool run
+
+
+class TimingOutPool:
+    """A Lean pool whose every command runs past its timeout (what a pool answers then)."""
+
+    def run(self, commands: Sequence[str]) -> list[Failure]:
+        return [Failure("timeout", "no answer within 60 s") for _ in commands]
+
+
+def test_a_pair_whose_commands_got_no_answer_is_transient() -> None:
+    (decision,) = BeqPlus(TimingOutPool()).decide([Pair("1", REF, CAND)])
+    assert isinstance(decision, Inconclusive)
+    assert decision.transient  # a timeout says nothing about the pair: never cached
 
 
 def test_unreadable_pair_is_inconclusive_without_lean_work(fake: FakeLean) -> None:

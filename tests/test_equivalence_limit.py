@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from afcheck_equivalence.kinds import CRITERION
-from afcheck_equivalence.limit import BATCH, PairLimit, stopped
+from afcheck_equivalence.limit import BATCH, PairLimit
 from afcheck_equivalence.records import DecisionKind, Pair
 from afcheck_equivalence.syntactic import Syntactic
 
@@ -75,11 +75,11 @@ def test_a_hanging_pair_alone_is_stopped_the_rest_decided_in_batches(
     hung = decided[3]
     assert hung.kind is DecisionKind.INCONCLUSIVE
     assert hung.reason.startswith("time limit: no decision within 3 s")
-    assert stopped(hung)
+    assert hung.transient
     # the others exactly as the criterion decides them without any limit
     expected = Syntactic().decide(good)
     assert [d for i, d in enumerate(decided) if i != 3] == expected
-    assert not any(stopped(d) for d in expected)
+    assert not any(d.transient for d in expected)
     asked = batches(log)
     # batching kept: one decide call held several pairs
     assert max(len(batch) for batch in asked) > 1
@@ -99,7 +99,7 @@ def test_a_memory_hog_is_its_own_inconclusive_and_the_workers_go_on(
     hog = decided[1]
     assert hog.kind is DecisionKind.INCONCLUSIVE
     assert hog.reason.startswith("over budget: the pair needs more than 1,024 MiB of memory")
-    assert stopped(hog)
+    assert hog.transient
     assert [decided[0], *decided[2:]] == Syntactic().decide(good)
     no_child_left()
 
@@ -116,7 +116,7 @@ def test_a_pair_whose_criterion_raises_is_inconclusive_with_the_reason(
         limit.close()
     assert decided[3].reason == ("the criterion failed: RuntimeError: the criterion broke on "
                                  "a marked pair")
-    assert stopped(decided[3])
+    assert decided[3].transient
     assert decided[:3] == again == Syntactic().decide(good)
     no_child_left()
 
@@ -165,7 +165,7 @@ def test_a_pool_that_cannot_start_leaves_its_pairs_inconclusive_and_starts_again
         real, pool.ctx = pool.ctx, _NoProcesses(pool.ctx)  # type: ignore[assignment]
         failed = limit.decide(good)
         assert all(d.reason.startswith("could not start a worker process: BlockingIOError")
-                   and stopped(d) for d in failed)
+                   and d.transient for d in failed)
         assert limit._pool is None  # a fresh pool, with the real context, for the next chunk
         assert limit.decide(good) == Syntactic().decide(good)
     finally:

@@ -14,7 +14,7 @@ from afcheck_equivalence.records import Eq, Inconclusive, Noneq, Pair  # noqa: E
 from afcheck_equivalence.sae import Sae  # noqa: E402
 from afcheck_smt.prover import SmtProver  # noqa: E402
 
-from afcheck.types import ProofTask, Verdict  # noqa: E402
+from afcheck.types import ProofTask, Verdict, VerdictKind  # noqa: E402
 
 
 class CountingProver:
@@ -288,3 +288,31 @@ def test_two_different_premises_that_always_hold_are_not_eq() -> None:
     same = decide("theorem a (x : ℝ) (h : x ≥ 1) : x + 0 = x + 0 * x := by sorry",
                   "theorem b (y : ℝ) (h : 1 ≤ y) : y + 0 = y + 0 * y := by sorry")
     assert isinstance(same, Eq)
+
+
+class VacuityStopped:
+    """The real smt prover, except that the vacuity checks (``… : False``) are stopped at a
+    limit, as a z3 timeout stops them: transient INCONCLUSIVE."""
+
+    name = "smt"
+    version = "1"
+
+    def __init__(self) -> None:
+        self.inner = SmtProver(timeout_ms=2000)
+
+    def prove(self, tasks: Sequence[ProofTask]) -> list[Verdict]:
+        decided = self.inner.prove(tasks)
+        return [Verdict(VerdictKind.INCONCLUSIVE, self.name, reason="z3 returned unknown "
+                        "(timeout)", transient=True) if "sae_vacuity" in t.statement else v
+                for t, v in zip(tasks, decided, strict=True)]
+
+
+def test_an_eq_whose_vacuity_check_a_limit_stopped_is_transient() -> None:
+    # Had the check been decided, the pair could be flagged vacuous (not Eq): the Eq holds
+    # for this run only, and the next one asks again.
+    reference = "theorem a (x : ℝ) (h : x = 2) : x ^ 2 = 4 := by sorry"
+    candidate = "theorem b (y : ℝ) (h : y = 2) : y ^ 2 = 4 := by sorry"
+    (stopped,) = Sae(VacuityStopped()).decide([Pair("p", reference, candidate)])
+    assert isinstance(stopped, Eq) and stopped.transient
+    (decided,) = Sae(SmtProver(timeout_ms=2000)).decide([Pair("p", reference, candidate)])
+    assert isinstance(decided, Eq) and not decided.transient

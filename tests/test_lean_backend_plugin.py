@@ -128,6 +128,22 @@ def test_a_prove_budget_reaches_the_lean_provers_as_their_options() -> None:
         assert entry.budget(Budget(seconds=2.5), {}) == {"statement_s": "2.5"}
 
 
+def test_the_statement_deadline_leaves_the_fingerprint() -> None:
+    from afcheck_lean.factories import VOLATILE
+
+    from afcheck.components import describe
+
+    for name in ("lean-tactics", "deepseek"):
+        entry = get_plugins().registry("prover").get(name)
+        assert entry.volatile == VOLATILE == {"statement_s"}
+        bounded = describe(object(), name, {"workers": "2", "statement_s": "30"},
+                           entry.volatile)
+        assert bounded.fingerprint == describe(object(), name, {"workers": "2"},
+                                               entry.volatile).fingerprint
+        assert bounded.fingerprint != describe(object(), name, {"workers": "3"},
+                                               entry.volatile).fingerprint
+
+
 def test_a_lean_budget_that_contradicts_an_option_or_cannot_hold_is_refused() -> None:
     with pytest.raises(UsageError, match=r"sets lean-tactics's option memory_mb=16000, and "
                        r"--prover-opt gives memory_mb=12000; keep one of them"):

@@ -106,3 +106,20 @@ def test_a_missing_prompt_file_is_one_line(tmp_path) -> None:  # type: ignore[no
     factory = preset_factory(FRONTIER, client_factory=lambda options, p: _Recording())
     with pytest.raises(UsageError, match="prompt_file .*nope.toml: cannot read it"):
         factory({"prompt_file": str(tmp_path / "nope.toml")})
+
+
+def test_a_request_deadline_leaves_the_fingerprint_so_paid_replies_are_found_again() -> None:
+    from afcheck.method import Choice
+    from afcheck.plugins import Plugins
+    from afcheck.registry import FORMALISER
+    from afcheck.runtime import Components
+
+    components = Components(Plugins(autoload=True))
+
+    def fingerprint(**options: str) -> str:
+        built = components.get(FORMALISER, Choice.of(
+            "kimina", {"base_url": "http://127.0.0.1:9/v1", **options}))
+        return built.fingerprint
+
+    assert fingerprint(deadline_s="600") == fingerprint() == fingerprint(deadline_s="60")
+    assert fingerprint(temperature="0.7") != fingerprint()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from afcheck_smt import budget_options
-from afcheck_smt.prover import decide
+from afcheck_smt.prover import decide, stopped_at_limit
 
 from afcheck.budget import Budget
 from afcheck.types import ProofTask, VerdictKind
@@ -36,13 +36,70 @@ def test_a_budget_is_the_deadline_split_over_the_z3_calls() -> None:
     assert budget_options(Budget(seconds=3), {}) == {"deadline_s": "3", "timeout_ms": "1500"}
     assert budget_options(Budget(seconds=3), {"timeout_ms": "700"}) == {"deadline_s": "3"}
     assert budget_options(Budget(), {}) == {}
+    assert budget_options(Budget(seconds=3), {"timeout_ms": "1500"}) == {"deadline_s": "3"}
+
+
+def test_a_z3_timeout_whose_calls_outlast_the_budget_is_refused() -> None:
+    # In this process only z3's timeout holds: 2 × 10 s would be four times a 5 s budget.
+    with pytest.raises(ValueError, match=r"timeout_ms=10000 .* 20 s, more than its 5 s.*"
+                                         r"timeout_ms=2500 or less"):
+        budget_options(Budget(seconds=5), {"timeout_ms": "10000"})
+    with pytest.raises(ValueError, match="timeout_ms=1501"):
+        budget_options(Budget(seconds=3), {"timeout_ms": "1501"})
+
+
+def test_the_refusal_reaches_the_user_as_one_line() -> None:
+    from afcheck.errors import UsageError
+    from afcheck.method import Choice
+    from afcheck.plugins import Plugins
+    from afcheck.registry import PROVER
+    from afcheck.runtime import Components, Runtime
+
+    runtime = Runtime(Components(Plugins(autoload=True)),
+                      budgets={"faithfulness": {"prove": Budget(seconds=5)}})
+    with pytest.raises(UsageError) as refused:
+        runtime.budgeted(PROVER, Choice.of("smt", {"timeout_ms": "10000"}), "faithfulness",
+                         "prove")
+    message = str(refused.value)
+    assert "\n" not in message
+    assert message.startswith("--budget faithfulness.prove: --prover-opt timeout_ms=10000")
+
+
+def test_the_deadline_leaves_the_cache_key_and_z3s_timeout_changes_it() -> None:
+    from afcheck.method import Choice
+    from afcheck.plugins import Plugins
+    from afcheck.registry import PROVER
+    from afcheck.runtime import Components
+
+    components = Components(Plugins(autoload=True))
+
+    def fingerprint(**options: str) -> str:
+        return components.get(PROVER, Choice.of("smt", options)).fingerprint
+
+    # Past deadline_s the worker is killed: a transient verdict, never cached.
+    assert fingerprint(deadline_s="600") == fingerprint()
+    assert fingerprint(timeout_ms="700") != fingerprint()
+
+
+@pytest.mark.parametrize("reason", ["timeout", "canceled", "max. memory exceeded",
+                                    "out of memory"])
+def test_z3_unknown_for_a_limit_is_transient(reason: str) -> None:
+    # "out of memory" is z3's reason under an address-space limit just above what the
+    # process holds (not reproducible at will in a test: the allocation that fails varies).
+    assert stopped_at_limit(reason)
+
+
+@pytest.mark.parametrize("reason", ["incomplete", "(incomplete (theory arithmetic))",
+                                    "smt tactic failed to show goal to be sat/unsat"])
+def test_z3_unknown_of_the_statement_itself_is_not_transient(reason: str) -> None:
+    assert not stopped_at_limit(reason)
     with pytest.raises(ValueError, match="memory cannot be bounded"):
         budget_options(Budget(memory_mb=512), {})
 
 
 _OUT_OF_MEMORY = """
 import resource, sys
-from afcheck_smt.prover import decide
+from afcheck_smt.prover import decide, stopped_at_limit
 from afcheck.types import ProofTask
 decide(ProofTask("warm", "theorem t (x : ℕ) : x + 1 > 0 := by sorry"))
 statement = "theorem t (x : ℕ) : " + " + ".join(["x"] * 2_000_000) + " ≥ 0 := by sorry"

@@ -236,6 +236,12 @@ def _engine_kwargs(options: Options, defaults: Mapping[str, Any]) -> dict[str, A
     return kwargs
 
 
+VOLATILE: frozenset[str] = frozenset({"deadline_s"})
+"""Options that change no reply the cache keeps (:attr:`afcheck.registry.Entry.volatile`):
+a request stopped at its deadline is a backend error, ``transient``, never cached, and any
+other reply is the same whatever the deadline."""
+
+
 def request_budget(budget: Budget, options: Mapping[str, str]) -> dict[str, str]:
     """The client options that carry a stage's budget on one model request
     (:class:`afcheck.registry.BudgetOptions`): ``seconds`` is ``deadline_s``, the whole

@@ -57,8 +57,9 @@ class Components:
         if key not in self._built:
             options = dict(choice.options)
             made = self.plugins.create(kind, choice.name, options, self._part)
-            self._built[key] = describe(made, choice.name, options)
-            plugin = self.plugins.registry(kind).get(choice.name).plugin
+            entry = self.plugins.registry(kind).get(choice.name)
+            self._built[key] = describe(made, choice.name, options, entry.volatile)
+            plugin = entry.plugin
             self._recipes[id(made)] = Recipe(kind.name, choice.name,
                                              tuple(sorted(options.items())), plugin,
                                              self.plugins.origins.get(plugin, ""))

@@ -78,6 +78,7 @@ class BeqPlus:
             commands.extend(source.removesuffix(_SORRY) + f" := by\n  {body}" for body in CASCADE)
         replies = self.pool.run(commands)  # type: ignore[attr-defined]
         done: dict[tuple[int, str], Obligation | None] = {}
+        failed: dict[int, bool] = {}
         k = 0
         for i, direction, source in plans:
             found = None
@@ -85,6 +86,8 @@ class BeqPlus:
             for _ in CASCADE:
                 reply, command = replies[k], commands[k]
                 k += 1
+                if isinstance(reply, Failure):
+                    failed[i] = True
                 if found is None and not isinstance(reply, Failure) and _closed(reply,
                                                                                 target_line):
                     found = Obligation(direction, command)
@@ -100,7 +103,10 @@ class BeqPlus:
             else:
                 missing = [d for d, p in zip(("reference ⇒ candidate", "candidate ⇒ reference"),
                                              proofs, strict=True) if p is None]
-                out[i] = Inconclusive(self.name, f"no cascade proof of {', '.join(missing)}")
+                # A command that got no answer (a timeout, a crashed REPL) says nothing about
+                # the pair: the decision is this run's only.
+                out[i] = Inconclusive(self.name, f"no cascade proof of {', '.join(missing)}",
+                                      transient=failed.get(i, False))
         return [d for d in out if d is not None]
 
 

@@ -14,8 +14,8 @@ batch, whatever its size, gets the pair limit as its allowance (a batch of ordin
 takes a small part of it). A batch whose worker is killed (past the allowance), runs out of
 memory, dies or raises is split in halves, retried on the pool's workers side by side, until
 the batch is one pair: that pair is Inconclusive with the reason (``time limit: …``,
-``over budget: … memory``, ``the criterion failed: …``), which :func:`stopped` recognises so
-that the result cache never keeps it. A pair that hangs costs at most
+``over budget: … memory``, ``the criterion failed: …``) and ``transient``, so that the
+result cache never keeps it. A pair that hangs costs at most
 ``1 + log2(batch)`` allowances of one worker, while the other workers go on.
 
 A pool that cannot start leaves that round's pairs Inconclusive with the reason, and is
@@ -38,7 +38,7 @@ from afcheck.runtime.workers import JOBS_VARIABLE, PoolError, WorkerPool, defaul
 from afcheck_equivalence.kinds import EquivalenceCriterion
 from afcheck_equivalence.records import Decision, Inconclusive, Pair
 
-__all__ = ["BATCH", "PairLimit", "STOPPED", "TIME_LIMIT", "limit_for", "stopped"]
+__all__ = ["BATCH", "PairLimit", "TIME_LIMIT", "limit_for"]
 
 BATCH = 8
 """The most pairs one worker decides in one call."""
@@ -46,13 +46,6 @@ BATCH = 8
 TIME_LIMIT = "time limit"
 OVER_MEMORY = "over budget"
 FAILED = "the criterion failed"
-STOPPED = (TIME_LIMIT, OVER_MEMORY, FAILED, "could not start a worker process")
-"""How the reason of a pair the limit stopped begins: the pair's result in this run only."""
-
-
-def stopped(decision: Decision) -> bool:
-    """Whether the limit, not the criterion, gave this decision (never cached)."""
-    return decision.reason.startswith(STOPPED)
 
 
 @dataclass(frozen=True)
@@ -101,7 +94,8 @@ class PairLimit:
                     half = len(batch) // 2
                     again += [batch[:half], batch[half:]]
                 else:
-                    out[batch[0]] = Inconclusive(self.name, self._reason(answer))
+                    out[batch[0]] = Inconclusive(self.name, self._reason(answer),
+                                                 transient=True)
             todo = again
         return [out[i] for i in range(len(pairs))]
 
@@ -123,7 +117,8 @@ class PairLimit:
         except PoolError as exc:
             self.close()
             return [[Inconclusive(self.name, f"{exc}; the workers are started again for "
-                                  "the next chunk") for _ in batch] for batch in batches]
+                                  "the next chunk", transient=True) for _ in batch]
+                    for batch in batches]
 
     def _reason(self, answer: _Stopped) -> str:
         if answer.timed_out:

@@ -55,7 +55,8 @@ class Logical:
                                  obligation, (), (obligation,)))
             else:
                 out.append(Inconclusive(self.name, f"T ↔ T' undecided: {verdict.reason}",
-                                        "statement", (), (obligation,)))
+                                        "statement", (), (obligation,),
+                                        transient=verdict.transient))
         return [replace(d, read=both.read) for d, both in zip(out, reads, strict=True)]
 
     def _plan(self, both: PairRead) -> tuple[str, str] | Decision:

@@ -530,7 +530,7 @@ def _decide_pairs(runtime: Runtime, choice: Choice, pairs: list[tuple[Item, str]
     limit". Decided here instead: a criterion that is ``contained`` (it cannot outlive the
     limit here), or one registered in this process (no worker can build it)."""
     from afcheck_equivalence.kinds import CRITERION
-    from afcheck_equivalence.limit import limit_for, stopped
+    from afcheck_equivalence.limit import limit_for
 
     built = runtime.component(CRITERION, choice)
     criterion = built.component
@@ -544,7 +544,7 @@ def _decide_pairs(runtime: Runtime, choice: Choice, pairs: list[tuple[Item, str]
         made = runtime.cached("equivalence", built, pairs,  # type: ignore[arg-type]
                               key=lambda p: (p[0].reference, p[1], p[0].header), call=call,
                               dump=lambda d: d.to_json(), load=decision_from_json,
-                              keep=lambda d: not stopped(d))
+                              keep=lambda d: not d.transient)
     finally:
         if limit is not None:
             limit.close()

@@ -12,6 +12,10 @@ A :class:`Pair` is a reference and a candidate Lean statement; a criterion answe
 ``flags`` mark what a reader must know (``vacuous-reference``, ``vacuous-candidate``,
 ``alignments-capped``).
 
+``transient`` marks a decision that rests on a limit, not on the pair: a prover verdict that
+was ``transient`` (a timeout, a killed worker, a solver out of memory) or the pair limit
+stopping the pair. It is this run's answer only: the result cache never keeps it.
+
 The codec: each decision's ``to_json`` writes it whole (alignment, obligations) and
 :func:`decision_from_json` reads it back (the result cache).
 :func:`afcheck_equivalence.method.to_json` writes each pair of a result file with its
@@ -81,6 +85,8 @@ class Obligation:
             record["evidence"] = verdict.evidence
         if verdict.counterexample:
             record["counterexample"] = dict(verdict.counterexample)
+        if verdict.transient:
+            record["transient"] = True
         return record
 
 
@@ -98,6 +104,8 @@ class Eq:
     read: tuple[bool, bool] | None = None
     """Whether the front end read the reference and the candidate; ``None`` when the
     criterion does not use it (or the pair limit stopped the pair)."""
+    transient: bool = False
+    """Rests on a limit (a transient verdict, a stopped pair): never cached."""
 
     kind = DecisionKind.EQ
 
@@ -118,6 +126,8 @@ class Noneq:
     read: tuple[bool, bool] | None = None
     """Whether the front end read the reference and the candidate; ``None`` when the
     criterion does not use it (or the pair limit stopped the pair)."""
+    transient: bool = False
+    """Rests on a limit (a transient verdict, a stopped pair): never cached."""
 
     kind = DecisionKind.NONEQ
 
@@ -142,6 +152,8 @@ class Inconclusive:
     read: tuple[bool, bool] | None = None
     """Whether the front end read the reference and the candidate; ``None`` when the
     criterion does not use it (or the pair limit stopped the pair)."""
+    transient: bool = False
+    """Rests on a limit (a transient verdict, a stopped pair): never cached."""
 
     kind = DecisionKind.INCONCLUSIVE
 
@@ -166,6 +178,8 @@ def _json(decision: Decision, obligations: tuple[Obligation, ...], component: st
     }
     if decision.read is not None:
         record["read"] = list(decision.read)
+    if decision.transient:
+        record["transient"] = True
     if failed is not None:
         record["failed_obligation"] = failed.to_json()
         if failed.verdict is not None and failed.verdict.counterexample:
@@ -180,7 +194,8 @@ def _obligation_from_json(data: Mapping[str, Any]) -> Obligation:
         verdict = Verdict(VerdictKind(data["verdict"]), str(data.get("backend", "")),
                           bool(data.get("certified", False)), str(data.get("reason", "")),
                           str(data.get("evidence", "")),
-                          dict(counterexample) if counterexample else None)
+                          dict(counterexample) if counterexample else None,
+                          transient=bool(data.get("transient", False)))
     return Obligation(str(data["role"]), str(data["statement"]), verdict)
 
 
@@ -193,16 +208,18 @@ def decision_from_json(data: Mapping[str, Any]) -> Decision:
     sides = data.get("read")
     read = (bool(sides[0]), bool(sides[1])) if isinstance(sides, list) and len(sides) == 2 \
         else None
+    transient = bool(data.get("transient", False))
     kind = DecisionKind(data["decision"])
     if kind is DecisionKind.EQ:
-        return Eq(criterion, reason, alignment, obligations, flags, read)
+        return Eq(criterion, reason, alignment, obligations, flags, read, transient)
     component = str(data.get("component") or "")
     if kind is DecisionKind.NONEQ:
         failed = data.get("failed_obligation")
         return Noneq(criterion, reason, component,
                      _obligation_from_json(failed) if failed else None, alignment, obligations,
-                     flags, read)
-    return Inconclusive(criterion, reason, component, alignment, obligations, flags, read)
+                     flags, read, transient)
+    return Inconclusive(criterion, reason, component, alignment, obligations, flags, read,
+                        transient)
 
 
 # -- the result file ----------------------------------------------------------------------

@@ -28,7 +28,7 @@ Eq is also a logical equivalence.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from afcheck.components import Prover
@@ -108,6 +108,26 @@ class _Case:
     skipped: int = 0
     """Alignments left untried (see :meth:`Sae.decide`): like a cap, they rule out Noneq."""
     vacuity: list[Obligation] = field(default_factory=list)
+
+
+def _every(plan: _Plan) -> Iterator[Obligation]:
+    """Every obligation of ``plan``, decided or not, its structural plan's included."""
+    yield from plan.premises + plan.conclusion + plan.witness + plan.trivial
+    yield from plan.trivial_premises
+    for leaf in plan.leaves:
+        for orientation in leaf.orientations:
+            yield from orientation
+    if plan.structural is not None:
+        yield from _every(plan.structural)
+
+
+def _rests_on_limit(case: _Case, verdicts: Mapping[tuple[str, str], Verdict]) -> bool:
+    """Whether any obligation of ``case`` got a ``transient`` verdict. Checked over every
+    alignment and step, not only those the decision shows: a vacuity check or a trivial
+    conclusion that a limit left open changes which decision the others give."""
+    asked = [*case.vacuity, *(o for plan in case.plans for o in _every(plan))]
+    return any((v := verdicts.get((o.statement, case.header))) is not None and v.transient
+               for o in asked)
 
 
 def _theorem(name: str, binders: tuple[A.Binder, ...], body: A.Expr) -> str:
@@ -200,8 +220,10 @@ class Sae:
                     relational.extend((o.statement, case.header)
                                       for o in plan.structural.obligations())
         verdicts.update(discharge(self.prover, relational))
-        return [replace(case.done if case.done is not None else self._decide(case, verdicts),
-                        read=case.read) for case in cases]
+        return [replace(case.done, read=case.read) if case.done is not None
+                else replace(self._decide(case, verdicts), read=case.read,
+                             transient=_rests_on_limit(case, verdicts))
+                for case in cases]
 
     # --- planning ---------------------------------------------------------------------
     def _plan(self, pair: Pair) -> _Case:

@@ -36,15 +36,20 @@ def _budget(budget: Budget, options: Mapping[str, str]) -> Mapping[str, str]:
     return budget_options(budget, options)
 
 
+_VOLATILE = ("statement_s",)
+""":data:`afcheck_lean.factories.VOLATILE`, named here so that registering imports no Lean
+client (``tests/test_lean_backend_plugin.py`` checks they agree)."""
+
+
 @hookimpl
 def afcheck_register_provers(register: Register) -> None:
     register("lean-tactics", lazy("afcheck_lean.factories:make_tactics"),
              description="fixed tactic portfolio on the statement and its negation, kernel-checked",
-             details={"backend": "lean-interact"}, budget=_budget)
+             details={"backend": "lean-interact"}, budget=_budget, volatile=_VOLATILE)
     register("deepseek", lazy("afcheck_lean.factories:make_deepseek"),
              description="DeepSeek-Prover-V2 pass@k, every candidate kernel-checked",
              details={"backend": "lean-interact", "model": "deepseek-ai/DeepSeek-Prover-V2-7B"},
-             budget=_budget)
+             budget=_budget, volatile=_VOLATILE)
 
 
 @hookimpl

@@ -119,6 +119,12 @@ def statement_seconds(options: Mapping[str, str], component: str) -> float | Non
     return value
 
 
+VOLATILE: frozenset[str] = frozenset({"statement_s"})
+"""Options of ``lean-tactics`` and ``deepseek`` that change no verdict the cache keeps
+(:attr:`afcheck.registry.Entry.volatile`): a statement that spends its ``statement_s`` is
+INCONCLUSIVE and ``transient``, and one decided within it is decided the same without it."""
+
+
 def budget_options(budget: Budget, options: Mapping[str, str]) -> dict[str, str]:
     """The options of the Lean checkers and provers that carry a stage's budget
     (:class:`afcheck.registry.BudgetOptions`): ``seconds`` is ``statement_s``, the wall clock

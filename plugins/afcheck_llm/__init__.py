@@ -12,7 +12,7 @@ from afcheck.registry import Register
 @hookimpl
 def afcheck_register_formalisers(register: Register) -> None:
     from afcheck.llm import preset_factory
-    from afcheck.llm.options import request_budget
+    from afcheck.llm.options import VOLATILE, request_budget
     from afcheck.model import ModelRef
     from afcheck_llm.presets import PRESETS
 
@@ -26,6 +26,7 @@ def afcheck_register_formalisers(register: Register) -> None:
             model=ModelRef(preset.model, preset.context_tokens),
             # A stage's seconds: one request's deadline, retries included (HTTP only).
             budget=request_budget,
+            volatile=VOLATILE,  # a paid reply is kept whatever the deadline it came within
         )
 
 

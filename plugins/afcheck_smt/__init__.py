@@ -67,9 +67,11 @@ def budget_options(budget: Budget, options: Mapping[str, str]) -> dict[str, str]
     """The options that carry a stage's budget (:class:`afcheck.registry.BudgetOptions`):
     ``seconds`` is the deadline of one statement (a pool worker past it is killed) and,
     unless the user gave ``timeout_ms``, split over the two z3 calls a statement may need, so
-    that a statement decided in this process keeps to it too. ``memory_mb`` is refused:
-    small batches are decided in this process, where one statement's memory cannot be
-    bounded."""
+    that a statement decided in this process keeps to it too. The deadline holds only in the
+    pool (small batches are decided in this process), so a user's ``timeout_ms`` whose two
+    calls could outlast ``seconds`` contradicts the budget: :class:`ValueError`.
+    ``memory_mb`` is refused: small batches are decided in this process, where one
+    statement's memory cannot be bounded."""
     if budget.memory_mb is not None:
         raise ValueError("the prover 'smt' decides small batches in this process, where "
                          "memory cannot be bounded; leave memory_mb unset (its pool workers "
@@ -77,8 +79,16 @@ def budget_options(budget: Budget, options: Mapping[str, str]) -> dict[str, str]
     if budget.seconds is None:
         return {}
     out = {"deadline_s": f"{budget.seconds:g}"}
-    if "timeout_ms" not in options:
-        out["timeout_ms"] = str(max(1, math.floor(budget.seconds * 1000 / 2)))
+    most = max(1, math.floor(budget.seconds * 1000 / 2))
+    given = options.get("timeout_ms")
+    if given is None:
+        out["timeout_ms"] = str(most)
+    elif given.strip().isdigit() and int(given) > most:
+        # A malformed value is left to the factory, which names the option.
+        raise ValueError(f"--prover-opt timeout_ms={given} lets a statement's two z3 calls "
+                         f"take {2 * int(given) / 1000:g} s, more than its {budget.seconds:g} s "
+                         f"(a small batch is decided in this process, where only z3's "
+                         f"timeout holds); give timeout_ms={most} or less, or leave it out")
     return out
 
 
@@ -92,4 +102,6 @@ def afcheck_register_provers(register: Any) -> None:
                  "options": "timeout_ms (2000), jobs (CPUs), deadline_s (5 × timeout, ≥ 10), "
                             "isolate (false; true: every batch in the pool)"},
         budget=budget_options,
+        # A statement past deadline_s has its worker killed: transient, never cached.
+        volatile=("deadline_s",),
     )

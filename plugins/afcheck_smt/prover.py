@@ -130,8 +130,16 @@ def _inconclusive(reason: str, *, transient: bool = False) -> Verdict:
     return Verdict(VerdictKind.INCONCLUSIVE, BACKEND, reason=reason, transient=transient)
 
 
-_Z3_LIMITS = ("timeout", "canceled", "max. resource limit exceeded", "max. memory exceeded")
-"""``reason_unknown`` of a z3 call stopped at a limit rather than by the statement."""
+_Z3_LIMITS = ("timeout", "canceled", "max. resource limit exceeded", "max. memory exceeded",
+              "out of memory")
+"""``reason_unknown`` of a z3 call stopped at a limit rather than by the statement (``out of
+memory``: z3's allocator failed, e.g. under a worker's address-space limit)."""
+
+
+def stopped_at_limit(reason_unknown: str) -> bool:
+    """Whether z3's ``unknown`` with this reason comes from a limit (its time, its memory, the
+    process's memory), so that the verdict is transient: a run with more of it may decide."""
+    return reason_unknown in _Z3_LIMITS
 
 
 def _decide(task: ProofTask, timeout_ms: int) -> Verdict:
@@ -171,13 +179,13 @@ def _solve(statement: Any, timeout_ms: int) -> Verdict:
         return Verdict(VerdictKind.PROVED, BACKEND, reason="hypotheses ∧ ¬conclusion is unsat")
     if result == "unknown":
         return _inconclusive(f"z3 returned unknown ({payload}) on hypotheses ∧ ¬conclusion",
-                             transient=payload in _Z3_LIMITS)
+                             transient=stopped_at_limit(str(payload)))
     if not statement.params and not statement.hypotheses:
         again, detail = _check(side + [conclusion], timeout_ms)
         if again == "unsat":
             return Verdict(VerdictKind.REFUTED, BACKEND, reason="the statement is unsat")
         return _inconclusive(f"z3 could not prove the negation ({again} {detail or ''})".strip(),
-                             transient=again == "unknown" and detail in _Z3_LIMITS)
+                             transient=again == "unknown" and stopped_at_limit(str(detail)))
     return _refutation(statement, payload, enc.variables)
 
 
