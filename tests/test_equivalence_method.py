@@ -354,6 +354,8 @@ def test_a_stalled_formaliser_request_leaves_its_pair_inconclusive_and_uncached(
                            "--cache-dir", str(cache)], capture_output=True, text=True,
                           timeout=300)
     assert json.loads(info.stdout)["entries"]["formalise"] == 1
+
+
 class StallingProver:
     """A prover in this process that a limit stops on every statement naming ``stuck``
     (a transient INCONCLUSIVE, as a z3 timeout or a killed worker gives) and that proves
