@@ -192,3 +192,99 @@ def test_only_what_cannot_outlive_the_limit_is_decided_in_process() -> None:
         assert limit_for(components, sae, "sae", Budget()) is None
     finally:
         components.close()
+
+
+_CHILD = """
+import os, sys
+from afcheck_equivalence.kinds import CRITERION
+from afcheck_equivalence.limit import PairLimit
+from afcheck_equivalence.records import Pair
+from afcheck.budget import Budget
+from afcheck.method import Choice
+from afcheck.plugins import Plugins
+from afcheck.runtime import Components
+
+plugins = Plugins(autoload=True)
+plugins.register_module("stuckcriterion")
+components = Components(plugins)
+recipe = components.recipe(components.get(CRITERION, Choice.of("stuck", {})).component)
+limit = PairLimit("stuck", recipe, plugins.rebuilder(), Budget(seconds=60), jobs=2)
+statement = "theorem t : 1 = 1 := by sorry"
+limit.decide([Pair("a", statement, statement), Pair("b", statement, statement)])
+print(" ".join(str(w.process.pid) for w in limit._pool._workers), flush=True)
+if sys.argv[1] == "killed":
+    import threading, time
+    stuck = "theorem stuck : 1 = 1 := by sorry"
+    threading.Thread(target=limit.decide, args=([Pair("s", stuck, stuck)],), daemon=True).start()
+    time.sleep(1)  # a worker is now deciding the pair that never ends
+    os._exit(0)  # no atexit, no finalizer, no close: the workers must notice on their own
+"""
+
+
+def _running(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.parametrize("ending", ["exits", "killed"])
+def test_no_worker_outlives_the_process_that_used_the_limit(ending: str) -> None:
+    # A cluster actor unpickles its own limit, which the run never closes: its pool must go
+    # with the actor's process.
+    import os
+    import subprocess
+    import sys
+    import time
+
+    from conftest import TEST_PLUGINS
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TEST_PLUGINS),
+                                                        os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-c", _CHILD, ending], capture_output=True,
+                          text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    workers = [int(pid) for pid in done.stdout.split()]
+    assert len(workers) == 2
+    end = time.monotonic() + 10
+    while any(_running(pid) for pid in workers) and time.monotonic() < end:
+        time.sleep(0.05)
+    assert not [pid for pid in workers if _running(pid)]
+
+
+def test_a_stopped_pair_leaves_no_traceback_on_the_terminal() -> None:
+    import os
+    import subprocess
+    import sys
+
+    from conftest import TEST_PLUGINS
+
+    stuck = "theorem stuck : 1 = 1 := by sorry"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TEST_PLUGINS),
+                                                        os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-m", "afcheck", "--plugin", "stuckcriterion",
+                           "equiv", stuck, stuck, "--criterion", "stuck", "--budget",
+                           "equivalence.pair.seconds=2"],
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "time limit" in done.stdout + done.stderr
+    assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr, done.stderr
+
+
+def test_a_copy_of_a_used_limit_starts_its_own_pool(tmp_path: Path) -> None:
+    import pickle
+
+    limit, _ = limit_of(tmp_path, Budget(seconds=60), jobs=1)
+    try:
+        assert [d.kind for d in limit.decide(good_pairs(2))] == [
+            d.kind for d in Syntactic().decide(good_pairs(2))]
+        copy = pickle.loads(pickle.dumps(limit))
+        assert copy._pool is None and limit._pool is not None
+        try:
+            assert [d.kind for d in copy.decide(good_pairs(2))] == [
+                d.kind for d in Syntactic().decide(good_pairs(2))]
+        finally:
+            copy.close()
+    finally:
+        limit.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 from slowfns import square_or_hang
 
@@ -117,3 +118,99 @@ def test_a_worker_that_does_not_start_in_time_is_killed_and_its_item_fails() -> 
     finally:
         workers.close()
     assert 3.0 <= time.monotonic() - start < 20
+
+
+def running(pid: int) -> bool:
+    """Whether ``pid`` is a live process (a zombie waiting for PID 1 to reap it is not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def gone_within(pid: int, seconds: float) -> bool:
+    end = time.monotonic() + seconds
+    while running(pid):
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def test_a_killed_worker_takes_the_processes_its_item_started(tmp_path: Path) -> None:
+    from slowfns import start_sleep
+
+    workers: WorkerPool[str, object] = WorkerPool(
+        start_sleep, jobs=1, deadline_s=2.0,
+        on_timeout=lambda item, s: "timeout", on_error=lambda item, why: why)
+    marker = tmp_path / "sleep.hang"
+    try:
+        assert workers.map([str(marker)]) == ["timeout"]
+    finally:
+        workers.close()
+    grandchild = int(marker.read_text())
+    assert gone_within(grandchild, 5), f"the item's sleep ({grandchild}) outlived its worker"
+
+
+def test_a_stopped_worker_takes_the_processes_its_items_left(tmp_path: Path) -> None:
+    from slowfns import start_sleep
+
+    workers: WorkerPool[str, object] = WorkerPool(
+        start_sleep, jobs=1, deadline_s=30.0,
+        on_timeout=lambda item, s: "timeout", on_error=lambda item, why: why)
+    marker = tmp_path / "sleep.pid"
+    try:
+        [grandchild] = workers.map([str(marker)])
+        assert isinstance(grandchild, int) and running(grandchild)
+    finally:
+        workers.close()
+    assert gone_within(grandchild, 5), f"the item's sleep ({grandchild}) outlived the pool"
+
+
+def test_no_worker_is_started_after_the_last_item_times_out() -> None:
+    # A replacement started for nothing would still be starting when close() shut its pipe,
+    # and print a BrokenPipeError traceback.
+    workers = pool(deadline_s=1.0)
+    try:
+        assert workers.map([-1]) == ["timeout -1 after 1.0s"]
+        assert workers._workers == []
+        assert workers.map([3]) == [9]  # the next call starts a worker again
+    finally:
+        workers.close()
+
+
+_OWNER = """
+import os, sys, threading, time
+from pathlib import Path
+from afcheck.runtime.workers import WorkerPool
+from slowfns import start_sleep
+
+marker = Path(sys.argv[1])
+workers = WorkerPool(start_sleep, jobs=1, deadline_s=60.0,
+                     on_timeout=lambda item, s: "timeout", on_error=lambda item, why: why)
+threading.Thread(target=workers.map, args=([str(marker)],), daemon=True).start()
+while not marker.exists() or not marker.read_text():
+    time.sleep(0.05)
+print(workers._workers[0].process.pid, flush=True)
+os._exit(0)  # killed mid-item: no close, no atexit
+"""
+
+
+def test_a_pool_whose_process_dies_leaves_neither_workers_nor_their_children(
+        tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from conftest import TEST_PLUGINS
+
+    marker = tmp_path / "sleep.hang"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TEST_PLUGINS),
+                                                        os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-c", _OWNER, str(marker)], capture_output=True,
+                          text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    worker, grandchild = int(done.stdout), int(marker.read_text())
+    assert gone_within(worker, 5), f"the worker ({worker}) outlived its pool's process"
+    assert gone_within(grandchild, 5), f"the item's sleep ({grandchild}) outlived its pool"

@@ -5,12 +5,22 @@ timeout would hold a worker, and the run, forever. Here each worker gets one ite
 an item that outlives its deadline has its worker killed and replaced, and gets the result
 ``on_timeout(item)`` (a prover returns INCONCLUSIVE with the reason). Workers are started
 with ``spawn``, so no solver state is inherited from the parent.
+
+Each worker leads its own session (process group), and the whole group dies with the worker:
+the pool kills the group when it kills or stops a worker, a worker ends its group when its pipe
+closes, and a worker whose pool's process has died (killed, or a cluster actor that exits without
+:meth:`WorkerPool.close`) ends its group within a fraction of a second. A Lean REPL an item
+started goes with its worker instead of being left to PID 1, and a nested pool's workers, each
+watching the worker that started them, follow.
 """
 
 from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import signal
+import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection, wait
@@ -55,8 +65,51 @@ def _limit_memory(memory_mb: int | None) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
 
+def _end_group() -> None:
+    """Kill this worker's group, the worker last: the processes its items started (a Lean
+    REPL, a nested pool's workers) go with it."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError, AttributeError):
+            pass
+    os.killpg(0, signal.SIGKILL)
+
+
+def _watch(parent: int) -> None:
+    """End the group once ``parent``, the pool's process, has died: a pool whose process is
+    killed, or exits without :meth:`WorkerPool.close` (a cluster actor), leaves nothing behind.
+    A thread, not ``PR_SET_PDEATHSIG``: that signal would kill the worker alone, leaving its
+    children, and fires when the parent's starting *thread* exits."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(_WATCH_S)
+        _end_group()
+
+    threading.Thread(target=watch, name="afcheck-watch-parent", daemon=True).start()
+
+
+_WATCH_S = 0.2
+"""How often a worker checks that the pool's process is alive."""
+
+
 def _serve(fn: Callable[[Any], Any], conn: Connection, memory_mb: int | None = None,
-           prepare: Callable[[], object] | None = None) -> None:
+           prepare: Callable[[], object] | None = None, parent: int | None = None) -> None:
+    # A session of its own: the pool kills this worker's whole group, the processes an item
+    # started with it.
+    os.setsid()
+    if parent is not None:
+        _watch(parent)
+    try:
+        _serve_items(fn, conn, memory_mb, prepare)
+    except (BrokenPipeError, ConnectionResetError, EOFError):
+        pass  # the pool closed the pipe (it stopped this worker, or gave up on it)
+    _end_group()
+
+
+def _serve_items(fn: Callable[[Any], Any], conn: Connection, memory_mb: int | None,
+                 prepare: Callable[[], object] | None) -> None:
     _limit_memory(memory_mb)
     if prepare is not None:
         try:
@@ -84,7 +137,8 @@ class _Worker:
     def __init__(self, ctx: Any, fn: Callable[[Any], Any], memory_mb: int | None = None,
                  prepare: Callable[[], object] | None = None) -> None:
         self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(target=_serve, args=(fn, child, memory_mb, prepare),
+        self.process = ctx.Process(target=_serve,
+                                   args=(fn, child, memory_mb, prepare, os.getpid()),
                                    daemon=True)
         try:
             self.process.start()
@@ -105,15 +159,31 @@ class _Worker:
         self.conn.send(item)
 
     def kill(self) -> None:
+        """Kill the worker and every process left in its group."""
+        self._kill_group()
         self.process.kill()
         self.process.join()
+        self._kill_group()  # a child started between the first signal and the worker's death
         self.conn.close()
 
     def stop(self) -> None:
+        """Let the worker finish (its pipe closes), then kill what it left in its group."""
         self.conn.close()
         self.process.join(timeout=5)
         if self.process.is_alive():
             self.kill()
+        self._kill_group()
+
+    def _kill_group(self) -> None:
+        # The group keeps the worker's pid as its id while any member lives, so the id names
+        # no other process; a worker not yet in its own session has no group yet (ESRCH).
+        pid = self.process.pid
+        if pid is None:
+            return
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
 
 
 class WorkerPool(Generic[T, R]):
@@ -192,7 +262,11 @@ class WorkerPool(Generic[T, R]):
                 status, value = worker.conn.recv()
             except (EOFError, OSError):
                 status, value = "error", "the worker process died"
-                worker = self._replace(worker)
+                fresh = self._retire(worker, pending)
+                if fresh is None:
+                    results[index] = self.on_error(items[index], value)
+                    continue
+                worker = fresh
             if status == "ready":
                 worker.started, worker.ready = time.monotonic(), True
                 busy[worker.conn] = worker
@@ -207,10 +281,22 @@ class WorkerPool(Generic[T, R]):
                 results[worker.index] = (
                     self.on_timeout(item, self.deadline_s) if worker.ready else
                     self.on_error(item, f"the worker did not start within {self.start_s:g} s"))
-                self._next(self._replace(worker), items, pending, busy)
+                fresh = self._retire(worker, pending)
+                if fresh is not None:
+                    self._next(fresh, items, pending, busy)
 
     def _allowed(self, worker: _Worker) -> float:
         return self.deadline_s if worker.ready else self.start_s
+
+    def _retire(self, worker: _Worker, pending: list[int]) -> _Worker | None:
+        """Kill ``worker``; its replacement when an item waits for it, else ``None`` (the
+        next :meth:`map` starts one): a worker started for nothing would still be starting
+        when :meth:`close` shuts its pipe."""
+        if pending:
+            return self._replace(worker)
+        worker.kill()
+        self._workers.remove(worker)
+        return None
 
     def _replace(self, worker: _Worker) -> _Worker:
         worker.kill()

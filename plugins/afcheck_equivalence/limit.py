@@ -20,12 +20,17 @@ result cache never keeps it. A pair that hangs costs at most
 
 A pool that cannot start leaves that round's pairs Inconclusive with the reason, and is
 started afresh for the next chunk; a worker that died is replaced by the pool.
+
+A copy of a limit (a cluster actor unpickles its own) starts its own pool, which no
+:meth:`PairLimit.close` of the driver reaches: each pool is also closed when its limit is
+collected or the interpreter exits, and its workers die with the process that started them.
 """
 
 from __future__ import annotations
 
 import math
 import os
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import cast
@@ -76,6 +81,13 @@ class PairLimit:
         self.memory_mb = budget.memory_mb
         self.jobs = jobs
         self._pool: WorkerPool[_Batch, _Answer] | None = None
+        self._closer: weakref.finalize[[], PairLimit] | None = None
+
+    def __getstate__(self) -> dict[str, object]:
+        # A copy starts its own pool: the processes of this one stay with this process.
+        state = dict(self.__dict__)
+        state["_pool"] = state["_closer"] = None
+        return state
 
     def decide(self, pairs: Sequence[Pair]) -> list[Decision]:
         """One decision per pair, in order."""
@@ -101,9 +113,9 @@ class PairLimit:
 
     def close(self) -> None:
         """Stop the workers (a later :meth:`decide` starts them again)."""
-        if self._pool is not None:
-            self._pool.close()
-            self._pool = None
+        if self._closer is not None:
+            self._closer()
+        self._pool = self._closer = None
 
     def _map(self, batches: list[_Batch]) -> list[_Answer]:
         if self._pool is None:
@@ -112,6 +124,8 @@ class PairLimit:
                 on_timeout=lambda batch, s: _Stopped(f"{s:g}", True),
                 on_error=lambda batch, why: _Stopped(why, False),
                 memory_mb=self.memory_mb, prepare=_Prepare(self.rebuild, self.recipe))
+            # At exit too: a copy on a cluster actor is never closed by the run's driver.
+            self._closer = weakref.finalize(self, self._pool.close)
         try:
             return self._pool.map(batches)
         except PoolError as exc:

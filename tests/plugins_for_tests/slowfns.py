@@ -39,3 +39,16 @@ def times_prepared(n: int) -> int:
 def hang_start() -> None:
     """A worker's start-up that never ends."""
     time.sleep(60)
+
+
+def start_sleep(path: str) -> int:
+    """Start a ``sleep`` (as an item starts a Lean REPL), write its pid to ``path``, and return
+    it; a ``path`` ending in ``.hang`` then hangs, as a stuck item does."""
+    import subprocess
+
+    child = subprocess.Popen(["sleep", "307"])
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(str(child.pid))
+    if path.endswith(".hang"):
+        time.sleep(60)
+    return child.pid
