@@ -127,3 +127,12 @@ def test_the_pair_limit_stops_a_criterion_that_hangs() -> None:
     assert record["reason"].startswith("time limit: no decision within 2 s")
     bad = afcheck(stuck, stuck, "--budget", "equivalence.pair.seconds=soon")
     assert bad.returncode == 2 and "seconds must be a number of seconds above 0" in bad.stderr
+
+
+def test_a_pair_budget_given_to_a_contained_criterion_is_held_in_a_worker() -> None:
+    statement = "theorem a (x : ℕ) : x + 1 = 1 + x := by sorry"
+    done = afcheck(statement, statement, "--criterion", "syntactic", "--json",
+                   "--budget", "equivalence.pair.seconds=30")
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert json.loads(done.stdout)["decision"] == "Eq"

@@ -190,6 +190,35 @@ def test_only_what_cannot_outlive_the_limit_is_decided_in_process() -> None:
         limited = limit_for(components, sae, "sae", budget)
         assert isinstance(limited, PairLimit) and limited._pool is None  # nothing started yet
         assert limit_for(components, sae, "sae", Budget()) is None
+        # A pair budget the user set holds for a contained criterion too: in workers.
+        asked = limit_for(components, syntactic, "syntactic", budget, asked=True)
+        assert isinstance(asked, PairLimit)
+    finally:
+        components.close()
+
+
+def test_a_pair_budget_the_user_set_is_refused_for_a_criterion_no_worker_can_build() -> None:
+    from afcheck_equivalence.limit import limit_for
+
+    from afcheck import hookimpl
+    from afcheck.errors import UsageError
+
+    class InProcess:
+        @staticmethod
+        @hookimpl(specname="afcheck_register_criteria")
+        def register(register):  # type: ignore[no-untyped-def]
+            register("here", lambda options: Syntactic())
+
+    plugins = Plugins(autoload=True)
+    plugins.register(InProcess, "in-process criteria")
+    components = Components(plugins)
+    budget = Budget(seconds=60, memory_mb=4096)
+    try:
+        here = components.get(CRITERION, Choice.of("here")).component
+        assert limit_for(components, here, "here", budget) is None  # the default: in process
+        with pytest.raises(UsageError, match=r"^--budget equivalence.pair: the criterion "
+                           r"'here' was registered in this process"):
+            limit_for(components, here, "here", budget, asked=True)
     finally:
         components.close()
 

@@ -84,7 +84,8 @@ def _handle(args: argparse.Namespace) -> int:
         components = Components(get_plugins())
         try:
             criterion = components.get(CRITERION, Choice.of(args.criterion, options)).component
-            limit = limit_for(components, criterion, args.criterion, budget)
+            limit = limit_for(components, criterion, args.criterion, budget,
+                              asked=budget != Equivalence.budgets["pair"])
             pair = [Pair("equiv", reference, candidate, args.header)]
             try:
                 decision = (criterion.decide(pair) if limit is None else limit.decide(pair))[0]

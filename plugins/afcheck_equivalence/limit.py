@@ -145,14 +145,29 @@ class PairLimit:
 
 
 def limit_for(components: Components, criterion: object, name: str,
-              budget: Budget | None) -> PairLimit | None:
+              budget: Budget | None, asked: bool = False) -> PairLimit | None:
     """The limit ``criterion`` (built by ``components`` as ``name``) is decided under, or
     ``None`` when it is decided in this process: no ``seconds`` in ``budget``, a criterion
     that is ``contained`` (see :class:`~afcheck_equivalence.kinds.EquivalenceCriterion`), or
-    one registered in this process (no worker could build it). Starts nothing."""
+    one registered in this process (no worker could build it). Starts nothing.
+
+    ``asked``: the user set ``equivalence.pair`` on the command line. A contained criterion
+    is then decided in workers too (its own bounds are not the ones asked for), and one that
+    no worker can build is refused with :class:`~afcheck.errors.UsageError`: a limit that
+    silently did not hold would be worse than none."""
+    from afcheck.errors import UsageError
+
+    if budget is None or budget.seconds is None:
+        return None
     recipe = components.recipe(criterion)
-    if (budget is None or budget.seconds is None or recipe is None
-            or recipe.origin == IN_PROCESS_ORIGIN or getattr(criterion, "contained", False)):
+    if recipe is None or recipe.origin == IN_PROCESS_ORIGIN:
+        if asked:
+            raise UsageError(f"--budget equivalence.pair: the criterion '{name}' was registered "
+                             "in this process, and no worker process can build it to hold "
+                             "the limit; install it as a plugin, or leave equivalence.pair "
+                             "at its default")
+        return None
+    if getattr(criterion, "contained", False) and not asked:
         return None
     return PairLimit(name, recipe, components.plugins.rebuilder(), budget)
 

@@ -449,9 +449,10 @@ class Equivalence:
             group = [s.item for s in specs if s.criterion == criterion]
             pairs = [(item, item.candidate if item.candidate is not None
                       else written.get(item.id, _NOTHING).statement) for item in group]
+            budget = runtime.budget(self.name, "pair")
             decided = _decide_pairs(runtime, criterion,
                                     [(i, c) for i, c in pairs if c is not None],
-                                    runtime.budget(self.name, "pair"))
+                                    budget, asked=budget != self.budgets["pair"])
             for item, candidate in pairs:
                 decision = decided.get(item.id) or Inconclusive(
                     criterion.name, written.get(item.id, _NOTHING).why())
@@ -522,19 +523,20 @@ _NOTHING = _Written(None)
 
 
 def _decide_pairs(runtime: Runtime, choice: Choice, pairs: list[tuple[Item, str]],
-                  budget: Budget | None = None) -> dict[str, Decision]:
+                  budget: Budget | None = None, asked: bool = False) -> dict[str, Decision]:
     """Each pair's decision by the criterion ``choice``, through the result cache. With a
     wall-clock ``budget``, the pairs are decided in batches in worker processes of one pool
     (:class:`afcheck_equivalence.limit.PairLimit`) kept for all chunks and stopped before
     this returns; a pair that outlives the budget is Inconclusive with the reason "time
     limit". Decided here instead: a criterion that is ``contained`` (it cannot outlive the
-    limit here), or one registered in this process (no worker can build it)."""
+    limit here) unless the user ``asked`` for this budget, or one registered in this process
+    (no worker can build it; refused when ``asked``)."""
     from afcheck_equivalence.kinds import CRITERION
     from afcheck_equivalence.limit import limit_for
 
     built = runtime.component(CRITERION, choice)
     criterion = built.component
-    limit = limit_for(runtime.components, criterion, choice.name, budget)
+    limit = limit_for(runtime.components, criterion, choice.name, budget, asked)
 
     def call(chunk: list[tuple[Item, str]]) -> list[Decision]:
         batch = [Pair(i.id, i.reference, c, i.header) for i, c in chunk]
