@@ -239,8 +239,19 @@ def declared(method: object, attribute: str, of: type[V]) -> dict[str, V]:
     """One of a method's optional declarations (``settings``, ``next_steps``, ``budgets``):
     the mapping named ``attribute`` (name → ``of``), a new dict; empty when the method does
     not declare it or declares ``None``. The one reader of them all, so that an optional
-    declaration means the same whichever part of the run reads it."""
-    return dict(getattr(method, attribute, None) or {})
+    declaration means the same whichever part of the run reads it.
+
+    :class:`~afcheck.errors.AfcheckError` (one line naming the method) when a value is not
+    an ``of``: a plugin's mistake is found where it is read, not later as a traceback."""
+    from afcheck.errors import AfcheckError
+
+    found = dict(getattr(method, attribute, None) or {})
+    for key, value in found.items():
+        if not isinstance(value, of):
+            name = getattr(method, "name", type(method).__name__)
+            raise AfcheckError(f"method {name!r} declares {attribute}[{key!r}] = {value!r}; "
+                               f"expected a {of.__name__}")
+    return found
 
 
 def settings_of(method: object) -> Mapping[str, type]:

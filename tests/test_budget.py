@@ -180,3 +180,15 @@ def test_one_reader_of_a_methods_optional_declarations() -> None:
     assert next_steps_of(method) == {} and budgets_of(object()) == {}
     # A copy: what a reader does with it never changes the method's own declaration.
     assert budgets_of(method) is not _Declares.budgets
+
+
+def test_a_declaration_of_the_wrong_type_is_one_line_naming_the_method() -> None:
+    from afcheck.errors import AfcheckError
+
+    class Wrong:
+        name = "wrong"
+        budgets = {"prove": 30}  # seconds meant, but not a Budget
+
+    with pytest.raises(AfcheckError, match=r"^method 'wrong' declares budgets\['prove'\] = 30; "
+                       r"expected a Budget$"):
+        budgets_of(Wrong())
