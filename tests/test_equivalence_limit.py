@@ -151,7 +151,7 @@ def test_batches_spread_over_the_workers_and_stay_at_most_batch(tmp_path: Path,
 
 def test_a_pool_that_cannot_start_leaves_its_pairs_inconclusive_and_starts_again(
         tmp_path: Path, no_child_left: Callable[[], None]) -> None:
-    from test_workers import _NoProcesses
+    from refused_processes import NoProcesses
 
     limit, _ = limit_of(tmp_path, Budget(seconds=60), jobs=1)
     good = good_pairs(2)
@@ -162,7 +162,7 @@ def test_a_pool_that_cannot_start_leaves_its_pairs_inconclusive_and_starts_again
         for worker in pool._workers:  # the worker died, and no process can start now
             worker.process.kill()
             worker.process.join()
-        real, pool.ctx = pool.ctx, _NoProcesses(pool.ctx)  # type: ignore[assignment]
+        real, pool.ctx = pool.ctx, NoProcesses(pool.ctx)  # type: ignore[assignment]
         failed = limit.decide(good)
         assert all(d.reason.startswith("could not start a worker process: BlockingIOError")
                    and d.transient for d in failed)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from refused_processes import NoProcesses
 from slowfns import square_or_hang
 
 from afcheck.runtime.workers import WorkerPool, default_jobs
@@ -55,19 +56,6 @@ def test_an_item_over_the_memory_budget_fails_alone() -> None:
                    "1,024 MiB", 20]
 
 
-class _NoProcesses:
-    """A multiprocessing context whose processes cannot start (fork/spawn refused)."""
-
-    def __init__(self, real: object) -> None:
-        self.Pipe = real.Pipe  # type: ignore[attr-defined]
-
-    def Process(self, **kwargs: object) -> object:  # noqa: N802 - multiprocessing's name
-        class Refused:
-            def start(self) -> None:
-                raise OSError(11, "Resource temporarily unavailable")
-
-        return Refused()
-
 
 def test_a_pool_that_failed_to_start_starts_again_on_the_next_call() -> None:
     import pytest
@@ -76,7 +64,7 @@ def test_a_pool_that_failed_to_start_starts_again_on_the_next_call() -> None:
 
     workers = pool()
     real = workers.ctx
-    workers.ctx = _NoProcesses(real)  # type: ignore[assignment]
+    workers.ctx = NoProcesses(real)  # type: ignore[assignment]
     with pytest.raises(PoolError, match="could not start a worker process: BlockingIOError"):
         workers.map([1, 2])
     workers.ctx = real
