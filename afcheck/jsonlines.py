@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import BinaryIO
 
@@ -171,6 +172,16 @@ def read_json_document(path: Path | str, limits: Limits = DOCUMENT) -> JsonLine:
                         f"column {exc.colno})")
     except (ValueError, RecursionError) as exc:  # a number of 5,000 digits
         return JsonLine(Location(where, 1), problem=f"not readable JSON ({exc})")
+
+
+def named_by_line(elements: Sequence[JsonLine]) -> list[JsonLine]:
+    """``elements`` of one array with ``record`` kept only where the element shares its line
+    with another (a one-line array, two records on a line): where a line holds one record
+    alone, ``file:line`` names it, and its number would only add noise to the message."""
+    shared = Counter(element.location.line for element in elements)
+    return [element if shared[element.location.line] > 1
+            else replace(element, location=replace(element.location, record=None))
+            for element in elements]
 
 
 def read_json_array(path: Path | str, limits: Limits = LIMITS) -> Iterator[JsonLine]:

@@ -152,8 +152,9 @@ def test_bad_rows_are_load_errors_and_a_bad_file_one_line(
     rows = [{**RELEASED_ROW, "id": ""}, {**RELEASED_ROW, "id": "gsm8k-9", "error": "no JSON"}]
     monkeypatch.setenv("AFCHECK_DAGS", str(_write(tmp_path / "d.json", rows)))
     first, second = _load(_suite(tmp_path))
-    assert isinstance(first, LoadError) and "d.json:1: DAG row has no 'id'" in str(first)
-    # Both records are on the file's one line: the second is named by its number too.
+    # Both records are on the file's one line: each is named by its number too.
+    assert isinstance(first, LoadError) and "d.json:1 (record 1): DAG row has no 'id'" in str(
+        first)
     assert isinstance(second, LoadError) and str(second).startswith(
         f"{tmp_path / 'd.json'}:1 (record 2):")
     assert "chain gsm8k-9 has no DAG: no JSON" in second.message

@@ -189,3 +189,13 @@ def test_a_json_document_is_read_with_bounds_and_faults_at_their_line(tmp_path: 
     assert (deep.location.line, deep.problem) == (3, "nested more than 100 levels deep")
     assert read_json_document(path, Limits(line_bytes=10)).problem.startswith(
         "the file is larger than 10 bytes")
+
+
+def test_a_record_is_numbered_only_where_its_line_holds_another(tmp_path: Path) -> None:
+    from afcheck.jsonlines import named_by_line, read_json_array
+
+    path = tmp_path / "rows.json"
+    path.write_text('[{"a": 1}, {"a": 2},\n {"a": 3}\n]\n', encoding="utf-8")
+    named = named_by_line(list(read_json_array(path)))
+    assert [(e.location.line, e.location.record) for e in named] == [(1, 1), (1, 2), (2, None)]
+    assert [e.value for e in named] == [{"a": 1}, {"a": 2}, {"a": 3}]

@@ -30,14 +30,14 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from afcheck_faithfulness.records import Step
 
 from afcheck.errors import AfcheckError, LoadError, SuiteError, UsageError
-from afcheck.jsonlines import read_json_array
+from afcheck.jsonlines import named_by_line, read_json_array
 from afcheck.suites import DATA_DIR_ENV, SuiteSpec, find_in_data_dir
 from afcheck.types import Location
 
@@ -384,15 +384,11 @@ def read_rows(path: Path, owner: Path | str
     except OSError as exc:
         raise SuiteError(owner, f"cannot read DAG file {path}: {exc.strerror}") from None
     out: list[tuple[dict[str, Any], Location] | LoadError] = []
-    previous = 0
-    for element in elements:
+    for element in named_by_line(elements):
         if element.fatal:
             raise SuiteError(element.location, "expected a JSON array of DAG rows ({id, "
                              "problem, dags, …}); write it again with `afcheck dag`")
-        line = element.location.line
-        where = replace(element.location,
-                        record=element.location.record if line == previous else None)
-        previous = line
+        where = element.location
         if not element.ok:
             out.append(LoadError(where, f"{element.problem}; or write the file again with "
                                  "`afcheck dag`"))

@@ -7,14 +7,13 @@ the same rows.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from afcheck_faithfulness.records import Step
 
 from afcheck.errors import LoadError, SuiteError
-from afcheck.jsonlines import read_json_array
+from afcheck.jsonlines import named_by_line, read_json_array
 from afcheck.suites import DATA_DIR_ENV, SuiteSpec, find_in_data_dir
 from afcheck.types import Location
 
@@ -63,16 +62,11 @@ def rows(path: Path) -> Iterator[tuple[object, Location]]:
         elements = list(read_json_array(path))
     except OSError as exc:
         raise SuiteError(path, f"cannot read ProcessBench JSON: {exc.strerror}") from None
-    previous = 0
-    for element in elements:
+    for element in named_by_line(elements):
         if element.fatal:  # not an array at all: the whole file
             raise SuiteError(element.location, f"{element.problem} (ProcessBench rows); "
                              "download the split again")
-        line = element.location.line
-        # A record is named by its number only where its line does not name it alone.
-        where = replace(element.location, record=element.location.record
-                        if line == previous else None)
-        previous = line
+        where = element.location
         if element.ok:
             yield element.value, where
         else:
