@@ -152,14 +152,20 @@ def test_a_suite_runs_end_to_end(tmp_path: Path) -> None:
     assert "results reused" in lenient.stdout
 
 
-def test_items_without_a_candidate_are_formalised_by_the_chosen_formaliser(
-        tmp_path: Path) -> None:
-    pytest.importorskip("z3")
+def formalised_suite(tmp_path: Path, rows: list[object]) -> Path:
+    """A suite ``formalised`` of ``rows``, pairs whose candidates a formaliser writes."""
     suite = tmp_path / "formalised"
     suite.mkdir()
     (suite / "suite.toml").write_text(SUITE.replace("tiny", "formalised"), encoding="utf-8")
+    write(suite / "items.jsonl", rows)
+    return suite
+
+
+def test_items_without_a_candidate_are_formalised_by_the_chosen_formaliser(
+        tmp_path: Path) -> None:
+    pytest.importorskip("z3")
     sum_ref = "theorem r : (2 : ℚ) + 3 = 5 := by sorry"
-    write(suite / "items.jsonl", [
+    suite = formalised_suite(tmp_path, [
         {"id": "right", "informal": "So 2 + 3 = 5.", "reference": sum_ref,
          "gold": "equivalent"},
         {"id": "wrong", "informal": "So 2 + 3 = 6.", "reference": sum_ref,
@@ -323,11 +329,8 @@ def test_a_stalled_formaliser_request_leaves_its_pair_inconclusive_and_uncached(
     pytest.importorskip("z3")
     from fake_openai import FakeOpenAI
 
-    suite = tmp_path / "formalised"
-    suite.mkdir()
-    (suite / "suite.toml").write_text(SUITE.replace("tiny", "formalised"), encoding="utf-8")
     statement = "theorem r : (2 : ℚ) + 3 = 5 := by sorry"
-    write(suite / "items.jsonl", [
+    suite = formalised_suite(tmp_path, [
         {"id": "answered", "informal": "So 2 + 3 = 5.", "reference": statement,
          "gold": "equivalent"},
         {"id": "stalled", "informal": "So STALL.", "reference": statement,
