@@ -34,3 +34,15 @@ def test_groups_nested_too_deep_are_refused_not_recursed_into() -> None:
     deep = "$" + "\\sqrt{" * 3_000 + "4" + "}" * 3_000 + " = 2$"
     with pytest.raises(ScanError, match="nested more than"):
         scan(deep)
+
+
+def test_a_text_read_again_gives_the_same_tokens_and_the_same_refusal() -> None:
+    # A chain's earlier steps are scanned again as the context of every later step.
+    text = "She pays $12 for 3 pens, so each costs 12 / 3 = 4 dollars."
+    first, again = scan(text), scan(text)
+    assert first == again
+    assert [t.ref for t in again] == list(range(len(again)))
+    refused = "$\\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix} = v$"
+    for _ in range(2):
+        with pytest.raises(ScanError, match="pmatrix"):
+            scan(refused)

@@ -305,7 +305,7 @@ def written_values(*texts: str) -> set[Fraction]:
         try:
             tokens = scan(text)
         except ScanError:
-            tokens = []
+            tokens = ()
         for token in tokens:
             if token.kind is Kind.NUM and token.value is not None:
                 found.add(token.value)

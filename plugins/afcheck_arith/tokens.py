@@ -8,6 +8,7 @@ it touches unreadable (see :mod:`afcheck_arith.claims`).
 from __future__ import annotations
 
 import enum
+import functools
 import re
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -222,12 +223,28 @@ _CURRENCY = re.compile(r"\$\s*(?=[\d.])")
 _SEPARATORS = set('.,;:!?\n"“”[]{}&→⇒⟹∴')
 
 
-def scan(text: str) -> list[Token]:
+def scan(text: str) -> tuple[Token, ...]:
     """Tokens of ``text``; raises :class:`ScanError` for LaTeX it cannot delimit or for
-    notation whose objects are not numbers (matrices, vectors, norms, repeating decimals)."""
-    text = _environments(text)
-    tokens = _Scanner(text, math=False).run()
-    return [replace(token, ref=i) for i, token in enumerate(tokens)]
+    notation whose objects are not numbers (matrices, vectors, norms, repeating decimals).
+
+    Memoised by text: a chain's earlier steps are read again as the context of each later
+    step (their definitions, bound names, written values), so without it a chain of n steps
+    scans its first step n times."""
+    scanned = _scanned(text)
+    if isinstance(scanned, str):
+        raise ScanError(scanned)
+    return scanned
+
+
+@functools.lru_cache(maxsize=4096)
+def _scanned(text: str) -> tuple[Token, ...] | str:
+    """The tokens of ``text``, or the reason it cannot be scanned (an exception is not kept by
+    the cache, and a refused step is as often read again as a readable one)."""
+    try:
+        tokens = _Scanner(_environments(text), math=False).run()
+    except ScanError as error:
+        return str(error)
+    return tuple(replace(token, ref=i) for i, token in enumerate(tokens))
 
 
 def _environments(text: str) -> str:
