@@ -10,6 +10,7 @@ unreadable rather than read wrongly.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -300,18 +301,23 @@ def _refuse_alternatives(tokens: Sequence[Token]) -> None:
 
 def written_values(*texts: str) -> set[Fraction]:
     """Every number written in ``texts``, in digits or as a number word."""
+    return set().union(*map(_values_in, texts))
+
+
+@functools.lru_cache(maxsize=4096)
+def _values_in(text: str) -> frozenset[Fraction]:
+    # Memoised: the problem and the earlier steps are the givens of every later step.
+    try:
+        tokens = scan(text)
+    except ScanError:
+        return frozenset()
     found: set[Fraction] = set()
-    for text in texts:
-        try:
-            tokens = scan(text)
-        except ScanError:
-            tokens = ()
-        for token in tokens:
-            if token.kind is Kind.NUM and token.value is not None:
-                found.add(token.value)
-            elif token.kind is Kind.WORD and token.text.lower() in W.NUMBER_WORDS:
-                found.add(W.NUMBER_WORDS[token.text.lower()])
-    return found
+    for token in tokens:
+        if token.kind is Kind.NUM and token.value is not None:
+            found.add(token.value)
+        elif token.kind is Kind.WORD and token.text.lower() in W.NUMBER_WORDS:
+            found.add(W.NUMBER_WORDS[token.text.lower()])
+    return frozenset(found)
 
 
 def written_expressions(*texts: str) -> set[Fraction]:
@@ -319,18 +325,23 @@ def written_expressions(*texts: str) -> set[Fraction]:
     operator, as :attr:`Reading.expressions` collects them, in clauses with or without a
     relation): what a step may restate in another form (``92 - 45 \\div (3 \\times 5) - 5^2``
     rewritten ``92 - 45 \\div 15 - 5^2``)."""
+    return set().union(*map(_expression_values_in, texts))
+
+
+@functools.lru_cache(maxsize=4096)
+def _expression_values_in(text: str) -> frozenset[Fraction]:
+    # Memoised, as _values_in.
+    try:
+        tokens = scan(text)
+    except ScanError:
+        return frozenset()
     found: set[Fraction] = set()
-    for text in texts:
-        try:
-            tokens = scan(text)
-        except ScanError:
-            continue
-        for clause in _clauses(tokens):
-            for expression in _expressions(clause):
-                value = evaluate(expression.tree, {})
-                if value is not None:
-                    found.add(value)
-    return found
+    for clause in _clauses(tokens):
+        for expression in _expressions(clause):
+            value = evaluate(expression.tree, {})
+            if value is not None:
+                found.add(value)
+    return frozenset(found)
 
 
 def _numbers(clause: Sequence[Token], concluding: set[int]) -> list[Number]:
@@ -470,9 +481,11 @@ def _sentences(tokens: Sequence[Token]) -> list[list[Token]]:
 _SENTENCE_ENDS = {".", "!", "?", "\n", ";"}
 
 
-def read_chains_leniently(text: str) -> list[Chain | frozenset[str]]:
+@functools.lru_cache(maxsize=4096)
+def read_chains_leniently(text: str) -> tuple[Chain | frozenset[str], ...]:
     """Like :func:`read_chains`, clause by clause: an unreadable clause gives the set of its
-    words instead (any name it mentions may have been redefined there)."""
+    words instead (any name it mentions may have been redefined there). Memoised by text: a
+    step is read so again as the context of every later step of its chain."""
     try:
         tokens = scan(text)
         _refuse_ranges(tokens)
@@ -480,7 +493,7 @@ def read_chains_leniently(text: str) -> list[Chain | frozenset[str]]:
         _refuse_integer_division(tokens)
     except (ScanError, Unreadable):
         found = set(re.findall(r"[^\W\d_]+", text))
-        return [frozenset(found | {w.lower() for w in found})]
+        return (frozenset(found | {w.lower() for w in found}),)
     out: list[Chain | frozenset[str]] = []
     for clause in _clauses(tokens):
         if not any(t.kind is Kind.REL for t in clause):
@@ -489,7 +502,7 @@ def read_chains_leniently(text: str) -> list[Chain | frozenset[str]]:
             out.extend(_read_clause(clause))
         except Unreadable:
             out.append(frozenset(_clause_words(clause)))
-    return out
+    return tuple(out)
 
 
 def _clause_words(clause: Sequence[Token]) -> set[str]:
