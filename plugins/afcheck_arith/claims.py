@@ -557,8 +557,8 @@ def _item(token: Token) -> _Item:
 
 def _rewrite_words(clause: Sequence[Token]) -> list[_Item]:
     items = [_item(t) for t in clause]
-    items = _phrases(items, W.RELATION_PHRASES, Kind.REL)
-    items = _phrases(items, W.OPERATOR_PHRASES, Kind.OP)
+    items = _phrases(items, _RELATION_PHRASES, Kind.REL)
+    items = _phrases(items, _OPERATOR_PHRASES, Kind.OP)
     for i, item in enumerate(items):
         lowered = item.text.lower()
         if item.kind is Kind.WORD and not item.math and lowered in ("percent", "%"):
@@ -613,23 +613,43 @@ def _ends_operand(item: _Item | None) -> bool:
     return item is not None and item.kind in {Kind.NUM, Kind.RP, Kind.PCT, Kind.FACT}
 
 
-def _phrases(items: list[_Item], phrases: Mapping[tuple[str, ...], str], kind: Kind) -> list[_Item]:
+_PhraseIndex = Mapping[str, tuple[tuple[tuple[str, ...], str], ...]]
+"""Phrases by their first word (:func:`_index`)."""
+
+
+def _phrases(items: list[_Item], phrases: _PhraseIndex, kind: Kind) -> list[_Item]:
     out: list[_Item] = []
     i = 0
     while i < len(items):
-        for phrase, symbol in phrases.items():
+        item = items[i]
+        for phrase, symbol in (
+            phrases.get(item.text.lower(), ()) if item.kind is Kind.WORD else ()
+        ):
             window = items[i : i + len(phrase)]
             if len(window) == len(phrase) and all(
                 it.kind is Kind.WORD and it.text.lower() == w
                 for it, w in zip(window, phrase, strict=True)
             ):
-                out.append(_Item(kind, symbol, items[i].spaced, items[i].math, spelled=True))
+                out.append(_Item(kind, symbol, item.spaced, item.math, spelled=True))
                 i += len(phrase)
                 break
         else:
-            out.append(items[i])
+            out.append(item)
             i += 1
     return out
+
+
+def _index(phrases: Mapping[tuple[str, ...], str]) -> _PhraseIndex:
+    """The phrases by their first word, each word's in the order of ``phrases``: the first
+    phrase that matches at a word wins, and only those starting with it can."""
+    index: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+    for phrase, symbol in phrases.items():
+        index.setdefault(phrase[0], []).append((phrase, symbol))
+    return {first: tuple(found) for first, found in index.items()}
+
+
+_RELATION_PHRASES = _index(W.RELATION_PHRASES)
+_OPERATOR_PHRASES = _index(W.OPERATOR_PHRASES)
 
 
 # ------------------------------------------------------------------------------------------

@@ -38,7 +38,7 @@ class Kind(str, enum.Enum):
     UNKNOWN = "unknown"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Token:
     kind: Kind
     text: str
