@@ -6,7 +6,9 @@ holds and the other does not) or ``unknown`` (undecided, never read as "not equi
 
 How a pair is decided (:func:`check`):
 
-0. a quick z3 call in pure logic (a tenth of the budget): most equivalent pairs end here;
+0. a quick z3 call in pure logic (a tenth of the budget): most equivalent pairs end here,
+   proved in a context kept per thread without making one of their own
+   (:func:`_proved_quickly`);
 1. a bounded finite-model search under the chosen theory: domains of n = 1, 2, … ``max_domain``
    elements, quantifiers expanded over them, so the problem is quantifier-free and z3 decides
    it quickly. A model found there refutes equivalence (and is the smallest such world); this
