@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import pytest
 from afcheck_fol.decide import (
     CORRECT,
     NO_OUTPUT,
@@ -15,6 +17,7 @@ from afcheck_fol.decide import (
     decide_all,
     outcome,
     to_json,
+    verdict_record,
 )
 from afcheck_fol.language import TARSKI
 from afcheck_fol.suite import Item
@@ -116,3 +119,68 @@ def test_a_formula_over_the_ted_budget_is_still_decided_and_says_why() -> None:
     shown = outcome(wrong)
     assert "(tree edit distance not computed: over budget: tree edit distance" in shown.message
     assert json.loads(json.dumps(to_json(wrong)))["ted"] is None
+
+
+def _records_fast_and_fresh(pairs: list[tuple[Item, str]],
+                            monkeypatch: pytest.MonkeyPatch) -> tuple[list[object], list[object]]:
+    """Each pair's record with the shortcuts (a proof in the kept z3 context, the nearest gold
+    known without distances), in order, and on the path without them (every call in the
+    item's own context, every distance computed first), in reverse order."""
+    import afcheck_fol.decide as decide_module
+    import afcheck_fol.equiv as equiv
+
+    def records(order: list[tuple[Item, str]]) -> list[object]:
+        found = []
+        for one, text in order:
+            record = verdict_record(decide(one, Candidate(one.id, text)))
+            record.pop("seconds")
+            found.append(record)
+        return found
+
+    fast = records(pairs)
+    with monkeypatch.context() as fresh:
+        fresh.setattr(equiv, "_same_symbols", lambda left, right: False)
+        fresh.setattr(decide_module, "nearest_known", lambda *args: None)
+        slow = records(pairs[::-1])[::-1]
+    return fast, slow
+
+
+@pytest.mark.parametrize("every", [
+    pytest.param(1, marks=pytest.mark.slow, id="all"),
+    pytest.param(7, id="every-seventh"),
+])
+def test_the_shortcuts_change_no_record_of_the_labelled_set(
+        every: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every record (decision, theory, steps, counter-model) of the 374 labelled candidates
+    and the 87 gold-as-candidate items of ``suites/tarski`` is the one of the path without
+    the shortcuts, run in the other order (every seventh outside the slow profile)."""
+    from afcheck_fol.labels import load_labels
+    from afcheck_fol.suite import load_jsonl
+
+    folder = Path(__file__).resolve().parent.parent / "suites" / "tarski"
+    items = {one.id: one for one in load_jsonl(folder / "sentences.jsonl", TARSKI).items}
+    entries, _ = load_labels(folder / "labelled.jsonl")
+    pairs = [(one, one.gold[0]) for one in items.values()]
+    pairs += [(items[e.item], e.candidate) for e in entries]
+    fast, slow = _records_fast_and_fresh(pairs[::every], monkeypatch)
+    assert [n for n, (a, b) in enumerate(zip(fast, slow, strict=True)) if a != b] == []
+
+
+@pytest.mark.realdata
+@pytest.mark.parametrize("every", [
+    pytest.param(1, marks=pytest.mark.slow, id="all"),
+    pytest.param(10, id="every-tenth"),
+])
+def test_the_shortcuts_change_no_record_of_folio(
+        every: int, data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same on FOLIO's gold premises, each its own candidate (every tenth outside the slow
+    profile)."""
+    from afcheck_fol.suite import folio_path, load_folio
+
+    path = folio_path(str(data_dir))
+    if path is None:
+        pytest.skip("no folio/folio-train.jsonl under AFCHECK_DATA_DIR")
+    pairs = [(one, one.gold[0]) for one in load_folio(path).items if one.formulas]
+    assert len(pairs) > 1000
+    fast, slow = _records_fast_and_fresh(pairs[::every], monkeypatch)
+    assert [n for n, (a, b) in enumerate(zip(fast, slow, strict=True)) if a != b] == []

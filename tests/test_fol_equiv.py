@@ -158,3 +158,33 @@ def test_a_verdict_and_its_counter_model_do_not_depend_on_earlier_checks() -> No
     again = decide(*pair).to_json()
     assert first["equivalent"] is False and first["counter_model"] is not None
     assert again == first
+
+
+def test_a_pair_proved_in_the_kept_context_costs_no_context_of_its_own(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # unsat is a proof whatever context found it; everything else is decided again in the
+    # scope's own context, so the verdicts are those of the fresh path in both cases.
+    import afcheck_fol.equiv as equiv
+
+    pairs = [("∀x (Cube(x) → Small(x))", "¬∃y (Cube(y) ∧ ¬Small(y))"),
+             ("SameCol(b, f)", "SameRow(b, f)"), ("Smaller(b, c)", "Larger(c, b)")]
+    made = []
+    for left, right in pairs:
+        with equiv.scope():
+            verdict = decide(left, right).to_json()
+            made.append(equiv._shared.ctx is not None)
+        with monkeypatch.context() as fresh:
+            fresh.setattr(equiv, "_same_symbols", lambda left, right: False)
+            assert decide(left, right).to_json() == verdict
+    assert made == [False, True, True]
+
+
+def test_the_kept_context_is_renewed_after_its_quota(monkeypatch: pytest.MonkeyPatch) -> None:
+    import afcheck_fol.equiv as equiv
+
+    monkeypatch.setattr(equiv, "_KEPT_CHECKS", 2)
+    monkeypatch.setattr(equiv._shared, "kept", None)
+    first = equiv._shared.kept_context()
+    assert equiv._shared.kept_context() is first
+    assert equiv._shared.kept_context() is not first
+    assert decide("∀x Cube(x)", "∀w Cube(w)").equivalent is True

@@ -76,3 +76,22 @@ def test_over_budget_golds_are_ranked_by_size_difference_and_say_why() -> None:
     assert bounded.order == (2, 1, 0) and bounded.distances == (None, None, None)
     assert bounded.skipped == ("over budget: tree edit distance on 9 nodes (limit 4); "
                                "golds ranked by size difference")
+
+
+def test_the_nearest_gold_is_known_without_distances_only_when_one_is_identical() -> None:
+    from afcheck_fol.ted import nearest_known, rank
+
+    from afcheck.budget import Budget
+
+    # An α-variant before the written-out copy: both are at distance 0, the lower index wins,
+    # as in rank.
+    golds = [f("Cube(a)"), f("∀y (Tet(y) → Small(y))"), f("∀x (Tet(x) → Small(x))")]
+    candidate = f("∀x (Tet(x) → Small(x))")
+    assert nearest_known(candidate, golds) == 1 == rank(candidate, golds).order[0]
+    assert nearest_known(f("∀x (Tet(x) → Large(x))"), golds) is None
+    # A gold over the budget makes rank order by size difference: nothing is known then.
+    wide = f(" ∧ ".join(["Cube(a)", "Small(b)", "Tet(c)"] * 10))
+    tight = Budget(size=20, unit="nodes")
+    assert rank(f("Cube(a)"), [wide, f("Cube(a)")], tight).skipped
+    assert nearest_known(f("Cube(a)"), [wide, f("Cube(a)")], tight) is None
+    assert nearest_known(f("Cube(a)"), [f("Cube(a)"), f("Cube(b)")], tight) == 0

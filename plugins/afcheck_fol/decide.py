@@ -40,7 +40,7 @@ from afcheck_fol.formula import Formula
 from afcheck_fol.suite import Item
 from afcheck_fol.syntax import FolSyntaxError, parse
 from afcheck_fol.ted import BUDGET as TED_BUDGET
-from afcheck_fol.ted import rank
+from afcheck_fol.ted import nearest_known, rank
 
 CORRECT = "correct"
 SYNTAX_ERROR = "syntax-error"
@@ -200,11 +200,21 @@ about, and the verdict."""
 def _judge(formula: Formula, item: Item, settings: Settings) -> tuple[Judged, str]:
     """The judgement of ``formula`` against the item's golds, and why the tree edit distance
     was not computed ("" when it was)."""
-    ranking = rank(formula, item.formulas, settings.ted)
-    order, distances = list(ranking.order), ranking.distances
-    nearest = order[0]
+    verdicts: dict[int, Equivalence] = {}
     with scope():  # one z3 context for the item's solver calls
-        verdicts = _verdicts(formula, item, order, settings)
+        # A candidate identical to a gold (up to bound names) has that gold first in the
+        # ranking: when it is equivalent to it in pure logic, which it is, nothing else is
+        # judged, and the distances to the other golds are never needed.
+        known = nearest_known(formula, item.formulas, settings.ted)
+        if known is not None:
+            verdicts = _verdicts(formula, item, [known], settings)
+            if verdicts[known].equivalent and verdicts[known].theory == "none":
+                return (CORRECT, known, 0, known, verdicts[known]), ""
+        ranking = rank(formula, item.formulas, settings.ted)
+        order, distances = list(ranking.order), ranking.distances
+        assert known is None or order[0] == known
+        verdicts = _verdicts(formula, item, order, settings, verdicts)
+    nearest = order[0]
     equivalent = [i for i in order if i in verdicts and verdicts[i].equivalent]
     undecided = [i for i in order if i in verdicts and verdicts[i].equivalent is None]
     if equivalent:
@@ -218,12 +228,17 @@ def _judge(formula: Formula, item: Item, settings: Settings) -> tuple[Judged, st
 
 
 def _verdicts(
-    formula: Formula, item: Item, order: Sequence[int], settings: Settings
+    formula: Formula, item: Item, order: Sequence[int], settings: Settings,
+    known: Mapping[int, Equivalence] | None = None,
 ) -> dict[int, Equivalence]:
-    """Equivalence with each gold in ``order`` until one is equivalent in pure logic."""
+    """Equivalence with each gold in ``order`` until one is equivalent in pure logic;
+    ``known`` holds the verdicts on a first part of ``order`` decided already, in this
+    order and this z3 context."""
     verdicts: dict[int, Equivalence] = {}
     for index in order:
-        if any(v.equivalent for v in verdicts.values()):
+        if known is not None and index in known:
+            verdict = known[index]
+        elif any(v.equivalent for v in verdicts.values()):
             # Correct already; only an equivalence in pure logic could improve the verdict,
             # and one z3 call without a theory (no counter-model search) settles that.
             verdict = check(formula, item.formulas[index], item.language, "none",

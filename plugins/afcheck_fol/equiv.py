@@ -6,7 +6,9 @@ holds and the other does not) or ``unknown`` (undecided, never read as "not equi
 
 How a pair is decided (:func:`check`):
 
-0. a quick z3 call in pure logic (a tenth of the budget): most equivalent pairs end here;
+0. a quick z3 call in pure logic (a tenth of the budget): most equivalent pairs end here,
+   proved in a context kept per thread without making one of their own
+   (:func:`_proved_quickly`);
 1. a bounded finite-model search under the chosen theory: domains of n = 1, 2, … ``max_domain``
    elements, quantifiers expanded over them, so the problem is quantifier-free and z3 decides
    it quickly. A model found there refutes equivalence (and is the smallest such world); this
@@ -48,6 +50,7 @@ from afcheck_fol.formula import (
     Or,
     Pred,
     Xor,
+    constants,
     free_vars,
     predicates,
     subformulas,
@@ -177,54 +180,81 @@ class Equivalence:
 
 
 class _Shared(threading.local):
-    """The z3 context of this thread's open :func:`scope`, and Tarski's board in it."""
+    """This thread's z3 contexts: the open :func:`scope`'s, made on its first use, and the
+    kept one of :func:`_proved_quickly`; Tarski's board in each."""
 
     def __init__(self) -> None:
+        self.open = False
         self.ctx: z3.Context | None = None
         self.board: Board | None = None
+        self.kept: z3.Context | None = None
+        self.kept_board: Board | None = None
+        self.kept_checks = 0
+
+    def context(self) -> z3.Context:
+        """The open scope's context."""
+        import z3
+
+        assert self.open, "a solver call outside scope()"
+        if self.ctx is None:
+            self.ctx = z3.Context()
+        return self.ctx
+
+    def kept_context(self) -> z3.Context:
+        """The thread's kept context, renewed every :data:`_KEPT_CHECKS` checks so that what
+        z3 keeps per context (symbols, caches) cannot grow without bound."""
+        import z3
+
+        if self.kept is None or self.kept_checks >= _KEPT_CHECKS:
+            self.kept, self.kept_board, self.kept_checks = z3.Context(), None, 0
+        self.kept_checks += 1
+        return self.kept
 
     def grid(self, sort: z3.SortRef, ctx: z3.Context) -> Board:
+        if ctx is self.kept:
+            if self.kept_board is None:
+                self.kept_board = Board(sort, ctx)
+            return self.kept_board
         if self.board is None or self.board.ctx is not ctx:
             self.board = Board(sort, ctx)
         return self.board
 
 
 _shared = _Shared()
+_KEPT_CHECKS = 1000
 
 
 @contextmanager
 def scope() -> Iterator[None]:
     """One z3 context for every solver call of :func:`check` inside, in this thread.
 
-    A context costs about 2.5 ms to make, more than z3 spends deciding most pairs, and a pair
+    A context costs about 3.5 ms to make, more than z3 spends deciding most pairs, and a pair
     takes up to seven solver calls; Tarski's board (four functions, two quantified axioms)
     depends only on the context, so it is built once per scope too. Each call still has its
     own solver, so no assertion carries over. What z3 answers in a shared context depends on
     what was built in it before (term ids order its search), so a scope covers one item's
     calls and no more: a verdict and its counter-model are then a function of the item alone,
-    never of the items decided before it. :func:`check` opens one for its own calls; an inner
-    scope uses the outer one's context.
+    never of the items decided before it. The context is made on the scope's first solver
+    call, so a scope whose pairs :func:`_proved_quickly` settles costs none. :func:`check`
+    opens one for its own calls; an inner scope uses the outer one's context.
     """
-    if _shared.ctx is not None:
+    if _shared.open:
         yield
         return
-    import z3
-
-    _shared.ctx = z3.Context()
+    _shared.open = True
     try:
         yield
     finally:
-        _shared.ctx = None
-        _shared.board = None
+        _shared.open, _shared.ctx, _shared.board = False, None, None
 
 
-def _encoder(theory: Theory, domain: int | None) -> Encoder:
-    """An encoder for ``theory`` in the open :func:`scope`'s context: Tarski's board interprets the
-    blocks predicates of a ``grid`` theory; every other predicate stays uninterpreted, one
-    symbol per name and arity."""
+def _encoder(theory: Theory, domain: int | None, ctx: z3.Context) -> Encoder:
+    """An encoder for ``theory`` in ``ctx``: Tarski's board interprets the blocks predicates
+    of a ``grid`` theory; every other predicate stays uninterpreted, one symbol per name and
+    arity."""
     return Encoder(
         domain=domain, interpretation=_shared.grid if theory.interpretation == "grid" else None,
-        ctx=_shared.ctx,
+        ctx=ctx,
     )
 
 
@@ -246,8 +276,47 @@ def check(
     """Whether ``left`` and ``right`` are equivalent under ``theory`` (the language's default
     when ``None``); see the module docstring for the order of the attempts."""
     with scope():
+        plain = _plain(language, theory_named(language, theory))
+        if _same_symbols(left, right) and _proved_quickly(left, right, plain, rlimit):
+            return Equivalence(True, plain.name, "z3", None, (f"{plain.name} (quick): unsat",))
         return _check(left, right, language, theory, rlimit=rlimit, max_domain=max_domain,
                       search=search)
+
+
+def _plain(language: Language, chosen: Theory) -> Theory:
+    """The theory of pure logic, where the language has one; else ``chosen``."""
+    return theory_named(language, "none") if "none" in language.theories else chosen
+
+
+def _same_symbols(left: Formula, right: Formula) -> bool:
+    """Whether the two use the same predicates (with arities) and constants: a pair that does
+    not is seldom equivalent in pure logic (only where a symbol's every use is vacuous), so
+    :func:`_proved_quickly` would seldom prove it, and its call is spared. Only which path
+    decides depends on this, never the verdict."""
+    return (_symbols(left) == _symbols(right)
+            and constants(left) == constants(right))
+
+
+def _proved_quickly(left: Formula, right: Formula, plain: Theory, rlimit: int) -> bool:
+    """Whether :func:`_check`'s first call (pure logic, a tenth of the budget) answers
+    ``unsat`` when made in this thread's kept context instead of a fresh one.
+
+    ``unsat`` is a proof that the two are equivalent in pure logic, whatever context found it,
+    and :func:`_check` returns on it at once with the verdict this one gives; so an
+    equivalent pair, the common case, is decided without the ~3.5 ms of making a context.
+    ``sat`` and ``unknown`` are thrown away and :func:`_check` runs as it would have, its first
+    call included, in the scope's own context: a counter-model, or how far the search went,
+    can depend on what was built in a context before, and so never comes from the kept one.
+    The one answer that may differ: z3 in the kept context proving within the budget a pair
+    that a fresh context would run out of budget on (never seen: the records of all the
+    labelled candidates and FOLIO items are the same as with fresh contexts, in either order,
+    ``tests/test_fol_decide.py``); the verdict is then still a proved equivalence.
+    """
+    answer, _, _ = _solve(left, right, plain, max(1, rlimit // 10), domain=None,
+                          ctx=_shared.kept_context(), want_model=False)
+    return answer == "unsat"
+
+
 
 
 def _check(
@@ -261,13 +330,16 @@ def _check(
     search: Budget,
 ) -> Equivalence:
     chosen = theory_named(language, theory)
-    plain = theory_named(language, "none") if "none" in language.theories else chosen
+    plain = _plain(language, chosen)
     steps: list[str] = []
 
     def note(label: str, answer: str, reason: str) -> None:
         steps.append(f"{label}: {answer}{' (' + reason + ')' if reason else ''}")
 
     # A quick look in pure logic first: most equivalent pairs are decided here in milliseconds.
+    # Its counter-model, when sat, is not used; it is still read, because reading it builds
+    # terms in the context, which the later calls' answers depend on (skipping it changed 17
+    # of the 2,105 records of the labelled candidates and FOLIO).
     quick, _, reason = _solve(left, right, plain, max(1, rlimit // 10), domain=None)
     note(f"{plain.name} (quick)", quick, reason)
     if quick == "unsat":
@@ -360,10 +432,14 @@ def _solve(
     rlimit: int,
     domain: int | None,
     extrema: bool = False,
+    ctx: z3.Context | None = None,
+    want_model: bool = True,
 ) -> tuple[str, CounterModel | None, str]:
+    """z3's answer on ``¬(left ↔ right)`` under ``theory``, with its counter-model when
+    ``sat`` and ``want_model``, in ``ctx`` (the open scope's when ``None``)."""
     import z3
 
-    encoder = _encoder(theory, domain)
+    encoder = _encoder(theory, domain, ctx if ctx is not None else _shared.context())
     board = _board(encoder)
     solver = z3.Solver(ctx=encoder.ctx)
     solver.set("rlimit", rlimit)
@@ -390,6 +466,8 @@ def _solve(
     if answer == z3.unsat:
         return "unsat", None, ""
     if answer == z3.sat:
+        if not want_model:
+            return "sat", None, ""
         return "sat", _counter_model(encoder, solver.model(), phi, left, right), ""
     return "unknown", None, solver.reason_unknown()
 

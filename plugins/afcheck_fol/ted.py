@@ -120,11 +120,34 @@ STAGE = "tree edit distance"
 def distance(left: Formula, right: Formula, budget: Budget | None = None) -> int:
     """Zhang–Shasha edit distance between the two trees, unit costs; :class:`OverBudget`
     when the larger tree has more nodes than ``budget`` allows."""
-    import zss
+    return _Tree(left).distance(_Tree(right), budget)
 
-    if budget is not None:
-        budget.check_size(STAGE, max(size(left), size(right)))
-    return int(zss.simple_distance(tree(left), tree(right)))
+
+class _Tree:
+    """A formula's tree, built once, with its size and a hashable shape (equal shapes are at
+    distance 0: a unit-cost edit distance is 0 only between identical labelled trees)."""
+
+    def __init__(self, formula: Formula) -> None:
+        self.node = tree(formula)
+        self.shape = _shape(self.node)
+        self.size = _count(self.node)
+
+    def distance(self, other: _Tree, budget: Budget | None) -> int:
+        import zss
+
+        if budget is not None:
+            budget.check_size(STAGE, max(self.size, other.size))
+        if self.shape == other.shape:
+            return 0
+        return int(zss.simple_distance(self.node, other.node))
+
+
+def _shape(node: zss.Node) -> tuple[object, ...]:
+    return (node.label, *(_shape(child) for child in node.children))
+
+
+def _count(node: zss.Node) -> int:
+    return 1 + sum(_count(child) for child in node.children)
 
 
 @dataclass(frozen=True)
@@ -140,18 +163,37 @@ class Ranking:
 
 def rank(candidate: Formula, golds: Sequence[Formula], budget: Budget = BUDGET) -> Ranking:
     """The golds by distance to ``candidate``, lowest index first among ties."""
+    own, trees = _Tree(candidate), [_Tree(gold) for gold in golds]
     try:
         # A candidate identical to a gold is at distance 0 from it: the distance, the costliest
         # part of an easy item, is computed only for the others.
-        found = [0 if candidate == gold else distance(candidate, gold, budget) for gold in golds]
+        found = [0 if candidate == gold else own.distance(other, budget)
+                 for gold, other in zip(golds, trees, strict=True)]
     except OverBudget as exc:
-        own = size(candidate)
-        bound = [abs(size(gold) - own) for gold in golds]
+        bound = [abs(other.size - own.size) for other in trees]
         order = sorted(range(len(golds)), key=lambda i: (bound[i], i))
         return Ranking(tuple(order), (None,) * len(golds),
                        f"{exc}; golds ranked by size difference")
     order = sorted(range(len(golds)), key=lambda i: (found[i], i))
     return Ranking(tuple(order), tuple(found))
+
+
+def nearest_known(candidate: Formula, golds: Sequence[Formula], budget: Budget = BUDGET
+                  ) -> int | None:
+    """The gold :func:`rank` puts first, when that follows without computing a distance: the
+    lowest-indexed gold identical to ``candidate`` up to its bound variables' names (distance
+    0, the least there is), provided no gold's size puts :func:`rank` over ``budget`` (it
+    would then rank by size difference). ``None`` otherwise."""
+    own = _Tree(candidate)
+    first = None
+    for index, gold in enumerate(golds):
+        other = _Tree(gold)
+        if (candidate != gold and budget.size is not None
+                and max(own.size, other.size) > budget.size):
+            return None
+        if first is None and other.shape == own.shape:
+            first = index
+    return first
 
 
 def nearest(candidate: Formula, golds: Sequence[Formula]) -> tuple[int, int]:
