@@ -317,8 +317,6 @@ def _proved_quickly(left: Formula, right: Formula, plain: Theory, rlimit: int) -
     return answer == "unsat"
 
 
-
-
 def _check(
     left: Formula,
     right: Formula,
