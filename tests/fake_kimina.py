@@ -87,6 +87,7 @@ def serve(**settings: Any) -> Iterator[FakeKimina]:
         def do_POST(self) -> None:  # noqa: N802 - http.server's name
             length = int(self.headers.get("Content-Length", "0"))
             payload = json.loads(self.rfile.read(length) or b"{}")
+            data: object
             if self.path.rstrip("/") != "/api/check":
                 status, data = 404, {"detail": "Not Found"}
             else:

@@ -38,7 +38,7 @@ def _ok(statement: str, header: str = "", key: str = "k") -> Formalisation:
 
 def _pool(url: str, **kimina: object) -> KiminaPool:
     settings = LeanSettings(timeout_s=5.0, workers=2)
-    return KiminaPool(settings, KiminaSettings(url, **kimina))  # type: ignore[arg-type]
+    return KiminaPool(settings, KiminaSettings(url, **kimina))
 
 
 def test_statuses_are_kiminas() -> None:
