@@ -256,8 +256,10 @@ def bound_names(tokens: Sequence[Token]) -> frozenset[str]:
     return frozenset(found)
 
 
+@functools.lru_cache(maxsize=4096)
 def bound_in(text: str) -> frozenset[str]:
-    """:func:`bound_names` of a text; nothing when it cannot be scanned."""
+    """:func:`bound_names` of a text; nothing when it cannot be scanned. Memoised, as
+    :func:`read_chains_leniently`, with which an earlier step is read."""
     try:
         return bound_names(scan(text))
     except ScanError:
