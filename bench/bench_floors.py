@@ -218,9 +218,8 @@ def chains(quick: bool, rounds: int) -> None:
             for n, text in enumerate(recording.texts):
                 (folder / f"p{n}.p").write_text(text, encoding="utf-8")
             listing = "\n".join(str(folder / f"p{n}.p") for n in range(len(recording.texts)))
-            command = ["xargs", "-P", str(max(1, prover.jobs)), "-n", "1", str(prover.binary),
-                       prover._strategy, f"--cpu-limit={prover.cpu_limit_s}",
-                       f"--memory-limit={prover.memory_mb}", "-s"]
+            # The method's own command line; xargs puts a file where the method gives stdin.
+            command = ["xargs", "-P", str(max(1, prover.jobs)), "-n", "1", *prover.command()]
 
             def floor(command: list[str] = command, listing: str = listing) -> object:
                 return subprocess.run(command, input=listing, text=True,
