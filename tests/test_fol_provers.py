@@ -258,3 +258,17 @@ def _bigger(problem: Problem) -> Problem:
     """The same axioms with one more consistent fact: a distinct text, as large."""
     extra = Pred("Wumpus", (Const("extra"),))
     return _problem([*problem.axioms, extra], None)
+
+
+@pytest.mark.skipif(find_eprover() is None, reason="E is not installed")
+def test_e_answers_the_same_where_exits_cannot_be_selected(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The path of systems without pidfds (macOS): a process is reaped after its output ends.
+    import afcheck_fol.provers as provers
+
+    monkeypatch.setattr(provers, "PIDFD", False)
+    prover = make_fol_prover("eprover", {"jobs": "2"})
+    results = prover.prove([_problem([RULE, FACT], Not(SHY)), _problem([RULE, FACT], SHY),
+                            Problem((), None, "fof(c, conjecture, p(a)\n")])
+    assert [r.status for r in results] == [Szs.THEOREM, Szs.COUNTER_SATISFIABLE,
+                                          Szs.INPUT_ERROR]

@@ -209,6 +209,11 @@ class EProver:
                             f"wall-clock limit of {self.wall_limit_s:g} s")
 
 
+PIDFD = hasattr(os, "pidfd_open")
+"""Whether a process's exit can be waited for in ``select`` (Linux 5.3 and later); without,
+a process is reaped once it has closed its stdout and stderr."""
+
+
 class _EJob:
     """One running E process: its pipes, what it printed so far, its deadline."""
 
@@ -262,6 +267,9 @@ class _EBatch:
                     self._event(self.jobs[key.data], key.fd, mask)
                 now = time.monotonic()
                 for job in list(self.jobs.values()):
+                    if job.pidfd < 0 and job.status is None and len(job.closed) == 2:
+                        # Without pidfds: E has closed its output, so it is exiting.
+                        job.status = os.waitpid(job.pid, 0)[1]
                     if job.done:
                         self._finish(job, now)
                     elif now >= job.deadline:
@@ -296,7 +304,7 @@ class _EBatch:
             raise
         for fd in (in_r, out_w, err_w):
             os.close(fd)
-        pidfd = os.pidfd_open(pid)
+        pidfd = os.pidfd_open(pid) if PIDFD else -1
         job = _EJob(index, pid, pidfd, in_w, out_r, err_r,
                     self.texts[index].encode("utf-8"), started,
                     started + self.prover.wall_limit_s)
@@ -307,7 +315,8 @@ class _EBatch:
             self.selector.register(in_w, selectors.EVENT_WRITE, pid)
         self.selector.register(out_r, selectors.EVENT_READ, pid)
         self.selector.register(err_r, selectors.EVENT_READ, pid)
-        self.selector.register(pidfd, selectors.EVENT_READ, pid)
+        if pidfd >= 0:
+            self.selector.register(pidfd, selectors.EVENT_READ, pid)
 
     def _write(self, job: _EJob) -> None:
         """As much of the problem as the pipe takes now; stdin closes once it is all in."""
