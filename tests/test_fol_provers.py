@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import time
+from pathlib import Path
+
 import pytest
 from afcheck_fol.formula import Const, Forall, Implies, Not, Pred, Var
 from afcheck_fol.provers import (
@@ -170,3 +173,102 @@ def test_e_under_a_budgets_options_stops_at_the_budget() -> None:
     [hard, easy] = prover.prove([_pigeonhole(9), _problem([RULE, FACT], Not(SHY))])
     assert hard.status is Szs.TIMEOUT and hard.detail == "wall-clock limit of 0.3 s"
     assert easy.status is Szs.THEOREM
+
+
+def _wrapped_e(tmp_path: Path, body: str) -> Path:
+    """A script in front of the real E: ``--version`` goes straight to E; every other call
+    runs ``body`` (shell, ``$E`` the real binary, ``$LOG`` a log file) first."""
+    real = find_eprover()
+    assert real is not None
+    script = tmp_path / "eprover"
+    script.write_text(f'#!/bin/sh\nE="{real}"\nLOG="{tmp_path / "log"}"\n'
+                      f'if [ "$1" = "--version" ]; then exec "$E" --version; fi\n{body}\n')
+    script.chmod(0o755)
+    return script
+
+
+@pytest.mark.skipif(find_eprover() is None, reason="E is not installed")
+def test_e_proves_a_repeated_problem_once(tmp_path: Path) -> None:
+    binary = _wrapped_e(tmp_path, 'echo run >> "$LOG"\nexec "$E" "$@"')
+    prover = make_fol_prover("eprover", {"binary": str(binary)})
+    follows, refuted = _problem([RULE, FACT], Not(SHY)), _problem([RULE, FACT], SHY)
+    results = prover.prove([follows, refuted, follows, follows])
+    assert [r.status for r in results] == [Szs.THEOREM, Szs.COUNTER_SATISFIABLE,
+                                          Szs.THEOREM, Szs.THEOREM]
+    assert (tmp_path / "log").read_text().split() == ["run", "run"]
+
+
+def _alive_with(marker: str) -> list[int]:
+    """Processes, zombies aside, whose environment holds ``marker``: E's and those it forked."""
+    alive = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            environment = (entry / "environ").read_bytes()
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if marker.encode() in environment and state != "Z":
+            alive.append(int(entry.name))
+    return alive
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").is_file() or find_eprover() is None,
+                    reason="needs E and Linux's /proc")
+def test_the_wall_clock_limit_stops_the_strategies_e_forks(tmp_path: Path) -> None:
+    # E forks a process per strategy; killing E alone left that one running to its CPU limit.
+    marker = f"AFCHECK_TEST_MARK={tmp_path}"
+    binary = _wrapped_e(tmp_path, f'export {marker}\nexec "$E" "$@"')
+    prover = make_fol_prover("eprover", {"binary": str(binary), "wall_limit_s": "0.5"})
+    started = time.monotonic()
+    [result] = prover.prove([_pigeonhole(9)])
+    assert result.status is Szs.TIMEOUT
+    assert time.monotonic() - started < 5
+    deadline = time.monotonic() + 2
+    while _alive_with(marker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _alive_with(marker) == []
+
+
+@pytest.mark.skipif(find_eprover() is None, reason="E is not installed")
+def test_e_memory_limit_is_a_limit_status_and_spares_the_rest_of_the_batch() -> None:
+    prover = make_fol_prover("eprover", {"memory_mb": "2"})
+    [hard, easy] = prover.prove([_pigeonhole(9), _problem([RULE, FACT], Not(SHY))])
+    assert hard.status.limit and "Out of Memory" in hard.detail
+    assert easy.status is Szs.THEOREM
+
+
+@pytest.mark.skipif(find_eprover() is None, reason="E is not installed")
+def test_a_crashed_e_is_an_error_and_the_batch_goes_on(tmp_path: Path) -> None:
+    # The first call dies of a signal before reading its (large) problem; later calls run E.
+    binary = _wrapped_e(tmp_path, 'if [ ! -e "$LOG" ]; then echo crash > "$LOG"; '
+                                  'kill -SEGV $$; fi\nexec "$E" "$@"')
+    prover = make_fol_prover("eprover", {"binary": str(binary), "jobs": "1"})
+    big = _problem([RULE, FACT, *(Pred("Wumpus", (Const(f"c{i}"),)) for i in range(4000))],
+                   None)
+    assert len(big.text) > 1 << 16  # more than a pipe holds: written as E reads it
+    crashed, fine, large = prover.prove([big, _problem([RULE, FACT], Not(SHY)), _bigger(big)])
+    assert crashed.status is Szs.ERROR and crashed.detail == "exit status -11"
+    assert fine.status is Szs.THEOREM
+    assert large.status is Szs.SATISFIABLE
+
+
+def _bigger(problem: Problem) -> Problem:
+    """The same axioms with one more consistent fact: a distinct text, as large."""
+    extra = Pred("Wumpus", (Const("extra"),))
+    return _problem([*problem.axioms, extra], None)
+
+
+@pytest.mark.skipif(find_eprover() is None, reason="E is not installed")
+def test_e_answers_the_same_where_exits_cannot_be_selected(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The path of systems without pidfds (macOS): a process is reaped after its output ends.
+    import afcheck_fol.provers as provers
+
+    monkeypatch.setattr(provers, "PIDFD", False)
+    prover = make_fol_prover("eprover", {"jobs": "2"})
+    results = prover.prove([_problem([RULE, FACT], Not(SHY)), _problem([RULE, FACT], SHY),
+                            Problem((), None, "fof(c, conjecture, p(a)\n")])
+    assert [r.status for r in results] == [Szs.THEOREM, Szs.COUNTER_SATISFIABLE,
+                                          Szs.INPUT_ERROR]
