@@ -92,6 +92,52 @@ def _distinct(a: Any, b: Any) -> Any:
 _NARY = {"+": z3core.Z3_mk_add, "*": z3core.Z3_mk_mul, "-": z3core.Z3_mk_sub}
 
 
+def _ite(condition: Any, then: Any, otherwise: Any) -> Any:
+    """``z3.If``: it asks for the Boolean sort before building the term."""
+    ctx = then.ctx
+    ref = ctx.ref()
+    z3core.Z3_mk_bool_sort(ref)
+    return z3.ArithRef(z3core.Z3_mk_ite(ref, condition.ast, then.ast, otherwise.ast), ctx)
+
+
+def _is_zero(b: Any, integral: bool) -> Any:
+    """``b == 0``: z3's operator casts the ``0`` to ``b``'s sort first."""
+    zero = _int_value(0) if integral else _real_value("0")
+    return _relation(z3core.Z3_mk_eq, b, zero)
+
+
+def _arith_fast(t: T.Arith, a: Any, b: Any) -> Any | None:
+    """:func:`_arith` for both operands of the node's sort, through the C API as above;
+    ``None`` for what only :func:`_arith` builds (``%`` on ℚ/ℝ, which it refuses)."""
+    integral = t.ty in _INTEGRAL
+    make = _NARY.get(t.op)
+    if make is not None and not (t.op == "-" and t.ty == "ℕ"):
+        return _nary(make, a, b)
+    if t.op == "-":  # ℕ: ``z3.If(a >= b, a - b, 0)``, Python's comparison order as above
+        if type(b) is not type(a) and isinstance(b, type(a)):
+            guard = _relation(z3core.Z3_mk_le, b, a)
+        else:
+            guard = _relation(z3core.Z3_mk_ge, a, b)
+        difference = _nary(z3core.Z3_mk_sub, a, b)
+        ctx = a.ctx
+        ref = ctx.ref()
+        z3core.Z3_mk_bool_sort(ref)
+        zero = _int_value(0)
+        return z3.ArithRef(z3core.Z3_mk_ite(ref, guard.ast, difference.ast, zero.ast), ctx)
+    if t.op == "/":  # ``z3.If(b == 0, 0, a / b)``
+        condition = _is_zero(b, integral)
+        zero = _int_value(0) if integral else _real_value("0")
+        ctx = a.ctx
+        quotient = z3.ArithRef(z3core.Z3_mk_div(ctx.ref(), a.ast, b.ast), ctx)
+        return _ite(condition, zero, quotient)
+    if t.op == "%" and integral:  # ``z3.If(b == 0, a, a % b)``
+        condition = _is_zero(b, integral)
+        ctx = a.ctx
+        remainder = z3.ArithRef(z3core.Z3_mk_mod(ctx.ref(), a.ast, b.ast), ctx)
+        return _ite(condition, a, remainder)
+    return None
+
+
 def term(t: T.Term, enc: Encoding, env: dict[str, Any]) -> Any:
     if isinstance(t, T.Const):
         if t.ty in _INTEGRAL:
@@ -117,10 +163,10 @@ def term(t: T.Term, enc: Encoding, env: dict[str, Any]) -> Any:
         return result
     if isinstance(t, T.Arith):
         left, right = term(t.left, enc, env), term(t.right, enc, env)
-        make = _NARY.get(t.op)
-        if (make is not None and not (t.op == "-" and t.ty == "ℕ")
-                and (t.left.ty in _INTEGRAL) == (t.right.ty in _INTEGRAL)):
-            return _nary(make, left, right)
+        if (t.left.ty in _INTEGRAL) == (t.right.ty in _INTEGRAL) == (t.ty in _INTEGRAL):
+            built = _arith_fast(t, left, right)
+            if built is not None:
+                return built
         return _arith(t, left, right)
     return _call(t, [term(a, enc, env) for a in t.args], enc)
 
