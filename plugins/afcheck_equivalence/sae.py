@@ -300,7 +300,9 @@ class Sae:
             if same is None:
                 plan.trivial_premises = [Obligation(
                     "reference premises hold for every value of the binders",
-                    _theorem("sae_trivial_premises", binders, _conj(ref.premises)))]
+                    forms.theorem("sae_trivial_premises",
+                                  lambda: _theorem("sae_trivial_premises", binders,
+                                                   _conj(ref.premises))))]
             claim = A.BinOp("↔", ref.conclusion, cand_conclusion)
             same = _same(ref.conclusion, cand_conclusion, forms, "identical conclusions")
             plan.conclusion.append(Obligation("conclusion", _theorem(
@@ -315,10 +317,12 @@ class Sae:
             if same is None:
                 plan.trivial = [
                     Obligation("reference conclusion holds for every value of the binders",
-                               _theorem("sae_trivial_true", binders, ref.conclusion)),
+                               forms.theorem("sae_trivial_true", lambda: _theorem(
+                                   "sae_trivial_true", binders, ref.conclusion))),
                     Obligation("reference conclusion fails for every value of the binders",
-                               _theorem("sae_trivial_false", binders,
-                                        A.UnOp("¬", ref.conclusion)))]
+                               forms.theorem("sae_trivial_false", lambda: _theorem(
+                                   "sae_trivial_false", binders,
+                                   A.UnOp("¬", ref.conclusion))))]
                 structural = _Plan(alignment)
                 _plan_premise_free(structural, ref, cand_conclusion, header, forms)
                 plan.structural = structural
@@ -436,12 +440,21 @@ class _Forms:
     compares, and its printing, each computed once: every alignment compares the same
     reference premises and conclusion, and an alignment's plan and its likeness score the
     same renamed candidate. Keyed by the expression object, which is kept beside its form,
-    so the key is not reused while the pair is planned."""
+    so the key is not reused while the pair is planned. Likewise the text of each obligation
+    about the reference alone (``Δ ⊢ C``, ``Δ ⊢ ¬C``, ``Δ ⊢ ⋀Γ``), the same under every
+    alignment, by its theorem name."""
 
     def __init__(self, names: dict[str, str]) -> None:
         self.names = names
         self._forms: dict[int, tuple[A.Expr, A.Expr]] = {}
         self._printed: dict[int, tuple[A.Expr, str]] = {}
+        self._theorems: dict[str, str] = {}
+
+    def theorem(self, name: str, text: Callable[[], str]) -> str:
+        """The obligation ``name`` about the reference alone, printed on first use."""
+        if name not in self._theorems:
+            self._theorems[name] = text()
+        return self._theorems[name]
 
     def form(self, expr: A.Expr) -> A.Expr:
         kept = self._forms.get(id(expr))
