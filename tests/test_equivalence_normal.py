@@ -66,3 +66,36 @@ def test_dependent_binder_types_follow_their_dependencies() -> None:
     ref = normalise(parse_theorem("theorem a (n : ℕ) (i : Fin n) : i = i"))
     cand = normalise(parse_theorem("theorem b (m : ℕ) (j : Fin m) : j = j"))
     assert alignments(ref, cand, cap=10).found == ((("m", "n"), ("j", "i")),)
+
+
+def test_a_binder_without_a_type_takes_the_elaborated_one_through_arrows_and_guards() -> None:
+    # ``z`` is typed by the elaborator (it meets ``x : ℝ``); ``w`` sits past a binder
+    # predicate's guard and an implication, ``k`` after a written binder and its own one.
+    prefix, premises, _ = shape(
+        "theorem t (x : ℝ) : x > 0 → ∀ z > x, ∀ n : ℕ, ∀ j k, z + k = x + n * j → z > 0")
+    assert prefix == [("∀", "x", "ℝ"), ("∀", "z", "ℝ"), ("∀", "n", "ℕ"), ("∀", "j", "ℝ"),
+                      ("∀", "k", "ℝ")]
+    assert premises == ["x > 0", "z > x", "z + k = x + n * j"]
+
+
+def test_a_binder_the_elaborator_cannot_type_stays_in_the_conclusion() -> None:
+    prefix, _, conclusion = shape("theorem t (f : ℕ → ℕ) : ∀ x, f x = x")
+    assert prefix == [("∀", "f", "ℕ → ℕ")]
+    assert conclusion == "∀ x, f x = x"
+
+
+def test_a_statement_whose_types_are_all_written_is_not_elaborated(monkeypatch) -> None:
+    # Elaborating a conclusion costs tens of milliseconds when a big operator expands to
+    # hundreds of terms; the normal form reads it only for a binder with no written type.
+    import afcheck.lean.elaborate as elaborate
+
+    def refuse(*args: object) -> object:
+        raise AssertionError("elaborated a statement that needs no inferred type")
+
+    monkeypatch.setattr(elaborate, "elaborate", refuse)
+    prefix, premises, conclusion = shape(
+        "theorem t (x : ℝ) (h : x > 0) : ∀ y : ℝ, y > x → "
+        "∏ k in Finset.Icc (1 : ℕ) 501, ((4 : ℝ) * k + 4) / (4 * k) = 502")
+    assert prefix == [("∀", "x", "ℝ"), ("∀", "y", "ℝ")]
+    assert premises == ["x > 0", "y > x"]
+    assert conclusion.startswith("∏ k in Finset.Icc")

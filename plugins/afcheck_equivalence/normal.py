@@ -98,18 +98,69 @@ def normalise(theorem: A.Theorem, header: str = "") -> NormalForm:
             prefix.append(Bound("∀", binder.name, binder.type))
             if isinstance(binder.type, A.Var) and binder.type.name == "Prop":
                 props.add(binder.name)
-    typed = _typed_conclusion(theorem, header)
-    conclusion = _peel(theorem.conclusion, typed, prefix, premises)
+    typed = _Typed(theorem, header)
+    conclusion = _peel(theorem.conclusion, typed.at(()), prefix, premises)
     return NormalForm(tuple(prefix), tuple(premises), conclusion, header)
 
 
-def _typed_conclusion(theorem: A.Theorem, header: str) -> T.Formula | None:
-    from afcheck.lean.elaborate import Unsupported, elaborate
+_Step = tuple[str, str]
+"""One step down the elaborated conclusion: ``("→", "")`` to an implication's right side,
+``("binder", name)`` into the body of a quantifier over ``name``, ``("bound", "")`` past a
+binder predicate's guard."""
 
-    try:
-        return elaborate(theorem, header).conclusion
-    except (Unsupported, RecursionError):
-        return None
+
+class _Typed:
+    """The elaborated conclusion, read only when a binder with no written type needs its
+    inferred one: most statements write every type, and elaborating a conclusion whose big
+    operator expands to hundreds of terms costs tens of milliseconds (wasted when the pair
+    is then decided by its prefix)."""
+
+    def __init__(self, theorem: A.Theorem, header: str) -> None:
+        self._theorem = theorem
+        self._header = header
+        self._read = False
+        self._conclusion: T.Formula | None = None
+
+    def at(self, path: tuple[_Step, ...]) -> _Cursor:
+        return _Cursor(self, path)
+
+    def conclusion(self) -> T.Formula | None:
+        if not self._read:
+            from afcheck.lean.elaborate import Unsupported, elaborate
+
+            self._read = True
+            try:
+                self._conclusion = elaborate(self._theorem, self._header).conclusion
+            except (Unsupported, RecursionError):
+                self._conclusion = None
+        return self._conclusion
+
+
+@dataclass(frozen=True)
+class _Cursor:
+    """A place in the elaborated conclusion, as the steps that lead there from its root; a
+    step that does not match the elaborated tree leads nowhere (``None``), as it would
+    walking the tree itself."""
+
+    typed: _Typed
+    path: tuple[_Step, ...]
+
+    def then(self, step: _Step) -> _Cursor:
+        return _Cursor(self.typed, (*self.path, step))
+
+    def node(self) -> T.Formula | None:
+        node = self.typed.conclusion()
+        for kind, name in self.path:
+            if kind == "→":
+                node = node.right if isinstance(node, T.Logic) and node.op == "→" else None
+            elif kind == "binder":
+                node = node.body if isinstance(node, T.Quantified) and node.name == name \
+                    else None
+            else:
+                node = node.right if isinstance(node, T.Logic) else None
+            if node is None:
+                return None
+        return node
 
 
 def _conjuncts(expr: A.Expr) -> list[A.Expr]:
@@ -118,13 +169,13 @@ def _conjuncts(expr: A.Expr) -> list[A.Expr]:
     return [expr]
 
 
-def _peel(expr: A.Expr, typed: T.Formula | None, prefix: list[Bound],
+def _peel(expr: A.Expr, typed: _Cursor | None, prefix: list[Bound],
           premises: list[A.Expr]) -> A.Expr:
     while True:
         if isinstance(expr, A.BinOp) and expr.op == "→":
             premises.extend(_conjuncts(expr.left))
             expr = expr.right
-            typed = typed.right if isinstance(typed, T.Logic) and typed.op == "→" else None
+            typed = typed.then(("→", "")) if typed is not None else None
             continue
         if isinstance(expr, A.Quant) and (expr.q == "∀" or (expr.q == "∃" and not premises)):
             peeled = _peel_quantifier(expr, typed, prefix, premises)
@@ -135,25 +186,24 @@ def _peel(expr: A.Expr, typed: T.Formula | None, prefix: list[Bound],
         return expr
 
 
-def _peel_quantifier(expr: A.Quant, typed: T.Formula | None, prefix: list[Bound],
-                     premises: list[A.Expr]) -> tuple[A.Expr, T.Formula | None] | None:
+def _peel_quantifier(expr: A.Quant, typed: _Cursor | None, prefix: list[Bound],
+                     premises: list[A.Expr]) -> tuple[A.Expr, _Cursor | None] | None:
     """Move the binders of ``expr`` to the prefix; ``None`` when one has no readable type."""
     types: list[A.Expr] = []
     cursor = typed
     for binder in expr.binders:
         if binder.kind == "instance":
             return None
-        if isinstance(cursor, T.Quantified) and cursor.name == binder.name:
-            inferred: A.Expr | None = A.Var(cursor.ty)
-            cursor = cursor.body
-        else:
-            inferred, cursor = None, None
         written = binder.type
-        if written is None and inferred is None:
-            return None
-        types.append(written if written is not None else inferred)  # type: ignore[arg-type]
+        if written is None:
+            node = cursor.node() if cursor is not None else None
+            if not (isinstance(node, T.Quantified) and node.name == binder.name):
+                return None
+            written = A.Var(node.ty)
+        cursor = cursor.then(("binder", binder.name)) if cursor is not None else None
+        types.append(written)
     if expr.bound is not None:
-        cursor = cursor.right if isinstance(cursor, T.Logic) else None
+        cursor = cursor.then(("bound", "")) if cursor is not None else None
     used = {b.name for b in prefix} | set().union(*(free_names(p) for p in premises))
     body: A.Expr = expr.body
     guard_bound = expr.bound

@@ -262,21 +262,28 @@ class Sae:
                 case.vacuity.append(Obligation(
                     f"vacuity {label}",
                     _theorem(f"sae_vacuity_{label}", form.binders() + hyps, A.Var("False"))))
+        forms = _Forms(names)
+        # What an alignment reads of the candidate, once per pair: its free names, and each
+        # alignment's renaming of it (the plan and the likeness score read the same one).
+        used = set().union(*(free_names(p) for p in (*cand.premises, cand.conclusion)))
+        scores = []
         for alignment in found.found:
-            case.plans.append(self._plan_alignment(ref, cand, alignment, header, names))
-        scores = [_likeness(ref, cand, plan.alignment, names) for plan in case.plans]
+            mapping = dict(alignment)
+            renamed = _Renamed(tuple(rename(p, mapping) for p in cand.premises),
+                               rename(cand.conclusion, mapping))
+            case.plans.append(self._plan_alignment(ref, cand, alignment, header, forms, used,
+                                                   renamed))
+            scores.append(_likeness(ref, renamed, alignment, forms))
         order = sorted(range(len(case.plans)), key=lambda i: -scores[i])
         case.plans = [case.plans[i] for i in order]
         case.scores = [scores[i] for i in order]
         return case
 
     def _plan_alignment(self, ref: NormalForm, cand: NormalForm,
-                        alignment: tuple[tuple[str, str], ...], header: str,
-                        names: dict[str, str]) -> _Plan:
-        mapping = dict(alignment)
+                        alignment: tuple[tuple[str, str], ...], header: str, forms: _Forms,
+                        used: set[str], renamed: _Renamed) -> _Plan:
         plan = _Plan(alignment)
         binders = ref.binders()
-        used = set().union(*(free_names(p) for p in (*cand.premises, cand.conclusion)))
         captured = sorted((used - set(cand.names)) & set(ref.names))
         if captured:
             # A name the candidate uses freely (a constant) would be captured by a reference
@@ -284,19 +291,20 @@ class Sae:
             plan.undecided = (f"the candidate uses '{captured[0]}' as a constant, which the "
                               "reference binds")
             return plan
-        cand_premises = [rename(p, mapping) for p in cand.premises]
-        cand_conclusion = rename(cand.conclusion, mapping)
+        cand_premises, cand_conclusion = list(renamed.premises), renamed.conclusion
         if ref.premises:
-            same = _same_premises(ref.premises, cand_premises, names)
+            same = _same_premises(ref.premises, cand_premises, forms)
             plan.premises.append(Obligation("premises", _theorem(
                 "sae_premises", binders,
                 A.BinOp("↔", _conj(ref.premises), _conj(cand_premises))), same))
             if same is None:
                 plan.trivial_premises = [Obligation(
                     "reference premises hold for every value of the binders",
-                    _theorem("sae_trivial_premises", binders, _conj(ref.premises)))]
+                    forms.theorem("sae_trivial_premises",
+                                  lambda: _theorem("sae_trivial_premises", binders,
+                                                   _conj(ref.premises))))]
             claim = A.BinOp("↔", ref.conclusion, cand_conclusion)
-            same = _same([ref.conclusion], [cand_conclusion], names, "identical conclusions")
+            same = _same(ref.conclusion, cand_conclusion, forms, "identical conclusions")
             plan.conclusion.append(Obligation("conclusion", _theorem(
                 "sae_conclusion", binders, claim), same))
             # Only a refutation of this one counts: a point where the premises hold and the
@@ -309,15 +317,17 @@ class Sae:
             if same is None:
                 plan.trivial = [
                     Obligation("reference conclusion holds for every value of the binders",
-                               _theorem("sae_trivial_true", binders, ref.conclusion)),
+                               forms.theorem("sae_trivial_true", lambda: _theorem(
+                                   "sae_trivial_true", binders, ref.conclusion))),
                     Obligation("reference conclusion fails for every value of the binders",
-                               _theorem("sae_trivial_false", binders,
-                                        A.UnOp("¬", ref.conclusion)))]
+                               forms.theorem("sae_trivial_false", lambda: _theorem(
+                                   "sae_trivial_false", binders,
+                                   A.UnOp("¬", ref.conclusion))))]
                 structural = _Plan(alignment)
-                _plan_premise_free(structural, ref, cand_conclusion, header, names)
+                _plan_premise_free(structural, ref, cand_conclusion, header, forms)
                 plan.structural = structural
             return plan
-        _plan_premise_free(plan, ref, cand_conclusion, header, names)
+        _plan_premise_free(plan, ref, cand_conclusion, header, forms)
         return plan
 
     # --- deciding ---------------------------------------------------------------------
@@ -417,21 +427,64 @@ def _show(outcome: _Outcome) -> str:
     return "{" + ", ".join(moved) + "}" if moved else "{}"
 
 
-def _same(left: Sequence[A.Expr], right: Sequence[A.Expr], names: dict[str, str],
-          why: str) -> Verdict | None:
-    """A proof by normalisation when both sides are the same (as lists), else ``None``."""
-    if [canonical(e, names) for e in left] != [canonical(e, names) for e in right]:
+@dataclass(frozen=True)
+class _Renamed:
+    """The candidate's premises and conclusion under one alignment's renaming."""
+
+    premises: tuple[A.Expr, ...]
+    conclusion: A.Expr
+
+
+class _Forms:
+    """The syntactic normal form (:func:`canonical`) of each expression one pair's planning
+    compares, and its printing, each computed once: every alignment compares the same
+    reference premises and conclusion, and an alignment's plan and its likeness score the
+    same renamed candidate. Keyed by the expression object, which is kept beside its form,
+    so the key is not reused while the pair is planned. Likewise the text of each obligation
+    about the reference alone (``Δ ⊢ C``, ``Δ ⊢ ¬C``, ``Δ ⊢ ⋀Γ``), the same under every
+    alignment, by its theorem name."""
+
+    def __init__(self, names: dict[str, str]) -> None:
+        self.names = names
+        self._forms: dict[int, tuple[A.Expr, A.Expr]] = {}
+        self._printed: dict[int, tuple[A.Expr, str]] = {}
+        self._theorems: dict[str, str] = {}
+
+    def theorem(self, name: str, text: Callable[[], str]) -> str:
+        """The obligation ``name`` about the reference alone, printed on first use."""
+        if name not in self._theorems:
+            self._theorems[name] = text()
+        return self._theorems[name]
+
+    def form(self, expr: A.Expr) -> A.Expr:
+        kept = self._forms.get(id(expr))
+        if kept is None or kept[0] is not expr:
+            kept = (expr, canonical(expr, self.names))
+            self._forms[id(expr)] = kept
+        return kept[1]
+
+    def printed(self, expr: A.Expr) -> str:
+        kept = self._printed.get(id(expr))
+        if kept is None or kept[0] is not expr:
+            kept = (expr, print_expr(self.form(expr)))
+            self._printed[id(expr)] = kept
+        return kept[1]
+
+
+def _same(left: A.Expr, right: A.Expr, forms: _Forms, why: str) -> Verdict | None:
+    """A proof by normalisation when both sides are the same, else ``None``."""
+    if forms.form(left) != forms.form(right):
         return None
     return Verdict(VerdictKind.PROVED, "normalisation",
                    reason=f"{why} after normalisation: ↔ holds by reflexivity")
 
 
 def _same_premises(left: Sequence[A.Expr], right: Sequence[A.Expr],
-                   names: dict[str, str]) -> Verdict | None:
+                   forms: _Forms) -> Verdict | None:
     """Premise lists equal up to order and repetition: their conjunctions are equivalent
     (∧ is associative, commutative and idempotent)."""
-    ours = {print_expr(canonical(e, names)) for e in left}
-    theirs = {print_expr(canonical(e, names)) for e in right}
+    ours = {forms.printed(e) for e in left}
+    theirs = {forms.printed(e) for e in right}
     if ours != theirs:
         return None
     return Verdict(VerdictKind.PROVED, "normalisation",
@@ -507,7 +560,7 @@ def _verdict_text(o: Obligation) -> str:
 
 # --- premise-free rule ----------------------------------------------------------------------
 def _plan_premise_free(plan: _Plan, ref: NormalForm, cand_conclusion: A.Expr, header: str,
-                       names: dict[str, str]) -> None:
+                       forms: _Forms) -> None:
     from afcheck.lean.elaborate import Unsupported, elaborate
 
     binders = ref.binders()
@@ -515,7 +568,7 @@ def _plan_premise_free(plan: _Plan, ref: NormalForm, cand_conclusion: A.Expr, he
         left = elaborate(A.Theorem("theorem", "r", binders, ref.conclusion), header)
         right = elaborate(A.Theorem("theorem", "c", binders, cand_conclusion), header)
     except (Unsupported, RecursionError) as error:
-        if canonical(ref.conclusion, names) == canonical(cand_conclusion, names):
+        if forms.form(ref.conclusion) == forms.form(cand_conclusion):
             plan.conclusion.append(Obligation("conclusion", _theorem(
                 "sae_conclusion", binders, A.BinOp("↔", ref.conclusion, cand_conclusion)),
                 Verdict(VerdictKind.PROVED, "normalisation",
@@ -702,13 +755,11 @@ def computation(term: T.Term) -> object:
     return ("call", term.fn, tuple(computation(a) for a in term.args), term.ty)
 
 
-def _likeness(ref: NormalForm, cand: NormalForm, alignment: tuple[tuple[str, str], ...],
-              names: dict[str, str]) -> int:
+def _likeness(ref: NormalForm, renamed: _Renamed, alignment: tuple[tuple[str, str], ...],
+              forms: _Forms) -> int:
     """How natural an alignment is: premises (and the conclusion) that become identical after
     renaming, then binders that keep their name."""
-    mapping = dict(alignment)
-    theirs = {print_expr(canonical(rename(p, mapping), names)) for p in cand.premises}
-    ours = {print_expr(canonical(p, names)) for p in ref.premises}
-    same_conclusion = canonical(rename(cand.conclusion, mapping), names) == canonical(
-        ref.conclusion, names)
+    theirs = {forms.printed(p) for p in renamed.premises}
+    ours = {forms.printed(p) for p in ref.premises}
+    same_conclusion = forms.form(renamed.conclusion) == forms.form(ref.conclusion)
     return 4 * (len(theirs & ours) + same_conclusion) + sum(c == r for c, r in alignment)

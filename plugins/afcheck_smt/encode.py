@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import z3
+from z3 import z3core
 
 from afcheck.lean import typed as T
 from afcheck.lean.elaborate import Unsupported
@@ -40,11 +41,108 @@ def declare(enc: Encoding, name: str, ty: str) -> Any:
     return var
 
 
+# --- the frequent terms, built through z3's C API -----------------------------------------
+# ``x + y`` through z3's Python operators checks and merges both sorts, looks up the result's
+# kind and sort, each a foreign call (about 60 µs a node here). The elaborated tree already
+# says the sorts: ℕ ℤ are z3 integers, ℚ ℝ reals, and both operands of an arithmetic node or a
+# relation have the node's type. So these build the very same z3 calls the operators make,
+# in the same order (the numeral's sort is asked for first, as ``IntVal`` does), and wrap the
+# result the same way; only the checks are left out. What z3 answers depends on the ids of
+# its terms, handed out in creation order and reused as terms are freed, so the same calls
+# in the same order keep every answer as it was (``tests/test_smt_encode.py`` compares the
+# ids with those of z3's operators).
+
+_INTEGRAL = frozenset(("ℕ", "ℤ"))
+
+
+def _int_value(value: int) -> Any:
+    ctx = z3.main_ctx()
+    ref = ctx.ref()
+    return z3.IntNumRef(z3core.Z3_mk_numeral(ref, str(value), z3core.Z3_mk_int_sort(ref)), ctx)
+
+
+def _real_value(text: str) -> Any:
+    ctx = z3.main_ctx()
+    ref = ctx.ref()
+    return z3.RatNumRef(z3core.Z3_mk_numeral(ref, text, z3core.Z3_mk_real_sort(ref)), ctx)
+
+
+def _nary(make: Any, a: Any, b: Any) -> Any:
+    """``a + b``, ``a * b``, ``a - b`` of one sort, as z3's operators build them."""
+    args = (z3.Ast * 2)()
+    args[0] = a.ast
+    args[1] = b.ast
+    ctx = a.ctx
+    return z3.ArithRef(make(ctx.ref(), 2, args), ctx)
+
+
+def _relation(make: Any, a: Any, b: Any) -> Any:
+    ctx = a.ctx
+    return z3.BoolRef(make(ctx.ref(), a.ast, b.ast), ctx)
+
+
+def _distinct(a: Any, b: Any) -> Any:
+    args = (z3.Ast * 2)()
+    args[0] = a.ast
+    args[1] = b.ast
+    ctx = a.ctx
+    return z3.BoolRef(z3core.Z3_mk_distinct(ctx.ref(), 2, args), ctx)
+
+
+_NARY = {"+": z3core.Z3_mk_add, "*": z3core.Z3_mk_mul, "-": z3core.Z3_mk_sub}
+
+
+def _ite(condition: Any, then: Any, otherwise: Any) -> Any:
+    """``z3.If``: it asks for the Boolean sort before building the term."""
+    ctx = then.ctx
+    ref = ctx.ref()
+    z3core.Z3_mk_bool_sort(ref)
+    return z3.ArithRef(z3core.Z3_mk_ite(ref, condition.ast, then.ast, otherwise.ast), ctx)
+
+
+def _is_zero(b: Any, integral: bool) -> Any:
+    """``b == 0``: z3's operator casts the ``0`` to ``b``'s sort first."""
+    zero = _int_value(0) if integral else _real_value("0")
+    return _relation(z3core.Z3_mk_eq, b, zero)
+
+
+def _arith_fast(t: T.Arith, a: Any, b: Any) -> Any | None:
+    """:func:`_arith` for both operands of the node's sort, through the C API as above;
+    ``None`` for what only :func:`_arith` builds (``%`` on ℚ/ℝ, which it refuses)."""
+    integral = t.ty in _INTEGRAL
+    make = _NARY.get(t.op)
+    if make is not None and not (t.op == "-" and t.ty == "ℕ"):
+        return _nary(make, a, b)
+    if t.op == "-":  # ℕ: ``z3.If(a >= b, a - b, 0)``, Python's comparison order as above
+        if type(b) is not type(a) and isinstance(b, type(a)):
+            guard = _relation(z3core.Z3_mk_le, b, a)
+        else:
+            guard = _relation(z3core.Z3_mk_ge, a, b)
+        difference = _nary(z3core.Z3_mk_sub, a, b)
+        ctx = a.ctx
+        ref = ctx.ref()
+        z3core.Z3_mk_bool_sort(ref)
+        zero = _int_value(0)
+        return z3.ArithRef(z3core.Z3_mk_ite(ref, guard.ast, difference.ast, zero.ast), ctx)
+    if t.op == "/":  # ``z3.If(b == 0, 0, a / b)``
+        condition = _is_zero(b, integral)
+        zero = _int_value(0) if integral else _real_value("0")
+        ctx = a.ctx
+        quotient = z3.ArithRef(z3core.Z3_mk_div(ctx.ref(), a.ast, b.ast), ctx)
+        return _ite(condition, zero, quotient)
+    if t.op == "%" and integral:  # ``z3.If(b == 0, a, a % b)``
+        condition = _is_zero(b, integral)
+        ctx = a.ctx
+        remainder = z3.ArithRef(z3core.Z3_mk_mod(ctx.ref(), a.ast, b.ast), ctx)
+        return _ite(condition, a, remainder)
+    return None
+
+
 def term(t: T.Term, enc: Encoding, env: dict[str, Any]) -> Any:
     if isinstance(t, T.Const):
-        if t.ty in ("ℕ", "ℤ"):
-            return z3.IntVal(int(t.value))
-        return z3.RealVal(f"{t.value.numerator}/{t.value.denominator}")
+        if t.ty in _INTEGRAL:
+            return _int_value(int(t.value))
+        return _real_value(f"{t.value.numerator}/{t.value.denominator}")
     if isinstance(t, T.Sym):
         return env[t.name]
     if isinstance(t, T.Cast):
@@ -54,12 +152,22 @@ def term(t: T.Term, enc: Encoding, env: dict[str, Any]) -> Any:
         return -term(t.operand, enc, env)
     if isinstance(t, T.Pow):
         base = term(t.base, enc, env)
-        result = z3.IntVal(1) if t.ty in ("ℕ", "ℤ") else z3.RealVal(1)
+        integral = t.ty in _INTEGRAL
+        result = _int_value(1) if integral else _real_value("1")
+        if (t.base.ty in _INTEGRAL) != integral:  # not built by the elaborator; z3 coerces
+            for _ in range(t.exponent):
+                result = result * base
+            return result
         for _ in range(t.exponent):
-            result = result * base
+            result = _nary(z3core.Z3_mk_mul, result, base)
         return result
     if isinstance(t, T.Arith):
-        return _arith(t, term(t.left, enc, env), term(t.right, enc, env))
+        left, right = term(t.left, enc, env), term(t.right, enc, env)
+        if (t.left.ty in _INTEGRAL) == (t.right.ty in _INTEGRAL) == (t.ty in _INTEGRAL):
+            built = _arith_fast(t, left, right)
+            if built is not None:
+                return built
+        return _arith(t, left, right)
     return _call(t, [term(a, enc, env) for a in t.args], enc)
 
 
@@ -154,7 +262,21 @@ def formula(f: T.Formula, enc: Encoding, env: dict[str, Any]) -> Any:
         a, b = term(f.left, enc, env), term(f.right, enc, env)
         if f.op == "∣":
             return z3.If(a == 0, b == 0, b % a == 0)
-        ops = {"=": a == b, "≠": a != b, "<": a < b, "≤": a <= b, ">": a > b, "≥": a >= b}
+        if (f.left.ty in _INTEGRAL) != (f.right.ty in _INTEGRAL):  # z3's operators coerce
+            ops = {"=": a == b, "≠": a != b, "<": a < b, "≤": a <= b, ">": a > b, "≥": a >= b}
+            return ops[f.op]
+        # All six are built and five dropped, as before: the dropped terms' ids are reused
+        # by the next ones, and z3's answers depend on the ids (see above). Python asks the
+        # right operand first when its class is a subclass of the left one's (a numeral's
+        # ``RatNumRef`` beside an ``ArithRef``): ``x < 1`` is then ``1 > x``, a term of its own.
+        if type(b) is not type(a) and isinstance(b, type(a)):
+            ops = {"=": _relation(z3core.Z3_mk_eq, b, a), "≠": _distinct(b, a),
+                   "<": _relation(z3core.Z3_mk_gt, b, a), "≤": _relation(z3core.Z3_mk_ge, b, a),
+                   ">": _relation(z3core.Z3_mk_lt, b, a), "≥": _relation(z3core.Z3_mk_le, b, a)}
+        else:
+            ops = {"=": _relation(z3core.Z3_mk_eq, a, b), "≠": _distinct(a, b),
+                   "<": _relation(z3core.Z3_mk_lt, a, b), "≤": _relation(z3core.Z3_mk_le, a, b),
+                   ">": _relation(z3core.Z3_mk_gt, a, b), "≥": _relation(z3core.Z3_mk_ge, a, b)}
         return ops[f.op]
     var = sort_var(f"{f.name}!{len(enc.bound)}", f.ty)
     inner = Encoding(enc.variables, enc.side, enc.fresh, enc.bound | {f.name})
