@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -146,8 +147,24 @@ def test_unknown_prover_and_bad_options_are_one_line_errors() -> None:
         make_fol_prover("vampire")
     with pytest.raises(UsageError, match="timeout_ms"):
         make_fol_prover("z3-fol", {"timeout": "5"})
-    with pytest.raises(UsageError, match="expected a number"):
+    with pytest.raises(UsageError, match="timeout_ms=soon: expected a whole number"):
         make_fol_prover("z3-fol", {"timeout_ms": "soon"})
+
+
+@pytest.mark.skipif(find_eprover() is None, reason="E is not installed")
+@pytest.mark.parametrize(("key", "raw", "says"), [
+    ("cpu_limit_s", "nan", "expected a whole number"),
+    ("jobs", "inf", "expected a whole number"),
+    ("jobs", "1.5", "expected a whole number"),
+    ("memory_mb", "0", "must be at least 1"),
+    ("wall_limit_s", "inf", "must be a number above 0"),
+    ("wall_limit_s", "-2", "must be a number above 0"),
+])
+def test_an_es_limit_that_means_nothing_is_one_line_naming_it(key: str, raw: str,
+                                                              says: str) -> None:
+    written = re.escape(f"{key}={raw}")
+    with pytest.raises(UsageError, match=f"^--fol-prover-opt {written}: {says}$"):
+        make_fol_prover("eprover", {key: raw})
 
 
 def test_a_budget_is_es_wall_clock_cpu_and_memory_limit() -> None:

@@ -34,6 +34,7 @@ from pathlib import Path
 
 from afcheck.budget import Budget
 from afcheck.errors import MissingDependency, UsageError
+from afcheck.option_values import positive, whole
 from afcheck_fol.kinds import FolProver
 from afcheck_fol.tptp import Problem
 
@@ -97,17 +98,8 @@ class ProverResult:
     cached: bool = False
 
 
-def _limit_option(options: Mapping[str, str], key: str, default: float) -> float:
-    raw = options.get(key)
-    if raw is None:
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise UsageError(f"--fol-prover-opt {key}={raw}: expected a number") from None
-    if value <= 0:
-        raise UsageError(f"--fol-prover-opt {key}={raw}: must be positive")
-    return value
+FLAG = "--fol-prover-opt"
+"""The flag that carries these provers' options, for messages."""
 
 
 def _check_known(prover: str, options: Mapping[str, str], known: set[str]) -> None:
@@ -379,13 +371,13 @@ def make_eprover(options: Mapping[str, str]) -> EProver:
     binary = Path(options["binary"]) if "binary" in options else find_eprover()
     if binary is None or not binary.is_file():
         raise MissingDependency("eprover", "the E prover", "pip install 'afcheck[fol]'")
-    cpu = int(_limit_option(options, "cpu_limit_s", 10))
+    cpu = whole(options, "cpu_limit_s", 10, where=FLAG)
     return EProver(
         binary,
-        cpu_limit_s=max(1, cpu),
-        wall_limit_s=_limit_option(options, "wall_limit_s", 2.0 * cpu + 5),
-        memory_mb=int(_limit_option(options, "memory_mb", 2048)),
-        jobs=int(_limit_option(options, "jobs", float(_default_jobs()))),
+        cpu_limit_s=cpu,
+        wall_limit_s=positive(options, "wall_limit_s", 2.0 * cpu + 5, where=FLAG),
+        memory_mb=whole(options, "memory_mb", 2048, where=FLAG),
+        jobs=whole(options, "jobs", _default_jobs(), where=FLAG),
     )
 
 
@@ -480,7 +472,7 @@ def make_z3_fol(options: Mapping[str, str]) -> Z3FolProver:
         import z3  # noqa: F401
     except ImportError:
         raise MissingDependency("z3-fol", "z3-solver", "pip install 'afcheck[fol]'") from None
-    return Z3FolProver(timeout_ms=int(_limit_option(options, "timeout_ms", 5000)))
+    return Z3FolProver(timeout_ms=whole(options, "timeout_ms", 5000, where=FLAG))
 
 
 def z3_fol_budget(budget: Budget, options: Mapping[str, str]) -> dict[str, str]:

@@ -8,20 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 from afcheck import hookimpl
 from afcheck.errors import MissingDependency, UsageError
+from afcheck.option_values import seconds, whole
 
 if TYPE_CHECKING:
     from afcheck.budget import Budget
-
-
-def _int_option(options: Mapping[str, str], key: str, default: int) -> int:
-    raw = options.get(key, str(default))
-    try:
-        value = int(raw)
-    except ValueError:
-        raise UsageError(f"--prover-opt {key}={raw}: expected a whole number") from None
-    if value < 1:
-        raise UsageError(f"--prover-opt {key}={raw}: must be at least 1")
-    return value
 
 
 def _make_prover(options: Mapping[str, str]) -> Any:
@@ -38,29 +28,17 @@ def _make_prover(options: Mapping[str, str]) -> Any:
             f"prover smt: unknown option(s) {', '.join(sorted(unknown))}; known: timeout_ms, "
             "jobs, deadline_s, isolate"
         )
-    timeout_ms = _int_option(options, "timeout_ms", 2000)
+    timeout_ms = whole(options, "timeout_ms", 2000, where="--prover-opt")
     isolate = options.get("isolate", "false").strip().lower()
     if isolate not in {"true", "false"}:
         raise UsageError(f"--prover-opt isolate={options['isolate']}: expected true or false")
     return SmtProver(
         timeout_ms=timeout_ms,
-        jobs=_int_option(options, "jobs", default_jobs()),
-        deadline_s=_seconds_option(options, "deadline_s", max(10.0, 5 * timeout_ms / 1000)),
+        jobs=whole(options, "jobs", default_jobs(), where="--prover-opt"),
+        deadline_s=seconds(options, "deadline_s", max(10.0, 5 * timeout_ms / 1000),
+                           where="--prover-opt"),
         isolate=isolate == "true",
     )
-
-
-def _seconds_option(options: Mapping[str, str], key: str, default: float) -> float:
-    raw = options.get(key)
-    if raw is None:
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise UsageError(f"--prover-opt {key}={raw}: expected a number of seconds") from None
-    if not value > 0 or math.isinf(value):
-        raise UsageError(f"--prover-opt {key}={raw}: must be a number of seconds above 0")
-    return value
 
 
 def budget_options(budget: Budget, options: Mapping[str, str]) -> dict[str, str]:
