@@ -1,4 +1,4 @@
-"""The faithfulness method through the ``afcheck`` command: its ``prove`` budget."""
+"""The faithfulness method through the ``afcheck`` command: its stages' budgets."""
 
 from __future__ import annotations
 
@@ -119,9 +119,42 @@ def test_a_check_budget_on_a_checker_without_one_is_one_line(tmp_path: Path) -> 
     assert "Traceback" not in text
 
 
+def test_a_perturb_budget_is_the_whole_request_of_an_llm_perturber(tmp_path: Path) -> None:
+    # The same server that never answers, asked for each step's perturbation: each request
+    # stops at 0.5 s in all, the step has no perturbation (skipped, saying why), and nothing
+    # is cached for the next run.
+    from fake_openai import FakeOpenAI
+
+    suite, out, cache = _suite(tmp_path / "s"), tmp_path / "r.json", tmp_path / "cache"
+    fake = FakeOpenAI("hang")
+    with fake.running() as url:
+        done = afcheck(str(suite), "--cache-dir", str(cache), "--json", str(out), "-rA",
+                       "--perturber", "llm", "--perturber-opt",
+                       f"model=fake,base_url={url},timeout_s=30,max_retries=4,concurrency=4",
+                       "--budget", "faithfulness.perturb.seconds=0.5")
+    text = done.stdout + done.stderr
+    assert "Traceback" not in text, text
+    assert "no reply within the deadline of 0.5 s (deadline_s)" in text, text
+    assert fake.completions == 2  # one request a step, one attempt each
+    data = json.loads(out.read_text())
+    assert data["config"]["budgets"]["faithfulness"]["perturb"]["seconds"] == 0.5
+    info = afcheck("cache", "info", "--json", "--cache-dir", str(cache))
+    assert json.loads(info.stdout)["entries"].get("perturb", 0) == 0
+
+
+def test_a_perturb_budget_on_a_perturber_without_one_is_one_line(tmp_path: Path) -> None:
+    done = afcheck(str(_suite(tmp_path / "s")), "--no-cache",
+                   "--budget", "faithfulness.perturb.seconds=5")
+    text = done.stdout + done.stderr
+    assert done.returncode != 0
+    assert "--budget faithfulness.perturb: the perturber 'given' takes no budget" in text, text
+    assert "Traceback" not in text
+
+
 def test_list_methods_shows_the_check_and_every_formalise_budget() -> None:
     done = afcheck("list", "methods")
     assert done.returncode == 0, done.stderr
     assert "check: the checker's own limits (lean," in done.stdout, done.stdout
     # chains, equivalence, faithfulness and nl2fol each declare one.
     assert done.stdout.count("formalise: the formaliser's own limits") == 4, done.stdout
+    assert "perturb: the perturber's own limits" in done.stdout, done.stdout

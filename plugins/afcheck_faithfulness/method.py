@@ -13,6 +13,7 @@ from afcheck.runtime.spool import Spool
 from afcheck.suites import Record
 from afcheck.types import Status
 from afcheck_faithfulness import pipeline
+from afcheck_faithfulness.kinds import PERTURBER
 from afcheck_faithfulness.metrics import FaithfulnessSummary, summarise
 from afcheck_faithfulness.pipeline import CaseSpec
 from afcheck_faithfulness.records import CaseResult, Step, record
@@ -30,6 +31,10 @@ FORMALISER_LIMITS = ("the formaliser's own limits (an LLM over HTTP: timeout_s e
 
 CHECKER_LIMITS = "the checker's own limits (lean, kimina: 60 s a Lean command)"
 """What bounds one statement's type-check when ``faithfulness.check`` sets no bound."""
+
+PERTURBER_LIMITS = ("the perturber's own limits (llm over HTTP: timeout_s each attempt, "
+                    "max_retries retries)")
+"""What bounds one step's perturbation when ``faithfulness.perturb`` sets no bound."""
 
 
 def _detector_names(selection: Selection) -> list[str]:
@@ -57,7 +62,8 @@ class Faithfulness:
                                 "TPR": "min", "FI": "min"}
     budgets: Mapping[str, Budget] = {"prove": Budget(otherwise=PROVER_LIMITS),
                                      "formalise": Budget(otherwise=FORMALISER_LIMITS),
-                                     "check": Budget(otherwise=CHECKER_LIMITS)}
+                                     "check": Budget(otherwise=CHECKER_LIMITS),
+                                     "perturb": Budget(otherwise=PERTURBER_LIMITS)}
     """``prove``: one prover call on one statement. Its ``seconds`` (and ``memory_mb``, where
     the prover can bound it) reach the prover as the options that bound it
     (:meth:`afcheck.runtime.Runtime.budgeted`); unset, the prover's own limits hold. A
@@ -67,7 +73,10 @@ class Faithfulness:
     retries included); a request stopped there is that side's backend error, never cached.
     ``check``: one checker's type-check of one side's statement, reaching the checker the
     same way (``lean``, ``kimina``: ``seconds`` is the Lean command's wall clock); a check
-    stopped there is that side's AF-Fail (not type-checked), never cached."""
+    stopped there is that side's AF-Fail (not type-checked), never cached. ``perturb``: one
+    step's perturbation (``llm`` over HTTP: ``seconds`` is the whole request, retries
+    included); a step whose request is stopped there has no perturbation (its case skipped
+    with the reason), never cached."""
     settings: Mapping[str, type] = {"seed": int, "steps": str}
     """``--seed N`` (of the perturbers) and ``--steps MODE`` (how a suite splits chains)."""
     next_steps: Mapping[str, str] = {
@@ -121,10 +130,14 @@ class Faithfulness:
     def run(self, cases: Sequence[Case[CaseSpec]], runtime: Runtime,
             notify: Callable[[CaseResult], None] | None) -> list[CaseResult]:
         self._spool = runtime.spool
+        perturbers: dict[Choice, Choice] = {}
         provers: dict[Choice, Choice] = {}
         formalisers: dict[Choice, Choice] = {}
         checkers: dict[Choice, Choice] = {}
         for case in cases:
+            if case.spec.perturber not in perturbers:
+                perturbers[case.spec.perturber] = runtime.budgeted(
+                    PERTURBER, case.spec.perturber, self.name, "perturb")
             if case.spec.prover not in provers:
                 provers[case.spec.prover] = runtime.budgeted(PROVER, case.spec.prover,
                                                              self.name, "prove")
@@ -134,7 +147,8 @@ class Faithfulness:
             if case.spec.checker not in checkers:
                 checkers[case.spec.checker] = runtime.budgeted(CHECKER, case.spec.checker,
                                                                self.name, "check")
-        specs = [CaseSpec(case.case_id, s.step, s.perturber, formalisers[s.formaliser],
+        specs = [CaseSpec(case.case_id, s.step, perturbers[s.perturber],
+                          formalisers[s.formaliser],
                           checkers[s.checker], provers[s.prover], s.seed, s.keep_ineffective,
                           s.detectors)
                  for case in cases for s in (case.spec,)]

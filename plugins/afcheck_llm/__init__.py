@@ -32,11 +32,15 @@ def afcheck_register_formalisers(register: Register) -> None:
 
 @hookimpl
 def afcheck_register_perturbers(register: Register) -> None:
+    from afcheck.llm.options import VOLATILE, request_budget
+
     register(
         "llm",
         _make_perturber,
         description="App. E prompt: a model makes a minimal falsifying edit",
         details={"backend": "vllm|http", "model": "(model=…)"},
+        budget=request_budget,  # a stage's seconds: one request's deadline (HTTP only)
+        volatile=VOLATILE,
     )
 
 
