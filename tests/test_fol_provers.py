@@ -289,3 +289,59 @@ def test_e_answers_the_same_where_exits_cannot_be_selected(
                             Problem((), None, "fof(c, conjecture, p(a)\n")])
     assert [r.status for r in results] == [Szs.THEOREM, Szs.COUNTER_SATISFIABLE,
                                           Szs.INPUT_ERROR]
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").is_file() or find_eprover() is None,
+                    reason="needs E and Linux's /proc")
+@pytest.mark.parametrize("pidfd", [True, False])
+def test_a_process_e_leaves_holding_its_output_neither_hides_its_answer_nor_survives(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pidfd: bool) -> None:
+    # E answers and exits, but a process of its group keeps its stdout open for 30 s.
+    import afcheck_fol.provers as provers
+
+    monkeypatch.setattr(provers, "PIDFD", pidfd)
+    marker = f"AFCHECK_TEST_MARK={tmp_path}"
+    binary = _wrapped_e(tmp_path, f'export {marker}\nsleep 30 &\nexec "$E" "$@"')
+    prover = make_fol_prover("eprover", {"binary": str(binary), "wall_limit_s": "20"})
+    started = time.monotonic()
+    [result] = prover.prove([_problem([RULE, FACT], Not(SHY))])
+    assert result.status is Szs.THEOREM
+    assert time.monotonic() - started < 10
+    deadline = time.monotonic() + 2
+    while _alive_with(marker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _alive_with(marker) == []
+
+
+@pytest.mark.skipif(find_eprover() is None, reason="E is not installed")
+def test_a_kernel_that_refuses_pidfds_gets_the_same_answers(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Python has pidfd_open, the kernel (before Linux 5.3) or a sandbox says no at run time.
+    import errno
+    import os
+
+    def refused(pid: int, flags: int = 0) -> int:
+        raise OSError(errno.ENOSYS, "Function not implemented")
+
+    monkeypatch.setattr(os, "pidfd_open", refused, raising=False)
+    prover = make_fol_prover("eprover", {"jobs": "2"})
+    results = prover.prove([_problem([RULE, FACT], Not(SHY)), _problem([RULE, FACT], SHY)])
+    assert [r.status for r in results] == [Szs.THEOREM, Szs.COUNTER_SATISFIABLE]
+
+
+@pytest.mark.skipif(find_eprover() is None, reason="E is not installed")
+def test_without_pidfds_a_process_that_closes_its_output_still_meets_the_wall_clock(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # It closes stdout and stderr and runs on: waiting for it must not hold the batch.
+    import afcheck_fol.provers as provers
+
+    monkeypatch.setattr(provers, "PIDFD", False)
+    binary = _wrapped_e(tmp_path, 'if [ ! -e "$LOG" ]; then echo quiet > "$LOG"; '
+                                  'exec >&- 2>&-; sleep 30; fi\nexec "$E" "$@"')
+    prover = make_fol_prover("eprover", {"binary": str(binary), "wall_limit_s": "1",
+                                         "jobs": "2"})
+    started = time.monotonic()
+    quiet, fine = prover.prove([_problem([RULE, FACT], SHY), _problem([RULE, FACT], Not(SHY))])
+    assert quiet.status is Szs.TIMEOUT
+    assert fine.status is Szs.THEOREM
+    assert time.monotonic() - started < 10

@@ -167,10 +167,7 @@ class EProver:
         cost it (0.6 against 2.4 ms; each file's create, write and unlink was a third of
         that); the answers are the same.
         """
-        first: dict[str, int] = {}
-        for index, item in enumerate(problems):
-            first.setdefault(item.text, index)
-        texts = list(first)
+        texts = list(dict.fromkeys(item.text for item in problems))
         answers = _EBatch(self, texts).run() if texts else []
         by_text = dict(zip(texts, answers, strict=True))
         return [by_text[item.text] for item in problems]
@@ -203,18 +200,27 @@ class EProver:
 
 
 PIDFD = hasattr(os, "pidfd_open")
-"""Whether a process's exit can be waited for in ``select`` (Linux 5.3 and later); without,
-a process is reaped once it has closed its stdout and stderr."""
+"""Whether this Python can ask for pidfds. A kernel without them (Linux before 5.3) or a
+sandbox that refuses them makes ``pidfd_open`` fail at run time; that process is then watched
+by polling ``waitpid`` instead, as everywhere without pidfds."""
+
+_POLL_S = 0.02
+"""How often a process without a pidfd is polled for its exit."""
+
+_GRACE_S = 0.5
+"""How long output is still read after E's main process has exited: what its process group
+prints meanwhile; then the group is killed and E's answer taken from what it printed."""
 
 
 class _EJob:
     """One running E process: its pipes, what it printed so far, its deadline."""
 
-    def __init__(self, index: int, pid: int, pidfd: int, stdin: int, stdout: int,
-                 stderr: int, data: bytes, started: float, deadline: float) -> None:
+    def __init__(self, index: int, pid: int, stdin: int, stdout: int, stderr: int,
+                 data: bytes, started: float, deadline: float) -> None:
         self.index = index
         self.pid = pid
-        self.pidfd = pidfd
+        self.pidfd = -1
+        """Readable once the process has exited; -1 without one (it is polled)."""
         self.stdin = stdin
         self.pending = memoryview(data)
         self.out: dict[int, list[bytes]] = {stdout: [], stderr: []}
@@ -256,60 +262,73 @@ class _EBatch:
                     self._start(nxt)
                     nxt = next(queue, None)
                 wait = min(job.deadline for job in self.jobs.values()) - time.monotonic()
+                if any(job.pidfd < 0 and job.status is None for job in self.jobs.values()):
+                    wait = min(wait, _POLL_S)
                 for key, mask in self.selector.select(max(0.0, wait)):
                     self._event(self.jobs[key.data], key.fd, mask)
                 now = time.monotonic()
                 for job in list(self.jobs.values()):
-                    if job.pidfd < 0 and job.status is None and len(job.closed) == 2:
-                        # Without pidfds: E has closed its output, so it is exiting.
-                        job.status = os.waitpid(job.pid, 0)[1]
+                    if job.pidfd < 0 and job.status is None:
+                        self._poll(job, now)
                     if job.done:
-                        self._finish(job, now)
+                        self._stop(job)
+                        self._answer(job, now)
                     elif now >= job.deadline:
-                        self._kill(job)
-                        self.results[job.index] = self.prover.timeout(now - job.started)
+                        exited = job.status is not None
+                        self._stop(job)
+                        if exited:  # E answered; a process it left held its output open
+                            self._answer(job, now)
+                        else:
+                            self.results[job.index] = self.prover.timeout(now - job.started)
         finally:
             # An interrupt (or a bug) leaves no E running behind the caller.
             for job in list(self.jobs.values()):
-                self._kill(job)
+                self._stop(job)
             self.selector.close()
-        return [r for r in self.results if r is not None]
+        answers = [r for r in self.results if r is not None]
+        assert len(answers) == len(self.texts), "an E process ended without an answer"
+        return answers
 
     def _start(self, index: int) -> None:
         # posix_spawn (a vfork and an exec, with the pipes' ends placed by file actions) costs
-        # the parent a fraction of Popen's setup. E gets its own process group, so a wall-clock
-        # kill reaches the strategies it forks too, and the default SIGPIPE and SIGXFSZ
-        # (Python ignores them; ignored signals survive exec). The parent's other descriptors
-        # are close-on-exec, as Python opens every descriptor (PEP 446).
-        in_r, in_w = os.pipe()
-        out_r, out_w = os.pipe()
-        err_r, err_w = os.pipe()
-        started = time.monotonic()
+        # the parent a fraction of Popen's setup. E gets its own process group, so a kill
+        # reaches the strategies it forks too, and the default SIGPIPE and SIGXFSZ (Python
+        # ignores them; ignored signals survive exec). The parent's other descriptors are
+        # close-on-exec, as Python opens every descriptor (PEP 446).
+        opened: list[int] = []
         try:
+            for _ in range(3):
+                opened += os.pipe()
+            in_r, in_w, out_r, out_w, err_r, err_w = opened
+            started = time.monotonic()
             pid = os.posix_spawn(
                 str(self.prover.binary), self.prover.command(), self.environment,
                 file_actions=[(os.POSIX_SPAWN_DUP2, in_r, 0), (os.POSIX_SPAWN_DUP2, out_w, 1),
                               (os.POSIX_SPAWN_DUP2, err_w, 2)],
                 setpgroup=0, setsigdef=(signal.SIGPIPE, signal.SIGXFSZ))
         except OSError:
-            for fd in (in_r, in_w, out_r, out_w, err_r, err_w):
+            for fd in opened:
                 os.close(fd)
             raise
         for fd in (in_r, out_w, err_w):
             os.close(fd)
-        pidfd = os.pidfd_open(pid) if PIDFD else -1
-        job = _EJob(index, pid, pidfd, in_w, out_r, err_r,
-                    self.texts[index].encode("utf-8"), started,
-                    started + self.prover.wall_limit_s)
+        # Registered first: from here on an error still finds the process to kill and reap.
+        job = _EJob(index, pid, in_w, out_r, err_r, self.texts[index].encode("utf-8"),
+                    started, started + self.prover.wall_limit_s)
         self.jobs[pid] = job
+        if PIDFD:
+            try:
+                job.pidfd = os.pidfd_open(pid)
+            except OSError:  # no pidfds in this kernel or sandbox: polled instead
+                job.pidfd = -1
         os.set_blocking(in_w, False)
         self._write(job)
         if job.stdin >= 0:
             self.selector.register(in_w, selectors.EVENT_WRITE, pid)
         self.selector.register(out_r, selectors.EVENT_READ, pid)
         self.selector.register(err_r, selectors.EVENT_READ, pid)
-        if pidfd >= 0:
-            self.selector.register(pidfd, selectors.EVENT_READ, pid)
+        if job.pidfd >= 0:
+            self.selector.register(job.pidfd, selectors.EVENT_READ, pid)
 
     def _write(self, job: _EJob) -> None:
         """As much of the problem as the pipe takes now; stdin closes once it is all in."""
@@ -320,50 +339,64 @@ class _EBatch:
             return
         except BrokenPipeError:  # E stopped reading (it crashed): its exit says the rest
             pass
-        if job.stdin in self.selector.get_map():
-            self.selector.unregister(job.stdin)
-        os.close(job.stdin)
+        self._close(job.stdin)
         job.stdin = -1
 
     def _event(self, job: _EJob, fd: int, mask: int) -> None:
         if fd == job.stdin:
             self._write(job)
         elif fd == job.pidfd:
-            self.selector.unregister(fd)
-            os.close(fd)
+            self._close(fd)
             job.pidfd = -1
-            job.status = os.waitpid(job.pid, 0)[1]
+            self._exited(job, os.waitpid(job.pid, 0)[1], time.monotonic())
         else:
             chunk = os.read(fd, 65536)
             if chunk:
                 job.out[fd].append(chunk)
             else:
-                self.selector.unregister(fd)
-                os.close(fd)
+                self._close(fd)
                 job.closed.add(fd)
 
-    def _finish(self, job: _EJob, now: float) -> None:
-        del self.jobs[job.pid]
+    def _poll(self, job: _EJob, now: float) -> None:
+        """Reap the job's process if it has exited (never waiting: it may not have)."""
+        pid, status = os.waitpid(job.pid, os.WNOHANG)
+        if pid:
+            self._exited(job, status, now)
+
+    def _exited(self, job: _EJob, status: int, now: float) -> None:
+        job.status = status
+        # What E printed is complete; a process it left behind holding the pipes open is
+        # given a moment, then killed with the group (_stop), not waited for to the limit.
+        job.deadline = min(job.deadline, now + _GRACE_S)
+
+    def _answer(self, job: _EJob, now: float) -> None:
         assert job.status is not None
         stdout, stderr = (b"".join(job.out[fd]).decode("utf-8", "replace")
                           for fd in (job.stdout, job.stderr))
         self.results[job.index] = self.prover.result(
             stdout, stderr, os.waitstatus_to_exitcode(job.status), now - job.started)
 
-    def _kill(self, job: _EJob) -> None:
-        """Stop the job's whole process group, reap it and close its descriptors."""
+    def _stop(self, job: _EJob) -> None:
+        """Reap E and close its descriptors; unless it is done, kill its whole process group
+        first (E's strategies, and anything left holding its output, even after E itself
+        exited: a live member keeps the group's id from being reused). A done job's group
+        is not signalled: once every member has gone its id may name another process."""
         del self.jobs[job.pid]
-        if job.status is None:
+        if not job.done:
             try:
                 os.killpg(job.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            os.waitpid(job.pid, 0)
+            except (ProcessLookupError, PermissionError):
+                pass  # the group is gone
+        if job.status is None:
+            job.status = os.waitpid(job.pid, 0)[1]
         for fd in (job.stdin, job.pidfd, job.stdout, job.stderr):
             if fd >= 0 and fd not in job.closed:
-                if fd in self.selector.get_map():
-                    self.selector.unregister(fd)
-                os.close(fd)
+                self._close(fd)
+
+    def _close(self, fd: int) -> None:
+        if fd in self.selector.get_map():
+            self.selector.unregister(fd)
+        os.close(fd)
 
 
 def make_eprover(options: Mapping[str, str]) -> EProver:
