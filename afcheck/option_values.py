@@ -17,25 +17,13 @@ from afcheck.errors import UsageError
 
 def seconds(options: Mapping[str, str], key: str, default: float, *, where: str) -> float:
     """``options[key]`` as a finite number of seconds above 0; ``default`` when absent."""
-    raw = options.get(key)
-    if raw is None:
-        return default
-    value = _number(raw)
-    if not value > 0 or math.isinf(value):
-        raise UsageError(f"{where} {key}={raw}: must be a number of seconds above 0")
-    return value
+    return _above_zero(options, key, default, where, "a number of seconds above 0")
 
 
 def positive(options: Mapping[str, str], key: str, default: float, *, where: str) -> float:
     """``options[key]`` as a finite number above 0 (a limit in seconds or megabytes that may
     be fractional); ``default`` when absent."""
-    raw = options.get(key)
-    if raw is None:
-        return default
-    value = _number(raw)
-    if not value > 0 or math.isinf(value):
-        raise UsageError(f"{where} {key}={raw}: must be a number above 0")
-    return value
+    return _above_zero(options, key, default, where, "a number above 0")
 
 
 def whole(options: Mapping[str, str], key: str, default: int, *, where: str,
@@ -51,6 +39,17 @@ def whole(options: Mapping[str, str], key: str, default: int, *, where: str,
     if value < minimum:
         raise UsageError(f"{where} {key}={raw}: must be at least {minimum}")
     return int(value)
+
+
+def _above_zero(options: Mapping[str, str], key: str, default: float, where: str,
+                what: str) -> float:
+    raw = options.get(key)
+    if raw is None:
+        return default
+    value = _number(raw)
+    if not value > 0 or math.isinf(value):
+        raise UsageError(f"{where} {key}={raw}: must be {what}")
+    return value
 
 
 def _number(raw: str) -> float:

@@ -233,9 +233,13 @@ def scope() -> Iterator[None]:
     depends only on the context, so it is built once per scope too. Each call still has its
     own solver, so no assertion carries over. What z3 answers in a shared context depends on
     what was built in it before (term ids order its search), so a scope covers one item's
-    calls and no more: a verdict and its counter-model are then a function of the item alone,
-    never of the items decided before it. The context is made on the scope's first solver
-    call, so a scope whose pairs :func:`_proved_quickly` settles costs none. :func:`check`
+    calls and no more: a counter-model, and any verdict decided here, is then a function of
+    the item alone, never of the items decided before it. The one exception is a proof
+    (``unsat``) found by :func:`_proved_quickly` in the thread's kept context, whose history
+    does depend on earlier items: the verdict is still right (a proof is one in any context),
+    but whether that quick attempt proved it within its budget may depend on the order, the
+    thread or the worker. The context is made on the scope's first solver call, so a scope
+    whose pairs :func:`_proved_quickly` settles costs none. :func:`check`
     opens one for its own calls; an inner scope uses the outer one's context.
     """
     if _shared.open:

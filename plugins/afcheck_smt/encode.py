@@ -55,6 +55,11 @@ def declare(enc: Encoding, name: str, ty: str) -> Any:
 _INTEGRAL = frozenset(("ℕ", "ℤ"))
 
 
+# Every term of the encoding lives in z3's main context, as its variables do (z3.Int's
+# default): numerals are made there. z3's operators check that operands share a context and
+# raise; the C API does not and would crash the process, hence the assertions below.
+
+
 def _int_value(value: int) -> Any:
     ctx = z3.main_ctx()
     ref = ctx.ref()
@@ -70,6 +75,7 @@ def _real_value(text: str) -> Any:
 def _nary(make: Any, a: Any, b: Any) -> Any:
     """``a + b``, ``a * b``, ``a - b`` of one sort, as z3's operators build them."""
     args = (z3.Ast * 2)()
+    assert a.ctx is b.ctx
     args[0] = a.ast
     args[1] = b.ast
     ctx = a.ctx
@@ -77,12 +83,14 @@ def _nary(make: Any, a: Any, b: Any) -> Any:
 
 
 def _relation(make: Any, a: Any, b: Any) -> Any:
+    assert a.ctx is b.ctx
     ctx = a.ctx
     return z3.BoolRef(make(ctx.ref(), a.ast, b.ast), ctx)
 
 
 def _distinct(a: Any, b: Any) -> Any:
     args = (z3.Ast * 2)()
+    assert a.ctx is b.ctx
     args[0] = a.ast
     args[1] = b.ast
     ctx = a.ctx
