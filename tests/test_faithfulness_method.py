@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 FERMAT_3 = ("theorem fermat_3 (x y z : ℕ) (h0 : 0 < x) (h1 : 0 < y) (h2 : 0 < z) : "
@@ -76,78 +78,54 @@ def test_a_memory_budget_the_smt_prover_cannot_hold_is_one_line(tmp_path: Path) 
     assert "Traceback" not in text
 
 
-def test_a_formalise_budget_is_the_whole_request_of_an_llm_formaliser(tmp_path: Path) -> None:
-    # A server that never answers: 30 s an attempt and 4 retries would hold each request
-    # 150 s; the budget gives each one 0.5 s in all. No formalisation is cached, so the next
-    # run asks again.
+def _hanging_model_run(tmp_path: Path, kind: str, stage: str) -> int:
+    """A run with ``--<kind> <model>`` on a server that never answers, under
+    ``faithfulness.<stage>.seconds=0.5``: 30 s an attempt and 4 retries would hold each
+    request 150 s, the budget gives each one 0.5 s in all, and nothing of the stage is cached,
+    so the next run asks again. Returns the requests the server saw."""
     from fake_openai import FakeOpenAI
 
     suite, out, cache = _suite(tmp_path / "s"), tmp_path / "r.json", tmp_path / "cache"
     fake = FakeOpenAI("hang")
+    component = "frontier" if kind == "formaliser" else "llm"
     with fake.running() as url:
         done = afcheck(str(suite), "--cache-dir", str(cache), "--json", str(out), "-rA",
-                       "--formaliser", "frontier", "--formaliser-opt",
+                       f"--{kind}", component, f"--{kind}-opt",
                        f"model=fake,base_url={url},timeout_s=30,max_retries=4,concurrency=4",
-                       "--budget", "faithfulness.formalise.seconds=0.5")
+                       "--budget", f"faithfulness.{stage}.seconds=0.5")
     text = done.stdout + done.stderr
     assert "Traceback" not in text, text
     assert "no reply within the deadline of 0.5 s (deadline_s)" in text, text
-    assert fake.completions == 4  # both sides of both steps, one attempt each
     data = json.loads(out.read_text())
-    assert data["config"]["budgets"]["faithfulness"]["formalise"]["seconds"] == 0.5
+    assert data["config"]["budgets"]["faithfulness"][stage]["seconds"] == 0.5
     info = afcheck("cache", "info", "--json", "--cache-dir", str(cache))
-    assert json.loads(info.stdout)["entries"].get("formalise", 0) == 0
+    assert json.loads(info.stdout)["entries"].get(stage, 0) == 0
+    return fake.completions
 
 
-def test_a_formalise_budget_on_a_formaliser_without_one_is_one_line(tmp_path: Path) -> None:
-    done = afcheck(str(_suite(tmp_path / "s")), "--no-cache",
-                   "--budget", "faithfulness.formalise.seconds=5")
-    text = done.stdout + done.stderr
-    assert done.returncode != 0
-    assert ("--budget faithfulness.formalise: the formaliser 'reference' takes no budget"
-            in text), text
-    assert "Traceback" not in text
-
-
-def test_a_check_budget_on_a_checker_without_one_is_one_line(tmp_path: Path) -> None:
-    done = afcheck(str(_suite(tmp_path / "s")), "--no-cache",
-                   "--budget", "faithfulness.check.seconds=5")
-    text = done.stdout + done.stderr
-    assert done.returncode != 0
-    assert ("--budget faithfulness.check: the checker 'none' takes no budget; bound it with "
-            "its own options (--checker-opt)") in text, text
-    assert "Traceback" not in text
+def test_a_formalise_budget_is_the_whole_request_of_an_llm_formaliser(tmp_path: Path) -> None:
+    # both sides of both steps, one attempt each
+    assert _hanging_model_run(tmp_path, "formaliser", "formalise") == 4
 
 
 def test_a_perturb_budget_is_the_whole_request_of_an_llm_perturber(tmp_path: Path) -> None:
-    # The same server that never answers, asked for each step's perturbation: each request
-    # stops at 0.5 s in all, the step has no perturbation (skipped, saying why), and nothing
-    # is cached for the next run.
-    from fake_openai import FakeOpenAI
-
-    suite, out, cache = _suite(tmp_path / "s"), tmp_path / "r.json", tmp_path / "cache"
-    fake = FakeOpenAI("hang")
-    with fake.running() as url:
-        done = afcheck(str(suite), "--cache-dir", str(cache), "--json", str(out), "-rA",
-                       "--perturber", "llm", "--perturber-opt",
-                       f"model=fake,base_url={url},timeout_s=30,max_retries=4,concurrency=4",
-                       "--budget", "faithfulness.perturb.seconds=0.5")
-    text = done.stdout + done.stderr
-    assert "Traceback" not in text, text
-    assert "no reply within the deadline of 0.5 s (deadline_s)" in text, text
-    assert fake.completions == 2  # one request a step, one attempt each
-    data = json.loads(out.read_text())
-    assert data["config"]["budgets"]["faithfulness"]["perturb"]["seconds"] == 0.5
-    info = afcheck("cache", "info", "--json", "--cache-dir", str(cache))
-    assert json.loads(info.stdout)["entries"].get("perturb", 0) == 0
+    # one request a step, one attempt each; a step stopped there has no perturbation
+    assert _hanging_model_run(tmp_path, "perturber", "perturb") == 2
 
 
-def test_a_perturb_budget_on_a_perturber_without_one_is_one_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("stage", "says"), [
+    ("formalise", "the formaliser 'reference' takes no budget"),
+    ("check", "the checker 'none' takes no budget; bound it with its own options "
+              "(--checker-opt)"),
+    ("perturb", "the perturber 'given' takes no budget"),
+])
+def test_a_budget_on_a_component_without_one_is_one_line(tmp_path: Path, stage: str,
+                                                        says: str) -> None:
     done = afcheck(str(_suite(tmp_path / "s")), "--no-cache",
-                   "--budget", "faithfulness.perturb.seconds=5")
+                   "--budget", f"faithfulness.{stage}.seconds=5")
     text = done.stdout + done.stderr
     assert done.returncode != 0
-    assert "--budget faithfulness.perturb: the perturber 'given' takes no budget" in text, text
+    assert f"--budget faithfulness.{stage}: {says}" in text, text
     assert "Traceback" not in text
 
 

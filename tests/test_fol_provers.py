@@ -231,6 +231,14 @@ def _alive_with(marker: str) -> list[int]:
     return alive
 
 
+def _none_left(marker: str) -> bool:
+    """Whether every process marked ``marker`` is gone within 2 s (a kill takes a moment)."""
+    deadline = time.monotonic() + 2
+    while _alive_with(marker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return _alive_with(marker) == []
+
+
 @pytest.mark.skipif(not Path("/proc/self/environ").is_file() or find_eprover() is None,
                     reason="needs E and Linux's /proc")
 def test_the_wall_clock_limit_stops_the_strategies_e_forks(tmp_path: Path) -> None:
@@ -242,10 +250,7 @@ def test_the_wall_clock_limit_stops_the_strategies_e_forks(tmp_path: Path) -> No
     [result] = prover.prove([_pigeonhole(9)])
     assert result.status is Szs.TIMEOUT
     assert time.monotonic() - started < 5
-    deadline = time.monotonic() + 2
-    while _alive_with(marker) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert _alive_with(marker) == []
+    assert _none_left(marker)
 
 
 @pytest.mark.skipif(find_eprover() is None, reason="E is not installed")
@@ -307,10 +312,7 @@ def test_a_process_e_leaves_holding_its_output_neither_hides_its_answer_nor_surv
     [result] = prover.prove([_problem([RULE, FACT], Not(SHY))])
     assert result.status is Szs.THEOREM
     assert time.monotonic() - started < 10
-    deadline = time.monotonic() + 2
-    while _alive_with(marker) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert _alive_with(marker) == []
+    assert _none_left(marker)
 
 
 @pytest.mark.skipif(find_eprover() is None, reason="E is not installed")
