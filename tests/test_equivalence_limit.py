@@ -14,6 +14,7 @@ from afcheck_equivalence.kinds import CRITERION
 from afcheck_equivalence.limit import BATCH, PairLimit
 from afcheck_equivalence.records import DecisionKind, Pair
 from afcheck_equivalence.syntactic import Syntactic
+from processes import gone_within
 
 from afcheck.budget import Budget
 from afcheck.method import Choice
@@ -250,14 +251,6 @@ if sys.argv[1] == "killed":
 """
 
 
-def _running(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
-
-
 @pytest.mark.parametrize("ending", ["exits", "killed"])
 def test_no_worker_outlives_the_process_that_used_the_limit(ending: str) -> None:
     # A cluster actor unpickles its own limit, which the run never closes: its pool must go
@@ -265,7 +258,6 @@ def test_no_worker_outlives_the_process_that_used_the_limit(ending: str) -> None
     import os
     import subprocess
     import sys
-    import time
 
     from conftest import TEST_PLUGINS
 
@@ -276,10 +268,7 @@ def test_no_worker_outlives_the_process_that_used_the_limit(ending: str) -> None
     assert done.returncode == 0, done.stderr
     workers = [int(pid) for pid in done.stdout.split()]
     assert len(workers) == 2
-    end = time.monotonic() + 10
-    while any(_running(pid) for pid in workers) and time.monotonic() < end:
-        time.sleep(0.05)
-    assert not [pid for pid in workers if _running(pid)]
+    assert gone_within(10, *workers)
 
 
 def test_a_copy_of_a_used_limit_starts_its_own_pool(tmp_path: Path) -> None:

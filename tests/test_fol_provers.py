@@ -19,6 +19,7 @@ from afcheck_fol.provers import (
     z3_fol_budget,
 )
 from afcheck_fol.tptp import Problem, SymbolMap, problem
+from processes import gone_within, marked
 
 from afcheck.budget import Budget
 from afcheck.errors import UnknownComponent, UsageError
@@ -215,30 +216,6 @@ def test_e_proves_a_repeated_problem_once(tmp_path: Path) -> None:
     assert (tmp_path / "log").read_text().split() == ["run", "run"]
 
 
-def _alive_with(marker: str) -> list[int]:
-    """Processes, zombies aside, whose environment holds ``marker``: E's and those it forked."""
-    alive = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            environment = (entry / "environ").read_bytes()
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if marker.encode() in environment and state != "Z":
-            alive.append(int(entry.name))
-    return alive
-
-
-def _none_left(marker: str) -> bool:
-    """Whether every process marked ``marker`` is gone within 2 s (a kill takes a moment)."""
-    deadline = time.monotonic() + 2
-    while _alive_with(marker) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return _alive_with(marker) == []
-
-
 @pytest.mark.skipif(not Path("/proc/self/environ").is_file() or find_eprover() is None,
                     reason="needs E and Linux's /proc")
 def test_the_wall_clock_limit_stops_the_strategies_e_forks(tmp_path: Path) -> None:
@@ -250,7 +227,7 @@ def test_the_wall_clock_limit_stops_the_strategies_e_forks(tmp_path: Path) -> No
     [result] = prover.prove([_pigeonhole(9)])
     assert result.status is Szs.TIMEOUT
     assert time.monotonic() - started < 5
-    assert _none_left(marker)
+    assert gone_within(2, *marked(marker))
 
 
 @pytest.mark.skipif(find_eprover() is None, reason="E is not installed")
@@ -312,7 +289,7 @@ def test_a_process_e_leaves_holding_its_output_neither_hides_its_answer_nor_surv
     [result] = prover.prove([_problem([RULE, FACT], Not(SHY))])
     assert result.status is Szs.THEOREM
     assert time.monotonic() - started < 10
-    assert _none_left(marker)
+    assert gone_within(2, *marked(marker))
 
 
 @pytest.mark.skipif(find_eprover() is None, reason="E is not installed")

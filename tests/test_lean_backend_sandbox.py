@@ -27,6 +27,7 @@ from afcheck_lean.sandbox import (
     probe,
     python_paths,
 )
+from processes import running
 
 SECRET = "sk-afcheck-test-secret-0123456789"
 
@@ -112,16 +113,7 @@ def test_a_child_past_its_wall_clock_is_killed_with_what_it_started(tmp_path: Pa
             "time.sleep(120)")
     done = sandbox.run(_python(code), timeout_s=2)
     assert done.timed_out
-    assert not _running(int(pid_file.read_text()))
-
-
-def _running(pid: int) -> bool:
-    # A killed process whose parent is gone may linger as a zombie until it is reaped.
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return False
-    return "\nState:\tZ" not in status
+    assert not running(int(pid_file.read_text()))
 
 
 @needs_bwrap

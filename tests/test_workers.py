@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from processes import gone_within, running
 from refused_processes import NoProcesses
 from slowfns import square_or_hang
 
@@ -108,24 +109,6 @@ def test_a_worker_that_does_not_start_in_time_is_killed_and_its_item_fails() -> 
     assert 3.0 <= time.monotonic() - start < 20
 
 
-def running(pid: int) -> bool:
-    """Whether ``pid`` is a live process (a zombie waiting for PID 1 to reap it is not)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
-
-
-def gone_within(pid: int, seconds: float) -> bool:
-    end = time.monotonic() + seconds
-    while running(pid):
-        if time.monotonic() > end:
-            return False
-        time.sleep(0.05)
-    return True
-
-
 def test_a_killed_worker_takes_the_processes_its_item_started(tmp_path: Path) -> None:
     from slowfns import start_sleep
 
@@ -138,7 +121,7 @@ def test_a_killed_worker_takes_the_processes_its_item_started(tmp_path: Path) ->
     finally:
         workers.close()
     grandchild = int(marker.read_text())
-    assert gone_within(grandchild, 5), f"the item's sleep ({grandchild}) outlived its worker"
+    assert gone_within(5, grandchild), f"the item's sleep ({grandchild}) outlived its worker"
 
 
 def test_a_stopped_worker_takes_the_processes_its_items_left(tmp_path: Path) -> None:
@@ -153,7 +136,7 @@ def test_a_stopped_worker_takes_the_processes_its_items_left(tmp_path: Path) -> 
         assert isinstance(grandchild, int) and running(grandchild)
     finally:
         workers.close()
-    assert gone_within(grandchild, 5), f"the item's sleep ({grandchild}) outlived the pool"
+    assert gone_within(5, grandchild), f"the item's sleep ({grandchild}) outlived the pool"
 
 
 def test_no_worker_is_started_after_the_last_item_times_out() -> None:
@@ -200,5 +183,5 @@ def test_a_pool_whose_process_dies_leaves_neither_workers_nor_their_children(
                           text=True, timeout=120, env=env)
     assert done.returncode == 0, done.stderr
     worker, grandchild = int(done.stdout), int(marker.read_text())
-    assert gone_within(worker, 5), f"the worker ({worker}) outlived its pool's process"
-    assert gone_within(grandchild, 5), f"the item's sleep ({grandchild}) outlived its pool"
+    assert gone_within(5, worker), f"the worker ({worker}) outlived its pool's process"
+    assert gone_within(5, grandchild), f"the item's sleep ({grandchild}) outlived its pool"
