@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from afcheck.budget import Budget
 from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, Selection
-from afcheck.registry import CHECKER, FORMALISER, PROVER
+from afcheck.registry import CHECKER, FORMALISER, PROVER, Kind
 from afcheck.runtime import Runtime
 from afcheck.runtime.spool import Spool
 from afcheck.suites import Record
@@ -130,28 +130,23 @@ class Faithfulness:
     def run(self, cases: Sequence[Case[CaseSpec]], runtime: Runtime,
             notify: Callable[[CaseResult], None] | None) -> list[CaseResult]:
         self._spool = runtime.spool
-        perturbers: dict[Choice, Choice] = {}
-        provers: dict[Choice, Choice] = {}
-        formalisers: dict[Choice, Choice] = {}
-        checkers: dict[Choice, Choice] = {}
+        budgeted: dict[tuple[str, Choice], Choice] = {}
+
+        def bound(kind: Kind[object], choice: Choice, stage: str) -> Choice:
+            """``choice`` under the stage's budget, asked of the runtime once per choice."""
+            if (stage, choice) not in budgeted:
+                budgeted[(stage, choice)] = runtime.budgeted(kind, choice, self.name, stage)
+            return budgeted[(stage, choice)]
+
+        specs = []
         for case in cases:
-            if case.spec.perturber not in perturbers:
-                perturbers[case.spec.perturber] = runtime.budgeted(
-                    PERTURBER, case.spec.perturber, self.name, "perturb")
-            if case.spec.prover not in provers:
-                provers[case.spec.prover] = runtime.budgeted(PROVER, case.spec.prover,
-                                                             self.name, "prove")
-            if case.spec.formaliser not in formalisers:
-                formalisers[case.spec.formaliser] = runtime.budgeted(
-                    FORMALISER, case.spec.formaliser, self.name, "formalise")
-            if case.spec.checker not in checkers:
-                checkers[case.spec.checker] = runtime.budgeted(CHECKER, case.spec.checker,
-                                                               self.name, "check")
-        specs = [CaseSpec(case.case_id, s.step, perturbers[s.perturber],
-                          formalisers[s.formaliser],
-                          checkers[s.checker], provers[s.prover], s.seed, s.keep_ineffective,
-                          s.detectors)
-                 for case in cases for s in (case.spec,)]
+            s = case.spec
+            perturber = bound(PERTURBER, s.perturber, "perturb")
+            prover = bound(PROVER, s.prover, "prove")
+            formaliser = bound(FORMALISER, s.formaliser, "formalise")
+            checker = bound(CHECKER, s.checker, "check")
+            specs.append(CaseSpec(case.case_id, s.step, perturber, formaliser, checker, prover,
+                                  s.seed, s.keep_ineffective, s.detectors))
         return pipeline.run(specs, runtime, notify)
 
     def outcome(self, result: CaseResult) -> ItemOutcome:
