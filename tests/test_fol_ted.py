@@ -95,3 +95,61 @@ def test_the_nearest_gold_is_known_without_distances_only_when_one_is_identical(
     assert rank(f("Cube(a)"), [wide, f("Cube(a)")], tight).skipped
     assert nearest_known(f("Cube(a)"), [wide, f("Cube(a)")], tight) is None
     assert nearest_known(f("Cube(a)"), [f("Cube(a)"), f("Cube(b)")], tight) == 0
+
+
+def _formulas():  # type: ignore[no-untyped-def]
+    """Small formulas of every connective over a few names, quantifiers included."""
+    from afcheck_fol.formula import (
+        And,
+        Const,
+        Eq,
+        Exists,
+        Forall,
+        Iff,
+        Implies,
+        Not,
+        Or,
+        Pred,
+        Truth,
+        Var,
+        Xor,
+    )
+    from hypothesis import strategies as st
+
+    terms = st.one_of(st.sampled_from("abc").map(Const), st.sampled_from("xy").map(Var))
+    atoms = st.one_of(
+        st.builds(Pred, st.sampled_from(["Cube", "Small", "Larger"]),
+                  st.lists(terms, max_size=2).map(tuple)),
+        st.builds(Eq, terms, terms), st.booleans().map(Truth))
+
+    def bigger(inner):  # type: ignore[no-untyped-def]
+        two = st.tuples(inner, inner)
+        return st.one_of(
+            inner.map(Not),
+            st.lists(inner, min_size=2, max_size=3).map(lambda items: And(tuple(items))),
+            st.lists(inner, min_size=2, max_size=3).map(lambda items: Or(tuple(items))),
+            two.map(lambda p: Xor(*p)), two.map(lambda p: Implies(*p)),
+            two.map(lambda p: Iff(*p)),
+            st.builds(Forall, st.sampled_from("xy").map(Var), inner),
+            st.builds(Exists, st.sampled_from("xy").map(Var), inner),
+        )
+
+    return st.recursive(atoms, bigger, max_leaves=12)
+
+
+def test_distances_are_those_of_zss() -> None:
+    """The distance is Zhang–Shasha's as ``zss.simple_distance`` computes it, on any pair."""
+    import zss
+    from hypothesis import given, settings
+
+    def as_zss(node) -> zss.Node:  # type: ignore[no-untyped-def]
+        return zss.Node(node.label, [as_zss(child) for child in node.children])
+
+    @settings(max_examples=300, deadline=None)
+    @given(_formulas(), _formulas())
+    def same(left, right) -> None:  # type: ignore[no-untyped-def]
+        expected = zss.simple_distance(as_zss(tree(left)), as_zss(tree(right)))
+        assert distance(left, right) == expected
+        assert distance(right, left) == expected
+
+    same()

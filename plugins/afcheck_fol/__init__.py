@@ -30,7 +30,7 @@ def require() -> None:
     """Stop with one line naming the install command when a FOL dependency is missing."""
     import importlib.util
 
-    for module, package in (("lark", "lark"), ("zss", "zss"), ("z3", "z3-solver")):
+    for module, package in (("lark", "lark"), ("z3", "z3-solver")):
         if importlib.util.find_spec(module) is None:
             raise MissingDependency("fol", package, "pip install 'afcheck[fol]'")
 
