@@ -123,11 +123,12 @@ def test_a_formula_over_the_ted_budget_is_still_decided_and_says_why() -> None:
 
 def _records_fast_and_fresh(pairs: list[tuple[Item, str]],
                             monkeypatch: pytest.MonkeyPatch) -> tuple[list[object], list[object]]:
-    """Each pair's record with the shortcuts (a proof in the kept z3 context, the nearest gold
-    known without distances), in order, and on the path without them (every call in the
-    item's own context, every distance computed first), in reverse order."""
+    """Each pair's record with the shortcuts (the quick call in the thread's kept z3 context,
+    the nearest gold known without distances), in order, and on the path without them (each
+    quick call in a new context, every distance computed first), in reverse order."""
     import afcheck_fol.decide as decide_module
     import afcheck_fol.equiv as equiv
+    import z3
 
     def records(order: list[tuple[Item, str]]) -> list[object]:
         found = []
@@ -139,7 +140,7 @@ def _records_fast_and_fresh(pairs: list[tuple[Item, str]],
 
     fast = records(pairs)
     with monkeypatch.context() as fresh:
-        fresh.setattr(equiv, "_same_symbols", lambda left, right: False)
+        fresh.setattr(equiv._shared, "kept_context", z3.Context)
         fresh.setattr(decide_module, "nearest_known", lambda *args: None)
         slow = records(pairs[::-1])[::-1]
     return fast, slow

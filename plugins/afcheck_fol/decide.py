@@ -240,9 +240,9 @@ def _verdicts(
             verdict = known[index]
         elif any(v.equivalent for v in verdicts.values()):
             # Correct already; only an equivalence in pure logic could improve the verdict,
-            # and one z3 call without a theory (no counter-model search) settles that.
+            # and z3 without a theory (no counter-model search, no counter-model) settles that.
             verdict = check(formula, item.formulas[index], item.language, "none",
-                            rlimit=settings.rlimit, max_domain=0)
+                            rlimit=settings.rlimit, max_domain=0, counter_model=False)
             if not verdict.equivalent:
                 continue
         else:

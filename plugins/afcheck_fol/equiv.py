@@ -6,9 +6,11 @@ holds and the other does not) or ``unknown`` (undecided, never read as "not equi
 
 How a pair is decided (:func:`check`):
 
-0. a quick z3 call in pure logic (a tenth of the budget): most equivalent pairs end here,
-   proved in a context kept per thread without making one of their own
-   (:func:`_proved_quickly`);
+0. a quick z3 call in pure logic (a tenth of the budget), when the two use the same symbols:
+   most equivalent pairs end here, proved in a context kept per thread without making one of
+   their own (:func:`_quick`); only its ``unsat`` is used. The same call in the pair's own
+   context comes first when the chosen theory is pure logic, else after the search (a
+   counter-model of the theory is one of pure logic too); its ``sat`` leaves only the theory;
 1. a bounded finite-model search under the chosen theory: domains of n = 1, 2, … ``max_domain``
    elements, quantifiers expanded over them, so the problem is quantifier-free and z3 decides
    it quickly. A model found there refutes equivalence (and is the smallest such world); this
@@ -18,7 +20,7 @@ How a pair is decided (:func:`check`):
    the verdict then records ``none`` as the theory that decided it;
 3. z3 under the chosen theory, when it is not ``none``: the verdict records that theory (so
    "equivalent only under the analytic truths" is visible). ``unknown`` from both leaves the
-   pair undecided.
+   pair undecided (for the grid theory after a last attempt with extremum instances).
 
 z3's budget is its deterministic resource limit (``rlimit``), so a verdict does not depend on the
 machine's speed; a wall-clock timeout is kept only as a backstop. The finite-model search has a
@@ -235,12 +237,12 @@ def scope() -> Iterator[None]:
     what was built in it before (term ids order its search), so a scope covers one item's
     calls and no more: a counter-model, and any verdict decided here, is then a function of
     the item alone, never of the items decided before it. The one exception is a proof
-    (``unsat``) found by :func:`_proved_quickly` in the thread's kept context, whose history
-    does depend on earlier items: the verdict is still right (a proof is one in any context),
-    but whether that quick attempt proved it within its budget may depend on the order, the
+    (``unsat``) found by :func:`_quick` in the thread's kept context, whose history does
+    depend on earlier items: the verdict is still right (a proof is one in any context), but
+    whether that quick attempt proved it within its budget may depend on the order, the
     thread or the worker. The context is made on the scope's first solver call, so a scope
-    whose pairs :func:`_proved_quickly` settles costs none. :func:`check`
-    opens one for its own calls; an inner scope uses the outer one's context.
+    whose pairs :func:`_quick` settles costs none. :func:`check` opens one for its own
+    calls; an inner scope uses the outer one's context.
     """
     if _shared.open:
         yield
@@ -276,15 +278,23 @@ def check(
     rlimit: int = DEFAULT_RLIMIT,
     max_domain: int = DEFAULT_MAX_DOMAIN,
     search: Budget = SEARCH_BUDGET,
+    counter_model: bool = True,
 ) -> Equivalence:
     """Whether ``left`` and ``right`` are equivalent under ``theory`` (the language's default
-    when ``None``); see the module docstring for the order of the attempts."""
+    when ``None``); see the module docstring for the order of the attempts. Without
+    ``counter_model`` a pair that is not equivalent has no :attr:`Equivalence.model`, and
+    pure logic's quick ``sat`` settles it (a caller asking only whether a pair is
+    equivalent)."""
     with scope():
         plain = _plain(language, theory_named(language, theory))
-        if _same_symbols(left, right) and _proved_quickly(left, right, plain, rlimit):
-            return Equivalence(True, plain.name, "z3", None, (f"{plain.name} (quick): unsat",))
+        if _same_symbols(left, right):
+            answer = _quick(left, right, plain, rlimit)
+            if answer == "unsat":
+                return Equivalence(True, plain.name, "z3", None, (f"{plain.name} (quick): unsat",))
+            if answer == "sat" and not counter_model:
+                return Equivalence(False, plain.name, "z3", None, (f"{plain.name} (quick): sat",))
         return _check(left, right, language, theory, rlimit=rlimit, max_domain=max_domain,
-                      search=search)
+                      search=search, counter_model=counter_model)
 
 
 def _plain(language: Language, chosen: Theory) -> Theory:
@@ -295,30 +305,31 @@ def _plain(language: Language, chosen: Theory) -> Theory:
 def _same_symbols(left: Formula, right: Formula) -> bool:
     """Whether the two use the same predicates (with arities) and constants: a pair that does
     not is seldom equivalent in pure logic (only where a symbol's every use is vacuous), so
-    :func:`_proved_quickly` would seldom prove it, and its call is spared. Only which path
-    decides depends on this, never the verdict."""
+    under a theory its quick call in pure logic waits until the search has found no
+    counter-model. Only the order of the attempts depends on this, never the verdict."""
     return (_symbols(left) == _symbols(right)
             and constants(left) == constants(right))
 
 
-def _proved_quickly(left: Formula, right: Formula, plain: Theory, rlimit: int) -> bool:
-    """Whether :func:`_check`'s first call (pure logic, a tenth of the budget) answers
-    ``unsat`` when made in this thread's kept context instead of a fresh one.
+def _quick(left: Formula, right: Formula, plain: Theory, rlimit: int) -> str:
+    """z3's answer on the pair in pure logic with a tenth of the budget (:func:`_check`'s quick
+    call), made in this thread's kept context instead of a new one.
 
-    ``unsat`` is a proof that the two are equivalent in pure logic, whatever context found it,
-    and :func:`_check` returns on it at once with the verdict this one gives; so an
-    equivalent pair, the common case, is decided without the ~3.5 ms of making a context.
-    ``sat`` and ``unknown`` are thrown away and :func:`_check` runs as it would have, its first
-    call included, in the scope's own context: a counter-model, or how far the search went,
-    can depend on what was built in a context before, and so never comes from the kept one.
-    The one answer that may differ: z3 in the kept context proving within the budget a pair
-    that a fresh context would run out of budget on (never seen: the records of all the
-    labelled candidates and FOLIO items are the same as with fresh contexts, in either order,
+    ``unsat`` proves the two equivalent in pure logic, whatever context found it, and is the
+    verdict :func:`_check`'s quick call gives; so an equivalent pair, the common case, is
+    decided without the ~3.5 ms of making a context. Any other answer is dropped and the pair
+    is decided from the start in the item's own context: a counter-model, or how far the
+    search went, can depend on what was built in a context before, and so never comes from
+    the kept one. The one exception is a caller that wants no counter-model (the verdict is
+    then only "not equivalent", which any context's ``sat`` shows). The one answer that may
+    differ: z3 in the kept context proving within the budget a pair that a fresh context
+    would run out of budget on (never seen: the records of all the labelled candidates and
+    FOLIO items are the same as with a new context for each of these calls, in either order,
     ``tests/test_fol_decide.py``); the verdict is then still a proved equivalence.
     """
     answer, _, _ = _solve(left, right, plain, max(1, rlimit // 10), domain=None,
                           ctx=_shared.kept_context(), want_model=False)
-    return answer == "unsat"
+    return answer
 
 
 def _check(
@@ -330,6 +341,7 @@ def _check(
     rlimit: int,
     max_domain: int,
     search: Budget,
+    counter_model: bool,
 ) -> Equivalence:
     chosen = theory_named(language, theory)
     plain = _plain(language, chosen)
@@ -338,14 +350,23 @@ def _check(
     def note(label: str, answer: str, reason: str) -> None:
         steps.append(f"{label}: {answer}{' (' + reason + ')' if reason else ''}")
 
-    # A quick look in pure logic first: most equivalent pairs are decided here in milliseconds.
-    # Its counter-model, when sat, is not used; it is still read, because reading it builds
-    # terms in the context, which the later calls' answers depend on (skipping it changed 17
-    # of the 2,105 records of the labelled candidates and FOLIO).
-    quick, _, reason = _solve(left, right, plain, max(1, rlimit // 10), domain=None)
-    note(f"{plain.name} (quick)", quick, reason)
-    if quick == "unsat":
+    def quick() -> str:
+        # A quick look in pure logic: most equivalent pairs are decided here in milliseconds.
+        # Its counter-model is never the evidence (the search's smallest world, or a full
+        # call's, is), so it is not read.
+        answer, _, reason = _solve(left, right, plain, max(1, rlimit // 10), domain=None,
+                                   want_model=False)
+        note(f"{plain.name} (quick)", answer, reason)
+        return answer
+
+    # Pure logic first when it is the chosen theory. Under a theory the search comes first:
+    # a world of the theory where the two differ is one of pure logic too, and most pairs
+    # that get here are not equivalent, so the quick call would only repeat what it shows.
+    first = quick() if chosen.name == plain.name else None
+    if first == "unsat":
         return Equivalence(True, plain.name, "z3", None, tuple(steps))
+    if first == "sat" and not counter_model:
+        return Equivalence(False, plain.name, "z3", None, tuple(steps))
     # Small counter-models next: quantifier-free, so cheap, and the smallest world is the
     # clearest evidence.
     clock = search.clock("finite-model search")
@@ -362,17 +383,23 @@ def _check(
         except OverBudget as exc:
             note(f"{chosen.name}, domain of {size}", "not tried", str(exc))
             break
-        answer, model, reason = _solve(left, right, chosen, rlimit, domain=size)
+        answer, model, reason = _solve(left, right, chosen, rlimit, domain=size,
+                                       want_model=counter_model)
         note(f"{chosen.name}, domain of {size}", answer, reason)
         if answer == "sat":
             return Equivalence(
                 False, chosen.name, f"finite-model search (n={size})", model, tuple(steps)
             )
+    if first is None:
+        first = quick()
+        if first == "unsat":
+            return Equivalence(True, plain.name, "z3", None, tuple(steps))
     attempts = [plain] if chosen.name == plain.name else [plain, chosen]
-    if quick == "sat" and chosen.name != plain.name:
+    if first == "sat" and chosen.name != plain.name:
         attempts = [chosen]  # pure logic already has a counter-model: only the theory can help
     for attempt in attempts:
-        answer, model, reason = _solve(left, right, attempt, rlimit, domain=None)
+        answer, model, reason = _solve(left, right, attempt, rlimit, domain=None,
+                                       want_model=counter_model)
         note(attempt.name, answer, reason)
         if answer == "unsat":
             return Equivalence(True, attempt.name, "z3", None, tuple(steps))
@@ -381,7 +408,7 @@ def _check(
     if chosen.interpretation == "grid":
         # A last, larger budget: the instances make the problem bigger.
         answer, model, reason = _solve(left, right, chosen, 3 * rlimit, domain=None,
-                                       extrema=True)
+                                       extrema=True, want_model=counter_model)
         note(f"{chosen.name} with extremum instances", answer, reason)
         if answer == "unsat":
             return Equivalence(True, chosen.name, "z3 with extremum instances", None,

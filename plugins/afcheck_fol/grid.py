@@ -25,48 +25,105 @@ SIZES = ("Small", "Medium", "Large")
 
 
 class Board:
-    """The grid interpretation in one z3 context."""
+    """The grid interpretation in one z3 context.
+
+    Every term it builds is built once: a quantifier expanded over a finite domain meets the
+    same ground atom again and again, and the search tries the same domains for every gold of
+    an item. Each memo keeps the terms its key's ids name, so those ids stay theirs.
+    """
 
     def __init__(self, sort: z3.SortRef, ctx: z3.Context) -> None:
         import z3
 
         self.ctx = ctx
+        self.sort = sort
         int_sort = z3.IntSort(ctx)
-        self.col = z3.Function("col", sort, int_sort)
-        self.row = z3.Function("row", sort, int_sort)
-        self.shape = z3.Function("shape", sort, int_sort)
-        self.size = z3.Function("size", sort, int_sort)
-        x, y = z3.Const("x!b", sort), z3.Const("y!b", sort)
-        self.axioms = [
-            z3.ForAll([x], z3.And(
-                self.col(x) >= 0, self.col(x) < SIZE, self.row(x) >= 0, self.row(x) < SIZE,
-                self.shape(x) >= 0, self.shape(x) < 3, self.size(x) >= 0, self.size(x) < 3,
-            )),
-            # One block per square.
-            z3.ForAll([x, y], z3.Implies(
-                z3.And(self.col(x) == self.col(y), self.row(x) == self.row(y)), x == y,
-            )),
-        ]
+        self._functions = tuple(z3.Function(name, sort, int_sort)
+                                for name in ("col", "row", "shape", "size"))
+        self._numbers = [z3.IntVal(n, ctx) for n in range(SIZE + 1)]
+        self._attributes: dict[tuple[int, int], tuple[z3.ArithRef, z3.ExprRef]] = {}
+        self._atoms: dict[tuple[object, ...], tuple[z3.BoolRef, Sequence[z3.ExprRef]]] = {}
+        self._facts: dict[tuple[int, ...], tuple[list[z3.BoolRef], Sequence[z3.ExprRef]]] = {}
+        self._axioms: list[z3.BoolRef] | None = None
+
+    def col(self, block: z3.ExprRef) -> z3.ArithRef:
+        return self._attribute(0, block)
+
+    def row(self, block: z3.ExprRef) -> z3.ArithRef:
+        return self._attribute(1, block)
+
+    def shape(self, block: z3.ExprRef) -> z3.ArithRef:
+        return self._attribute(2, block)
+
+    def size(self, block: z3.ExprRef) -> z3.ArithRef:
+        return self._attribute(3, block)
+
+    def _attribute(self, which: int, block: z3.ExprRef) -> z3.ArithRef:
+        key = (which, block.get_id())
+        found = self._attributes.get(key)
+        if found is None:
+            term = self._functions[which](block)
+            found = self._attributes[key] = (term, block)  # type: ignore[assignment]
+        return found[0]
+
+    def number(self, n: int) -> z3.ArithRef:
+        """The integer ``n`` as a term of this context."""
+        return self._numbers[n]
+
+    @property
+    def axioms(self) -> list[z3.BoolRef]:
+        """Every block stands on the board and has a shape and a size; one block per square.
+        Quantified, for problems over the whole domain; built on first use (a search over
+        finite domains needs only :meth:`ground_axioms`)."""
+        import z3
+
+        if self._axioms is None:
+            x, y = z3.Const("x!b", self.sort), z3.Const("y!b", self.sort)
+            self._axioms = [
+                z3.ForAll([x], z3.And(*self._ranges(x))),
+                z3.ForAll([x, y], z3.Implies(
+                    z3.And(self.col(x) == self.col(y), self.row(x) == self.row(y)), x == y,
+                )),
+            ]
+        return self._axioms
+
+    def _ranges(self, e: z3.ExprRef) -> list[z3.BoolRef]:
+        zero, size, three = self.number(0), self.number(SIZE), self.number(3)
+        return [self.col(e) >= zero, self.col(e) < size, self.row(e) >= zero,
+                self.row(e) < size, self.shape(e) >= zero, self.shape(e) < three,
+                self.size(e) >= zero, self.size(e) < three]
 
     def ground_axioms(self, elements: Sequence[z3.ExprRef]) -> list[z3.BoolRef]:
-        """:attr:`axioms` over a domain of exactly ``elements`` (some may be equal)."""
+        """:attr:`axioms` over a domain of exactly ``elements`` (some may be equal): each
+        element's ranges, then for each pair that they stand on different squares unless
+        equal."""
         import z3
 
         facts: list[z3.BoolRef] = []
         for e in elements:
-            facts += [self.col(e) >= 0, self.col(e) < SIZE, self.row(e) >= 0,
-                      self.row(e) < SIZE, self.shape(e) >= 0, self.shape(e) < 3,
-                      self.size(e) >= 0, self.size(e) < 3]
+            facts += self._memo((e.get_id(),), (e,), lambda e=e: self._ranges(e))
         for i, e in enumerate(elements):
             for f in elements[i + 1:]:
-                facts.append(z3.Or(e == f, self.col(e) != self.col(f), self.row(e) != self.row(f)))
+                facts += self._memo((e.get_id(), f.get_id()), (e, f), lambda e=e, f=f: [
+                    z3.Or(e == f, self.col(e) != self.col(f), self.row(e) != self.row(f))])
         return facts
+
+    def _memo(self, key: tuple[int, ...], keep: Sequence[z3.ExprRef],
+              build: Callable[[], list[z3.BoolRef]]) -> list[z3.BoolRef]:
+        found = self._facts.get(key)
+        if found is None:
+            found = self._facts[key] = (build(), keep)
+        return found[0]
 
     def atom(self, name: str, args: Sequence[z3.ExprRef]) -> z3.BoolRef:
         """The meaning of ``name(args…)``; ``KeyError`` for a name the board does not know."""
         # Only the asked predicate is built: building all eleven for every atom was most of
         # the encoding's time.
-        return _meaning(self, name, args)
+        key = (name, *(arg.get_id() for arg in args))
+        found = self._atoms.get(key)
+        if found is None:
+            found = self._atoms[key] = (_meaning(self, name, args), tuple(args))
+        return found[0]
 
     @staticmethod
     def knows(name: str) -> bool:
@@ -108,6 +165,9 @@ class _Numbers:
     def size(self, block: Placed) -> int:
         return block.size
 
+    def number(self, n: int) -> int:
+        return n
+
 
 def _any(*parts: Any) -> Any:
     """Disjunction of z3 terms, or of truth values when every part is one."""
@@ -131,9 +191,9 @@ def _meaning(board: Any, name: str, args: Sequence[Any]) -> Any:
     """``name(args…)`` over ``board``'s attributes: a z3 term for a :class:`Board` and z3
     terms, a truth value for :class:`_Numbers` and :class:`Placed` blocks."""
     if name in SHAPES:
-        return board.shape(args[0]) == SHAPES.index(name)
+        return board.shape(args[0]) == board.number(SHAPES.index(name))
     if name in SIZES:
-        return board.size(args[0]) == SIZES.index(name)
+        return board.size(args[0]) == board.number(SIZES.index(name))
     if name == "Between":
         return _between(board, *args)
     meaning = _BINARY[name]
@@ -145,12 +205,14 @@ def _between(board: Any, a: Any, b: Any, c: Any) -> Any:
     dx1, dy1 = board.col(a) - board.col(b), board.row(a) - board.row(b)
     dx2, dy2 = board.col(c) - board.col(a), board.row(c) - board.row(a)
 
+    zero = board.number(0)
+
     def same_direction(d1: Any, d2: Any) -> Any:
-        return _any(_all(d1 > 0, d2 > 0), _all(d1 < 0, d2 < 0))
+        return _any(_all(d1 > zero, d2 > zero), _all(d1 < zero, d2 < zero))
 
     return _any(
-        _all(dy1 == 0, dy2 == 0, same_direction(dx1, dx2)),
-        _all(dx1 == 0, dx2 == 0, same_direction(dy1, dy2)),
+        _all(dy1 == zero, dy2 == zero, same_direction(dx1, dx2)),
+        _all(dx1 == zero, dx2 == zero, same_direction(dy1, dy2)),
         _all(
             _any(dx1 == dy1, dx1 == -dy1), _any(dx2 == dy2, dx2 == -dy2),
             same_direction(dx1, dx2), same_direction(dy1, dy2),
@@ -159,10 +221,10 @@ def _between(board: Any, a: Any, b: Any, c: Any) -> Any:
 
 
 def _adjoins(board: Any, a: Any, b: Any) -> Any:
-    col, row = board.col, board.row
+    col, row, one = board.col, board.row, board.number(1)
     return _any(
-        _all(col(a) == col(b), _any(row(a) - row(b) == 1, row(b) - row(a) == 1)),
-        _all(row(a) == row(b), _any(col(a) - col(b) == 1, col(b) - col(a) == 1)),
+        _all(col(a) == col(b), _any(row(a) - row(b) == one, row(b) - row(a) == one)),
+        _all(row(a) == row(b), _any(col(a) - col(b) == one, col(b) - col(a) == one)),
     )
 
 
