@@ -59,16 +59,59 @@ class Board:
         return self._attribute(3, block)
 
     def _attribute(self, which: int, block: z3.ExprRef) -> z3.ArithRef:
+        from afcheck_fol import z3_build as build
+
         key = (which, block.get_id())
         found = self._attributes.get(key)
         if found is None:
-            term = self._functions[which](block)
-            found = self._attributes[key] = (term, block)  # type: ignore[assignment]
+            term = build.apply_int(self._functions[which], [block])
+            found = self._attributes[key] = (term, block)
         return found[0]
 
     def number(self, n: int) -> z3.ArithRef:
         """The integer ``n`` as a term of this context."""
         return self._numbers[n]
+
+    # The operations the predicates' definitions use (:func:`_meaning`), as z3 terms.
+    @staticmethod
+    def eq(a: z3.ArithRef, b: z3.ArithRef) -> z3.BoolRef:
+        from afcheck_fol import z3_build as build
+
+        return build.equal(a, b)
+
+    @staticmethod
+    def lt(a: z3.ArithRef, b: z3.ArithRef) -> z3.BoolRef:
+        from afcheck_fol import z3_build as build
+
+        return build.less(a, b)
+
+    @staticmethod
+    def gt(a: z3.ArithRef, b: z3.ArithRef) -> z3.BoolRef:
+        from afcheck_fol import z3_build as build
+
+        return build.greater(a, b)
+
+    @staticmethod
+    def sub(a: z3.ArithRef, b: z3.ArithRef) -> z3.ArithRef:
+        from afcheck_fol import z3_build as build
+
+        return build.minus(a, b)
+
+    @staticmethod
+    def neg(a: z3.ArithRef) -> z3.ArithRef:
+        from afcheck_fol import z3_build as build
+
+        return build.negative(a)
+
+    def all(self, *parts: z3.BoolRef) -> z3.BoolRef:
+        from afcheck_fol import z3_build as build
+
+        return build.conj(parts, self.ctx)
+
+    def any(self, *parts: z3.BoolRef) -> z3.BoolRef:
+        from afcheck_fol import z3_build as build
+
+        return build.disj(parts, self.ctx)
 
     @property
     def axioms(self) -> list[z3.BoolRef]:
@@ -88,16 +131,19 @@ class Board:
         return self._axioms
 
     def _ranges(self, e: z3.ExprRef) -> list[z3.BoolRef]:
+        from afcheck_fol import z3_build as build
+
         zero, size, three = self.number(0), self.number(SIZE), self.number(3)
-        return [self.col(e) >= zero, self.col(e) < size, self.row(e) >= zero,
-                self.row(e) < size, self.shape(e) >= zero, self.shape(e) < three,
-                self.size(e) >= zero, self.size(e) < three]
+        return [build.at_least(self.col(e), zero), build.less(self.col(e), size),
+                build.at_least(self.row(e), zero), build.less(self.row(e), size),
+                build.at_least(self.shape(e), zero), build.less(self.shape(e), three),
+                build.at_least(self.size(e), zero), build.less(self.size(e), three)]
 
     def ground_axioms(self, elements: Sequence[z3.ExprRef]) -> list[z3.BoolRef]:
         """:attr:`axioms` over a domain of exactly ``elements`` (some may be equal): each
         element's ranges, then for each pair that they stand on different squares unless
         equal."""
-        import z3
+        from afcheck_fol import z3_build
 
         facts: list[z3.BoolRef] = []
         for e in elements:
@@ -105,7 +151,8 @@ class Board:
         for i, e in enumerate(elements):
             for f in elements[i + 1:]:
                 facts += self._memo((e.get_id(), f.get_id()), (e, f), lambda e=e, f=f: [
-                    z3.Or(e == f, self.col(e) != self.col(f), self.row(e) != self.row(f))])
+                    z3_build.disj([z3_build.equal(e, f), z3_build.differ(self.col(e), self.col(f)),
+                                   z3_build.differ(self.row(e), self.row(f))], self.ctx)])
         return facts
 
     def _memo(self, key: tuple[int, ...], keep: Sequence[z3.ExprRef],
@@ -168,32 +215,43 @@ class _Numbers:
     def number(self, n: int) -> int:
         return n
 
+    @staticmethod
+    def eq(a: int, b: int) -> bool:
+        return a == b
 
-def _any(*parts: Any) -> Any:
-    """Disjunction of z3 terms, or of truth values when every part is one."""
-    import z3
+    @staticmethod
+    def lt(a: int, b: int) -> bool:
+        return a < b
 
-    if all(isinstance(part, bool) for part in parts):
-        return any(parts)
-    return z3.Or(*parts)
+    @staticmethod
+    def gt(a: int, b: int) -> bool:
+        return a > b
 
+    @staticmethod
+    def sub(a: int, b: int) -> int:
+        return a - b
 
-def _all(*parts: Any) -> Any:
-    """Conjunction of z3 terms, or of truth values when every part is one."""
-    import z3
+    @staticmethod
+    def neg(a: int) -> int:
+        return -a
 
-    if all(isinstance(part, bool) for part in parts):
+    @staticmethod
+    def all(*parts: bool) -> bool:
         return all(parts)
-    return z3.And(*parts)
+
+    @staticmethod
+    def any(*parts: bool) -> bool:
+        return any(parts)
 
 
 def _meaning(board: Any, name: str, args: Sequence[Any]) -> Any:
-    """``name(args…)`` over ``board``'s attributes: a z3 term for a :class:`Board` and z3
-    terms, a truth value for :class:`_Numbers` and :class:`Placed` blocks."""
+    """``name(args…)`` over ``board``'s attributes and operations: a z3 term for a
+    :class:`Board` and z3 terms, a truth value for :class:`_Numbers` and :class:`Placed`
+    blocks."""
     if name in SHAPES:
-        return board.shape(args[0]) == board.number(SHAPES.index(name))
+        return board.eq(board.shape(args[0]), board.number(SHAPES.index(name)))
     if name in SIZES:
-        return board.size(args[0]) == board.number(SIZES.index(name))
+        return board.eq(board.size(args[0]), board.number(SIZES.index(name)))
     if name == "Between":
         return _between(board, *args)
     meaning = _BINARY[name]
@@ -202,19 +260,22 @@ def _meaning(board: Any, name: str, args: Sequence[Any]) -> Any:
 
 
 def _between(board: Any, a: Any, b: Any, c: Any) -> Any:
-    dx1, dy1 = board.col(a) - board.col(b), board.row(a) - board.row(b)
-    dx2, dy2 = board.col(c) - board.col(a), board.row(c) - board.row(a)
+    eq, sub, both, either = board.eq, board.sub, board.all, board.any
+    dx1, dy1 = sub(board.col(a), board.col(b)), sub(board.row(a), board.row(b))
+    dx2, dy2 = sub(board.col(c), board.col(a)), sub(board.row(c), board.row(a))
 
     zero = board.number(0)
 
     def same_direction(d1: Any, d2: Any) -> Any:
-        return _any(_all(d1 > zero, d2 > zero), _all(d1 < zero, d2 < zero))
+        return either(both(board.gt(d1, zero), board.gt(d2, zero)),
+                      both(board.lt(d1, zero), board.lt(d2, zero)))
 
-    return _any(
-        _all(dy1 == zero, dy2 == zero, same_direction(dx1, dx2)),
-        _all(dx1 == zero, dx2 == zero, same_direction(dy1, dy2)),
-        _all(
-            _any(dx1 == dy1, dx1 == -dy1), _any(dx2 == dy2, dx2 == -dy2),
+    return either(
+        both(eq(dy1, zero), eq(dy2, zero), same_direction(dx1, dx2)),
+        both(eq(dx1, zero), eq(dx2, zero), same_direction(dy1, dy2)),
+        both(
+            either(eq(dx1, dy1), eq(dx1, board.neg(dy1))),
+            either(eq(dx2, dy2), eq(dx2, board.neg(dy2))),
             same_direction(dx1, dx2), same_direction(dy1, dy2),
         ),
     )
@@ -222,23 +283,26 @@ def _between(board: Any, a: Any, b: Any, c: Any) -> Any:
 
 def _adjoins(board: Any, a: Any, b: Any) -> Any:
     col, row, one = board.col, board.row, board.number(1)
-    return _any(
-        _all(col(a) == col(b), _any(row(a) - row(b) == one, row(b) - row(a) == one)),
-        _all(row(a) == row(b), _any(col(a) - col(b) == one, col(b) - col(a) == one)),
+    eq, sub, both, either = board.eq, board.sub, board.all, board.any
+    return either(
+        both(eq(col(a), col(b)),
+             either(eq(sub(row(a), row(b)), one), eq(sub(row(b), row(a)), one))),
+        both(eq(row(a), row(b)),
+             either(eq(sub(col(a), col(b)), one), eq(sub(col(b), col(a)), one))),
     )
 
 
 _BINARY: dict[str, Callable[[Any, Any, Any], Any]] = {
-    "SameShape": lambda board, a, b: board.shape(a) == board.shape(b),
-    "SameSize": lambda board, a, b: board.size(a) == board.size(b),
-    "Larger": lambda board, a, b: board.size(a) > board.size(b),
-    "Smaller": lambda board, a, b: board.size(a) < board.size(b),
-    "SameCol": lambda board, a, b: board.col(a) == board.col(b),
-    "SameRow": lambda board, a, b: board.row(a) == board.row(b),
-    "LeftOf": lambda board, a, b: board.col(a) < board.col(b),
-    "RightOf": lambda board, a, b: board.col(a) > board.col(b),
-    "FrontOf": lambda board, a, b: board.row(a) > board.row(b),
-    "BackOf": lambda board, a, b: board.row(a) < board.row(b),
+    "SameShape": lambda board, a, b: board.eq(board.shape(a), board.shape(b)),
+    "SameSize": lambda board, a, b: board.eq(board.size(a), board.size(b)),
+    "Larger": lambda board, a, b: board.gt(board.size(a), board.size(b)),
+    "Smaller": lambda board, a, b: board.lt(board.size(a), board.size(b)),
+    "SameCol": lambda board, a, b: board.eq(board.col(a), board.col(b)),
+    "SameRow": lambda board, a, b: board.eq(board.row(a), board.row(b)),
+    "LeftOf": lambda board, a, b: board.lt(board.col(a), board.col(b)),
+    "RightOf": lambda board, a, b: board.gt(board.col(a), board.col(b)),
+    "FrontOf": lambda board, a, b: board.gt(board.row(a), board.row(b)),
+    "BackOf": lambda board, a, b: board.lt(board.row(a), board.row(b)),
     "Adjoins": _adjoins,
 }
 """The binary predicates' meanings over a board's attributes (z3 terms or numbers)."""

@@ -99,34 +99,37 @@ class Encoder:
         """``node`` with each variable of ``env`` standing for its z3 term."""
         import z3
 
+        from afcheck_fol import z3_build as build
+
         env = env or {}
         if isinstance(node, Pred):
             return self.atom(node.name, [self.term(t, env) for t in node.args])
         if isinstance(node, Eq):
-            return self.term(node.left, env) == self.term(node.right, env)
+            return build.equal(self.term(node.left, env), self.term(node.right, env))
         if isinstance(node, Truth):
             return z3.BoolVal(node.value, self.ctx)
         if isinstance(node, Not):
-            return z3.Not(self.formula(node.body, env))
+            return build.neg(self.formula(node.body, env))
         if isinstance(node, And):
             if not node.items:
                 return z3.BoolVal(True, self.ctx)
-            return z3.And([self.formula(i, env) for i in node.items])
+            return build.conj([self.formula(i, env) for i in node.items], self.ctx)
         if isinstance(node, Or):
             if not node.items:
                 return z3.BoolVal(False, self.ctx)
-            return z3.Or([self.formula(i, env) for i in node.items])
+            return build.disj([self.formula(i, env) for i in node.items], self.ctx)
         if isinstance(node, Xor):
-            return z3.Xor(self.formula(node.left, env), self.formula(node.right, env))
+            return build.xor(self.formula(node.left, env), self.formula(node.right, env))
         if isinstance(node, Implies):
-            return z3.Implies(self.formula(node.left, env), self.formula(node.right, env))
+            return build.implies(self.formula(node.left, env), self.formula(node.right, env))
         if isinstance(node, Iff):
-            return self.formula(node.left, env) == self.formula(node.right, env)
+            return build.equal(self.formula(node.left, env), self.formula(node.right, env))
         if self.elements is not None:
             expanded = [
                 self.formula(node.body, {**env, node.var.name: e}) for e in self.elements
             ]
-            return z3.And(expanded) if isinstance(node, Forall) else z3.Or(expanded)
+            return (build.conj(expanded, self.ctx) if isinstance(node, Forall)
+                    else build.disj(expanded, self.ctx))
         # Fresh names per binder: shadowing and α-variants need no care.
         bound = z3.Const(f"{node.var.name}!{next(self.fresh)}", self.sort)
         body = self.formula(node.body, {**env, node.var.name: bound})
@@ -161,5 +164,6 @@ class Encoder:
             self.predicates[key] = z3.Function(
                 f"{name}/{len(args)}", *([self.sort] * len(args)), z3.BoolSort(self.ctx)
             )
-        symbol = self.predicates[key]
-        return symbol(*args)
+        from afcheck_fol import z3_build as build
+
+        return build.apply_bool(self.predicates[key], args)
