@@ -189,3 +189,16 @@ def test_the_kept_context_is_renewed_after_its_quota(monkeypatch: pytest.MonkeyP
     assert equiv._shared.kept_context() is first
     assert equiv._shared.kept_context() is not first
     assert decide("∀x Cube(x)", "∀w Cube(w)").equivalent is True
+
+
+@pytest.mark.parametrize("theory", ["analytic", "shapes"])
+def test_without_a_counter_model_a_pure_logic_world_does_not_refute_under_a_theory(
+        theory: str) -> None:
+    # Same symbols, so the quick call in pure logic runs first and answers sat: a world where a
+    # block is a cube and a tet. No board allows it; under the theory the two are equivalent.
+    left, right = parse("Cube(a) ∧ Tet(a)", TARSKI), parse("Cube(a) ∧ Tet(a) ∧ ¬Cube(a)", TARSKI)
+    bare = check(left, right, TARSKI, theory, counter_model=False)
+    assert (bare.equivalent, bare.theory, bare.model) == (True, theory, None)
+    assert check(left, right, TARSKI, theory).equivalent is True
+    plain = check(left, right, TARSKI, "none", counter_model=False)
+    assert (plain.equivalent, plain.model, plain.steps) == (False, None, ("none (quick): sat",))

@@ -286,12 +286,15 @@ def check(
     pure logic's quick ``sat`` settles it (a caller asking only whether a pair is
     equivalent)."""
     with scope():
-        plain = _plain(language, theory_named(language, theory))
+        chosen = theory_named(language, theory)
+        plain = _plain(language, chosen)
         if _same_symbols(left, right):
             answer = _quick(left, right, plain, rlimit)
             if answer == "unsat":
                 return Equivalence(True, plain.name, "z3", None, (f"{plain.name} (quick): unsat",))
-            if answer == "sat" and not counter_model:
+            if answer == "sat" and not counter_model and chosen.name == plain.name:
+                # Not equivalent in pure logic, the chosen theory; under another theory a
+                # world of pure logic may break its axioms, so only its search can tell.
                 return Equivalence(False, plain.name, "z3", None, (f"{plain.name} (quick): sat",))
         return _check(left, right, language, theory, rlimit=rlimit, max_domain=max_domain,
                       search=search, counter_model=counter_model)
