@@ -143,23 +143,28 @@ class Board:
         """:attr:`axioms` over a domain of exactly ``elements`` (some may be equal): each
         element's ranges, then for each pair that they stand on different squares unless
         equal."""
-        from afcheck_fol import z3_build
-
         facts: list[z3.BoolRef] = []
         for e in elements:
-            facts += self._memo((e.get_id(),), (e,), lambda e=e: self._ranges(e))
+            facts += self._memo(self._ranges, e)
         for i, e in enumerate(elements):
             for f in elements[i + 1:]:
-                facts += self._memo((e.get_id(), f.get_id()), (e, f), lambda e=e, f=f: [
-                    z3_build.disj([z3_build.equal(e, f), z3_build.differ(self.col(e), self.col(f)),
-                                   z3_build.differ(self.row(e), self.row(f))], self.ctx)])
+                facts += self._memo(self._apart, e, f)
         return facts
 
-    def _memo(self, key: tuple[int, ...], keep: Sequence[z3.ExprRef],
-              build: Callable[[], list[z3.BoolRef]]) -> list[z3.BoolRef]:
+    def _apart(self, e: z3.ExprRef, f: z3.ExprRef) -> list[z3.BoolRef]:
+        from afcheck_fol import z3_build as build
+
+        return [build.disj([build.equal(e, f), build.differ(self.col(e), self.col(f)),
+                            build.differ(self.row(e), self.row(f))], self.ctx)]
+
+    def _memo(self, facts: Callable[..., list[z3.BoolRef]],
+              *elements: z3.ExprRef) -> list[z3.BoolRef]:
+        """``facts(*elements)``, made once per elements (kept with them, so that their ids
+        stay theirs)."""
+        key = tuple(e.get_id() for e in elements)
         found = self._facts.get(key)
         if found is None:
-            found = self._facts[key] = (build(), keep)
+            found = self._facts[key] = (facts(*elements), elements)
         return found[0]
 
     def atom(self, name: str, args: Sequence[z3.ExprRef]) -> z3.BoolRef:

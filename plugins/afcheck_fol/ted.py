@@ -50,7 +50,6 @@ from afcheck_fol.formula import (
 )
 
 
-
 @dataclass(frozen=True, slots=True)
 class Node:
     """A node of a formula's tree: its label and its children, in order."""
