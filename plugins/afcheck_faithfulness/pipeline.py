@@ -98,7 +98,10 @@ def _with_raw_outputs(result: CaseResult, spool: Spool | None) -> CaseResult:
 
     original = restored(result.original)
     assert original is not None
-    return replace(result, original=original, perturbed=restored(result.perturbed))
+    perturbed = restored(result.perturbed)
+    if original is result.original and perturbed is result.perturbed:
+        return result
+    return replace(result, original=original, perturbed=perturbed)
 
 
 def _call(rt: Runtime, stage: str, kind: Kind[C], choice: Choice, batch: Sequence[T], *,
@@ -190,7 +193,8 @@ def _formalise(cases: Sequence[CaseSpec], perturbations: Mapping[_PKey, Perturba
         for request, formalisation, spent in zip(batch, made.results, made.seconds,
                                                  strict=True):
             # A cached record may come from another step with the same text.
-            out[(choice, request.key)] = replace(formalisation, key=request.key)
+            out[(choice, request.key)] = (formalisation if formalisation.key == request.key
+                                          else replace(formalisation, key=request.key))
             seconds[("formalise", choice, request.key)] = spent
         if rt.spool is not None:
             _spool_raw(rt.spool, out, choice, batch)
