@@ -73,12 +73,10 @@ def run(
     verdicts = _prove(cases, screened, checked, rt, seconds)
     results = []
     for case in cases:
+        drift = (_warnings_of(case, tasks[case.case_id], found, seconds) if case.detectors
+                 else None)
         result = _assemble(case, perturbations, checked, verdicts, screened[case.case_id],
-                           seconds)
-        if case.detectors:
-            warnings, spent = _warnings_of(case, tasks[case.case_id], found, seconds)
-            result = replace(result, warnings=warnings,
-                             timings={**result.timings, "detect": spent})
+                           seconds, drift)
         results.append(result)
         if on_result is not None:
             on_result(_with_raw_outputs(result, rt.spool))
@@ -377,7 +375,10 @@ def _case_fkeys(case: CaseSpec) -> tuple[_FKey, _FKey]:
 def _assemble(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation],
               checked: Mapping[tuple[Choice, _FKey], Formalisation],
               verdicts: Mapping[tuple[Choice, str, str], Verdict],
-              screened: str | None, seconds: Mapping[tuple[object, ...], float]) -> CaseResult:
+              screened: str | None, seconds: Mapping[tuple[object, ...], float],
+              drift: tuple[tuple[DriftWarning, ...], float] | None = None) -> CaseResult:
+    """The case's result; ``drift``: the detectors' warnings and seconds, when it has
+    detectors."""
     perturbation = perturbations[(case.perturber, case.seed, case.step.id)]
     original_key, perturbed_key = _case_fkeys(case)
     original = checked[(case.checker, original_key)]
@@ -392,6 +393,9 @@ def _assemble(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation],
         "prove": sum(seconds.get(("prove", case.prover, f.statement, f.header), 0.0)
                      for f in sides if f.ok and f.statement),
     }
+    warnings: tuple[DriftWarning, ...] = ()
+    if drift is not None:
+        warnings, timings["detect"] = drift
 
     def verdict_of(formalisation: Formalisation | None) -> Verdict | None:
         if formalisation is None or not formalisation.ok or not formalisation.statement:
@@ -419,6 +423,7 @@ def _assemble(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation],
         z_bar=verdict_of(perturbed),
         excluded=_exclusion(case, perturbation, why),
         timings=timings,
+        warnings=warnings,
     )
 
 
