@@ -132,8 +132,12 @@ def _stored(value: Any) -> str:
     """``value`` as the JSON text SQLite stores. SQLite takes only UTF-8, which a lone
     surrogate is not: such a record is stored with ``\\uXXXX`` escapes, which read back
     to the same value."""
-    text = json.dumps(value, ensure_ascii=False)
+    text = _VALUE_JSON.encode(value)
     return json.dumps(value) if _SURROGATE.search(text) else text
+
+
+_VALUE_JSON = json.JSONEncoder(ensure_ascii=False)
+"""``json.dumps(value, ensure_ascii=False)``'s encoder, made once for every stored record."""
 
 
 class CacheError(UsageError):
