@@ -17,12 +17,14 @@ import sys
 import traceback
 import weakref
 from collections.abc import Iterator
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 import pytest
 from _pytest._code.code import ExceptionInfo, ReprFileLocation, TerminalRepr
 from _pytest._io import TerminalWriter
+from _pytest.pathlib import absolutepath
 from pytest import CallInfo
 
 from afcheck import options as opts
@@ -264,6 +266,7 @@ class SuiteDirectory(pytest.Directory):
             # this suite's: the run stops with one line and exit status 4.
             run.usage_errors.append(str(exc))
             return
+        self.relpaths: dict[Path | str, str] = {}
         for entry in entries:
             if isinstance(entry, BadRecord):
                 yield BadRecordItem.from_parent(self, name=entry.case.name, record=entry)
@@ -342,6 +345,21 @@ class CaseItem(pytest.Item):
         if source is not None:
             return source.path, max(source.line - 1, 0), self.case.name
         return self.path, None, self.case.name
+
+    @cached_property
+    def location(self) -> tuple[str, int | None, str]:
+        """pytest's own location (its path relative to the rootdir, the 0-based line, the
+        name), with the relative path worked out once per data file of the suite rather than
+        once per item: the items of a suite share a handful of files."""
+        path, line, name = self.reportinfo()
+        known = getattr(self.parent, "relpaths", None)
+        if known is None:
+            return super().location
+        relative = known.get(path)
+        if relative is None:
+            relative = known[path] = self.session._node_location_to_relpath(
+                absolutepath(path))
+        return (relative, line, name)
 
 
 def _execute(run: Run, session: pytest.Session) -> None:

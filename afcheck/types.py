@@ -160,13 +160,18 @@ def to_json(record: Any) -> Any:
         names = _FIELD_NAMES[kind] = tuple(f.name for f in fields(record))
     if names is not None:
         # A walk over the fields, not dataclasses.asdict: that deep-copies every value first.
-        return {name: to_json(getattr(record, name)) for name in names}
+        # Most fields are plain (text, numbers): kept as they are without a call each.
+        out: dict[str, Any] = {}
+        for name in names:
+            value = getattr(record, name)
+            out[name] = value if type(value) in _PLAIN else to_json(value)
+        return out
     if isinstance(record, enum.Enum):
         return record.value
     if isinstance(record, Mapping):
-        return {str(k): to_json(v) for k, v in record.items()}
+        return {str(k): v if type(v) in _PLAIN else to_json(v) for k, v in record.items()}
     if isinstance(record, (list, tuple)):
-        return [to_json(v) for v in record]
+        return [v if type(v) in _PLAIN else to_json(v) for v in record]
     return record
 
 

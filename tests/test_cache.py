@@ -209,6 +209,20 @@ def test_keys_keep_parts_apart_and_are_stable() -> None:
     assert key("prove", "smt 1", "x = 1").hex() == "bece9f65fb88aba1c0731b52c4352642"
 
 
+def test_a_batch_keys_each_item_as_key_does_with_parts_it_shares() -> None:
+    from afcheck.runtime.cache import keys
+
+    context = ("Earlier paragraph one.", "Earlier paragraph two: x = 5.")
+    # Values equal in Python but not in JSON must not share an encoding within a batch.
+    batch = [("a", context, 1), ("b", tuple(context), 2), ("c", (1,)), ("c", (True,)),
+             ("c", (1.0,)), ("d", ("x", ["y"])), ("d", ("x", ["y"])), ("e", ("\ud800",)),
+             ("f", context)]
+    made = keys(("formalise", "literal 1"), batch)
+    assert made == [key("formalise", "literal 1", *parts) for parts in batch]
+    assert len({made[2], made[3], made[4]}) == 3
+    assert made[5] == made[6] and made[0] != made[8]
+
+
 def test_a_cache_of_the_first_key_format_is_dropped_not_misread(tmp_path: Path) -> None:
     import sqlite3
 

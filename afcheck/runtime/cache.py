@@ -76,25 +76,50 @@ def keys(shared: Sequence[Any], each: Iterable[Sequence[Any]]) -> list[bytes]:
     prefix = _root.copy()
     _feed(prefix, shared)
     out = []
+    encoded: dict[object, bytes] = {}
     for parts in each:
         digest = prefix.copy()
-        _feed(digest, parts)
+        _feed(digest, parts, encoded)
         out.append(digest.digest())
     return out
 
 
-def _feed(digest: Any, parts: Iterable[Any]) -> None:
+def _feed(digest: Any, parts: Iterable[Any], encoded: dict[object, bytes] | None = None
+          ) -> None:
+    """Feed ``parts`` to ``digest``; ``encoded``: the JSON of parts already met (by value),
+    which many keys of a batch share: a step's context of earlier paragraphs, long and
+    the same for each claim of a paragraph and for both sides of a step."""
     for part in parts:
-        if type(part) is str:
+        kind = type(part)
+        if kind is str:
             # surrogatepass: a lone surrogate (a model's reply can decode to one) still has a
             # key of its own.
             data = part.encode("utf-8", "surrogatepass")
             digest.update(b"s%d:" % len(data))
+        elif kind is int:
+            # An int's JSON is its decimal digits: the same bytes without the encoder.
+            data = b"%d" % part
+            digest.update(b"j%d:" % len(data))
         else:
-            data = json.dumps(part, ensure_ascii=False, sort_keys=True, default=str).encode(
-                "utf-8", "surrogatepass")
+            data = _json_of(part, encoded)
             digest.update(b"j%d:" % len(data))
         digest.update(data)
+
+
+def _json_of(part: Any, encoded: dict[object, bytes] | None) -> bytes:
+    # Only a tuple of texts is looked up: values that are equal as Python values must have
+    # the same JSON, which (1,) and (True,), or (1,) and (1.0,), do not.
+    if encoded is None or type(part) is not tuple or not all(type(p) is str for p in part):
+        return _KEY_JSON.encode(part).encode("utf-8", "surrogatepass")
+    data = encoded.get(part)
+    if data is None:
+        data = encoded[part] = _KEY_JSON.encode(part).encode("utf-8", "surrogatepass")
+    return data
+
+
+_KEY_JSON = json.JSONEncoder(ensure_ascii=False, sort_keys=True, default=str)
+"""What ``json.dumps(part, ensure_ascii=False, sort_keys=True, default=str)`` uses, made once:
+``json.dumps`` with options builds a new encoder per call, most of its cost on short parts."""
 
 
 KEY_FORMAT = 2
@@ -107,8 +132,12 @@ def _stored(value: Any) -> str:
     """``value`` as the JSON text SQLite stores. SQLite takes only UTF-8, which a lone
     surrogate is not: such a record is stored with ``\\uXXXX`` escapes, which read back
     to the same value."""
-    text = json.dumps(value, ensure_ascii=False)
+    text = _VALUE_JSON.encode(value)
     return json.dumps(value) if _SURROGATE.search(text) else text
+
+
+_VALUE_JSON = json.JSONEncoder(ensure_ascii=False)
+"""``json.dumps(value, ensure_ascii=False)``'s encoder, made once for every stored record."""
 
 
 class CacheError(UsageError):

@@ -73,12 +73,10 @@ def run(
     verdicts = _prove(cases, screened, checked, rt, seconds)
     results = []
     for case in cases:
+        drift = (_warnings_of(case, tasks[case.case_id], found, seconds) if case.detectors
+                 else None)
         result = _assemble(case, perturbations, checked, verdicts, screened[case.case_id],
-                           seconds)
-        if case.detectors:
-            warnings, spent = _warnings_of(case, tasks[case.case_id], found, seconds)
-            result = replace(result, warnings=warnings,
-                             timings={**result.timings, "detect": spent})
+                           seconds, drift)
         results.append(result)
         if on_result is not None:
             on_result(_with_raw_outputs(result, rt.spool))
@@ -98,7 +96,10 @@ def _with_raw_outputs(result: CaseResult, spool: Spool | None) -> CaseResult:
 
     original = restored(result.original)
     assert original is not None
-    return replace(result, original=original, perturbed=restored(result.perturbed))
+    perturbed = restored(result.perturbed)
+    if original is result.original and perturbed is result.perturbed:
+        return result
+    return replace(result, original=original, perturbed=perturbed)
 
 
 def _call(rt: Runtime, stage: str, kind: Kind[C], choice: Choice, batch: Sequence[T], *,
@@ -190,7 +191,8 @@ def _formalise(cases: Sequence[CaseSpec], perturbations: Mapping[_PKey, Perturba
         for request, formalisation, spent in zip(batch, made.results, made.seconds,
                                                  strict=True):
             # A cached record may come from another step with the same text.
-            out[(choice, request.key)] = replace(formalisation, key=request.key)
+            out[(choice, request.key)] = (formalisation if formalisation.key == request.key
+                                          else replace(formalisation, key=request.key))
             seconds[("formalise", choice, request.key)] = spent
         if rt.spool is not None:
             _spool_raw(rt.spool, out, choice, batch)
@@ -373,7 +375,10 @@ def _case_fkeys(case: CaseSpec) -> tuple[_FKey, _FKey]:
 def _assemble(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation],
               checked: Mapping[tuple[Choice, _FKey], Formalisation],
               verdicts: Mapping[tuple[Choice, str, str], Verdict],
-              screened: str | None, seconds: Mapping[tuple[object, ...], float]) -> CaseResult:
+              screened: str | None, seconds: Mapping[tuple[object, ...], float],
+              drift: tuple[tuple[DriftWarning, ...], float] | None = None) -> CaseResult:
+    """The case's result; ``drift``: the detectors' warnings and seconds, when it has
+    detectors."""
     perturbation = perturbations[(case.perturber, case.seed, case.step.id)]
     original_key, perturbed_key = _case_fkeys(case)
     original = checked[(case.checker, original_key)]
@@ -388,6 +393,9 @@ def _assemble(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation],
         "prove": sum(seconds.get(("prove", case.prover, f.statement, f.header), 0.0)
                      for f in sides if f.ok and f.statement),
     }
+    warnings: tuple[DriftWarning, ...] = ()
+    if drift is not None:
+        warnings, timings["detect"] = drift
 
     def verdict_of(formalisation: Formalisation | None) -> Verdict | None:
         if formalisation is None or not formalisation.ok or not formalisation.statement:
@@ -415,6 +423,7 @@ def _assemble(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation],
         z_bar=verdict_of(perturbed),
         excluded=_exclusion(case, perturbation, why),
         timings=timings,
+        warnings=warnings,
     )
 
 

@@ -43,8 +43,14 @@ def _dumps(value: Any, indent: int | None = None) -> str:
     """JSON text with non-ASCII characters as they are, except lone surrogates (a model's
     reply can decode to one), which UTF-8 cannot hold: they are written as ``\\uXXXX``, which
     reads back to the same value. Outside strings JSON has only ASCII, so each is in one."""
-    text = json.dumps(value, indent=indent, ensure_ascii=False)
+    text = (json.dumps(value, indent=indent, ensure_ascii=False) if indent is not None
+            else _ENCODER.encode(value))
     return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False)
+"""The encoder of every step record, made once (``json.dumps`` with an option makes one per
+call)."""
 
 
 def document(summary: RunSummary) -> JsonObject:

@@ -55,19 +55,22 @@ def _units(text: str) -> list[str]:
     units: list[str] = []
     start = i = 0
     while i < len(text):
-        display = _opener(text, i, _DISPLAY)
-        if display is not None:
-            if start < i and _has_display(text[start:i]):
+        # Most stops are sentence or line ends: the openers are looked for only at a
+        # backslash or a dollar sign.
+        if text[i] in _OPENER_CHARS:
+            display = _opener(text, i, _DISPLAY)
+            if display is not None:
+                if start < i and _has_display(text[start:i]):
+                    units.append(text[start:i])
+                    start = i
+                i = _after_display(text, i, display)
                 units.append(text[start:i])
                 start = i
-            i = _after_display(text, i, display)
-            units.append(text[start:i])
-            start = i
-            continue
-        inline = _opener(text, i, _INLINE)
-        if inline is not None:
-            i = _closing(text, i + len(inline), _INLINE[inline])
-            continue
+                continue
+            inline = _opener(text, i, _INLINE)
+            if inline is not None:
+                i = _closing(text, i + len(inline), _INLINE[inline])
+                continue
         if text[i] == "\n" or _sentence_end(text, i, start):
             units.append(text[start : i + 1])
             start = i + 1
@@ -122,13 +125,16 @@ def _sentence_end(text: str, i: int, start: int) -> bool:
         return False
     if i + 1 >= len(text):
         return False
-    before = text[start:i]
-    word = re.search(r"[\w.]*$", before)
-    last = word.group().lower() if word else ""
+    # The last word before the mark (``[\w.]*$`` of ``text[start:i]``), found from its end:
+    # a search for that pattern from the start of a long unit costs a pass over the unit.
+    j = i
+    while j > start and (text[j - 1].isalnum() or text[j - 1] in "._"):
+        j -= 1
+    last = text[j:i].lower()
     if last.rstrip(".") in _ABBREVIATIONS or len(last) == 1 and last.isalpha():
         return False
     # "1. " at the start of a line numbers a list item, it does not end a sentence.
-    return not (text[i] == "." and before.strip().isdigit())
+    return not (text[i] == "." and text[start:i].strip().isdigit())
 
 
 def _merge_displays(units: list[str]) -> list[str]:
@@ -180,4 +186,7 @@ def _declarative(text: str) -> bool:
 
 def _without_text_commands(text: str) -> str:
     # "\text{a => b}" or an HTML-ish "<br>" is not a relation between quantities.
-    return re.sub(r"\\text\{[^}]*\}|<[a-z]+/?>", " ", text)
+    return _TEXT_COMMAND.sub(" ", text)
+
+
+_TEXT_COMMAND = re.compile(r"\\text\{[^}]*\}|<[a-z]+/?>")
