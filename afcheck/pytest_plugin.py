@@ -353,12 +353,14 @@ class CaseItem(pytest.Item):
         once per item: the items of a suite share a handful of files."""
         path, line, name = self.reportinfo()
         known = getattr(self.parent, "relpaths", None)
-        if known is None:
+        # pytest's own location goes through this private session method; a pytest without
+        # it gets its own location back, uncached.
+        relpath = getattr(self.session, "_node_location_to_relpath", None)
+        if known is None or relpath is None:
             return super().location
         relative = known.get(path)
         if relative is None:
-            relative = known[path] = self.session._node_location_to_relpath(
-                absolutepath(path))
+            relative = known[path] = relpath(absolutepath(path))
         return (relative, line, name)
 
 
