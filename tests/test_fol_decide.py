@@ -124,8 +124,10 @@ def test_a_formula_over_the_ted_budget_is_still_decided_and_says_why() -> None:
 def _records_fast_and_fresh(pairs: list[tuple[Item, str]],
                             monkeypatch: pytest.MonkeyPatch) -> tuple[list[object], list[object]]:
     """Each pair's record with the shortcuts (the quick call in the thread's kept z3 context,
-    the nearest gold known without distances), in order, and on the path without them (each
-    quick call in a new context, every distance computed first), in reverse order."""
+    the nearest gold known without distances), in order, and with every quick call in a new
+    context and every distance computed first, in reverse order: whether the kept context's
+    history can show in a record. (What the decisions are is pinned apart: by the hand labels
+    in ``tests/test_fol_labels.py``.)"""
     import afcheck_fol.decide as decide_module
     import afcheck_fol.equiv as equiv
     import z3

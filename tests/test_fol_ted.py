@@ -153,3 +153,42 @@ def test_distances_are_those_of_zss() -> None:
         assert distance(right, left) == expected
 
     same()
+
+
+def _random_formula(rng, size: int):  # type: ignore[no-untyped-def]
+    """A formula of about ``size`` tree nodes, of mixed width and depth."""
+    from afcheck_fol.formula import And, Const, Exists, Forall, Implies, Not, Or, Pred, Var
+
+    if size <= 3:
+        return Pred(rng.choice(["Cube", "Tet", "Small"]), (Const(rng.choice("ab")),))
+    shape = rng.randrange(5)
+    if shape == 0:
+        return Not(_random_formula(rng, size - 1))
+    if shape == 1:
+        return Forall(Var("x"), _random_formula(rng, size - 2))
+    if shape == 2:
+        return Exists(Var("y"), _random_formula(rng, size - 2))
+    parts = rng.randrange(2, 5)
+    if shape == 3:
+        return Implies(_random_formula(rng, size // 2), _random_formula(rng, size - size // 2))
+    items = tuple(_random_formula(rng, max(1, (size - 1) // parts)) for _ in range(parts))
+    return And(items) if rng.random() < 0.5 else Or(items)
+
+
+@pytest.mark.parametrize("seed", [pytest.param(s, marks=pytest.mark.slow) if s > 2 else s
+                                  for s in range(8)])
+def test_distances_of_larger_trees_are_those_of_zss(seed: int) -> None:
+    """Trees of 40–110 nodes, where key roots and the reuse of forest distances matter more
+    than on the small ones above (three seeds outside the slow profile)."""
+    import random
+
+    import zss
+
+    def as_zss(node) -> zss.Node:  # type: ignore[no-untyped-def]
+        return zss.Node(node.label, [as_zss(child) for child in node.children])
+
+    rng = random.Random(seed)
+    left, right = _random_formula(rng, rng.randrange(40, 110)), _random_formula(rng, 60)
+    assert size(left) > 30 and size(right) > 30
+    assert distance(left, right) == zss.simple_distance(as_zss(tree(left)),
+                                                        as_zss(tree(right)))

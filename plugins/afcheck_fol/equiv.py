@@ -4,21 +4,26 @@
 ``unsat`` (equivalent), ``sat`` (not equivalent: the model is a counter-model, a world where one
 holds and the other does not) or ``unknown`` (undecided, never read as "not equivalent").
 
-How a pair is decided (:func:`check`):
+How a pair is decided (:func:`check`), every call by z3's SMT core (``SimpleSolver``):
 
-0. a quick z3 call in pure logic (a tenth of the budget), when the two use the same symbols:
-   most equivalent pairs end here, proved in a context kept per thread without making one of
-   their own (:func:`_quick`); only its ``unsat`` is used. The same call in the pair's own
-   context comes first when the chosen theory is pure logic, else after the search (a
-   counter-model of the theory is one of pure logic too); its ``sat`` leaves only the theory;
-1. a bounded finite-model search under the chosen theory: domains of n = 1, 2, … ``max_domain``
+1. when the two use the same symbols, a quick z3 call in pure logic (a tenth of the budget)
+   in a context kept per thread (:func:`_quick`): most equivalent pairs end here, without
+   making a context of their own. Only its ``unsat`` is used (and its ``sat`` when pure logic
+   is the chosen theory and the caller wants no counter-model); everything else is decided
+   from the start in the item's own context;
+2. under ``none``, the same quick call in the pair's own context;
+3. a bounded finite-model search under the chosen theory: domains of n = 1, 2, … ``max_domain``
    elements, quantifiers expanded over them, so the problem is quantifier-free and z3 decides
    it quickly. A model found there refutes equivalence (and is the smallest such world); this
    is what decides ∀x∃y φ against ∃y∀x φ, where plain z3 runs out of time. Finding none proves
    nothing;
-2. z3 without a theory (``none``): an equivalence of pure logic needs no background truths, and
-   the verdict then records ``none`` as the theory that decided it;
-3. z3 under the chosen theory, when it is not ``none``: the verdict records that theory (so
+4. under another theory, the quick call of step 2 now (a counter-model of the theory is one of
+   pure logic too, so before the search it would only repeat it): its ``unsat`` proves the
+   pair in pure logic, its ``sat`` leaves only the theory for step 6;
+5. z3 without a theory (``none``), unless step 4 found a counter-model: an equivalence of pure
+   logic needs no background truths, and the verdict then records ``none`` as the theory that
+   decided it;
+6. z3 under the chosen theory, when it is not ``none``: the verdict records that theory (so
    "equivalent only under the analytic truths" is visible). ``unknown`` from both leaves the
    pair undecided (for the grid theory after a last attempt with extremum instances).
 
@@ -183,7 +188,7 @@ class Equivalence:
 
 class _Shared(threading.local):
     """This thread's z3 contexts: the open :func:`scope`'s, made on its first use, and the
-    kept one of :func:`_proved_quickly`; Tarski's board in each."""
+    kept one of :func:`_quick`; Tarski's board in each."""
 
     def __init__(self) -> None:
         self.open = False
@@ -283,8 +288,8 @@ def check(
     """Whether ``left`` and ``right`` are equivalent under ``theory`` (the language's default
     when ``None``); see the module docstring for the order of the attempts. Without
     ``counter_model`` a pair that is not equivalent has no :attr:`Equivalence.model`, and
-    pure logic's quick ``sat`` settles it (a caller asking only whether a pair is
-    equivalent)."""
+    under ``none`` the quick call's ``sat`` settles it (for a caller asking only whether a
+    pair is equivalent)."""
     with scope():
         chosen = theory_named(language, theory)
         plain = _plain(language, chosen)

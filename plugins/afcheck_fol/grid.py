@@ -16,6 +16,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from afcheck_fol import z3_build as build
+
 if TYPE_CHECKING:
     import z3
 
@@ -44,7 +46,7 @@ class Board:
         self._attributes: dict[tuple[int, int], tuple[z3.ArithRef, z3.ExprRef]] = {}
         self._atoms: dict[tuple[object, ...], tuple[z3.BoolRef, Sequence[z3.ExprRef]]] = {}
         self._facts: dict[tuple[int, ...], tuple[list[z3.BoolRef], Sequence[z3.ExprRef]]] = {}
-        self._axioms: list[z3.BoolRef] | None = None
+        self._axioms: tuple[z3.BoolRef, ...] | None = None
 
     def col(self, block: z3.ExprRef) -> z3.ArithRef:
         return self._attribute(0, block)
@@ -59,8 +61,6 @@ class Board:
         return self._attribute(3, block)
 
     def _attribute(self, which: int, block: z3.ExprRef) -> z3.ArithRef:
-        from afcheck_fol import z3_build as build
-
         key = (which, block.get_id())
         found = self._attributes.get(key)
         if found is None:
@@ -75,46 +75,32 @@ class Board:
     # The operations the predicates' definitions use (:func:`_meaning`), as z3 terms.
     @staticmethod
     def eq(a: z3.ArithRef, b: z3.ArithRef) -> z3.BoolRef:
-        from afcheck_fol import z3_build as build
-
         return build.equal(a, b)
 
     @staticmethod
     def lt(a: z3.ArithRef, b: z3.ArithRef) -> z3.BoolRef:
-        from afcheck_fol import z3_build as build
-
         return build.less(a, b)
 
     @staticmethod
     def gt(a: z3.ArithRef, b: z3.ArithRef) -> z3.BoolRef:
-        from afcheck_fol import z3_build as build
-
         return build.greater(a, b)
 
     @staticmethod
     def sub(a: z3.ArithRef, b: z3.ArithRef) -> z3.ArithRef:
-        from afcheck_fol import z3_build as build
-
         return build.minus(a, b)
 
     @staticmethod
     def neg(a: z3.ArithRef) -> z3.ArithRef:
-        from afcheck_fol import z3_build as build
-
         return build.negative(a)
 
     def all(self, *parts: z3.BoolRef) -> z3.BoolRef:
-        from afcheck_fol import z3_build as build
-
         return build.conj(parts, self.ctx)
 
     def any(self, *parts: z3.BoolRef) -> z3.BoolRef:
-        from afcheck_fol import z3_build as build
-
         return build.disj(parts, self.ctx)
 
     @property
-    def axioms(self) -> list[z3.BoolRef]:
+    def axioms(self) -> tuple[z3.BoolRef, ...]:
         """Every block stands on the board and has a shape and a size; one block per square.
         Quantified, for problems over the whole domain; built on first use (a search over
         finite domains needs only :meth:`ground_axioms`)."""
@@ -122,17 +108,15 @@ class Board:
 
         if self._axioms is None:
             x, y = z3.Const("x!b", self.sort), z3.Const("y!b", self.sort)
-            self._axioms = [
+            self._axioms = (
                 z3.ForAll([x], z3.And(*self._ranges(x))),
                 z3.ForAll([x, y], z3.Implies(
                     z3.And(self.col(x) == self.col(y), self.row(x) == self.row(y)), x == y,
                 )),
-            ]
+            )
         return self._axioms
 
     def _ranges(self, e: z3.ExprRef) -> list[z3.BoolRef]:
-        from afcheck_fol import z3_build as build
-
         zero, size, three = self.number(0), self.number(SIZE), self.number(3)
         return [build.at_least(self.col(e), zero), build.less(self.col(e), size),
                 build.at_least(self.row(e), zero), build.less(self.row(e), size),
@@ -152,8 +136,6 @@ class Board:
         return facts
 
     def _apart(self, e: z3.ExprRef, f: z3.ExprRef) -> list[z3.BoolRef]:
-        from afcheck_fol import z3_build as build
-
         return [build.disj([build.equal(e, f), build.differ(self.col(e), self.col(f)),
                             build.differ(self.row(e), self.row(f))], self.ctx)]
 

@@ -21,22 +21,25 @@ if TYPE_CHECKING:
 
 def conj(terms: Sequence[z3.BoolRef], ctx: z3.Context) -> z3.BoolRef:
     """``z3.And(terms)``; ``terms`` not empty."""
-    return _nary_bool("Z3_mk_and", terms, ctx)
+    from z3 import z3core
+
+    return _nary_bool(z3core.Z3_mk_and, terms, ctx)
 
 
 def disj(terms: Sequence[z3.BoolRef], ctx: z3.Context) -> z3.BoolRef:
     """``z3.Or(terms)``; ``terms`` not empty."""
-    return _nary_bool("Z3_mk_or", terms, ctx)
-
-
-def _nary_bool(name: str, terms: Sequence[z3.BoolRef], ctx: z3.Context) -> z3.BoolRef:
-    import z3
     from z3 import z3core
+
+    return _nary_bool(z3core.Z3_mk_or, terms, ctx)
+
+
+def _nary_bool(make: Callable[..., z3.Ast], terms: Sequence[z3.BoolRef], ctx: z3.Context
+               ) -> z3.BoolRef:
+    import z3
 
     args = (z3.Ast * len(terms))()
     for i, term in enumerate(terms):
         args[i] = term.ast
-    make: Callable[..., z3.Ast] = getattr(z3core, name)
     return z3.BoolRef(make(ctx.ref(), len(terms), args), ctx)
 
 
@@ -50,39 +53,50 @@ def neg(term: z3.BoolRef) -> z3.BoolRef:
 
 def implies(left: z3.BoolRef, right: z3.BoolRef) -> z3.BoolRef:
     """``z3.Implies(left, right)``."""
-    return _binary_bool("Z3_mk_implies", left, right)
+    from z3 import z3core
+
+    return _binary_bool(z3core.Z3_mk_implies, left, right)
 
 
 def xor(left: z3.BoolRef, right: z3.BoolRef) -> z3.BoolRef:
     """``z3.Xor(left, right)``."""
-    return _binary_bool("Z3_mk_xor", left, right)
+    from z3 import z3core
+
+    return _binary_bool(z3core.Z3_mk_xor, left, right)
 
 
 def equal(left: z3.ExprRef, right: z3.ExprRef) -> z3.BoolRef:
     """``left == right`` (for Booleans: ``left ↔ right``)."""
-    return _binary_bool("Z3_mk_eq", left, right)
+    from z3 import z3core
+
+    return _binary_bool(z3core.Z3_mk_eq, left, right)
 
 
 def less(left: z3.ArithRef, right: z3.ArithRef) -> z3.BoolRef:
     """``left < right``."""
-    return _binary_bool("Z3_mk_lt", left, right)
+    from z3 import z3core
+
+    return _binary_bool(z3core.Z3_mk_lt, left, right)
 
 
 def greater(left: z3.ArithRef, right: z3.ArithRef) -> z3.BoolRef:
     """``left > right``."""
-    return _binary_bool("Z3_mk_gt", left, right)
+    from z3 import z3core
+
+    return _binary_bool(z3core.Z3_mk_gt, left, right)
 
 
 def at_least(left: z3.ArithRef, right: z3.ArithRef) -> z3.BoolRef:
     """``left >= right``."""
-    return _binary_bool("Z3_mk_ge", left, right)
-
-
-def _binary_bool(name: str, left: z3.ExprRef, right: z3.ExprRef) -> z3.BoolRef:
-    import z3
     from z3 import z3core
 
-    make: Callable[..., z3.Ast] = getattr(z3core, name)
+    return _binary_bool(z3core.Z3_mk_ge, left, right)
+
+
+def _binary_bool(make: Callable[..., z3.Ast], left: z3.ExprRef, right: z3.ExprRef
+                 ) -> z3.BoolRef:
+    import z3
+
     return z3.BoolRef(make(left.ctx.ref(), left.ast, right.ast), left.ctx)
 
 

@@ -27,6 +27,7 @@ import itertools
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
+from afcheck_fol import z3_build as build
 from afcheck_fol.formula import (
     And,
     Const,
@@ -99,8 +100,6 @@ class Encoder:
         """``node`` with each variable of ``env`` standing for its z3 term."""
         import z3
 
-        from afcheck_fol import z3_build as build
-
         env = env or {}
         if isinstance(node, Pred):
             return self.atom(node.name, [self.term(t, env) for t in node.args])
@@ -164,6 +163,4 @@ class Encoder:
             self.predicates[key] = z3.Function(
                 f"{name}/{len(args)}", *([self.sort] * len(args)), z3.BoolSort(self.ctx)
             )
-        from afcheck_fol import z3_build as build
-
         return build.apply_bool(self.predicates[key], args)
