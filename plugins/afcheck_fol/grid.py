@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from afcheck_fol import z3_build as build
 
@@ -231,29 +231,84 @@ class _Numbers:
         return any(parts)
 
 
-def _meaning(board: Any, name: str, args: Sequence[Any]) -> Any:
+_B = TypeVar("_B", contravariant=True)
+_N = TypeVar("_N")
+_T = TypeVar("_T")
+
+
+class _Operations(Protocol[_B, _N, _T]):
+    """What the predicates' definitions read: a block's four attributes (numbers), numerals,
+    and the comparisons, arithmetic and connectives over them. :class:`Board` gives z3 terms,
+    :class:`_Numbers` Python's numbers and truth values."""
+
+    def col(self, block: _B, /) -> _N: ...
+    def row(self, block: _B, /) -> _N: ...
+    def shape(self, block: _B, /) -> _N: ...
+    def size(self, block: _B, /) -> _N: ...
+    def number(self, n: int, /) -> _N: ...
+    def eq(self, a: _N, b: _N, /) -> _T: ...
+    def lt(self, a: _N, b: _N, /) -> _T: ...
+    def gt(self, a: _N, b: _N, /) -> _T: ...
+    def sub(self, a: _N, b: _N, /) -> _N: ...
+    def neg(self, a: _N, /) -> _N: ...
+    def all(self, *parts: _T) -> _T: ...
+    def any(self, *parts: _T) -> _T: ...
+
+
+Blk = TypeVar("Blk")
+Num = TypeVar("Num")
+Tru = TypeVar("Tru")
+
+_BINARY = frozenset(("SameShape", "SameSize", "Larger", "Smaller", "SameCol", "SameRow",
+                     "LeftOf", "RightOf", "FrontOf", "BackOf", "Adjoins"))
+"""The binary predicates the board defines."""
+
+
+def _meaning(board: _Operations[Blk, Num, Tru], name: str, args: Sequence[Blk]) -> Tru:
     """``name(args…)`` over ``board``'s attributes and operations: a z3 term for a
     :class:`Board` and z3 terms, a truth value for :class:`_Numbers` and :class:`Placed`
-    blocks."""
+    blocks; ``KeyError`` for a name the board does not define."""
     if name in SHAPES:
         return board.eq(board.shape(args[0]), board.number(SHAPES.index(name)))
     if name in SIZES:
         return board.eq(board.size(args[0]), board.number(SIZES.index(name)))
     if name == "Between":
         return _between(board, *args)
-    meaning = _BINARY[name]
+    if name not in _BINARY:
+        raise KeyError(name)
     a, b = args
-    return meaning(board, a, b)
+    match name:
+        case "SameShape":
+            return board.eq(board.shape(a), board.shape(b))
+        case "SameSize":
+            return board.eq(board.size(a), board.size(b))
+        case "Larger":
+            return board.gt(board.size(a), board.size(b))
+        case "Smaller":
+            return board.lt(board.size(a), board.size(b))
+        case "SameCol":
+            return board.eq(board.col(a), board.col(b))
+        case "SameRow":
+            return board.eq(board.row(a), board.row(b))
+        case "LeftOf":
+            return board.lt(board.col(a), board.col(b))
+        case "RightOf":
+            return board.gt(board.col(a), board.col(b))
+        case "FrontOf":
+            return board.gt(board.row(a), board.row(b))
+        case "BackOf":
+            return board.lt(board.row(a), board.row(b))
+    return _adjoins(board, a, b)
 
 
-def _between(board: Any, a: Any, b: Any, c: Any) -> Any:
+def _between(board: _Operations[Blk, Num, Tru], a: Blk, b: Blk, c: Blk) -> Tru:
     eq, sub, both, either = board.eq, board.sub, board.all, board.any
     dx1, dy1 = sub(board.col(a), board.col(b)), sub(board.row(a), board.row(b))
     dx2, dy2 = sub(board.col(c), board.col(a)), sub(board.row(c), board.row(a))
 
     zero = board.number(0)
 
-    def same_direction(d1: Any, d2: Any) -> Any:
+    def same_direction(d1: Num, d2: Num) -> Tru:
         return either(both(board.gt(d1, zero), board.gt(d2, zero)),
                       both(board.lt(d1, zero), board.lt(d2, zero)))
 
@@ -268,7 +323,7 @@ def _between(board: Any, a: Any, b: Any, c: Any) -> Any:
     )
 
 
-def _adjoins(board: Any, a: Any, b: Any) -> Any:
+def _adjoins(board: _Operations[Blk, Num, Tru], a: Blk, b: Blk) -> Tru:
     col, row, one = board.col, board.row, board.number(1)
     eq, sub, both, either = board.eq, board.sub, board.all, board.any
     return either(
@@ -277,22 +332,6 @@ def _adjoins(board: Any, a: Any, b: Any) -> Any:
         both(eq(row(a), row(b)),
              either(eq(sub(col(a), col(b)), one), eq(sub(col(b), col(a)), one))),
     )
-
-
-_BINARY: dict[str, Callable[[Any, Any, Any], Any]] = {
-    "SameShape": lambda board, a, b: board.eq(board.shape(a), board.shape(b)),
-    "SameSize": lambda board, a, b: board.eq(board.size(a), board.size(b)),
-    "Larger": lambda board, a, b: board.gt(board.size(a), board.size(b)),
-    "Smaller": lambda board, a, b: board.lt(board.size(a), board.size(b)),
-    "SameCol": lambda board, a, b: board.eq(board.col(a), board.col(b)),
-    "SameRow": lambda board, a, b: board.eq(board.row(a), board.row(b)),
-    "LeftOf": lambda board, a, b: board.lt(board.col(a), board.col(b)),
-    "RightOf": lambda board, a, b: board.gt(board.col(a), board.col(b)),
-    "FrontOf": lambda board, a, b: board.gt(board.row(a), board.row(b)),
-    "BackOf": lambda board, a, b: board.lt(board.row(a), board.row(b)),
-    "Adjoins": _adjoins,
-}
-"""The binary predicates' meanings over a board's attributes (z3 terms or numbers)."""
 
 
 @dataclass(frozen=True)
