@@ -137,18 +137,24 @@ def _formulas():  # type: ignore[no-untyped-def]
     return st.recursive(atoms, bigger, max_leaves=12)
 
 
-def test_distances_are_those_of_zss() -> None:
-    """The distance is Zhang–Shasha's as ``zss.simple_distance`` computes it, on any pair."""
+def _zss_distance(left, right) -> int:  # type: ignore[no-untyped-def]
+    """The reference: ``zss.simple_distance`` on the two formulas' trees."""
     import zss
-    from hypothesis import given, settings
 
     def as_zss(node) -> zss.Node:  # type: ignore[no-untyped-def]
         return zss.Node(node.label, [as_zss(child) for child in node.children])
 
+    return int(zss.simple_distance(as_zss(tree(left)), as_zss(tree(right))))
+
+
+def test_distances_are_those_of_zss() -> None:
+    """The distance is Zhang–Shasha's as ``zss.simple_distance`` computes it, on any pair."""
+    from hypothesis import given, settings
+
     @settings(max_examples=300, deadline=None)
     @given(_formulas(), _formulas())
     def same(left, right) -> None:  # type: ignore[no-untyped-def]
-        expected = zss.simple_distance(as_zss(tree(left)), as_zss(tree(right)))
+        expected = _zss_distance(left, right)
         assert distance(left, right) == expected
         assert distance(right, left) == expected
 
@@ -182,13 +188,7 @@ def test_distances_of_larger_trees_are_those_of_zss(seed: int) -> None:
     than on the small ones above (three seeds outside the slow profile)."""
     import random
 
-    import zss
-
-    def as_zss(node) -> zss.Node:  # type: ignore[no-untyped-def]
-        return zss.Node(node.label, [as_zss(child) for child in node.children])
-
     rng = random.Random(seed)
     left, right = _random_formula(rng, rng.randrange(40, 110)), _random_formula(rng, 60)
     assert size(left) > 30 and size(right) > 30
-    assert distance(left, right) == zss.simple_distance(as_zss(tree(left)),
-                                                        as_zss(tree(right)))
+    assert distance(left, right) == _zss_distance(left, right)

@@ -294,14 +294,14 @@ def check(
         chosen = theory_named(language, theory)
         plain = _plain(language, chosen)
         if _same_symbols(left, right):
-            answer = _quick(left, right, plain, rlimit)
+            answer, _ = _quick(left, right, plain, rlimit, _shared.kept_context())
             if answer == "unsat":
                 return Equivalence(True, plain.name, "z3", None, (f"{plain.name} (quick): unsat",))
             if answer == "sat" and not counter_model and chosen.name == plain.name:
                 # Not equivalent in pure logic, the chosen theory; under another theory a
                 # world of pure logic may break its axioms, so only its search can tell.
                 return Equivalence(False, plain.name, "z3", None, (f"{plain.name} (quick): sat",))
-        return _check(left, right, language, theory, rlimit=rlimit, max_domain=max_domain,
+        return _check(left, right, chosen, plain, rlimit=rlimit, max_domain=max_domain,
                       search=search, counter_model=counter_model)
 
 
@@ -319,40 +319,42 @@ def _same_symbols(left: Formula, right: Formula) -> bool:
             and constants(left) == constants(right))
 
 
-def _quick(left: Formula, right: Formula, plain: Theory, rlimit: int) -> str:
-    """z3's answer on the pair in pure logic with a tenth of the budget (:func:`_check`'s quick
-    call), made in this thread's kept context instead of a new one.
+def _quick(left: Formula, right: Formula, plain: Theory, rlimit: int,
+           ctx: z3.Context | None = None) -> tuple[str, str]:
+    """z3's answer on the pair in pure logic with a tenth of the budget, and its reason when
+    ``unknown``, in ``ctx`` (the open scope's when ``None``). No counter-model is read: it is
+    never the evidence (the search's smallest world, or a full call's, is).
 
+    :func:`check` makes this call first in this thread's kept context instead of a new one:
     ``unsat`` proves the two equivalent in pure logic, whatever context found it, and is the
     verdict :func:`_check`'s quick call gives; so an equivalent pair, the common case, is
     decided without the ~3.5 ms of making a context. Any other answer is dropped and the pair
     is decided from the start in the item's own context: a counter-model, or how far the
     search went, can depend on what was built in a context before, and so never comes from
-    the kept one. The one exception is a caller that wants no counter-model (the verdict is
-    then only "not equivalent", which any context's ``sat`` shows). The one answer that may
-    differ: z3 in the kept context proving within the budget a pair that a fresh context
-    would run out of budget on (never seen: the records of all the labelled candidates and
-    FOLIO items are the same as with a new context for each of these calls, in either order,
-    ``tests/test_fol_decide.py``); the verdict is then still a proved equivalence.
+    the kept one. The one exception is a caller that wants no counter-model under ``none``
+    (the verdict is then only "not equivalent", which any context's ``sat`` shows). The one
+    answer that may differ: z3 in the kept context proving within the budget a pair that a
+    fresh context would run out of budget on (never seen: the records of all the labelled
+    candidates and FOLIO items are the same as with a new context for each of these calls,
+    in either order, ``tests/test_fol_decide.py``); the verdict is then still a proved
+    equivalence.
     """
-    answer, _, _ = _solve(left, right, plain, max(1, rlimit // 10), domain=None,
-                          ctx=_shared.kept_context(), want_model=False)
-    return answer
+    answer, _, reason = _solve(left, right, plain, max(1, rlimit // 10), domain=None, ctx=ctx,
+                               want_model=False)
+    return answer, reason
 
 
 def _check(
     left: Formula,
     right: Formula,
-    language: Language,
-    theory: str | None,
+    chosen: Theory,
+    plain: Theory,
     *,
     rlimit: int,
     max_domain: int,
     search: Budget,
     counter_model: bool,
 ) -> Equivalence:
-    chosen = theory_named(language, theory)
-    plain = _plain(language, chosen)
     steps: list[str] = []
 
     def note(label: str, answer: str, reason: str) -> None:
@@ -360,10 +362,7 @@ def _check(
 
     def quick() -> str:
         # A quick look in pure logic: most equivalent pairs are decided here in milliseconds.
-        # Its counter-model is never the evidence (the search's smallest world, or a full
-        # call's, is), so it is not read.
-        answer, _, reason = _solve(left, right, plain, max(1, rlimit // 10), domain=None,
-                                   want_model=False)
+        answer, reason = _quick(left, right, plain, rlimit)
         note(f"{plain.name} (quick)", answer, reason)
         return answer
 

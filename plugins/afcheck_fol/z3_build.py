@@ -16,6 +16,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import ctypes
+
     import z3
 
 
@@ -37,10 +39,17 @@ def _nary_bool(make: Callable[..., z3.Ast], terms: Sequence[z3.BoolRef], ctx: z3
                ) -> z3.BoolRef:
     import z3
 
-    args = (z3.Ast * len(terms))()
+    return z3.BoolRef(make(ctx.ref(), len(terms), _asts(terms)), ctx)
+
+
+def _asts(terms: Sequence[z3.ExprRef]) -> ctypes.Array[z3.Ast]:
+    """The terms' ASTs as the C array z3's n-ary calls take."""
+    import z3
+
+    array = (z3.Ast * len(terms))()
     for i, term in enumerate(terms):
-        args[i] = term.ast
-    return z3.BoolRef(make(ctx.ref(), len(terms), args), ctx)
+        array[i] = term.ast
+    return array
 
 
 def neg(term: z3.BoolRef) -> z3.BoolRef:
@@ -105,9 +114,7 @@ def differ(left: z3.ExprRef, right: z3.ExprRef) -> z3.BoolRef:
     import z3
     from z3 import z3core
 
-    args = (z3.Ast * 2)()
-    args[0], args[1] = left.ast, right.ast
-    return z3.BoolRef(z3core.Z3_mk_distinct(left.ctx.ref(), 2, args), left.ctx)
+    return z3.BoolRef(z3core.Z3_mk_distinct(left.ctx.ref(), 2, _asts((left, right))), left.ctx)
 
 
 def minus(left: z3.ArithRef, right: z3.ArithRef) -> z3.ArithRef:
@@ -115,9 +122,7 @@ def minus(left: z3.ArithRef, right: z3.ArithRef) -> z3.ArithRef:
     import z3
     from z3 import z3core
 
-    args = (z3.Ast * 2)()
-    args[0], args[1] = left.ast, right.ast
-    return z3.ArithRef(z3core.Z3_mk_sub(left.ctx.ref(), 2, args), left.ctx)
+    return z3.ArithRef(z3core.Z3_mk_sub(left.ctx.ref(), 2, _asts((left, right))), left.ctx)
 
 
 def negative(term: z3.ArithRef) -> z3.ArithRef:
@@ -143,10 +148,6 @@ def apply_int(decl: z3.FuncDeclRef, args: Sequence[z3.ExprRef]) -> z3.ArithRef:
 
 
 def _apply(decl: z3.FuncDeclRef, args: Sequence[z3.ExprRef]) -> z3.Ast:
-    import z3
     from z3 import z3core
 
-    array = (z3.Ast * len(args))()
-    for i, arg in enumerate(args):
-        array[i] = arg.ast
-    return z3core.Z3_mk_app(decl.ctx.ref(), decl.ast, len(args), array)
+    return z3core.Z3_mk_app(decl.ctx.ref(), decl.ast, len(args), _asts(args))
