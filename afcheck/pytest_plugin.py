@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import sys
 import traceback
+import types
 import weakref
 from collections.abc import Iterator
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+import pluggy
 import pytest
 from _pytest._code.code import ExceptionInfo, ReprFileLocation, TerminalRepr
 from _pytest._io import TerminalWriter
@@ -153,29 +155,114 @@ def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Col
 
 
 @pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session: pytest.Session) -> bool | None:
+    """pytest's own loop, except that a case item whose result the run already holds reports it
+    without the ``pytest_runtest_protocol`` hook chain.
+
+    The whole run executes inside the first case item, which goes through the hook as any
+    item does: warnings capture, faulthandler's timeout and the assertion plugin's hooks see
+    all the work. Every later case item only reports a status decided already, with nothing
+    for those wrappers to watch, and at 25,000 items they were a large part of the runner's
+    own time. Any other plugin that takes part in the protocol, or ``--full-protocol``, puts
+    every item through the hook; so do pytest's collection-error and ``--collect-only`` paths,
+    which are left to pytest's loop.
+    """
+    config = session.config
+    if ((session.testsfailed and not config.option.continue_on_collection_errors)
+            or config.option.collectonly or config.getoption("afcheck_full_protocol", False)
+            or not _only_known(config.hook.pytest_runtest_protocol, _PROTOCOL_PLUGINS)
+            or not _only_known(config.hook.pytest_runtestloop, _LOOP_PLUGINS, wrappers=False)):
+        return None
+    run = config.stash.get(run_key, None)
+    phases = _phases_read(config)
+    hooks: dict[Path, pluggy.HookRelay] = {}
+    items = session.items
+    for index, item in enumerate(items):
+        if isinstance(item, CaseItem) and run is not None and run.executed:
+            ihook = hooks.get(item.path)
+            if ihook is None:
+                ihook = hooks[item.path] = item.ihook
+            _report(item, ihook, phases)
+        else:
+            nextitem = items[index + 1] if index + 1 < len(items) else None
+            config.hook.pytest_runtest_protocol(item=item, nextitem=nextitem)
+        if session.shouldfail:
+            raise session.Failed(session.shouldfail)
+        if session.shouldstop:
+            raise session.Interrupted(session.shouldstop)
+    return True
+
+
+_PROTOCOL_PLUGINS = frozenset({"_pytest.runner", "_pytest.faulthandler", "_pytest.unittest",
+                               "_pytest.assertion", "_pytest.warnings", __name__})
+"""The plugins whose part in ``pytest_runtest_protocol`` a case item with a known result can
+skip: pytest's own loop runner, its wrappers that watch a test's code while it runs (none
+runs), and this module."""
+_LOOP_PLUGINS = frozenset({"_pytest.main", __name__})
+"""The plugins that may run the loop itself (a wrapper around it, such as the terminal's,
+sees the loop whole, however its items run)."""
+_PHASE_READERS = frozenset({"_pytest.terminal.TerminalReporter",
+                            "_pytest.terminal.TerminalProgressPlugin",
+                            "_pytest.cacheprovider.LFPlugin", "_pytest.main.Session",
+                            "_pytest.stepwise.StepwisePlugin", "_pytest.logging.LoggingPlugin"})
+"""Readers of ``pytest_runtest_logreport`` that ignore a passed setup or teardown report
+(the terminal files it under an empty category it never shows; the logging plugin only
+marks that reporting began): with only these listening,
+a case item's setup and teardown reports, which always pass, are not made."""
+
+
+def _plugin_name(plugin: object) -> str:
+    if isinstance(plugin, types.ModuleType):
+        return plugin.__name__
+    kind = type(plugin)
+    return f"{kind.__module__}.{kind.__qualname__}"
+
+
+def _only_known(hook: pluggy.HookCaller, known: frozenset[str], wrappers: bool = True) -> bool:
+    """Whether every implementation of ``hook`` (or every one but its wrappers) is one of
+    ``known`` plugins."""
+    return all(_plugin_name(impl.plugin) in known for impl in hook.get_hookimpls()
+               if wrappers or not (impl.wrapper or impl.hookwrapper))
+
+
+def _phases_read(config: pytest.Config) -> bool:
+    """Whether anything may read a case item's setup and teardown reports: a listener other
+    than pytest's terminal, caches and session, or ``--durations``, which lists every
+    report's duration."""
+    return (config.getoption("durations", None) is not None
+            or not _only_known(config.hook.pytest_runtest_logreport, _PHASE_READERS))
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> bool | None:
     """A shorter protocol for case items, which have no fixtures, no setup and no output.
 
     pytest's own runs setup, call and teardown each through its hook chain (capture, logging,
     fixtures, thread and unraisable-exception checks): at 25,000 items that chain was most of
-    the runner's own time. Case items keep every report the chain would have produced —
-    setup and teardown pass, the call report goes through ``pytest_runtest_makereport`` —
-    so ``-x``, ``--lf``, ``--junitxml``, xfail and the terminal behave as usual.
+    the runner's own time. Case items keep every report the chain would have produced that
+    anything reads — setup and teardown pass, the call report goes through
+    ``pytest_runtest_makereport`` — so ``-x``, ``--lf``, ``--junitxml``, xfail and the
+    terminal behave as usual.
     """
     if not isinstance(item, CaseItem) or item.config.getoption("afcheck_full_protocol", False):
         return None
-    ihook = item.ihook
+    _report(item, item.ihook, _phases_read(item.config))
+    return True
+
+
+def _report(item: CaseItem, ihook: pluggy.HookRelay, phases: bool) -> None:
     ihook.pytest_runtest_logstart(nodeid=item.nodeid, location=item.location)
-    ihook.pytest_runtest_logreport(report=_passed(item, "setup"))
+    if phases:
+        ihook.pytest_runtest_logreport(report=_passed(item, "setup"))
     call = CallInfo.from_call(item.runtest, "call", reraise=(pytest.exit.Exception,
                                                               KeyboardInterrupt))
     report = ihook.pytest_runtest_makereport(item=item, call=call)
     ihook.pytest_runtest_logreport(report=report)
     if call.excinfo is not None and report.failed and not call.excinfo.errisinstance(CaseFailed):
         ihook.pytest_exception_interact(node=item, call=call, report=report)
-    ihook.pytest_runtest_logreport(report=_passed(item, "teardown"))
+    if phases:
+        ihook.pytest_runtest_logreport(report=_passed(item, "teardown"))
     ihook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)
-    return True
 
 
 def _passed(item: pytest.Item, when: Literal["setup", "teardown"]) -> pytest.TestReport:

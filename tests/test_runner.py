@@ -233,6 +233,67 @@ def test_short_protocol_reports_like_the_full_one(demo: pytest.Pytester) -> None
     assert outcomes[True] == outcomes[False]
 
 
+def test_case_items_after_the_first_report_without_the_protocol_hook(
+        demo: pytest.Pytester) -> None:
+    """The run executes inside the first case item; the others report a decided status
+    outside ``pytest_runtest_protocol``, and with only pytest's own listeners their passed
+    setup and teardown reports are not made. ``--full-protocol`` puts each through both."""
+    fast = demo.inline_run("demo", "--afcheck-plugin", "arith")
+    full = demo.inline_run("demo", "--afcheck-plugin", "arith", "--afcheck-full-protocol")
+    assert len(fast.getcalls("pytest_runtest_protocol")) == 1
+    assert len(full.getcalls("pytest_runtest_protocol")) == 6
+    assert {r.when for r in fast.getreports("pytest_runtest_logreport")} == {"call"}
+    assert [len(x) for x in fast.listoutcomes()] == [len(x) for x in full.listoutcomes()]
+    assert ([(r.nodeid, r.outcome) for r in fast.getreports("pytest_runtest_logreport")]
+            == [(r.nodeid, r.outcome) for r in full.getreports("pytest_runtest_logreport")
+                if r.when == "call"])
+
+
+def test_a_listener_of_the_reports_gets_setup_call_and_teardown(demo: pytest.Pytester) -> None:
+    demo.makeconftest(
+        "seen = []\n"
+        "def pytest_runtest_logreport(report):\n"
+        "    seen.append((report.nodeid, report.when))\n"
+        "def pytest_sessionfinish(session):\n"
+        "    print('WHENS', sorted(set(w for _, w in seen)), len(seen))\n")
+    result = run(demo, "-s")
+    result.assert_outcomes(passed=1, failed=3, skipped=2)
+    assert "WHENS ['call', 'setup', 'teardown'] 18" in result.stdout.str()
+
+
+def test_a_plugin_in_the_protocol_sees_every_case_item(demo: pytest.Pytester) -> None:
+    demo.makeconftest(
+        "import pytest\n"
+        "seen = []\n"
+        "@pytest.hookimpl(wrapper=True)\n"
+        "def pytest_runtest_protocol(item, nextitem):\n"
+        "    seen.append(item.nodeid)\n"
+        "    return (yield)\n"
+        "def pytest_sessionfinish(session):\n"
+        "    print('PROTOCOL', len(seen))\n")
+    result = run(demo, "-s")
+    result.assert_outcomes(passed=1, failed=3, skipped=2)
+    assert "PROTOCOL 6" in result.stdout.str()
+
+
+def test_a_warning_of_a_backend_reaches_the_warnings_summary(arith: pytest.Pytester) -> None:
+    rows = [dict(ROWS[0]), {**ROWS[2], "step": "So: 2 * 3 = 6 WARN"}]
+    write_suite(arith.path, "demo", rows, ARITH)
+    result = run(arith, "-W", "always::UserWarning")
+    result.assert_outcomes(passed=1, failed=1, warnings=1)
+    text = result.stdout.str()
+    assert "warnings summary" in text
+    assert "arith: a warning while formalising demo/p2/1#original" in text
+
+
+def test_exitfirst_stops_at_the_first_failed_case_item(demo: pytest.Pytester) -> None:
+    result = run(demo, "-x", "-v")
+    assert result.ret == 1
+    lines = [line for line in result.outlines if line.startswith("demo::")]
+    assert [line.split()[0] for line in lines] == ["demo::p1/1", "demo::p1/2"]
+    assert "PASSED" in lines[0] and "FAILED" in lines[1]
+
+
 def test_options_of_several_perturbers_address_one_by_name(arith: pytest.Pytester) -> None:
     """``regex.prefer=…`` goes to regex only: given alongside takes no such option, and an
     option a component does not know is still refused for that component."""

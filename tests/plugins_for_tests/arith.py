@@ -7,6 +7,8 @@ arithmetic claims such as ``2 + 3 = 5``, decided exactly with fractions.
 - prover ``arith``: evaluates the claim (``=``, ``<``, ``≤`` and ``+ - * /``); a claim with
   ``?`` is INCONCLUSIVE.
 - perturber ``bump``: adds 1 to the last number.
+
+A step containing ``WARN`` makes the formaliser issue a ``UserWarning`` naming the step.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import ast
 import re
 import time
+import warnings
 from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
@@ -54,6 +57,9 @@ class ArithFormaliser:
                 handle.writelines(f"{r.key}\n" for r in requests)
         out = []
         for r in requests:
+            if "WARN" in r.text:
+                warnings.warn(f"arith: a warning while formalising {r.key}", UserWarning,
+                              stacklevel=1)
             if "NOAF" in r.text:
                 out.append(Formalisation(r.key, self.name, FormalisationStatus.AF_FAIL,
                                          reason="no claim found"))
