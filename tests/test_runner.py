@@ -294,6 +294,25 @@ def test_exitfirst_stops_at_the_first_failed_case_item(demo: pytest.Pytester) ->
     assert "PASSED" in lines[0] and "FAILED" in lines[1]
 
 
+def test_a_failed_case_item_leaves_no_reference_cycle(demo: pytest.Pytester,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its own process, since an in-process run's hook recorder keeps every call alive."""
+    from conftest import TEST_PLUGINS
+
+    monkeypatch.setenv("PYTHONPATH", str(TEST_PLUGINS))
+    demo.makeconftest(
+        "import gc\n"
+        "gc.disable()\n"
+        "def pytest_unconfigure(config):\n"
+        "    gc.set_debug(gc.DEBUG_SAVEALL)\n"
+        "    gc.collect()\n"
+        "    kinds = {type(o).__name__ for o in gc.garbage}\n"
+        "    print('CYCLES', sorted(kinds & {'CaseFailed', 'CallInfo', 'ExceptionInfo'}))\n")
+    result = demo.runpytest_subprocess("demo", "--afcheck-plugin", "arith", "-s")
+    result.assert_outcomes(passed=1, failed=3, skipped=2)
+    assert "CYCLES []" in result.stdout.str()
+
+
 def test_options_of_several_perturbers_address_one_by_name(arith: pytest.Pytester) -> None:
     """``regex.prefer=…`` goes to regex only: given alongside takes no such option, and an
     option a component does not know is still refused for that component."""
