@@ -13,9 +13,11 @@ batched execution, and each item then reports its own status, which the run deci
 
 from __future__ import annotations
 
+import bdb
 import sys
 import traceback
 import types
+import warnings
 import weakref
 from collections.abc import Iterator
 from functools import cached_property
@@ -163,34 +165,53 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
     item does: warnings capture, faulthandler's timeout and the assertion plugin's hooks see
     all the work. Every later case item only reports a status decided already, with nothing
     for those wrappers to watch, and at 25,000 items they were a large part of the runner's
-    own time. Any other plugin that takes part in the protocol, or ``--full-protocol``, puts
-    every item through the hook; so do pytest's collection-error and ``--collect-only`` paths,
-    which are left to pytest's loop.
+    own time; a warning raised while it reports (by a report hook, say) is still recorded
+    under its node id. Any other plugin that takes part in the protocol, a session with
+    ordinary tests in it, ``--full-protocol`` or the setup-only options put every item through
+    the hook; pytest's collection-error and ``--collect-only`` paths are left to pytest's loop.
     """
     config = session.config
     if ((session.testsfailed and not config.option.continue_on_collection_errors)
-            or config.option.collectonly or config.getoption("afcheck_full_protocol", False)
-            or not _only_known(config.hook.pytest_runtest_protocol, _PROTOCOL_PLUGINS)
-            or not _only_known(config.hook.pytest_runtestloop, _LOOP_PLUGINS, wrappers=False)):
+            or config.option.collectonly or not _shortcuts(session) or not _fast(config)):
         return None
+    from _pytest.warnings import catch_warnings_for_item
+
     run = config.stash.get(run_key, None)
-    phases = _phases_read(config)
+    phases, fast = _phases_read(config), True
     hooks: dict[Path, pluggy.HookRelay] = {}
     items = session.items
-    for index, item in enumerate(items):
-        if isinstance(item, CaseItem) and run is not None and run.executed:
-            ihook = hooks.get(item.path)
-            if ihook is None:
-                ihook = hooks[item.path] = item.ihook
-            _report(item, ihook, phases)
-        else:
-            nextitem = items[index + 1] if index + 1 < len(items) else None
-            config.hook.pytest_runtest_protocol(item=item, nextitem=nextitem)
-        if session.shouldfail:
-            raise session.Failed(session.shouldfail)
-        if session.shouldstop:
-            raise session.Interrupted(session.shouldstop)
+    # pytest's own filters (ini, -W, its defaults) for the whole loop; the inner record keeps
+    # them and lets each item's warnings go out under its own node id.
+    with (catch_warnings_for_item(config, config.hook, "runtest", None),
+          warnings.catch_warnings(record=True) as caught):
+        for index, item in enumerate(items):
+            if fast and isinstance(item, CaseItem) and run is not None and run.executed:
+                ihook = hooks.get(item.path)
+                if ihook is None:
+                    ihook = hooks[item.path] = item.ihook
+                _report(item, ihook, phases)
+                if caught:
+                    for message in caught:
+                        ihook.pytest_warning_recorded.call_historic(kwargs={
+                            "warning_message": message, "nodeid": item.nodeid,
+                            "when": "runtest", "location": None})
+                    caught.clear()
+            else:
+                nextitem = items[index + 1] if index + 1 < len(items) else None
+                config.hook.pytest_runtest_protocol(item=item, nextitem=nextitem)
+                # The code that ran may have registered a plugin.
+                phases, fast = _phases_read(config), _fast(config)
+            if session.shouldfail:
+                raise session.Failed(session.shouldfail)
+            if session.shouldstop:
+                raise session.Interrupted(session.shouldstop)
     return True
+
+
+def _fast(config: pytest.Config) -> bool:
+    """Whether only known plugins take part in the per-item protocol and in the loop."""
+    return (_only_known(config.hook.pytest_runtest_protocol, _PROTOCOL_PLUGINS)
+            and _only_known(config.hook.pytest_runtestloop, _LOOP_PLUGINS, wrappers=False))
 
 
 _PROTOCOL_PLUGINS = frozenset({"_pytest.runner", "_pytest.faulthandler", "_pytest.unittest",
@@ -205,10 +226,11 @@ _PHASE_READERS = frozenset({"_pytest.terminal.TerminalReporter",
                             "_pytest.terminal.TerminalProgressPlugin",
                             "_pytest.cacheprovider.LFPlugin", "_pytest.main.Session",
                             "_pytest.stepwise.StepwisePlugin", "_pytest.logging.LoggingPlugin"})
-"""Readers of ``pytest_runtest_logreport`` that ignore a passed setup or teardown report
-(the terminal files it under an empty category it never shows; the logging plugin only
-marks that reporting began): with only these listening,
-a case item's setup and teardown reports, which always pass, are not made."""
+"""Readers of ``pytest_runtest_logreport`` that do nothing with a passed setup or teardown
+report, except the terminal's ``times`` style and ``--durations`` (:func:`_phases_read`):
+with only these listening, a case item's setup and teardown reports, which always pass, are
+not made."""
+shortcuts_key = pytest.StashKey[bool]()
 
 
 def _plugin_name(plugin: object) -> str:
@@ -227,10 +249,22 @@ def _only_known(hook: pluggy.HookCaller, known: frozenset[str], wrappers: bool =
 
 def _phases_read(config: pytest.Config) -> bool:
     """Whether anything may read a case item's setup and teardown reports: a listener other
-    than pytest's terminal, caches and session, or ``--durations``, which lists every
-    report's duration."""
+    than pytest's terminal, caches and session, ``--durations`` (every report's duration) or
+    the terminal's ``times`` style (it counts setup reports to find a file's end)."""
     return (config.getoption("durations", None) is not None
+            or config.getini("console_output_style") == "times"
             or not _only_known(config.hook.pytest_runtest_logreport, _PHASE_READERS))
+
+
+def _shortcuts(session: pytest.Session) -> bool:
+    """Whether case items may skip parts of pytest's protocol: a session of case items alone
+    (an ordinary test's fixtures are set up and torn down by pytest's protocol around the
+    items that follow it) without ``--full-protocol``, ``--setup-only``, ``--setup-plan`` or
+    ``--setup-show``."""
+    option = session.config.option
+    return (session.stash.get(shortcuts_key, False)
+            and not session.config.getoption("afcheck_full_protocol", False)
+            and not (getattr(option, "setuponly", False) or getattr(option, "setupshow", False)))
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -244,13 +278,14 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     ``pytest_runtest_makereport`` — so ``-x``, ``--lf``, ``--junitxml``, xfail and the
     terminal behave as usual.
     """
-    if not isinstance(item, CaseItem) or item.config.getoption("afcheck_full_protocol", False):
+    if not isinstance(item, CaseItem) or not _shortcuts(item.session):
         return None
     _report(item, item.ihook, _phases_read(item.config))
     return True
 
 
 def _report(item: CaseItem, ihook: pluggy.HookRelay, phases: bool) -> None:
+    """Run a case item's call and log its reports (the shorter protocol's body)."""
     ihook.pytest_runtest_logstart(nodeid=item.nodeid, location=item.location)
     if phases:
         ihook.pytest_runtest_logreport(report=_passed(item, "setup"))
@@ -259,7 +294,7 @@ def _report(item: CaseItem, ihook: pluggy.HookRelay, phases: bool) -> None:
     report = ihook.pytest_runtest_makereport(item=item, call=call)
     ihook.pytest_runtest_logreport(report=report)
     if call.excinfo is not None:
-        if report.failed and not call.excinfo.errisinstance(CaseFailed):
+        if report.failed and not call.excinfo.errisinstance((CaseFailed, bdb.BdbQuit)):
             ihook.pytest_exception_interact(node=item, call=call, report=report)
         # The report holds all it shows. The exception's traceback holds ``from_call``'s
         # frame, whose locals and caller (this frame) hold the exception again: at thousands
@@ -277,6 +312,8 @@ def _passed(item: pytest.Item, when: Literal["setup", "teardown"]) -> pytest.Tes
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
+    session.stash[shortcuts_key] = all(isinstance(item, (CaseItem, BadRecordItem))
+                                       for item in session.items)
     run = session.config.stash.get(run_key, None)
     if run is not None and run.usage_errors:
         raise pytest.UsageError(run.usage_errors[0])
@@ -467,13 +504,29 @@ def _execute(run: Run, session: pytest.Session) -> None:
         run.execute(cases)
     except ComponentError as exc:
         # A plugin bug: its traceback, once, for the report; then stop every item.
-        traceback.print_exception(exc.__cause__ or exc, file=sys.stderr)
+        _print_traceback(session, exc.__cause__ or exc)
         pytest.exit(f"afcheck: {exc}", returncode=pytest.ExitCode.INTERNAL_ERROR)
     except ExecutorStopped as exc:
         # A lost cluster or SIGTERM is no failure of a case: exit 2, as an interruption.
         pytest.exit(f"afcheck: {exc}", returncode=pytest.ExitCode.INTERRUPTED)
     except AfcheckError as exc:
         pytest.exit(f"afcheck: {exc}", returncode=pytest.ExitCode.USAGE_ERROR)
+    except Exception as exc:
+        # A bug of the run's own: stop here, or every later item would run the batch again.
+        _print_traceback(session, exc)
+        pytest.exit(f"afcheck: internal error: {type(exc).__name__}: {exc}",
+                    returncode=pytest.ExitCode.INTERNAL_ERROR)
+
+
+def _print_traceback(session: pytest.Session, exc: BaseException) -> None:
+    """``exc``'s traceback on stderr past pytest's capturing, which ``pytest.exit`` would
+    otherwise drop with the item's output."""
+    capture = session.config.pluginmanager.get_plugin("capturemanager")
+    if capture is None:
+        traceback.print_exception(exc, file=sys.stderr)
+        return
+    with capture.global_and_fixture_disabled():
+        traceback.print_exception(exc, file=sys.stderr)
 
 
 class BadRecordError(AfcheckError):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -222,15 +223,17 @@ def test_short_protocol_reports_like_the_full_one(demo: pytest.Pytester) -> None
 
     outcomes = {}
     (demo.path / "none.json").write_text('{"failures": []}\n')  # a baseline expecting nothing
-    for extra in ([], ["--afcheck-full-protocol"]):
-        xml = demo.path / f"pytest{len(extra)}.xml"
-        result = run(demo, "-rs", f"--junitxml={xml}", "--afcheck-baseline",
-                     str(demo.path / "none.json"), *extra)
-        result.assert_outcomes(passed=1, failed=3, skipped=2)
-        cases = etree.parse(str(xml)).getroot().iter("testcase")
-        outcomes[bool(extra)] = sorted(
-            (c.get("name"), tuple(child.tag for child in c)) for c in cases)
-    assert outcomes[True] == outcomes[False]
+    for logging in ("no", "all"):
+        for extra in ([], ["--afcheck-full-protocol"]):
+            xml = demo.path / f"pytest{len(extra)}.xml"
+            result = run(demo, "-rs", f"--junitxml={xml}", "--afcheck-baseline",
+                         str(demo.path / "none.json"), "-o", f"junit_logging={logging}",
+                         *extra)
+            result.assert_outcomes(passed=1, failed=3, skipped=2)
+            cases = etree.parse(str(xml)).getroot().iter("testcase")
+            outcomes[logging, bool(extra)] = sorted(
+                (c.get("name"), tuple(child.tag for child in c)) for c in cases)
+        assert outcomes[logging, True] == outcomes[logging, False]
 
 
 def test_case_items_after_the_first_report_without_the_protocol_hook(
@@ -311,6 +314,95 @@ def test_a_failed_case_item_leaves_no_reference_cycle(demo: pytest.Pytester,
     result = demo.runpytest_subprocess("demo", "--afcheck-plugin", "arith", "-s")
     result.assert_outcomes(passed=1, failed=3, skipped=2)
     assert "CYCLES []" in result.stdout.str()
+
+
+def test_a_warning_in_a_report_hook_is_recorded_for_its_item(demo: pytest.Pytester) -> None:
+    demo.makeconftest(
+        "import warnings, pytest\n"
+        "@pytest.hookimpl(wrapper=True)\n"
+        "def pytest_runtest_makereport(item, call):\n"
+        "    report = yield\n"
+        "    if report.when == 'call':\n"
+        "        warnings.warn('made ' + item.nodeid, UserWarning)\n"
+        "    return report\n")
+    result = run(demo)
+    result.assert_outcomes(passed=1, failed=3, skipped=2, warnings=6)
+    summary = result.stdout.str().split("warnings summary", 1)[1]
+    assert "demo::p3/2" in summary and "made demo::p3/2" in summary
+
+
+def test_the_times_style_shows_the_suite_duration(demo: pytest.Pytester) -> None:
+    result = run(demo, "-o", "console_output_style=times")
+    line = next(x for x in result.outlines if x.startswith("demo "))
+    assert re.search(r"[0-9.]+(ms|us|s)\s*$", line), line
+
+
+def test_durations_list_the_setup_and_teardown_of_case_items(demo: pytest.Pytester) -> None:
+    result = run(demo, "--durations=0", "-vv")
+    lines = result.stdout.str().split("slowest durations", 1)[1].splitlines()
+    for when in ("setup", "call", "teardown"):
+        assert any(f" {when} " in line and "demo::p2/1" in line for line in lines), when
+
+
+def test_an_ordinary_tests_session_fixture_ends_in_pytests_protocol(
+        demo: pytest.Pytester) -> None:
+    """In a session with ordinary tests, case items go through pytest's whole protocol, so a
+    fixture an earlier test set up is torn down (and its error reported) at the last item."""
+    demo.makepyfile(test_b=(
+        "import pytest\n"
+        "@pytest.fixture(scope='session')\n"
+        "def shared():\n"
+        "    yield\n"
+        "    raise RuntimeError('teardown broke')\n"
+        "def test_1(shared):\n"
+        "    pass\n"))
+    result = demo.runpytest("test_b.py", "demo", "--afcheck-plugin", "arith", "--tb=line")
+    result.assert_outcomes(passed=2, failed=3, skipped=2, errors=1)
+    assert "ERROR demo::p3/2 - RuntimeError: teardown broke" in result.stdout.str()
+
+
+def test_setup_plan_runs_no_backend(demo: pytest.Pytester) -> None:
+    import arith
+
+    result = run(demo, "--setup-plan")
+    assert result.ret == 0
+    assert arith.CALLS == []
+
+
+def test_a_protocol_plugin_registered_by_an_earlier_test_sees_case_items(
+        demo: pytest.Pytester) -> None:
+    demo.makepyfile(test_a=(
+        "import pytest\n"
+        "seen = []\n"
+        "class Watch:\n"
+        "    @pytest.hookimpl(wrapper=True)\n"
+        "    def pytest_runtest_protocol(self, item, nextitem):\n"
+        "        seen.append(item.nodeid)\n"
+        "        return (yield)\n"
+        "    def pytest_sessionfinish(self, session):\n"
+        "        print('WATCHED', len(seen))\n"
+        "def test_register(request):\n"
+        "    request.config.pluginmanager.register(Watch(), 'watch')\n"))
+    result = demo.runpytest("test_a.py", "demo", "--afcheck-plugin", "arith", "--tb=line", "-s")
+    assert "WATCHED 6" in result.stdout.str()
+
+
+def test_an_unexpected_error_of_the_run_stops_it_once(demo: pytest.Pytester) -> None:
+    demo.makeconftest(
+        "from afcheck.run import Run\n"
+        "calls, kept = [], Run.execute\n"
+        "def execute(self, cases):\n"
+        "    calls.append(len(cases))\n"
+        "    raise TypeError('no such thing')\n"
+        "Run.execute = execute\n"
+        "def pytest_unconfigure(config):\n"
+        "    Run.execute = kept\n"
+        "    print('EXECUTED', len(calls))\n")
+    result = run(demo)  # output captured: the traceback must still be shown
+    assert result.ret == pytest.ExitCode.INTERNAL_ERROR
+    assert "afcheck: internal error: TypeError: no such thing" in result.stdout.str()
+    assert "EXECUTED 1" in result.stdout.str()
+    assert "raise TypeError('no such thing')" in result.stderr.str()
 
 
 def test_options_of_several_perturbers_address_one_by_name(arith: pytest.Pytester) -> None:
