@@ -82,9 +82,9 @@ def _units(text: str) -> list[str]:
     return units
 
 
-_NOTABLE = re.compile(r"[\\$\n.?!]")
-"""The characters :func:`_units` acts on: math openers' first characters, line and sentence
-ends."""
+_NOTABLE = re.compile(r"\\[(\[]|[$\n.?!]")
+"""Where :func:`_units` may act: the start of a math opener (a backslash only before ``(`` or
+``[``: the many other backslashes of LaTeX commands open nothing), line and sentence ends."""
 
 
 _OPENER_CHARS = frozenset("\\$")
@@ -169,23 +169,49 @@ _DECLARATIVE_ANYWHERE = re.compile(
     r"|be the (?:number|amount|cost|price|length|width|height|age|total|value|speed|time)s?)\b",
     re.IGNORECASE,
 )
-_MATH = re.compile(r"\\\(|\\\[|\$")
 
 
 def _classify(text: str) -> str:
-    relation = _RELATION.search(_without_text_commands(text)) is not None
-    mathematical = relation or _MATH.search(text) is not None
+    relation = _has_relation(_without_text_commands(text))
+    mathematical = relation or "\\(" in text or "\\[" in text or "$" in text
     if mathematical and _declarative(text):
         return DECLARATIVE
     return CLAIM if relation else CONTEXT
 
 
+def _has_relation(text: str) -> bool:
+    """Whether :data:`_RELATION` matches: searched from the first character that can start
+    a match, because its leading look-behind makes the regex engine try every position."""
+    first = _RELATION_START.search(text)
+    return first is not None and _RELATION.search(text, first.start()) is not None
+
+
+_RELATION_START = re.compile(r"[<=>!\\≤≥≠≈]")
+"""The characters a match of :data:`_RELATION` starts with (the look-behind still sees the
+text before where the search starts)."""
+
+
 def _declarative(text: str) -> bool:
-    return bool(_DECLARATIVE_START.search(text) or _DECLARATIVE_ANYWHERE.search(text))
+    return bool(_DECLARATIVE_START.search(text) or _declared_anywhere(text))
+
+
+def _declared_anywhere(text: str) -> bool:
+    """Whether :data:`_DECLARATIVE_ANYWHERE` matches. Its leading ``\\b`` makes the regex
+    engine try every position, case-insensitively; an ASCII text that, in lower case (what
+    ``IGNORECASE`` compares for ASCII), holds none of the words its phrases start with
+    cannot match, and most texts are ruled out so."""
+    if text.isascii():
+        lower = text.lower()
+        if not ("denote" in lower or "represent" in lower or "stand" in lower
+                or "define" in lower or "let" in lower or "be the" in lower):
+            return False
+    return _DECLARATIVE_ANYWHERE.search(text) is not None
 
 
 def _without_text_commands(text: str) -> str:
     # "\text{a => b}" or an HTML-ish "<br>" is not a relation between quantities.
+    if "\\text{" not in text and "<" not in text:
+        return text  # nothing _TEXT_COMMAND can match
     return _TEXT_COMMAND.sub(" ", text)
 
 
