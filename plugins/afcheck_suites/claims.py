@@ -82,9 +82,11 @@ def _units(text: str) -> list[str]:
     return units
 
 
-_NOTABLE = re.compile(r"\\[(\[]|[$\n.?!]")
+_NOTABLE = re.compile(r"[\\$\n.?!](?:(?<=\\)(?=[(\[])|(?<=[.?!])(?=\s)|(?<=[$\n]))")
 """Where :func:`_units` may act: the start of a math opener (a backslash only before ``(`` or
-``[``: the many other backslashes of LaTeX commands open nothing), line and sentence ends."""
+``[``: the many other backslashes of LaTeX commands open nothing), a line end, a sentence
+mark before a space (``2.5`` ends nothing). It starts with a character class, so that the
+regex engine skips to the next of those characters at C speed."""
 
 
 _OPENER_CHARS = frozenset("\\$")
@@ -155,10 +157,9 @@ def _merge_displays(units: list[str]) -> list[str]:
 
 # -- classifying -----------------------------------------------------------------------------
 
-_RELATION = re.compile(
-    r"(?<![-<=>!:])(?:<=|>=|!=|=|<|>)(?![=>])"
-    r"|\\(?:leq?|geq?|neq?|lt|gt|approx)(?![A-Za-z])|[≤≥≠≈]"
-)
+# A relation is a sign (not part of an arrow such as "->", "=>", ":=") or a LaTeX command.
+_SIGN_RELATION = re.compile(r"(?<![-<=>!:])(?:<=|>=|!=|=|<|>)(?![=>])|[≤≥≠≈]")
+_COMMAND_RELATION = re.compile(r"\\(?:leq?|geq?|neq?|lt|gt|approx)(?![A-Za-z])")
 _DECLARATIVE_START = re.compile(
     r"^(?:[-*+]\s+|\*\*[^*]*\*\*\s*|(?:first|second|third|next|then|now|finally)\s*,\s*)*"
     r"(?:let(?:'s|’s)?|lets|define|denote|suppose|assume|set|where|given)\b",
@@ -180,15 +181,18 @@ def _classify(text: str) -> str:
 
 
 def _has_relation(text: str) -> bool:
-    """Whether :data:`_RELATION` matches: searched from the first character that can start
-    a match, because its leading look-behind makes the regex engine try every position."""
-    first = _RELATION_START.search(text)
-    return first is not None and _RELATION.search(text, first.start()) is not None
+    """Whether a relation (:data:`_SIGN_RELATION` or :data:`_COMMAND_RELATION`) occurs.
+    The sign regex starts with a look-behind, which makes the regex engine try every
+    position: it is searched from the first sign (the look-behind still sees the text before
+    where the search starts), after the commands, whose backslash the engine skips to."""
+    if "\\" in text and _COMMAND_RELATION.search(text) is not None:
+        return True
+    first = _SIGN.search(text)
+    return first is not None and _SIGN_RELATION.search(text, first.start()) is not None
 
 
-_RELATION_START = re.compile(r"[<=>!\\≤≥≠≈]")
-"""The characters a match of :data:`_RELATION` starts with (the look-behind still sees the
-text before where the search starts)."""
+_SIGN = re.compile(r"[<=>!≤≥≠≈]")
+"""The characters a match of :data:`_SIGN_RELATION` starts with."""
 
 
 def _declarative(text: str) -> bool:
