@@ -45,7 +45,6 @@ def split_claims(paragraph: str) -> list[Claim]:
 
 # -- cutting ---------------------------------------------------------------------------------
 
-_INLINE = {"\\(": "\\)", "$": "$"}  # longest opener first, as _opener expects
 _DISPLAY = {"\\[": "\\]", "$$": "$$"}
 _ABBREVIATIONS = ("e.g", "i.e", "etc", "vs", "mr", "mrs", "ms", "dr", "st", "approx", "no", "fig")
 _TRAILING = ".,;:!?)"
@@ -55,21 +54,30 @@ def _units(text: str) -> list[str]:
     units: list[str] = []
     start = i = 0
     while i < len(text):
-        # Most stops are sentence or line ends: the openers are looked for only at a
-        # backslash or a dollar sign.
-        if text[i] in _OPENER_CHARS:
-            display = _opener(text, i, _DISPLAY)
-            if display is not None:
+        if text[i] in _OPENER_CHARS and not (i > 0 and text[i - 1] == "\\"):
+            # A display (\[, $$) whose closer follows, else inline math (\(, or $ but not
+            # money: $5) whose closer follows: passed over whole.
+            two = text[i : i + 2]
+            closer = _DISPLAY.get(two)
+            end = -1 if closer is None else text.find(closer, i + 2)
+            if closer is not None and end >= 0:
                 if start < i and _has_display(text[start:i]):
                     units.append(text[start:i])
                     start = i
-                i = _after_display(text, i, display)
+                i = end + len(closer)
+                while i < len(text) and text[i] in _TRAILING:
+                    i += 1
                 units.append(text[start:i])
                 start = i
                 continue
-            inline = _opener(text, i, _INLINE)
-            if inline is not None:
-                i = _closing(text, i + len(inline), _INLINE[inline])
+            if two == "\\(":
+                end = text.find("\\)", i + 2)
+            elif text[i] == "$" and two != "$$" and not text[i + 1 : i + 2].isdigit():
+                end = text.find("$", i + 1)
+            else:
+                end = -1
+            if end >= 0:
+                i = end + (2 if two == "\\(" else 1)
                 continue
         if text[i] == "\n" or _sentence_end(text, i, start):
             units.append(text[start : i + 1])
@@ -91,31 +99,6 @@ regex engine skips to the next of those characters at C speed."""
 
 _OPENER_CHARS = frozenset("\\$")
 """Every math opener starts with a backslash or a dollar sign."""
-
-
-def _opener(text: str, i: int, table: dict[str, str]) -> str | None:
-    # Called for every character of every paragraph: answer the common case at once.
-    if text[i] not in _OPENER_CHARS:
-        return None
-    for opener in table:  # the tables list longer openers first
-        if text.startswith(opener, i) and not (i > 0 and text[i - 1] == "\\"):
-            if opener == "$" and (text.startswith("$$", i) or text[i + 1 : i + 2].isdigit()):
-                return None  # "$$" is a display; "$5" is money
-            if text.find(table[opener], i + len(opener)) >= 0:
-                return opener
-    return None
-
-
-def _closing(text: str, pos: int, closer: str) -> int:
-    end = text.find(closer, pos)
-    return len(text) if end < 0 else end + len(closer)
-
-
-def _after_display(text: str, i: int, opener: str) -> int:
-    end = _closing(text, i + len(opener), _DISPLAY[opener])
-    while end < len(text) and text[end] in _TRAILING:
-        end += 1
-    return end
 
 
 def _has_display(text: str) -> bool:
