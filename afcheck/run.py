@@ -151,6 +151,7 @@ class Run:
 
         selection = Selection(spec, choose, self._option, self._registered)
         limit = spec.setting("limit")
+        limit = None if limit is None else int(limit)
         count = 0
         first: dict[str, Location | None] = {}
         """Each test name given so far, with where its record is."""
@@ -170,7 +171,7 @@ class Run:
             if isinstance(loaded, LoadError):
                 yield bad(loaded)
                 continue
-            if limit is not None and count >= int(limit):
+            if limit is not None and count >= limit:
                 break
             count += 1
             try:
