@@ -200,8 +200,9 @@ def read_json_array(path: Path | str, limits: Limits = LIMITS) -> Iterator[JsonL
 
     Records are read by the C decoder where it gives exactly what the careful reader would
     (an object or array within the limits: :func:`_plain`), ten times faster than finding
-    each record's end in Python first; from the first record it cannot decode on, every
-    record is read the careful way, so that a broken file costs at most one extra pass."""
+    each record's end in Python first. After a record it cannot decode, the next are read
+    the careful way unless it failed within that record (so that a broken file costs at most
+    one extra pass)."""
     yield from _array(str(path), Path(path).read_bytes(), limits)
 
 
@@ -219,8 +220,9 @@ def _array(where: str, raw: bytes, limits: Limits, fast: bool = True) -> Iterato
                        problem="expected a JSON array of records", fatal=True)
         return
     position, number = position + 1, 0
-    # ``fast`` turns off at the first record the C decoder cannot read: an unclosed bracket
-    # can make it decode to the end of the file before it fails, which must happen once.
+    # ``fast`` turns off at a record the C decoder cannot read, and back on only where it
+    # failed inside that record's own extent: an unclosed bracket or string can make it
+    # decode to the end of the file before it fails, which must happen at most once.
     while True:
         position = _skip_space(text, position)
         if position >= len(text):
@@ -235,9 +237,15 @@ def _array(where: str, raw: bytes, limits: Limits, fast: bool = True) -> Iterato
         start = position
         read: JsonLine | None = None
         end: int | None = None
+        failed: int | None = None
         if fast and text[start] in "{[":
             try:
                 value, end = _DECODER.raw_decode(text, start)
+            except json.JSONDecodeError as exc:
+                # An unterminated string is reported where it starts, not where the decoder
+                # gave up looking for its end.
+                fast = False
+                failed = None if exc.msg.startswith("Unterminated string") else exc.pos
             except (ValueError, RecursionError):
                 fast = False
             else:
@@ -245,6 +253,8 @@ def _array(where: str, raw: bytes, limits: Limits, fast: bool = True) -> Iterato
                     read = JsonLine(location, value)
         if read is None:
             end = _value_end(text, start, limits.line_bytes)
+            if failed is not None and end is not None and failed <= end:
+                fast = True
             read = None if end is None else _decode_piece(location, text[start:end], limits)
             resume = None
             if read is None or (not read.ok and "\n" in text[start:end]):
