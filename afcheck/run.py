@@ -16,6 +16,7 @@ import os
 import warnings
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from itertools import chain
 from pathlib import Path
 
 from afcheck import gates as gating
@@ -150,6 +151,7 @@ class Run:
 
         selection = Selection(spec, choose, self._option, self._registered)
         limit = spec.setting("limit")
+        limit = None if limit is None else int(limit)
         count = 0
         first: dict[str, Location | None] = {}
         """Each test name given so far, with where its record is."""
@@ -169,7 +171,7 @@ class Run:
             if isinstance(loaded, LoadError):
                 yield bad(loaded)
                 continue
-            if limit is not None and count >= int(limit):
+            if limit is not None and count >= limit:
                 break
             count += 1
             try:
@@ -292,13 +294,13 @@ class Run:
         writers = {kind.name for kind in self.plugins.kinds if kind.candidates}
         candidates: dict[str, Counter[tuple[str, Choice]]] = {}
         fixed: Counter[str] = Counter()
-        for case in cases:
+        for case, pairs, count in _alike(cases, self.method):
             wrote = False
-            for kind_name, choice in self.method(case.method).choices(case.spec):
+            for kind_name, choice in pairs:
                 used.add(kind_name)
                 if kind_name in writers:
                     wrote = True
-                    candidates.setdefault(case.method, Counter())[kind_name, choice] += 1
+                    candidates.setdefault(case.method, Counter())[kind_name, choice] += count
                 if (kind_name, choice) in checked:
                     continue
                 checked.add((kind_name, choice))
@@ -315,7 +317,7 @@ class Run:
                     self._check_protocol(kind, choice,
                                          self.components.get(kind, choice).component)
             if not wrote:
-                fixed[case.method] += 1
+                fixed[case.method] += count
         self._candidates = {method: Candidates(self._labelled(candidates.get(method, Counter())),
                                                fixed[method],
                                                self._about(candidates.get(method, Counter())))
@@ -606,3 +608,25 @@ class Run:
                 return False
             self.messages.append(f"wrote baseline {baseline} ({count} failing cases)")
         return True
+
+
+
+def _alike(cases: Sequence[Case[object]], method: Callable[[str], AnyMethod]
+           ) -> list[tuple[Case[object], tuple[tuple[str, Choice], ...], int]]:
+    """The first of each group of cases that make the same choices (the same objects: a
+    method makes the cases of one suite from one template), in order, with its choices and
+    the group's size. What :meth:`Run.validate` checks and counts is the same for every case
+    of a group, and a run has thousands of cases in a few groups."""
+    first: dict[tuple[object, ...], tuple[Case[object], tuple[tuple[str, Choice], ...]]] = {}
+    counts: dict[tuple[object, ...], int] = {}
+    for case in cases:
+        pairs = tuple(method(case.method).choices(case.spec))
+        key = (case.method, *map(id, chain.from_iterable(pairs)))
+        count = counts.get(key)
+        if count is None:
+            # Kept, and so alive: no other object can take the ids the key is made of.
+            first[key] = (case, pairs)
+            counts[key] = 1
+        else:
+            counts[key] = count + 1
+    return [(case, pairs, counts[key]) for key, (case, pairs) in first.items()]

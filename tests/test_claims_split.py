@@ -98,3 +98,98 @@ def test_gsm8k_claim_counts(data_dir: Path) -> None:
     assert 20 <= kinds.count(DECLARATIVE) <= 100
     again = [c.kind for chain in chains for step in chain["steps"] for c in split_claims(step)]
     assert again == kinds
+
+
+# -- the shortcuts agree with the plain regexes ---------------------------------------------
+
+def _relation(text: str) -> bool:
+    """The relation rule as one regex, searched from the start."""
+    from afcheck_suites import claims
+
+    either = re.compile(f"{claims._SIGN_RELATION.pattern}|{claims._COMMAND_RELATION.pattern}")
+    return either.search(text) is not None
+
+
+_TRICKY = st.lists(st.sampled_from(
+    ["=", "<", ">", "!", ":", "-", "\\", "(", ")", "[", "]", "{", "}", "$", " ", "\n", ".",
+     "≤", "≠", "leq", "ge", "approx", "text", "br", "Let", "LET", "let's", "denote", "DENOTES",
+     "Represents", "stand", "s for", "defined as", "be the", "number", "Be The Ages", "x",
+     "ſ", "K", "İ", "é", "\t", "\x1c", "\u00a0", "?", "!"]), max_size=30).map("".join)
+
+
+@given(_TRICKY)
+def test_the_relation_search_from_its_first_possible_start_finds_what_the_regex_finds(
+        text: str) -> None:
+    from afcheck_suites import claims
+
+    assert claims._has_relation(text) == _relation(text)
+
+
+@given(_TRICKY)
+def test_the_declaration_words_rule_out_only_texts_the_regex_does_not_match(text: str) -> None:
+    from afcheck_suites import claims
+
+    assert claims._declared_anywhere(text) == (
+        claims._DECLARATIVE_ANYWHERE.search(text) is not None)
+    assert claims._without_text_commands(text) == claims._TEXT_COMMAND.sub(" ", text)
+
+
+@pytest.mark.parametrize("text", [
+    "x DENOTES y", "it Represents x", "n stands for", "STAND FOR n", "n is defined as",
+    "DEFINE AS", "and let \\(x", "and LET $x", "LET'S CALL it", "m be the Ages",
+    "n be the numbers",
+    # IGNORECASE folds these to the ASCII letters of a phrase; str.lower does not.
+    "n ſtands for", "it repreſents", "n is defİned as"])
+def test_each_declaration_phrase_is_found_whatever_its_case(text: str) -> None:
+    from afcheck_suites import claims
+
+    assert claims._DECLARATIVE_ANYWHERE.search(text) is not None
+    assert claims._declared_anywhere(text)
+
+
+@pytest.mark.parametrize(("text", "relation"), [
+    ("a != b", True), ("a ≠ b", True), ("a =: b", True), ("a => b", False), ("a <- b", True),
+    ("a <=> b", False), ("\\(a \\le b\\)", True), ("\\(a \\left( b\\)", False),
+    ("x \\text{a => b} y", False), ("a <br> b", False)])
+def test_a_relation_is_found_where_the_regex_finds_one(text: str, relation: bool) -> None:
+    from afcheck_suites import claims
+
+    plain = claims._without_text_commands(text)
+    assert plain == claims._TEXT_COMMAND.sub(" ", text)
+    assert claims._has_relation(plain) is relation
+    assert _relation(plain) is relation
+
+
+def _split_stepping_on_every_backslash(text: str, monkeypatch: pytest.MonkeyPatch
+                                       ) -> list[tuple[str, str, int]]:
+    from afcheck_suites import claims
+
+    with monkeypatch.context() as patched:
+        patched.setattr(claims, "_NOTABLE", re.compile(r"[\\$\n.?!]"))
+        return [(c.text, c.kind, c.index) for c in split_claims(text)]
+
+
+@given(_pieces, _TRICKY)
+def test_skipping_backslashes_that_open_no_math_changes_no_unit(pieces: list[str],
+                                                                 noise: str) -> None:
+    text = " ".join(pieces) + noise
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        assert [(c.text, c.kind, c.index) for c in split_claims(text)] == \
+            _split_stepping_on_every_backslash(text, monkeypatch)
+
+
+@pytest.mark.realdata
+def test_the_shortcuts_agree_with_the_plain_regexes_on_processbench(
+        data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from afcheck_suites import claims
+
+    paragraphs = [step for name in ("gsm8k", "math") for chain in _error_free(data_dir, name)
+                  for step in chain["steps"]]
+    for paragraph in paragraphs:
+        assert [(c.text, c.kind, c.index) for c in split_claims(paragraph)] == \
+            _split_stepping_on_every_backslash(paragraph, monkeypatch)
+        for claim in split_claims(paragraph):
+            plain = claims._TEXT_COMMAND.sub(" ", claim.text)
+            assert claims._has_relation(plain) == _relation(plain)
+            assert claims._declared_anywhere(claim.text) == (
+                claims._DECLARATIVE_ANYWHERE.search(claim.text) is not None)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from afcheck.jsonlines import Limits, depth_problem, json_lines, read_json_lines
@@ -199,3 +199,46 @@ def test_a_record_is_numbered_only_where_its_line_holds_another(tmp_path: Path) 
     named = named_by_line(list(read_json_array(path)))
     assert [(e.location.line, e.location.record) for e in named] == [(1, 1), (1, 2), (2, None)]
     assert [e.value for e in named] == [{"a": 1}, {"a": 2}, {"a": 3}]
+
+
+_RECORD = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text("ab,]}{[\"\\\n é"),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text("ab{[", max_size=3),
+                                                                inner, max_size=3),
+    max_leaves=8)
+_DAMAGE = st.lists(st.tuples(st.integers(0, 10**6), st.sampled_from(
+    [b"", b"{", b"}", b"[", b"]", b'"', b",", b"\n", b"\xff", b"x", b"\\"])), max_size=3)
+
+
+@given(st.lists(_RECORD, max_size=6), st.sampled_from([None, 0, 2]), _DAMAGE,
+       st.sampled_from([Limits(), Limits(line_bytes=40, depth=2)]))
+@example([[[[1]]], {"a": "[[["}, "x" * 12], None, [], Limits(line_bytes=40, depth=2))
+def test_the_c_decoder_reads_every_array_as_the_careful_reader_does(
+        records: list[object], indent: int | None, damage: list[tuple[int, bytes]],
+        limits: Limits) -> None:
+    """Records decoded by the C decoder (the fast way) are exactly those the careful reader
+    gives, with the same problems at the same lines, in damaged arrays too: a byte deleted
+    (``b""``) or put in at a random place."""
+    from afcheck.jsonlines import _array
+
+    raw = json.dumps(records, indent=indent, ensure_ascii=False).encode()
+    for at, byte in damage:
+        at %= len(raw) + 1
+        raw = raw[:at] + byte + raw[at + (not byte):]
+    assert list(_array("a.json", raw, limits)) == list(_array("a.json", raw, limits, False))
+
+
+def test_records_the_c_decoder_may_not_judge_are_read_the_careful_way(tmp_path: Path) -> None:
+    """Past the bracket count of the depth limit (here in strings), past a quarter of the
+    size limit in characters, or with a bad byte, a record is read the careful way: its
+    value when it has one, else its problem, and the records after it by the C decoder."""
+    from afcheck.jsonlines import read_json_array
+
+    path = tmp_path / "rows.json"
+    path.write_bytes(b'[{"s": "[[[[{{"},\n{"s": "' + b"x" * 20 + b'"},\n{"s": "\xff"},\n'
+                     b'{"a": [[[[1]]]]},\n{"s": "ok"}]')
+    read = list(read_json_array(path, Limits(line_bytes=64, depth=3)))
+    assert [line.value for line in read] == [{"s": "[[[[{{"}, {"s": "x" * 20}, None, None,
+                                             {"s": "ok"}]
+    assert read[2].problem == "not UTF-8 (byte 0xff); save the file as UTF-8"
+    assert read[3].problem.startswith("nested more than 3 levels deep")

@@ -511,3 +511,41 @@ def test_a_gate_over_a_suite_of_bad_records_only_fails_instead_of_being_refused(
     assert result.ret == 1
     assert "GATE FAILED: 1 record(s) of the suites could not be read" in result.stdout.str()
     assert doc["gates"]["failures"] and _junit_counts(junit) == (1, 1)
+
+
+class _Chooser:
+    """A method's ``choices`` alone: shared objects (as from a template) or new ones per
+    call, whose ids Python may give again once they are gone."""
+
+    def __init__(self, fresh: bool) -> None:
+        from afcheck.method import Choice
+
+        self.fresh = fresh
+        self.shared = {name: Choice.of(name) for name in "ab"}
+
+    def choices(self, spec: object) -> list[tuple[str, object]]:
+        from afcheck.method import Choice
+
+        name = str(spec)
+        return [("prover", Choice.of(name) if self.fresh else self.shared[name])]
+
+
+@pytest.mark.parametrize("fresh", [False, True])
+def test_validate_checks_each_group_of_alike_cases_once_and_counts_all(fresh: bool) -> None:
+    from afcheck.method import Case
+    from afcheck.run import _alike
+
+    names = ["a", "a", "b", "a", "c", "b"] if fresh else ["a", "a", "b", "a", "b"]
+    cases = [Case(f"s::{i}", str(i), "toy", "s", "s", None, name)
+             for i, name in enumerate(names)]
+    chooser = _Chooser(fresh)
+    groups = _alike(cases, lambda method: chooser)  # type: ignore[arg-type, return-value]
+    assert sum(count for _, _, count in groups) == len(cases)
+    # Every choice made is among the groups' (never merged into another's by a reused id),
+    # in the order the cases first make it.
+    seen = [choice.name for _, pairs, _ in groups for _, choice in pairs]
+    assert list(dict.fromkeys(seen)) == list(dict.fromkeys(names))
+    if fresh:  # objects of their own: alike only by value, never merged
+        assert [count for _, _, count in groups] == [1] * len(cases)
+    else:
+        assert [(case.name, count) for case, _, count in groups] == [("0", 3), ("2", 2)]

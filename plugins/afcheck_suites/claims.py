@@ -45,7 +45,6 @@ def split_claims(paragraph: str) -> list[Claim]:
 
 # -- cutting ---------------------------------------------------------------------------------
 
-_INLINE = {"\\(": "\\)", "$": "$"}  # longest opener first, as _opener expects
 _DISPLAY = {"\\[": "\\]", "$$": "$$"}
 _ABBREVIATIONS = ("e.g", "i.e", "etc", "vs", "mr", "mrs", "ms", "dr", "st", "approx", "no", "fig")
 _TRAILING = ".,;:!?)"
@@ -55,21 +54,30 @@ def _units(text: str) -> list[str]:
     units: list[str] = []
     start = i = 0
     while i < len(text):
-        # Most stops are sentence or line ends: the openers are looked for only at a
-        # backslash or a dollar sign.
-        if text[i] in _OPENER_CHARS:
-            display = _opener(text, i, _DISPLAY)
-            if display is not None:
+        if text[i] in _OPENER_CHARS and not (i > 0 and text[i - 1] == "\\"):
+            # A display (\[, $$) whose closer follows, else inline math (\(, or $ but not
+            # money: $5) whose closer follows: passed over whole.
+            two = text[i : i + 2]
+            closer = _DISPLAY.get(two)
+            end = -1 if closer is None else text.find(closer, i + 2)
+            if closer is not None and end >= 0:
                 if start < i and _has_display(text[start:i]):
                     units.append(text[start:i])
                     start = i
-                i = _after_display(text, i, display)
+                i = end + len(closer)
+                while i < len(text) and text[i] in _TRAILING:
+                    i += 1
                 units.append(text[start:i])
                 start = i
                 continue
-            inline = _opener(text, i, _INLINE)
-            if inline is not None:
-                i = _closing(text, i + len(inline), _INLINE[inline])
+            if two == "\\(":
+                end = text.find("\\)", i + 2)
+            elif text[i] == "$" and two != "$$" and not text[i + 1 : i + 2].isdigit():
+                end = text.find("$", i + 1)
+            else:
+                end = -1
+            if end >= 0:
+                i = end + (2 if two == "\\(" else 1)
                 continue
         if text[i] == "\n" or _sentence_end(text, i, start):
             units.append(text[start : i + 1])
@@ -82,38 +90,15 @@ def _units(text: str) -> list[str]:
     return units
 
 
-_NOTABLE = re.compile(r"[\\$\n.?!]")
-"""The characters :func:`_units` acts on: math openers' first characters, line and sentence
-ends."""
+_NOTABLE = re.compile(r"[\\$\n.?!](?:(?<=\\)(?=[(\[])|(?<=[.?!])(?=\s)|(?<=[$\n]))")
+"""Where :func:`_units` may act: the start of a math opener (a backslash only before ``(`` or
+``[``: the many other backslashes of LaTeX commands open nothing), a line end, a sentence
+mark before a space (``2.5`` ends nothing). It starts with a character class, so that the
+regex engine skips to the next of those characters at C speed."""
 
 
 _OPENER_CHARS = frozenset("\\$")
 """Every math opener starts with a backslash or a dollar sign."""
-
-
-def _opener(text: str, i: int, table: dict[str, str]) -> str | None:
-    # Called for every character of every paragraph: answer the common case at once.
-    if text[i] not in _OPENER_CHARS:
-        return None
-    for opener in table:  # the tables list longer openers first
-        if text.startswith(opener, i) and not (i > 0 and text[i - 1] == "\\"):
-            if opener == "$" and (text.startswith("$$", i) or text[i + 1 : i + 2].isdigit()):
-                return None  # "$$" is a display; "$5" is money
-            if text.find(table[opener], i + len(opener)) >= 0:
-                return opener
-    return None
-
-
-def _closing(text: str, pos: int, closer: str) -> int:
-    end = text.find(closer, pos)
-    return len(text) if end < 0 else end + len(closer)
-
-
-def _after_display(text: str, i: int, opener: str) -> int:
-    end = _closing(text, i + len(opener), _DISPLAY[opener])
-    while end < len(text) and text[end] in _TRAILING:
-        end += 1
-    return end
 
 
 def _has_display(text: str) -> bool:
@@ -155,10 +140,9 @@ def _merge_displays(units: list[str]) -> list[str]:
 
 # -- classifying -----------------------------------------------------------------------------
 
-_RELATION = re.compile(
-    r"(?<![-<=>!:])(?:<=|>=|!=|=|<|>)(?![=>])"
-    r"|\\(?:leq?|geq?|neq?|lt|gt|approx)(?![A-Za-z])|[≤≥≠≈]"
-)
+# A relation is a sign (not part of an arrow such as "->", "=>", ":=") or a LaTeX command.
+_SIGN_RELATION = re.compile(r"(?<![-<=>!:])(?:<=|>=|!=|=|<|>)(?![=>])|[≤≥≠≈]")
+_COMMAND_RELATION = re.compile(r"\\(?:leq?|geq?|neq?|lt|gt|approx)(?![A-Za-z])")
 _DECLARATIVE_START = re.compile(
     r"^(?:[-*+]\s+|\*\*[^*]*\*\*\s*|(?:first|second|third|next|then|now|finally)\s*,\s*)*"
     r"(?:let(?:'s|’s)?|lets|define|denote|suppose|assume|set|where|given)\b",
@@ -169,23 +153,52 @@ _DECLARATIVE_ANYWHERE = re.compile(
     r"|be the (?:number|amount|cost|price|length|width|height|age|total|value|speed|time)s?)\b",
     re.IGNORECASE,
 )
-_MATH = re.compile(r"\\\(|\\\[|\$")
 
 
 def _classify(text: str) -> str:
-    relation = _RELATION.search(_without_text_commands(text)) is not None
-    mathematical = relation or _MATH.search(text) is not None
+    relation = _has_relation(_without_text_commands(text))
+    mathematical = relation or "\\(" in text or "\\[" in text or "$" in text
     if mathematical and _declarative(text):
         return DECLARATIVE
     return CLAIM if relation else CONTEXT
 
 
+def _has_relation(text: str) -> bool:
+    """Whether a relation (:data:`_SIGN_RELATION` or :data:`_COMMAND_RELATION`) occurs.
+    The sign regex starts with a look-behind, which makes the regex engine try every
+    position: it is searched from the first sign (the look-behind still sees the text before
+    where the search starts), after the commands, whose backslash the engine skips to."""
+    if "\\" in text and _COMMAND_RELATION.search(text) is not None:
+        return True
+    first = _SIGN.search(text)
+    return first is not None and _SIGN_RELATION.search(text, first.start()) is not None
+
+
+_SIGN = re.compile(r"[<=>!≤≥≠≈]")
+"""The characters a match of :data:`_SIGN_RELATION` starts with."""
+
+
 def _declarative(text: str) -> bool:
-    return bool(_DECLARATIVE_START.search(text) or _DECLARATIVE_ANYWHERE.search(text))
+    return bool(_DECLARATIVE_START.search(text) or _declared_anywhere(text))
+
+
+def _declared_anywhere(text: str) -> bool:
+    """Whether :data:`_DECLARATIVE_ANYWHERE` matches. Its leading ``\\b`` makes the regex
+    engine try every position, case-insensitively; an ASCII text that, in lower case (what
+    ``IGNORECASE`` compares for ASCII), holds none of the words its phrases start with
+    cannot match, and most texts are ruled out so."""
+    if text.isascii():
+        lower = text.lower()
+        if not ("denote" in lower or "represent" in lower or "stand" in lower
+                or "define" in lower or "let" in lower or "be the" in lower):
+            return False
+    return _DECLARATIVE_ANYWHERE.search(text) is not None
 
 
 def _without_text_commands(text: str) -> str:
     # "\text{a => b}" or an HTML-ish "<br>" is not a relation between quantities.
+    if "\\text{" not in text and "<" not in text:
+        return text  # nothing _TEXT_COMMAND can match
     return _TEXT_COMMAND.sub(" ", text)
 
 

@@ -28,6 +28,7 @@ from afcheck_faithfulness.records import Step
 from afcheck.errors import LoadError, SuiteError
 from afcheck.suites import SuiteSpec
 from afcheck.types import Location
+from afcheck_suites.claims import split_claims
 from afcheck_suites.fields import id_problem
 from afcheck_suites.source import HUB_REPO, SPLITS, make_step, resolve, rows
 
@@ -76,21 +77,20 @@ def _steps_of(row: dict[str, Any], where: Location, spec: SuiteSpec,
         yield LoadError(where, problem)
         return
     dataset = problem_id.rsplit("-", 1)[0] if "-" in problem_id else spec.name
-    for index, paragraph in enumerate(steps):
-        earlier = tuple(str(s) for s in steps[:index])
+    paragraphs = [str(paragraph) for paragraph in steps]
+    for index, paragraph in enumerate(paragraphs):
+        earlier = tuple(paragraphs[:index])
         if mode == "paragraph":
-            yield make_step(spec, dataset, row, problem_id, str(index), str(paragraph), earlier,
+            yield make_step(spec, dataset, row, problem_id, str(index), paragraph, earlier,
                         where, {"paragraph": index})
             continue
-        yield from _claim_steps(spec, dataset, row, problem_id, index, str(paragraph),
-                                earlier, where)
+        yield from _claim_steps(spec, dataset, row, problem_id, index, paragraph, earlier,
+                                where)
 
 
 def _claim_steps(spec: SuiteSpec, dataset: str, row: dict[str, Any], problem_id: str,
                  index: int, paragraph: str, earlier: tuple[str, ...],
                  where: Location) -> Iterator[Step]:
-    from afcheck_suites.claims import split_claims
-
     declared: list[str] = []
     for claim in split_claims(paragraph):
         if claim.kind != "claim":
