@@ -23,15 +23,22 @@ class Spool:
         self._db.execute("PRAGMA journal_mode=OFF")
         self._db.execute("PRAGMA synchronous=OFF")
         self._db.execute("CREATE TABLE raw (key TEXT PRIMARY KEY, text TEXT NOT NULL)")
+        # The keys held, in memory: the result file asks for every formalisation's raw
+        # output, most have none here (empty, or the statement itself), and a query costs as
+        # much to say so as to read one.
+        self._keys: set[str] = set()
 
     def put_many(self, items: Iterable[tuple[str, str]]) -> None:
         # Stored as bytes with surrogatepass: SQLite's text must be UTF-8, and a model's reply
         # can decode to a lone surrogate, which must neither crash the run nor be altered.
-        self._db.executemany("INSERT OR REPLACE INTO raw (key, text) VALUES (?, ?)",
-                             ((k, text.encode("utf-8", "surrogatepass")) for k, text in items))
+        rows = [(k, text.encode("utf-8", "surrogatepass")) for k, text in items]
+        self._db.executemany("INSERT OR REPLACE INTO raw (key, text) VALUES (?, ?)", rows)
         self._db.commit()
+        self._keys.update(k for k, _ in rows)
 
     def get(self, key: str) -> str | None:
+        if key not in self._keys:
+            return None
         row = self._db.execute("SELECT text FROM raw WHERE key = ?", (key,)).fetchone()
         return None if row is None else bytes(row[0]).decode("utf-8", "surrogatepass")
 
