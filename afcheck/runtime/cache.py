@@ -133,7 +133,8 @@ def _stored(value: Any) -> str:
     surrogate is not: such a record is stored with ``\\uXXXX`` escapes, which read back
     to the same value."""
     text = _VALUE_JSON.encode(value)
-    return json.dumps(value) if _SURROGATE.search(text) else text
+    # isascii() reads a flag of the string: most records are ASCII and need no search.
+    return text if text.isascii() or not _SURROGATE.search(text) else json.dumps(value)
 
 
 _VALUE_JSON = json.JSONEncoder(ensure_ascii=False)

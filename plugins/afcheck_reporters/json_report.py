@@ -45,6 +45,10 @@ def _dumps(value: Any, indent: int | None = None) -> str:
     reads back to the same value. Outside strings JSON has only ASCII, so each is in one."""
     text = (json.dumps(value, indent=indent, ensure_ascii=False) if indent is not None
             else _ENCODER.encode(value))
+    # isascii() reads a flag of the string, where a search reads all of it: most step
+    # records are ASCII, and a search of the others finds nothing but costs as much.
+    if text.isascii() or not _SURROGATE.search(text):
+        return text
     return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
