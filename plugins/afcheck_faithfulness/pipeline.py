@@ -11,10 +11,9 @@ finished chunk is stored at once and a killed run resumes where it stopped.
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from afcheck.components import Built
 from afcheck.method import Choice
@@ -37,6 +36,7 @@ from afcheck_faithfulness.records import (
 T = TypeVar("T")
 R = TypeVar("R")
 C = TypeVar("C")
+K = TypeVar("K")
 
 
 @dataclass(frozen=True)
@@ -62,21 +62,20 @@ def run(
 ) -> list[CaseResult]:
     """Decide every case; one result per case, in order, reported through ``on_result`` (with
     its raw outputs) as it forms."""
-    seconds: dict[tuple[object, ...], float] = defaultdict(float)
-    perturbations = _perturb(cases, rt, seconds)
-    formalisations = _formalise(cases, perturbations, rt, seconds)
-    checked = _check(cases, formalisations, rt, seconds)
-    tasks = {case.case_id: _detect_tasks(case, perturbations, checked)
-             for case in cases if case.detectors}
-    found = _detect(cases, tasks, rt, seconds)
-    screened = {case.case_id: _screened(case, perturbations, checked) for case in cases}
-    verdicts = _prove(cases, screened, checked, rt, seconds)
+    # Each stage returns one entry per case, in the order of ``cases``: a case finds its own
+    # work by position, not by looking its parts up again in every later stage.
+    perturbed = _perturb(cases, rt)
+    formalised = _formalise(cases, perturbed, rt)
+    checked = _check(cases, formalised, rt)
+    drift = _detect(cases, perturbed, checked, rt)
+    screened = [_screened(case, perturbation, sides)
+                for case, (perturbation, _), sides in zip(cases, perturbed, checked,
+                                                          strict=True)]
+    proved = _prove(cases, checked, screened, rt)
     results = []
-    for case in cases:
-        drift = (_warnings_of(case, tasks[case.case_id], found, seconds) if case.detectors
-                 else None)
-        result = _assemble(case, perturbations, checked, verdicts, screened[case.case_id],
-                           seconds, drift)
+    for i, case in enumerate(cases):
+        result = _assemble(case, perturbed[i], formalised[i], checked[i], proved[i],
+                           screened[i], drift[i])
         results.append(result)
         if on_result is not None:
             on_result(_with_raw_outputs(result, rt.spool))
@@ -114,27 +113,77 @@ def _call(rt: Runtime, stage: str, kind: Kind[C], choice: Choice, batch: Sequenc
                      load=load, dump=dump, keep=keep)
 
 
+class _Work(Generic[K, T, R]):
+    """One component's share of a stage while the stage runs: its distinct inputs in the
+    order first met, the position of each by what makes two inputs the same work, and, once
+    the component has answered, the result and backend seconds of each."""
+
+    __slots__ = ("index", "items", "results", "seconds")
+
+    def __init__(self) -> None:
+        self.index: dict[K, int] = {}
+        self.items: list[T] = []
+        self.results: list[R] = []
+        self.seconds: list[float] = []
+
+    def add(self, key: K, item: T) -> int:
+        """The position of ``key``'s work; ``item`` is added when it is new."""
+        at = self.index.get(key)
+        if at is None:
+            at = self.index[key] = len(self.items)
+            self.items.append(item)
+        return at
+
+    def done(self, batch: Batch[R]) -> None:
+        self.results, self.seconds = batch.results, batch.seconds
+
+
+def _work_of(groups: dict[K, _Work[Any, T, R]], key: K) -> _Work[Any, T, R]:
+    work = groups.get(key)
+    if work is None:
+        work = groups[key] = _Work()
+    return work
+
+
+class _Sides(NamedTuple):
+    """A case's two formalisations after a stage, with that stage's backend seconds on
+    them."""
+
+    original: Formalisation
+    perturbed: Formalisation | None
+    """``None`` when the step has no perturbation."""
+    seconds: float
+
+
+class _Proved(NamedTuple):
+    """A case's verdicts: on AF(x), on AF(x̄), on the screened statement, and the prover's
+    seconds on the two sides."""
+
+    z: Verdict | None
+    z_bar: Verdict | None
+    screened: Verdict | None
+    seconds: float
+
+
 # -- stages ------------------------------------------------------------------------------------
 
-_PKey = tuple[Choice, int, str]  # perturber, seed, step id
 _FKey = tuple[Choice, str]  # formaliser, request key
 
 
-def _perturb(cases: Sequence[CaseSpec], rt: Runtime,
-             seconds: dict[tuple[object, ...], float]) -> dict[_PKey, Perturbation]:
-    groups: dict[tuple[Choice, int], dict[str, Step]] = defaultdict(dict)
+def _perturb(cases: Sequence[CaseSpec], rt: Runtime) -> list[tuple[Perturbation, float]]:
+    """Each case's perturbation and its seconds; one perturber call per step id."""
+    groups: dict[tuple[Choice, int], _Work[str, Step, Perturbation]] = {}
+    where = []
     for case in cases:
-        groups[(case.perturber, case.seed)][case.step.id] = case.step
-    out: dict[_PKey, Perturbation] = {}
-    for (choice, seed), steps in groups.items():
-        batch = list(steps.values())
-        made = _call(rt, "perturb", PERTURBER, choice, batch, key=_step_key(seed),
-                     call=_perturb_with(seed), load=load_perturbation,
-                     keep=lambda p: not p.transient)
-        for step, perturbation, spent in zip(batch, made.results, made.seconds, strict=True):
-            out[(choice, seed, step.id)] = perturbation
-            seconds[("perturb", choice, seed, step.id)] = spent
-    return out
+        work = _work_of(groups, (case.perturber, case.seed))
+        at = work.add(case.step.id, case.step)
+        work.items[at] = case.step  # the last step of an id is the one perturbed
+        where.append((work, at))
+    for (choice, seed), work in groups.items():
+        work.done(_call(rt, "perturb", PERTURBER, choice, work.items, key=_step_key(seed),
+                        call=_perturb_with(seed), load=load_perturbation,
+                        keep=lambda p: not p.transient))
+    return [(work.results[at], work.seconds[at]) for work, at in where]
 
 
 def _step_key(seed: int) -> Callable[[Step], tuple[object, ...]]:
@@ -145,13 +194,15 @@ def _perturb_with(seed: int) -> Callable[[Perturber, list[Step]], Sequence[Pertu
     return lambda perturber, chunk: perturber.perturb(chunk, seed=seed)
 
 
-def _request_key(step: Step, side: Side, perturber: Choice, seed: int) -> str:
-    if side is Side.ORIGINAL:
-        return f"{step.id}#original"
-    return f"{step.id}#perturbed@{perturber.name}/{seed}"
+def _request_keys(case: CaseSpec) -> tuple[str, str]:
+    """The keys of a case's two formalise requests (original, perturbed)."""
+    step_id = case.step.id
+    return (f"{step_id}#original",
+            f"{step_id}#perturbed@{case.perturber.name}/{case.seed}")
 
 
-def _requests_of(case: CaseSpec, perturbation: Perturbation) -> Iterable[FormaliseRequest]:
+def _requests_of(case: CaseSpec, perturbation: Perturbation, keys: tuple[str, str]
+                 ) -> Iterable[FormaliseRequest]:
     step = case.step
     metadata = {
         **step.metadata,
@@ -160,26 +211,26 @@ def _requests_of(case: CaseSpec, perturbation: Perturbation) -> Iterable[Formali
         "perturbation_rule": perturbation.rule,
         "given_perturbation": step.perturbed_text,
     }
-    yield FormaliseRequest(_request_key(step, Side.ORIGINAL, case.perturber, case.seed),
-                           step.id, Side.ORIGINAL, step.text, step.context, step.problem,
-                           metadata)
+    yield FormaliseRequest(keys[0], step.id, Side.ORIGINAL, step.text, step.context,
+                           step.problem, metadata)
     if perturbation.text is not None:
-        yield FormaliseRequest(_request_key(step, Side.PERTURBED, case.perturber, case.seed),
-                               step.id, Side.PERTURBED, perturbation.text, step.context,
-                               step.problem, metadata)
+        yield FormaliseRequest(keys[1], step.id, Side.PERTURBED, perturbation.text,
+                               step.context, step.problem, metadata)
 
 
-def _formalise(cases: Sequence[CaseSpec], perturbations: Mapping[_PKey, Perturbation],
-               rt: Runtime, seconds: dict[tuple[object, ...], float]
-               ) -> dict[_FKey, Formalisation]:
-    groups: dict[Choice, dict[str, FormaliseRequest]] = defaultdict(dict)
-    for case in cases:
-        perturbation = perturbations[(case.perturber, case.seed, case.step.id)]
-        for request in _requests_of(case, perturbation):
-            groups[case.formaliser].setdefault(request.key, request)
-    out: dict[_FKey, Formalisation] = {}
-    for choice, requests in groups.items():
-        batch = list(requests.values())
+def _formalise(cases: Sequence[CaseSpec], perturbed: Sequence[tuple[Perturbation, float]],
+               rt: Runtime) -> list[_Sides]:
+    """Each case's two formalisations; one request per request key and formaliser."""
+    groups: dict[Choice, _Work[str, FormaliseRequest, Formalisation]] = {}
+    where = []
+    for case, (perturbation, _) in zip(cases, perturbed, strict=True):
+        work = _work_of(groups, case.formaliser)
+        keys = _request_keys(case)
+        for request in _requests_of(case, perturbation, keys):
+            work.add(request.key, request)
+        where.append((work, keys))
+    for choice, work in groups.items():
+        batch = work.items
         made = _call(
             rt, "formalise", FORMALISER, choice, batch,
             key=lambda r: (r.text, r.context, r.problem),
@@ -188,47 +239,64 @@ def _formalise(cases: Sequence[CaseSpec], perturbations: Mapping[_PKey, Perturba
             # A backend error is this run's answer, never a result for the next run.
             keep=lambda f: not f.transient,
         )
-        for request, formalisation, spent in zip(batch, made.results, made.seconds,
-                                                 strict=True):
-            # A cached record may come from another step with the same text.
-            out[(choice, request.key)] = (formalisation if formalisation.key == request.key
-                                          else replace(formalisation, key=request.key))
-            seconds[("formalise", choice, request.key)] = spent
+        # A cached record may come from another step with the same text.
+        results = [formalisation if formalisation.key == request.key
+                   else replace(formalisation, key=request.key)
+                   for request, formalisation in zip(batch, made.results, strict=True)]
         if rt.spool is not None:
-            _spool_raw(rt.spool, out, choice, batch)
+            results = _spool_raw(rt.spool, results)
+        work.done(Batch(results, made.seconds))
+    out = []
+    for work, (original_key, perturbed_key) in where:
+        at = work.index[original_key]
+        # Looked up by key, not by whether this case has a perturbation: the request of
+        # another case with the same key is the same request.
+        other = work.index.get(perturbed_key)
+        if other is None:
+            out.append(_Sides(work.results[at], None, work.seconds[at]))
+        else:
+            out.append(_Sides(work.results[at], work.results[other],
+                              work.seconds[at] + work.seconds[other]))
     return out
 
 
-def _spool_raw(spool: Spool, out: dict[_FKey, Formalisation], choice: Choice,
-               batch: Sequence[FormaliseRequest]) -> None:
+def _spool_raw(spool: Spool, results: list[Formalisation]) -> list[Formalisation]:
+    """``results`` with the raw outputs worth keeping moved to the spool."""
     moved = []
-    for request in batch:
-        formalisation = out[(choice, request.key)]
+    out = []
+    for formalisation in results:
         if formalisation.raw_output and formalisation.raw_output != formalisation.statement:
-            moved.append((request.key, formalisation.raw_output))
-            out[(choice, request.key)] = replace(formalisation, raw_output="")
+            moved.append((formalisation.key, formalisation.raw_output))
+            formalisation = replace(formalisation, raw_output="")
+        out.append(formalisation)
     spool.put_many(moved)
+    return out
 
 
-def _check(cases: Sequence[CaseSpec], formalisations: Mapping[_FKey, Formalisation],
-           rt: Runtime, seconds: dict[tuple[object, ...], float]
-           ) -> dict[tuple[Choice, _FKey], Formalisation]:
-    groups: dict[Choice, dict[_FKey, Formalisation]] = defaultdict(dict)
-    out: dict[tuple[Choice, _FKey], Formalisation] = {}
-    for case in cases:
-        for key in _case_fkeys(case):
-            formalisation = formalisations.get(key)
-            if formalisation is None:
-                continue
-            if formalisation.ok:
-                groups[case.checker][key] = formalisation
+def _check(cases: Sequence[CaseSpec], formalised: Sequence[_Sides], rt: Runtime
+           ) -> list[_Sides]:
+    """Each case's two formalisations after the checker; one check per formalisation."""
+    groups: dict[Choice, _Work[_FKey, Formalisation, Formalisation]] = {}
+    # Per case, each side as the position of its check, or the formalisation itself when
+    # there is nothing to check.
+    where: list[tuple[_Work[_FKey, Formalisation, Formalisation],
+                      tuple[int | Formalisation | None, ...]]] = []
+    for case, sides in zip(cases, formalised, strict=True):
+        work = _work_of(groups, case.checker)
+        places: list[int | Formalisation | None] = []
+        for key, formalisation in zip(_request_keys(case), (sides.original, sides.perturbed),
+                                      strict=True):
+            if formalisation is not None and formalisation.ok:
+                places.append(work.add((case.formaliser, key), formalisation))
             else:
                 # Nothing to type-check: a failure keeps its own reason, never a cached one
                 # from another request that failed in the same way.
-                out[(case.checker, key)] = formalisation
-    for choice, items in groups.items():
-        keys = list(items)
-        batch = [items[k] for k in keys]
+                places.append(formalisation)
+        where.append((work, tuple(places)))
+    for choice, work in groups.items():
+        if not work.items:
+            continue
+        batch = work.items
         made = _call(
             rt, "check", CHECKER, choice, batch,
             key=lambda f: (f.status.value, f.statement, f.header),
@@ -236,50 +304,67 @@ def _check(cases: Sequence[CaseSpec], formalisations: Mapping[_FKey, Formalisati
             load=codec.load_formalisation,
             keep=lambda f: not f.transient,
         )
-        for key, original, formalisation, spent in zip(keys, batch, made.results,
-                                                       made.seconds, strict=True):
-            seconds[("check", choice, key)] = spent
+        results = []
+        for original, formalisation in zip(batch, made.results, strict=True):
             # The cache keeps the verdict of the check; the record stays this request's own.
             if (formalisation.status, formalisation.reason, formalisation.transient) != (
                     original.status, original.reason, original.transient):
                 original = replace(original, status=formalisation.status,
                                    reason=formalisation.reason,
                                    transient=formalisation.transient)
-            out[(choice, key)] = original
+            results.append(original)
+        work.done(Batch(results, made.seconds))
+    out = []
+    for work, at in where:
+        checked: list[Formalisation | None] = []
+        seconds = 0.0
+        for place in at:
+            if isinstance(place, int):
+                checked.append(work.results[place])
+                seconds += work.seconds[place]
+            else:
+                checked.append(place)
+        first, second = checked
+        assert first is not None
+        out.append(_Sides(first, second, seconds))
     return out
 
 
-def _detect_tasks(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation],
-                  checked: Mapping[tuple[Choice, _FKey], Formalisation]
-                  ) -> tuple[tuple[Side, DetectTask], ...]:
+def _detect_tasks(case: CaseSpec, perturbation: Perturbation, checked: _Sides
+                  ) -> list[tuple[Side, DetectTask]]:
     """Each checked statement of a case with the text it stands for (the step, or its
     perturbation): what the detectors read."""
-    original_key, perturbed_key = _case_fkeys(case)
-    perturbation = perturbations[(case.perturber, case.seed, case.step.id)]
     out = []
-    for side, key, text in ((Side.ORIGINAL, original_key, case.step.text),
-                            (Side.PERTURBED, perturbed_key, perturbation.text or "")):
-        formalisation = checked.get((case.checker, key))
+    for side, text, formalisation in (
+            (Side.ORIGINAL, case.step.text, checked.original),
+            (Side.PERTURBED, perturbation.text or "", checked.perturbed)):
         if formalisation is not None and formalisation.ok and formalisation.statement:
             out.append((side, DetectTask(text, formalisation.statement, formalisation.header)))
-    return tuple(out)
+    return out
 
 
-def _detect(cases: Sequence[CaseSpec], tasks: Mapping[str, Sequence[tuple[Side, DetectTask]]],
-            rt: Runtime, seconds: dict[tuple[object, ...], float]
-            ) -> dict[tuple[Choice, DetectTask], list[str]]:
-    """Every detector over every checked statement, in one batch per set of detectors.
+def _detect(cases: Sequence[CaseSpec], perturbed: Sequence[tuple[Perturbation, float]],
+            checked: Sequence[_Sides], rt: Runtime
+            ) -> list[tuple[tuple[DriftWarning, ...], float] | None]:
+    """Every detector over every checked statement, in one batch per set of detectors: each
+    case's warnings and the detectors' seconds on its statements (``None`` for a case
+    without detectors).
 
     The detectors a case uses are one cached stage together (one cache key per statement,
     not one per detector and statement): the stage runs on every statement of a run, and its
     keys would otherwise be most of a cached re-run's look-ups.
     """
-    groups: dict[tuple[Choice, ...], dict[DetectTask, None]] = defaultdict(dict)
-    for case in cases:
-        for _, task in tasks.get(case.case_id, ()):
-            groups[case.detectors][task] = None
-    out: dict[tuple[Choice, DetectTask], list[str]] = {}
-    for detectors, unique in groups.items():
+    groups: dict[tuple[Choice, ...], _Work[DetectTask, DetectTask, list[list[str]]]] = {}
+    where: list[tuple[_Work[DetectTask, DetectTask, list[list[str]]],
+                      list[tuple[Side, int]]] | None] = []
+    for case, (perturbation, _), sides in zip(cases, perturbed, checked, strict=True):
+        if not case.detectors:
+            where.append(None)
+            continue
+        work = _work_of(groups, case.detectors)
+        where.append((work, [(side, work.add(task, task))
+                             for side, task in _detect_tasks(case, perturbation, sides)]))
+    for detectors, work in groups.items():
         built = [rt.component(DETECTOR, choice) for choice in detectors]
         together: Built[object] = Built(
             tuple(b.component for b in built), "detectors",
@@ -291,125 +376,107 @@ def _detect(cases: Sequence[CaseSpec], tasks: Mapping[str, Sequence[tuple[Side, 
             each = [b.component.detect(chunk) for b in built]
             return [[found[index] for found in each] for index in range(len(chunk))]
 
-        batch = list(unique)
-        made = rt.cached("detect", together, batch,
-                         key=lambda t: (t.text, t.statement, t.header), call=call,
-                         load=lambda data: [list(m) for m in data["messages"]],
-                         dump=lambda messages: {"messages": messages})
-        for task, per_detector, spent in zip(batch, made.results, made.seconds, strict=True):
-            for choice, messages in zip(detectors, per_detector, strict=True):
-                out[(choice, task)] = messages
-                seconds[("detect", choice, task)] = spent / len(detectors)
+        work.done(rt.cached("detect", together, work.items,
+                            key=lambda t: (t.text, t.statement, t.header), call=call,
+                            load=lambda data: [list(m) for m in data["messages"]],
+                            dump=lambda messages: {"messages": messages}))
+    out: list[tuple[tuple[DriftWarning, ...], float] | None] = []
+    for case, place in zip(cases, where, strict=True):
+        if place is None:
+            out.append(None)
+            continue
+        work, tasks = place
+        warnings: list[DriftWarning] = []
+        spent = 0.0
+        share = len(case.detectors)
+        for side, at in tasks:
+            seconds = work.seconds[at] / share
+            for detector, messages in zip(case.detectors, work.results[at], strict=True):
+                warnings += [DriftWarning(detector.name, side, message) for message in messages]
+                spent += seconds
+        out.append((tuple(warnings), spent))
     return out
 
 
-def _warnings_of(case: CaseSpec, tasks: Sequence[tuple[Side, DetectTask]],
-                 found: Mapping[tuple[Choice, DetectTask], list[str]],
-                 seconds: Mapping[tuple[object, ...], float]
-                 ) -> tuple[tuple[DriftWarning, ...], float]:
-    """The case's warnings and the detectors' seconds on its statements."""
-    warnings = []
-    spent = 0.0
-    for side, task in tasks:
-        for detector in case.detectors:
-            warnings += [DriftWarning(detector.name, side, message)
-                         for message in found.get((detector, task), ())]
-            spent += seconds.get(("detect", detector, task), 0.0)
-    return tuple(warnings), spent
+def _prove(cases: Sequence[CaseSpec], checked: Sequence[_Sides],
+           screened: Sequence[str | None], rt: Runtime) -> list[_Proved]:
+    """Each case's verdicts; one prover call per statement and header."""
+    groups: dict[Choice, _Work[tuple[str, str], ProofTask, Verdict]] = {}
 
+    def add(work: _Work[tuple[str, str], ProofTask, Verdict], statement: str,
+            header: str) -> int:
+        at = work.index.get((statement, header))
+        if at is None:
+            at = work.add((statement, header), ProofTask(str(len(work.items)), statement,
+                                                         header))
+        return at
 
-def _prove(cases: Sequence[CaseSpec], screened: Mapping[str, str | None],
-           checked: Mapping[tuple[Choice, _FKey], Formalisation],
-           rt: Runtime, seconds: dict[tuple[object, ...], float]
-           ) -> dict[tuple[Choice, str, str], Verdict]:
-    groups: dict[Choice, dict[tuple[str, str], ProofTask]] = defaultdict(dict)
+    def side(work: _Work[tuple[str, str], ProofTask, Verdict],
+             formalisation: Formalisation | None) -> int | None:
+        if formalisation is None or not formalisation.ok or not formalisation.statement:
+            return None
+        return add(work, formalisation.statement, formalisation.header)
 
-    def add(prover: Choice, statement: str, header: str) -> None:
-        tasks = groups[prover]
-        tasks.setdefault((statement, header), ProofTask(str(len(tasks)), statement, header))
-
-    for case in cases:
-        for key in _case_fkeys(case):
-            formalisation = checked.get((case.checker, key))
-            if formalisation is not None and formalisation.ok and formalisation.statement:
-                add(case.prover, formalisation.statement, formalisation.header)
-        edited = screened[case.case_id]
-        if edited is not None:
-            add(case.prover, edited, checked[(case.checker, _case_fkeys(case)[0])].header)
-    out: dict[tuple[Choice, str, str], Verdict] = {}
-    for choice, tasks in groups.items():
-        batch = list(tasks.values())
-        made = _call(
-            rt, "prove", PROVER, choice, batch,
+    where = []
+    for case, sides, edited in zip(cases, checked, screened, strict=True):
+        work = _work_of(groups, case.prover)
+        where.append((work, side(work, sides.original), side(work, sides.perturbed),
+                      None if edited is None else add(work, edited, sides.original.header)))
+    for choice, work in groups.items():
+        if not work.items:
+            continue
+        work.done(_call(
+            rt, "prove", PROVER, choice, work.items,
             key=lambda t: (t.statement, t.header),
             call=lambda prover, chunk: prover.prove(chunk),
             load=codec.load_verdict,
             # A limit is this run's answer: the next run asks again.
             keep=lambda v: not v.transient,
-        )
-        for task, verdict, spent in zip(batch, made.results, made.seconds, strict=True):
-            out[(choice, task.statement, task.header)] = verdict
-            seconds[("prove", choice, task.statement, task.header)] = spent
+        ))
+    out = []
+    for work, z, z_bar, edited_at in where:
+        # Both sides' seconds, as the sum over the sides that have a statement: 0 for none.
+        seconds = sum(work.seconds[at] for at in (z, z_bar) if at is not None)
+        out.append(_Proved(None if z is None else work.results[z],
+                           None if z_bar is None else work.results[z_bar],
+                           None if edited_at is None else work.results[edited_at], seconds))
     return out
 
 
-def _screened(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation],
-              checked: Mapping[tuple[Choice, _FKey], Formalisation]) -> str | None:
+def _screened(case: CaseSpec, perturbation: Perturbation, checked: _Sides) -> str | None:
     """The original statement with the perturbation's edit applied, when worth proving."""
-    perturbation = perturbations[(case.perturber, case.seed, case.step.id)]
     if perturbation.effective is not None or perturbation.edit is None:
         return None
-    original = checked.get((case.checker, _case_fkeys(case)[0]))
-    if original is None or not original.ok or not original.statement:
+    original = checked.original
+    if not original.ok or not original.statement:
         return None
     return screen.edited_statement(original.statement, perturbation.edit, text=case.step.text)
 
 
-def _case_fkeys(case: CaseSpec) -> tuple[_FKey, _FKey]:
-    return (
-        (case.formaliser, _request_key(case.step, Side.ORIGINAL, case.perturber, case.seed)),
-        (case.formaliser, _request_key(case.step, Side.PERTURBED, case.perturber, case.seed)),
-    )
-
-
-def _assemble(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation],
-              checked: Mapping[tuple[Choice, _FKey], Formalisation],
-              verdicts: Mapping[tuple[Choice, str, str], Verdict],
-              screened: str | None, seconds: Mapping[tuple[object, ...], float],
+def _assemble(case: CaseSpec, perturbed: tuple[Perturbation, float], formalised: _Sides,
+              checked: _Sides, proved: _Proved, screened: str | None,
               drift: tuple[tuple[DriftWarning, ...], float] | None = None) -> CaseResult:
     """The case's result; ``drift``: the detectors' warnings and seconds, when it has
     detectors."""
-    perturbation = perturbations[(case.perturber, case.seed, case.step.id)]
-    original_key, perturbed_key = _case_fkeys(case)
-    original = checked[(case.checker, original_key)]
-    perturbed = checked.get((case.checker, perturbed_key))
-    sides = [f for f in (original, perturbed) if f is not None]
+    perturbation, perturb_seconds = perturbed
     timings = {
-        "perturb": seconds.get(("perturb", case.perturber, case.seed, case.step.id), 0.0),
-        "formalise": sum(seconds.get(("formalise", *key), 0.0)
-                         for key in (original_key, perturbed_key)),
-        "check": sum(seconds.get(("check", case.checker, key), 0.0)
-                     for key in (original_key, perturbed_key)),
-        "prove": sum(seconds.get(("prove", case.prover, f.statement, f.header), 0.0)
-                     for f in sides if f.ok and f.statement),
+        "perturb": perturb_seconds,
+        "formalise": formalised.seconds,
+        "check": checked.seconds,
+        "prove": proved.seconds,
     }
     warnings: tuple[DriftWarning, ...] = ()
     if drift is not None:
         warnings, timings["detect"] = drift
-
-    def verdict_of(formalisation: Formalisation | None) -> Verdict | None:
-        if formalisation is None or not formalisation.ok or not formalisation.statement:
-            return None
-        return verdicts[(case.prover, formalisation.statement, formalisation.header)]
-
-    z = verdict_of(original)
+    z = proved.z
     why = "the perturbed step still holds"
     if z is not None and z.kind is VerdictKind.REFUTED:
         # An error induction is never hidden as an ineffective perturbation.
         if perturbation.effective is False:
             perturbation = replace(perturbation, effective=None)
     elif screened is not None:
-        verdict = verdicts[(case.prover, screened, original.header)]
+        verdict = proved.screened
+        assert verdict is not None
         if verdict.kind is VerdictKind.PROVED:
             perturbation = replace(perturbation, effective=False)
             why = f"the same edit applied to AF(x) is still provable: {screened}"
@@ -417,10 +484,10 @@ def _assemble(case: CaseSpec, perturbations: Mapping[_PKey, Perturbation],
         case_id=case.case_id,
         step=case.step,
         perturbation=perturbation,
-        original=original,
-        perturbed=perturbed,
+        original=checked.original,
+        perturbed=checked.perturbed,
         z=z,
-        z_bar=verdict_of(perturbed),
+        z_bar=proved.z_bar,
         excluded=_exclusion(case, perturbation, why),
         timings=timings,
         warnings=warnings,
