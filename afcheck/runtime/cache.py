@@ -42,6 +42,7 @@ from hashlib import blake2b
 from pathlib import Path
 from typing import Any
 
+from afcheck import json_text
 from afcheck.errors import UsageError
 from afcheck.types import (
     Formalisation,
@@ -110,15 +111,15 @@ def _json_of(part: Any, encoded: dict[object, bytes] | None) -> bytes:
     # Only a tuple of texts is looked up: values that are equal as Python values must have
     # the same JSON, which (1,) and (True,), or (1,) and (1.0,), do not.
     if encoded is None or type(part) is not tuple or not all(type(p) is str for p in part):
-        return _KEY_JSON.encode(part).encode("utf-8", "surrogatepass")
+        return _KEY_JSON(part).encode("utf-8", "surrogatepass")
     data = encoded.get(part)
     if data is None:
-        data = encoded[part] = _KEY_JSON.encode(part).encode("utf-8", "surrogatepass")
+        data = encoded[part] = _KEY_JSON(part).encode("utf-8", "surrogatepass")
     return data
 
 
-_KEY_JSON = json.JSONEncoder(ensure_ascii=False, sort_keys=True, default=str)
-"""What ``json.dumps(part, ensure_ascii=False, sort_keys=True, default=str)`` uses, made once:
+_KEY_JSON = json_text.encoder(ensure_ascii=False, sort_keys=True, default=str)
+"""``json.dumps(part, ensure_ascii=False, sort_keys=True, default=str)``, set up once:
 ``json.dumps`` with options builds a new encoder per call, most of its cost on short parts."""
 
 
@@ -132,13 +133,13 @@ def _stored(value: Any) -> str:
     """``value`` as the JSON text SQLite stores. SQLite takes only UTF-8, which a lone
     surrogate is not: such a record is stored with ``\\uXXXX`` escapes, which read back
     to the same value."""
-    text = _VALUE_JSON.encode(value)
+    text = _VALUE_JSON(value)
     # isascii() reads a flag of the string: most records are ASCII and need no search.
     return text if text.isascii() or not _SURROGATE.search(text) else json.dumps(value)
 
 
-_VALUE_JSON = json.JSONEncoder(ensure_ascii=False)
-"""``json.dumps(value, ensure_ascii=False)``'s encoder, made once for every stored record."""
+_VALUE_JSON = json_text.encoder(ensure_ascii=False)
+"""``json.dumps(value, ensure_ascii=False)``, set up once for every stored record."""
 
 
 class CacheError(UsageError):

@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 import afcheck
+from afcheck import json_text
 from afcheck.fileio import atomic_writer
 from afcheck.method import JsonObject
 from afcheck.summary import RunSummary
@@ -44,7 +45,7 @@ def _dumps(value: Any, indent: int | None = None) -> str:
     reply can decode to one), which UTF-8 cannot hold: they are written as ``\\uXXXX``, which
     reads back to the same value. Outside strings JSON has only ASCII, so each is in one."""
     text = (json.dumps(value, indent=indent, ensure_ascii=False) if indent is not None
-            else _ENCODER.encode(value))
+            else _ENCODER(value))
     # isascii() reads a flag of the string, where a search reads all of it: most step
     # records are ASCII, and a search of the others finds nothing but costs as much.
     if text.isascii() or not _SURROGATE.search(text):
@@ -52,9 +53,9 @@ def _dumps(value: Any, indent: int | None = None) -> str:
     return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
-_ENCODER = json.JSONEncoder(ensure_ascii=False)
-"""The encoder of every step record, made once (``json.dumps`` with an option makes one per
-call)."""
+_ENCODER = json_text.encoder(ensure_ascii=False)
+"""The encoder of every step record, set up once (``json.dumps`` with an option makes one
+per call)."""
 
 
 def document(summary: RunSummary) -> JsonObject:
