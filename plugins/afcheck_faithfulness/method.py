@@ -155,8 +155,9 @@ class Faithfulness:
                       for w in result.warnings)
         if status is Status.PASSED:
             return ItemOutcome(status, notes=notes)
-        return ItemOutcome(status, one_line(result),
-                           details(result) if status is Status.FAILED else "", notes)
+        line = one_line(result)
+        return ItemOutcome(status, line,
+                           details(result, line) if status is Status.FAILED else "", notes)
 
     def timings(self, result: CaseResult) -> Mapping[str, float]:
         return result.timings

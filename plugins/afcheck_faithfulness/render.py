@@ -45,8 +45,9 @@ def one_line(result: CaseResult) -> str:
     return "; ".join(_squash(p) for p in parts)
 
 
-def details(result: CaseResult) -> str:
-    """Both inputs, both statements, both verdicts and the evidence."""
+def details(result: CaseResult, line: str | None = None) -> str:
+    """Both inputs, both statements, both verdicts and the evidence; ``line``: the case's
+    :func:`one_line`, when the caller has it already."""
     perturbation = result.perturbation
     edit = ""
     if perturbation.edit is not None:
@@ -54,7 +55,7 @@ def details(result: CaseResult) -> str:
     elif perturbation.rule:
         edit = f"  [{perturbation.rule}]"
     lines = [
-        f"{result.case_id}: {one_line(result)}",
+        f"{result.case_id}: {one_line(result) if line is None else line}",
         f"  step        : {_squash(result.step.text)}",
         f"  perturbed   : {_squash(perturbation.text or '(none)')}{edit}",
         f"  AF(x)       : {_statement(result.original)}",
