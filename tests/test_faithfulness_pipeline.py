@@ -95,3 +95,38 @@ def test_observers_get_the_raw_outputs_the_run_spooled() -> None:
     assert observed.perturbed is not None and result.perturbed is not None
     assert observed.perturbed.raw_output == f"Let me think. {result.perturbed.statement}"
     assert replace(observed, original=result.original, perturbed=result.perturbed) == result
+
+
+def test_each_result_is_its_own_cases_in_the_order_given() -> None:
+    texts = ["So: 2 + 3 = 6", "NOAF here", "So: 1 + 1 = 2", "no number at all: x = y"]
+    results = pipeline.run([case(text, "bump") for text in texts], runtime())
+    assert [r.case_id for r in results] == [f"s::{text}" for text in texts]
+    assert [r.step.text for r in results] == texts
+    wrong, unformalised, right, unperturbable = results
+    assert wrong.error_induction and wrong.z is not None and wrong.z_bar is not None
+    assert unformalised.af_fail_original and unformalised.z is None
+    assert right.z is not None and right.z.kind is VerdictKind.PROVED
+    assert right.z_bar is not None and right.z_bar.kind is VerdictKind.REFUTED
+    assert right.perturbed is not None and right.perturbed.statement == (
+        "theorem t : 1 + 1 = 3 := by sorry")
+    assert unperturbable.perturbed is None and unperturbable.z_bar is None
+    assert unperturbable.excluded == "unperturbable: no number"
+
+
+def test_two_perturbers_of_one_step_share_its_original_formalisation() -> None:
+    arith.CALLS.clear()
+    bumped, ineffective = pipeline.run([case("So: 2 + 3 = 5", "bump"),
+                                        case("So: 2 + 3 = 5", "says-ineffective")],
+                                       runtime())
+    # One original and two perturbed requests in one formaliser call; the original's
+    # statement proved once for both cases.
+    assert ("formalise", 3) in arith.CALLS
+    assert bumped.original == ineffective.original
+    assert bumped.original.key == "s/So: 2 + 3 = 5#original"
+    assert bumped.perturbed is not None and ineffective.perturbed is not None
+    assert bumped.perturbed.key.endswith("#perturbed@bump/0")
+    assert ineffective.perturbed.key.endswith("#perturbed@says-ineffective/0")
+    assert bumped.perturbed.statement == "theorem t : 2 + 3 = 6 := by sorry"
+    assert ineffective.perturbed.statement == "theorem t : 2 + 3 = 51 := by sorry"
+    assert bumped.excluded == ""
+    assert ineffective.excluded.startswith("ineffective perturbation")
