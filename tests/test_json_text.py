@@ -76,3 +76,21 @@ def test_a_c_encoder_that_writes_another_text_is_not_used(
     encode = json_text.encoder()
     monkeypatch.setattr(json_encoder, "c_make_encoder", made)
     assert encode({"a": 1}) == '{"a": 1}'
+
+
+def test_the_decoder_reads_what_json_loads_reads() -> None:
+    decode = json_text.decoder()
+    encode = json_text.encoder(ensure_ascii=False)
+    for value in VALUES:
+        for text in (encode(value), json.dumps(value), f" {encode(value)}\n"):
+            assert decode(text) == json.loads(text)
+    assert decode('{"a": [1, 2.5, null, "\\ud800"]}') == {"a": [1, 2.5, None, "\ud800"]}
+
+
+@pytest.mark.parametrize("text", ["", "  ", "{", '{"a": 1} x', "\ufeff{}", "[1,]", "nul"])
+def test_the_decoder_raises_json_loads_own_error(text: str) -> None:
+    with pytest.raises(json.JSONDecodeError) as expected:
+        json.loads(text)
+    with pytest.raises(json.JSONDecodeError) as got:
+        json_text.decoder()(text)
+    assert str(got.value) == str(expected.value)

@@ -142,6 +142,10 @@ _VALUE_JSON = json_text.encoder(ensure_ascii=False)
 """``json.dumps(value, ensure_ascii=False)``, set up once for every stored record."""
 
 
+_READ = json_text.decoder()
+"""``json.loads`` of a stored record, with the scanner set up once."""
+
+
 class CacheError(UsageError):
     """The cache database cannot be used: one line with the path, SQLite's reason and what
     to do. ``damaged``: SQLite found the file corrupt or not a database (``afcheck cache
@@ -205,17 +209,19 @@ class Cache:
 
     def get_many(self, stage: str, keys: Sequence[bytes]) -> dict[bytes, Any]:
         found: dict[bytes, Any] = {}
+        # Each key asked once: items of a batch with the same content share their key.
+        unique = list(dict.fromkeys(keys))
         with self._lock, self._errors():
-            for start in range(0, len(keys), 500):
-                chunk = list(keys[start:start + 500])
+            for start in range(0, len(unique), 500):
+                chunk = unique[start:start + 500]
                 marks = ",".join("?" * len(chunk))
                 rows = self._db.execute(
                     f"SELECT key, value FROM results WHERE stage = ? AND key IN ({marks})",
                     [stage, *chunk],
                 )
-                found.update((k, json.loads(v)) for k, v in rows)
+                found.update((k, _READ(v)) for k, v in rows)
         self.hits += len(found)
-        self.misses += len(set(keys)) - len(found)
+        self.misses += len(unique) - len(found)
         return found
 
     def put_many(self, stage: str, items: Iterable[tuple[bytes, Any]]) -> None:
