@@ -31,6 +31,8 @@ from typing import Any
 _SAMPLE = {"text": "a\\b \"q\" é ⊤ \n", "n": [1, -2.5, 1e100, 0.1, True, None],
            "nested": {"b": [], "a": {}}, "empty": "", "nan": float("nan")}
 """One of each kind of value a record holds, with keys out of order (for ``sort_keys``)."""
+_TEXTS = (json.dumps(_SAMPLE, ensure_ascii=False), json.dumps(_SAMPLE), "[]", '"x"', "1.5")
+"""The decoder's check: texts of every kind of value, as the encoder writes them."""
 
 
 def encoder(*, ensure_ascii: bool = True, sort_keys: bool = False,
@@ -69,13 +71,25 @@ def decoder() -> Callable[[str], Any]:
     make = getattr(_json_scanner, "c_make_scanner", None)
     if make is None:
         return json.loads
-    scan = make(json.JSONDecoder())
+    try:
+        scan = make(json.JSONDecoder())
+    except TypeError:  # another signature than CPython 3.10-3.13's
+        return json.loads
 
     def decode(text: str) -> Any:
+        if type(text) is not str:  # bytes and the like: json.loads reads them
+            return json.loads(text)
         try:
             value, end = scan(text, 0)
         except StopIteration:
             return json.loads(text)
         return value if end == len(text) else json.loads(text)
+
+    try:
+        # Compared as text again: NaN is not equal to itself.
+        same = all(json.dumps(decode(text)) == json.dumps(json.loads(text)) for text in _TEXTS)
+    except Exception:  # noqa: BLE001 - any failure of the private scanner means: do not use it
+        same = False
+    return decode if same else json.loads
 
     return decode

@@ -127,6 +127,11 @@ class Run:
         read: a :class:`LoadError` of its suite kind, or a record whose test id another record
         of the suite already has (a later duplicate never shares the earlier one's result)."""
         spec = load_spec(root)
+        other = self._manifests.get(spec.name)
+        if other is not None and other.root != spec.root:
+            # Step ids start with the suite's name: two suites of one name would share them.
+            raise UsageError(f"{spec.where('name')}: the suite name {spec.name!r} is also "
+                             f"{other.manifest}'s; give each suite of a run its own name")
         try:
             kind = self._suite_kind(spec.kind)
         except UnknownComponent as exc:

@@ -156,7 +156,8 @@ def to_json(record: Any) -> Any:
     if kind in _PLAIN:
         return record
     convert = _CONVERTERS.get(kind)
-    if convert is None and hasattr(record, "__dataclass_fields__"):
+    if (convert is None and hasattr(record, "__dataclass_fields__")
+            and not isinstance(record, type)):  # a dataclass itself is no record
         convert = _CONVERTERS[kind] = _converter(tuple(f.name for f in fields(record)))
     if convert is not None:
         return convert(record)

@@ -94,3 +94,26 @@ def test_the_decoder_raises_json_loads_own_error(text: str) -> None:
     with pytest.raises(json.JSONDecodeError) as got:
         json_text.decoder()(text)
     assert str(got.value) == str(expected.value)
+
+
+def test_the_decoder_reads_bytes_as_json_loads_does() -> None:
+    assert json_text.decoder()(b'{"a": [1]}') == {"a": [1]}
+
+
+@pytest.mark.parametrize("broken", ["signature", "reads"])
+def test_a_c_scanner_that_cannot_be_made_or_reads_another_value_is_not_used(
+        monkeypatch: pytest.MonkeyPatch, broken: str) -> None:
+    from json import scanner as json_scanner
+
+    made = json_scanner.c_make_scanner
+    assert made is not None
+
+    def wrong(context: object) -> object:
+        if broken == "signature":
+            raise TypeError("takes no arguments")
+        made(context)
+        return lambda text, at: (["not", "it"], len(text))
+
+    monkeypatch.setattr(json_scanner, "c_make_scanner", wrong)
+    decode = json_text.decoder()
+    assert decode is json.loads

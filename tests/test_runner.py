@@ -104,6 +104,30 @@ def test_bad_line_fails_alone_and_the_rest_runs(arith: pytest.Pytester) -> None:
     assert "Traceback" not in text
 
 
+def test_junit_xml_of_a_suite_with_an_unreadable_line(arith: pytest.Pytester) -> None:
+    from lxml import etree
+
+    row = {**ROWS[0], "dataset": "arith"}  # the unreadable line's group is the suite's name
+    write_suite(arith.path, "demo", json.dumps(row) + "\n{not json\n", ARITH)
+    xml = arith.path / "out.xml"
+    result = run(arith, f"--afcheck-junitxml={xml}")  # afcheck's JUnit report, with metrics
+    result.assert_outcomes(passed=1, failed=1)
+    assert "Traceback" not in result.stdout.str() + result.stderr.str()
+    names = [case.get("name") for case in etree.parse(str(xml)).getroot().iter("testcase")]
+    assert len(names) == 2
+
+
+def test_two_suites_of_one_name_are_one_line(arith: pytest.Pytester) -> None:
+    write_suite(arith.path / "a", "demo", ROWS[:2], ARITH)
+    write_suite(arith.path / "b", "demo", ROWS[2:4], ARITH)
+    result = arith.runpytest("a/demo", "b/demo", "--afcheck-plugin", "arith")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    text = result.stdout.str() + result.stderr.str()
+    assert "the suite name 'demo' is also" in text
+    assert "give each suite of a run its own name" in text
+    assert "Traceback" not in text
+
+
 def test_missing_data_file_is_one_line(arith: pytest.Pytester) -> None:
     folder = write_suite(arith.path, "demo", ROWS, ARITH)
     (folder / "steps.jsonl").unlink()
@@ -195,6 +219,12 @@ def test_a_plugin_that_raises_stops_the_run_once(demo: pytest.Pytester) -> None:
     assert result.ret == pytest.ExitCode.INTERNAL_ERROR
     assert "afcheck: broken failed at the prove stage: KeyError: 'oops'" in result.stdout.str()
     assert [stage for stage, _ in arith.CALLS].count("prove") == 1  # not once per item
+
+
+def test_a_prover_that_gives_none_for_an_input_is_named(demo: pytest.Pytester) -> None:
+    result = run(demo, "--afcheck-prover", "none")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "afcheck: none returned None for an input at the prove stage" in result.stdout.str()
 
 
 def test_streamed_json_equals_the_document(tmp_path: Path) -> None:

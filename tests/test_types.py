@@ -83,3 +83,10 @@ def test_plain_values_are_themselves() -> None:
     for value in ("text", 3, 2.5, True, None):
         assert to_json(value) is value
     assert to_json(Colour.RED) == "red"
+
+
+def test_a_dataclass_itself_is_not_converted_as_a_record() -> None:
+    from afcheck.types import Location, to_json
+
+    assert to_json(Location) is Location
+    assert to_json(Location("a.jsonl", 3)) == {"path": "a.jsonl", "line": 3, "record": None}

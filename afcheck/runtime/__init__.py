@@ -227,6 +227,9 @@ class Runtime:
                 if len(made) != len(indices):
                     raise PipelineError(f"{built.name} returned {len(made)} results for "
                                         f"{len(indices)} inputs at the {stage} stage")
+                if any(record is None for record in made):
+                    raise PipelineError(f"{built.name} returned None for an input at the "
+                                        f"{stage} stage")
                 for i, record in zip(indices, made, strict=True):
                     out[i] = record
                     seconds[i] = finished.seconds / len(indices)

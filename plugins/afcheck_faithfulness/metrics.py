@@ -198,7 +198,9 @@ class FaithfulnessSummary:
         }
 
     def properties(self, group: str) -> dict[str, str]:
-        metrics = self.by_dataset[group]
+        metrics = self.by_dataset.get(group)
+        if metrics is None:  # a group of unreadable records only: no metrics to give
+            return {}
         props = {name: f"{getattr(metrics, name):.6f}" for name in NAMES[1:]}
         props["N"] = str(metrics.N)
         props.update({f"contingency.{k}": str(v) for k, v in metrics.contingency.items()})

@@ -183,3 +183,19 @@ class BrokenProver:
 @hookimpl(specname="afcheck_register_provers")
 def _register_broken(register):  # type: ignore[no-untyped-def]
     register("broken", lambda options: BrokenProver(), description="test prover that raises")
+
+
+class NoneProver:
+    """Returns None for the first task of each batch, breaking the prover contract."""
+
+    name = "none"
+    version = "1"
+
+    def prove(self, tasks: Sequence[ProofTask]) -> list[Verdict | None]:
+        CALLS.append(("prove", len(tasks)))
+        return [None, *ArithProver().prove(tasks[1:])]
+
+
+@hookimpl(specname="afcheck_register_provers")
+def _register_none(register):  # type: ignore[no-untyped-def]
+    register("none", lambda options: NoneProver(), description="test prover that gives None")
