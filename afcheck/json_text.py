@@ -29,7 +29,8 @@ from json import scanner as _json_scanner
 from typing import Any
 
 _SAMPLE = {"text": "a\\b \"q\" é ⊤ \n", "n": [1, -2.5, 1e100, 0.1, True, None],
-           "nested": {"b": [], "a": {}}, "empty": "", "nan": float("nan")}
+           "nested": {"b": [], "a": {}}, "empty": "", "nan": float("nan"),
+           "int keys": {2: "two", 1: "one"}, "tuple": (1, "x")}
 """One of each kind of value a record holds, with keys out of order (for ``sort_keys``)."""
 _TEXTS = (json.dumps(_SAMPLE, ensure_ascii=False), json.dumps(_SAMPLE), "[]", '"x"', "1.5")
 """The decoder's check: texts of every kind of value, as the encoder writes them."""

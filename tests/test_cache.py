@@ -30,6 +30,14 @@ def test_store_round_trip_and_info(tmp_path: Path) -> None:
     assert cache.clear() == 2 and cache.info()["entries"] == {}
 
 
+def test_a_key_asked_twice_in_a_batch_is_one_hit_or_one_miss(tmp_path: Path) -> None:
+    cache = Cache(tmp_path / "c.sqlite")
+    cache.put_many("formalise", [(key("a"), {"status": "ok"})])
+    found = cache.get_many("formalise", [key("a"), key("b"), key("a"), key("b"), key("a")])
+    assert found == {key("a"): {"status": "ok"}}
+    assert (cache.hits, cache.misses) == (1, 1)
+
+
 def run(p: pytest.Pytester, *args: str) -> pytest.RunResult:
     return p.runpytest("demo", "--afcheck-plugin", "arith", "--tb=line", *args)
 

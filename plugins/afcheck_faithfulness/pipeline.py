@@ -37,6 +37,7 @@ T = TypeVar("T")
 R = TypeVar("R")
 C = TypeVar("C")
 K = TypeVar("K")
+G = TypeVar("G")
 
 
 @dataclass(frozen=True)
@@ -138,7 +139,7 @@ class _Work(Generic[K, T, R]):
         self.results, self.seconds = batch.results, batch.seconds
 
 
-def _work_of(groups: dict[K, _Work[Any, T, R]], key: K) -> _Work[Any, T, R]:
+def _work_of(groups: dict[G, _Work[K, T, R]], key: G) -> _Work[K, T, R]:
     work = groups.get(key)
     if work is None:
         work = groups[key] = _Work()
