@@ -23,6 +23,7 @@ reads it or raises its own error.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from json import encoder as _json_encoder
 from json import scanner as _json_scanner
@@ -93,4 +94,16 @@ def decoder() -> Callable[[str], Any]:
         same = False
     return decode if same else json.loads
 
-    return decode
+
+def utf8_safe(text: str) -> str:
+    """JSON ``text`` with each lone surrogate (a model's reply can decode to one) written as
+    a ``\\uXXXX`` escape, which reads back to the same value: UTF-8, which files and SQLite
+    hold, cannot hold one. Outside strings JSON has only ASCII, so each is in a string."""
+    # isascii() reads a flag of the string, where a search reads all of it: most records are
+    # ASCII, and a search of the others finds nothing but costs as much.
+    if text.isascii() or not _SURROGATE.search(text):
+        return text
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")

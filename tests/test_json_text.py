@@ -117,3 +117,13 @@ def test_a_c_scanner_that_cannot_be_made_or_reads_another_value_is_not_used(
     monkeypatch.setattr(json_scanner, "c_make_scanner", wrong)
     decode = json_text.decoder()
     assert decode is json.loads
+
+
+def test_utf8_safe_text_reads_back_the_same_and_is_utf8() -> None:
+    value = {"a": "é \ud800 ⊤ \udfff", "b": ["plain"]}
+    text = json_text.utf8_safe(json.dumps(value, ensure_ascii=False))
+    text.encode("utf-8")  # raises on a lone surrogate
+    assert json.loads(text) == value
+    assert "é" in text and "⊤" in text
+    plain = json.dumps({"a": "é"}, ensure_ascii=False)
+    assert json_text.utf8_safe(plain) is plain

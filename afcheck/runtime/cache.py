@@ -32,8 +32,6 @@ of its keys can be met again, and they must not be misread.
 
 from __future__ import annotations
 
-import json
-import re
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -55,7 +53,6 @@ from afcheck.types import (
 
 FORMAT = 1
 """Bumped when the stored records change shape; older entries are then ignored."""
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def default_dir() -> Path:
@@ -133,9 +130,7 @@ def _stored(value: Any) -> str:
     """``value`` as the JSON text SQLite stores. SQLite takes only UTF-8, which a lone
     surrogate is not: such a record is stored with ``\\uXXXX`` escapes, which read back
     to the same value."""
-    text = _VALUE_JSON(value)
-    # isascii() reads a flag of the string: most records are ASCII and need no search.
-    return text if text.isascii() or not _SURROGATE.search(text) else json.dumps(value)
+    return json_text.utf8_safe(_VALUE_JSON(value))
 
 
 _VALUE_JSON = json_text.encoder(ensure_ascii=False)

@@ -11,7 +11,6 @@ whether or not other methods could have been in it.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import afcheck
@@ -37,20 +36,11 @@ class JsonReporter:
             handle.write("\n ]\n}\n")
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
 def _dumps(value: Any, indent: int | None = None) -> str:
-    """JSON text with non-ASCII characters as they are, except lone surrogates (a model's
-    reply can decode to one), which UTF-8 cannot hold: they are written as ``\\uXXXX``, which
-    reads back to the same value. Outside strings JSON has only ASCII, so each is in one."""
-    text = (json.dumps(value, indent=indent, ensure_ascii=False) if indent is not None
-            else _ENCODER(value))
-    # isascii() reads a flag of the string, where a search reads all of it: most step
-    # records are ASCII, and a search of the others finds nothing but costs as much.
-    if text.isascii() or not _SURROGATE.search(text):
-        return text
-    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    """JSON text with non-ASCII characters as they are, except lone surrogates
+    (:func:`afcheck.json_text.utf8_safe`)."""
+    return json_text.utf8_safe(json.dumps(value, indent=indent, ensure_ascii=False)
+                               if indent is not None else _ENCODER(value))
 
 
 _ENCODER = json_text.encoder(ensure_ascii=False)
