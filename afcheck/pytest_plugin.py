@@ -20,6 +20,7 @@ import types
 import warnings
 import weakref
 from collections.abc import Iterator
+from contextlib import AbstractContextManager, nullcontext
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -366,16 +367,12 @@ def _progress(config: pytest.Config) -> Progress:
     from afcheck.runtime.progress import Progress, log_interval
 
     reporter = config.pluginmanager.get_plugin("terminalreporter")
-    capture = config.pluginmanager.get_plugin("capturemanager")
     quiet = config.getoption("verbose", 0) < 0
     if reporter is None or quiet:
         return Progress(enabled=False)
 
     def write(text: str) -> None:
-        if capture is None:
-            reporter.write(text, flush=True)
-            return
-        with capture.global_and_fixture_disabled():
+        with _uncaptured(config):
             reporter.write(text, flush=True)
 
     return Progress(enabled=True, write=write,
@@ -521,12 +518,14 @@ def _execute(run: Run, session: pytest.Session) -> None:
 def _print_traceback(session: pytest.Session, exc: BaseException) -> None:
     """``exc``'s traceback on stderr past pytest's capturing, which ``pytest.exit`` would
     otherwise drop with the item's output."""
-    capture = session.config.pluginmanager.get_plugin("capturemanager")
-    if capture is None:
+    with _uncaptured(session.config):
         traceback.print_exception(exc, file=sys.stderr)
-        return
-    with capture.global_and_fixture_disabled():
-        traceback.print_exception(exc, file=sys.stderr)
+
+
+def _uncaptured(config: pytest.Config) -> AbstractContextManager[None]:
+    """A context in which output goes past pytest's capturing (none to pass without it)."""
+    capture = config.pluginmanager.get_plugin("capturemanager")
+    return nullcontext() if capture is None else capture.global_and_fixture_disabled()
 
 
 class BadRecordError(AfcheckError):
