@@ -615,7 +615,6 @@ class Run:
         return True
 
 
-
 def _alike(cases: Sequence[Case[object]], method: Callable[[str], AnyMethod]
            ) -> list[tuple[Case[object], tuple[tuple[str, Choice], ...], int]]:
     """The first of each group of cases that make the same choices (the same objects: a
