@@ -161,6 +161,9 @@ def defaults(args: list[str]) -> list[str]:
     of a run, looking for exceptions that case items do not leave behind.
     ``-p no:xdist``: pytest-xdist, when installed, costs a second at start-up, and afcheck
     refuses its ``-n`` anyway (a run decides and gates over all items at once).
+    ``-p no:anyio``: anyio's pytest plugin, installed with the HTTP client, imports its
+    asyncio and trio back ends at start-up (0.2 s) for async tests that case items are not;
+    a session that also runs anyio tests gives ``-p anyio``.
     Options given later on the command line win.
     """
     added = []
@@ -179,6 +182,8 @@ def defaults(args: list[str]) -> list[str]:
     if not any(a in ("-n", "--dist") or a.startswith(("-n", "--numprocesses", "--dist"))
                for a in args):
         added += ["-p", "no:xdist"]
+    if not any("anyio" in a for a in args):
+        added += ["-p", "no:anyio"]
     return added
 
 

@@ -55,7 +55,8 @@ def test_bad_option_value_is_one_line() -> None:
 
 
 def test_pytest_defaults_give_way_to_the_users_choices() -> None:
-    hypothesis = ["-p", "no:hypothesispytest", "-p", "no:unraisableexception", "-p", "no:xdist"]
+    hypothesis = ["-p", "no:hypothesispytest", "-p", "no:unraisableexception", "-p", "no:xdist",
+                  "-p", "no:anyio"]
     assert cli.defaults(["suites/x"]) == ["--tb=line", "-rN", "-s", "-p", "no:logging",
                                           *hypothesis]
     assert cli.defaults(["suites/x", "--tb=short", "--capture=fd", "--log-level=INFO"]) == (
@@ -63,6 +64,7 @@ def test_pytest_defaults_give_way_to_the_users_choices() -> None:
     assert cli.defaults(["suites/x", "-rs"]) == ["--tb=line", "-s", "-p", "no:logging",
                                                  *hypothesis]
     assert "no:xdist" not in cli.defaults(["suites/x", "-n", "2"])  # refused with one line
+    assert "no:anyio" not in cli.defaults(["suites/x", "tests/test_async.py", "-p", "anyio"])
 
 
 def test_help_is_afchecks_own(capsys: pytest.CaptureFixture[str]) -> None:
