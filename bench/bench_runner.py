@@ -10,11 +10,16 @@ Every figure comes from the ``afcheck`` command run as a subprocess, the way a u
 with the ``regex`` perturber, the ``literal`` formaliser and the ``smt`` prover:
 
 - ``runner_overhead``: (wall time − seconds inside the backends) / wall time of a run with an
-  empty cache; the backend seconds are the ``timings`` of the ``--json`` result file;
+  empty cache; the backend seconds are the ``timings`` of the ``--json`` result file. The
+  same seconds unshared: ``runner_own_s`` and ``runner_own_ms_per_step`` (information only: a
+  share falls with slower backends and rises with faster ones, these do not);
 - ``collection_s``: wall time of ``afcheck SUITE --co -q``;
 - ``cached_steps_per_s``: steps / wall time of the same command again on the filled cache;
 - ``peak_rss_mb``: the largest resident set of the first run (``wait4`` of that process; with
-  ``--jobs`` > 1 the pool's workers are counted one at a time, not summed).
+  the prover's pool the workers are counted one at a time, not summed).
+
+The ``smt`` prover runs with its own default of one worker process per CPU (a batch too small
+to pay for a pool stays in the process) unless ``--jobs`` says otherwise.
 
 Prints ``name value target`` lines (``-`` where a figure is information only) and exits 0 even
 when a target is missed: the figures are information, not tests. Progress goes to stderr.
@@ -174,9 +179,9 @@ def timed(args: Sequence[str], cwd: Path, env: dict[str, str], timeout_s: float,
                      usage.ru_utime + usage.ru_stime)
 
 
-def run_args(suite: Path, result: Path, cache_dir: Path, jobs: int) -> list[str]:
+def run_args(suite: Path, result: Path, cache_dir: Path, jobs: int | None) -> list[str]:
     args = [str(suite.name), "-q", "--json", str(result), "--cache-dir", str(cache_dir)]
-    if jobs > 1:
+    if jobs is not None:
         args += ["--prover-opt", f"jobs={jobs}"]
     return args
 
@@ -206,7 +211,7 @@ def log(message: str) -> None:
 # -- the figures ------------------------------------------------------------------------------
 
 
-def measure(work: Path, scale: int, jobs: int, env: dict[str, str],
+def measure(work: Path, scale: int, jobs: int | None, env: dict[str, str],
             exclude: frozenset[str] = frozenset(), limit_s: float | None = None) -> list[Figure]:
     suite = work / SUITE
     limit_s = limit_s or 60 + SECONDS_PER_STEP_LIMIT * scale
@@ -246,7 +251,7 @@ def measure(work: Path, scale: int, jobs: int, env: dict[str, str],
     return figures
 
 
-def pytest_floor(work: Path, suite: Path, scale: int, jobs: int, env: dict[str, str],
+def pytest_floor(work: Path, suite: Path, scale: int, jobs: int | None, env: dict[str, str],
                  limit_s: float, cached: Timed) -> list[Figure]:
     """The cached run against pytest's own run of as many no-op parametrised tests (with the
     pytest plugins the ``afcheck`` command leaves out left out too), alternated in this
@@ -286,14 +291,17 @@ def pytest_floor(work: Path, suite: Path, scale: int, jobs: int, env: dict[str, 
 def first_run_figures(run: Timed, result: dict[str, Any]) -> list[Figure]:
     timings: dict[str, float] = result.get("timings", {})
     inside = sum(timings.values())
-    overhead = (run.wall_s - inside) / run.wall_s
+    own = run.wall_s - inside
+    steps = len(result.get("steps", []))
     figures = [
-        Figure("runner_overhead", overhead, TARGETS["runner_overhead"]),
+        Figure("runner_overhead", own / run.wall_s, TARGETS["runner_overhead"]),
+        Figure("runner_own_s", own),
+        Figure("runner_own_ms_per_step", 1000 * own / steps if steps else None),
         Figure("first_wall_s", run.wall_s),
         Figure("backend_s", inside),
     ]
     figures += [Figure(f"backend_{stage}_s", seconds) for stage, seconds in timings.items()]
-    figures.append(Figure("cases_in_json", len(result.get("steps", []))))
+    figures.append(Figure("cases_in_json", steps))
     figures.append(Figure("peak_rss_mb", run.peak_rss_mb, TARGETS["peak_rss_mb"]))
     return figures
 
@@ -307,7 +315,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--scale", type=int, default=SCALE, help=f"steps (default {SCALE})")
     parser.add_argument("--quick", action="store_true",
                         help=f"{QUICK_SCALE} steps instead of {SCALE}")
-    parser.add_argument("--jobs", type=int, default=1, help="smt prover processes (default 1)")
+    parser.add_argument("--jobs", type=int, default=None,
+                        help="smt prover processes (default: the prover's own, one per CPU)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
     parser.add_argument("--limit-s", type=float, default=None,
                         help="time limit per command (default 60 s + 0.03 s per step; "
