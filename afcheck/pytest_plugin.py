@@ -378,9 +378,23 @@ def _decided_report(item: CaseItem, run: Run) -> pytest.TestReport | None:
     duration = timing.perf_counter() - precise
     stop = timing.time()
     return pytest.TestReport(
-        item.nodeid, item.location, {x: 1 for x in item.keywords}, outcome, longrepr, "call",
+        item.nodeid, item.location, _keywords(item), outcome, longrepr, "call",
         [(f"Captured {key} {when}", content) for when, key, content in item._report_sections],
         duration, start, stop, user_properties=item.user_properties)
+
+
+def _keywords(item: CaseItem) -> dict[str, int]:
+    """A report's keywords, ``{x: 1 for x in item.keywords}`` as pytest makes them: the
+    item's own (its name, its marks), then its suite's and the suite's parents' (the same for
+    every item of the suite, read once per suite)."""
+    own = getattr(item.keywords, "_markers", None)  # pytest's NodeKeywords: the item's own
+    parent = item.parent
+    if not isinstance(own, dict) or not isinstance(parent, SuiteDirectory):
+        return {x: 1 for x in item.keywords}
+    keywords = dict.fromkeys(own, 1)
+    # Those of the suite the item has too keep their place, as in NodeKeywords' iteration.
+    keywords.update(parent.item_keywords)
+    return keywords
 
 
 def _passed(item: pytest.Item, when: Literal["setup", "teardown"]) -> pytest.TestReport:
@@ -482,6 +496,13 @@ class SuiteDirectory(pytest.Directory):
         if isinstance(excinfo.value, AfcheckError):
             return printable(str(excinfo.value))
         return super().repr_failure(excinfo)
+
+    @cached_property
+    def item_keywords(self) -> dict[str, int]:
+        """The keywords each of its items' reports has from this folder and its parents,
+        read when the first item is reported (a mark added to the folder later is not in
+        them)."""
+        return dict.fromkeys(self.keywords, 1)
 
 
 class CaseFailed(Exception):

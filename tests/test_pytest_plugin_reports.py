@@ -69,6 +69,7 @@ def test_direct_report_equals_the_hooks_for_passed_failed_and_skipped(
         assert fields(direct) == fields(hooked), nodeid
         assert direct.duration >= 0 and direct.start <= direct.stop, nodeid
     failed = [direct for _, direct, _ in pairs if direct is not None and direct.failed]
+    assert failed
     # The long report shows the method's details only where the traceback style asks for it.
     assert all(bool(d.longreprtext.strip()) == (tb != "line") for d in failed)
 
@@ -102,3 +103,22 @@ def test_decided_items_skip_the_report_hook_unless_a_plugin_implements_it(
              for r in fast.getreports("pytest_runtest_logreport")]
             == [(r.nodeid, r.outcome, r.longrepr is None)
                 for r in hooked.getreports("pytest_runtest_logreport")])
+
+
+def test_direct_keywords_are_the_items_marks_then_its_suites_in_pytests_order(
+        demo: pytest.Pytester) -> None:
+    demo.makeconftest(
+        "def pytest_configure(config):\n"
+        "    for name in ('slow', 'suite_wide'):\n"
+        "        config.addinivalue_line('markers', name + ': a mark')\n"
+        "def pytest_collection_modifyitems(items):\n"
+        "    items[0].parent.add_marker('suite_wide')\n"
+        "    for item in items:\n"
+        "        item.add_marker('slow')\n"
+        "        item.add_marker('suite_wide')  # the suite has it too: one key, the item's place\n")
+    pairs = both(demo)
+    for nodeid, direct, hooked in pairs:
+        assert direct is not None, nodeid
+        assert list(direct.keywords) == list(hooked.keywords), nodeid
+        assert {"slow", "suite_wide", "demo"} <= set(direct.keywords)
+        assert fields(direct) == fields(hooked), nodeid
