@@ -159,6 +159,8 @@ def defaults(args: list[str]) -> list[str]:
     at the end of a run for statistics that case items never have.
     ``-p no:unraisableexception``: it runs full garbage collections over every item at the end
     of a run, looking for exceptions that case items do not leave behind.
+    ``-p no:subtests``: pytest's ``subtests`` fixture, which case items never take; its
+    report-status hook looks up every item's count of failed subtests.
     ``-p no:xdist``: pytest-xdist, when installed, costs a second at start-up, and afcheck
     refuses its ``-n`` anyway (a run decides and gates over all items at once).
     ``-p no:anyio``: anyio's pytest plugin, installed with the HTTP client, imports its
@@ -179,6 +181,8 @@ def defaults(args: list[str]) -> list[str]:
         added += ["-p", "no:hypothesispytest"]
     if not any("unraisable" in a for a in args):
         added += ["-p", "no:unraisableexception"]
+    if not any("subtests" in a for a in args):
+        added += ["-p", "no:subtests"]
     if not any(a in ("-n", "--dist") or a.startswith(("-n", "--numprocesses", "--dist"))
                for a in args):
         added += ["-p", "no:xdist"]

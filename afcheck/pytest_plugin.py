@@ -14,6 +14,7 @@ batched execution, and each item then reports its own status, which the run deci
 from __future__ import annotations
 
 import bdb
+import os
 import sys
 import traceback
 import types
@@ -27,9 +28,11 @@ from typing import TYPE_CHECKING, Literal
 
 import pluggy
 import pytest
+from _pytest import timing
 from _pytest._code.code import ExceptionInfo, ReprFileLocation, TerminalRepr
 from _pytest._io import TerminalWriter
 from _pytest.pathlib import absolutepath
+from _pytest.skipping import xfailed_key
 from pytest import CallInfo
 
 from afcheck import options as opts
@@ -178,7 +181,7 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
     from _pytest.warnings import catch_warnings_for_item
 
     run = config.stash.get(run_key, None)
-    phases, fast = _phases_read(config), True
+    phases, fast, direct = _phases_read(config), True, _direct(config)
     hooks: dict[Path, pluggy.HookRelay] = {}
     items = session.items
     # pytest's own filters (ini, -W, its defaults) for the whole loop; the inner record keeps
@@ -190,7 +193,7 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
                 ihook = hooks.get(item.path)
                 if ihook is None:
                     ihook = hooks[item.path] = item.ihook
-                _report(item, ihook, phases)
+                _report(item, ihook, phases, run if direct else None)
                 if caught:
                     for message in caught:
                         ihook.pytest_warning_recorded.call_historic(kwargs={
@@ -201,7 +204,7 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
                 nextitem = items[index + 1] if index + 1 < len(items) else None
                 config.hook.pytest_runtest_protocol(item=item, nextitem=nextitem)
                 # The code that ran may have registered a plugin.
-                phases, fast = _phases_read(config), _fast(config)
+                phases, fast, direct = _phases_read(config), _fast(config), _direct(config)
             if session.shouldfail:
                 raise session.Failed(session.shouldfail)
             if session.shouldstop:
@@ -231,6 +234,18 @@ _PHASE_READERS = frozenset({"_pytest.terminal.TerminalReporter",
 report, except the terminal's ``times`` style and ``--durations`` (:func:`_phases_read`):
 with only these listening, a case item's setup and teardown reports, which always pass, are
 not made."""
+_REPORT_PLUGINS = frozenset({"_pytest.runner", "_pytest.skipping", "_pytest.unittest",
+                             "_pytest.tmpdir", "pytest_benchmark.plugin",
+                             "_hypothesis_pytestplugin"})
+"""The plugins whose ``pytest_runtest_makereport`` gives a case item with a decided result
+the report :func:`_decided_report` makes directly: pytest's own report
+(``TestReport.from_item_and_call``); the skipping plugin's wrapper, which changes a report
+only for an ``xfail`` exception (an XFAILED item, which keeps the hook) or an xfail mark
+evaluated in the item's setup (the stash entry :func:`_decided_report` checks); and
+wrappers that act only for items a case item is not: unittest's ``TestCaseFunction``, a
+test that takes pytest-benchmark's ``benchmark`` argument, a test hypothesis ran (the
+section and statistics it adds), and the record the ``tmp_path`` fixture reads when it is
+torn down (a case item requests no fixture)."""
 shortcuts_key = pytest.StashKey[bool]()
 
 
@@ -257,6 +272,13 @@ def _phases_read(config: pytest.Config) -> bool:
             or not _only_known(config.hook.pytest_runtest_logreport, _PHASE_READERS))
 
 
+def _direct(config: pytest.Config) -> bool:
+    """Whether a decided case item's call report may be made without the
+    ``pytest_runtest_makereport`` hook: only the plugins of :data:`_REPORT_PLUGINS`
+    implement it."""
+    return _only_known(config.hook.pytest_runtest_makereport, _REPORT_PLUGINS)
+
+
 def _shortcuts(session: pytest.Session) -> bool:
     """Whether case items may skip parts of pytest's protocol: a session of case items alone
     (an ordinary test's fixtures are set up and torn down by pytest's protocol around the
@@ -281,15 +303,31 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     """
     if not isinstance(item, CaseItem) or not _shortcuts(item.session):
         return None
-    _report(item, item.ihook, _phases_read(item.config))
+    config = item.config
+    _report(item, item.ihook, _phases_read(config),
+            config.stash.get(run_key, None) if _direct(config) else None)
     return True
 
 
-def _report(item: CaseItem, ihook: pluggy.HookRelay, phases: bool) -> None:
-    """Run a case item's call and log its reports (the shorter protocol's body)."""
+def _report(item: CaseItem, ihook: pluggy.HookRelay, phases: bool, run: Run | None) -> None:
+    """Run a case item's call and log its reports (the shorter protocol's body); with the
+    ``run`` whose results it may report without ``pytest_runtest_makereport``
+    (:func:`_direct`), a decided item's call report is made directly."""
     ihook.pytest_runtest_logstart(nodeid=item.nodeid, location=item.location)
     if phases:
         ihook.pytest_runtest_logreport(report=_passed(item, "setup"))
+    report = None if run is None else _decided_report(item, run)
+    if report is not None:
+        ihook.pytest_runtest_logreport(report=report)
+    else:
+        _call_and_report(item, ihook)
+    if phases:
+        ihook.pytest_runtest_logreport(report=_passed(item, "teardown"))
+    ihook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)
+
+
+def _call_and_report(item: CaseItem, ihook: pluggy.HookRelay) -> None:
+    """Run a case item's call through pytest's ``CallInfo`` and its report hook, and log it."""
     call = CallInfo.from_call(item.runtest, "call", reraise=(pytest.exit.Exception,
                                                               KeyboardInterrupt))
     report = ihook.pytest_runtest_makereport(item=item, call=call)
@@ -303,9 +341,60 @@ def _report(item: CaseItem, ihook: pluggy.HookRelay, phases: bool) -> None:
         # found, in collections that each walk every young object.
         traceback.clear_frames(call.excinfo.tb)
     del call
-    if phases:
-        ihook.pytest_runtest_logreport(report=_passed(item, "teardown"))
-    ihook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)
+
+
+def _decided_report(item: CaseItem, run: Run) -> pytest.TestReport | None:
+    """The call report ``pytest_runtest_makereport`` gives a case item whose result ``run``
+    holds, made without calling :meth:`CaseItem.runtest` and the hook: the same fields
+    ``TestReport.from_item_and_call`` fills from the exception ``runtest`` raises, without
+    raising one (``tests/test_pytest_plugin_reports.py`` holds the two equal). None where
+    the hook must make it: a run not executed yet, an XFAILED item (the skipping plugin turns
+    its exception into the report), an xfail mark evaluated for the item, a skipped item
+    without a line."""
+    if not run.executed or item.stash.get(xfailed_key, None):
+        return None
+    start, precise = timing.time(), timing.perf_counter()
+    try:
+        result = run.item(item.case.case_id)
+    except KeyError:  # not in the run: the hook reports the error ``runtest`` raises
+        return None
+    status = result.status
+    longrepr: tuple[str, int, str] | TerminalRepr | None = None
+    outcome: Literal["passed", "failed", "skipped"]
+    if status is Status.PASSED:
+        outcome = "passed"
+    elif status is Status.FAILED:
+        outcome, longrepr = "failed", item.failure_repr(result)
+    elif status is Status.SKIPPED:
+        path, line, _ = item.reportinfo()
+        if line is None:
+            return None
+        # pytest's text of a skip raised at the item's location (``ExceptionInfo.exconly``).
+        skip = pytest.skip.Exception(_message(result), _use_item_location=True)
+        text = "".join(traceback.format_exception_only(type(skip), skip)).rstrip()
+        outcome, longrepr = "skipped", (os.fspath(path), line + 1, text)
+    else:
+        return None
+    duration = timing.perf_counter() - precise
+    stop = timing.time()
+    return pytest.TestReport(
+        item.nodeid, item.location, _keywords(item), outcome, longrepr, "call",
+        [(f"Captured {key} {when}", content) for when, key, content in item._report_sections],
+        duration, start, stop, user_properties=item.user_properties)
+
+
+def _keywords(item: CaseItem) -> dict[str, int]:
+    """A report's keywords, ``{x: 1 for x in item.keywords}`` as pytest makes them: the
+    item's own (its name, its marks), then its suite's and the suite's parents' (the same for
+    every item of the suite, read once per suite)."""
+    own = getattr(item.keywords, "_markers", None)  # pytest's NodeKeywords: the item's own
+    parent = item.parent
+    if not isinstance(own, dict) or not isinstance(parent, SuiteDirectory):
+        return {x: 1 for x in item.keywords}
+    keywords = dict.fromkeys(own, 1)
+    # Those of the suite the item has too keep their place, as in NodeKeywords' iteration.
+    keywords.update(parent.item_keywords)
+    return keywords
 
 
 def _passed(item: pytest.Item, when: Literal["setup", "teardown"]) -> pytest.TestReport:
@@ -408,6 +497,13 @@ class SuiteDirectory(pytest.Directory):
             return printable(str(excinfo.value))
         return super().repr_failure(excinfo)
 
+    @cached_property
+    def item_keywords(self) -> dict[str, int]:
+        """The keywords each of its items' reports has from this folder and its parents,
+        read when the first item is reported (a mark added to the folder later is not in
+        them)."""
+        return dict.fromkeys(self.keywords, 1)
+
 
 class CaseFailed(Exception):
     """Raised by a case item whose method judged it failed."""
@@ -443,8 +539,7 @@ class CaseItem(pytest.Item):
         item = run.item(self.case.case_id)
         if item.status is Status.PASSED:
             return
-        # Messages quote model outputs and data: shown with escapes, never acted on.
-        message = printable(item.outcome.message, newlines=False)
+        message = _message(item)
         if item.status is Status.SKIPPED:
             # Reported at the record's data line, not at this module.
             raise pytest.skip.Exception(message, _use_item_location=True)
@@ -456,17 +551,21 @@ class CaseItem(pytest.Item):
         self, excinfo: ExceptionInfo[BaseException], style: TracebackStyle | None = None
     ) -> str | TerminalRepr:
         if isinstance(excinfo.value, CaseFailed):
-            item = excinfo.value.item
-            path, line, _ = self.reportinfo()
-            crash = ReprFileLocation(
-                str(path), int(line or 0) + 1,
-                printable(f"{self.case.name}: {item.outcome.message}", newlines=False))
-            # Under --tb=line pytest prints the long form and the crash line: keep it one line.
-            short = self.config.getoption("tbstyle", "auto") in ("line", "no")
-            return _CaseRepr("" if short else printable(item.outcome.details), crash)
+            return self.failure_repr(excinfo.value.item)
         if isinstance(excinfo.value, AfcheckError):
             return printable(f"afcheck: {excinfo.value}")
         return super().repr_failure(excinfo)
+
+    def failure_repr(self, item: ItemResult[object]) -> _CaseRepr:
+        """The long report of this item failed with ``item``: its details, and its message
+        as the crash line."""
+        path, line, _ = self.reportinfo()
+        crash = ReprFileLocation(
+            str(path), int(line or 0) + 1,
+            printable(f"{self.case.name}: {item.outcome.message}", newlines=False))
+        # Under --tb=line pytest prints the long form and the crash line: keep it one line.
+        short = self.config.getoption("tbstyle", "auto") in ("line", "no")
+        return _CaseRepr("" if short else printable(item.outcome.details), crash)
 
     def reportinfo(self) -> tuple[Path | str, int | None, str]:
         source = self.case.source
@@ -490,6 +589,12 @@ class CaseItem(pytest.Item):
         if relative is None:
             relative = known[path] = relpath(absolutepath(path))
         return (relative, line, name)
+
+
+def _message(item: ItemResult[object]) -> str:
+    """The one-line message a skipped or expected failure shows."""
+    # Messages quote model outputs and data: shown with escapes, never acted on.
+    return printable(item.outcome.message, newlines=False)
 
 
 def _execute(run: Run, session: pytest.Session) -> None:

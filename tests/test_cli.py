@@ -55,8 +55,8 @@ def test_bad_option_value_is_one_line() -> None:
 
 
 def test_pytest_defaults_give_way_to_the_users_choices() -> None:
-    hypothesis = ["-p", "no:hypothesispytest", "-p", "no:unraisableexception", "-p", "no:xdist",
-                  "-p", "no:anyio"]
+    hypothesis = ["-p", "no:hypothesispytest", "-p", "no:unraisableexception",
+                  "-p", "no:subtests", "-p", "no:xdist", "-p", "no:anyio"]
     assert cli.defaults(["suites/x"]) == ["--tb=line", "-rN", "-s", "-p", "no:logging",
                                           *hypothesis]
     assert cli.defaults(["suites/x", "--tb=short", "--capture=fd", "--log-level=INFO"]) == (
