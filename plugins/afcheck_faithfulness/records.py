@@ -180,8 +180,10 @@ class CaseResult:
     @property
     def tc_fail(self) -> int:
         """How many of the two formalisations do not type-check (0, 1 or 2)."""
-        return sum(f is not None and f.status is FormalisationStatus.TC_FAIL
-                   for f in (self.original, self.perturbed))
+        # Two terms, not a sum over a generator: the metrics ask it of every case.
+        original, perturbed = self.original, self.perturbed
+        return ((original is not None and original.status is FormalisationStatus.TC_FAIL)
+                + (perturbed is not None and perturbed.status is FormalisationStatus.TC_FAIL))
 
     @property
     def outcome(self) -> Outcome:
@@ -206,7 +208,9 @@ class CaseResult:
         """Faithful → passed; any failure event → failed; otherwise skipped."""
         if self.excluded:
             return Status.SKIPPED
-        if self.failure_events:
+        # :attr:`failure_events` without its tuple: an included case has an event exactly
+        # when one of these holds.
+        if self.error_induction or self.silent_correction or self.af_failure:
             return Status.FAILED
         if self.outcome is Outcome.FAITHFUL:
             return Status.PASSED
