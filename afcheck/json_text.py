@@ -68,6 +68,11 @@ def encoder(*, ensure_ascii: bool = True, sort_keys: bool = False,
     return encode if same else kept.encode
 
 
+string_text: Callable[[str], str] = _json_encoder.encode_basestring
+"""The JSON text of a string as :func:`encoder` with ``ensure_ascii=False`` writes it (the
+C function the C encoder calls for each string; lone surrogates kept)."""
+
+
 def decoder() -> Callable[[str], Any]:
     """A function that gives ``json.loads(text)`` for ``text`` (see the module docstring)."""
     make = getattr(_json_scanner, "c_make_scanner", None)

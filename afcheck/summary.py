@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from afcheck import json_text
 from afcheck.errors import LoadError
 from afcheck.method import AnyMethod, ItemResult, JsonObject, MethodSummary
 
@@ -81,9 +82,44 @@ class RunSummary:
         data["status"] = item.status.value
         return data
 
+    def record_texts(self) -> Iterator[str]:
+        """The JSON text of each item's :meth:`record`, in order: what
+        ``json_text.encoder(ensure_ascii=False)`` writes for it, made UTF-8-safe
+        (:func:`~afcheck.json_text.utf8_safe`).
+
+        A method may have ``to_json_text(result)``: the text of its ``to_json(result)``, a
+        record with the same top-level keys for every result. Its items' texts are then that
+        text with the keys :meth:`record` adds written after it; which of ``case_id`` and
+        ``group`` those are is read once, from the method's record of its first item."""
+        named: dict[str, tuple[bool, bool]] = {}
+        """Per method with a text: whether its records name ``case_id`` and ``group``."""
+        for item in self.items:
+            method = item.case.method
+            text_of: Callable[[object], str] | None = getattr(
+                self.implementations.get(method), "to_json_text", None)
+            if text_of is None or isinstance(item.result, LoadError):
+                yield json_text.utf8_safe(_ENCODE(self.record(item)))
+                continue
+            names = named.get(method)
+            if names is None:
+                keys = self.implementations[method].to_json(item.result)
+                names = named[method] = ("case_id" in keys, "group" in keys)
+            text = text_of(item.result)
+            tail = [] if len(text) == 2 else [""]  # "{}": no member before the first added
+            if not names[0]:
+                tail.append(f'"case_id": {_ENCODE(item.case.case_id)}')
+            if not names[1]:
+                tail.append(f'"group": {_ENCODE(item.case.group)}')
+            tail.append(f'"method": {_ENCODE(method)}')
+            tail.append(f'"status": {_ENCODE(item.status.value)}}}')
+            yield json_text.utf8_safe(text[:-1] + ", ".join(tail))
+
     def groups(self) -> dict[tuple[str, str], list[ItemResult[object]]]:
         """Items by (method, group), in order of first appearance."""
         out: dict[tuple[str, str], list[ItemResult[object]]] = {}
         for item in self.items:
             out.setdefault((item.case.method, item.case.group), []).append(item)
         return out
+
+
+_ENCODE = json_text.encoder(ensure_ascii=False)

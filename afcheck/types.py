@@ -9,7 +9,8 @@ method's own item and result records are its package's (``afcheck_faithfulness.r
 
 Every record is a frozen dataclass with no behaviour beyond small derived properties;
 stages never mutate what they receive, they return new records (``dataclasses.replace``).
-:func:`to_json` writes any of them, or any method's dataclass records, as plain JSON data.
+:func:`to_json` writes any of them, or any method's dataclass records, as plain JSON data;
+:func:`to_json_text` writes the JSON text of that data without making it.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import enum
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
+
+from afcheck import json_text
 
 
 class Side(str, enum.Enum):
@@ -189,3 +192,70 @@ def _converter(names: tuple[str, ...]) -> Callable[[Any], dict[str, Any]]:
 
 _PLAIN = frozenset({str, int, float, bool, type(None)})
 _CONVERTERS: dict[type, Callable[[Any], dict[str, Any]]] = {}
+
+
+def to_json_text(record: Any) -> str:
+    """The text ``json_text.encoder(ensure_ascii=False)`` writes for ``to_json(record)``, the
+    same character for character (lone surrogates kept: see :func:`json_text.utf8_safe`).
+
+    A dataclass is written by one function made for its fields, as :func:`to_json` converts
+    it, but into text: the result file's step records hold about nine records each, and the
+    dicts :func:`to_json` would make for them cost as much again as encoding them. Each
+    field's text comes from a function looked up by the value's type: text, numbers, ``None``,
+    booleans and ``str`` enums by C functions; other values (mappings, sequences, other
+    enums) through :func:`to_json` and the C encoder."""
+    return _TEXT[type(record)](record)
+
+
+class _TextOfType(dict[type, Callable[[Any], str]]):
+    """The text function of each type met, made on first use."""
+
+    def __missing__(self, kind: type) -> Callable[[Any], str]:
+        made = self[kind] = _text_function(kind)
+        return made
+
+
+def _text_function(kind: type) -> Callable[[Any], str]:
+    if hasattr(kind, "__dataclass_fields__"):  # a record (a dataclass itself is a ``type``)
+        return _text_converter(tuple(f.name for f in fields(kind)))
+    if issubclass(kind, enum.Enum):
+        if issubclass(kind, str) and all(str.__str__(m) == m.value for m in kind):
+            # A str enum's member is a str holding its value: the C string encoder writes
+            # that text directly, without the Python-level ``.value`` property.
+            return json_text.string_text
+        return lambda member: to_json_text(member.value)
+    if kind is float:
+        return _float_text
+    return lambda value: _ENCODE(to_json(value))
+
+
+def _float_text(value: float) -> str:
+    """``json``'s text of a float: its ``repr``, except NaN and the infinities."""
+    text = float.__repr__(value)
+    return text if text[-1].isdigit() else _ENCODE(value)
+
+
+def _text_converter(names: tuple[str, ...]) -> Callable[[Any], str]:
+    """:func:`to_json_text` of one dataclass with the fields ``names``: one f-string (a
+    single allocation, where ``+`` would copy the text so far once per field) of each
+    field's key, written once here, and its value's text."""
+    reads = "".join(f"    v{i} = record.{name}\n" for i, name in enumerate(names))
+    # Field names are identifiers: their JSON text is themselves in quotes, with no brace
+    # or quote to escape inside the f-string.
+    members = ", ".join(f'"{name}": {{_TEXT[type(v{i})](v{i})}}' for i, name in enumerate(names))
+    source = f"def convert(record):\n{reads}    return f'{{{{{members}}}}}'\n"
+    scope: dict[str, Any] = {"_TEXT": _TEXT}
+    exec(source, scope)
+    converter: Callable[[Any], str] = scope["convert"]
+    return converter
+
+
+_ENCODE = json_text.encoder(ensure_ascii=False)
+_TEXT = _TextOfType({
+    str: json_text.string_text,
+    int: int.__repr__,
+    bool: {True: "true", False: "false"}.__getitem__,
+    type(None): {None: "null"}.__getitem__,
+})
+"""The text function of each type; C functions for the plain ones (``bool`` before ``int``
+is not needed: a dict looks up the exact type)."""

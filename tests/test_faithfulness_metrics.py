@@ -132,3 +132,24 @@ def test_summary_counts_rules_and_effectiveness() -> None:
     summary = summarise(results)
     assert summary.perturbation_rules == {"given": 1, "number": 1, "operator": 1}
     assert summary.perturbation_effect == {"effective": 1, "ineffective": 1, "unknown": 1}
+
+
+datasets = st.sampled_from(["a", "b", "c"])
+
+
+@given(st.lists(st.tuples(sides, sides, datasets, st.booleans()), max_size=40))
+def test_the_overall_metrics_are_those_of_every_case_counted_together(
+        cases: list[tuple[object, object, str, bool]]) -> None:
+    results = [case(z, zb, d, i, "ineffective" if ex else "")  # type: ignore[arg-type]
+               for i, (z, zb, d, ex) in enumerate(cases)]
+    summary = summarise(results)
+    assert summary.overall == compute(results)
+    assert list(summary.overall.contingency) == [o.value for o in Outcome]
+    assert summary.overall.to_json() == compute(results).to_json()
+
+
+@given(sides, sides)
+def test_tc_fail_counts_the_sides_that_do_not_type_check(z: object, z_bar: object) -> None:
+    r = case(z, z_bar)  # type: ignore[arg-type]
+    assert r.tc_fail == (z == TC) + (z_bar == TC)
+    assert type(r.tc_fail) is int

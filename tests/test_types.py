@@ -1,9 +1,13 @@
-"""The shared records as JSON data (:func:`afcheck.types.to_json`)."""
+"""The shared records as JSON data (:func:`afcheck.types.to_json`) and as JSON text
+(:func:`afcheck.types.to_json_text`)."""
 
 from __future__ import annotations
 
 import enum
+import json
 from dataclasses import dataclass, field
+
+import pytest
 
 from afcheck.types import (
     Formalisation,
@@ -13,6 +17,7 @@ from afcheck.types import (
     Verdict,
     VerdictKind,
     to_json,
+    to_json_text,
 )
 
 
@@ -90,3 +95,57 @@ def test_a_dataclass_itself_is_not_converted_as_a_record() -> None:
 
     assert to_json(Location) is Location
     assert to_json(Location("a.jsonl", 3)) == {"path": "a.jsonl", "line": 3, "record": None}
+
+
+class Level(enum.IntEnum):
+    HIGH = 2
+
+
+class Plain(enum.Enum):
+    ONE = "one"
+
+
+class Tag(str):
+    """A str subclass that is no enum: written as its text, as ``json`` writes it."""
+
+
+@dataclass(frozen=True)
+class Odd:
+    level: Level
+    plain: Plain
+    tag: Tag
+    number: float
+    flag: bool
+    count: int
+    mapping: dict[int, float] = field(default_factory=dict)
+
+
+TEXT_RECORDS = [
+    Formalisation("s/1#original", "literal", FormalisationStatus.OK,
+                  "theorem t : (2 : ℚ) + 3 = 5 := by sorry", usage=Usage(3, 4, 0.5, 0.01, "stop")),
+    Formalisation("k \"q\" \\ \n\t\u2028\x00", "llm", FormalisationStatus.AF_FAIL,
+                  raw_output="lone \ud800 surrogate ⊤ 𝔽", reason="no statement"),
+    Verdict(VerdictKind.REFUTED, "smt", counterexample={"x": "3", "é": "-1/2"},
+            elapsed_s=0.0022777100020903163),
+    Verdict(VerdictKind.INCONCLUSIVE, "smt", elapsed_s=float("nan")),
+    Verdict(VerdictKind.PROVED, "lean", certified=True, elapsed_s=float("inf")),
+    Location("a.json", 3, 7),
+    Outer("o", Inner(Colour.RED, Location("a.json", 3)), (Inner(Colour.RED),),
+          {7: Inner(Colour.RED)}, [1.5, 2, -0.0, 1e300, 5e-324]),
+    Odd(Level.HIGH, Plain.ONE, Tag("tag"), float("-inf"), True, 10**30, {2: 0.1}),
+    [Location("b", 1), None, True, 3, 2.5, "x"],
+    {"a": Colour.RED, "b": (1, "t")},
+    "text", 3, -2.5, True, False, None, Colour.RED, Level.HIGH,
+]
+
+
+@pytest.mark.parametrize("record", TEXT_RECORDS, ids=lambda r: type(r).__name__)
+def test_to_json_text_is_json_dumps_text_of_to_json(record: object) -> None:
+    assert to_json_text(record) == json.dumps(to_json(record), ensure_ascii=False)
+
+
+def test_to_json_text_of_a_dataclass_itself_fails_as_json_dumps_does() -> None:
+    with pytest.raises(TypeError):
+        json.dumps(to_json(Location))
+    with pytest.raises(TypeError):
+        to_json_text(Location)

@@ -16,7 +16,7 @@ from afcheck_faithfulness import pipeline
 from afcheck_faithfulness.kinds import PERTURBER
 from afcheck_faithfulness.metrics import FaithfulnessSummary, summarise
 from afcheck_faithfulness.pipeline import CaseSpec
-from afcheck_faithfulness.records import CaseResult, Step, record
+from afcheck_faithfulness.records import CaseResult, Step, record, record_text
 from afcheck_faithfulness.render import details, one_line
 
 _NO_STEP = Step("", "", "", "", "", "")
@@ -164,6 +164,10 @@ class Faithfulness:
 
     def to_json(self, result: CaseResult) -> JsonObject:
         return record(result, self._spool.get if self._spool is not None else None)
+
+    def to_json_text(self, result: CaseResult) -> str:
+        """The JSON text of :meth:`to_json`, for the result file."""
+        return record_text(result, self._spool.get if self._spool is not None else None)
 
     def summarise(self, items: Sequence[ItemResult[CaseResult]]) -> FaithfulnessSummary:
         return summarise([item.result for item in items])

@@ -210,16 +210,21 @@ class FaithfulnessSummary:
 
 
 def summarise(results: Sequence[CaseResult]) -> FaithfulnessSummary:
-    """The metrics of a run's case results, overall and per dataset."""
+    """The metrics of a run's case results, overall and per dataset.
+
+    Each case is counted once, in its dataset: the overall counts are the datasets' summed
+    (every case is in exactly one), where counting every case again cost as much as the
+    datasets' counting."""
     datasets: dict[str, list[CaseResult]] = {}
     for result in results:
         datasets.setdefault(result.step.dataset, []).append(result)
     rules = Counter(r.perturbation.rule for r in results)
     effect = Counter(_EFFECT[r.perturbation.effective] for r in results
                      if r.perturbation.text is not None)
+    by_dataset = {name: compute(group) for name, group in sorted(datasets.items())}
     return FaithfulnessSummary(
-        overall=compute(results),
-        by_dataset={name: compute(group) for name, group in sorted(datasets.items())},
+        overall=total(by_dataset.values()),
+        by_dataset=by_dataset,
         cases=len(results),
         perturbation_rules=dict(sorted(rules.items())),
         perturbation_effect={name: effect[name] for name in _EFFECT.values()},
@@ -227,6 +232,25 @@ def summarise(results: Sequence[CaseResult]) -> FaithfulnessSummary:
         by_dataset_warnings={name: _warning_counts(group)
                              for name, group in sorted(datasets.items())},
     )
+
+
+def total(groups: Iterable[Metrics]) -> Metrics:
+    """The metrics of the cases of ``groups`` together (groups that share no case): what
+    :func:`compute` gives for all their cases."""
+    n = ei = sc = afo = afp = proved = excluded = tc = 0
+    contingency = dict.fromkeys((o.value for o in Outcome), 0)
+    for m in groups:
+        n += m.N
+        ei += m.error_induction
+        sc += m.silent_correction
+        afo += m.af_fail_original
+        afp += m.af_fail_perturbed
+        proved += m.proved_original
+        excluded += m.excluded
+        tc += m.tc_fail
+        for name, count in m.contingency.items():
+            contingency[name] = contingency.get(name, 0) + count
+    return Metrics(n, ei, sc, afo, afp, proved, contingency, excluded, tc)
 
 
 def _warning_counts(results: Iterable[CaseResult]) -> dict[str, int]:

@@ -8,17 +8,21 @@ The records are frozen dataclasses with no behaviour beyond small derived proper
 Lean records they hold are the core's (:mod:`afcheck.types`), shared with the other Lean
 methods. The codec: :func:`load_perturbation` reads a perturbation back from the result
 cache (the core's :mod:`afcheck.runtime.cache` reads the shared records); :func:`record`
-writes one case to the JSON result file and :class:`CaseRecord` reads what the metrics count
+writes one case to the JSON result file (:func:`record_text` writes its text) and
+:class:`CaseRecord` reads what the metrics count
 of it (for the report and ``afcheck compare``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import enum
+import functools
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from afcheck import json_text
 from afcheck.method import JsonObject
 from afcheck.types import (
     Formalisation,
@@ -29,6 +33,7 @@ from afcheck.types import (
     Verdict,
     VerdictKind,
     to_json,
+    to_json_text,
 )
 
 
@@ -175,8 +180,10 @@ class CaseResult:
     @property
     def tc_fail(self) -> int:
         """How many of the two formalisations do not type-check (0, 1 or 2)."""
-        return sum(f is not None and f.status is FormalisationStatus.TC_FAIL
-                   for f in (self.original, self.perturbed))
+        # Two terms, not a sum over a generator: the metrics ask it of every case.
+        original, perturbed = self.original, self.perturbed
+        return ((original is not None and original.status is FormalisationStatus.TC_FAIL)
+                + (perturbed is not None and perturbed.status is FormalisationStatus.TC_FAIL))
 
     @property
     def outcome(self) -> Outcome:
@@ -201,7 +208,9 @@ class CaseResult:
         """Faithful → passed; any failure event → failed; otherwise skipped."""
         if self.excluded:
             return Status.SKIPPED
-        if self.failure_events:
+        # :attr:`failure_events` without its tuple: an included case has an event exactly
+        # when one of these holds.
+        if self.error_induction or self.silent_correction or self.af_failure:
             return Status.FAILED
         if self.outcome is Outcome.FAITHFUL:
             return Status.PASSED
@@ -278,6 +287,84 @@ def _formalisation(formalisation: Formalisation | None,
 
 def _verdict(verdict: Verdict | None) -> JsonObject | None:
     return None if verdict is None else to_json(verdict)
+
+
+def record_text(result: CaseResult, raw_outputs: RawOutputs | None = None) -> str:
+    """The JSON text of :func:`record` (what ``json_text.encoder(ensure_ascii=False)`` writes
+    for it, character for character), made without the record's dicts.
+
+    The result file holds one per case: building the record (about nine dicts) and encoding
+    it cost about the same, and most of both is per value, not per character. Here each
+    key's text is written once, in this function's source, each value's text comes from a C
+    function or :func:`afcheck.types.to_json_text`, and a context, shared by the steps of a
+    paragraph (the same tuple, or an equal one), is encoded once."""
+    step = result.step
+    source = step.source
+    return (
+        f'{{"case_id": {_string(result.case_id)}, "step_id": {_string(step.id)}, '
+        f'"suite": {_string(step.suite)}, "dataset": {_string(step.dataset)}, '
+        f'"problem_id": {_string(step.problem_id)}, "node_id": {_string(step.node_id)}, '
+        f'"text": {_string(step.text)}, "context": {_context(step.context)}, '
+        f'"perturbation": {to_json_text(result.perturbation)}, '
+        f'"original": {_formalisation_text(result.original, raw_outputs)}, '
+        f'"perturbed": {_formalisation_text(result.perturbed, raw_outputs)}, '
+        f'"z": {to_json_text(result.z)}, "z_bar": {to_json_text(result.z_bar)}, '
+        f'"outcome": {_string(result.outcome.value)}, '
+        f'"events": {_events_text(result.failure_events)}, '
+        f'"excluded": {_string(result.excluded)}, "timings": {_ENCODE(_dict(result.timings))}, '
+        f'"warnings": {_warnings_text(result.warnings)}, '
+        f'"source": {_string(str(source)) if source else "null"}}}')
+
+
+def _string(value: object) -> str:
+    """A field typed ``str`` as JSON text; anything else as ``json`` would write it."""
+    return json_text.string_text(value) if type(value) is str else to_json_text(value)
+
+
+def _dict(mapping: Mapping[str, float]) -> dict[str, float]:
+    return mapping if type(mapping) is dict else dict(mapping)
+
+
+def _context(context: tuple[str, ...]) -> str:
+    return _context_text(context) if type(context) is tuple else _ENCODE(list(context))
+
+
+@functools.lru_cache(maxsize=1024)
+def _context_text(context: tuple[str, ...]) -> str:
+    """Equal contexts are equal texts: a bounded cache by value (the steps of a paragraph
+    are consecutive, so the most recent contexts are the ones asked for again)."""
+    return _ENCODE(list(context))
+
+
+def _formalisation_text(formalisation: Formalisation | None,
+                        raw_outputs: RawOutputs | None) -> str:
+    if formalisation is not None and raw_outputs is not None and not formalisation.raw_output:
+        stored = raw_outputs(formalisation.key)
+        if stored is not None:
+            formalisation = dataclasses.replace(formalisation, raw_output=stored)
+    return to_json_text(formalisation)
+
+
+def _events_text(events: tuple[str, ...]) -> str:
+    """A case's events are one of the eight combinations of three names: each one's text is
+    made once."""
+    text = _EVENTS.get(events)
+    if text is None:
+        text = _EVENTS[events] = _ENCODE(events)
+    return text
+
+
+_EVENTS: dict[tuple[str, ...], str] = {}
+
+
+def _warnings_text(warnings: tuple[DriftWarning, ...]) -> str:
+    if not warnings:
+        return "[]"
+    return _ENCODE([{"detector": w.detector, "side": w.side.value, "message": w.message}
+                    for w in warnings])
+
+
+_ENCODE = json_text.encoder(ensure_ascii=False)
 
 
 @dataclass(frozen=True)

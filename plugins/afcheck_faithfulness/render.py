@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from afcheck.types import Formalisation, Verdict
 from afcheck_faithfulness.records import CaseResult
 
@@ -42,7 +44,7 @@ def one_line(result: CaseResult) -> str:
     if not parts:
         parts.append(f"undecided: z = {verdict_text(result.z, result.original)}; "
                      f"z̄ = {verdict_text(result.z_bar, result.perturbed)}")
-    return "; ".join(_squash(p) for p in parts)
+    return "; ".join(map(_squashed_part, parts))
 
 
 def details(result: CaseResult, line: str | None = None) -> str:
@@ -92,3 +94,8 @@ def _evidence(verdict: Verdict | None) -> str:
 def _squash(text: str, limit: int = 300) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+_squashed_part = functools.lru_cache(maxsize=1024)(_squash)
+"""A part of :func:`one_line`, squashed once per text: most parts are a failure's reason
+that many cases share word for word (``AF failure on the step: no equation …``)."""

@@ -28,24 +28,19 @@ class JsonReporter:
     def report(self, summary: RunSummary, destination: str) -> None:
         # The steps are streamed one record at a time: a run's document can be tens of MB.
         with atomic_writer(destination) as handle:
-            head = _dumps(header(summary), indent=1)
+            head = _dumps(header(summary))
             handle.write(head[:-1].rstrip() + ',\n "steps": [')
-            for index, item in enumerate(summary.items):
+            for index, text in enumerate(summary.record_texts()):
                 handle.write(",\n  " if index else "\n  ")
-                handle.write(_dumps(summary.record(item)))
+                handle.write(text)
             handle.write("\n ]\n}\n")
 
 
-def _dumps(value: Any, indent: int | None = None) -> str:
-    """JSON text with non-ASCII characters as they are, except lone surrogates
-    (:func:`afcheck.json_text.utf8_safe`)."""
-    return json_text.utf8_safe(json.dumps(value, indent=indent, ensure_ascii=False)
-                               if indent is not None else _ENCODER(value))
-
-
-_ENCODER = json_text.encoder(ensure_ascii=False)
-"""The encoder of every step record, set up once (``json.dumps`` with an option makes one
-per call)."""
+def _dumps(value: Any) -> str:
+    """Indented JSON text with non-ASCII characters as they are, except lone surrogates
+    (:func:`afcheck.json_text.utf8_safe`); the steps' records are written by
+    :meth:`RunSummary.record_texts` the same way."""
+    return json_text.utf8_safe(json.dumps(value, indent=1, ensure_ascii=False))
 
 
 def document(summary: RunSummary) -> JsonObject:
