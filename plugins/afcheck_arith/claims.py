@@ -348,6 +348,8 @@ def _expression_values_in(text: str) -> frozenset[Fraction]:
 
 
 def _numbers(clause: Sequence[Token], concluding: set[int]) -> list[Number]:
+    if not any(t.kind is Kind.NUM for t in clause):
+        return []
     shown = " ".join(t.text for t in clause)
     out = []
     for i, token in enumerate(clause):
@@ -451,9 +453,10 @@ def _refuse_quantifiers(related: Sequence[list[Token]]) -> None:
         if not any(t.kind is Kind.WORD and t.math for t in sentence):
             continue  # quantifiers over objects (``for each gift``) bind no name of a claim
         lowered = [t.text.lower() for t in sentence if t.kind is Kind.WORD]
-        pairs = set(zip(lowered, lowered[1:], strict=False))
         found = next((w for w in lowered if w in W.QUANTIFIERS), None)
-        found = found or next((" ".join(p) for p in W.QUANTIFIER_PHRASES if p in pairs), None)
+        if found is None:
+            pairs = set(zip(lowered, lowered[1:], strict=False))
+            found = next((" ".join(p) for p in W.QUANTIFIER_PHRASES if p in pairs), None)
         if found is not None:
             raise Unreadable(f"quantifier '{found}' next to a claim is outside the fragment")
 
@@ -574,21 +577,27 @@ def _item(token: Token) -> _Item:
 
 def _rewrite_words(clause: Sequence[Token]) -> list[_Item]:
     items = [_item(t) for t in clause]
-    items = _phrases(items, _RELATION_PHRASES, Kind.REL)
-    items = _phrases(items, _OPERATOR_PHRASES, Kind.OP)
-    for i, item in enumerate(items):
-        lowered = item.text.lower()
-        if item.kind is Kind.WORD and not item.math and lowered in ("percent", "%"):
+    # Each rewrite below turns words into symbols, so a word no token of the clause writes
+    # cannot take part in a later one: a rewrite for words the clause lacks is skipped.
+    written = {t.text for t in clause if t.kind is Kind.WORD}
+    lowered = {w.lower() for w in written}
+    if not lowered.isdisjoint(_RELATION_PHRASES):
+        items = _phrases(items, _RELATION_PHRASES, Kind.REL)
+    if not lowered.isdisjoint(_OPERATOR_PHRASES):
+        items = _phrases(items, _OPERATOR_PHRASES, Kind.OP)
+    for i, item in enumerate(items if "percent" in lowered else ()):
+        word = item.text.lower()
+        if item.kind is Kind.WORD and not item.math and word in ("percent", "%"):
             if i > 0 and items[i - 1].kind is Kind.NUM:
                 item.kind, item.text, item.spelled = Kind.PCT, "%", True
-    for i, item in enumerate(items):
+    for i, item in enumerate(items if not lowered.isdisjoint(W.NUMBER_WORDS) else ()):
         if item.kind is Kind.WORD and item.text.lower() in W.NUMBER_WORDS and _operand_at(items, i):
             item.kind, item.text = Kind.NUM, str(W.NUMBER_WORDS[item.text.lower()])
             item.spelled = True
-    for i, item in enumerate(items):
+    for i, item in enumerate(items if "of" in lowered else ()):
         if item.kind is Kind.WORD and item.text.lower() == "of" and _scales(items, i):
             item.kind, item.text, item.spelled = Kind.OP, "*", True
-    for i, item in enumerate(items):
+    for i, item in enumerate(items if not written.isdisjoint(W.OPERATOR_WORDS) else ()):
         if item.kind is Kind.WORD and not item.math and item.text in W.OPERATOR_WORDS:
             after = items[i + 1] if i + 1 < len(items) else None
             if _operand_before(items, i) and after is not None and after.kind is Kind.NUM:
@@ -1031,13 +1040,13 @@ def _check_percentages(groups: list[list[_Item]], elements: list[Expr]) -> None:
 def _check_units(groups: list[list[_Item]], rels: list[str]) -> None:
     """``30 minutes = 0.5 hours`` and ``3 hours + 30 minutes`` convert units: neither is a
     relation or a sum of the numbers as written (nor is ``60 minutes > 1 hour``)."""
-    for a, left in enumerate(groups):
+    bare = [_bare_unit(group) for group in groups]
+    for a in range(len(groups)):
         for b in range(a + 1, len(groups)):
             if b > a + 1 and any(rel != "=" for rel in rels[a:b]):
                 break  # ``30 minutes = 30/60 = 0.5 hours`` converts across the whole chain
-            right = groups[b]
-            unit = _bare_unit(left)
-            others = _units(right) if _bare_unit(right) == "" else {_bare_unit(right)}
+            unit = bare[a]
+            others = _units(groups[b]) if bare[b] == "" else {bare[b]}
             if unit and others and unit not in others:
                 shown = " and ".join(f"'{u}'" for u in sorted(others | {unit}))
                 raise Unreadable(f"{shown} on the two sides of '=': a unit conversion")

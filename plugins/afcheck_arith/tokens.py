@@ -216,6 +216,9 @@ _MIXED = re.compile(r"\s*\\[dt]?frac\s*\{\s*(\d+)\s*\}\s*\{\s*(\d+)\s*\}")
 
 _NUMBER = re.compile(r"\d{1,3}(?:(?:,|\{,\}|\\,)\d{3})+(?![\d])(?:\.\d+)?|\d+(?:\.\d+)?")
 """A numeral; thousands may be separated by ``,``, LaTeX's ``{,}`` or a thin space ``\\,``."""
+_BRACE = re.compile(r"[{}]")
+_ROOT_INDEX = re.compile(r" *\[")
+"""The index of ``\\sqrt[3]{…}``, after blanks."""
 _COMMAND = re.compile(r"\\([A-Za-z]+|.)")
 """A LaTeX command's name: letters, or one other character (``\\,``, ``\\{``)."""
 _GROUPING = re.compile(r",|\{,\}|\\,")
@@ -582,10 +585,14 @@ class _Scanner:
             self.i += 1
             return ch
         depth, start = 0, self.i
-        for j in range(self.i, len(text)):
-            if text[j] == "{" and text[j - 1 : j] != "\\":
+        # from brace to brace, not character by character: a \\text{…} group holds prose
+        for brace in _BRACE.finditer(text, start):
+            j = brace.start()
+            if text[j - 1 : j] == "\\":
+                continue  # ``\\{``, ``\\}``: a literal brace
+            if brace.group() == "{":
                 depth += 1
-            elif text[j] == "}" and text[j - 1 : j] != "\\":
+            else:
                 depth -= 1
                 if depth == 0:
                     self.i = j + 1
@@ -617,8 +624,7 @@ class _Scanner:
         self.emit(Kind.RP, ")")
 
     def sqrt(self) -> None:
-        rest = self.text[self.i :].lstrip(" ")
-        if rest.startswith("["):
+        if _ROOT_INDEX.match(self.text, self.i):
             raise ScanError("a root '\\sqrt[n]' other than the square root: outside the fragment")
         self.emit(Kind.FUNC, "sqrt")
         self.emit(Kind.LP, "(")
