@@ -46,3 +46,13 @@ def test_a_text_read_again_gives_the_same_tokens_and_the_same_refusal() -> None:
     for _ in range(2):
         with pytest.raises(ScanError, match="pmatrix"):
             scan(refused)
+
+
+def test_refs_are_positions_in_the_step_inside_groups_too() -> None:
+    # Tokens of a group (\frac, \sqrt, \text) are scanned on their own and placed where the
+    # group stands; a subscript replaces the name before it in place.
+    text = "\\(\\frac{\\text{Distance}_{\\text{west}} + 3\\frac{1}{2}}{\\sqrt{4}} = 2\\) and 5."
+    tokens = scan(text)
+    assert [t.ref for t in tokens] == list(range(len(tokens)))
+    assert "Distance_west" in [t.text for t in tokens]
+    assert [t.text for t in tokens if t.kind is Kind.NUM] == ["3", "1", "2", "4", "2", "5"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from afcheck_arith.claims import Unreadable
 from afcheck_literal.formaliser import LiteralFormaliser, formalise_text
+from afcheck_literal.scope import UnknownName
 
 from afcheck.components import Formaliser
 from afcheck.errors import UsageError
@@ -115,6 +116,29 @@ def test_a_name_first_in_a_chain_only_names_it() -> None:
             "\\[ \\text{Distance} = \\text{Speed} \\times \\text{Time} = 18 \\times 5 = 90 \\]"
         )
         == "theorem step : (18 : ℚ) * 5 = 90 := by sorry"
+    )
+
+
+def test_a_context_read_before_reads_as_if_read_anew() -> None:
+    # The scope after a context is kept and copied for later requests with that context or a
+    # longer one: neither what a step defines nor a longer context may leak into it.
+    context = ("Total = 2 + 1 = 3.", "Total = Total * 2 = 6.", "Extra = Total - 1 = 5.")
+    twice = (
+        "theorem step (total : ℚ) (h₀ : total = 2 + 1) (total_1 : ℚ) (h₁ : total_1 = total * 2) "
+        ": total_1 + 1 = 7 := by sorry"
+    )
+    assert formalise_text("Now Total + 1 = 7.", context) == twice
+    assert formalise_text("Now Total + 1 = 7.", context[:1]) == (
+        "theorem step (total : ℚ) (h₀ : total = 2 + 1) : total + 1 = 7 := by sorry"
+    )
+    assert formalise_text("So Gift = Total + 1 = 7.", context[:2]) == twice
+    with pytest.raises(UnknownName, match="unknown quantity 'gift'"):
+        formalise_text("Then Gift + 1 = 8.", context[:2])
+    with pytest.raises(UnknownName, match="unknown quantity 'total'"):
+        formalise_text("Now Total + 1 = 7.", ())
+    assert formalise_text("Then Extra + 1 = 6.", context) == (
+        "theorem step (total : ℚ) (h₀ : total = 2 + 1) (total_1 : ℚ) (h₁ : total_1 = total * 2) "
+        "(extra : ℚ) (h₂ : extra = total_1 - 1) : extra + 1 = 6 := by sorry"
     )
 
 

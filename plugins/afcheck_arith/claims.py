@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from afcheck_arith import words as W
-from afcheck_arith.expr import Atom, Expr, ParseError, Var, parse
+from afcheck_arith.expr import Expr, ParseError, Var, parse
 from afcheck_arith.tokens import Kind, ScanError, Token, scan
 from afcheck_arith.values import evaluate
 
@@ -92,7 +92,7 @@ class Expression:
     """The step's numerals (:attr:`Token.ref`) it reads."""
 
 
-@dataclass
+@dataclass(slots=True)
 class _Item:
     """A token after the prose around it has been read."""
 
@@ -125,11 +125,8 @@ def read_step(text: str) -> Reading:
         tokens = scan(text)
     except ScanError as error:
         raise Unreadable(str(error)) from None
-    _refuse_ranges(tokens)
-    _refuse_quantifiers(tokens)
-    _refuse_integer_division(tokens)
-    _refuse_alternatives(tokens)
-    concluding = _concluding(tokens)
+    sentences = _refuse_whole(tokens, alternatives=True)
+    concluding = _concluding(sentences)
     chains: list[Chain] = []
     numbers: list[Number] = []
     expressions: list[Expression] = []
@@ -165,7 +162,7 @@ def _expressions(clause: Sequence[Token]) -> list[Expression]:
         )
         if binary and not _range(run) and not _fraction(run):
             try:
-                tree = parse([Atom(t.kind, t.text) for t in run])
+                tree = parse(run)
             except ParseError:
                 tree = None
             if tree is not None:
@@ -219,10 +216,7 @@ def read_parts(text: str) -> Parts:
     cannot delimit, ranges, quantifiers, integer division, alternatives) still does."""
     try:
         tokens = scan(text)
-        _refuse_ranges(tokens)
-        _refuse_quantifiers(tokens)
-        _refuse_integer_division(tokens)
-        _refuse_alternatives(tokens)
+        _refuse_whole(tokens, alternatives=True)
     except ScanError as error:
         return Parts((), (str(error),))
     except Unreadable as error:
@@ -283,20 +277,27 @@ def _conditional(clause: Sequence[Token], chains: list[Chain]) -> list[Chain]:
     return [replace(c, conditional=True) for c in chains]
 
 
-def _refuse_alternatives(tokens: Sequence[Token]) -> None:
-    """``r = 5 or r = -1``: relations joined by ``or`` are alternatives, not claims."""
-    for sentence in _sentences(tokens):
-        if not any(t.kind is Kind.REL for t in sentence):
-            continue
+def _refuse_whole(tokens: Sequence[Token], alternatives: bool) -> list[list[Token]]:
+    """Refuse what makes a whole text unreadable, in this order: ranges, quantifiers, integer
+    division and (when ``alternatives``) alternatives. Returns the text's sentences, which all
+    but the first are read from."""
+    _refuse_ranges(tokens)
+    sentences = _sentences(tokens)
+    related = [s for s in sentences if any(t.kind is Kind.REL for t in s)]
+    _refuse_quantifiers(related)
+    _refuse_integer_division(related)
+    if alternatives:
+        _refuse_alternatives(related)
+    return sentences
+
+
+def _refuse_alternatives(related: Sequence[list[Token]]) -> None:
+    """``r = 5 or r = -1``: relations joined by ``or`` are alternatives, not claims.
+    ``related`` are the text's sentences that have a relation."""
+    for sentence in related:
         rels = [i for i, t in enumerate(sentence) if t.kind is Kind.REL]
-        found = next(
-            (
-                t.text
-                for i, t in enumerate(sentence)
-                if t.text.lower() in W.ALTERNATIVES and rels[0] < i < rels[-1]
-            ),
-            None,
-        )
+        between = sentence[rels[0] + 1 : rels[-1]]
+        found = next((t.text for t in between if t.text.lower() in W.ALTERNATIVES), None)
         if found is not None:
             raise Unreadable(f"'{found}' next to a claim: alternatives are outside the fragment")
 
@@ -347,6 +348,8 @@ def _expression_values_in(text: str) -> frozenset[Fraction]:
 
 
 def _numbers(clause: Sequence[Token], concluding: set[int]) -> list[Number]:
+    if not any(t.kind is Kind.NUM for t in clause):
+        return []
     shown = " ".join(t.text for t in clause)
     out = []
     for i, token in enumerate(clause):
@@ -371,10 +374,10 @@ def _numbers(clause: Sequence[Token], concluding: set[int]) -> list[Number]:
     return out
 
 
-def _concluding(tokens: Sequence[Token]) -> set[int]:
+def _concluding(sentences: Sequence[list[Token]]) -> set[int]:
     """The refs of the numerals in concluding position (see :attr:`Number.concluding`)."""
     found: set[int] = set()
-    for sentence in _sentences(tokens):
+    for sentence in sentences:
         concluded = False
         for token in sentence:
             if token.kind is Kind.REL or token.text.lower() in W.CONCLUSIONS:
@@ -413,18 +416,21 @@ def _refuse_comparison(clause: Sequence[Token]) -> None:
 
 def _refuse_ranges(tokens: Sequence[Token]) -> None:
     """``n = 0, 1, \\dots, 9`` or ``x = 2, 3``: values listed, not one value claimed."""
-    for token in tokens:
-        if token.kind is Kind.UNKNOWN and token.text == "!=":
+    relations = []
+    for i, token in enumerate(tokens):
+        kind = token.kind
+        if kind is Kind.REL:
+            relations.append(i)
+        elif kind is Kind.UNKNOWN and token.text == "!=":
             raise Unreadable(
                 "'!=' right after a number: a factorial ('5! = 120') or '≠' ('5 ≠ 120')?"
             )
-        if token.kind is Kind.ELLIPSIS:
+        elif kind is Kind.ELLIPSIS:
             raise Unreadable(
                 f"enumeration '{token.text}': a range of values is outside the fragment"
             )
-    for i, token in enumerate(tokens):
-        if token.kind is not Kind.REL:
-            continue
+    for i in relations:
+        token = tokens[i]
         j = _skip_sign(tokens, i + 1)
         if j + 2 < len(tokens) and tokens[j].kind is Kind.NUM and tokens[j + 1].text == ",":
             k = _skip_sign(tokens, j + 2)
@@ -439,28 +445,27 @@ def _skip_sign(tokens: Sequence[Token], i: int) -> int:
     return i + 1 if i < len(tokens) and tokens[i].text == "-" else i
 
 
-def _refuse_quantifiers(tokens: Sequence[Token]) -> None:
+def _refuse_quantifiers(related: Sequence[list[Token]]) -> None:
     """A quantifier in a sentence with a relation (``the only n < 10 with …``, ``for all x``)
-    makes the relation a statement about many values; the fragment has one value per name."""
-    for sentence in _sentences(tokens):
-        if not any(t.kind is Kind.REL for t in sentence):
-            continue
+    makes the relation a statement about many values; the fragment has one value per name.
+    ``related`` are the text's sentences that have a relation."""
+    for sentence in related:
         if not any(t.kind is Kind.WORD and t.math for t in sentence):
             continue  # quantifiers over objects (``for each gift``) bind no name of a claim
         lowered = [t.text.lower() for t in sentence if t.kind is Kind.WORD]
-        pairs = set(zip(lowered, lowered[1:], strict=False))
         found = next((w for w in lowered if w in W.QUANTIFIERS), None)
-        found = found or next((" ".join(p) for p in W.QUANTIFIER_PHRASES if p in pairs), None)
+        if found is None:
+            pairs = set(zip(lowered, lowered[1:], strict=False))
+            found = next((" ".join(p) for p in W.QUANTIFIER_PHRASES if p in pairs), None)
         if found is not None:
             raise Unreadable(f"quantifier '{found}' next to a claim is outside the fragment")
 
 
-def _refuse_integer_division(tokens: Sequence[Token]) -> None:
+def _refuse_integer_division(related: Sequence[list[Token]]) -> None:
     """``2863 ÷ 1344 = 2 (quotient)``: a division next to ``quotient`` or ``remainder`` is the
-    integer division, which the fragment's ``/`` is not."""
-    for sentence in _sentences(tokens):
-        if not any(t.kind is Kind.REL for t in sentence):
-            continue
+    integer division, which the fragment's ``/`` is not. ``related`` are the text's sentences
+    that have a relation."""
+    for sentence in related:
         if not any(t.kind is Kind.OP and t.text == "/" for t in sentence):
             continue
         found = next((t.text for t in sentence if t.text.lower() in W.INTEGER_DIVISION), None)
@@ -471,13 +476,19 @@ def _refuse_integer_division(tokens: Sequence[Token]) -> None:
 
 
 def _sentences(tokens: Sequence[Token]) -> list[list[Token]]:
-    sentences: list[list[Token]] = [[]]
+    """The tokens between sentence ends, empty runs left out."""
+    sentences: list[list[Token]] = []
+    sentence: list[Token] = []
     for token in tokens:
         if token.kind is Kind.SEP and token.text in _SENTENCE_ENDS:
-            sentences.append([])
+            if sentence:
+                sentences.append(sentence)
+                sentence = []
         else:
-            sentences[-1].append(token)
-    return [s for s in sentences if s]
+            sentence.append(token)
+    if sentence:
+        sentences.append(sentence)
+    return sentences
 
 
 _SENTENCE_ENDS = {".", "!", "?", "\n", ";"}
@@ -490,9 +501,7 @@ def read_chains_leniently(text: str) -> tuple[Chain | frozenset[str], ...]:
     step is read so again as the context of every later step of its chain."""
     try:
         tokens = scan(text)
-        _refuse_ranges(tokens)
-        _refuse_quantifiers(tokens)
-        _refuse_integer_division(tokens)
+        _refuse_whole(tokens, alternatives=False)
     except (ScanError, Unreadable):
         found = set(re.findall(r"[^\W\d_]+", text))
         return (frozenset(found | {w.lower() for w in found}),)
@@ -517,13 +526,19 @@ def _clause_words(clause: Sequence[Token]) -> set[str]:
 
 
 def _clauses(tokens: Sequence[Token]) -> list[list[Token]]:
-    clauses: list[list[Token]] = [[]]
+    """The tokens between separators, empty runs left out."""
+    clauses: list[list[Token]] = []
+    clause: list[Token] = []
     for token in tokens:
         if token.kind is Kind.SEP:
-            clauses.append([])
+            if clause:
+                clauses.append(clause)
+                clause = []
         else:
-            clauses[-1].append(token)
-    return [c for c in clauses if c]
+            clause.append(token)
+    if clause:
+        clauses.append(clause)
+    return clauses
 
 
 def _read_clause(clause: list[Token]) -> list[Chain]:
@@ -537,15 +552,18 @@ def _read_clause(clause: list[Token]) -> list[Chain]:
 
 def _refuse_unreadable(clause: Sequence[Token]) -> None:
     for token in clause:
-        lowered = token.text.lower()
-        if token.kind is Kind.UNKNOWN:
+        kind = token.kind
+        if kind is Kind.UNKNOWN:
             raise Unreadable(f"unknown symbol '{token.text}' next to a claim")
-        if token.kind is Kind.REL and token.text == "≈":
-            raise Unreadable("approximate relation '≈': only exact claims can be read")
-        if token.kind is Kind.WORD and lowered in W.NEGATIONS:
-            raise Unreadable(f"negation '{token.text}' in a claim is outside the fragment")
-        if token.kind is Kind.WORD and lowered in W.FUNCTIONS:
-            raise Unreadable(f"unknown symbol '{token.text}'")
+        if kind is Kind.REL:
+            if token.text == "≈":
+                raise Unreadable("approximate relation '≈': only exact claims can be read")
+        elif kind is Kind.WORD:
+            lowered = token.text.lower()
+            if lowered in W.NEGATIONS:
+                raise Unreadable(f"negation '{token.text}' in a claim is outside the fragment")
+            if lowered in W.FUNCTIONS:
+                raise Unreadable(f"unknown symbol '{token.text}'")
 
 
 # ------------------------------------------------------------------------------------------
@@ -559,21 +577,27 @@ def _item(token: Token) -> _Item:
 
 def _rewrite_words(clause: Sequence[Token]) -> list[_Item]:
     items = [_item(t) for t in clause]
-    items = _phrases(items, _RELATION_PHRASES, Kind.REL)
-    items = _phrases(items, _OPERATOR_PHRASES, Kind.OP)
-    for i, item in enumerate(items):
-        lowered = item.text.lower()
-        if item.kind is Kind.WORD and not item.math and lowered in ("percent", "%"):
+    # Each rewrite below turns words into symbols, so a word no token of the clause writes
+    # cannot take part in a later one: a rewrite for words the clause lacks is skipped.
+    written = {t.text for t in clause if t.kind is Kind.WORD}
+    lowered = {w.lower() for w in written}
+    if not lowered.isdisjoint(_RELATION_PHRASES):
+        items = _phrases(items, _RELATION_PHRASES, Kind.REL)
+    if not lowered.isdisjoint(_OPERATOR_PHRASES):
+        items = _phrases(items, _OPERATOR_PHRASES, Kind.OP)
+    for i, item in enumerate(items if "percent" in lowered else ()):
+        word = item.text.lower()
+        if item.kind is Kind.WORD and not item.math and word in ("percent", "%"):
             if i > 0 and items[i - 1].kind is Kind.NUM:
                 item.kind, item.text, item.spelled = Kind.PCT, "%", True
-    for i, item in enumerate(items):
+    for i, item in enumerate(items if not lowered.isdisjoint(W.NUMBER_WORDS) else ()):
         if item.kind is Kind.WORD and item.text.lower() in W.NUMBER_WORDS and _operand_at(items, i):
             item.kind, item.text = Kind.NUM, str(W.NUMBER_WORDS[item.text.lower()])
             item.spelled = True
-    for i, item in enumerate(items):
+    for i, item in enumerate(items if "of" in lowered else ()):
         if item.kind is Kind.WORD and item.text.lower() == "of" and _scales(items, i):
             item.kind, item.text, item.spelled = Kind.OP, "*", True
-    for i, item in enumerate(items):
+    for i, item in enumerate(items if not written.isdisjoint(W.OPERATOR_WORDS) else ()):
         if item.kind is Kind.WORD and not item.math and item.text in W.OPERATOR_WORDS:
             after = items[i + 1] if i + 1 < len(items) else None
             if _operand_before(items, i) and after is not None and after.kind is Kind.NUM:
@@ -978,21 +1002,18 @@ def _chain(segment: list[_Item]) -> Chain | None:
         return None
     _check_units(groups, rels)
     elements = []
-    for group in groups:
-        text = _text(group)
+    texts = tuple(_text(g) for g in groups)
+    for group, text in zip(groups, texts, strict=True):
         if not group:
             raise Unreadable("two relation symbols with nothing between them")
         try:
-            elements.append(parse([Atom(it.kind, it.text) for it in group]))
+            elements.append(parse(group))
         except ParseError as error:
             shown = text if len(text) <= 80 else text[:77] + "..."
             raise Unreadable(f"cannot read '{shown}': {error}") from None
-    shown = f" {rels[0]} ".join([_text(groups[0])]) + "".join(
-        f" {r} {_text(g)}" for r, g in zip(rels, groups[1:], strict=False)
-    )
+    shown = texts[0] + "".join(f" {r} {t}" for r, t in zip(rels, texts[1:], strict=False))
     _check_percentages(groups, elements)
     refs = frozenset(it.ref for group in groups for it in group if it.kind is Kind.NUM)
-    texts = tuple(_text(g) for g in groups)
     spelled = any(it.spelled for it in segment)
     return Chain(tuple(elements), tuple(rels), shown, refs, texts=texts, spelled=spelled)
 
@@ -1019,13 +1040,13 @@ def _check_percentages(groups: list[list[_Item]], elements: list[Expr]) -> None:
 def _check_units(groups: list[list[_Item]], rels: list[str]) -> None:
     """``30 minutes = 0.5 hours`` and ``3 hours + 30 minutes`` convert units: neither is a
     relation or a sum of the numbers as written (nor is ``60 minutes > 1 hour``)."""
-    for a, left in enumerate(groups):
+    bare = [_bare_unit(group) for group in groups]
+    for a in range(len(groups)):
         for b in range(a + 1, len(groups)):
             if b > a + 1 and any(rel != "=" for rel in rels[a:b]):
                 break  # ``30 minutes = 30/60 = 0.5 hours`` converts across the whole chain
-            right = groups[b]
-            unit = _bare_unit(left)
-            others = _units(right) if _bare_unit(right) == "" else {_bare_unit(right)}
+            unit = bare[a]
+            others = _units(groups[b]) if bare[b] == "" else {bare[b]}
             if unit and others and unit not in others:
                 shown = " and ".join(f"'{u}'" for u in sorted(others | {unit}))
                 raise Unreadable(f"{shown} on the two sides of '=': a unit conversion")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from afcheck_arith.tokens import MAX_NESTING, Kind
 
@@ -75,6 +76,17 @@ MAX_FACTORIAL = 100
 """The largest ``n`` whose ``n!`` is read; the prover evaluates it exactly."""
 
 
+class Lexeme(Protocol):
+    """What the expression parser reads of an item: its token kind and its text. An
+    :class:`Atom`, a :class:`afcheck_arith.tokens.Token`, or an item of the claim reader."""
+
+    @property
+    def kind(self) -> Kind: ...
+
+    @property
+    def text(self) -> str: ...
+
+
 @dataclass(frozen=True)
 class Atom:
     """One item the expression parser reads: a token kind and its text."""
@@ -87,7 +99,7 @@ class ParseError(ValueError):
     pass
 
 
-def parse(atoms: Sequence[Atom]) -> Expr:
+def parse(atoms: Sequence[Lexeme]) -> Expr:
     """The expression of ``atoms`` (all of them), or :class:`ParseError`."""
     parser = _Parser(list(atoms))
     tree = parser.expr()
@@ -104,9 +116,18 @@ def number(digits: str) -> Expr:
     return Paren(Bin("/", Num(str(int(whole + frac))), Num("1" + "0" * len(frac))))
 
 
+_ADDITIVE = ("+", "-")
+_MULTIPLICATIVE = ("*", "/")
+
+
 class _Parser:
-    def __init__(self, atoms: list[Atom]) -> None:
+    """Recursive descent over ``atoms``. The next atom is looked at inline rather than through
+    :meth:`peek`: each level of the grammar looks once per operand, and a method call each time
+    was most of the parser's time."""
+
+    def __init__(self, atoms: list[Lexeme]) -> None:
         self.atoms = atoms
+        self.n = len(atoms)
         self.i = 0
         self.depth = 0
         self.percents: list[Expr] = []
@@ -117,25 +138,34 @@ class _Parser:
         if self.depth > MAX_NESTING:
             raise ParseError(f"brackets or signs nested more than {MAX_NESTING} levels deep")
 
-    def peek(self) -> Atom | None:
-        return self.atoms[self.i] if self.i < len(self.atoms) else None
+    def peek(self) -> Lexeme | None:
+        return self.atoms[self.i] if self.i < self.n else None
 
     def at(self, kind: Kind, text: str | None = None) -> bool:
         atom = self.peek()
         return atom is not None and atom.kind is kind and (text is None or atom.text == text)
 
-    def take(self) -> Atom:
+    def take(self) -> Lexeme:
         atom = self.peek()
         if atom is None:
             raise ParseError("the expression ends too early")
         self.i += 1
         return atom
 
+    def _operator(self) -> str | None:
+        """The text of the next atom when it is an operator."""
+        if self.i < self.n:
+            atom = self.atoms[self.i]
+            if atom.kind is Kind.OP:
+                return atom.text
+        return None
+
     def expr(self) -> Expr:
         left = self.term()
         terms = [left]
-        while self.at(Kind.OP, "+") or self.at(Kind.OP, "-"):
-            op = self.take().text
+        while (op := self._operator()) in _ADDITIVE:
+            assert op is not None
+            self.i += 1
             terms.append(self.term())
             left = Bin(op, left, terms[-1])
         if len(terms) > 1 and any(t is p for t in terms for p in self.percents):
@@ -145,14 +175,16 @@ class _Parser:
 
     def term(self) -> Expr:
         left = self.unary()
-        while self.at(Kind.OP, "*") or self.at(Kind.OP, "/"):
-            op = self.take().text
+        while (op := self._operator()) in _MULTIPLICATIVE:
+            assert op is not None
+            self.i += 1
             left = Bin(op, left, self.unary())
         return left
 
     def unary(self) -> Expr:
-        if self.at(Kind.OP, "-") or self.at(Kind.OP, "+"):
-            sign = self.take().text
+        sign = self._operator()
+        if sign in _ADDITIVE:
+            self.i += 1
             self.nest()
             operand = self.unary()
             self.depth -= 1
@@ -161,9 +193,9 @@ class _Parser:
 
     def power(self) -> Expr:
         base = self.postfix()
-        if not self.at(Kind.OP, "^"):
+        if self._operator() != "^":
             return base
-        self.take()
+        self.i += 1
         return Pow(base, self.exponent())
 
     def exponent(self) -> str:
@@ -182,31 +214,32 @@ class _Parser:
 
     def postfix(self) -> Expr:
         tree = self.primary()
-        if self.at(Kind.FACT):
-            self.take()
+        if self.i < self.n and self.atoms[self.i].kind is Kind.FACT:
+            self.i += 1
             tree = _factorial(tree)
-        while self.at(Kind.PCT):
-            self.take()
+        while self.i < self.n and self.atoms[self.i].kind is Kind.PCT:
+            self.i += 1
             tree = Paren(Bin("/", tree, Num("100")))
             self.percents.append(tree)
         return tree
 
     def primary(self) -> Expr:
         atom = self.take()
-        if atom.kind is Kind.NUM:
+        kind = atom.kind
+        if kind is Kind.NUM:
             return number(atom.text)
-        if atom.kind is Kind.WORD:
+        if kind is Kind.WORD:
             return Var(atom.text)
-        if atom.kind is Kind.CONST:
+        if kind is Kind.CONST:
             return Pi()
-        if atom.kind is Kind.FUNC:
+        if kind is Kind.FUNC:
             self.nest()
             root = Sqrt(self.postfix())
             self.depth -= 1
             return root
-        if atom.kind in (Kind.LP, Kind.ABS):
+        if kind is Kind.LP or kind is Kind.ABS:
             self.nest()
-            tree = self.group(atom.kind)
+            tree = self.group(kind)
             self.depth -= 1
             return tree
         raise ParseError(f"unexpected '{atom.text}'")

@@ -10,8 +10,8 @@ from __future__ import annotations
 import enum
 import functools
 import re
-from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 
 class Kind(str, enum.Enum):
@@ -38,8 +38,11 @@ class Kind(str, enum.Enum):
     UNKNOWN = "unknown"
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
+class Token(NamedTuple):
+    """One token of a step: immutable, compared and hashed by value. A named tuple rather than
+    a frozen dataclass because a step has hundreds and a frozen dataclass sets each field
+    through ``object.__setattr__``: building them was a tenth of the reader's time."""
+
     kind: Kind
     text: str
     value: Fraction | None = None
@@ -207,11 +210,17 @@ _NOT_NUMBERS = {
 scalar ``a``, ``0.\\overline{6}`` becomes ``0`` and ``6``. A step using one is refused."""
 _BULLET = re.compile(r"[-*•+][ \t]")
 """A list bullet at the start of a prose line: ``- \\(8! = 40320\\)`` is no negation."""
+_BULLETS = frozenset("-*•+")
 _MIXED = re.compile(r"\s*\\[dt]?frac\s*\{\s*(\d+)\s*\}\s*\{\s*(\d+)\s*\}")
 """A fraction of two numerals right after a numeral: ``3\\frac{4}{5}`` is 3 + 4/5."""
 
 _NUMBER = re.compile(r"\d{1,3}(?:(?:,|\{,\}|\\,)\d{3})+(?![\d])(?:\.\d+)?|\d+(?:\.\d+)?")
 """A numeral; thousands may be separated by ``,``, LaTeX's ``{,}`` or a thin space ``\\,``."""
+_BRACE = re.compile(r"[{}]")
+_ROOT_INDEX = re.compile(r" *\[")
+"""The index of ``\\sqrt[3]{…}``, after blanks."""
+_COMMAND = re.compile(r"\\([A-Za-z]+|.)")
+"""A LaTeX command's name: letters, or one other character (``\\,``, ``\\{``)."""
 _GROUPING = re.compile(r",|\{,\}|\\,")
 _ELLIPSES = {"dots", "ldots", "cdots", "dotsc", "dotsb", "dotso", "vdots", "ddots"}
 _ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)\b")
@@ -241,17 +250,23 @@ def _scanned(text: str) -> tuple[Token, ...] | str:
     """The tokens of ``text``, or the reason it cannot be scanned (an exception is not kept by
     the cache, and a refused step is as often read again as a readable one)."""
     try:
-        tokens = _Scanner(_environments(text), math=False).run()
+        return tuple(_Scanner(_environments(text), math=False).run())
     except ScanError as error:
         return str(error)
-    # Built directly: dataclasses.replace costs several times as much, once per token.
-    return tuple(Token(t.kind, t.text, t.value, t.spaced, t.math, t.unit, i)
-                 for i, t in enumerate(tokens))
+
+
+@functools.lru_cache(maxsize=4096)
+def _value(digits: str) -> Fraction:
+    """The exact value of a numeral (digits and maybe a decimal point): one ``Fraction`` for
+    each numeral, which steps write again and again (parsing a string is its slowest path)."""
+    return Fraction(digits)
 
 
 def _environments(text: str) -> str:
     """``text`` with line-layout environments cut at their edges; raises :class:`ScanError`
     for any other environment."""
+    if "\\begin" not in text and "\\end" not in text:
+        return text  # the common case, without a regex search
     for match in _ENVIRONMENT.finditer(text):
         if match.group(2) not in _LINE_ENVS:
             raise ScanError(f"environment '{match.group(2)}' is not a number: outside the fragment")
@@ -273,18 +288,28 @@ class _Scanner:
         """Brace groups after ``^`` open in prose."""
         self.level = 0
         """How many LaTeX groups (``\\frac{…}``, ``\\sqrt{…}``) enclose ``text``."""
+        self.base = 0
+        """How many tokens of the step come before this scanner's: its tokens' refs start
+        there (an inner scanner's tokens are placed where it was started)."""
 
     def emit(self, kind: Kind, text: str, value: Fraction | None = None) -> None:
-        unit = "$" if kind is Kind.NUM and self.currency else ""
-        self.out.append(
-            Token(kind, text, value, self.spaced, self.math and not self.prose_depth, unit)
+        unit = "$" if self.currency and kind is Kind.NUM else ""
+        out = self.out
+        out.append(
+            Token(kind, text, value, self.spaced, self.math and not self.prose_depth, unit,
+                  self.base + len(out))
         )
         self.spaced = False
         self.currency = False
 
     def run(self) -> list[Token]:
-        while self.i < len(self.text):
-            self.step()
+        text, n = self.text, len(self.text)
+        while self.i < n:
+            if text[self.i] == " ":  # the commonest character: one step of its own is costly
+                self.spaced = True
+                self.i += 1
+            else:
+                self.step()
         return self.out
 
     def step(self) -> None:
@@ -299,13 +324,13 @@ class _Scanner:
             self.command()
         elif ch == "$":
             self.dollar()
-        elif not self.math and self.line_start() and _BULLET.match(text, i):
+        elif ch in _BULLETS and not self.math and _BULLET.match(text, i) and self.line_start():
             self.emit(Kind.SEP, "\n")
             self.i += 1
         elif "0" <= ch <= "9":  # not str.isdigit(): that also takes '²', which no numeral is
             self.number()
-        elif _WORD.match(text, i):
-            self.word()
+        elif (word := _WORD.match(text, i)) is not None:
+            self.word(word)
         else:
             self.symbol()
 
@@ -349,12 +374,14 @@ class _Scanner:
             return
         match = _NUMBER.match(self.text, self.i)
         assert match is not None
-        digits = _GROUPING.sub("", match.group())
+        digits = match.group()
+        if "," in digits:  # every grouping separator (``,``, ``{,}``, ``\\,``) has one
+            digits = _GROUPING.sub("", digits)
         self.i = match.end()
         mixed = _MIXED.match(self.text, self.i)
         exponent = bool(self.out) and self.out[-1].text == "^"
         if mixed is None or exponent:
-            self.emit(Kind.NUM, digits, Fraction(digits))
+            self.emit(Kind.NUM, digits, _value(digits))
             return
         numerator, denominator = int(mixed.group(1)), int(mixed.group(2))
         if "." in digits or not 0 < numerator < denominator:
@@ -368,23 +395,23 @@ class _Scanner:
     def mixed(self, whole: str, numerator: str, denominator: str) -> None:
         """``3\\frac{4}{5}``: the mixed number ``(3 + 4 / 5)``."""
         self.emit(Kind.LP, "(")
-        self.emit(Kind.NUM, whole, Fraction(whole))
+        self.emit(Kind.NUM, whole, _value(whole))
         self.emit(Kind.OP, "+")
-        self.emit(Kind.NUM, numerator, Fraction(numerator))
+        self.emit(Kind.NUM, numerator, _value(numerator))
         self.emit(Kind.OP, "/")
-        self.emit(Kind.NUM, denominator, Fraction(denominator))
+        self.emit(Kind.NUM, denominator, _value(denominator))
         self.emit(Kind.RP, ")")
 
-    def word(self) -> None:
-        match = _WORD.match(self.text, self.i)
-        assert match is not None
+    def word(self, match: re.Match[str]) -> None:
+        """The word ``match`` found at ``self.i``."""
         word = match.group()
         self.i = match.end()
-        while not self.math and (hyphen := _HYPHENATED.match(self.text, self.i)) is not None:
-            word += hyphen.group()  # ``multiple-choice``: one word in prose, never a minus
-            self.i = hyphen.end()
-        index = _INDEX.match(self.text, self.i)
-        if index is not None and len(word) <= 2 and not self.after_number():
+        if not self.math and self.text.startswith("-", self.i):
+            while (hyphen := _HYPHENATED.match(self.text, self.i)) is not None:
+                word += hyphen.group()  # ``multiple-choice``: one word in prose, never a minus
+                self.i = hyphen.end()
+        index = _INDEX.match(self.text, self.i) if len(word) <= 2 else None
+        if index is not None and not self.after_number():
             # ``x1 = -3``: one name with an index, not the letter ``x`` and the number 1
             self.emit(Kind.WORD, f"{word}_{index.group()}")
             self.i = index.end()
@@ -438,7 +465,7 @@ class _Scanner:
             self.emit(Kind.OP, _UNICODE_OPS[ch])
         elif ch in _SUPERSCRIPTS:
             self.emit(Kind.OP, "^")
-            self.emit(Kind.NUM, _SUPERSCRIPTS[ch], Fraction(_SUPERSCRIPTS[ch]))
+            self.emit(Kind.NUM, _SUPERSCRIPTS[ch], _value(_SUPERSCRIPTS[ch]))
         elif ch == "(":
             self.emit(Kind.LP, "(")
         elif ch == ")":
@@ -506,7 +533,7 @@ class _Scanner:
             self.emit(Kind.SEP, "\n")
             self.i += 2
             return
-        match = re.compile(r"\\([A-Za-z]+|.)").match(text, i)
+        match = _COMMAND.match(text, i)
         if match is None:
             self.i += 1
             return
@@ -542,7 +569,8 @@ class _Scanner:
         label = re.sub(r"\\[A-Za-z]+|[^A-Za-z0-9]", "", self.group())
         previous = self.out.pop()
         self.out.append(
-            Token(Kind.WORD, f"{previous.text}_{label}", None, previous.spaced, previous.math)
+            Token(Kind.WORD, f"{previous.text}_{label}", None, previous.spaced, previous.math,
+                  "", previous.ref)
         )
 
     def group(self) -> str:
@@ -557,10 +585,14 @@ class _Scanner:
             self.i += 1
             return ch
         depth, start = 0, self.i
-        for j in range(self.i, len(text)):
-            if text[j] == "{" and text[j - 1 : j] != "\\":
+        # from brace to brace, not character by character: a \\text{…} group holds prose
+        for brace in _BRACE.finditer(text, start):
+            j = brace.start()
+            if text[j - 1 : j] == "\\":
+                continue  # ``\\{``, ``\\}``: a literal brace
+            if brace.group() == "{":
                 depth += 1
-            elif text[j] == "}" and text[j - 1 : j] != "\\":
+            else:
                 depth -= 1
                 if depth == 0:
                     self.i = j + 1
@@ -572,6 +604,7 @@ class _Scanner:
             raise ScanError(f"LaTeX groups nested more than {MAX_NESTING} levels deep")
         inner = _Scanner(source, math=self.math)
         inner.level = self.level + 1
+        inner.base = self.base + len(self.out)
         inner.prose_depth = self.prose_depth
         inner.spaced = self.spaced
         tokens = inner.run()
@@ -591,8 +624,7 @@ class _Scanner:
         self.emit(Kind.RP, ")")
 
     def sqrt(self) -> None:
-        rest = self.text[self.i :].lstrip(" ")
-        if rest.startswith("["):
+        if _ROOT_INDEX.match(self.text, self.i):
             raise ScanError("a root '\\sqrt[n]' other than the square root: outside the fragment")
         self.emit(Kind.FUNC, "sqrt")
         self.emit(Kind.LP, "(")

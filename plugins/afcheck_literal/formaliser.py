@@ -97,9 +97,7 @@ def formalise_text(text: str, context: Sequence[str] = (), problem: str = "") ->
     """The Lean statement of ``text`` read after ``context``; raises :class:`Unreadable` or
     :class:`UnknownName` with the reason when it cannot be read literally. The numerals of
     ``problem`` and ``context`` are the givens a premise in prose may restate."""
-    scope = Scope()
-    for earlier in context:
-        _learn(scope, earlier)
+    scope = _after(tuple(context))
     negated = _FALSE_PREFIX.match(text)
     if negated:
         text = text[negated.end() :]
@@ -196,6 +194,31 @@ def _refuse_two_values(numbers: Sequence[Number]) -> None:
                 f"'{number.text} {shown}' and '{other.text} {shown}': the step gives two "
                 f"values to one quantity"
             )
+
+
+_AFTER: dict[tuple[str, ...], Scope] = {}
+"""The scopes after the contexts read last, by context (never changed: :func:`_after` copies
+them). Both sides of a step and the claims of one paragraph share their context, and a
+chain's later steps extend its earlier steps' context: without them most of the time went
+into reading the same context again for each request."""
+_AFTER_SIZE = 256
+
+
+def _after(context: tuple[str, ...]) -> Scope:
+    """A new scope with what ``context`` defines, as reading it in order into an empty one
+    gives: the scope after its longest prefix read before, copied, then the rest read."""
+    scope, k = Scope(), 0
+    for j in range(len(context), 0, -1):
+        found = _AFTER.get(context[:j])
+        if found is not None:
+            scope, k = found.copy(), j
+            break
+    for j in range(k, len(context)):
+        _learn(scope, context[j])
+        if len(_AFTER) >= _AFTER_SIZE:
+            _AFTER.pop(next(iter(_AFTER)), None)  # the oldest: contexts come chain by chain
+        _AFTER[context[: j + 1]] = scope.copy()
+    return scope
 
 
 def _learn(scope: Scope, text: str) -> None:

@@ -53,6 +53,15 @@ class Scope:
         self._all: dict[str, Definition] = {}
         self._constrained: set[str] = set()
 
+    def copy(self) -> Scope:
+        """A scope that starts where this one is and changes apart from it (its definitions
+        are immutable and shared)."""
+        other = Scope()
+        other._current = dict(self._current)
+        other._all = dict(self._all)
+        other._constrained = set(self._constrained)
+        return other
+
     def constrain(self, keys: Iterable[str]) -> None:
         """``keys`` appear in an equation that does not define them (``0.75p = 36``): a later
         ``p = 48`` is then a claim about ``p``, not a name for ``48``."""
