@@ -297,9 +297,10 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     pytest's own runs setup, call and teardown each through its hook chain (capture, logging,
     fixtures, thread and unraisable-exception checks): at 25,000 items that chain was most of
     the runner's own time. Case items keep every report the chain would have produced that
-    anything reads — setup and teardown pass, the call report goes through
-    ``pytest_runtest_makereport`` — so ``-x``, ``--lf``, ``--junitxml``, xfail and the
-    terminal behave as usual.
+    anything reads — setup and teardown pass, the call report is the one
+    ``pytest_runtest_makereport`` makes (made directly where only known plugins implement it,
+    :func:`_decided_report`) — so ``-x``, ``--lf``, ``--junitxml``, xfail and the terminal
+    behave as usual.
     """
     if not isinstance(item, CaseItem) or not _shortcuts(item.session):
         return None

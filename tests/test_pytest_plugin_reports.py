@@ -11,7 +11,7 @@ from _pytest._code.code import TerminalRepr
 from conftest import write_suite
 from test_runner import ARITH, ROWS
 
-from afcheck.pytest_plugin import CaseItem, _decided_report, run_key
+from afcheck.pytest_plugin import CaseItem, _CaseRepr, _decided_report, run_key
 
 TIMES = ("duration", "start", "stop")
 
@@ -40,9 +40,11 @@ def fields(report: pytest.TestReport) -> dict[str, object]:
     """Every attribute of a report but its times, a long report by what it shows."""
     found = {k: v for k, v in vars(report).items() if k not in TIMES}
     longrepr = found["longrepr"]
-    if isinstance(longrepr, TerminalRepr):
+    if isinstance(longrepr, _CaseRepr):
         # pytest's ReprFileLocation compares by identity: by its fields here.
-        found["longrepr"] = (type(longrepr), str(longrepr), vars(getattr(longrepr, "reprcrash")))
+        found["longrepr"] = (type(longrepr), str(longrepr), vars(longrepr.reprcrash))
+    else:
+        assert not isinstance(longrepr, TerminalRepr), longrepr  # a case item's is a _CaseRepr
     return found
 
 
@@ -115,7 +117,8 @@ def test_direct_keywords_are_the_items_marks_then_its_suites_in_pytests_order(
         "    items[0].parent.add_marker('suite_wide')\n"
         "    for item in items:\n"
         "        item.add_marker('slow')\n"
-        "        item.add_marker('suite_wide')  # the suite has it too: one key, the item's place\n")
+        # The suite has it too: one key, in the item's place.
+        "        item.add_marker('suite_wide')\n")
     pairs = both(demo)
     for nodeid, direct, hooked in pairs:
         assert direct is not None, nodeid
