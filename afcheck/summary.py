@@ -90,20 +90,27 @@ class RunSummary:
         A method may have ``to_json_text(result)``: the text of its ``to_json(result)``, a
         record with the same top-level keys for every result. Its items' texts are then that
         text with the keys :meth:`record` adds written after it; which of ``case_id`` and
-        ``group`` those are is read once, from the method's record of its first item."""
-        named: dict[str, tuple[bool, bool]] = {}
-        """Per method with a text: whether its records name ``case_id`` and ``group``."""
+        ``group`` those are is read once, from the method's record of its first item. A
+        method whose record names ``method`` or ``status`` (which :meth:`record` overwrites in
+        place) has its items written from :meth:`record`."""
+        named: dict[str, tuple[bool, bool] | None] = {}
+        """Per method with a text: whether its records name ``case_id`` and ``group``;
+        ``None`` when its texts cannot be used."""
         for item in self.items:
             method = item.case.method
             text_of: Callable[[object], str] | None = getattr(
                 self.implementations.get(method), "to_json_text", None)
-            if text_of is None or isinstance(item.result, LoadError):
+            if text_of is not None and not isinstance(item.result, LoadError):
+                if method not in named:
+                    keys = self.implementations[method].to_json(item.result)
+                    named[method] = (None if "method" in keys or "status" in keys
+                                     else ("case_id" in keys, "group" in keys))
+                names = named[method]
+            else:
+                names = None
+            if text_of is None or names is None or isinstance(item.result, LoadError):
                 yield json_text.utf8_safe(_ENCODE(self.record(item)))
                 continue
-            names = named.get(method)
-            if names is None:
-                keys = self.implementations[method].to_json(item.result)
-                names = named[method] = ("case_id" in keys, "group" in keys)
             text = text_of(item.result)
             tail = [] if len(text) == 2 else [""]  # "{}": no member before the first added
             if not names[0]:

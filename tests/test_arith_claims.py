@@ -122,3 +122,11 @@ def test_a_counted_subject_before_is_names_the_claim() -> None:
     assert chain.text == "10 * 2 = 20"
     with pytest.raises(Unreadable, match="joins a number to a claim"):
         read_step("5 and 3 = 8")
+
+
+def test_the_quantifier_a_refusal_names_is_the_first_in_the_text() -> None:
+    # Named by text order, not by a set's order, which changes with the process's hash seed.
+    for text, first in (("For each \\(n\\) there is \\(m = n + 1\\).", "for each"),
+                        ("There is \\(m\\) for each \\(n\\) with \\(m = n + 1\\).", "there is")):
+        with pytest.raises(Unreadable, match=f"quantifier '{first}'"):
+            read_step(text)

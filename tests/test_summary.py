@@ -89,3 +89,13 @@ def test_an_empty_record_gets_the_added_keys_alone() -> None:
     assert next(_summary([item]).record_texts()) == _json(
         {"case_id": item.case.case_id, "group": "math", "method": "empty",
          "status": "skipped"})
+
+
+def test_a_record_that_names_method_or_status_is_written_from_its_record() -> None:
+    # record() overwrites these in place; appended after a method's text they would repeat.
+    items = [_item("texted", {"status": "mine", "x": 1}, Status.FAILED),
+             _item("texted", {"status": "mine", "x": 2})]
+    summary = _summary(items)
+    for item, text in zip(items, summary.record_texts(), strict=True):
+        assert text == _json(summary.record(item))
+        assert text.count('"status"') == 1 and json.loads(text)["status"] == item.status.value

@@ -455,8 +455,9 @@ def _refuse_quantifiers(related: Sequence[list[Token]]) -> None:
         lowered = [t.text.lower() for t in sentence if t.kind is Kind.WORD]
         found = next((w for w in lowered if w in W.QUANTIFIERS), None)
         if found is None:
-            pairs = set(zip(lowered, lowered[1:], strict=False))
-            found = next((" ".join(p) for p in W.QUANTIFIER_PHRASES if p in pairs), None)
+            # The first phrase in the text: the reason names the same one in every process.
+            found = next((f"{a} {b}" for a, b in zip(lowered, lowered[1:], strict=False)
+                          if (a, b) in W.QUANTIFIER_PHRASES), None)
         if found is not None:
             raise Unreadable(f"quantifier '{found}' next to a claim is outside the fragment")
 
