@@ -100,15 +100,14 @@ class RunSummary:
             method = item.case.method
             text_of: Callable[[object], str] | None = getattr(
                 self.implementations.get(method), "to_json_text", None)
+            names = None
             if text_of is not None and not isinstance(item.result, LoadError):
                 if method not in named:
                     keys = self.implementations[method].to_json(item.result)
                     named[method] = (None if "method" in keys or "status" in keys
                                      else ("case_id" in keys, "group" in keys))
                 names = named[method]
-            else:
-                names = None
-            if text_of is None or names is None or isinstance(item.result, LoadError):
+            if text_of is None or names is None:
                 yield json_text.utf8_safe(_ENCODE(self.record(item)))
                 continue
             text = text_of(item.result)
