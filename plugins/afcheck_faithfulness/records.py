@@ -301,24 +301,21 @@ def record_text(result: CaseResult, raw_outputs: RawOutputs | None = None) -> st
     step = result.step
     source = step.source
     return (
-        f'{{"case_id": {_string(result.case_id)}, "step_id": {_string(step.id)}, '
-        f'"suite": {_string(step.suite)}, "dataset": {_string(step.dataset)}, '
-        f'"problem_id": {_string(step.problem_id)}, "node_id": {_string(step.node_id)}, '
-        f'"text": {_string(step.text)}, "context": {_context(step.context)}, '
+        f'{{"case_id": {to_json_text(result.case_id)}, "step_id": {to_json_text(step.id)}, '
+        f'"suite": {to_json_text(step.suite)}, "dataset": {to_json_text(step.dataset)}, '
+        f'"problem_id": {to_json_text(step.problem_id)}, '
+        f'"node_id": {to_json_text(step.node_id)}, '
+        f'"text": {to_json_text(step.text)}, "context": {_context(step.context)}, '
         f'"perturbation": {to_json_text(result.perturbation)}, '
         f'"original": {_formalisation_text(result.original, raw_outputs)}, '
         f'"perturbed": {_formalisation_text(result.perturbed, raw_outputs)}, '
         f'"z": {to_json_text(result.z)}, "z_bar": {to_json_text(result.z_bar)}, '
-        f'"outcome": {_string(result.outcome.value)}, '
+        f'"outcome": {to_json_text(result.outcome.value)}, '
         f'"events": {_events_text(result.failure_events)}, '
-        f'"excluded": {_string(result.excluded)}, "timings": {_ENCODE(_dict(result.timings))}, '
+        f'"excluded": {to_json_text(result.excluded)}, '
+        f'"timings": {_ENCODE(_dict(result.timings))}, '
         f'"warnings": {_warnings_text(result.warnings)}, '
-        f'"source": {_string(str(source)) if source else "null"}}}')
-
-
-def _string(value: object) -> str:
-    """A field typed ``str`` as JSON text; anything else as ``json`` would write it."""
-    return json_text.string_text(value) if type(value) is str else to_json_text(value)
+        f'"source": {to_json_text(str(source)) if source else "null"}}}')
 
 
 def _dict(mapping: Mapping[str, float]) -> dict[str, float]:
@@ -345,16 +342,11 @@ def _formalisation_text(formalisation: Formalisation | None,
     return to_json_text(formalisation)
 
 
+@functools.cache
 def _events_text(events: tuple[str, ...]) -> str:
     """A case's events are one of the eight combinations of three names: each one's text is
     made once."""
-    text = _EVENTS.get(events)
-    if text is None:
-        text = _EVENTS[events] = _ENCODE(events)
-    return text
-
-
-_EVENTS: dict[tuple[str, ...], str] = {}
+    return _ENCODE(events)
 
 
 def _warnings_text(warnings: tuple[DriftWarning, ...]) -> str:
