@@ -107,8 +107,8 @@ CORE_OPTIONS: tuple[OptionSpec, ...] = (
          help="options of the chosen executor, repeatable (afcheck list executors shows "
          "each executor's)"),
     _opt("cache and execution", "full-protocol", action="store_true",
-         help="run items through pytest's full setup/call/teardown hooks (slower; for "
-         "plugins that hook into setup or teardown)"),
+         help="run every item through pytest's full setup/call/teardown hooks (slower; a "
+         "plugin or conftest that hooks into them, or a skip/xfail mark, gets them anyway)"),
     _opt("plugins", "plugin", action="append", default=[], metavar="MODULE",
          help="register an extra plugin module, repeatable (loaded before options are read)"),
 )

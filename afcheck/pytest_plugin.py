@@ -20,7 +20,7 @@ import traceback
 import types
 import warnings
 import weakref
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from functools import cached_property
 from pathlib import Path
@@ -170,9 +170,11 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
     all the work. Every later case item only reports a status decided already, with nothing
     for those wrappers to watch, and at 25,000 items they were a large part of the runner's
     own time; a warning raised while it reports (by a report hook, say) is still recorded
-    under its node id. Any other plugin that takes part in the protocol, a session with
-    ordinary tests in it, ``--full-protocol`` or the setup-only options put every item through
-    the hook; pytest's collection-error and ``--collect-only`` paths are left to pytest's loop.
+    under its node id. Any other plugin that takes part in the protocol or in a test's setup,
+    call or teardown (:func:`_phases_known`), a session with ordinary tests in it,
+    ``--full-protocol`` or the setup-only options put every item through the hook, and so
+    does an item with a mark the skipping plugin evaluates (:func:`_marked`), alone; pytest's
+    collection-error and ``--collect-only`` paths are left to pytest's loop.
     """
     config = session.config
     if ((session.testsfailed and not config.option.continue_on_collection_errors)
@@ -184,12 +186,14 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
     phases, fast, direct = _phases_read(config), True, _direct(config)
     hooks: dict[Path, pluggy.HookRelay] = {}
     items = session.items
+    marked = session.stash.get(marked_key, frozenset())
     # pytest's own filters (ini, -W, its defaults) for the whole loop; the inner record keeps
     # them and lets each item's warnings go out under its own node id.
     with (catch_warnings_for_item(config, config.hook, "runtest", None),
           warnings.catch_warnings(record=True) as caught):
         for index, item in enumerate(items):
-            if fast and isinstance(item, CaseItem) and run is not None and run.executed:
+            if (fast and isinstance(item, CaseItem) and run is not None and run.executed
+                    and item not in marked):
                 ihook = hooks.get(item.path)
                 if ihook is None:
                     ihook = hooks[item.path] = item.ihook
@@ -215,7 +219,51 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
 def _fast(config: pytest.Config) -> bool:
     """Whether only known plugins take part in the per-item protocol and in the loop."""
     return (_only_known(config.hook.pytest_runtest_protocol, _PROTOCOL_PLUGINS)
-            and _only_known(config.hook.pytest_runtestloop, _LOOP_PLUGINS, wrappers=False))
+            and _only_known(config.hook.pytest_runtestloop, _LOOP_PLUGINS, wrappers=False)
+            and _phases_known(config))
+
+
+def _phases_known(config: pytest.Config) -> bool:
+    """Whether only known plugins implement a test's setup, call and teardown: the shorter
+    protocol has none of the three, so a plugin or conftest that acts in one of them (skips
+    an item in its setup, say) needs pytest's own."""
+    hook = config.hook
+    return all(_only_known(phase, _PHASE_PLUGINS) for phase in (
+        hook.pytest_runtest_setup, hook.pytest_runtest_call, hook.pytest_runtest_teardown))
+
+
+_PHASE_PLUGINS = frozenset({"_pytest.runner", "_pytest.skipping", "_pytest.threadexception",
+                            "_pytest.unraisableexception", "_pytest.capture.CaptureManager",
+                            "_pytest.logging.LoggingPlugin", "pytest_benchmark.plugin",
+                            "_hypothesis_pytestplugin"})
+"""The plugins whose setup, call and teardown hooks do nothing for a case item without
+:data:`_SETUP_MARKS`: pytest's setup state (a case item has no fixtures and its suite no
+setup), the skipping plugin (it reads those marks), the checks for exceptions raised in
+other threads or unraisable ones and the capture and logging of a test's code (a decided
+case item runs none), pytest-benchmark's check of its own ``benchmark`` mark and
+hypothesis's wrapper of a test function's call (a case item is none)."""
+_SETUP_MARKS = frozenset({"skip", "skipif", "xfail"})
+"""The marks the skipping plugin evaluates in an item's setup and call: an item that has one
+(its own or its suite's) goes through pytest's protocol, which evaluates it."""
+marked_key = pytest.StashKey[frozenset[pytest.Item]]()
+
+
+def _marked(items: Sequence[pytest.Item]) -> frozenset[pytest.Item]:
+    """The case items of ``items`` with a mark of :data:`_SETUP_MARKS`, their own or one of
+    their parents' (read once per parent: a suite's items share it)."""
+    parents: dict[int, bool] = {}
+    found = []
+    for item in items:
+        if not isinstance(item, CaseItem):
+            continue
+        parent = item.parent
+        inherited = parents.get(id(parent))
+        if inherited is None:
+            inherited = parents[id(parent)] = parent is not None and any(
+                mark.name in _SETUP_MARKS for mark in parent.iter_markers())
+        if inherited or any(mark.name in _SETUP_MARKS for mark in item.own_markers):
+            found.append(item)
+    return frozenset(found)
 
 
 _PROTOCOL_PLUGINS = frozenset({"_pytest.runner", "_pytest.faulthandler", "_pytest.unittest",
@@ -302,7 +350,9 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     :func:`_decided_report`) — so ``-x``, ``--lf``, ``--junitxml``, xfail and the terminal
     behave as usual.
     """
-    if not isinstance(item, CaseItem) or not _shortcuts(item.session):
+    if (not isinstance(item, CaseItem) or not _shortcuts(item.session)
+            or item in item.session.stash.get(marked_key, frozenset())
+            or not _phases_known(item.config)):
         return None
     config = item.config
     _report(item, item.ihook, _phases_read(config),
@@ -405,6 +455,7 @@ def _passed(item: pytest.Item, when: Literal["setup", "teardown"]) -> pytest.Tes
 def pytest_collection_finish(session: pytest.Session) -> None:
     session.stash[shortcuts_key] = all(isinstance(item, (CaseItem, BadRecordItem))
                                        for item in session.items)
+    session.stash[marked_key] = _marked(session.items)
     run = session.config.stash.get(run_key, None)
     if run is not None and run.usage_errors:
         raise pytest.UsageError(run.usage_errors[0])
