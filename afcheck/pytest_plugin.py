@@ -22,6 +22,7 @@ import warnings
 import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -173,7 +174,7 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
     under its node id. Any other plugin that takes part in the protocol or in a test's setup,
     call or teardown (:func:`_phases_known`), a session with ordinary tests in it,
     ``--full-protocol`` or the setup-only options put every item through the hook, and so
-    does an item with a mark the skipping plugin evaluates (:func:`_marked`), alone; pytest's
+    does an item with a mark the skipping plugin evaluates (:func:`_collected`), alone; pytest's
     collection-error and ``--collect-only`` paths are left to pytest's loop.
     """
     config = session.config
@@ -248,22 +249,45 @@ _SETUP_MARKS = frozenset({"skip", "skipif", "xfail"})
 marked_key = pytest.StashKey[frozenset[pytest.Item]]()
 
 
-def _marked(items: Sequence[pytest.Item]) -> frozenset[pytest.Item]:
-    """The case items of ``items`` with a mark of :data:`_SETUP_MARKS`, their own or one of
-    their parents' (read once per parent: a suite's items share it)."""
+@dataclass(frozen=True)
+class _Collected:
+    """What the hooks after collection read of a session's items, sorted in one pass."""
+
+    cases: tuple[Case[object], ...]
+    """The cases of the case items, in order."""
+    unreadable: tuple[BadRecord, ...]
+    """The records of the unreadable-record items, in order."""
+    only_ours: bool
+    """Whether every item is a case item or an unreadable-record item."""
+    marked: frozenset[pytest.Item]
+    """The case items with a mark of :data:`_SETUP_MARKS`, their own or one of their
+    parents'."""
+
+
+def _collected(items: Sequence[pytest.Item]) -> _Collected:
+    """Sort ``items`` once: a 25,000-item session made several passes over them otherwise.
+    A parent's marks are read once (a suite's items share it)."""
     parents: dict[int, bool] = {}
-    found = []
+    cases: list[Case[object]] = []
+    unreadable: list[BadRecord] = []
+    marked: list[pytest.Item] = []
+    only_ours = True
     for item in items:
-        if not isinstance(item, CaseItem):
-            continue
-        parent = item.parent
-        inherited = parents.get(id(parent))
-        if inherited is None:
-            inherited = parents[id(parent)] = parent is not None and any(
-                mark.name in _SETUP_MARKS for mark in parent.iter_markers())
-        if inherited or any(mark.name in _SETUP_MARKS for mark in item.own_markers):
-            found.append(item)
-    return frozenset(found)
+        if isinstance(item, CaseItem):
+            cases.append(item.case)
+            parent = item.parent
+            inherited = parents.get(id(parent))
+            if inherited is None:
+                inherited = parents[id(parent)] = parent is not None and any(
+                    mark.name in _SETUP_MARKS for mark in parent.iter_markers())
+            if inherited or (item.own_markers
+                             and any(mark.name in _SETUP_MARKS for mark in item.own_markers)):
+                marked.append(item)
+        elif isinstance(item, BadRecordItem):
+            unreadable.append(item.record)
+        else:
+            only_ours = False
+    return _Collected(tuple(cases), tuple(unreadable), only_ours, frozenset(marked))
 
 
 _PROTOCOL_PLUGINS = frozenset({"_pytest.runner", "_pytest.faulthandler", "_pytest.unittest",
@@ -453,25 +477,23 @@ def _passed(item: pytest.Item, when: Literal["setup", "teardown"]) -> pytest.Tes
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    session.stash[shortcuts_key] = all(isinstance(item, (CaseItem, BadRecordItem))
-                                       for item in session.items)
-    session.stash[marked_key] = _marked(session.items)
+    collected = _collected(session.items)
+    session.stash[shortcuts_key] = collected.only_ours
+    session.stash[marked_key] = collected.marked
     run = session.config.stash.get(run_key, None)
     if run is not None and run.usage_errors:
         raise pytest.UsageError(run.usage_errors[0])
-    cases = [item.case for item in session.items if isinstance(item, CaseItem)]
-    unreadable = sum(isinstance(item, BadRecordItem) for item in session.items)
+    cases, unreadable = collected.cases, collected.unreadable
     if not cases and not unreadable:
         return
     if run is not None:
-        run.unreadable = unreadable
+        run.unreadable = len(unreadable)
     config = session.config
     if hasattr(config, "workerinput"):
         raise pytest.UsageError(_NO_XDIST)
     try:
         config.stash[run_key].validate(
-            cases, build=not config.getoption("collectonly", False),
-            unreadable=[item.record for item in session.items if isinstance(item, BadRecordItem)])
+            cases, build=not config.getoption("collectonly", False), unreadable=unreadable)
     except AfcheckError as exc:
         raise pytest.UsageError(str(exc)) from None
 
@@ -583,6 +605,11 @@ class CaseItem(pytest.Item):
     def __init__(self, *, case: Case[object], **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.case = case
+
+    # pytest's Node hashes by node id in Python code, and its fixture reordering puts every
+    # item in dicts some twenty times at collection. A node has no ``__eq__`` (equal means
+    # the same object), so the identity hash, in C, is consistent with equality and cheaper.
+    __hash__ = object.__hash__
 
     def runtest(self) -> None:
         run = self.config.stash[run_key]

@@ -105,3 +105,24 @@ def pytest_runtest_setup(item):
     assert any("p2" in name for name in after)
     for name, outcome in after.items():
         assert outcome == (("skipped", "") if "p2" in name else before[name]), name
+
+
+def test_collected_sorts_the_items_in_one_pass(demo: pytest.Pytester) -> None:
+    """The cases, unreadable records and marked items the hooks read after collection, from
+    a session with a marked item and an unreadable record, and items hashed by identity."""
+    from afcheck.pytest_plugin import BadRecordItem, CaseItem, _collected
+
+    with (demo.path / "demo" / "steps.jsonl").open("a", encoding="utf-8") as data:
+        data.write("not json\n")
+    first = f"{ROWS[0]['problem_id']}/{ROWS[0]['node_id']}"
+    demo.makeconftest(MARKS.replace("{MARKS}", f"{{{first!r}: pytest.mark.skip(reason='x')}}"))
+    items, _ = demo.inline_genitems("demo", "--afcheck-plugin", "arith")
+    collected = _collected(items)
+    assert collected.cases == tuple(i.case for i in items if isinstance(i, CaseItem))
+    assert [bad.error for bad in collected.unreadable] == [
+        i.error for i in items if isinstance(i, BadRecordItem)]
+    assert len(collected.unreadable) == 1 and collected.only_ours
+    assert [i.name for i in collected.marked] == [first]
+    case = next(i for i in items if isinstance(i, CaseItem))
+    # Equal only to itself, so a hash of its identity is consistent with equality.
+    assert hash(case) == object.__hash__(case) and case != items[-1]
