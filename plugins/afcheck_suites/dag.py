@@ -402,7 +402,7 @@ def read_rows(path: Path, owner: Path | str
 
 def _row_steps(spec: SuiteSpec, row: Mapping[str, Any],
                where: Location) -> Iterator[Step | LoadError]:
-    from afcheck_suites.source import make_step
+    from afcheck_suites.source import RowSteps
 
     problem_id = str(row.get("id") or "")
     if not problem_id:
@@ -415,17 +415,18 @@ def _row_steps(spec: SuiteSpec, row: Mapping[str, Any],
     nodes = nodes_of(row)
     content = {n["id"]: n["content"] for n in nodes}
     dataset = problem_id.rsplit("-", 1)[0] if "-" in problem_id else spec.name
+    shared = RowSteps.of(spec, dataset, row, problem_id, where)
     for node in nodes:
         if node["statement_type"] == "declarative":
             continue
         parents = sorted(node["dependencies"], key=node_number)
-        yield make_step(spec, dataset, dict(row), problem_id, node["id"], node["content"],
-                    tuple(content[p] for p in parents), where, {
-                        "statement_type": node["statement_type"],
-                        "dependencies": list(node["dependencies"]),
-                        "inference_rule": node["inference_rule"],
-                        "verification_note": node["verification_note"],
-                    })
+        yield shared.step(node["id"], node["content"],
+                          tuple(content[p] for p in parents), {
+                              "statement_type": node["statement_type"],
+                              "dependencies": list(node["dependencies"]),
+                              "inference_rule": node["inference_rule"],
+                              "verification_note": node["verification_note"],
+                          })
 
 
 # -- the command --------------------------------------------------------------------------------

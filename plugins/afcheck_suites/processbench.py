@@ -30,7 +30,7 @@ from afcheck.suites import SuiteSpec
 from afcheck.types import Location
 from afcheck_suites.claims import split_claims
 from afcheck_suites.fields import id_problem
-from afcheck_suites.source import HUB_REPO, SPLITS, make_step, resolve, rows
+from afcheck_suites.source import HUB_REPO, SPLITS, RowSteps, resolve, rows
 
 __all__ = ["HUB_REPO", "SPLITS", "ProcessBenchSuite"]
 
@@ -77,26 +77,25 @@ def _steps_of(row: dict[str, Any], where: Location, spec: SuiteSpec,
         yield LoadError(where, problem)
         return
     dataset = problem_id.rsplit("-", 1)[0] if "-" in problem_id else spec.name
+    shared = RowSteps.of(spec, dataset, row, problem_id, where)
     paragraphs = [str(paragraph) for paragraph in steps]
     for index, paragraph in enumerate(paragraphs):
         earlier = tuple(paragraphs[:index])
         if mode == "paragraph":
-            yield make_step(spec, dataset, row, problem_id, str(index), paragraph, earlier,
-                        where, {"paragraph": index})
+            yield shared.step(str(index), paragraph, earlier, {"paragraph": index})
             continue
-        yield from _claim_steps(spec, dataset, row, problem_id, index, paragraph, earlier,
-                                where)
+        yield from _claim_steps(shared, index, paragraph, earlier)
 
 
-def _claim_steps(spec: SuiteSpec, dataset: str, row: dict[str, Any], problem_id: str,
-                 index: int, paragraph: str, earlier: tuple[str, ...],
-                 where: Location) -> Iterator[Step]:
-    declared: list[str] = []
+def _claim_steps(shared: RowSteps, index: int, paragraph: str,
+                 earlier: tuple[str, ...]) -> Iterator[Step]:
+    """The claim steps of one paragraph; each has the earlier paragraphs and the
+    paragraph's declaratives before it as its context."""
+    context = earlier
     for claim in split_claims(paragraph):
         if claim.kind != "claim":
             if claim.kind == "declarative":
-                declared.append(claim.text)
+                context += (claim.text,)
             continue
-        yield make_step(spec, dataset, row, problem_id, f"{index}.{claim.index}", claim.text,
-                    earlier + tuple(declared), where,
-                    {"paragraph": index, "paragraph_text": paragraph})
+        yield shared.step(f"{index}.{claim.index}", claim.text, context,
+                          {"paragraph": index, "paragraph_text": paragraph})

@@ -6,7 +6,8 @@ the same rows.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -73,18 +74,39 @@ def rows(path: Path) -> Iterator[tuple[object, Location]]:
             yield LoadError(where, element.problem), where
 
 
-def make_step(spec: SuiteSpec, dataset: str, row: dict[str, Any], problem_id: str, node_id: str,
-          text: str, context: tuple[str, ...], where: Location,
-          extra: dict[str, Any]) -> Step:
-    return Step(
-        id=f"{spec.name}/{problem_id}/{node_id}",
-        suite=spec.name,
-        dataset=dataset,
-        problem_id=problem_id,
-        node_id=node_id,
-        text=text,
-        problem=str(row.get("problem", "")),
-        context=context,
-        metadata={"generator": row.get("generator", ""), **extra},
-        source=where,
-    )
+@dataclass(frozen=True)
+class RowSteps:
+    """What every step made of one row shares, worked out once for the row rather than once
+    per step: a ProcessBench row makes a dozen steps or more."""
+
+    suite: str
+    dataset: str
+    problem_id: str
+    problem: str
+    generator: object
+    where: Location
+    prefix: str
+    """``<suite>/<problem_id>/``: each step's id is this and its node id."""
+
+    @classmethod
+    def of(cls, spec: SuiteSpec, dataset: str, row: Mapping[str, Any], problem_id: str,
+           where: Location) -> RowSteps:
+        return cls(spec.name, dataset, problem_id, str(row.get("problem", "")),
+                   row.get("generator", ""), where, f"{spec.name}/{problem_id}/")
+
+    def step(self, node_id: str, text: str, context: tuple[str, ...],
+             extra: Mapping[str, Any]) -> Step:
+        """The step ``node_id`` of the row; its metadata is the row's generator and
+        ``extra``."""
+        return Step(
+            id=f"{self.prefix}{node_id}",
+            suite=self.suite,
+            dataset=self.dataset,
+            problem_id=self.problem_id,
+            node_id=node_id,
+            text=text,
+            problem=self.problem,
+            context=context,
+            metadata={"generator": self.generator, **extra},
+            source=self.where,
+        )
