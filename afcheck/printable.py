@@ -32,6 +32,11 @@ def _escape(match: re.Match[str]) -> str:
 def printable(text: str, *, newlines: bool = True) -> str:
     """``text`` with every control, bidirectional and separator character shown as
     ``\\xNN`` / ``\\uNNNN``. Tabs stay; newlines stay unless ``newlines`` is false."""
+    if text.isprintable():
+        # Every character _UNSAFE matches, and the newline, is one str.isprintable refuses
+        # (a control, format, surrogate or separator): nothing to escape. Most names and
+        # statements are so, and the check is several times cheaper than the substitution.
+        return text
     out = _UNSAFE.sub(_escape, text)
     return out if newlines else out.replace("\n", "\\n")
 

@@ -35,3 +35,17 @@ def test_printable_json_round_trips_and_hides_c1_and_bidi() -> None:
     out = printable_json(value)
     assert not any(c in out for c in "\x1b\x9b\u202e\u2028")
     assert json.loads(out) == value
+
+
+def test_every_character_the_escapes_touch_is_one_isprintable_refuses() -> None:
+    """The premise of the shortcut for printable texts, over every code point: a character
+    that :func:`printable` changes, on its own, is never one ``str.isprintable`` accepts."""
+    from afcheck.printable import _UNSAFE
+
+    everything = "".join(map(chr, range(0x110000)))
+    touched = [c for c in _UNSAFE.findall(everything) + ["\n"] if c.isprintable()]
+    assert touched == []
+    for c in ("\t", "\n", "\x1b", "\x85", "\u200f", "\u2028", "\ud800", "é", "ℕ", " "):
+        assert printable(c) == _UNSAFE.sub(
+            lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100
+            else f"\\u{ord(m.group()):04x}", c)
