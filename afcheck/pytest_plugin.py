@@ -607,7 +607,7 @@ class CaseItem(pytest.Item):
         self.case = case
 
     # pytest's Node hashes by node id in Python code, and its fixture reordering puts every
-    # item in dicts some twenty times at collection. A node has no ``__eq__`` (equal means
+    # item in dicts about seventeen times at collection. A node has no ``__eq__`` (equal means
     # the same object), so the identity hash, in C, is consistent with equality and cheaper.
     __hash__ = object.__hash__
 
