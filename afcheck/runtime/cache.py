@@ -301,7 +301,9 @@ class _Writer:
     meanwhile).
 
     Each chunk is one ``executemany`` ``INSERT OR REPLACE`` and one commit. The rows and
-    their JSON are made here, so the caller's thread spends nothing on them, and sqlite3
+    their JSON are made here, so the caller's thread spends nothing on them (the JSON alone
+    is a quarter of a chunk's write: 0.13-0.19 of 0.57 s for 100 chunks of 256 formalisation
+    records, which the caller would still spend if it wrote the JSON itself), and sqlite3
     releases the GIL while SQLite works, so the insert and the commit overlap the run on
     another core. (A multi-row ``VALUES (?,?,?),(?,?,?)…`` statement per chunk costs the
     same CPU seconds as ``executemany``, 0.57-0.65 against 0.56-0.57 s for 100 chunks of 256
