@@ -117,7 +117,8 @@ class Runtime:
     cache: Cache | None = None
     chunk_size: int = 256
     """Work is sent to a component in chunks of this size, and each finished chunk is
-    cached at once, so a killed run loses at most one chunk per stage."""
+    queued for the cache at once, so a killed run loses at most the chunk being worked on and
+    those the cache's writer has not committed yet (:data:`afcheck.runtime.cache.QUEUED`)."""
     progress: Progress = field(default_factory=lambda: Progress(enabled=False))
     times: StageTimes = field(default_factory=StageTimes)
     spool: Spool | None = None
@@ -186,9 +187,11 @@ class Runtime:
         soon as it is done.
 
         ``key(item)`` gives what the result depends on besides the component (its fingerprint
-        is added). ``keep(result)`` says whether a result may be stored: a backend error (a
-        server that answered 500, a timeout) is that item's result in this run, never a
-        result for the next one, which then asks again.
+        is added). The chunks put are committed before this returns (or raises): the values
+        ``dump`` made are written to JSON on the cache's writer thread meanwhile, and nothing
+        else holds them until then. ``keep(result)`` says whether a result may be stored: a
+        backend error (a server that answered 500, a timeout) is that item's result in this
+        run, never a result for the next one, which then asks again.
         """
         from afcheck.runtime import cache as cache_module
 
@@ -243,6 +246,8 @@ class Runtime:
             if close is not None:
                 close()
             progress.close()
+            if store is not None:
+                store.flush()
         return Batch([r for r in out if r is not None], seconds)
 
 

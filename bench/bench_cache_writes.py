@@ -1,0 +1,131 @@
+"""Main-thread CPU seconds of the result cache's writes: the synchronous path against the
+writer thread.
+
+``--chunks`` chunks (default 300, about a 25,000-step first run's three stages with chunks of
+256; ``--quick``: 60) of ``--chunk-size`` formalisation records, each as the faithfulness
+method caches it (``cache.dump`` of a :class:`~afcheck.types.Formalisation`, about 400 bytes of
+JSON), are stored into a fresh database in a temporary folder, two ways:
+
+- ``sync``: what :meth:`Cache.put_many` did before it had a writer thread, in this thread:
+  the JSON of each value, one ``executemany`` ``INSERT OR REPLACE``, one commit per chunk;
+- ``threaded``: :meth:`Cache.put_many` per chunk, then :meth:`Cache.flush`.
+
+Only the seconds the calling thread spends in those calls count (``time.thread_time`` around
+them): building the records is the same work both ways and is left out. The two run
+alternately, A B A B (``--rounds``); each side's figures are those of its round with the
+least main-thread seconds. Prints
+``cache_writes_main_cpu_ratio`` (threaded / sync, target ≤ 0.5), each side's main-thread
+seconds, and the process's CPU seconds and wall of each (information only: the writer's work
+is moved, not removed, and on a busy machine it competes for the other core). Prints ``name
+value target`` lines and exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sqlite3
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from afcheck.runtime import cache as codec
+from afcheck.types import Formalisation, FormalisationStatus
+
+Chunk = list[tuple[bytes, Any]]
+
+
+def chunks(count: int, size: int) -> list[Chunk]:
+    """``count`` chunks of ``size`` (key, value) pairs, every key distinct."""
+    made = []
+    for c in range(count):
+        items = []
+        for i in range(size):
+            n = c * size + i
+            record = Formalisation(
+                key=f"gsm8k-{n}x3/{n % 7}#original", formaliser="literal 3",
+                status=FormalisationStatus.OK,
+                statement=f"theorem step_{n} : ({n} : ℚ) + 17 * 3 = {n + 51} := by sorry",
+                header="import Mathlib\nopen Real", reason="")
+            items.append((codec.key("formalise", "literal 3", n), codec.dump(record)))
+        made.append(items)
+    return made
+
+
+def synchronous(path: Path, work: list[Chunk]) -> tuple[float, float, float]:
+    """The put path before the writer thread (``_stored`` is unchanged)."""
+    db = sqlite3.connect(str(path), timeout=30)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=NORMAL")
+    db.execute("CREATE TABLE results (stage TEXT NOT NULL, key BLOB NOT NULL, "
+               "value TEXT NOT NULL, PRIMARY KEY (stage, key))")
+    db.commit()
+
+    def put(items: Chunk) -> None:
+        rows = [("formalise", k, codec._stored(v)) for k, v in items]
+        db.executemany(
+            "INSERT OR REPLACE INTO results (stage, key, value) VALUES (?, ?, ?)", rows)
+        db.commit()
+
+    try:
+        return timed(work, put, lambda: None)
+    finally:
+        db.close()
+
+
+def threaded(path: Path, work: list[Chunk]) -> tuple[float, float, float]:
+    cache = codec.Cache(path)
+    try:
+        return timed(work, lambda items: cache.put_many("formalise", items), cache.flush)
+    finally:
+        cache.close()
+
+
+def timed(work: list[Chunk], put: Callable[[Chunk], None], flush: Callable[[], None]
+          ) -> tuple[float, float, float]:
+    """Main-thread CPU, process CPU and wall seconds of ``put`` per chunk and ``flush``."""
+    main = 0.0
+    process, wall = time.process_time(), time.perf_counter()
+    for items in work:
+        start = time.thread_time()
+        put(items)
+        main += time.thread_time() - start
+    start = time.thread_time()
+    flush()
+    main += time.thread_time() - start
+    return main, time.process_time() - process, time.perf_counter() - wall
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--chunks", type=int, default=300)
+    parser.add_argument("--chunk-size", type=int, default=256)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="60 chunks")
+    args = parser.parse_args()
+    count = 60 if args.quick else args.chunks
+    if count < 1 or args.chunk_size < 1 or args.rounds < 1:
+        parser.error("--chunks, --chunk-size and --rounds must be at least 1")
+    work = chunks(count, args.chunk_size)
+    best: dict[str, tuple[float, float, float]] = {}
+    with tempfile.TemporaryDirectory(prefix="afcheck-bench-cache-") as folder:
+        for round_ in range(args.rounds):
+            for name, run in (("sync", synchronous), ("threaded", threaded)):
+                figures = run(Path(folder) / f"{name}-{round_}.sqlite", work)
+                best[name] = min(best.get(name, figures), figures)
+                print(f"round {round_ + 1} {name}: main {figures[0]:.3f} s, process "
+                      f"{figures[1]:.3f} s, wall {figures[2]:.3f} s", file=sys.stderr)
+    ratio = best["threaded"][0] / best["sync"][0]
+    print(f"cache_writes_main_cpu_ratio {ratio:.3f} <=0.5")
+    for name in ("sync", "threaded"):
+        main_s, process_s, wall_s = best[name]
+        print(f"cache_writes_{name}_main_cpu_s {main_s:.3f} -")
+        print(f"cache_writes_{name}_process_cpu_s {process_s:.3f} -")
+        print(f"cache_writes_{name}_wall_s {wall_s:.3f} -")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
