@@ -14,8 +14,8 @@ from afcheck_faithfulness.metrics import summarise
 from afcheck_faithfulness.records import CaseResult
 from afcheck_reporters.json_report import VERSION, JsonReporter, document, header
 
-from afcheck.method import AnyMethod, Case, ItemResult, MethodSummary
 from afcheck.json_text import utf8_safe
+from afcheck.method import AnyMethod, Case, ItemResult, MethodSummary
 from afcheck.summary import RunSummary
 
 
