@@ -111,4 +111,13 @@ def utf8_safe(text: str) -> str:
     return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+def utf8(text: str) -> bytes:
+    """JSON ``text`` as UTF-8, each lone surrogate written as :func:`utf8_safe` writes it: one
+    encode where none is in it (nearly always), rather than a search and then an encode."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate, which UTF-8 cannot hold
+        return utf8_safe(text).encode("utf-8")
+
+
 _SURROGATE = re.compile("[\ud800-\udfff]")

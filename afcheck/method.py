@@ -105,6 +105,44 @@ class Case(Generic[CaseT]):
     """The method's own description of the case (its components, its record)."""
 
 
+Text = str | Callable[[], str]
+"""A text, or a function of no arguments that makes it (called at most once)."""
+
+
+class LazyText:
+    """A dataclass field of type :data:`Text` that reads as ``str``: a function given for it
+    is called on the first read and its text kept, so that text only some readers need (a
+    failure's body: most items' are never shown) costs nothing until one of them reads it.
+
+    A data descriptor, so the frozen dataclass's own ``__init__`` (``object.__setattr__``)
+    stores the value through :meth:`__set__`, while assignment from outside is still refused
+    by the dataclass."""
+
+    def __init__(self, default: str = "") -> None:
+        self._default = default
+        self._slot = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._slot = f"_{name}_text"
+
+    def __get__(self, instance: object | None, owner: type) -> str:
+        if instance is None:  # the class's attribute: dataclasses reads it as the default
+            return self._default
+        value: Text = instance.__dict__.get(self._slot, self._default)
+        if isinstance(value, str):
+            return value
+        text = value()
+        if not isinstance(text, str):
+            raise TypeError(f"a lazy text's function gave {type(text).__name__}, not str")
+        instance.__dict__[self._slot] = text
+        return text
+
+    def __set__(self, instance: object, value: Text) -> None:
+        if not isinstance(value, str) and not callable(value):
+            raise TypeError(f"a text or a function that makes one, not {type(value).__name__}")
+        instance.__dict__[self._slot] = value
+
+
 @dataclass(frozen=True)
 class ItemOutcome:
     """One item's test outcome: its status, why in one line, and the full evidence."""
@@ -114,8 +152,11 @@ class ItemOutcome:
     to give (the run gives it to a failure the baseline expects) and is refused."""
     message: str = ""
     """Empty for a passed item; one line otherwise (what CI pages and ``-rs`` show)."""
-    details: str = ""
-    """Both inputs, the statements, the verdicts and their evidence: the failure's body."""
+    details: LazyText = LazyText()
+    """Both inputs, the statements, the verdicts and their evidence: the failure's body. Read
+    as ``str``; given as a ``str`` or as a function of no arguments that makes it
+    (``functools.partial(render, result)``), called once, on the first read (most items'
+    bodies are never read: a passed item's, a failure the terminal does not show)."""
     notes: tuple[str, ...] = ()
     """Things worth a look that do not decide the outcome (drift warnings), one line each."""
 

@@ -38,7 +38,7 @@ from pytest import CallInfo
 
 from afcheck import options as opts
 from afcheck.errors import AfcheckError, MissingDependency, UsageError
-from afcheck.method import BadRecord, Case, ItemResult
+from afcheck.method import BadRecord, Case, ItemResult, Text
 from afcheck.printable import printable
 from afcheck.suites import is_suite_dir
 from afcheck.types import Status
@@ -590,9 +590,15 @@ class CaseFailed(Exception):
 class _CaseRepr(TerminalRepr):
     """Full details in the long report, one line (``reprcrash``) under ``--tb=line``."""
 
-    def __init__(self, text: str, crash: ReprFileLocation) -> None:
-        self.text = text
+    def __init__(self, text: Text, crash: ReprFileLocation) -> None:
+        self._text = text
         self.reprcrash = crash
+
+    @cached_property
+    def text(self) -> str:
+        """The details, made when first shown: a run's failures beyond the few the terminal
+        shows never are."""
+        return self._text if isinstance(self._text, str) else self._text()
 
     def toterminal(self, tw: TerminalWriter) -> None:
         for line in self.text.splitlines():
@@ -644,7 +650,7 @@ class CaseItem(pytest.Item):
             printable(f"{self.case.name}: {item.outcome.message}", newlines=False))
         # Under --tb=line pytest prints the long form and the crash line: keep it one line.
         short = self.config.getoption("tbstyle", "auto") in ("line", "no")
-        return _CaseRepr("" if short else printable(item.outcome.details), crash)
+        return _CaseRepr("" if short else lambda: printable(item.outcome.details), crash)
 
     def reportinfo(self) -> tuple[Path | str, int | None, str]:
         source = self.case.source

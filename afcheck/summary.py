@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from afcheck import json_text
 from afcheck.errors import LoadError
 from afcheck.method import AnyMethod, ItemResult, JsonObject, MethodSummary
+from afcheck.types import Status
 
 
 @dataclass(frozen=True)
@@ -82,10 +83,11 @@ class RunSummary:
         data["status"] = item.status.value
         return data
 
-    def record_texts(self) -> Iterator[str]:
+    def record_texts(self, *, utf8_safe: bool = True) -> Iterator[str]:
         """The JSON text of each item's :meth:`record`, in order: what
         ``json_text.encoder(ensure_ascii=False)`` writes for it, made UTF-8-safe
-        (:func:`~afcheck.json_text.utf8_safe`).
+        (:func:`~afcheck.json_text.utf8_safe`) unless ``utf8_safe`` is false, for a writer that
+        makes it so as it encodes (:func:`~afcheck.json_text.utf8`).
 
         A method may have ``to_json_text(result)``: the text of its ``to_json(result)``, a
         record with the same top-level keys for every result. Its items' texts are then that
@@ -93,9 +95,10 @@ class RunSummary:
         ``group`` those are is read once, from the method's record of its first item. A
         method whose record names ``method`` or ``status`` (which :meth:`record` overwrites in
         place) has its items written from :meth:`record`."""
-        named: dict[str, tuple[bool, bool] | None] = {}
-        """Per method with a text: whether its records name ``case_id`` and ``group``;
-        ``None`` when its texts cannot be used."""
+        safe: Callable[[str], str] = json_text.utf8_safe if utf8_safe else str
+        named: dict[str, tuple[bool, bool, str] | None] = {}
+        """Per method with a text: whether its records name ``case_id`` and ``group``, and the
+        text of its ``method`` member; ``None`` when its texts cannot be used."""
         for item in self.items:
             method = item.case.method
             text_of: Callable[[object], str] | None = getattr(
@@ -105,20 +108,22 @@ class RunSummary:
                 if method not in named:
                     keys = self.implementations[method].to_json(item.result)
                     named[method] = (None if "method" in keys or "status" in keys
-                                     else ("case_id" in keys, "group" in keys))
+                                     else ("case_id" in keys, "group" in keys,
+                                           f'"method": {_STRING(method)}'))
                 names = named[method]
             if text_of is None or names is None:
-                yield json_text.utf8_safe(_ENCODE(self.record(item)))
+                yield safe(_ENCODE(self.record(item)))
                 continue
             text = text_of(item.result)
-            tail = [] if len(text) == 2 else [""]  # "{}": no member before the first added
+            # The members appended in place of the closing brace; "{}" has none before them.
+            tail = [] if len(text) == 2 else [""]
             if not names[0]:
-                tail.append(f'"case_id": {_ENCODE(item.case.case_id)}')
+                tail.append(f'"case_id": {_STRING(item.case.case_id)}')
             if not names[1]:
-                tail.append(f'"group": {_ENCODE(item.case.group)}')
-            tail.append(f'"method": {_ENCODE(method)}')
-            tail.append(f'"status": {_ENCODE(item.status.value)}}}')
-            yield json_text.utf8_safe(text[:-1] + ", ".join(tail))
+                tail.append(f'"group": {_STRING(item.case.group)}')
+            tail.append(names[2])
+            tail.append(_STATUS[item.status])
+            yield safe(text[:-1] + ", ".join(tail))
 
     def groups(self) -> dict[tuple[str, str], list[ItemResult[object]]]:
         """Items by (method, group), in order of first appearance."""
@@ -129,3 +134,6 @@ class RunSummary:
 
 
 _ENCODE = json_text.encoder(ensure_ascii=False)
+_STRING = json_text.string_text
+_STATUS = {status: f'"status": {_STRING(status.value)}}}' for status in Status}
+"""The last member of each record, with the record's closing brace."""

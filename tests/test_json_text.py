@@ -127,3 +127,11 @@ def test_utf8_safe_text_reads_back_the_same_and_is_utf8() -> None:
     assert "é" in text and "⊤" in text
     plain = json.dumps({"a": "é"}, ensure_ascii=False)
     assert json_text.utf8_safe(plain) is plain
+
+
+def test_utf8_is_the_utf8_of_the_utf8_safe_text() -> None:
+    for value in ({"a": "é \ud800 ⊤ \udfff"}, {"a": "é ⊤"}, ["plain"], "\udc00"):
+        text = json.dumps(value, ensure_ascii=False)
+        data = json_text.utf8(text)
+        assert data == json_text.utf8_safe(text).encode("utf-8")
+        assert json.loads(data.decode("utf-8")) == value

@@ -99,3 +99,11 @@ def test_a_record_that_names_method_or_status_is_written_from_its_record() -> No
     for item, text in zip(items, summary.record_texts(), strict=True):
         assert text == _json(summary.record(item))
         assert text.count('"status"') == 1 and json.loads(text)["status"] == item.status.value
+
+
+def test_texts_not_made_utf8_safe_keep_their_lone_surrogates() -> None:
+    bad = LoadError(Location("s/a.jsonl", 3), "not JSON \ud800")
+    items = [_item("texted", {"x": "é \udfff"}), _item("texted", bad, Status.FAILED)]
+    summary = _summary(items)
+    for item, text in zip(items, summary.record_texts(utf8_safe=False), strict=True):
+        assert text == _json(summary.record(item))

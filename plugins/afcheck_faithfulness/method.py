@@ -3,11 +3,12 @@ prove or refute both, and judge the pair."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from afcheck.budget import Budget
 from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, Selection
-from afcheck.registry import CHECKER, FORMALISER, PROVER, Kind
+from afcheck.registry import CHECKER, FORMALISER, PROVER
 from afcheck.runtime import Runtime
 from afcheck.runtime.spool import Spool
 from afcheck.suites import Record
@@ -20,6 +21,9 @@ from afcheck_faithfulness.records import CaseResult, Step, record, record_text
 from afcheck_faithfulness.render import details, one_line
 
 _NO_STEP = Step("", "", "", "", "", "")
+
+_Choices = tuple[Choice, Choice, Choice, Choice]
+"""A case's perturber, formaliser, checker and prover."""
 
 PROVER_LIMITS = ("the prover's own limits (smt: 2 s a z3 call, a worker stopped after 10 s; "
                  "lean-tactics, deepseek: 60 s a Lean command)")
@@ -130,21 +134,23 @@ class Faithfulness:
     def run(self, cases: Sequence[Case[CaseSpec]], runtime: Runtime,
             notify: Callable[[CaseResult], None] | None) -> list[CaseResult]:
         self._spool = runtime.spool
-        budgeted: dict[tuple[str, Choice], Choice] = {}
-
-        def bound(kind: Kind[object], choice: Choice, stage: str) -> Choice:
-            """``choice`` under the stage's budget, asked of the runtime once per choice."""
-            if (stage, choice) not in budgeted:
-                budgeted[(stage, choice)] = runtime.budgeted(kind, choice, self.name, stage)
-            return budgeted[(stage, choice)]
-
+        # The choices under their stages' budgets, asked of the runtime once per set of
+        # choices: the cases of a suite share one set (their template's).
+        bound: dict[_Choices, _Choices] = {}
         specs = []
         for case in cases:
             s = case.spec
-            perturber = bound(PERTURBER, s.perturber, "perturb")
-            prover = bound(PROVER, s.prover, "prove")
-            formaliser = bound(FORMALISER, s.formaliser, "formalise")
-            checker = bound(CHECKER, s.checker, "check")
+            chosen = (s.perturber, s.formaliser, s.checker, s.prover)
+            under = bound.get(chosen)
+            if under is None:
+                # In this order, so that of two budgets a component cannot take, the same one
+                # is reported as before.
+                perturber = runtime.budgeted(PERTURBER, s.perturber, self.name, "perturb")
+                prover = runtime.budgeted(PROVER, s.prover, self.name, "prove")
+                formaliser = runtime.budgeted(FORMALISER, s.formaliser, self.name, "formalise")
+                checker = runtime.budgeted(CHECKER, s.checker, self.name, "check")
+                under = bound[chosen] = (perturber, formaliser, checker, prover)
+            perturber, formaliser, checker, prover = under
             specs.append(CaseSpec(case.case_id, s.step, perturber, formaliser, checker, prover,
                                   s.seed, s.keep_ineffective, s.detectors))
         return pipeline.run(specs, runtime, notify)
@@ -156,8 +162,11 @@ class Faithfulness:
         if status is Status.PASSED:
             return ItemOutcome(status, notes=notes)
         line = one_line(result)
+        # The body is made when read: the terminal shows a few failures, most runs write no
+        # JUnit file, and the JSON result file has the record instead.
         return ItemOutcome(status, line,
-                           details(result, line) if status is Status.FAILED else "", notes)
+                           functools.partial(details, result, line)
+                           if status is Status.FAILED else "", notes)
 
     def timings(self, result: CaseResult) -> Mapping[str, float]:
         return result.timings

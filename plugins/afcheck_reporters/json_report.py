@@ -10,12 +10,13 @@ whether or not other methods could have been in it.
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any
 
 import afcheck
 from afcheck import json_text
-from afcheck.fileio import atomic_writer
+from afcheck.fileio import atomic_bytes_writer
 from afcheck.method import JsonObject
 from afcheck.summary import RunSummary
 
@@ -26,14 +27,24 @@ class JsonReporter:
     name = "json"
 
     def report(self, summary: RunSummary, destination: str) -> None:
-        # The steps are streamed one record at a time: a run's document can be tens of MB.
-        with atomic_writer(destination) as handle:
+        # The steps are streamed a few hundred records at a time: a run's document can be
+        # tens of MB. Each piece is joined and encoded to UTF-8 at once, lone surrogates
+        # escaped as it is encoded, which costs less than a text file's encoding of each
+        # record and a search of each for surrogates.
+        with atomic_bytes_writer(destination) as handle:
             head = _dumps(header(summary))
-            handle.write(head[:-1].rstrip() + ',\n "steps": [')
-            for index, text in enumerate(summary.record_texts()):
-                handle.write(",\n  " if index else "\n  ")
-                handle.write(text)
-            handle.write("\n ]\n}\n")
+            handle.write(json_text.utf8(head[:-1].rstrip() + ',\n "steps": ['))
+            texts = summary.record_texts(utf8_safe=False)
+            first = True
+            while piece := list(itertools.islice(texts, _PIECE)):
+                handle.write(json_text.utf8(("\n  " if first else ",\n  ")
+                                            + ",\n  ".join(piece)))
+                first = False
+            handle.write(b"\n ]\n}\n")
+
+
+_PIECE = 512
+"""Records encoded and written at once: a few hundred KB."""
 
 
 def _dumps(value: Any) -> str:
