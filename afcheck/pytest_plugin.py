@@ -38,7 +38,7 @@ from pytest import CallInfo
 
 from afcheck import options as opts
 from afcheck.errors import AfcheckError, MissingDependency, UsageError
-from afcheck.method import BadRecord, Case, ItemResult, Text
+from afcheck.method import BadRecord, Case, ItemResult, LazyText, Text
 from afcheck.printable import printable
 from afcheck.suites import is_suite_dir
 from afcheck.types import Status
@@ -590,15 +590,13 @@ class CaseFailed(Exception):
 class _CaseRepr(TerminalRepr):
     """Full details in the long report, one line (``reprcrash``) under ``--tb=line``."""
 
-    def __init__(self, text: Text, crash: ReprFileLocation) -> None:
-        self._text = text
-        self.reprcrash = crash
+    text = LazyText()
+    """The details, made when first shown: a run's failures beyond the few the terminal
+    shows never are."""
 
-    @cached_property
-    def text(self) -> str:
-        """The details, made when first shown: a run's failures beyond the few the terminal
-        shows never are."""
-        return self._text if isinstance(self._text, str) else self._text()
+    def __init__(self, text: Text, crash: ReprFileLocation) -> None:
+        self.text = text
+        self.reprcrash = crash
 
     def toterminal(self, tw: TerminalWriter) -> None:
         for line in self.text.splitlines():
