@@ -414,8 +414,7 @@ def _row_steps(spec: SuiteSpec, row: Mapping[str, Any],
         return
     nodes = nodes_of(row)
     content = {n["id"]: n["content"] for n in nodes}
-    dataset = problem_id.rsplit("-", 1)[0] if "-" in problem_id else spec.name
-    shared = RowSteps.of(spec, dataset, row, problem_id, where)
+    shared = RowSteps.of(spec, row, problem_id, where)
     for node in nodes:
         if node["statement_type"] == "declarative":
             continue

@@ -76,8 +76,7 @@ def _steps_of(row: dict[str, Any], where: Location, spec: SuiteSpec,
     if problem is not None:
         yield LoadError(where, problem)
         return
-    dataset = problem_id.rsplit("-", 1)[0] if "-" in problem_id else spec.name
-    shared = RowSteps.of(spec, dataset, row, problem_id, where)
+    shared = RowSteps.of(spec, row, problem_id, where)
     paragraphs = [str(paragraph) for paragraph in steps]
     for index, paragraph in enumerate(paragraphs):
         earlier = tuple(paragraphs[:index])

@@ -85,21 +85,22 @@ class RowSteps:
     problem: str
     generator: object
     where: Location
-    prefix: str
-    """``<suite>/<problem_id>/``: each step's id is this and its node id."""
 
     @classmethod
-    def of(cls, spec: SuiteSpec, dataset: str, row: Mapping[str, Any], problem_id: str,
+    def of(cls, spec: SuiteSpec, row: Mapping[str, Any], problem_id: str,
            where: Location) -> RowSteps:
+        """The row's shared fields; its dataset is the problem id's part before its last
+        ``-`` (``gsm8k-12`` → ``gsm8k``), else the suite's name."""
+        dataset = problem_id.rsplit("-", 1)[0] if "-" in problem_id else spec.name
         return cls(spec.name, dataset, problem_id, str(row.get("problem", "")),
-                   row.get("generator", ""), where, f"{spec.name}/{problem_id}/")
+                   row.get("generator", ""), where)
 
     def step(self, node_id: str, text: str, context: tuple[str, ...],
              extra: Mapping[str, Any]) -> Step:
         """The step ``node_id`` of the row; its metadata is the row's generator and
         ``extra``."""
         return Step(
-            id=f"{self.prefix}{node_id}",
+            id=f"{self.suite}/{self.problem_id}/{node_id}",
             suite=self.suite,
             dataset=self.dataset,
             problem_id=self.problem_id,
