@@ -55,22 +55,11 @@ def chunks(count: int, size: int) -> list[Chunk]:
 
 
 def synchronous(path: Path, work: list[Chunk]) -> tuple[float, float, float]:
-    """The put path before the writer thread (``_stored`` is unchanged)."""
+    codec.Cache(path).close()  # the database and its table, as the cache makes them
     db = sqlite3.connect(str(path), timeout=30)
-    db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=NORMAL")
-    db.execute("CREATE TABLE results (stage TEXT NOT NULL, key BLOB NOT NULL, "
-               "value TEXT NOT NULL, PRIMARY KEY (stage, key))")
-    db.commit()
-
-    def put(items: Chunk) -> None:
-        rows = [("formalise", k, codec._stored(v)) for k, v in items]
-        db.executemany(
-            "INSERT OR REPLACE INTO results (stage, key, value) VALUES (?, ?, ?)", rows)
-        db.commit()
-
     try:
-        return timed(work, put, lambda: None)
+        return timed(work, lambda items: codec._insert(db, "formalise", items), lambda: None)
     finally:
         db.close()
 

@@ -424,7 +424,7 @@ class _Writer:
                     return
                 stage, items = chunk
                 try:
-                    self._write(db, stage, items)
+                    _insert(db, stage, items)
                 except Exception as exc:  # noqa: BLE001 - kept and raised on the caller's thread
                     _rollback(db)
                     self._keep(exc)
@@ -435,11 +435,13 @@ class _Writer:
         finally:
             db.close()
 
-    def _write(self, db: sqlite3.Connection, stage: str, items: list[tuple[bytes, Any]]
-               ) -> None:
-        db.executemany("INSERT OR REPLACE INTO results (stage, key, value) VALUES (?, ?, ?)",
-                       [(stage, k, _stored(v)) for k, v in items])
-        db.commit()
+
+
+def _insert(db: sqlite3.Connection, stage: str, items: list[tuple[bytes, Any]]) -> None:
+    """Store ``items`` under ``stage`` in one transaction: the writer's work on a chunk."""
+    db.executemany("INSERT OR REPLACE INTO results (stage, key, value) VALUES (?, ?, ?)",
+                   [(stage, k, _stored(v)) for k, v in items])
+    db.commit()
 
 
 def _rollback(db: sqlite3.Connection) -> None:
