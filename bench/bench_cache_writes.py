@@ -7,7 +7,8 @@ method caches it (``cache.dump`` of a :class:`~afcheck.types.Formalisation`, abo
 JSON), are stored into a fresh database in a temporary folder, two ways:
 
 - ``sync``: what :meth:`Cache.put_many` did before it had a writer thread, in this thread:
-  the JSON of each value, one ``executemany`` ``INSERT OR REPLACE``, one commit per chunk;
+  the JSON of each value, the writer's own ``INSERT OR REPLACE`` statements, one commit per
+  chunk;
 - ``threaded``: :meth:`Cache.put_many` per chunk, then :meth:`Cache.flush`.
 
 Only the seconds the calling thread spends in those calls count (``time.thread_time`` around
@@ -16,8 +17,16 @@ alternately, A B A B (``--rounds``); each side's figures are those of its round 
 least main-thread seconds. Prints
 ``cache_writes_main_cpu_ratio`` (threaded / sync, target ≤ 0.5), each side's main-thread
 seconds, and the process's CPU seconds and wall of each (information only: the writer's work
-is moved, not removed, and on a busy machine it competes for the other core). Prints ``name
-value target`` lines and exits 0.
+is moved, not removed, and on a busy machine it competes for the other core).
+
+Then the writer beside a caller busy in Python, as in a run whose formaliser works in process:
+after each ``put_many`` the calling thread runs ``--busy-ms`` of pure Python (default 50,
+about a fifth of what ``literal`` takes for a chunk of 256), and
+``cache_writes_busy_caller_wait_ratio`` is the wall the caller spent in ``put_many`` and the
+final ``flush`` (a writer that falls behind fills its queue and makes the caller wait) over the
+caller's own busy seconds (target ≤ 0.05).
+
+Prints ``name value target`` lines and exits 0.
 """
 
 from __future__ import annotations
@@ -87,12 +96,45 @@ def timed(work: list[Chunk], put: Callable[[Chunk], None], flush: Callable[[], N
     return main, time.process_time() - process, time.perf_counter() - wall
 
 
+def spin(seconds: float) -> None:
+    """Run Python (holding the GIL, as a formaliser does) for ``seconds`` of wall."""
+    end = time.perf_counter() + seconds
+    n = 0
+    while time.perf_counter() < end:
+        for i in range(200):
+            n += i & 7
+
+
+def busy_caller(path: Path, work: list[Chunk], busy_s: float) -> tuple[float, float]:
+    """The caller's wall seconds in ``put_many`` and ``flush``, and its busy seconds, while it
+    runs Python between the chunks."""
+    cache = codec.Cache(path)
+    waited = busy = 0.0
+    try:
+        for items in work:
+            start = time.perf_counter()
+            cache.put_many("formalise", items)
+            waited += time.perf_counter() - start
+            start = time.perf_counter()
+            spin(busy_s)
+            busy += time.perf_counter() - start
+        start = time.perf_counter()
+        cache.flush()
+        waited += time.perf_counter() - start
+    finally:
+        cache.close()
+    return waited, busy
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--chunks", type=int, default=300)
     parser.add_argument("--chunk-size", type=int, default=256)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="60 chunks")
+    parser.add_argument("--busy-ms", type=float, default=50.0,
+                        help="Python the caller runs after each chunk in the busy-caller "
+                             "figure (default 50)")
     args = parser.parse_args()
     count = 60 if args.quick else args.chunks
     if count < 1 or args.chunk_size < 1 or args.rounds < 1:
@@ -113,6 +155,11 @@ def main() -> int:
         print(f"cache_writes_{name}_main_cpu_s {main_s:.3f} -")
         print(f"cache_writes_{name}_process_cpu_s {process_s:.3f} -")
         print(f"cache_writes_{name}_wall_s {wall_s:.3f} -")
+    with tempfile.TemporaryDirectory(prefix="afcheck-bench-cache-") as folder:
+        waited, busy = min(busy_caller(Path(folder) / f"busy-{round_}.sqlite", work,
+                                       args.busy_ms / 1000) for round_ in range(args.rounds))
+    print(f"cache_writes_busy_caller_wait_ratio {waited / busy:.3f} <=0.05")
+    print(f"cache_writes_busy_caller_wait_s {waited:.3f} -")
     return 0
 
 

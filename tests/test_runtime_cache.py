@@ -86,6 +86,22 @@ def test_every_chunk_is_committed_when_close_returns(path: Path) -> None:
     again.close()
 
 
+def test_a_chunk_larger_than_one_statement_is_stored_whole_and_in_order(path: Path) -> None:
+    # One INSERT holds at most a fixed number of rows; a longer chunk takes several, and a
+    # key met twice in the chunk keeps its later value, as row-by-row inserts would.
+    cache = Cache(path)
+    items = chunk(0, 700) + [(key(5), {"i": "again"})]
+    cache.put_many("formalise", items)
+    cache.close()
+    assert stored(path) == 700
+    again = Cache(path)
+    found = again.get_many("formalise", [key(i) for i in range(700)])
+    assert len(found) == 700
+    assert found[key(5)] == {"i": "again"}
+    assert found[key(699)] == {"i": 699, "text": "∀ n : ℕ"}
+    again.close()
+
+
 def test_close_commits_the_chunks_still_waiting_for_a_slow_disk(path: Path) -> None:
     cache = Cache(path)
     with locked(path) as release:

@@ -42,6 +42,7 @@ of its keys can be met again, and they must not be misread.
 
 from __future__ import annotations
 
+import functools
 import queue
 import sqlite3
 import threading
@@ -300,14 +301,17 @@ class _Writer:
     transaction each, through a connection of its own (WAL lets the cache's readers go on
     meanwhile).
 
-    Each chunk is one ``executemany`` ``INSERT OR REPLACE`` and one commit. The rows and
-    their JSON are made here, so the caller's thread spends nothing on them (the JSON alone
-    is a quarter of a chunk's write: 0.13-0.19 of 0.57 s for 100 chunks of 256 formalisation
-    records, which the caller would still spend if it wrote the JSON itself), and sqlite3
-    releases the GIL while SQLite works, so the insert and the commit overlap the run on
-    another core. (A multi-row ``VALUES (?,?,?),(?,?,?)…`` statement per chunk costs the
-    same CPU seconds as ``executemany``, 0.57-0.65 against 0.56-0.57 s for 100 chunks of 256
-    formalisations, and would need splitting at SQLite's limit on bound variables.)
+    Each chunk is one transaction of multi-row ``INSERT OR REPLACE`` statements
+    (:data:`_ROWS` rows each). The rows and their JSON are made here, so the caller's thread
+    spends nothing on them (the JSON alone is a quarter of a chunk's write: 0.13-0.19 of
+    0.57 s for 100 chunks of 256 formalisation records, which the caller would still spend if
+    it wrote the JSON itself), and sqlite3 releases the GIL while SQLite works, so the insert
+    and the commit overlap the run on another core. Not ``executemany``: it takes the GIL
+    back after every row, and while the caller's thread runs Python (a formaliser in
+    process) each of those waits out the interpreter's switch interval; on 8,000 steps of
+    ``literal`` the writer then took 22.8 s of wall for 1.0 s of CPU and fell behind, so that
+    the caller waited on a full queue, against 2.7 s of wall with one statement per
+    :data:`_ROWS` rows.
 
     A chunk that fails (a full disk, a damaged page, a value JSON cannot write) is rolled
     back and its error kept; the writer goes on with the next chunk, and the first error kept
@@ -439,9 +443,22 @@ class _Writer:
 
 def _insert(db: sqlite3.Connection, stage: str, items: list[tuple[bytes, Any]]) -> None:
     """Store ``items`` under ``stage`` in one transaction: the writer's work on a chunk."""
-    db.executemany("INSERT OR REPLACE INTO results (stage, key, value) VALUES (?, ?, ?)",
-                   [(stage, k, _stored(v)) for k, v in items])
+    for start in range(0, len(items), _ROWS):
+        rows = items[start:start + _ROWS]
+        db.execute(_insert_sql(len(rows)),
+                   [part for k, v in rows for part in (stage, k, _stored(v))])
     db.commit()
+
+
+_ROWS = 256
+"""Rows per ``INSERT`` statement: 768 bound variables, within the limit of every SQLite
+version (999 before 3.32)."""
+
+
+@functools.cache
+def _insert_sql(rows: int) -> str:
+    return ("INSERT OR REPLACE INTO results (stage, key, value) VALUES "
+            + ",".join(("(?,?,?)",) * rows))
 
 
 def _rollback(db: sqlite3.Connection) -> None:
