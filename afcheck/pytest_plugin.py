@@ -458,15 +458,15 @@ def _decided_report(item: CaseItem, run: Run) -> pytest.TestReport | None:
         duration, start, stop, user_properties=item.user_properties)
 
 
-def _keywords(item: CaseItem) -> dict[str, int]:
+def _keywords(item: CaseItem) -> dict[str, Literal[1]]:
     """A report's keywords, ``{x: 1 for x in item.keywords}`` as pytest makes them: the
     item's own (its name, its marks), then its suite's and the suite's parents' (the same for
     every item of the suite, read once per suite)."""
     own = getattr(item.keywords, "_markers", None)  # pytest's NodeKeywords: the item's own
     parent = item.parent
     if not isinstance(own, dict) or not isinstance(parent, SuiteDirectory):
-        return {x: 1 for x in item.keywords}
-    keywords = dict.fromkeys(own, 1)
+        return dict.fromkeys(item.keywords, 1)
+    keywords: dict[str, Literal[1]] = dict.fromkeys(own, 1)
     # Those of the suite the item has too keep their place, as in NodeKeywords' iteration.
     keywords.update(parent.item_keywords)
     return keywords
@@ -572,7 +572,7 @@ class SuiteDirectory(pytest.Directory):
         return super().repr_failure(excinfo)
 
     @cached_property
-    def item_keywords(self) -> dict[str, int]:
+    def item_keywords(self) -> dict[str, Literal[1]]:
         """The keywords each of its items' reports has from this folder and its parents,
         read when the first item is reported (a mark added to the folder later is not in
         them)."""
