@@ -158,3 +158,42 @@ def test_the_command_exits_with_the_runs_status_and_every_file_written(tmp_path:
     assert done.returncode == 1, done.stdout + done.stderr  # the unperturbed steps fail
     assert "3 failed, 3 passed" in done.stdout
     assert len(json.loads(out.read_text(encoding="utf-8"))["steps"]) == 6
+
+
+FREEZE_PROBE = '''
+import gc
+
+
+def pytest_runtestloop(session):
+    print(f"frozen after collection: {gc.get_freeze_count() > 0}")
+'''
+
+
+def test_the_command_freezes_what_collection_made_and_main_in_process_does_not(
+        tmp_path: Path) -> None:
+    # The collector stops walking the items only where the process ends with the run: a
+    # process that calls main() goes on, and what it froze could never be collected.
+    import gc
+    import os
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    (tmp_path / "freeze_probe.py").write_text(FREEZE_PROBE, encoding="utf-8")
+    args = [str(ROOT / "suites" / "examples"), "--formaliser", "reference", "--no-cache",
+            "-p", "no:cacheprovider", "-p", "freeze_probe", "-k", "gsm8k"]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path),
+                                                         os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-c", "from afcheck.cli import entry; entry()",
+                           *args], env=env, capture_output=True, text=True, timeout=120)
+    assert "frozen after collection: True" in done.stdout, done.stdout + done.stderr
+
+    before = gc.get_freeze_count()
+    sys.path.insert(0, str(tmp_path))
+    try:
+        cli.main(args)
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("freeze_probe", None)
+    assert gc.get_freeze_count() == before
