@@ -21,7 +21,7 @@ is moved, not removed, and on a busy machine it competes for the other core).
 
 Then the writer beside a caller busy in Python, as in a run whose formaliser works in process:
 after each ``put_many`` the calling thread runs ``--busy-ms`` of pure Python (default 50,
-about a fifth of what ``literal`` takes for a chunk of 256), and
+a third of what ``literal`` takes for a chunk of 256 on 2 cores), and
 ``cache_writes_busy_caller_wait_ratio`` is the wall the caller spent in ``put_many`` and the
 final ``flush`` (a writer that falls behind fills its queue and makes the caller wait) over the
 caller's own busy seconds (target ≤ 0.05).

@@ -16,7 +16,9 @@ with the ``regex`` perturber, the ``literal`` formaliser and the ``smt`` prover:
 - ``collection_s``: wall time of ``afcheck SUITE --co -q``;
 - ``cached_steps_per_s``: steps / wall time of the same command again on the filled cache;
 - ``peak_rss_mb``: the largest resident set of the first run (``wait4`` of that process; with
-  the prover's pool the workers are counted one at a time, not summed).
+  the prover's pool the workers are counted one at a time, not summed);
+- ``runner_own_over_pytest_floor`` (information): ``runner_own_s`` over the wall of pytest's
+  own run of as many no-op parametrised tests.
 
 The ``smt`` prover runs with its own default of one worker process per CPU (a batch too small
 to pay for a pool stays in the process) unless ``--jobs`` says otherwise.
@@ -248,7 +250,20 @@ def measure(work: Path, scale: int, jobs: int | None, env: dict[str, str],
         same = _metrics(first_json) == _metrics(second_json)
         figures.append(Figure("cached_same_metrics", int(same), "1"))
         figures += pytest_floor(work, suite, scale, jobs, env, limit_s, second)
+    figures += own_over_floor(figures)
     return figures
+
+
+def own_over_floor(figures: Sequence[Figure]) -> list[Figure]:
+    """The runner's own seconds of the first run over pytest's own wall for as many no-op
+    tests: what the runner adds to the backends, against what pytest alone spends on that
+    many test items (information: unlike ``runner_overhead`` it does not move with the
+    backends' speed)."""
+    values = {figure.name: figure.value for figure in figures}
+    own, floor = values.get("runner_own_s"), values.get("pytest_floor_wall_s")
+    if not isinstance(own, (int, float)) or not isinstance(floor, (int, float)) or not floor:
+        return []
+    return [Figure("runner_own_over_pytest_floor", own / floor)]
 
 
 def pytest_floor(work: Path, suite: Path, scale: int, jobs: int | None, env: dict[str, str],
