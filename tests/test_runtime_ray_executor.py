@@ -41,8 +41,6 @@ import ray_cluster  # noqa: E402 - after the skip: it is only of use with ray
 from afcheck_ray.executor import (  # noqa: E402
     ComponentHost,
     RayExecutor,
-    dumps,
-    loads,
     stage_resources,
 )
 
@@ -114,25 +112,6 @@ def test_a_worker_sizes_its_process_pools_to_its_share(monkeypatch: pytest.Monke
     ComponentHost(cpus=3)
     assert default_jobs() == 3
     assert _plugins().create(PROVER, "smt", {}).jobs == 3  # type: ignore[attr-defined]
-
-
-def test_a_call_ships_its_component_as_a_recipe() -> None:
-    components = Components(_plugins())
-    built = components.get(PROVER, Choice.of("slow-arith", {"delay": "0"}))
-    recipe = components.recipe(built.component)
-    assert recipe is not None and recipe.origin == "module slowprove"
-    built_there: list[object] = []
-
-    def build(wanted: object) -> object:
-        assert wanted == recipe
-        made = _plugins().create(PROVER, recipe.name, dict(recipe.options))
-        built_there.append(made)
-        return made
-
-    call = loads(dumps(lambda chunk: built.component.prove(chunk), components.recipe), build)
-    verdicts = call([ProofTask("1", "theorem t : 2 + 2 = 4 := by sorry")])
-    assert [v.kind for v in verdicts] == [VerdictKind.PROVED]
-    assert len(built_there) == 1 and built_there[0] is not built.component
 
 
 def _ray(options: dict[str, str]) -> Executor:

@@ -185,3 +185,48 @@ def test_a_pool_whose_process_dies_leaves_neither_workers_nor_their_children(
     worker, grandchild = int(done.stdout), int(marker.read_text())
     assert gone_within(5, worker), f"the worker ({worker}) outlived its pool's process"
     assert gone_within(5, grandchild), f"the item's sleep ({grandchild}) outlived its pool"
+
+
+def test_each_answers_items_as_they_finish() -> None:
+    from slowfns import nap
+
+    workers: WorkerPool[int, object] = WorkerPool(
+        nap, jobs=2, deadline_s=None, on_timeout=lambda item, s: "timeout",
+        on_error=lambda item, why: why)
+    try:
+        # Without a deadline an item takes as long as it takes (here longer than the other).
+        assert list(workers.each([12, 1])) == [(1, 1), (0, 12)]
+    finally:
+        workers.close()
+
+
+def test_a_caller_that_stops_iterating_has_the_busy_workers_killed() -> None:
+    workers = pool()
+    try:
+        finished = workers.each([2, -1])
+        assert next(finished) == (0, 4)
+        stuck = next(w for w in workers._workers if w.index == 1).process.pid
+        assert stuck is not None and running(stuck)
+        finished.close()
+        assert gone_within(5, stuck), "the worker busy with the stuck item outlived the caller"
+        assert workers.map([3]) == [9]  # a fresh worker takes the next call
+    finally:
+        workers.close()
+
+
+def test_an_item_starts_a_pool_of_its_own_only_in_a_worker_that_is_no_daemon() -> None:
+    from slowfns import square_in_a_pool_of_its_own
+
+    def nested(daemon: bool) -> list[object]:
+        workers: WorkerPool[int, object] = WorkerPool(
+            square_in_a_pool_of_its_own, jobs=1, deadline_s=60.0, daemon=daemon,
+            on_timeout=lambda item, s: "timeout", on_error=lambda item, why: why)
+        try:
+            return workers.map([7])
+        finally:
+            workers.close()
+
+    assert nested(daemon=False) == [49]
+    assert nested(daemon=True) == ["PoolError: could not start a worker process: "
+                                   "AssertionError: daemonic processes are not allowed to "
+                                   "have children"]

@@ -16,13 +16,14 @@ watching the worker that started them, follow.
 
 from __future__ import annotations
 
+import math
 import multiprocessing as mp
 import os
 import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from multiprocessing.connection import Connection, wait
 from typing import Any, Generic, TypeVar, cast
 
@@ -135,11 +136,11 @@ def _serve_items(fn: Callable[[Any], Any], conn: Connection, memory_mb: int | No
 
 class _Worker:
     def __init__(self, ctx: Any, fn: Callable[[Any], Any], memory_mb: int | None = None,
-                 prepare: Callable[[], object] | None = None) -> None:
+                 prepare: Callable[[], object] | None = None, daemon: bool = True) -> None:
         self.conn, child = ctx.Pipe()
         self.process = ctx.Process(target=_serve,
                                    args=(fn, child, memory_mb, prepare, os.getpid()),
-                                   daemon=True)
+                                   daemon=daemon)
         try:
             self.process.start()
         except Exception as exc:  # noqa: BLE001 - fork/spawn failures of any kind
@@ -187,29 +188,37 @@ class _Worker:
 
 
 class WorkerPool(Generic[T, R]):
-    """``map(items)`` runs ``fn`` on each item in ``jobs`` processes, results in order.
+    """``map(items)`` runs ``fn`` on each item in ``jobs`` processes, results in order
+    (``each(items)``: as they finish). An item may take ``deadline_s`` (``None``: as long as
+    it takes).
 
     ``prepare`` (picklable, optional) runs once in each worker before it takes its first
     item, outside any item's deadline: building a component there keeps its start-up out of
     the first item's time. Its failure is left to the items, which meet it again and report
     it. A worker's start (its imports and ``prepare``) may take ``start_s`` (at least the item
-    deadline); past it the worker is killed and its item fails with the reason."""
+    deadline); past it the worker is killed and its item fails with the reason.
+
+    ``daemon=False`` lets an item start a pool of its own in its worker (multiprocessing lets
+    no daemon process have children); Python's exit then waits for the workers, so the owner
+    must :meth:`close` the pool (a worker whose pool's process is gone still ends itself)."""
 
     def __init__(
         self,
         fn: Callable[[T], R],
         jobs: int,
-        deadline_s: float,
+        deadline_s: float | None,
         on_timeout: Callable[[T, float], R],
         on_error: Callable[[T, str], R],
         memory_mb: int | None = None,
         prepare: Callable[[], object] | None = None,
         start_s: float = 120.0,
+        daemon: bool = True,
     ) -> None:
+        self.daemon = daemon
         self.fn = fn
         self.memory_mb = memory_mb
         self.prepare = prepare
-        self.start_s = max(start_s, deadline_s)
+        self.start_s = max(start_s, deadline_s or 0.0)
         self.jobs = max(1, jobs)
         self.deadline_s = deadline_s
         self.on_timeout = on_timeout
@@ -222,13 +231,22 @@ class WorkerPool(Generic[T, R]):
         that died in between is replaced, and :class:`PoolError` (no worker could be started)
         leaves the pool empty, so that the next call starts it afresh."""
         results: list[Any] = [None] * len(items)
+        for index, result in self.each(items):
+            results[index] = result
+        return results
+
+    def each(self, items: Sequence[T]) -> Generator[tuple[int, R], None, None]:
+        """``(index, result)`` of each item as soon as it is done, in the order they finish;
+        otherwise as :meth:`map`. A caller that stops iterating (or raises into it) has the
+        workers still busy with items killed, and the next call starts fresh ones."""
         pending = list(range(len(items)))[::-1]
         for worker in [w for w in self._workers if not w.process.is_alive()]:
             worker.kill()
             self._workers.remove(worker)
         try:
             while len(self._workers) < min(self.jobs, len(items)):
-                self._workers.append(_Worker(self.ctx, self.fn, self.memory_mb, self.prepare))
+                self._workers.append(_Worker(self.ctx, self.fn, self.memory_mb, self.prepare,
+                                             self.daemon))
         except PoolError:
             self.close()
             raise
@@ -237,13 +255,12 @@ class WorkerPool(Generic[T, R]):
             for worker in list(self._workers):
                 self._next(worker, items, pending, busy)
             while busy:
-                self._collect(items, results, pending, busy)
+                yield from self._collect(items, pending, busy)
         except BaseException:
             for worker in busy.values():
                 worker.kill()
             self._workers = [w for w in self._workers if w.conn not in busy]
             raise
-        return results
 
     def close(self) -> None:
         """Stop every worker."""
@@ -251,11 +268,14 @@ class WorkerPool(Generic[T, R]):
             worker.stop()
         self._workers = []
 
-    def _collect(self, items: Sequence[T], results: list[Any], pending: list[int],
-                 busy: dict[Connection, _Worker]) -> None:
+    def _collect(self, items: Sequence[T], pending: list[int],
+                 busy: dict[Connection, _Worker]) -> list[tuple[int, R]]:
+        """The items finished (or stopped at their deadline) within the soonest deadline."""
+        finished: list[tuple[int, R]] = []
         now = time.monotonic()
         soonest = min(w.started + self._allowed(w) for w in busy.values())
-        for conn in wait(list(busy), timeout=max(0.0, soonest - now)):
+        timeout = None if soonest == math.inf else max(0.0, soonest - now)
+        for conn in wait(list(busy), timeout=timeout):
             worker = busy.pop(cast(Connection, conn))
             index = worker.index
             try:
@@ -264,29 +284,33 @@ class WorkerPool(Generic[T, R]):
                 status, value = "error", "the worker process died"
                 fresh = self._retire(worker, pending)
                 if fresh is None:
-                    results[index] = self.on_error(items[index], value)
+                    finished.append((index, self.on_error(items[index], value)))
                     continue
                 worker = fresh
             if status == "ready":
                 worker.started, worker.ready = time.monotonic(), True
                 busy[worker.conn] = worker
                 continue
-            results[index] = value if status == "ok" else self.on_error(items[index], value)
+            finished.append((index, value if status == "ok" else
+                             self.on_error(items[index], value)))
             self._next(worker, items, pending, busy)
         now = time.monotonic()
         for conn, worker in list(busy.items()):
             if now - worker.started >= self._allowed(worker):
                 del busy[conn]
                 item = items[worker.index]
-                results[worker.index] = (
-                    self.on_timeout(item, self.deadline_s) if worker.ready else
-                    self.on_error(item, f"the worker did not start within {self.start_s:g} s"))
+                finished.append((worker.index, (
+                    self.on_timeout(item, self._allowed(worker)) if worker.ready else
+                    self.on_error(item, f"the worker did not start within {self.start_s:g} s"))))
                 fresh = self._retire(worker, pending)
                 if fresh is not None:
                     self._next(fresh, items, pending, busy)
+        return finished
 
     def _allowed(self, worker: _Worker) -> float:
-        return self.deadline_s if worker.ready else self.start_s
+        if not worker.ready:
+            return self.start_s
+        return math.inf if self.deadline_s is None else self.deadline_s
 
     def _retire(self, worker: _Worker, pending: list[int]) -> _Worker | None:
         """Kill ``worker``; its replacement when an item waits for it, else ``None`` (the
@@ -300,7 +324,7 @@ class WorkerPool(Generic[T, R]):
 
     def _replace(self, worker: _Worker) -> _Worker:
         worker.kill()
-        fresh = _Worker(self.ctx, self.fn, self.memory_mb, self.prepare)
+        fresh = _Worker(self.ctx, self.fn, self.memory_mb, self.prepare, self.daemon)
         self._workers[self._workers.index(worker)] = fresh
         return fresh
 

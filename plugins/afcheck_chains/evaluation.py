@@ -65,7 +65,9 @@ class _RuntimeProver:
         batch = self.runtime.cached(
             "fol-proof", self.built, list(problems),
             key=lambda p: (p.text,),
-            call=lambda chunk: self.inner.prove(chunk),
+            # The prover's own method, not a closure over this object and its runtime: an
+            # executor that sends the call to another process sends the prover's recipe.
+            call=self.inner.prove,
             load=lambda d: ProverResult(Szs(str(d["status"])), str(d["prover"]),
                                         float(str(d["seconds"])), str(d["detail"]), cached=True),
             dump=lambda r: {"status": r.status.value, "prover": r.prover,

@@ -28,8 +28,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-import io
-import pickle
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -39,6 +37,7 @@ from typing import Any, TypeVar
 from afcheck.errors import AfcheckError, MissingDependency, UsageError
 from afcheck.plugins import IN_PROCESS_ORIGIN
 from afcheck.runtime.executor import Builder, Done, ExecutorStopped, LocalExecutor, Recipe, Stage
+from afcheck.runtime.shipping import Host, dumps
 from afcheck_ray.cluster import AUTO, RESUME, Connection, choose, connect
 
 T = TypeVar("T")
@@ -60,7 +59,6 @@ OPTIONS: dict[str, str] = {
                     "stops, exit 2 (default 10)",
 }
 """The ``--executor-opt`` options, with what each means (``afcheck list executors``)."""
-_TAG = "afcheck-component"
 
 
 class WorkerError(Exception):
@@ -418,38 +416,9 @@ def _number(options: Mapping[str, str], name: str, default: float) -> float:
     return value
 
 
-# -- shipping a stage's call ---------------------------------------------------------------------
-
-
-def dumps(call: Callable[..., object], recipes: Callable[[object], Recipe | None]) -> bytes:
-    """``call`` pickled by value, every component it reaches replaced by its recipe."""
-    from ray import cloudpickle
-
-    class _Pickler(cloudpickle.CloudPickler):
-        def persistent_id(self, obj: object) -> object:
-            recipe = recipes(obj)
-            return None if recipe is None else (_TAG, recipe)
-
-    buffer = io.BytesIO()
-    _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(call)
-    return buffer.getvalue()
-
-
-def loads(payload: bytes, build: Callable[[Recipe], object]) -> Callable[[list[Any]], Any]:
-    """The call :func:`dumps` made, with each recipe built (once) by ``build``."""
-
-    class _Unpickler(pickle.Unpickler):
-        def persistent_load(self, pid: object) -> object:
-            if not (isinstance(pid, tuple) and len(pid) == 2 and pid[0] == _TAG):
-                raise pickle.UnpicklingError(f"unknown persistent id {pid!r}")
-            return build(pid[1])
-
-    made: Callable[[list[Any]], Any] = _Unpickler(io.BytesIO(payload)).load()
-    return made
-
-
-class ComponentHost:
-    """A Ray actor that builds components from recipes and runs chunks on them.
+class ComponentHost(Host):
+    """A Ray actor that builds components from recipes and runs chunks on them
+    (:class:`~afcheck.runtime.shipping.Host`), with ``cpus`` CPUs of its node.
 
     Defined here, outside any function, so a worker imports it by name from the same
     installation of afcheck as the driver's.
@@ -460,52 +429,18 @@ class ComponentHost:
 
         from afcheck.runtime.workers import JOBS_VARIABLE
 
-        # A component sizes its own process pool from this, as Ray sizes OMP_NUM_THREADS:
-        # the actor's share of the node, not the whole node.
+        # A component sizes its own process pool from the actor's share of the node, as Ray
+        # sizes OMP_NUM_THREADS, not from the whole node.
         os.environ[JOBS_VARIABLE] = str(max(1, int(cpus)))
-        self._rebuild = rebuild
-        self._builder: Builder | None = None
-        self._built: dict[Recipe, object] = {}
-        self._calls: dict[str, Callable[[list[Any]], Any]] = {}
-
-    def _build(self, recipe: Recipe) -> object:
-        if recipe not in self._built:
-            if self._builder is None:
-                if self._rebuild is None:
-                    raise AfcheckError("this worker was not told how to build components")
-                # The run's way of loading plugins, made here once: every recipe of this
-                # actor is built by the same plugin manager.
-                self._builder = self._rebuild()
-            self._built[recipe] = self._builder(recipe)
-        return self._built[recipe]
+        super().__init__(rebuild)
 
     def ready(self, recipe: Recipe) -> tuple[str, str]:
         """Build the component now (warm start); answer where this actor runs."""
         try:
-            self._build(recipe)
+            self.build(recipe)
         except Exception as exc:  # noqa: BLE001 - reported to the driver in one line
             return "error", f"{type(exc).__name__}: {exc}"
         import ray
 
         context = ray.get_runtime_context()
         return "ok", f"{ray.util.get_node_ip_address()}/{context.get_node_id()[:6]}"
-
-    def run(self, digest: str, payload: bytes, chunk: list[Any]) -> tuple[str, object, float]:
-        call = self._calls.get(digest)
-        if call is None:
-            call = self._calls[digest] = loads(payload, self._build)
-        began = time.perf_counter()
-        try:
-            made = list(call(chunk))
-        except AfcheckError as exc:
-            return "afcheck", str(exc), 0.0
-        except Exception as exc:  # noqa: BLE001 - raised again on the driver
-            return "error", f"{type(exc).__name__}: {exc}", 0.0
-        return "ok", made, time.perf_counter() - began
-
-    def close(self) -> None:
-        for component in self._built.values():
-            close = getattr(component, "close", None)
-            if callable(close):
-                close()
-        self._built.clear()

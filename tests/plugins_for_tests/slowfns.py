@@ -52,3 +52,22 @@ def start_sleep(path: str) -> int:
     if path.endswith(".hang"):
         time.sleep(60)
     return child.pid
+
+
+def nap(tenths: int) -> int:
+    """Sleep ``tenths`` tenths of a second, then answer it: items that finish out of order."""
+    time.sleep(tenths / 10)
+    return tenths
+
+
+def square_in_a_pool_of_its_own(n: int) -> object:
+    """Square ``n`` in a one-worker pool started by this item (a component's own pool)."""
+    from afcheck.runtime.workers import WorkerPool
+
+    inner: WorkerPool[int, object] = WorkerPool(
+        square_or_hang, jobs=1, deadline_s=60.0, on_timeout=lambda item, s: "timeout",
+        on_error=lambda item, why: f"error: {why}")
+    try:
+        return inner.map([n])[0]
+    finally:
+        inner.close()
