@@ -21,7 +21,11 @@ with the ``regex`` perturber, the ``literal`` formaliser and the ``smt`` prover:
   own run of as many no-op parametrised tests.
 
 The ``smt`` prover runs with its own default of one worker process per CPU (a batch too small
-to pay for a pool stays in the process) unless ``--jobs`` says otherwise.
+to pay for a pool stays in the process) unless ``--jobs`` says otherwise. ``--executor NAME``
+runs every command under that executor (``processes``: the stages in worker processes); the
+backend seconds of chunks that ran side by side add up to more than the time they took, so
+under any executor but ``local`` the share and the runner's own seconds are not printed, and
+``first_wall_s`` is the figure to compare.
 
 Prints ``name value target`` lines (``-`` where a figure is information only) and exits 0 even
 when a target is missed: the figures are information, not tests. Progress goes to stderr.
@@ -181,10 +185,13 @@ def timed(args: Sequence[str], cwd: Path, env: dict[str, str], timeout_s: float,
                      usage.ru_utime + usage.ru_stime)
 
 
-def run_args(suite: Path, result: Path, cache_dir: Path, jobs: int | None) -> list[str]:
+def run_args(suite: Path, result: Path, cache_dir: Path, jobs: int | None,
+             executor: str | None = None) -> list[str]:
     args = [str(suite.name), "-q", "--json", str(result), "--cache-dir", str(cache_dir)]
     if jobs is not None:
         args += ["--prover-opt", f"jobs={jobs}"]
+    if executor is not None:
+        args += ["--executor", executor]
     return args
 
 
@@ -214,7 +221,8 @@ def log(message: str) -> None:
 
 
 def measure(work: Path, scale: int, jobs: int | None, env: dict[str, str],
-            exclude: frozenset[str] = frozenset(), limit_s: float | None = None) -> list[Figure]:
+            exclude: frozenset[str] = frozenset(), limit_s: float | None = None,
+            executor: str | None = None) -> list[Figure]:
     suite = work / SUITE
     limit_s = limit_s or 60 + SECONDS_PER_STEP_LIMIT * scale
     rows = error_free_rows(Path(env["AFCHECK_DATA_DIR"]), exclude)
@@ -233,15 +241,18 @@ def measure(work: Path, scale: int, jobs: int | None, env: dict[str, str],
 
     log("first run (empty cache) ...")
     first_json, second_json = work / "first.json", work / "second.json"
-    first = timed(run_args(suite, first_json, work / "cache", jobs), work, env, limit_s)
+    first = timed(run_args(suite, first_json, work / "cache", jobs, executor), work, env,
+                  limit_s)
     if ran("first run", first):
-        figures += first_run_figures(first, json.loads(first_json.read_text("utf-8")))
+        figures += first_run_figures(first, json.loads(first_json.read_text("utf-8")),
+                                     side_by_side=executor not in (None, "local"))
     else:
         figures += [Figure("runner_overhead", None, TARGETS["runner_overhead"]),
                     Figure("peak_rss_mb", None, TARGETS["peak_rss_mb"])]
 
     log("second run (filled cache) ...")
-    second = timed(run_args(suite, second_json, work / "cache", jobs), work, env, limit_s)
+    second = timed(run_args(suite, second_json, work / "cache", jobs, executor), work, env,
+                   limit_s)
     ok = ran("cached run", second) and first_json.is_file()
     figures.append(Figure("cached_steps_per_s", scale / second.wall_s if ok else None,
                           TARGETS["cached_steps_per_s"]))
@@ -249,7 +260,7 @@ def measure(work: Path, scale: int, jobs: int | None, env: dict[str, str],
     if ok:
         same = _metrics(first_json) == _metrics(second_json)
         figures.append(Figure("cached_same_metrics", int(same), "1"))
-        figures += pytest_floor(work, suite, scale, jobs, env, limit_s, second)
+        figures += pytest_floor(work, suite, scale, jobs, env, limit_s, second, executor)
     figures += own_over_floor(figures)
     return figures
 
@@ -267,7 +278,7 @@ def own_over_floor(figures: Sequence[Figure]) -> list[Figure]:
 
 
 def pytest_floor(work: Path, suite: Path, scale: int, jobs: int | None, env: dict[str, str],
-                 limit_s: float, cached: Timed) -> list[Figure]:
+                 limit_s: float, cached: Timed, executor: str | None = None) -> list[Figure]:
     """The cached run against pytest's own run of as many no-op parametrised tests (with the
     pytest plugins the ``afcheck`` command leaves out left out too), alternated in this
     window: floor, cached again, floor. The ratio is of CPU seconds, the fastest of each side,
@@ -291,8 +302,8 @@ def pytest_floor(work: Path, suite: Path, scale: int, jobs: int | None, env: dic
                            TARGETS["cached_over_pytest_floor"])]
         floors.append(floor)
         if round_ == 0:
-            again = timed(run_args(suite, work / "third.json", work / "cache", jobs), work, env,
-                          limit_s)
+            again = timed(run_args(suite, work / "third.json", work / "cache", jobs, executor),
+                          work, env, limit_s)
             if ran("cached run again", again):
                 runs.append(again)
     floor_cpu = min(f.cpu_s for f in floors)
@@ -303,16 +314,22 @@ def pytest_floor(work: Path, suite: Path, scale: int, jobs: int | None, env: dic
                    TARGETS["cached_over_pytest_floor"])]
 
 
-def first_run_figures(run: Timed, result: dict[str, Any]) -> list[Figure]:
+def first_run_figures(run: Timed, result: dict[str, Any],
+                      side_by_side: bool = False) -> list[Figure]:
+    """``side_by_side``: chunks ran at the same time (an executor of several workers), so
+    their backend seconds add up to more than the wall time they took: no share."""
     timings: dict[str, float] = result.get("timings", {})
     inside = sum(timings.values())
-    own = run.wall_s - inside
+    own = None if side_by_side else run.wall_s - inside
     steps = len(result.get("steps", []))
     figures = [
-        Figure("runner_overhead", own / run.wall_s, TARGETS["runner_overhead"]),
+        Figure("runner_overhead", None if own is None else own / run.wall_s,
+               TARGETS["runner_overhead"]),
         Figure("runner_own_s", own),
-        Figure("runner_own_ms_per_step", 1000 * own / steps if steps else None),
+        Figure("runner_own_ms_per_step", 1000 * own / steps if steps and own is not None
+               else None),
         Figure("first_wall_s", run.wall_s),
+        Figure("first_cpu_s", run.cpu_s),
         Figure("backend_s", inside),
     ]
     figures += [Figure(f"backend_{stage}_s", seconds) for stage, seconds in timings.items()]
@@ -332,6 +349,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help=f"{QUICK_SCALE} steps instead of {SCALE}")
     parser.add_argument("--jobs", type=int, default=None,
                         help="smt prover processes (default: the prover's own, one per CPU)")
+    parser.add_argument("--executor", default=None,
+                        help="run every command under this executor (e.g. processes)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
     parser.add_argument("--limit-s", type=float, default=None,
                         help="time limit per command (default 60 s + 0.03 s per step; "
@@ -345,7 +364,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     work = Path(tempfile.mkdtemp(prefix="afcheck-bench-"))
     try:
         for figure in measure(work, scale, args.jobs, env, frozenset(args.exclude),
-                              args.limit_s):
+                              args.limit_s, args.executor):
             print(figure.line(), flush=True)
     finally:
         if args.keep:

@@ -54,13 +54,15 @@ def test_list_executors_shows_each_with_its_plugin(capsys: pytest.CaptureFixture
     assert "ray (afcheck " in rows["ray"] and "address" in rows["ray"]
 
 
-def test_registering_the_ray_executor_imports_nothing_of_it() -> None:
+def test_registering_the_built_in_executors_imports_nothing_of_them() -> None:
     probe = ("import sys; from afcheck.plugins import Plugins; from afcheck.registry import "
              "EXECUTOR; names = Plugins().registry(EXECUTOR).names(); "
-             "print(names, 'afcheck_ray.executor' in sys.modules, 'ray' in sys.modules)")
+             "print(names, 'afcheck_ray.executor' in sys.modules, 'ray' in sys.modules, "
+             "'afcheck_processes.executor' in sys.modules, 'cloudpickle' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           timeout=120, check=True)
-    assert done.stdout.split() == ["['local',", "'ray']", "False", "False"]
+    assert done.stdout.split() == ["['local',", "'processes',", "'ray']", "False", "False",
+                                   "False", "False"]
 
 
 def _upward(path: Path) -> list[str]:
@@ -120,7 +122,7 @@ def test_an_unknown_executor_stops_the_run_before_any_item(extra: tuple[str, ...
     assert done.returncode == 4, output
     said = [line for line in output.splitlines() if "nope" in line]
     assert len(said) == 1, output
-    assert "unknown executor 'nope'. Known executors: local, ray" in said[0]
+    assert "unknown executor 'nope'. Known executors: local, processes, ray" in said[0]
     assert "Traceback" not in output
     assert "passed" not in output and "PASSED" not in output and "::" not in output
 

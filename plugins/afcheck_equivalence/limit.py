@@ -72,6 +72,9 @@ class PairLimit:
     when it decides: a cluster worker that received this object sizes the pool by its own
     share, ``AFCHECK_JOBS``)."""
 
+    parallel = True
+    """It spreads its pairs over the CPUs itself (see :mod:`afcheck.runtime.executor`)."""
+
     def __init__(self, name: str, recipe: Recipe, rebuild: Callable[[], Builder],
                  budget: Budget, jobs: int | None = None) -> None:
         self.name = name
