@@ -3,16 +3,13 @@ local run gives, reach the cache as they finish, and say in one line what failed
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 import threading
 from pathlib import Path
 
 import pytest
 from afcheck_processes.executor import ProcessExecutor
-from conftest import ROOT, TEST_PLUGINS
+from conftest import TEST_PLUGINS
+from executor_runs import examples_json, outcomes
 
 from afcheck import hookimpl
 from afcheck.errors import UsageError
@@ -268,29 +265,15 @@ def test_a_call_that_cannot_be_pickled_runs_here_and_the_run_says_so() -> None:
            "TypeError: cannot pickle '_thread.lock' object" in executor.describe()
 
 
-def _afcheck_json(tmp_path: Path, name: str, *options: str) -> tuple[dict[str, object], str]:
-    target = tmp_path / f"{name}.json"
-    done = subprocess.run(
-        [sys.executable, "-m", "afcheck", str(ROOT / "suites" / "examples"), "--limit", "16",
-         "--chunk-size", "4", "--no-cache", "-q", "--json", str(target), "--plugin",
-         "slowprove", "--prover", "slow-arith", "--prover-opt", "delay=0.1", *options],
-        capture_output=True, text=True, timeout=300, cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(TEST_PLUGINS)})
-    assert target.is_file(), done.stdout[-2000:] + done.stderr[-2000:]
-    return json.loads(target.read_text(encoding="utf-8")), done.stdout
-
-
-def _outcomes(results: dict[str, object]) -> list[tuple[object, ...]]:
-    steps = results["steps"]
-    assert isinstance(steps, list)
-    return [(s["case_id"], s["outcome"], (s["z"] or {}).get("kind"),
-             (s["z_bar"] or {}).get("kind")) for s in steps]
+SLOW_RUN = ("--plugin", "slowprove", "--prover", "slow-arith", "--prover-opt", "delay=0.1")
+"""The examples with a prover slow enough that the workers are worth starting."""
 
 
 def test_a_run_in_worker_processes_equals_the_local_run(tmp_path: Path) -> None:
-    local, _ = _afcheck_json(tmp_path, "local")
-    shipped, stdout = _afcheck_json(tmp_path, "processes", "--executor", "processes",
-                                    "--executor-opt", "jobs=2")
-    assert _outcomes(shipped) == _outcomes(local)
-    assert len(_outcomes(local)) == 16
+    env = {"PYTHONPATH": str(TEST_PLUGINS)}
+    local, _ = examples_json(tmp_path, "local", *SLOW_RUN, limit=16, env=env)
+    shipped, stdout = examples_json(tmp_path, "processes", *SLOW_RUN, "--executor",
+                                    "processes", "--executor-opt", "jobs=2", limit=16, env=env)
+    assert outcomes(shipped) == outcomes(local)
+    assert len(outcomes(local)) == 16
     assert "processes executor: " in stdout and "(prove " in stdout

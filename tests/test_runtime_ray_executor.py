@@ -43,8 +43,11 @@ from afcheck_ray.executor import (  # noqa: E402
     RayExecutor,
     stage_resources,
 )
+from executor_runs import examples_json, outcomes  # noqa: E402
 
 pytestmark = pytest.mark.ray
+
+RAY_ENV = {"RAY_USAGE_STATS_ENABLED": "0"}
 
 SMT_STATEMENTS = [
     f"theorem s (x : ℕ) (h : x = {i}) : x - {i + 1} = {i % 3} := by sorry" for i in range(10)
@@ -227,32 +230,13 @@ def test_an_in_process_plugin_cannot_be_shipped(cluster: ray_cluster.Cluster) ->
         components.close()
 
 
-def _afcheck_json(tmp_path: Path, name: str, *options: str) -> tuple[dict[str, object], str]:
-    root = Path(__file__).resolve().parent.parent
-    target = tmp_path / f"{name}.json"
-    done = subprocess.run(
-        [sys.executable, "-m", "afcheck", str(root / "suites" / "examples"), "--limit", "12",
-         "--chunk-size", "4", "--no-cache", "-q", "--json", str(target), *options],
-        capture_output=True, text=True, timeout=300, cwd=root,
-        env={**os.environ, "RAY_USAGE_STATS_ENABLED": "0"})
-    assert target.is_file(), done.stdout[-2000:] + done.stderr[-2000:]
-    return json.loads(target.read_text(encoding="utf-8")), done.stdout
-
-
-def _outcomes(results: dict[str, object]) -> list[tuple[object, ...]]:
-    steps = results["steps"]
-    assert isinstance(steps, list)
-    return [(s["case_id"], s["outcome"], (s["z"] or {}).get("kind"),
-             (s["z_bar"] or {}).get("kind")) for s in steps]
-
-
 def test_a_run_on_the_cluster_equals_the_local_run(cluster: ray_cluster.Cluster,
                                                    tmp_path: Path) -> None:
-    local, _ = _afcheck_json(tmp_path, "local")
-    remote, stdout = _afcheck_json(tmp_path, "ray", "--executor", "ray", "--executor-opt",
-                                   f"address={cluster.address}")
-    assert _outcomes(remote) == _outcomes(local)
-    assert len(_outcomes(local)) == 12
+    local, _ = examples_json(tmp_path, "local", env=RAY_ENV)
+    remote, stdout = examples_json(tmp_path, "ray", "--executor", "ray", "--executor-opt",
+                                   f"address={cluster.address}", env=RAY_ENV)
+    assert outcomes(remote) == outcomes(local)
+    assert len(outcomes(local)) == 12
     assert f"ray executor ({cluster.address}): " in stdout
 
 
@@ -415,7 +399,7 @@ def _fingerprint(choice: Choice) -> str:
 
 
 def _outcomes_of(path: Path) -> list[tuple[object, ...]]:
-    return _outcomes(json.loads(path.read_text(encoding="utf-8")))
+    return outcomes(json.loads(path.read_text(encoding="utf-8")))
 
 
 def test_a_lost_head_stops_the_run_with_one_line_and_a_rerun_recovers(

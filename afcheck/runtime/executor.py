@@ -24,7 +24,7 @@ names another (``afcheck list executors``; the ``ray`` plugin adds a Ray cluster
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
@@ -135,6 +135,16 @@ class LocalExecutor:
 
     def describe(self) -> str:
         return ""
+
+
+def check_options(executor: str, options: Mapping[str, str], known: Iterable[str]) -> None:
+    """:class:`UsageError` in one line when ``options`` holds one that ``executor`` does not
+    take."""
+    taken = list(known)
+    unknown = sorted(set(options) - set(taken))
+    if unknown:
+        raise UsageError(f"--executor-opt {', '.join(unknown)}: unknown option of the "
+                         f"{executor} executor; it takes {', '.join(taken)}")
 
 
 def _local(options: Mapping[str, str]) -> LocalExecutor:

@@ -46,7 +46,7 @@ from typing import Any, Generic, TypeVar, cast
 
 from afcheck.errors import AfcheckError, UsageError
 from afcheck.plugins import IN_PROCESS_ORIGIN
-from afcheck.runtime.executor import Builder, Done, Recipe, Stage
+from afcheck.runtime.executor import Builder, Done, Recipe, Stage, check_options
 from afcheck.runtime.shipping import Host, Shipped, dumps
 from afcheck.runtime.workers import JOBS_VARIABLE, PoolError, WorkerPool, default_jobs
 
@@ -81,10 +81,7 @@ class ProcessExecutor:
     name = "processes"
 
     def __init__(self, options: Mapping[str, str]) -> None:
-        unknown = sorted(set(options) - set(OPTIONS))
-        if unknown:
-            raise UsageError(f"--executor-opt {', '.join(unknown)}: unknown option of the "
-                             f"processes executor; it takes {', '.join(OPTIONS)}")
+        check_options("processes", options, OPTIONS)
         self.jobs = _jobs(options.get("jobs"))
         self.stages = {s.strip() for s in options.get("stages", "").split(",") if s.strip()}
         self._pool: WorkerPool[_Chunk, Shipped] | None = None

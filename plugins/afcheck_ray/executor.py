@@ -36,7 +36,15 @@ from typing import Any, TypeVar
 
 from afcheck.errors import AfcheckError, MissingDependency, UsageError
 from afcheck.plugins import IN_PROCESS_ORIGIN
-from afcheck.runtime.executor import Builder, Done, ExecutorStopped, LocalExecutor, Recipe, Stage
+from afcheck.runtime.executor import (
+    Builder,
+    Done,
+    ExecutorStopped,
+    LocalExecutor,
+    Recipe,
+    Stage,
+    check_options,
+)
 from afcheck.runtime.shipping import Host, dumps
 from afcheck_ray.cluster import AUTO, RESUME, Connection, choose, connect
 
@@ -82,10 +90,7 @@ class RayExecutor:
     name = "ray"
 
     def __init__(self, options: Mapping[str, str]) -> None:
-        unknown = sorted(set(options) - set(OPTIONS))
-        if unknown:
-            raise UsageError(f"--executor-opt {', '.join(unknown)}: unknown option of the ray "
-                             f"executor; it takes {', '.join(OPTIONS)}")
+        check_options("ray", options, OPTIONS)
         if importlib.util.find_spec("ray") is None:
             raise MissingDependency("the ray executor", "ray", "pip install 'afcheck[ray]'")
         self.address = options.get("address", AUTO).strip() or AUTO
