@@ -1,5 +1,6 @@
-"""A short run of ``suites/examples`` as a user runs it, for the executors' tests: its JSON
-results and its output, and what each step came to."""
+"""What the executors' tests run: a batch of statements proved through a runtime with a given
+executor, and a short run of ``suites/examples`` as a user runs it (its JSON results, its
+output, what each step came to)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,18 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import cast
 
 from conftest import ROOT
+
+from afcheck.components import Built
+from afcheck.method import Choice
+from afcheck.plugins import Plugins
+from afcheck.registry import PROVER
+from afcheck.runtime import Batch, Components, Runtime
+from afcheck.runtime import cache as codec
+from afcheck.runtime.executor import Executor
+from afcheck.types import ProofTask, Verdict, VerdictKind
 
 
 def examples_json(tmp_path: Path, name: str, *options: str, limit: int = 12,
@@ -31,3 +42,39 @@ def outcomes(results: dict[str, object]) -> list[tuple[object, ...]]:
     assert isinstance(steps, list)
     return [(s["case_id"], s["outcome"], (s["z"] or {}).get("kind"),
              (s["z_bar"] or {}).get("kind")) for s in steps]
+
+
+def slowprove_plugins() -> Plugins:
+    """The installed plugins and ``slowprove`` (its ``slow-arith`` prover), which a worker
+    process or a Ray worker imports by name."""
+    plugins = Plugins()
+    plugins.register_module("slowprove")
+    return plugins
+
+
+def numbered(statements: list[str]) -> list[ProofTask]:
+    return [ProofTask(str(i), s) for i, s in enumerate(statements)]
+
+
+def prove(executor: Executor, choice: Choice, batch: list[ProofTask], *,
+          plugins: Plugins | None = None, cache_dir: Path | None = None,
+          chunk_size: int = 4) -> Batch[Verdict]:
+    """``batch`` proved by ``choice`` through a runtime with ``executor``, in chunks of
+    ``chunk_size``, through the cache in ``cache_dir`` when given."""
+    components = Components(plugins or slowprove_plugins())
+    cache = codec.open_cache(cache_dir) if cache_dir is not None else None
+    runtime = Runtime(components, cache=cache, chunk_size=chunk_size, executor=executor)
+    built = runtime.component(PROVER, choice)
+    try:
+        return runtime.cached("prove", cast("Built[object]", built), batch,
+                              key=lambda t: (t.statement, t.header),
+                              call=lambda chunk: built.component.prove(chunk),
+                              load=codec.load_verdict, dump=codec.dump)
+    finally:
+        components.close()
+        if cache is not None:
+            cache.close()
+
+
+def kinds(batch: Batch[Verdict]) -> list[tuple[VerdictKind, str]]:
+    return [(v.kind, v.evidence) for v in batch.results]

@@ -30,7 +30,7 @@ from afcheck.errors import UsageError
 from afcheck.method import Choice
 from afcheck.plugins import Plugins
 from afcheck.registry import EXECUTOR, PROVER, Register
-from afcheck.runtime import Batch, Components, Runtime
+from afcheck.runtime import Components, Runtime
 from afcheck.runtime import cache as codec
 from afcheck.runtime.executor import Executor, LocalExecutor
 from afcheck.types import ProofTask, Verdict, VerdictKind
@@ -43,7 +43,14 @@ from afcheck_ray.executor import (  # noqa: E402
     RayExecutor,
     stage_resources,
 )
-from executor_runs import examples_json, outcomes  # noqa: E402
+from executor_runs import (  # noqa: E402
+    examples_json,
+    kinds,
+    numbered,
+    outcomes,
+    prove,
+    slowprove_plugins,
+)
 
 pytestmark = pytest.mark.ray
 
@@ -78,43 +85,13 @@ def cluster(network: ray_cluster.Namespace) -> Iterator[ray_cluster.Cluster]:
         started.stop()
 
 
-def _plugins() -> Plugins:
-    plugins = Plugins()
-    plugins.register_module("slowprove")
-    return plugins
-
-
-def _prove(executor: Executor, choice: Choice, tasks: list[ProofTask], *,
-           cache_dir: Path | None = None, chunk_size: int = 4) -> Batch[Verdict]:
-    components = Components(_plugins())
-    cache = codec.open_cache(cache_dir) if cache_dir is not None else None
-    runtime = Runtime(components, cache=cache, chunk_size=chunk_size, executor=executor)
-    built = runtime.component(PROVER, choice)
-    try:
-        return runtime.cached("prove", built, tasks, key=lambda t: (t.statement, t.header),
-                              call=lambda chunk: built.component.prove(chunk),
-                              load=codec.load_verdict, dump=codec.dump)
-    finally:
-        components.close()
-        if cache is not None:
-            cache.close()
-
-
-def _tasks(statements: list[str]) -> list[ProofTask]:
-    return [ProofTask(str(i), s) for i, s in enumerate(statements)]
-
-
-def _kinds(batch: Batch[Verdict]) -> list[tuple[VerdictKind, str]]:
-    return [(v.kind, v.evidence) for v in batch.results]
-
-
 def test_a_worker_sizes_its_process_pools_to_its_share(monkeypatch: pytest.MonkeyPatch) -> None:
     from afcheck.runtime.workers import JOBS_VARIABLE, default_jobs
 
     monkeypatch.setenv(JOBS_VARIABLE, "7")  # and restored after the test
     ComponentHost(cpus=3)
     assert default_jobs() == 3
-    assert _plugins().create(PROVER, "smt", {}).jobs == 3  # type: ignore[attr-defined]
+    assert slowprove_plugins().create(PROVER, "smt", {}).jobs == 3  # type: ignore[attr-defined]
 
 
 def _ray(options: dict[str, str]) -> Executor:
@@ -158,26 +135,26 @@ def test_what_an_actor_asks_for_comes_from_its_component() -> None:
 
 def test_ray_results_equal_local_and_reach_the_cache(cluster: ray_cluster.Cluster,
                                                      tmp_path: Path) -> None:
-    tasks = _tasks(SMT_STATEMENTS)
+    tasks = numbered(SMT_STATEMENTS)
     smt = Choice.of("smt", {"jobs": "1"})
-    local = _prove(LocalExecutor(), smt, tasks)
+    local = prove(LocalExecutor(), smt, tasks)
     executor = RayExecutor({"address": cluster.address, "timeout_s": "60"})
     try:
-        remote = _prove(executor, smt, tasks, cache_dir=tmp_path)
+        remote = prove(executor, smt, tasks, cache_dir=tmp_path)
     finally:
         executor.close()
-    assert _kinds(remote) == _kinds(local)
-    assert {k for k, _ in _kinds(local)} == {VerdictKind.PROVED, VerdictKind.REFUTED,
+    assert kinds(remote) == kinds(local)
+    assert {k for k, _ in kinds(local)} == {VerdictKind.PROVED, VerdictKind.REFUTED,
                                              VerdictKind.INCONCLUSIVE}
     assert sum(executor.chunks_by_node.values()) == 6  # 21 statements in chunks of 4
     assert "6 chunks" in executor.describe()
     # A second run finds everything in the cache and sends nothing to the cluster.
     again = RayExecutor({"address": cluster.address})
     try:
-        cached = _prove(again, smt, tasks, cache_dir=tmp_path)
+        cached = prove(again, smt, tasks, cache_dir=tmp_path)
     finally:
         again.close()
-    assert _kinds(cached) == _kinds(local)
+    assert kinds(cached) == kinds(local)
     assert not again.chunks_by_node and cached.seconds == [0.0] * len(tasks)
 
 
@@ -187,7 +164,7 @@ def test_a_stage_asking_for_missing_resources_is_one_line(cluster: ray_cluster.C
         with pytest.raises(UsageError, match=r"asks each Ray worker for CPU=1, GPU=1, which no "
                                              r"node of the Ray cluster at .* has \(largest: CPU=1, "
                                              r"GPU=0\)"):
-            _prove(executor, Choice.of("smt", {"jobs": "1"}), _tasks(SMT_STATEMENTS[:2]))
+            prove(executor, Choice.of("smt", {"jobs": "1"}), numbered(SMT_STATEMENTS[:2]))
     finally:
         executor.close()
 
@@ -198,8 +175,8 @@ def test_a_component_that_declares_gpus_gets_them_without_options(
     try:
         with pytest.raises(UsageError, match=r"the prove stage \(slow-arith\) asks each Ray "
                                              r"worker for CPU=1, GPU=2, which no node"):
-            _prove(executor, Choice.of("slow-arith", {"delay": "0", "gpus": "2"}),
-                   _tasks(SMT_STATEMENTS[:2]))
+            prove(executor, Choice.of("slow-arith", {"delay": "0", "gpus": "2"}),
+                   numbered(SMT_STATEMENTS[:2]))
     finally:
         executor.close()
 
@@ -222,7 +199,7 @@ def test_an_in_process_plugin_cannot_be_shipped(cluster: ray_cluster.Cluster) ->
     try:
         with pytest.raises(UsageError, match="plugin 'inline-plugin', which was registered in "
                                              "process and cannot be built on a Ray worker"):
-            runtime.cached("prove", built, _tasks(["theorem t : 1 = 1 := by sorry"]),
+            runtime.cached("prove", built, numbered(["theorem t : 1 = 1 := by sorry"]),
                            key=lambda t: (t.statement,), call=built.component.prove,
                            load=codec.load_verdict, dump=codec.dump)
     finally:
@@ -241,7 +218,7 @@ def test_a_run_on_the_cluster_equals_the_local_run(cluster: ray_cluster.Cluster,
 
 
 def test_a_call_that_cannot_be_shipped_runs_on_the_driver(cluster: ray_cluster.Cluster) -> None:
-    components = Components(_plugins())
+    components = Components(slowprove_plugins())
     executor = RayExecutor({"address": cluster.address})
     runtime = Runtime(components, executor=executor)
     built = runtime.component(PROVER, Choice.of("slow-arith", {"delay": "0"}))
@@ -252,7 +229,7 @@ def test_a_call_that_cannot_be_shipped_runs_on_the_driver(cluster: ray_cluster.C
             return built.component.prove(chunk)
 
     try:
-        batch = runtime.cached("prove", built, _tasks(["theorem t : 2 + 2 = 4 := by sorry"]),
+        batch = runtime.cached("prove", built, numbered(["theorem t : 2 + 2 = 4 := by sorry"]),
                                key=lambda t: (t.statement,), call=call,
                                load=codec.load_verdict, dump=codec.dump)
     finally:
@@ -357,9 +334,9 @@ def test_sigterm_during_a_run_is_one_line_and_exit_2(cluster: ray_cluster.Cluste
 def test_a_lost_node_costs_only_its_unfinished_chunks(cluster: ray_cluster.Cluster,
                                                       tmp_path: Path) -> None:
     claims = [f"{i} + {i % 4} = {2 * i if i % 3 else i + i % 4}" for i in range(24)]
-    tasks = _tasks([f"theorem t : {c} := by sorry" for c in claims])
+    tasks = numbered([f"theorem t : {c} := by sorry" for c in claims])
     slow = Choice.of("slow-arith", {"delay": "0.15"})
-    local = _prove(LocalExecutor(), Choice.of("slow-arith", {"delay": "0"}), tasks, chunk_size=2)
+    local = prove(LocalExecutor(), Choice.of("slow-arith", {"delay": "0"}), tasks, chunk_size=2)
     executor = RayExecutor({"address": cluster.address, "timeout_s": "60"})
     second = cluster.nodes[1]
 
@@ -372,12 +349,12 @@ def test_a_lost_node_costs_only_its_unfinished_chunks(cluster: ray_cluster.Clust
     killer = threading.Thread(target=kill_once_both_nodes_worked, daemon=True)
     killer.start()
     try:
-        remote = _prove(executor, slow, tasks, cache_dir=tmp_path, chunk_size=2)
+        remote = prove(executor, slow, tasks, cache_dir=tmp_path, chunk_size=2)
     finally:
         executor.close()
         killer.join(timeout=70)
     assert second.process.poll() is not None
-    assert _kinds(remote) == _kinds(local)
+    assert kinds(remote) == kinds(local)
     assert executor.retried >= 1 and executor.lost_actors >= 1
     assert sum(executor.chunks_by_node.values()) == 12
     assert "redone after" in executor.describe()
@@ -391,7 +368,7 @@ def test_a_lost_node_costs_only_its_unfinished_chunks(cluster: ray_cluster.Clust
 
 
 def _fingerprint(choice: Choice) -> str:
-    components = Components(_plugins())
+    components = Components(slowprove_plugins())
     try:
         return components.get(PROVER, choice).fingerprint
     finally:
