@@ -27,18 +27,13 @@ for an :class:`~afcheck.errors.AfcheckError` (raised again as one); ``("error", 
 message", 0)`` for any other exception."""
 
 
-def dumps(call: Callable[..., object], recipes: Callable[[object], Recipe | None],
-          pickler: type[pickle.Pickler] | None = None) -> bytes:
-    """``call`` pickled by value, every component it reaches replaced by its recipe.
-    ``pickler``: a ``CloudPickler`` class (Ray's own copy, say); by default ``cloudpickle``'s.
-    Raises whatever the pickler raises for an object no process but this one can have (an
-    open database, a lock)."""
-    if pickler is None:
-        from cloudpickle import CloudPickler
+def dumps(call: Callable[..., object], recipes: Callable[[object], Recipe | None]) -> bytes:
+    """``call`` pickled by value, every component it reaches replaced by its recipe. Raises
+    whatever the pickler raises for an object no process but this one can have (an open
+    database, a lock)."""
+    from cloudpickle import CloudPickler
 
-        pickler = CloudPickler
-
-    class _Pickler(pickler):  # type: ignore[valid-type,misc]
+    class _Pickler(CloudPickler):
         def persistent_id(self, obj: object) -> object:
             recipe = recipes(obj)
             return None if recipe is None else (_TAG, recipe)

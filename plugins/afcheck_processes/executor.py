@@ -46,7 +46,7 @@ from typing import Any, Generic, TypeVar, cast
 
 from afcheck.errors import AfcheckError, UsageError
 from afcheck.plugins import IN_PROCESS_ORIGIN
-from afcheck.runtime.executor import Builder, Done, Recipe, Stage, check_options
+from afcheck.runtime.executor import Builder, Done, LocalExecutor, Recipe, Stage, check_options
 from afcheck.runtime.shipping import Host, Shipped, dumps
 from afcheck.runtime.workers import JOBS_VARIABLE, PoolError, WorkerPool, default_jobs
 
@@ -93,19 +93,19 @@ class ProcessExecutor:
     def run(self, stage: Stage, chunks: Sequence[list[T]],
             call: Callable[[list[T]], Sequence[R]]) -> Iterator[Done[R]]:
         if not self._sent(stage):
-            yield from _here(chunks, call)
+            yield from LocalExecutor().run(stage, chunks, call)
             return
         try:
             payload = dumps(call, _shippable(stage))
         except _Kept as kept:
             self.on_driver[stage.name] = str(kept)
-            yield from _here(chunks, call)
+            yield from LocalExecutor().run(stage, chunks, call)
             return
         except Exception as exc:  # noqa: BLE001 - any object the pickler refuses
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
             self.on_driver[stage.name] = f"its call cannot be sent to a worker: " \
                                          f"{type(exc).__name__}: {first}"[:200]
-            yield from _here(chunks, call)
+            yield from LocalExecutor().run(stage, chunks, call)
             return
         pieces = _pieces(chunks, self.jobs)
         assembly: _Assembly[R] = _Assembly([len(chunk) for chunk in chunks])
@@ -200,15 +200,6 @@ class ProcessExecutor:
         parts += [f"the {name} stage ran in this process ({why})"
                   for name, why in sorted(self.on_driver.items())]
         return "; ".join(parts)
-
-
-def _here(chunks: Sequence[list[T]], call: Callable[[list[T]], Sequence[R]],
-          start: int = 0) -> Iterator[Done[R]]:
-    """The chunks in the driver, numbered from ``start``."""
-    for number, chunk in enumerate(chunks, start):
-        began = time.perf_counter()
-        made = list(call(chunk))
-        yield Done(number, made, time.perf_counter() - began)
 
 
 class _Kept(Exception):
