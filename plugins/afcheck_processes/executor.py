@@ -186,7 +186,8 @@ class ProcessExecutor:
         return self._pool
 
     def close(self) -> None:
-        """Stop the workers (each closes its components as its process group ends)."""
+        """Stop the workers; what their components started (a Lean REPL, a solver) ends with
+        each worker's process group."""
         if self._pool is not None:
             self._pool.close()
             self._pool = None
