@@ -11,10 +11,9 @@ to build its own copy once, with the stage's :attr:`Stage.rebuild`, and keep it 
 chunks.
 
 An object a stage's call holds that already spreads its work over this machine's CPUs (a pool
-of worker processes of its own, such as the equivalence method's pair limit) says so with the
-class attribute ``parallel = True``: an executor that spreads chunks over the processes of
-one machine (``processes``) then leaves the stage where it is, since its processes would only
-share the same CPUs and start pools of their own.
+of worker processes of its own) says so with the class attribute ``parallel = True``: an
+executor that spreads chunks over the processes of one machine then leaves the stage where it
+is, since its processes would only share the same CPUs and start pools of their own.
 
 This module is also the core's one essential plugin (:class:`afcheck.plugins.Plugins`
 registers it before any entry point, as pytest registers its own essential plugins): it
