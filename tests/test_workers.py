@@ -109,6 +109,20 @@ def test_a_worker_that_does_not_start_in_time_is_killed_and_its_item_fails() -> 
     assert 3.0 <= time.monotonic() - start < 20
 
 
+def test_a_worker_that_dies_while_starting_says_so() -> None:
+    from slowfns import die_start
+
+    workers: WorkerPool[int, object] = WorkerPool(
+        square_or_hang, jobs=1, deadline_s=30.0,
+        on_timeout=lambda item, s: f"timeout {item}", on_error=lambda item, why: why,
+        prepare=die_start)
+    try:
+        assert workers.map([2]) == ["the worker process died while starting (its imports or "
+                                    "set-up)"]
+    finally:
+        workers.close()
+
+
 def test_a_killed_worker_takes_the_processes_its_item_started(tmp_path: Path) -> None:
     from slowfns import start_sleep
 

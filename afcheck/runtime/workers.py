@@ -281,7 +281,9 @@ class WorkerPool(Generic[T, R]):
             try:
                 status, value = worker.conn.recv()
             except (EOFError, OSError):
-                status, value = "error", "the worker process died"
+                status, value = "error", ("the worker process died" if worker.ready else
+                                          "the worker process died while starting (its "
+                                          "imports or set-up)")
                 fresh = self._retire(worker, pending)
                 if fresh is None:
                     finished.append((index, self.on_error(items[index], value)))

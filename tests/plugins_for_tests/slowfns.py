@@ -36,6 +36,11 @@ def times_prepared(n: int) -> int:
     return len(_PREPARED) * 100 + n
 
 
+def die_start() -> None:
+    """A worker's start-up that ends its process (an import that crashes the interpreter)."""
+    os._exit(3)
+
+
 def hang_start() -> None:
     """A worker's start-up that never ends."""
     time.sleep(60)
