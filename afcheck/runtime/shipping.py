@@ -43,6 +43,14 @@ def dumps(call: Callable[..., object], recipes: Callable[[object], Recipe | None
     return buffer.getvalue()
 
 
+def refusal(error: Exception) -> str:
+    """Why :func:`dumps` refused a call, in one short line: the type and the first line of
+    the message."""
+    text = str(error).strip()
+    first = text.splitlines()[0] if text else ""
+    return f"{type(error).__name__}: {first}"[:160]
+
+
 def loads(payload: bytes, build: Callable[[Recipe], object]) -> Callable[[list[Any]], Any]:
     """The call :func:`dumps` made, with each recipe built (once) by ``build``."""
 

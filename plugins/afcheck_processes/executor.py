@@ -47,7 +47,7 @@ from typing import Any, Generic, TypeVar, cast
 from afcheck.errors import AfcheckError, UsageError
 from afcheck.plugins import IN_PROCESS_ORIGIN
 from afcheck.runtime.executor import Builder, Done, LocalExecutor, Recipe, Stage, check_options
-from afcheck.runtime.shipping import Host, Shipped, dumps
+from afcheck.runtime.shipping import Host, Shipped, dumps, refusal
 from afcheck.runtime.workers import JOBS_VARIABLE, PoolError, WorkerPool, default_jobs
 
 T = TypeVar("T")
@@ -92,42 +92,33 @@ class ProcessExecutor:
 
     def run(self, stage: Stage, chunks: Sequence[list[T]],
             call: Callable[[list[T]], Sequence[R]]) -> Iterator[Done[R]]:
-        if not self._sent(stage):
-            yield from LocalExecutor().run(stage, chunks, call)
-            return
-        try:
-            payload = dumps(call, _shippable(stage))
-        except _Kept as kept:
-            self.on_driver[stage.name] = str(kept)
-            yield from LocalExecutor().run(stage, chunks, call)
-            return
-        except Exception as exc:  # noqa: BLE001 - any object the pickler refuses
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-            self.on_driver[stage.name] = f"its call cannot be sent to a worker: " \
-                                         f"{type(exc).__name__}: {first}"[:200]
+        payload = self._payload(stage, call)
+        if payload is None:
             yield from LocalExecutor().run(stage, chunks, call)
             return
         pieces = _pieces(chunks, self.jobs)
         assembly: _Assembly[R] = _Assembly([len(chunk) for chunk in chunks])
+
+        def here(number: int, offset: int, items: list[T]) -> Done[R] | None:
+            began = time.perf_counter()
+            made = list(call(items))
+            return assembly.add(number, offset, len(items), made, time.perf_counter() - began)
+
         if self._pool is None:
             # A probe here first: the rest goes to the workers only if it would take longer
             # here than starting them.
             number, offset, items = pieces[0]
             probe = max(1, len(items) // PROBE_SHARE)
             began = time.perf_counter()
-            made = list(call(items[:probe]))
+            done = here(number, offset, items[:probe])
             spent = time.perf_counter() - began
-            done = assembly.add(number, offset, probe, made, spent)
             if done is not None:
                 yield done
             pieces = ([(number, offset + probe, items[probe:])] if probe < len(items) else []
                       ) + pieces[1:]
             if spent / probe * sum(len(items) for _, _, items in pieces) < START_WORTH_S:
                 for number, offset, items in pieces:
-                    began = time.perf_counter()
-                    made = list(call(items))
-                    done = assembly.add(number, offset, len(items), made,
-                                        time.perf_counter() - began)
+                    done = here(number, offset, items)
                     if done is not None:
                         yield done
                 return
@@ -154,6 +145,19 @@ class ProcessExecutor:
                                "run without --executor processes") from None
         finally:
             finished.close()
+
+    def _payload(self, stage: Stage, call: Callable[[list[T]], Sequence[R]]) -> bytes | None:
+        """The call to send to the workers, or ``None`` when the stage stays in the driver
+        (noted for the end of the run where the reason is worth saying)."""
+        if not self._sent(stage):
+            return None
+        try:
+            return dumps(call, _shippable(stage))
+        except _Kept as kept:
+            self.on_driver[stage.name] = str(kept)
+        except Exception as exc:  # noqa: BLE001 - any object the pickler refuses
+            self.on_driver[stage.name] = f"its call cannot be sent to a worker: {refusal(exc)}"
+        return None
 
     def _sent(self, stage: Stage) -> bool:
         """Whether ``stage`` may go to the workers: one the user did not keep here, whose

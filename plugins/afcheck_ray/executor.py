@@ -45,7 +45,7 @@ from afcheck.runtime.executor import (
     Stage,
     check_options,
 )
-from afcheck.runtime.shipping import Host, dumps
+from afcheck.runtime.shipping import Host, dumps, refusal
 from afcheck_ray.cluster import AUTO, RESUME, Connection, choose, connect
 
 T = TypeVar("T")
@@ -183,8 +183,7 @@ class RayExecutor:
         except Exception as exc:  # noqa: BLE001 - any object pickle refuses
             # The method's call holds something only this process has (an open cache, a
             # lock): the stage runs here, and the end of the run says so.
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-            self.on_driver[stage.name] = f"{type(exc).__name__}: {first}"[:160]
+            self.on_driver[stage.name] = refusal(exc)
             yield from LocalExecutor().run(stage, chunks, call)
             return
         finished_chunks = 0
