@@ -200,6 +200,7 @@ class Recording:
 
 
 def chains(quick: bool, rounds: int) -> None:
+    from afcheck_chains.controlled import clear_cache
     from afcheck_chains.formalise import FolChains, RuleFormaliser
     from afcheck_chains.loaders import load_logic_llm
     from afcheck_chains.method import run_chains
@@ -236,6 +237,7 @@ def chains(quick: bool, rounds: int) -> None:
             own: list[float] = []
 
             def method(records: list[ChainRecord] = records, own: list[float] = own) -> object:
+                clear_cache()  # each round translates its sentences cold, as a first run does
                 started = own_cpu_s()
                 try:
                     return run_chains(records, formaliser, prover, cache=ProofCache())

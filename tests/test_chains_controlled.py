@@ -215,6 +215,38 @@ def test_a_class_noun_written_as_a_name_states_its_class_rule() -> None:
     assert translate("Dumpus is a wumpus.") == P("Wumpus", "dumpus")
 
 
+def test_a_kept_translation_is_the_one_of_its_own_context() -> None:
+    """Translations are kept per sentence and context: one sentence read alone, then in a
+    chain where it names a class, then alone again, reads as each context says."""
+    from afcheck_chains.controlled import clear_cache, translate_chain
+
+    clear_cache()
+    alone = translate("Dumpus is a wumpus.")
+    *_, in_chain = translate_chain([*PRONTO_PREMISES, "Dumpus is a wumpus."],
+                                   len(PRONTO_PREMISES))
+    assert alone == P("Wumpus", "dumpus")
+    assert in_chain == Forall(x, Implies(P("Dumpus", x), P("Wumpus", x)))
+    assert translate("Dumpus is a wumpus.") == alone
+
+
+def test_a_kept_refusal_raises_a_new_exception_each_time() -> None:
+    """A refusal is kept as its words: each call raises an exception of its own, whose
+    traceback is that call's alone (one exception raised again would grow its traceback
+    with every caller's frames and keep them alive)."""
+    import traceback
+
+    caught = []
+    for _ in range(3):
+        with pytest.raises(Untranslatable) as refused:
+            translate("Max might be a yumpus.")
+        caught.append(refused.value)
+    assert len({id(exc) for exc in caught}) == 3
+    assert len({str(exc) for exc in caught}) == 1
+    assert caught[0].reason == caught[2].reason and caught[0].sentence == caught[2].sentence
+    depths = {len(traceback.extract_tb(exc.__traceback__)) for exc in caught}
+    assert len(depths) == 1
+
+
 def test_a_word_that_is_both_a_class_and_a_name_is_refused() -> None:
     from afcheck_chains.controlled import translate_chain
 

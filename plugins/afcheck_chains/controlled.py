@@ -35,6 +35,7 @@ refused: such a name means a quantifier was read as a class.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -365,11 +366,39 @@ def translate(sentence: str, context: Context | None = None) -> Formula:
     chain says about the sentence (classes, names, what a pronoun refers to); without it the
     sentence stands alone.
     """
-    formula = _translate(sentence, context)
+    read = _read(sentence, context)
+    if isinstance(read, Refusal):
+        raise Untranslatable(read.sentence, read.reason)
+    return read
+
+
+def clear_cache() -> None:
+    """Forget every kept answer of :func:`translate` (a benchmark's first run starts cold)."""
+    _read.cache_clear()
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a sentence has no translation: what :class:`Untranslatable` says."""
+
+    sentence: str
+    reason: str
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _read(sentence: str, context: Context | None) -> Formula | Refusal:
+    """:func:`translate`'s answer, kept: a chain's premises are read twice (alone for its
+    context, then in it), and chains of one theory share their premises (ProofWriter's 600
+    dev chains have 345 sets of them). A refusal is kept as its words, so that each caller
+    raises an exception of its own."""
+    try:
+        formula = _translate(sentence, context)
+    except Untranslatable as exc:
+        return Refusal(exc.sentence, exc.reason)
     for name in (*predicates(formula), *constants(formula)):
         if name.lower() in _FUNCTION_WORDS:
-            raise Untranslatable(sentence, f"'{name}' would be read as a class or a name, "
-                                           "but it is a quantifier, pronoun or connective")
+            return Refusal(sentence, f"'{name}' would be read as a class or a name, but it "
+                                     "is a quantifier, pronoun or connective")
     return formula
 
 
