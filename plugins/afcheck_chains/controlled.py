@@ -367,7 +367,7 @@ def translate(sentence: str, context: Context | None = None) -> Formula:
     sentence stands alone.
     """
     read = _read(sentence, context)
-    if isinstance(read, Refusal):
+    if isinstance(read, _Refusal):
         raise Untranslatable(read.sentence, read.reason)
     return read
 
@@ -378,7 +378,7 @@ def clear_cache() -> None:
 
 
 @dataclass(frozen=True)
-class Refusal:
+class _Refusal:
     """Why a sentence has no translation: what :class:`Untranslatable` says."""
 
     sentence: str
@@ -386,7 +386,7 @@ class Refusal:
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def _read(sentence: str, context: Context | None) -> Formula | Refusal:
+def _read(sentence: str, context: Context | None) -> Formula | _Refusal:
     """:func:`translate`'s answer, kept: a chain's premises are read twice (alone for its
     context, then in it), and chains of one theory share their premises (ProofWriter's 600
     dev chains have 345 sets of them). A refusal is kept as its words, so that each caller
@@ -394,10 +394,10 @@ def _read(sentence: str, context: Context | None) -> Formula | Refusal:
     try:
         formula = _translate(sentence, context)
     except Untranslatable as exc:
-        return Refusal(exc.sentence, exc.reason)
+        return _Refusal(exc.sentence, exc.reason)
     for name in (*predicates(formula), *constants(formula)):
         if name.lower() in _FUNCTION_WORDS:
-            return Refusal(sentence, f"'{name}' would be read as a class or a name, but it "
+            return _Refusal(sentence, f"'{name}' would be read as a class or a name, but it "
                                      "is a quantifier, pronoun or connective")
     return formula
 
