@@ -8,12 +8,13 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import cast
 
 from conftest import ROOT
 
-from afcheck.components import Built
+from afcheck.components import Built, Prover
 from afcheck.method import Choice
 from afcheck.plugins import Plugins
 from afcheck.registry import PROVER
@@ -56,19 +57,24 @@ def numbered(statements: list[str]) -> list[ProofTask]:
     return [ProofTask(str(i), s) for i, s in enumerate(statements)]
 
 
+Call = Callable[[list[ProofTask]], Sequence[Verdict]]
+
+
 def prove(executor: Executor, choice: Choice, batch: list[ProofTask], *,
           plugins: Plugins | None = None, cache_dir: Path | None = None,
-          chunk_size: int = 4) -> Batch[Verdict]:
+          chunk_size: int = 4, call: Callable[[Prover], Call] | None = None) -> Batch[Verdict]:
     """``batch`` proved by ``choice`` through a runtime with ``executor``, in chunks of
-    ``chunk_size``, through the cache in ``cache_dir`` when given."""
+    ``chunk_size``, through the cache in ``cache_dir`` when given; the stage's call is
+    ``call(prover)`` when given, the prover's ``prove`` otherwise."""
     components = Components(plugins or slowprove_plugins())
     cache = codec.open_cache(cache_dir) if cache_dir is not None else None
     runtime = Runtime(components, cache=cache, chunk_size=chunk_size, executor=executor)
     built = runtime.component(PROVER, choice)
+    stage_call: Call = (call(built.component) if call is not None
+                        else lambda chunk: built.component.prove(chunk))
     try:
         return runtime.cached("prove", cast("Built[object]", built), batch,
-                              key=lambda t: (t.statement, t.header),
-                              call=lambda chunk: built.component.prove(chunk),
+                              key=lambda t: (t.statement, t.header), call=stage_call,
                               load=codec.load_verdict, dump=codec.dump)
     finally:
         components.close()

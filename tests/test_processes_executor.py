@@ -6,7 +6,6 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import cast
 
 import pytest
 from afcheck_processes.executor import ProcessExecutor
@@ -202,41 +201,32 @@ class _OwnPool:
 
 
 def test_a_call_that_spreads_its_own_work_stays_here_and_the_run_says_so() -> None:
-    components = Components(slowprove_plugins())
     executor = ProcessExecutor({"jobs": "2"})
-    runtime = Runtime(components, chunk_size=4, executor=executor)
-    built: Built[object] = runtime.component(PROVER, Choice.of("slow-arith", SLOW))
-    own = _OwnPool(cast(Prover, built.component))
     try:
-        batch = runtime.cached("prove", built, numbered(STATEMENTS[:8]),
-                               key=lambda t: (t.statement,), call=lambda chunk: own.prove(chunk),
-                               load=codec.load_verdict, dump=codec.dump)
+        batch = prove(executor, Choice.of("slow-arith", SLOW), numbered(STATEMENTS[:8]),
+                      call=lambda prover: _OwnPool(prover).prove)
     finally:
         executor.close()
-        components.close()
     assert len(batch.results) == 8 and executor._pool is None
     assert executor.describe() == ("the prove stage ran in this process (its _OwnPool spreads "
                                    "the work over the CPUs itself)")
 
 
 def test_a_call_that_cannot_be_pickled_runs_here_and_the_run_says_so() -> None:
-    components = Components(slowprove_plugins())
     executor = ProcessExecutor({"jobs": "2"})
-    runtime = Runtime(components, chunk_size=4, executor=executor)
-    built = runtime.component(PROVER, Choice.of("slow-arith", SLOW))
     lock = threading.Lock()
 
-    def call(chunk: list[ProofTask]) -> list[Verdict]:
-        with lock:
-            return built.component.prove(chunk)
+    def locked(prover: Prover) -> Callable[[list[ProofTask]], Sequence[Verdict]]:
+        def call(chunk: list[ProofTask]) -> Sequence[Verdict]:
+            with lock:
+                return prover.prove(chunk)
+        return call
 
     try:
-        batch = runtime.cached("prove", cast("Built[object]", built), numbered(STATEMENTS[:8]),
-                               key=lambda t: (t.statement,), call=call,
-                               load=codec.load_verdict, dump=codec.dump)
+        batch = prove(executor, Choice.of("slow-arith", SLOW), numbered(STATEMENTS[:8]),
+                      call=locked)
     finally:
         executor.close()
-        components.close()
     assert len(batch.results) == 8
     assert "the prove stage ran in this process (its call cannot be sent to a worker: " \
            "TypeError: cannot pickle '_thread.lock' object" in executor.describe()
