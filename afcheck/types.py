@@ -129,7 +129,8 @@ class Verdict:
     backend: str
     """Which backend decided (``smt``, ``lean-tactics``, ``deepseek`` …)."""
     certified: bool = False
-    """True only when the Lean kernel checked the proof."""
+    """True only when a judge certified the proof from its compiled module
+    (:attr:`judged_by` names it); a Lean REPL's answer alone never certifies."""
     reason: str = ""
     evidence: str = ""
     """A proof text, or a rendering of the counterexample."""
@@ -138,6 +139,11 @@ class Verdict:
     transient: bool = False
     """INCONCLUSIVE because a limit stopped the prover (its time, a killed worker), not
     because of the statement: this run's answer, never cached for the next one."""
+    judged_by: str = ""
+    """The judge that certified it (``comparator``, ``afcheck`` …); empty when none did."""
+    unjudged: VerdictKind | None = None
+    """What a Lean REPL accepted a proof of when no judge certified it: under ``--trust
+    judge`` (the default) the verdict is then INCONCLUSIVE and this keeps the claim."""
 
 
 class Status(str, enum.Enum):

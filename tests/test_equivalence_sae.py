@@ -247,13 +247,14 @@ def test_a_sum_of_a_hundred_terms_is_eq_to_itself() -> None:
 
 
 def test_obligations_outside_the_smt_fragment_are_kernel_checked_through_the_repl(
-        tmp_path: Path) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """With ``--prover lean-tactics`` the same obligations go to Lean (here the fake REPL,
-    replaying the protocol): a conclusion z3 cannot read is proved by a tactic and
-    kernel-checked, and the Eq's certificate says so."""
+    replaying the protocol, and the fake judging toolchain): a conclusion z3 cannot read is
+    proved by a tactic and certified by a judge, and the Eq's certificate says so."""
     pytest.importorskip("lean_interact")
     from afcheck_lean.tactics import LeanTacticsProver
     from fake_repl.harness import make_fake_lean, negate_for_tests
+    from fake_toolchain.harness import afcheck_judge
 
     axioms = {"severity": "info", "pos": {"line": "$LINE_OF:#print axioms", "column": 0},
               "data": "'afcheck_target' depends on axioms: [propext, Classical.choice, "
@@ -267,7 +268,9 @@ def test_obligations_outside_the_smt_fragment_are_kernel_checked_through_the_rep
     transcript.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rules))
     for fake in make_fake_lean(tmp_path / "lean", transcript):
         prover = LeanTacticsProver(fake.pool(), negate_for_tests,
-                                   smt=SmtProver(timeout_ms=2000))
+                                   smt=SmtProver(timeout_ms=2000),
+                                   judge=afcheck_judge(tmp_path / "lean", fake.settings,
+                                                       monkeypatch))
         try:
             d = Sae(prover).decide([Pair(
                 "p", "theorem a (x : ℝ) (h : Real.sin x = 0) : Real.cos x ^ 2 = 1 := by sorry",
@@ -279,6 +282,7 @@ def test_obligations_outside_the_smt_fragment_are_kernel_checked_through_the_rep
     conclusion = next(o for o in d.certificate if o.role == "conclusion")
     assert conclusion.verdict is not None and conclusion.verdict.backend == "lean-tactics"
     assert conclusion.verdict.certified and "norm_num" in conclusion.verdict.reason
+    assert conclusion.verdict.judged_by == "afcheck"
 
 
 def test_two_different_premises_that_always_hold_are_not_eq() -> None:

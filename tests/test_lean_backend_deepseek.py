@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 from afcheck_lean.deepseek import DeepSeekProver, build_prompt, extract_code, proof_body
+from afcheck_lean.judge import ProcessJudge
 from afcheck_lean.statement import split_statement
 from fake_repl.harness import FakeLean, make_fake_lean, negate_for_tests
+from fake_toolchain.harness import afcheck_judge
 
 from afcheck.types import ProofTask, VerdictKind
 
@@ -40,6 +42,12 @@ def fake(tmp_path: Path) -> Iterator[FakeLean]:
     yield from make_fake_lean(tmp_path)
 
 
+@pytest.fixture
+def judge(fake: FakeLean, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ProcessJudge:
+    """afcheck's judge over the fake toolchain (:mod:`fake_toolchain`)."""
+    return afcheck_judge(tmp_path, fake.settings, monkeypatch)
+
+
 class _Model:
     def __init__(self, answers: list[str]) -> None:
         self.answers = answers
@@ -64,16 +72,34 @@ def test_extraction_takes_the_last_lean4_block_and_only_its_proof_body() -> None
     assert body.strip() == "by\n  linarith"
 
 
-def test_pass_at_k_accepts_a_verified_sample_among_bad_ones(fake: FakeLean) -> None:
+def test_pass_at_k_accepts_a_verified_sample_among_bad_ones(fake: FakeLean,
+                                                           judge: ProcessJudge) -> None:
     model = _Model([CHEAT, GOOD])
-    prover = DeepSeekProver(fake.pool(), model, negate_for_tests, k=2)
+    prover = DeepSeekProver(fake.pool(), model, negate_for_tests, k=2, judge=judge)
     (verdict,) = prover.prove([ProofTask("k", SYSTEM)])
     prover.close()
     assert verdict.kind is VerdictKind.PROVED and verdict.certified
+    assert verdict.judged_by == "afcheck" and "certified by the judge afcheck" in verdict.reason
     assert verdict.backend == "deepseek" and "pass@2" in verdict.reason
     assert "theorem afcheck_target (a b : ℝ) (h₀ : a + b = 10) (h₁ : a - b = 2) : a = 6" \
         in verdict.evidence
     assert len(model.prompts) == 2 and "¬(∀" in model.prompts[1]
+
+
+def test_without_a_judge_the_repls_proof_is_uncertified(fake: FakeLean) -> None:
+    prover = DeepSeekProver(fake.pool(), _Model([CHEAT, GOOD]), negate_for_tests, k=2)
+    (verdict,) = prover.prove([ProofTask("k", SYSTEM)])
+    prover.close()
+    assert verdict.kind is VerdictKind.INCONCLUSIVE and verdict.unjudged is VerdictKind.PROVED
+    assert not verdict.certified and verdict.transient
+    assert "afcheck_target" in verdict.evidence
+    assert prover.version == "1+judge=none+trust=judge"
+    counted = DeepSeekProver(fake.pool(), _Model([CHEAT, GOOD]), negate_for_tests, k=2,
+                             trust="repl")
+    (repl,) = counted.prove([ProofTask("k", SYSTEM)])
+    counted.close()
+    assert repl.kind is VerdictKind.PROVED and not repl.certified and not repl.judged_by
+    assert counted.version == "1+judge=none+trust=repl"
 
 
 def test_k_limits_the_samples_checked(fake: FakeLean) -> None:
@@ -138,13 +164,13 @@ WRONG_PROOF = "```lean4\ntheorem sys (a b : ℝ) (h₀ : a + b = 10) (h₁ : a -
 
 
 def test_a_statement_whose_checks_exceed_its_budget_is_stopped_and_the_others_decided(
-        fake: FakeLean) -> None:
+        fake: FakeLean, judge: ProcessJudge) -> None:
     # The slow statement's first sample takes 0.4 s to check, more than its 0.3 s: it is
     # stopped there and its verified sample is never checked; the other statement's is.
     slow = ProofTask("slow", SYSTEM, header="-- fake:slow")
     quick = ProofTask("quick", SYSTEM)
     prover = DeepSeekProver(fake.pool(), _Model([WRONG_PROOF, GOOD]), negate_for_tests, k=2,
-                            statement_s=0.3)
+                            statement_s=0.3, judge=judge)
     stopped, decided = prover.prove([slow, quick])
     prover.close()
     assert stopped.kind is VerdictKind.INCONCLUSIVE and stopped.transient
@@ -154,8 +180,10 @@ def test_a_statement_whose_checks_exceed_its_budget_is_stopped_and_the_others_de
     assert sum("fake:slow" in c for c in fake.commands()) == 1
 
 
-def test_without_a_budget_the_slow_statement_is_proved(fake: FakeLean) -> None:
-    prover = DeepSeekProver(fake.pool(), _Model([WRONG_PROOF, GOOD]), negate_for_tests, k=2)
+def test_without_a_budget_the_slow_statement_is_proved(fake: FakeLean,
+                                                       judge: ProcessJudge) -> None:
+    prover = DeepSeekProver(fake.pool(), _Model([WRONG_PROOF, GOOD]), negate_for_tests, k=2,
+                            judge=judge)
     (verdict,) = prover.prove([ProofTask("slow", SYSTEM, header="-- fake:slow")])
     prover.close()
     assert verdict.kind is VerdictKind.PROVED and verdict.certified

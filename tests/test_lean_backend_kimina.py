@@ -153,11 +153,17 @@ def test_proofs_are_judged_with_print_axioms(server: FakeKimina) -> None:
     assert len([s for r in server.requests for s in r["snippets"]]) == 1
 
 
-def test_the_tactics_prover_checks_on_kimina(server: FakeKimina) -> None:
+def test_the_tactics_prover_checks_on_kimina(server: FakeKimina,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    # No judge is built here: what the server's REPL accepted stays uncertified, and the
+    # prover says so in one line when it is made.
     prover = make_tactics({"url": server.url, "smt": "off"})
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("afcheck: prover lean-tactics: no judge (")
     (verdict,) = prover.prove([ProofTask("k", LINEAR)])
     prover.close()
-    assert verdict.kind is VerdictKind.PROVED and verdict.certified
+    assert verdict.kind is VerdictKind.INCONCLUSIVE and not verdict.certified
+    assert verdict.unjudged is VerdictKind.PROVED
     assert "linarith" in verdict.reason
 
 

@@ -58,7 +58,8 @@ def test_setup_writes_the_project_to_the_data_folder_and_builds_there(
     assert f"wrote afcheck's pinned Lake project to {wheel_install}" in capsys.readouterr().out
     assert log.read_text().splitlines() == [f"{wheel_install} exe cache get",
                                             f"{wheel_install} build",
-                                            f"{wheel_install} build AfcheckKernel"]
+                                            f"{wheel_install} build AfcheckKernel",
+                                            f"{wheel_install} build afcheck_judge"]
     (wheel_install / "lakefile.lean").write_text("-- edited\n")
     assert lean_command(["setup", "--lake", lake]) == 0  # an existing project is kept
     assert (wheel_install / "lakefile.lean").read_text() == "-- edited\n"

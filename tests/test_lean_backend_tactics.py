@@ -6,8 +6,10 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
+from afcheck_lean.judge import ProcessJudge
 from afcheck_lean.tactics import PORTFOLIO, LeanTacticsProver, binder_names, witness_values
 from fake_repl.harness import FakeLean, make_fake_lean, negate_for_tests
+from fake_toolchain.harness import afcheck_judge
 
 from afcheck.types import ProofTask, Verdict, VerdictKind
 
@@ -18,6 +20,12 @@ WRONG = "theorem bad (x : ℚ) (h₀ : x = 5) : 2 * x + 1 = 12 := by sorry"
 def fake(tmp_path: Path) -> Iterator[FakeLean]:
     """A fake Lean installation answering from the recorded transcript."""
     yield from make_fake_lean(tmp_path)
+
+
+@pytest.fixture
+def judge(fake: FakeLean, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ProcessJudge:
+    """afcheck's judge over the fake toolchain (:mod:`fake_toolchain`)."""
+    return afcheck_judge(tmp_path, fake.settings, monkeypatch)
 
 
 class _Smt:
@@ -38,8 +46,9 @@ REFUTED_BY_SMT = Verdict(VerdictKind.REFUTED, "smt", reason="sat", evidence="x =
                          counterexample={"x": "5"})
 
 
-def _prover(fake: FakeLean, smt: _Smt | None = None, **kw: bool) -> LeanTacticsProver:
-    return LeanTacticsProver(fake.pool(), negate_for_tests, smt=smt, **kw)
+def _prover(fake: FakeLean, smt: _Smt | None = None, judge: ProcessJudge | None = None,
+            **kw: bool) -> LeanTacticsProver:
+    return LeanTacticsProver(fake.pool(), negate_for_tests, smt=smt, judge=judge, **kw)
 
 
 def _tactics_tried(fake: FakeLean, marker: str) -> list[str]:
@@ -50,18 +59,21 @@ def _tactics_tried(fake: FakeLean, marker: str) -> list[str]:
     return tried
 
 
-def test_portfolio_runs_in_order_and_stops_at_the_first_accepted_tactic(fake: FakeLean) -> None:
-    prover = _prover(fake)
+def test_portfolio_runs_in_order_and_stops_at_the_first_accepted_tactic(
+        fake: FakeLean, judge: ProcessJudge) -> None:
+    prover = _prover(fake, judge=judge)
     (verdict,) = prover.prove([ProofTask("k", LINEAR)])
     prover.close()
     assert verdict.kind is VerdictKind.PROVED and verdict.certified
+    assert verdict.judged_by == "afcheck"
     assert verdict.backend == "lean-tactics" and "linarith" in verdict.reason
     assert "theorem afcheck_target (x : ℝ) (h : 2 * x + 3 = 11) : x = 4" in verdict.evidence
     assert _tactics_tried(fake, "x = 4") == list(PORTFOLIO[: PORTFOLIO.index("linarith") + 1])
 
 
-def test_smt_counterexample_becomes_a_certified_refutation(fake: FakeLean) -> None:
-    prover = _prover(fake, _Smt({WRONG: REFUTED_BY_SMT}))
+def test_smt_counterexample_becomes_a_certified_refutation(fake: FakeLean,
+                                                          judge: ProcessJudge) -> None:
+    prover = _prover(fake, _Smt({WRONG: REFUTED_BY_SMT}), judge=judge)
     (verdict,) = prover.prove([ProofTask("k", WRONG)])
     prover.close()
     assert verdict.kind is VerdictKind.REFUTED and verdict.certified
@@ -114,13 +126,29 @@ def test_witness_values_follow_binder_order_and_refuse_non_numerals() -> None:
     assert witness_values(statement, {"a": "sqrt(2)"}) is None
 
 
-def test_refutation_through_the_front_end_negation(fake: FakeLean) -> None:
+def test_without_a_judge_what_lean_accepted_stays_uncertified(fake: FakeLean) -> None:
+    prover = _prover(fake, _Smt({WRONG: REFUTED_BY_SMT}))
+    (verdict,) = prover.prove([ProofTask("k", WRONG)])
+    prover.close()
+    assert verdict.kind is VerdictKind.INCONCLUSIVE and verdict.unjudged is VerdictKind.REFUTED
+    assert not verdict.certified and "no judge; --trust repl counts it" in verdict.reason
+    counted = LeanTacticsProver(fake.pool(), negate_for_tests, smt=_Smt({WRONG: REFUTED_BY_SMT}),
+                                trust="repl")
+    (repl,) = counted.prove([ProofTask("k", WRONG)])
+    counted.close()
+    assert repl.kind is VerdictKind.REFUTED and not repl.certified
+    assert repl.counterexample == {"x": "5"} and "agrees with the smt verdict" in repl.reason
+
+
+def test_refutation_through_the_front_end_negation(fake: FakeLean,
+                                                  judge: ProcessJudge) -> None:
     lean = pytest.importorskip("afcheck.lean")
     if not hasattr(lean, "negate"):
         pytest.skip("the front end has no negation yet")
     from afcheck_lean.negation import front_end_negation
 
-    prover = LeanTacticsProver(fake.pool(), front_end_negation, smt=_Smt({WRONG: REFUTED_BY_SMT}))
+    prover = LeanTacticsProver(fake.pool(), front_end_negation, smt=_Smt({WRONG: REFUTED_BY_SMT}),
+                               judge=judge)
     (verdict,) = prover.prove([ProofTask("k", WRONG)])
     prover.close()
     assert verdict.kind is VerdictKind.REFUTED and verdict.certified
@@ -137,12 +165,12 @@ def test_the_run_stops_in_one_line_when_lean_cannot_start(fake: FakeLean) -> Non
 
 
 def test_a_statement_whose_attempts_exceed_its_budget_is_stopped_and_the_others_decided(
-        fake: FakeLean) -> None:
+        fake: FakeLean, judge: ProcessJudge) -> None:
     # Each command of the slow statement takes 0.4 s: its five attempts up to linarith need
     # 2 s, more than its 1 s; the other statement's first attempt decides it.
     slow = ProofTask("slow", LINEAR, header="-- fake:slow")
     quick = ProofTask("quick", "theorem t : (2 : ℕ) + 2 = 4 := by sorry")
-    prover = LeanTacticsProver(fake.pool(), negate_for_tests, statement_s=1.0)
+    prover = LeanTacticsProver(fake.pool(), negate_for_tests, statement_s=1.0, judge=judge)
     stopped, decided = prover.prove([slow, quick])
     prover.close()
     assert stopped.kind is VerdictKind.INCONCLUSIVE and stopped.transient
@@ -163,8 +191,9 @@ def test_the_last_attempt_within_a_budget_gets_only_what_is_left(fake: FakeLean)
     assert len(_tactics_tried(fake, "x = 4")) == 2
 
 
-def test_without_a_budget_the_slow_statement_is_decided(fake: FakeLean) -> None:
-    prover = LeanTacticsProver(fake.pool(), negate_for_tests)
+def test_without_a_budget_the_slow_statement_is_decided(fake: FakeLean,
+                                                        judge: ProcessJudge) -> None:
+    prover = LeanTacticsProver(fake.pool(), negate_for_tests, judge=judge)
     (verdict,) = prover.prove([ProofTask("slow", LINEAR, header="-- fake:slow")])
     prover.close()
     assert verdict.kind is VerdictKind.PROVED and "linarith" in verdict.reason

@@ -39,7 +39,8 @@ def test_a_verdicts_counterexample_mapping_and_enum_are_plain() -> None:
     verdict = Verdict(VerdictKind.REFUTED, "smt", counterexample={"x": "3"}, elapsed_s=0.25)
     assert to_json(verdict) == {"kind": "refuted", "backend": "smt", "certified": False,
                                 "reason": "", "evidence": "", "counterexample": {"x": "3"},
-                                "elapsed_s": 0.25, "transient": False}
+                                "elapsed_s": 0.25, "transient": False, "judged_by": "",
+                                "unjudged": None}
 
 
 class Colour(str, enum.Enum):

@@ -504,5 +504,6 @@ def load_verdict(data: Mapping[str, Any]) -> Verdict:
         kind=VerdictKind(data["kind"]), backend=data["backend"], certified=data["certified"],
         reason=data["reason"], evidence=data["evidence"],
         counterexample=data["counterexample"], elapsed_s=data["elapsed_s"],
-        transient=data.get("transient", False),
+        transient=data.get("transient", False), judged_by=data.get("judged_by", ""),
+        unjudged=VerdictKind(data["unjudged"]) if data.get("unjudged") else None,
     )

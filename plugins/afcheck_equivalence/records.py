@@ -87,6 +87,10 @@ class Obligation:
             record["counterexample"] = dict(verdict.counterexample)
         if verdict.transient:
             record["transient"] = True
+        if verdict.judged_by:
+            record["judged_by"] = verdict.judged_by
+        if verdict.unjudged is not None:
+            record["unjudged"] = verdict.unjudged.value
         return record
 
 
@@ -195,7 +199,10 @@ def _obligation_from_json(data: Mapping[str, Any]) -> Obligation:
                           bool(data.get("certified", False)), str(data.get("reason", "")),
                           str(data.get("evidence", "")),
                           dict(counterexample) if counterexample else None,
-                          transient=bool(data.get("transient", False)))
+                          transient=bool(data.get("transient", False)),
+                          judged_by=str(data.get("judged_by", "")),
+                          unjudged=VerdictKind(data["unjudged"]) if data.get("unjudged")
+                          else None)
     return Obligation(str(data["role"]), str(data["statement"]), verdict)
 
 

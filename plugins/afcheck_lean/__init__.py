@@ -1,5 +1,6 @@
 """Built-in afcheck plugin: lean (checkers ``lean`` and ``kimina``, provers ``lean-tactics``
-and ``deepseek``, the ``afcheck lean setup|doctor|audit`` command)."""
+and ``deepseek``, the ``judge`` kind and its judges, the ``afcheck lean setup|doctor|audit``
+command)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,40 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from afcheck import hookimpl
-from afcheck.registry import Register, lazy
+from afcheck.registry import Kinds, Register, lazy
 
 if TYPE_CHECKING:
     from afcheck.budget import Budget
     from afcheck.options import OptionGroup
     from afcheck.run import Run
+
+
+@hookimpl
+def afcheck_addkinds(kinds: Kinds) -> None:
+    from afcheck_lean import hookspecs
+    from afcheck_lean.kinds import JUDGE
+
+    kinds.add(JUDGE, hookspecs)
+
+
+@hookimpl
+def afcheck_register_judges(register: Register) -> None:
+    from afcheck_lean.judges import make
+
+    for name, description, details in (
+        ("comparator", "the Lean FRO's Comparator: both modules built in landrun, exported "
+         "with lean4export, replayed (nanoda too where present), statement and axioms compared",
+         {"needs": "comparator, lean4export, landrun built with the project's Lean"}),
+        ("safeverify", "SafeVerify: Environment.replay of the compiled solution against the "
+         "compiled challenge, standard axioms only", {"needs": "safe_verify built with the "
+                                                       "project's Lean"}),
+        ("lean4checker", "lean4checker's replay of the compiled solution, then afcheck's "
+         "comparison", {"needs": "lean4checker and afcheck_judge built with the project's "
+                        "Lean"}),
+        ("afcheck", "afcheck's own judge (AfcheckJudge.lean): replay, statement, axioms",
+         {"needs": "afcheck lean setup (built with the project's Lean)"}),
+    ):
+        register(name, make(name), description=description, details=details)
 
 
 @hookimpl
@@ -70,10 +99,15 @@ def afcheck_addoption(group: OptionGroup) -> None:
                     help="isolate every Lean process with bubblewrap: auto (where it works, "
                     "else one warning), on (fail without it), off (limits, cleared "
                     "environment and timeouts only); default auto")
+    group.addoption("--trust", choices=("judge", "repl"), section="components",
+                    help="which Lean verdicts count: judge (default: only those a judge "
+                    "certified) or repl (also what a Lean REPL accepted unjudged)")
 
 
 @hookimpl
 def afcheck_configure(run: Run) -> None:
+    from afcheck_lean.judge import set_default_trust
     from afcheck_lean.sandbox import set_default_mode
 
     set_default_mode(str(run.option("lean_sandbox", "auto")))
+    set_default_trust(str(run.option("trust", "judge")))

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from afcheck.errors import AfcheckError
 from afcheck.install import install_command
+from afcheck_lean.judges import AFCHECK_JUDGE, PINS, judges_dir
 from afcheck_lean.kernel import kernel_available
 from afcheck_lean.lake_project import ProjectError, create_project, inspect_project
 from afcheck_lean.sandbox import probe
@@ -36,6 +37,10 @@ def configure(parser: argparse.ArgumentParser) -> Handler:
                          help="isolate Lean processes with bubblewrap (default: auto)")
         if name == "doctor":
             sub.add_argument("--no-smoke", action="store_true", help="skip the REPL check")
+        else:
+            sub.add_argument("--judges", action="store_true",
+                             help="also check out and build Comparator at its pinned revision "
+                             "(it serves only projects pinned to its own Lean)")
     audit = actions.add_parser(
         "audit", help="check complete Lean files against the proof-integrity rules",
         description="Check complete Lean files (header, theorem, proof) against afcheck's "
@@ -63,7 +68,7 @@ def _handle(args: argparse.Namespace) -> int:
                             sandbox=args.lean_sandbox)
     try:
         if args.action == "setup":
-            return setup(settings)
+            return setup(settings, judges=args.judges)
         return doctor(settings, smoke=not args.no_smoke)
     except AfcheckError as exc:
         print(f"afcheck lean {args.action}: {exc}", file=sys.stderr)
@@ -99,8 +104,9 @@ def audit(files: Sequence[Path], *, as_json: bool = False,
     return status
 
 
-def setup(settings: LeanSettings) -> int:
-    """Install elan, fetch Mathlib's cache, build the project and the REPL (needs internet)."""
+def setup(settings: LeanSettings, *, judges: bool = False) -> int:
+    """Install elan, fetch Mathlib's cache, build the project, afcheck's judge and the REPL
+    (needs internet); with ``judges``, also Comparator at its pinned revision."""
     print("afcheck lean setup: downloads elan, Lean, Mathlib's cache and the REPL "
           "(needs internet, ~5 GB of disk, several minutes)")
     try:
@@ -118,8 +124,13 @@ def setup(settings: LeanSettings) -> int:
         # (doctor says so), so a failure here does not stop the setup.
         ("kernel checks (AfcheckKernel)", lambda: _run([settings.lake, "build", "AfcheckKernel"],
                                                        settings.project, fatal=False)),
+        # Without a judge nothing is certified, but Lean still runs: not fatal either.
+        ("judge (afcheck_judge)", lambda: _run([settings.lake, "build", AFCHECK_JUDGE],
+                                               settings.project, fatal=False)),
         ("REPL", lambda: _build_repl(settings)),
     ]
+    if judges:
+        steps.append(("Comparator (pinned)", lambda: _build_pinned(settings, "comparator")))
     for label, step in steps:
         print(f"-- {label}")
         if not step():
@@ -128,6 +139,23 @@ def setup(settings: LeanSettings) -> int:
             return 1
     print("afcheck lean setup: done; check with `afcheck lean doctor`")
     return 0
+
+
+def _build_pinned(settings: LeanSettings, name: str) -> bool:
+    """Check out ``name`` at its pin under the project's judges folder and build it with its
+    own toolchain; a failure is reported and does not stop the setup."""
+    pin = PINS[name]
+    checkout = judges_dir(settings.project) / name
+    checkout.parent.mkdir(parents=True, exist_ok=True)
+    if not checkout.is_dir() and not _run(["git", "clone", pin.repository, str(checkout)],
+                                          checkout.parent):
+        return True
+    ok = _run(["git", "checkout", "--quiet", pin.revision], checkout) and _run(
+        [settings.lake, "build", "lean4export", "comparator"], checkout)
+    if not ok:
+        print(f"afcheck lean setup: {name} at {pin.revision[:12]} did not build; the other "
+              "judges still serve", file=sys.stderr)
+    return True
 
 
 def doctor(settings: LeanSettings, *, smoke: bool = True) -> int:
@@ -174,7 +202,19 @@ def _facts(settings: LeanSettings) -> list[tuple[str, str, bool]]:
         ("kernel checks", "on (AfcheckKernel is built)" if kernel_available(settings.project)
          else "off: AfcheckKernel is not built (afcheck lean setup builds it)", True),
         ("sandbox", _sandbox_fact(settings), True),
+        ("judge", _judge_fact(settings), True),
     ]
+
+
+def _judge_fact(settings: LeanSettings) -> str:
+    from afcheck_lean.judge import JudgeUnavailable
+    from afcheck_lean.judges import build, toolchain_for
+
+    try:
+        judge = build("auto", toolchain_for(settings))
+    except JudgeUnavailable as exc:
+        return f"none, so nothing is certified: {exc}"
+    return f"{judge.name} (built with {judge.toolchain})"
 
 
 def _sandbox_fact(settings: LeanSettings) -> str:

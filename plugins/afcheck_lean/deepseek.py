@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from afcheck.types import ProofTask, Verdict, VerdictKind
 from afcheck_lean.deadline import Deadlines
+from afcheck_lean.judge import Judge, Trust
 from afcheck_lean.kimina import pool_summary
 from afcheck_lean.negation import Negate, NegationError
 from afcheck_lean.pool import Breaker, LeanPool
@@ -27,7 +28,7 @@ from afcheck_lean.statement import (
     same_signature,
     split_statement,
 )
-from afcheck_lean.verify import Candidate, Check, verify
+from afcheck_lean.verify import Candidate, Check, judged_version, verdict_of, verify
 
 Generate = Callable[[Sequence[str], int], list[list[str]]]
 """``generate(prompts, k)``: ``k`` completions per prompt, in prompt order, in one batch."""
@@ -101,8 +102,14 @@ class DeepSeekProver:
 
     def __init__(self, pool: LeanPool, generate: Generate, negate: Negate, *, k: int = 2,
                  cot: bool = True, allow_native_decide: bool = False,
-                 statement_s: float | None = None) -> None:
+                 statement_s: float | None = None, judge: Judge | None = None,
+                 trust: Trust = "judge") -> None:
         self.pool = pool
+        self.judge = judge
+        """Certifies what Lean's REPL accepted (:mod:`afcheck_lean.judge`); ``None``: no
+        verdict is certified."""
+        self.trust = trust
+        self.version = judged_version("1", judge, trust)
         self.statement_s = statement_s
         """Wall clock of one statement across its samples' checks (the model's generation
         not included; :mod:`afcheck_lean.deadline`); ``None``: the pool's ``timeout_s`` per
@@ -182,7 +189,7 @@ class DeepSeekProver:
 
     def _checks(self, candidates: list[Candidate], timeouts: list[float] | None) -> list[Check]:
         checks = verify(self.pool, candidates, allow_native_decide=self.allow_native_decide,
-                        breaker=self.breaker, timeouts=timeouts)
+                        breaker=self.breaker, timeouts=timeouts, judge=self.judge)
         if self.breaker.tripped is not None:
             raise self.breaker.error(f"prover {self.name}")
         return checks
@@ -195,9 +202,9 @@ class DeepSeekProver:
             return Verdict(VerdictKind.INCONCLUSIVE, self.name,
                            reason="both the statement and its negation were proved")
         for side, check in won.items():
-            return Verdict(side, self.name, certified=True, evidence=check.proof,
-                           reason=f"{'statement' if side is VerdictKind.PROVED else 'negation'}"
-                           f" proved at pass@{self.k}")
+            return verdict_of(check, side, self.name,
+                              f"{'statement' if side is VerdictKind.PROVED else 'negation'}"
+                              f" proved at pass@{self.k}", self.trust)
         reasons = sorted({c.reason for _, c in mine if not c.reason.startswith("not checked")})
         why = f"no verified proof in {len(mine)} sample(s)"
         if reasons:

@@ -9,14 +9,16 @@ need no local Lean.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 from afcheck.components import Prover
 from afcheck.errors import AfcheckError, UsageError
 from afcheck_lean.checker import LeanChecker
 from afcheck_lean.deepseek import DeepSeekProver, Generate
+from afcheck_lean.judge import Judge, JudgeUnavailable, default_trust
 from afcheck_lean.kernel import with_kernel_checks
 from afcheck_lean.kimina import KIMINA_OPTIONS, KiminaPool, parse_kimina
 from afcheck_lean.negation import front_end_negation
@@ -61,10 +63,11 @@ def make_kimina_checker(options: Mapping[str, str]) -> LeanChecker:
 
 def make_tactics(options: Mapping[str, str]) -> LeanTacticsProver:
     """Options: the pool's (:mod:`afcheck_lean.settings`), ``smt`` = auto|on|off (use the smt
-    prover's counterexamples as witnesses), ``trust_smt`` (return uncertified smt verdicts)."""
+    prover's counterexamples as witnesses), ``trust_smt`` (return uncertified smt verdicts),
+    ``judge`` (:func:`judge_for`)."""
     component = "prover lean-tactics"
     settings = parse_settings(options, component,
-                              {"smt", "trust_smt", "statement_s"} | KIMINA_OPTIONS)
+                              {"smt", "trust_smt", "statement_s", "judge"} | KIMINA_OPTIONS)
     statement_s = statement_seconds(options, component)
     smt = _smt_prover(options.get("smt", "auto"), component)
     trust = parse_bool(component, "trust_smt", options.get("trust_smt", "false"))
@@ -72,12 +75,15 @@ def make_tactics(options: Mapping[str, str]) -> LeanTacticsProver:
         raise UsageError(f"{component}: trust_smt=true needs the smt prover (smt=on)")
     return LeanTacticsProver(_pool(settings, component, options), front_end_negation, smt=smt,
                              trust_smt=trust, allow_native_decide=settings.allow_native_decide,
-                             statement_s=statement_s)
+                             statement_s=statement_s, judge=judge_for(options, settings,
+                                                                      component),
+                             trust=default_trust())
 
 
 def make_deepseek(options: Mapping[str, str]) -> DeepSeekProver:
     """Options: the pool's, ``k`` (samples per side, default 2), ``cot`` (true), and the LLM
-    client's (``model``, ``base_url``, ``max_tokens``, ``temperature`` …)."""
+    client's (``model``, ``base_url``, ``max_tokens``, ``temperature`` …), ``judge``
+    (:func:`judge_for`)."""
     component = "prover deepseek"
     from afcheck_lean.llm_bridge import llm_option_names
 
@@ -85,7 +91,7 @@ def make_deepseek(options: Mapping[str, str]) -> DeepSeekProver:
     # max_model_len, tensor_parallel_size): the prover may share a GPU with a formaliser.
     llm_keys = llm_option_names()
     settings = parse_settings(options, component,
-                              {"k", "cot", "statement_s"} | llm_keys | KIMINA_OPTIONS)
+                              {"k", "cot", "statement_s", "judge"} | llm_keys | KIMINA_OPTIONS)
     try:
         k = int(options.get("k", "2"))
     except ValueError:
@@ -98,9 +104,46 @@ def make_deepseek(options: Mapping[str, str]) -> DeepSeekProver:
     generate = _llm_generate({key: options[key] for key in llm_keys if key in options})
     prover = DeepSeekProver(pool, generate, front_end_negation, k=k, cot=cot,
                             allow_native_decide=settings.allow_native_decide,
-                            statement_s=statement_s)
+                            statement_s=statement_s,
+                            judge=judge_for(options, settings, component),
+                            trust=default_trust())
     prover.resources = _model_resources(options)
     return prover
+
+
+JUDGE_OPTIONS = ("project", "lake", "sandbox", "pass_env", "readable", "memory_mb")
+"""The Lean options a prover passes on to the judge it builds."""
+
+
+def judge_for(options: Mapping[str, str], settings: LeanSettings, component: str,
+              stream: IO[str] | None = None) -> Judge | None:
+    """The judge of a Lean prover, from its option ``judge``: ``auto`` (default: the first
+    built-in judge that serves the project's Lean), ``none``, or a registered judge's name
+    (a usage error when it cannot serve). Without one, says so in one line: nothing the
+    prover finds is then certified."""
+    name = options.get("judge", "auto").strip() or "auto"
+    if name == "none":
+        _no_judge(component, "judge=none", stream)
+        return None
+    if name == "auto":
+        from afcheck_lean.judges import build, toolchain_for
+
+        try:
+            return build("auto", toolchain_for(settings))
+        except JudgeUnavailable as exc:
+            _no_judge(component, str(exc), stream)
+            return None
+    from afcheck.plugins import get_plugins
+    from afcheck_lean.kinds import JUDGE
+
+    return get_plugins().create(JUDGE, name, {k: options[k] for k in JUDGE_OPTIONS
+                                              if k in options})
+
+
+def _no_judge(component: str, why: str, stream: IO[str] | None) -> None:
+    print(f"afcheck: {component}: no judge ({why}); nothing it proves is certified"
+          + (" and, under --trust judge, it counts as inconclusive" if default_trust() ==
+             "judge" else ""), file=stream or sys.stderr)
 
 
 def statement_seconds(options: Mapping[str, str], component: str) -> float | None:

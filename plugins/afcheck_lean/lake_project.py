@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-TEMPLATE_FILES = ("lakefile.lean", "lean-toolchain", "AfcheckLean.lean", "AfcheckKernel.lean")
+TEMPLATE_FILES = ("lakefile.lean", "lean-toolchain", "AfcheckLean.lean", "AfcheckKernel.lean",
+                  "AfcheckJudge.lean")
 """The files of the pinned project; the same as the checkout's ``lean/`` (a test keeps them so)."""
 LAKEFILES = ("lakefile.lean", "lakefile.toml")
 

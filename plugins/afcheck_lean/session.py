@@ -104,9 +104,8 @@ def repl_sandbox(settings: LeanSettings, readable: list[Path]) -> Sandbox:
     """The sandbox of one REPL: the project, the toolchain (elan's home and where ``lake``
     is) and ``readable`` read-only, a fresh scratch directory, the REPL's memory cap and its
     CPU budget."""
-    lake = shutil.which(settings.lake) or settings.lake
     elan_home = Path(os.environ.get("ELAN_HOME", Path.home() / ".elan"))
-    toolchain = [elan_home, Path(lake).resolve().parent.parent]
+    toolchain = toolchain_paths(settings)
     scratch = Path(tempfile.mkdtemp(prefix="afcheck-lean-"))
     policy = Policy(scratch=scratch,
                     read_only=(settings.project, *toolchain, *settings.readable, *readable),
@@ -115,3 +114,11 @@ def repl_sandbox(settings: LeanSettings, readable: list[Path]) -> Sandbox:
                     # HOME becomes the scratch directory: elan must still find its toolchains.
                     extra_env=(("ELAN_HOME", str(elan_home)),))
     return Sandbox(policy, as_mode(settings.sandbox) if settings.sandbox else default_mode())
+
+
+def toolchain_paths(settings: LeanSettings) -> tuple[Path, ...]:
+    """Where the toolchain lives (elan's home, the folder above ``lake``'s): read-only for
+    every Lean process."""
+    lake = shutil.which(settings.lake) or settings.lake
+    elan_home = Path(os.environ.get("ELAN_HOME", Path.home() / ".elan"))
+    return (elan_home, Path(lake).resolve().parent.parent)

@@ -14,16 +14,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from afcheck.components import Prover
 from afcheck.types import ProofTask, Verdict, VerdictKind
 from afcheck_lean.deadline import Deadlines
+from afcheck_lean.judge import Judge, Trust
 from afcheck_lean.kimina import pool_summary
 from afcheck_lean.negation import Negate, NegationError
 from afcheck_lean.pool import Breaker, LeanPool
 from afcheck_lean.statement import StatementError, split_statement, top_level_assign
-from afcheck_lean.verify import Candidate, Check, verify
+from afcheck_lean.verify import Candidate, Check, judged_version, verdict_of, verify
 
 PORTFOLIO: tuple[str, ...] = (
     "norm_num",
@@ -132,8 +133,14 @@ class LeanTacticsProver:
 
     def __init__(self, pool: LeanPool, negate: Negate, *, smt: Prover | None = None,
                  trust_smt: bool = False, allow_native_decide: bool = False,
-                 statement_s: float | None = None) -> None:
+                 statement_s: float | None = None, judge: Judge | None = None,
+                 trust: Trust = "judge") -> None:
         self.pool = pool
+        self.judge = judge
+        """Certifies what Lean's REPL accepted (:mod:`afcheck_lean.judge`); ``None``: no
+        verdict is certified."""
+        self.trust = trust
+        self.version = judged_version("1", judge, trust)
         self.statement_s = statement_s
         """Wall clock of one statement across its attempts (:mod:`afcheck_lean.deadline`);
         ``None``: only the pool's ``timeout_s`` per attempt."""
@@ -168,7 +175,8 @@ class LeanTacticsProver:
             checks = verify(self.pool, [Candidate(a.statement, tasks[i].header, a.body)
                                         for i, a in zip(todo, picked, strict=True)],
                             allow_native_decide=self.allow_native_decide,
-                            breaker=self.breaker, timeouts=[clock.timeout(i) for i in todo])
+                            breaker=self.breaker, timeouts=[clock.timeout(i) for i in todo],
+                            judge=self.judge)
             if self.breaker.tripped is not None:
                 raise self.breaker.error(f"prover {self.name}")
             for i, attempt, check in zip(todo, picked, checks, strict=True):
@@ -186,13 +194,15 @@ class LeanTacticsProver:
         if found is not None:
             attempt, check = found
             agrees = hint is not None and hint.kind is attempt.side
-            return Verdict(
-                kind=attempt.side, backend=self.name, certified=True,
-                reason=f"{_side_name(attempt.side)} closed by {attempt.label}"
-                + ("; certifies the smt verdict" if agrees else ""),
-                evidence=check.proof,
-                counterexample=hint.counterexample if agrees and hint else None,
-            )
+            verdict = verdict_of(check, attempt.side, self.name,
+                                 f"{_side_name(attempt.side)} closed by {attempt.label}",
+                                 self.trust)
+            if agrees and hint is not None and verdict.kind is attempt.side:
+                verdict = replace(verdict, counterexample=hint.counterexample,
+                                  reason=verdict.reason + ("; certifies the smt verdict"
+                                                           if verdict.certified else
+                                                           "; agrees with the smt verdict"))
+            return verdict
         why = _summary(failures, no_negation, over)
         if self.trust_smt and hint is not None and hint.kind is not VerdictKind.INCONCLUSIVE:
             return Verdict(kind=hint.kind, backend=hint.backend, certified=False,

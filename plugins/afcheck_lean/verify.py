@@ -13,6 +13,11 @@ A candidate is accepted only if all hold:
 5. with kernel checks on (``kernel_checks``, :mod:`afcheck_lean.kernel`): the kernel accepts
    every declaration the command added when it is replayed, and the proved theorem's type is
    exactly that of our statement elaborated in a clean environment.
+
+All of these read the REPL's output, which the checked code can write to: they reject, and
+they never certify. With a ``judge`` (:mod:`afcheck_lean.judge`), each candidate they accept
+is then compiled apart and judged in a process of its own; a candidate is certified only
+by the judge's own result, and one the judge rejects is rejected.
 """
 
 from __future__ import annotations
@@ -20,12 +25,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from afcheck.types import Verdict, VerdictKind
 from afcheck_lean.integrity import (
     allowed_axioms,
     bounds_for,
     header_violation,
     proof_violation,
 )
+from afcheck_lean.judge import Challenge, Judge, Judgement, Solution, Trust
+from afcheck_lean.kernel import MODULE as KERNEL_MODULE
 from afcheck_lean.kernel import (
     REFERENCE_NAME,
     parse_replay,
@@ -61,16 +69,65 @@ class Check:
     seconds: float = 0.0
     """The wall clock Lean's commands for this candidate took (with kernel checks, the
     statement's reference command too); 0 when no command ran."""
+    judgement: Judgement | None = None
+    """The judge's answer on an accepted candidate; ``None`` when no judge ran."""
+
+    @property
+    def certified(self) -> bool:
+        """Accepted, and certified by a judge."""
+        return self.accepted and self.judgement is not None and self.judgement.certified
 
 
 def verify(pool: LeanPool, candidates: Sequence[Candidate], *,
            allow_native_decide: bool = False, breaker: Breaker | None = None,
-           timeouts: Sequence[float] | None = None) -> list[Check]:
+           timeouts: Sequence[float] | None = None, judge: Judge | None = None) -> list[Check]:
     """Check all candidates in one pool batch; results in input order. With a ``breaker``,
     the commands left once it trips are not run (the caller raises its error). With
     ``timeouts``, candidate ``i``'s command is limited to ``timeouts[i]`` seconds (its
     statement's reference command, with kernel checks, to the largest of its candidates'),
-    else to the pool's ``timeout_s``."""
+    else to the pool's ``timeout_s``. With a ``judge``, the accepted candidates are judged
+    (:func:`judged`)."""
+    checks = _verify(pool, candidates, allow_native_decide, breaker, timeouts)
+    if judge is None:
+        return checks
+    return judged(judge, candidates, checks, pool.settings.header, allow_native_decide)
+
+
+def judged(judge: Judge, candidates: Sequence[Candidate], checks: Sequence[Check],
+           pool_header: str, allow_native_decide: bool) -> list[Check]:
+    """``checks`` with each accepted one judged: the challenge is afcheck's statement with
+    ``sorry`` under the pool's header and the task's header lines, the solution the same
+    file with the candidate's body. A judge's rejection rejects the candidate; a judgement
+    that decided nothing (no isolation) leaves it accepted and uncertified."""
+    picked = [i for i, check in enumerate(checks) if check.accepted]
+    cases = [_case(candidates[i], pool_header, allow_native_decide) for i in picked]
+    answers = iter(judge.judge(cases)) if cases else iter(())
+    out = list(checks)
+    for index in picked:
+        answer = next(answers)
+        check = replace(out[index], judgement=answer)
+        if answer.decided and not answer.certified:
+            check = replace(check, accepted=False,
+                            reason=f"rejected by the judge {answer.judge}: {answer.reason}")
+        out[index] = check
+    return out
+
+
+def _case(candidate: Candidate, pool_header: str,
+          allow_native: bool) -> tuple[Challenge, Solution]:
+    statement = split_statement(candidate.statement)
+    base = "\n".join(line for line in pool_header.split("\n")
+                     if line.strip() != f"import {KERNEL_MODULE}")
+    extra = header_lines(candidate.header, pool_header)
+    header = f"{base}\n\n{extra}" if extra.strip() else base
+    challenge = Challenge(header, statement.with_sorry(), TARGET_NAME,
+                          allowed_axioms(allow_native))
+    solution = Solution(f"{header.rstrip()}\n\n{statement.with_proof(candidate.body)}\n")
+    return challenge, solution
+
+
+def _verify(pool: LeanPool, candidates: Sequence[Candidate], allow_native_decide: bool,
+            breaker: Breaker | None, timeouts: Sequence[float] | None) -> list[Check]:
     kernel = pool.settings.kernel_checks == "on"
     limits = list(timeouts) if timeouts is not None else \
         [pool.settings.timeout_s] * len(candidates)
@@ -186,3 +243,30 @@ def _kernel_problem(source: Source, result: Reply, reference_line: int,
 def _first_line(text: str) -> str:
     stripped = text.strip()
     return stripped.splitlines()[0] if stripped else "(empty message)"
+
+
+def verdict_of(check: Check, side: VerdictKind, backend: str, reason: str,
+               trust: Trust) -> Verdict:
+    """The verdict of an accepted candidate proving ``side``: certified when a judge
+    certified it; otherwise uncertified, and under ``trust="judge"`` INCONCLUSIVE with the
+    claim kept in :attr:`~afcheck.types.Verdict.unjudged` (never cached: a judge may be at
+    hand next time)."""
+    judgement = check.judgement
+    if check.certified and judgement is not None:
+        return Verdict(side, backend, certified=True, judged_by=judgement.judge,
+                       reason=f"{reason}; certified by the judge {judgement.judge}",
+                       evidence=check.proof)
+    why = f"not judged: {judgement.reason}" if judgement is not None else "no judge"
+    if trust == "repl":
+        return Verdict(side, backend, reason=f"{reason} in the Lean REPL; uncertified ({why})",
+                       evidence=check.proof)
+    return Verdict(VerdictKind.INCONCLUSIVE, backend, evidence=check.proof, unjudged=side,
+                   transient=True,
+                   reason=f"uncertified: {reason} in the Lean REPL, {why}; --trust repl "
+                   "counts it")
+
+
+def judged_version(base: str, judge: Judge | None, trust: Trust) -> str:
+    """A Lean prover's version with its judge and trust: both change its verdicts, so a
+    cached verdict is found only by the same judge under the same trust."""
+    return f"{base}+judge={judge.name if judge is not None else 'none'}+trust={trust}"
