@@ -145,6 +145,20 @@ class Verdict:
     """What a Lean REPL accepted a proof of when no judge certified it: under ``--trust
     judge`` (the default) the verdict is then INCONCLUSIVE and this keeps the claim."""
 
+    @property
+    def standing(self) -> str:
+        """What stands behind the verdict, for reports: ``judged:NAME``, ``unjudged`` (a Lean
+        REPL's proof no judge certified, whatever the trust counted it as), ``uncertified``
+        (a decision without a judge: smt), or ``""`` for an INCONCLUSIVE that claims
+        nothing."""
+        if self.judged_by:
+            return f"judged:{self.judged_by}"
+        if self.unjudged is not None:
+            return "unjudged"
+        if self.kind is VerdictKind.INCONCLUSIVE:
+            return ""
+        return "uncertified"
+
 
 class Status(str, enum.Enum):
     """How a test item shows: a method's outcome gives PASSED, FAILED or SKIPPED

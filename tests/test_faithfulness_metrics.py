@@ -153,3 +153,25 @@ def test_tc_fail_counts_the_sides_that_do_not_type_check(z: object, z_bar: objec
     r = case(z, z_bar)  # type: ignore[arg-type]
     assert r.tc_fail == (z == TC) + (z_bar == TC)
     assert type(r.tc_fail) is int
+
+
+def test_each_dataset_says_which_verdicts_a_judge_stands_behind() -> None:
+    from dataclasses import replace
+
+    from afcheck_faithfulness.terminal import summary_lines
+
+    judged = case(P, R, n=1)
+    judged = replace(judged, z=Verdict(P, "deepseek", certified=True, judged_by="afcheck"))
+    unjudged = replace(case(P, R, n=2), z=Verdict(VerdictKind.INCONCLUSIVE, "deepseek",
+                                                  unjudged=P))
+    summary = summarise([judged, unjudged])
+    # z̄ of both is an uncertified smt-like verdict; the unjudged z counts as inconclusive.
+    assert summary.standing == {"d": {"judged:afcheck": 1, "unjudged": 1, "uncertified": 2}}
+    contingency = summary.by_dataset["d"].contingency
+    assert contingency["faithful"] == 1 and contingency["inconclusive"] == 1
+    props = summary.properties("d")
+    assert props["verdicts.judged:afcheck"] == "1" and props["verdicts.unjudged"] == "1"
+    assert "verdicts: 1 certified by the judge afcheck, 2 decided without a judge (smt), 1 " \
+           "proved or refuted in a Lean REPL without a judge" in summary_lines(summary)
+    only_smt = summarise([case(P, R, n=3)])
+    assert not any(line.startswith("verdicts:") for line in summary_lines(only_smt))

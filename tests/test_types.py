@@ -150,3 +150,12 @@ def test_to_json_text_of_a_dataclass_itself_fails_as_json_dumps_does() -> None:
         json.dumps(to_json(Location))
     with pytest.raises(TypeError):
         to_json_text(Location)
+
+
+def test_a_verdicts_standing_names_its_judge_or_says_none_stood_behind_it() -> None:
+    assert Verdict(VerdictKind.PROVED, "deepseek", certified=True,
+                   judged_by="comparator").standing == "judged:comparator"
+    assert Verdict(VerdictKind.INCONCLUSIVE, "deepseek",
+                   unjudged=VerdictKind.PROVED).standing == "unjudged"
+    assert Verdict(VerdictKind.REFUTED, "smt").standing == "uncertified"
+    assert Verdict(VerdictKind.INCONCLUSIVE, "smt").standing == ""

@@ -151,6 +151,8 @@ def _as_json(parsed: str, negation: str, verdict: Verdict) -> dict[str, object]:
         "verdict": verdict.kind.value,
         "backend": verdict.backend,
         "certified": verdict.certified,
+        "judged_by": verdict.judged_by,
+        "unjudged": verdict.unjudged.value if verdict.unjudged is not None else None,
         "reason": verdict.reason,
         "evidence": verdict.evidence,
         "counterexample": dict(verdict.counterexample) if verdict.counterexample else None,
@@ -158,12 +160,19 @@ def _as_json(parsed: str, negation: str, verdict: Verdict) -> dict[str, object]:
     }
 
 
+def _standing(verdict: Verdict) -> str:
+    if verdict.certified and verdict.judged_by:
+        return f" (certified by the judge {verdict.judged_by})"
+    if verdict.unjudged is not None:
+        return f" (uncertified: the Lean REPL {verdict.unjudged.value} it, no judge certified it)"
+    return "" if verdict.certified else " (not certified)"
+
+
 def _as_text(parsed: str, negation: str, verdict: Verdict) -> str:
     lines = [
         f"statement: {parsed}",
         f"negation:  {negation}",
-        f"verdict:   {verdict.kind.value}"
-        + ("" if verdict.certified else " (not kernel-certified)"),
+        f"verdict:   {verdict.kind.value}" + _standing(verdict),
         f"backend:   {verdict.backend}",
         f"reason:    {verdict.reason}",
     ]

@@ -60,7 +60,9 @@
         tr.appendChild(cell);
         tr.appendChild(el("td", "k-" + o.v, o.v || "not tried"));
         tr.appendChild(el("td", "label", (o.b !== undefined ? str(o.b) : "") +
-          (o.c ? " (kernel-certified)" : "") + (o.r !== undefined ? " — " + str(o.r) : "")));
+          (o.c ? (o.j !== undefined ? " (certified by the judge " + str(o.j) + ")" : " (certified)") : "") +
+          (o.u !== undefined ? " (the Lean REPL " + o.u + " it; no judge certified it)" : "") +
+          (o.r !== undefined ? " — " + str(o.r) : "")));
         list.appendChild(tr);
       });
       root.appendChild(list);

@@ -148,6 +148,10 @@ def _obligation(value: Mapping[str, object], tables: BrowseTables,
         out["b"] = tables.strings.ref(str(value["backend"]))
     if value.get("certified"):
         out["c"] = True
+    if value.get("judged_by"):
+        out["j"] = tables.strings.ref(str(value["judged_by"]))
+    if value.get("unjudged"):
+        out["u"] = str(value["unjudged"])
     if value.get("reason"):
         out["r"] = tables.strings.ref(str(value["reason"]))
     if value.get("evidence"):

@@ -170,6 +170,10 @@ class FaithfulnessSummary:
     """Semantic-drift warnings by detector, over every case (never part of the metrics)."""
     by_dataset_warnings: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
     method: str = "faithfulness"
+    standing: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    """Per dataset, how many verdicts (z and z̄) were certified by which judge
+    (``judged:NAME``), left unjudged by one (``unjudged``) or decided without one
+    (``uncertified``): :attr:`afcheck.types.Verdict.standing`."""
 
     @property
     def evaluated(self) -> int:
@@ -195,6 +199,7 @@ class FaithfulnessSummary:
                               "rules": dict(self.perturbation_rules),
                               "effectiveness": dict(self.perturbation_effect)},
             "warnings": dict(self.warnings),
+            "verdicts": {name: dict(counts) for name, counts in self.standing.items()},
         }
 
     def properties(self, group: str) -> dict[str, str]:
@@ -206,6 +211,7 @@ class FaithfulnessSummary:
         props.update({f"contingency.{k}": str(v) for k, v in metrics.contingency.items()})
         props.update({f"warnings.{k}": str(v)
                       for k, v in self.by_dataset_warnings.get(group, {}).items()})
+        props.update({f"verdicts.{k}": str(v) for k, v in self.standing.get(group, {}).items()})
         return props
 
 
@@ -231,6 +237,7 @@ def summarise(results: Sequence[CaseResult]) -> FaithfulnessSummary:
         warnings=_warning_counts(results),
         by_dataset_warnings={name: _warning_counts(group)
                              for name, group in sorted(datasets.items())},
+        standing={name: _standing_counts(group) for name, group in sorted(datasets.items())},
     )
 
 
@@ -251,6 +258,12 @@ def total(groups: Iterable[Metrics]) -> Metrics:
         for name, count in m.contingency.items():
             contingency[name] = contingency.get(name, 0) + count
     return Metrics(n, ei, sc, afo, afp, proved, contingency, excluded, tc)
+
+
+def _standing_counts(results: Iterable[CaseResult]) -> dict[str, int]:
+    counts = Counter(v.standing for r in results for v in (r.z, r.z_bar)
+                     if v is not None and v.standing)
+    return dict(sorted(counts.items()))
 
 
 def _warning_counts(results: Iterable[CaseResult]) -> dict[str, int]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 
-from afcheck.types import Formalisation, Verdict
+from afcheck.types import Formalisation, Verdict, VerdictKind
 from afcheck_faithfulness.records import CaseResult
 
 _SYMBOL = {"proved": "⊤", "refuted": "⊥", "inconclusive": "∅"}
@@ -19,8 +19,12 @@ def verdict_text(verdict: Verdict | None, formalisation: Formalisation | None) -
     if verdict is None:
         return "∅"
     text = f"{_SYMBOL[verdict.kind.value]} {verdict.kind.value} by {verdict.backend}"
-    if not verdict.certified:
-        text += " (not kernel-certified)"
+    if verdict.certified and verdict.judged_by:
+        text += f" (certified by the judge {verdict.judged_by})"
+    elif verdict.unjudged is not None and verdict.kind is VerdictKind.INCONCLUSIVE:
+        text += f" (the Lean REPL {verdict.unjudged.value} it; no judge certified it)"
+    elif not verdict.certified:
+        text += " (not certified)"
     if verdict.reason:
         text += f": {verdict.reason}"
     return text

@@ -12,6 +12,18 @@ from afcheck_faithfulness.records import Outcome
 _COLUMNS = ("N", "FNR", "FPR", "AFFR", "UFLB", "TPR", "FI")
 
 
+_STANDING = {"unjudged": "proved or refuted in a Lean REPL without a judge",
+             "uncertified": "decided without a judge (smt)"}
+
+
+def _standing_total(summary: FaithfulnessSummary) -> dict[str, int]:
+    total: dict[str, int] = {}
+    for counts in summary.standing.values():
+        for name, count in counts.items():
+            total[name] = total.get(name, 0) + count
+    return dict(sorted(total.items()))
+
+
 def summary_lines(summary: FaithfulnessSummary) -> list[str]:
     """The metrics table, the contingency table and exclusions, as lines of text."""
     rows = [_row(name, m) for name, m in summary.by_dataset.items()]
@@ -34,6 +46,12 @@ def summary_lines(summary: FaithfulnessSummary) -> list[str]:
                            summary.perturbation_effect.items())
         lines += ["", f"{summary.cases} cases; perturbations by rule: {rules}",
                   f"perturbation effectiveness: {effect}"]
+    standing = _standing_total(summary)
+    if any(name != "uncertified" for name in standing):
+        # Which verdicts a judge stands behind, once Lean provers are in play.
+        lines.append("verdicts: " + ", ".join(
+            f"{count} {_STANDING.get(name, name.replace('judged:', 'certified by the judge '))}"
+            for name, count in standing.items()))
     if summary.warnings:
         lines.append("drift warnings: " + ", ".join(f"{name} {count}" for name, count
                                                     in summary.warnings.items()))

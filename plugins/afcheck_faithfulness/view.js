@@ -87,7 +87,9 @@
     if (verdict) {
       line.appendChild(el("span", "k-" + verdict.k, verdict.k));
       line.appendChild(el("span", "label", " by " + str(verdict.b) +
-        (verdict.c ? " (kernel-certified)" : " (not kernel-certified)") +
+        (verdict.c ? (verdict.j !== undefined ? " (certified by the judge " + str(verdict.j) + ")" : " (certified)") :
+          verdict.u !== undefined ? " (the Lean REPL " + verdict.u + " it; no judge certified it)" :
+          " (not certified)") +
         (verdict.r !== undefined ? " — " + str(verdict.r) : "")));
     } else {
       line.appendChild(el("span", "k-inconclusive", "∅ (no statement to prove)"));

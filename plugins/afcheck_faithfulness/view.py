@@ -294,6 +294,10 @@ def _verdict(value: object, tables: BrowseTables) -> BrowseRecord | None:
                               "b": tables.strings.ref(str(value.get("backend") or ""))}
     if value.get("certified"):
         record["c"] = True
+    if value.get("judged_by"):
+        record["j"] = tables.strings.ref(str(value["judged_by"]))
+    if value.get("unjudged"):
+        record["u"] = str(value["unjudged"])
     if value.get("reason"):
         record["r"] = tables.strings.ref(str(value["reason"]))
     if value.get("evidence"):
