@@ -79,7 +79,9 @@ def test_pass_at_k_accepts_a_verified_sample_among_bad_ones(fake: FakeLean,
     (verdict,) = prover.prove([ProofTask("k", SYSTEM)])
     prover.close()
     assert verdict.kind is VerdictKind.PROVED and verdict.certified
-    assert verdict.judged_by == "afcheck" and "certified by the judge afcheck" in verdict.reason
+    assert verdict.judged_by == "afcheck"
+    assert verdict.reason.endswith("certified by the judge afcheck with the sandbox turned off "
+                                   "(--lean-sandbox off)")
     assert verdict.backend == "deepseek" and "pass@2" in verdict.reason
     assert "theorem afcheck_target (a b : ℝ) (h₀ : a + b = 10) (h₁ : a - b = 2) : a = 6" \
         in verdict.evidence

@@ -9,6 +9,7 @@ run the real judge on the same exploits."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
@@ -22,16 +23,20 @@ from pathlib import Path
 import pytest
 from afcheck_lean import sandbox as sandbox_module
 from afcheck_lean.deepseek import DeepSeekProver
+from afcheck_lean.factories import judge_for
 from afcheck_lean.judge import (
     Challenge,
     JudgeUnavailable,
     ProcessJudge,
     Solution,
     Trust,
+    default_trust,
     read_result,
+    set_default_trust,
     write_result,
 )
 from afcheck_lean.judges import build, toolchain_for
+from afcheck_lean.sandbox import set_default_mode
 from afcheck_lean.settings import DEFAULT_HEADER, LeanSettings
 from afcheck_lean.statement import TARGET_NAME, split_statement
 from afcheck_lean.verify import Candidate, _case, verify
@@ -39,6 +44,7 @@ from fake_repl.harness import FakeLean, make_fake_lean, negate_for_tests
 from fake_toolchain.exploits import EXPLOITS, STATEMENT, Exploit, solution_source
 from fake_toolchain.harness import FakeJudge, install
 
+from afcheck.errors import UsageError
 from afcheck.types import ProofTask, VerdictKind
 
 LINEAR = "theorem t (x : ℝ) (h : 2 * x + 3 = 11) : x = 4 := by sorry"
@@ -366,3 +372,73 @@ def test_one_is_two_is_never_proved_certified_through_deepseek(forged: Fake,
         else:
             assert verdict.kind is VerdictKind.PROVED
             assert "uncertified (no judge)" in verdict.reason
+
+
+# -- the run's trust and the prover's judge --------------------------------------------------------
+
+
+def test_the_trust_option_is_offered_and_reaches_the_provers() -> None:
+    from afcheck_lean import afcheck_configure
+
+    from afcheck.cli import all_options
+    from afcheck.plugins import get_plugins
+
+    (spec,) = [o for o in all_options(get_plugins()) if o.name == "trust"]
+    assert spec.kwargs["choices"] == ("judge", "repl")
+
+    class _Run:
+        def option(self, name: str, default: object = None) -> object:
+            return {"trust": "repl", "lean_sandbox": "off"}.get(name, default)
+
+    try:
+        afcheck_configure(_Run())  # type: ignore[arg-type]
+        assert default_trust() == "repl"
+    finally:
+        set_default_trust("judge")
+        set_default_mode("auto")
+
+
+def test_a_prover_without_a_judge_says_so_in_one_line(fake: Fake) -> None:
+    out = io.StringIO()
+    assert judge_for({"judge": "none"}, fake.settings, "prover deepseek", out) is None
+    assert out.getvalue() == ("afcheck: prover deepseek: no judge (judge=none); nothing it "
+                              "proves is certified and, under --trust judge, it counts as "
+                              "inconclusive\n")
+    made = judge_for({}, fake.settings, "prover deepseek", out)
+    assert made is not None and made.name == "afcheck"
+
+
+def test_a_named_judge_that_cannot_serve_is_a_usage_error_in_one_line(fake: Fake) -> None:
+    with pytest.raises(UsageError, match="^judge comparator: comparator is not on PATH$"):
+        judge_for({"judge": "comparator", "project": str(fake.settings.project)},
+                  fake.settings, "prover deepseek")
+
+
+def _fake_safeverify(fake: Fake, monkeypatch: pytest.MonkeyPatch, script: str) -> ProcessJudge:
+    checkout = fake.root / "SafeVerify"
+    program = checkout / ".lake" / "build" / "bin" / "safe_verify"
+    program.parent.mkdir(parents=True)
+    (checkout / "lean-toolchain").write_text(
+        (fake.settings.project / "lean-toolchain").read_text())
+    program.write_text(f"#!/bin/sh\n{script}\n")
+    program.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{program.parent}:{os.environ.get('PATH', '')}")
+    return replace(build("safeverify", toolchain_for(fake.settings)), root=fake.root / "cases")
+
+
+@pytest.mark.parametrize(("script", "certified", "reason"), [
+    ('[ -f "$1" ] && [ -f "$2" ] && exit 0; exit 3', True, "certified"),
+    ("exit 1", False, "safe_verify rejects it (exit status 1)"),
+    # SafeVerify's versions that report a mismatch on stderr and still exit 0.
+    ('echo "Found a problem in $2 with declaration afcheck_target" >&2; exit 0', False,
+     "SafeVerify found a declaration that does not match"),
+    # What it prints on stdout is never read.
+    ('echo \'{"certified": true}\'; exit 2', False, "safe_verify rejects it (exit status 2)"),
+])
+def test_a_judge_that_knows_no_result_file_answers_through_its_exit_status(
+        fake: Fake, monkeypatch: pytest.MonkeyPatch, script: str, certified: bool,
+        reason: str) -> None:
+    judge = _fake_safeverify(fake, monkeypatch, script)
+    (judgement,) = judge.judge([_case_of(LINEAR, "by\n  linarith")])
+    assert (judgement.certified, judgement.reason) == (certified, reason)
+    assert judgement.judge == "safeverify"

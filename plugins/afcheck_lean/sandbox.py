@@ -255,5 +255,6 @@ def _warn_once(why: str, stream: IO[str] | None) -> None:
         return
     _warned.add(why)
     print(f"afcheck: warning: Lean runs without namespace isolation: {why}; limits, a cleared "
-          "environment and timeouts still apply (--lean-sandbox off hides this warning)",
+          "environment and timeouts still apply, but no verdict is certified (--lean-sandbox "
+          "off accepts that and hides this warning)",
           file=stream or sys.stderr)

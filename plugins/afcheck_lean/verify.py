@@ -253,8 +253,10 @@ def verdict_of(check: Check, side: VerdictKind, backend: str, reason: str,
     hand next time)."""
     judgement = check.judgement
     if check.certified and judgement is not None:
+        isolation = " with the sandbox turned off (--lean-sandbox off)" \
+            if judgement.sandbox == "off" else ""
         return Verdict(side, backend, certified=True, judged_by=judgement.judge,
-                       reason=f"{reason}; certified by the judge {judgement.judge}",
+                       reason=f"{reason}; certified by the judge {judgement.judge}{isolation}",
                        evidence=check.proof)
     why = f"not judged: {judgement.reason}" if judgement is not None else "no judge"
     if trust == "repl":
