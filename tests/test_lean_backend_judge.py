@@ -14,6 +14,7 @@ import json
 import os
 import shutil
 import socket
+import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -442,3 +443,37 @@ def test_a_judge_that_knows_no_result_file_answers_through_its_exit_status(
     (judgement,) = judge.judge([_case_of(LINEAR, "by\n  linarith")])
     assert (judgement.certified, judgement.reason) == (certified, reason)
     assert judgement.judge == "safeverify"
+
+
+def test_comparator_gets_its_configuration_and_a_project_of_both_modules(
+        fake: Fake, monkeypatch: pytest.MonkeyPatch) -> None:
+    checkout = fake.root / "comparator"
+    bin_dir = checkout / ".lake" / "build" / "bin"
+    bin_dir.mkdir(parents=True)
+    (checkout / "lean-toolchain").write_text(
+        (fake.settings.project / "lean-toolchain").read_text())
+    seen = fake.root / "seen.json"
+    # Certifies when the solution's theorem is not proved by sorry, as a stand-in for the
+    # build, export, replay and comparison Comparator does itself.
+    (bin_dir / "comparator").write_text(
+        f"#!{sys.executable}\nimport json, pathlib, sys\n"
+        "config = json.loads(pathlib.Path(sys.argv[1]).read_text())\n"
+        "files = {p.name: p.read_text() for p in pathlib.Path.cwd().iterdir()}\n"
+        f"pathlib.Path({str(seen)!r}).write_text(json.dumps([config, files]))\n"
+        "sys.exit(1 if 'sorry' in files['Solution.lean'] else 0)\n")
+    (bin_dir / "comparator").chmod(0o755)
+    for tool in ("lean4export", "landrun"):
+        (bin_dir / tool).write_text("#!/bin/sh\nexit 0\n")
+        (bin_dir / tool).chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ.get('PATH', '')}")
+    judge = replace(build("comparator", toolchain_for(fake.settings)), root=fake.root / "cases")
+    (honest,) = judge.judge([_case_of(LINEAR, "by\n  linarith")])
+    assert honest.certified and honest.judge == "comparator"
+    config, files = json.loads(seen.read_text())
+    assert config == {"challenge_module": "Challenge", "solution_module": "Solution",
+                      "theorem_names": [TARGET_NAME], "enable_nanoda": False,
+                      "permitted_axioms": ["Classical.choice", "Quot.sound", "propext"]}
+    assert files["Challenge.lean"].rstrip().endswith(":=\nby sorry")
+    assert 'name = "Challenge"' in files["lakefile.toml"] and "mathlib" in files["lakefile.toml"]
+    (cheat,) = judge.judge([_case_of(LINEAR, "by\n  sorry")])
+    assert not cheat.certified and cheat.reason == "comparator rejects it (exit status 1)"

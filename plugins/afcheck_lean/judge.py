@@ -36,7 +36,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Protocol, runtime_checkable
 
@@ -112,10 +112,14 @@ class Judgement:
 class Judge(Protocol):
     """Answers certified / rejected for each case, from compiled artefacts only."""
 
-    name: str
-    toolchain: str
-    """The Lean toolchain it was built with (``leanprover/lean4:v4.9.0``): it serves only
-    projects pinned to that Lean."""
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def toolchain(self) -> str:
+        """The Lean toolchain it was built with (``leanprover/lean4:v4.9.0``): it serves only
+        projects pinned to that Lean."""
+        ...
 
     def judge(self, cases: Sequence[tuple[Challenge, Solution]]) -> list[Judgement]: ...
 
@@ -209,12 +213,14 @@ class Workspace:
     place its compilation may write), then the judge's own, made after both ended."""
 
     root: Path
-    challenge: Path = field(init=False)
-    solution: Path = field(init=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "challenge", self.root / "challenge")
-        object.__setattr__(self, "solution", self.root / "solution")
+    @property
+    def challenge(self) -> Path:
+        return self.root / "challenge"
+
+    @property
+    def solution(self) -> Path:
+        return self.root / "solution"
 
 
 def compile_module(toolchain: Toolchain, scratch: Path, module: str, source: str) -> Compiled:
@@ -273,12 +279,10 @@ def isolation_of(sandbox: Sandbox) -> str:
     return sandbox.why
 
 
-LANDRUN = "landrun (the judge's own)"
-
-
 def certifiable(isolation: str) -> bool:
-    """Whether a judgement may certify after compilations isolated so."""
-    return isolation in ("bubblewrap", "off", LANDRUN)
+    """Whether a judgement may certify after the candidate's processes (its REPL commands,
+    its compilation) were isolated so."""
+    return isolation in ("bubblewrap", "off")
 
 
 @dataclass(frozen=True)
@@ -287,7 +291,7 @@ class Step:
     ``{axioms}``, ``{nonce}``, ``{result}``, ``{challenge_dir}``, ``{solution_dir}`` and
     ``{judge_dir}`` filled in. ``writes_result``: the program writes the result file itself
     (afcheck's judge); otherwise :mod:`afcheck_lean.judge_process` runs it and writes the
-    file from its exit status (and, for Comparator, its own report)."""
+    file from its exit status (and, for SafeVerify, its ``Found a problem`` line)."""
 
     argv: tuple[str, ...]
     writes_result: bool = False
@@ -302,7 +306,7 @@ class Prepare(Protocol):
     def __call__(self, space: Workspace, challenge: Challenge, directory: Path, /) -> Path: ...
 
 
-@dataclass
+@dataclass(frozen=True)
 class ProcessJudge:
     """A judge made of programs run one after the other on compiled modules; all must
     certify. ``prepare`` writes what a program needs besides the two ``.olean`` files
@@ -385,8 +389,8 @@ class ProcessJudge:
         return Judgement(True, self.name, "certified", isolation)
 
     def _isolation(self, scratch: Path) -> str:
-        if not self.compiles:
-            return LANDRUN
+        # Comparator compiles in its own landrun sandbox, but the candidate's code has run in
+        # afcheck's REPLs too: their isolation is required whichever judge answers.
         try:
             return isolation_of(Sandbox(Policy(scratch=scratch), self.lean.sandbox))
         except SandboxError as exc:

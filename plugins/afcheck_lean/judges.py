@@ -52,8 +52,9 @@ PINS: Mapping[str, Pin] = {
     "comparator": Pin("https://github.com/leanprover/comparator",
                       "04398414043d3d872304efb7b4ec49dd059d9ac8"),
 }
-"""What ``afcheck lean setup --judges`` builds (lean4export and landrun as Comparator's
-README asks for them)."""
+"""What ``afcheck lean setup --judges`` checks out and builds (``lake build lean4export
+comparator`` in the checkout, with its own toolchain); ``landrun`` is a Go program and is
+taken from ``PATH``."""
 
 AFCHECK_JUDGE = "afcheck_judge"
 """The executable of afcheck's own judge (``lean_exe`` of the pinned project)."""
@@ -146,17 +147,25 @@ def lean4checker(lean: Toolchain) -> ProcessJudge:
 def comparator(lean: Toolchain) -> ProcessJudge:
     checkout = judges_dir(lean.project) / "comparator"
     program = find_program(("comparator",), checkout)
+    # What `afcheck lean setup --judges` built next to Comparator, when nothing is named.
+    exported = checkout / ".lake" / "packages" / "lean4export" / ".lake" / "build" / "bin" / \
+        "lean4export"
+    env = dict(lean.env)
+    if not os.environ.get("COMPARATOR_LEAN4EXPORT") and shutil.which("lean4export") is None \
+            and exported.is_file():
+        env["COMPARATOR_LEAN4EXPORT"] = str(exported)
     if program is not None:
         for tool, variable in (("lean4export", "COMPARATOR_LEAN4EXPORT"),
                                ("landrun", "COMPARATOR_LANDRUN")):
-            if not os.environ.get(variable) and shutil.which(tool) is None:
+            if not (os.environ.get(variable) or env.get(variable) or shutil.which(tool)):
                 raise JudgeUnavailable(f"judge comparator: {tool} is not on PATH (nor named "
                                        f"by {variable})")
     program, built = _serving("comparator", program, "comparator is not on PATH", lean)
     step = Step((str(program), "{judge_dir}/config.json"))
     nanoda = bool(os.environ.get("COMPARATOR_NANODA") or shutil.which("nanoda_bin"))
     keep = ("COMPARATOR_LEAN4EXPORT", "COMPARATOR_LANDRUN", "COMPARATOR_NANODA")
-    return ProcessJudge("comparator", built, replace(lean, pass_env=(*lean.pass_env, *keep)),
+    return ProcessJudge("comparator", built, replace(lean, pass_env=(*lean.pass_env, *keep),
+                                                     env=tuple(env.items())),
                         (step,), compiles=False, prepare=_comparator_project(lean, nanoda))
 
 

@@ -38,20 +38,21 @@ def loadReplayed (path : System.FilePath) : IO (ModuleData × Environment) := do
   let env ← importModules mod.imports {} 0
   return (mod, ← env.replay (newConstants mod))
 
-def sameConstant (a b : ConstantInfo) : Bool :=
-  a.type == b.type && a.levelParams == b.levelParams &&
-    match a, b with
-    | .defnInfo x, .defnInfo y => x.value == y.value
-    | .thmInfo _, .thmInfo _ => true
-    | .axiomInfo _, .axiomInfo _ => true
-    | .opaqueInfo x, .opaqueInfo y => x.value == y.value
-    | .inductInfo x, .inductInfo y => x.ctors == y.ctors
-    | .ctorInfo _, .ctorInfo _ => true
-    | .recInfo _, .recInfo _ => true
-    | .quotInfo _, .quotInfo _ => true
-    | _, _ => false
+def sameKindAndValue : ConstantInfo → ConstantInfo → Bool
+  | .defnInfo x, .defnInfo y => x.value == y.value
+  | .thmInfo _, .thmInfo _ => true
+  | .axiomInfo _, .axiomInfo _ => true
+  | .opaqueInfo x, .opaqueInfo y => x.value == y.value
+  | .inductInfo x, .inductInfo y => x.ctors == y.ctors
+  | .ctorInfo _, .ctorInfo _ => true
+  | .recInfo _, .recInfo _ => true
+  | .quotInfo _, .quotInfo _ => true
+  | _, _ => false
 
-def decide (challengePath solutionPath : System.FilePath) (target : Name)
+def sameConstant (a b : ConstantInfo) : Bool :=
+  a.type == b.type && a.levelParams == b.levelParams && sameKindAndValue a b
+
+def judge (challengePath solutionPath : System.FilePath) (target : Name)
     (permitted : List Name) : IO (Except String Unit) := do
   let (cmod, _) ← readModuleData challengePath
   let (smod, _) ← readModuleData solutionPath
@@ -63,8 +64,9 @@ def decide (challengePath solutionPath : System.FilePath) (target : Name)
     if ci.isPartial then return .error s!"partial constant {name}"
     if let .axiomInfo _ := ci then return .error s!"the solution declares the axiom {name}"
   let (_, cenv) ← loadReplayed challengePath
-  let senv ← try (·.2) <$> loadReplayed solutionPath
-    catch e => return .error s!"the kernel rejects the solution when it is replayed: {e}"
+  let senv ← match ← (loadReplayed solutionPath).toBaseIO with
+    | .ok (_, env) => pure env
+    | .error e => return .error s!"the kernel rejects the solution when it is replayed: {e}"
   let some (.thmInfo wanted) := cenv.find? target
     | return .error s!"the challenge has no theorem {target}"
   let some (.thmInfo proved) := senv.find? target
@@ -84,18 +86,21 @@ def decide (challengePath solutionPath : System.FilePath) (target : Name)
   return .ok ()
 
 def answer (nonce : String) (certified : Bool) (reason : String) : String :=
-  (Json.mkObj [("nonce", nonce), ("certified", certified), ("reason", reason)]).compress
+  (Json.mkObj [("nonce", Json.str nonce), ("certified", Json.bool certified),
+    ("reason", Json.str reason)]).compress
 
 end AfcheckJudge
 
 def main (args : List String) : IO UInt32 := do
   let [challenge, solution, target, axioms, nonce, result] := args
-    | IO.eprintln "usage: afcheck_judge CHALLENGE.olean SOLUTION.olean THEOREM AXIOMS NONCE RESULT"
-      return 2
+    | throw <| IO.userError
+        "usage: afcheck_judge CHALLENGE.olean SOLUTION.olean THEOREM AXIOMS NONCE RESULT"
   initSearchPath (← findSysroot)
   let permitted := (axioms.splitOn ",").filter (· ≠ "") |>.map String.toName
-  let outcome ← try AfcheckJudge.decide challenge solution target.toName permitted
-    catch e => pure (.error s!"the judge could not read the modules: {e}")
+  let outcome ← match ← (AfcheckJudge.judge challenge solution target.toName
+      permitted).toBaseIO with
+    | .ok outcome => pure outcome
+    | .error e => pure (.error s!"the judge could not read the modules: {e}")
   let text := match outcome with
     | .ok () => AfcheckJudge.answer nonce true "certified"
     | .error why => AfcheckJudge.answer nonce false why
