@@ -477,3 +477,20 @@ def test_comparator_gets_its_configuration_and_a_project_of_both_modules(
     assert 'name = "Challenge"' in files["lakefile.toml"] and "mathlib" in files["lakefile.toml"]
     (cheat,) = judge.judge([_case_of(LINEAR, "by\n  sorry")])
     assert not cheat.certified and cheat.reason == "comparator rejects it (exit status 1)"
+
+
+def test_without_isolation_a_provers_proof_stays_uncertified_and_says_why(
+        fake: Fake, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sandbox_module, "probe", lambda bwrap="bwrap": sandbox_module.Probe(
+        False, "bubblewrap (bwrap) is not installed"))
+    judge = fake.afcheck_judge(sandbox="auto")
+    answer = f"```lean4\n{LINEAR.replace(':= by sorry', ':= by')}\n  linarith\n```"
+    prover = DeepSeekProver(fake.lean.pool(sandbox="auto"),
+                            lambda prompts, k: [[answer] * k for _ in prompts],
+                            negate_for_tests, k=1, judge=judge)
+    (verdict,) = prover.prove([ProofTask("k", LINEAR)])
+    prover.close()
+    assert verdict.kind is VerdictKind.INCONCLUSIVE and verdict.unjudged is VerdictKind.PROVED
+    assert not verdict.certified and "are not isolated (bubblewrap (bwrap) is not installed)" \
+        in verdict.reason
+    assert fake.judge.calls() == []
