@@ -32,6 +32,7 @@ from afcheck_lean.judge import (
     Solution,
     Trust,
     default_trust,
+    new_nonce,
     read_result,
     set_default_trust,
     write_result,
@@ -44,6 +45,8 @@ from afcheck_lean.verify import Candidate, _case, verify
 from fake_repl.harness import FakeLean, make_fake_lean, negate_for_tests
 from fake_toolchain.exploits import EXPLOITS, STATEMENT, Exploit, solution_source
 from fake_toolchain.harness import FakeJudge, install
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from afcheck.errors import UsageError
 from afcheck.types import ProofTask, VerdictKind
@@ -494,3 +497,19 @@ def test_without_isolation_a_provers_proof_stays_uncertified_and_says_why(
     assert not verdict.certified and "are not isolated (bubblewrap (bwrap) is not installed)" \
         in verdict.reason
     assert fake.judge.calls() == []
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(content=st.one_of(st.binary(max_size=200), st.builds(
+    lambda nonce, certified, reason: json.dumps({"nonce": nonce, "certified": certified,
+                                                 "reason": reason}).encode(),
+    st.text(max_size=40), st.one_of(st.booleans(), st.integers(), st.text(max_size=5)),
+    st.one_of(st.text(max_size=20), st.none()))))
+def test_only_a_typed_result_with_the_runs_nonce_certifies(tmp_path: Path,
+                                                           content: bytes) -> None:
+    nonce = new_nonce()
+    path = tmp_path / f"{nonce}.json"
+    path.write_bytes(content)
+    certified, reason = read_result(path, nonce)
+    assert not certified and reason
+    path.unlink()

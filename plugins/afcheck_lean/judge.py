@@ -158,7 +158,7 @@ def read_result(path: Path, nonce: str) -> tuple[bool, str]:
         return False, "the judge's result is not JSON"
     if not isinstance(data, dict) or not isinstance(data.get("nonce"), str):
         return False, "the judge's result carries no nonce"
-    if not hmac.compare_digest(data["nonce"], nonce):
+    if not hmac.compare_digest(data["nonce"].encode(), nonce.encode()):
         return False, "the judge's result carries another run's nonce"
     certified, reason = data.get("certified"), data.get("reason")
     if not isinstance(certified, bool) or not isinstance(reason, str):
