@@ -138,6 +138,11 @@ def test_without_a_judge_what_lean_accepted_stays_uncertified(fake: FakeLean) ->
     counted.close()
     assert repl.kind is VerdictKind.REFUTED and not repl.certified
     assert repl.counterexample == {"x": "5"} and "agrees with the smt verdict" in repl.reason
+    trusted = _prover(fake, _Smt({WRONG: REFUTED_BY_SMT}), trust_smt=True)
+    (smt,) = trusted.prove([ProofTask("k", WRONG)])
+    trusted.close()
+    assert smt.kind is VerdictKind.REFUTED and smt.backend == "smt" and not smt.certified
+    assert "not certified: uncertified: negation closed by" in smt.reason
 
 
 def test_refutation_through_the_front_end_negation(fake: FakeLean,

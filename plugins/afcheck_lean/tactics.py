@@ -202,6 +202,11 @@ class LeanTacticsProver:
                                   reason=verdict.reason + ("; certifies the smt verdict"
                                                            if verdict.certified else
                                                            "; agrees with the smt verdict"))
+            elif agrees and hint is not None and self.trust_smt:
+                # Unjudged under --trust judge: trust_smt still returns the smt verdict,
+                # uncertified, as when Lean could not confirm it.
+                return replace(hint, certified=False,
+                               reason=f"{hint.reason}; not certified: {verdict.reason}")
             return verdict
         why = _summary(failures, no_negation, over)
         if self.trust_smt and hint is not None and hint.kind is not VerdictKind.INCONCLUSIVE:
