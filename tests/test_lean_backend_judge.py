@@ -513,3 +513,38 @@ def test_only_a_typed_result_with_the_runs_nonce_certifies(tmp_path: Path,
     certified, reason = read_result(path, nonce)
     assert not certified and reason
     path.unlink()
+
+
+@pytest.mark.skipif(not sandbox_module.probe().usable,
+                    reason="bubblewrap cannot create namespaces here")
+def test_with_bubblewrap_the_candidate_reaches_nothing_and_the_proof_is_certified(
+        fake: Fake, monkeypatch: pytest.MonkeyPatch) -> None:
+    from afcheck_lean import judge as judge_module
+    from fake_toolchain.harness import HERE
+
+    kept: list[Path] = []
+    monkeypatch.setattr(judge_module.shutil, "rmtree",
+                        lambda path, ignore_errors=False: kept.append(Path(path)))
+    settings = replace(fake.settings, sandbox="on",
+                       readable=(*sandbox_module.python_paths(), HERE))
+    judge = replace(build("afcheck", toolchain_for(settings)), root=fake.root / "cases")
+    received: list[bytes] = []
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(1)
+        server.settimeout(0.5)
+        port = server.getsockname()[1]
+        body = f"by\n  -- fake:linger fake:connect:{port}\n  linarith"
+        (judgement,) = judge.judge([_case_of(LINEAR, body)])
+        try:
+            connection, _ = server.accept()
+            received.append(connection.recv(100))
+        except OSError:
+            pass
+    assert judgement.certified and judgement.sandbox == "bubblewrap", judgement
+    (case,) = kept
+    assert received == []  # no network in the namespace
+    assert not (case / "escaped.txt").exists()  # nothing written outside its scratch
+    assert not (case / "lingered.txt").exists()  # its lingering process wrote nowhere either
+    (solution,) = [p for p in case.iterdir() if p.name == "solution"]
+    assert (solution / "build" / "Solution.olean").is_file()
