@@ -57,7 +57,8 @@ def afcheck_addkinds(kinds: Kinds) -> None:
     The core declares the kinds every method shares: ``formaliser``, ``prover``, ``checker``
     (the Lean statement front end), ``method``, ``suite_kind`` and ``reporter``. A method
     declares the component kinds only its family uses (the faithfulness method's
-    perturbers and detectors, the equivalence criteria, the FOL formalisers and provers).
+    perturbers and detectors, the equivalence criteria, the FOL formalisers and provers), and
+    a backend plugin the kinds its components are made of (the Lean provers' judges).
     A declared kind gets everything a core kind has: ``afcheck list KIND``, the options
     ``--<kind>`` and ``--<kind>-opt`` when it is selectable, suite defaults, validation
     before any work, fingerprints and recipes for remote workers.
