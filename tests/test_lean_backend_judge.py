@@ -548,3 +548,12 @@ def test_with_bubblewrap_the_candidate_reaches_nothing_and_the_proof_is_certifie
     assert not (case / "lingered.txt").exists()  # its lingering process wrote nowhere either
     (solution,) = [p for p in case.iterdir() if p.name == "solution"]
     assert (solution / "build" / "Solution.olean").is_file()
+
+
+def test_cases_judged_at_once_keep_their_order_and_their_own_answers(fake: Fake) -> None:
+    judge = fake.afcheck_judge(workers=3)
+    bodies = ["by\n  linarith", "by\n  sorry", "by\n  linarith", "by\n  native_decide"]
+    judgements = judge.judge([_case_of(LINEAR, body) for body in bodies])
+    assert [j.certified for j in judgements] == [True, False, True, False]
+    assert "sorryAx" in judgements[1].reason and "ofReduceBool" in judgements[3].reason
+    assert len({call[4] for call in fake.judge.calls()}) == 4  # a nonce per case

@@ -183,6 +183,8 @@ class Toolchain:
     pass_env: tuple[str, ...] = ()
     env: tuple[tuple[str, str], ...] = ()
     """Variables set for every Lean process (``ELAN_HOME``: ``HOME`` is the scratch)."""
+    workers: int = 1
+    """Cases judged at once (each compiles and loads Mathlib: as many as the REPL pool)."""
 
     @property
     def version(self) -> str:
@@ -327,7 +329,13 @@ class ProcessJudge:
     project) into the judge's directory; returns the directory they run in."""
 
     def judge(self, cases: Sequence[tuple[Challenge, Solution]]) -> list[Judgement]:
-        return [self._one(challenge, solution) for challenge, solution in cases]
+        if self.lean.workers <= 1 or len(cases) <= 1:
+            return [self._one(challenge, solution) for challenge, solution in cases]
+        from concurrent.futures import ThreadPoolExecutor
+
+        # Threads wait on processes; each case's directories and nonces are its own.
+        with ThreadPoolExecutor(max_workers=min(self.lean.workers, len(cases))) as pool:
+            return list(pool.map(lambda case: self._one(*case), cases))
 
     def _one(self, challenge: Challenge, solution: Solution) -> Judgement:
         root = Path(tempfile.mkdtemp(prefix="afcheck-judge-", dir=self.root))

@@ -92,7 +92,7 @@ def toolchain_for(settings: LeanSettings, *, compile_s: float = 600.0) -> Toolch
                      readable=(*toolchain_paths(settings), *settings.readable),
                      sandbox=as_mode(settings.sandbox) if settings.sandbox else default_mode(),
                      compile_s=compile_s, memory_mb=settings.memory_mb or None,
-                     pass_env=settings.pass_env,
+                     pass_env=settings.pass_env, workers=settings.workers,
                      env=(("ELAN_HOME", str(toolchain_paths(settings)[0])),))
 
 
