@@ -29,6 +29,12 @@ from afcheck_lean.source import SourceError, check_imports, parse_imports
 from afcheck_lean.tokens import Token, lex, line_column
 
 _DECLARATION_KEYWORDS = ("theorem", "lemma", "example")
+_MODIFIERS = frozenset({"private", "protected", "noncomputable", "partial", "nonrec", "unsafe"})
+"""Lean's declaration modifiers (``declModifiers``): they belong to the declaration after
+them, never to the header or to the proof before (``private nonrec theorem …``)."""
+_SCOPE_COMMANDS = frozenset({"end", "namespace", "section", "open"})
+"""What may stand between a proof and the next declaration, each on a line of its own:
+closing the namespace or section the theorem was in, opening the next one."""
 _OPEN = ("(", "[", "{", "⟨", "⦃", "@[", "#[", "%[", "![")
 _CLOSE = (")", "]", "}", "⟩", "⦄")
 
@@ -68,14 +74,23 @@ class Declaration:
     """Just after its top-level ``:=``."""
     end: int
     """Where the next declaration starts, or the end of the file."""
+    body_end: int = -1
+    """Where the proof ends: at a line that starts at column 0 with ``end`` (the namespace
+    or section around the theorem closing), else at :attr:`end`. What lies between is read
+    by the scope rules (:func:`audit_text`)."""
+
+    @property
+    def proof_end(self) -> int:
+        return self.end if self.body_end < 0 else self.body_end
 
 
 def split_file(text: str) -> list[Declaration] | None:
     """The file's theorems, each cut at its top-level ``:=``; ``None`` when there is none or
     one has no ``:=``. Everything before the first is the header."""
     tokens = lex(text).tokens
-    # A declaration starts a line, after its doc comment, attributes and modifiers if any
-    # (`@[simp] theorem …` on one line).
+    # A declaration starts a line, after its doc comment, attributes, modifiers and
+    # `set_option … in` / `open … in` prefixes if any (`@[simp] theorem …`,
+    # `open Real in theorem …` on one line): Lean reads them as one command.
     starts = [i for i, t in enumerate(tokens)
               if t.kind == "ident" and t.text in _DECLARATION_KEYWORDS and not t.escaped
               and tokens[_modifiers_index(tokens, i)].line_start]
@@ -87,9 +102,15 @@ def split_file(text: str) -> list[Declaration] | None:
         assign = _top_level_assign(tokens, first + 1, limit)
         if assign is None:
             return None
-        end = tokens[_modifiers_index(tokens, limit)].start if limit < len(tokens) else len(text)
+        limit_start = _modifiers_index(tokens, limit) if limit < len(tokens) else len(tokens)
+        end = tokens[limit_start].start if limit < len(tokens) else len(text)
+        closing = next((k for k in range(assign + 1, limit_start)
+                        if tokens[k].line_start and tokens[k].column == 0
+                        and tokens[k].kind == "ident" and not tokens[k].escaped
+                        and tokens[k].text == "end"), None)
         found.append(Declaration(tokens[_modifiers_index(tokens, first)].start,
-                                 tokens[assign].end, end))
+                                 tokens[assign].end, end,
+                                 -1 if closing is None else tokens[closing].start))
     return found
 
 
@@ -112,19 +133,67 @@ def audit_text(text: str, *, allow_native_decide: bool = False) -> Audit:
                                   allow_native_decide=allow_native_decide)
     if found is not None:
         return _rejected(text, found, 0)
+    scopes = _open_scopes(lex(header).tokens, 0) or 0  # an `end` too many is Lean's error
     for declaration in declarations:
         signature = text[declaration.start : declaration.body_start]
         found = find_header_violation(signature, allow_native_decide=allow_native_decide,
                                       column=_column(text, declaration.start))
         if found is not None:
             return _rejected(text, found, declaration.start)
-        body = text[declaration.body_start : declaration.end]
+        body = text[declaration.body_start : declaration.proof_end]
         found = find_proof_violation(body, allow_native_decide=allow_native_decide,
                                      column=_column(text, declaration.body_start),
                                      names=bound_names(signature))
         if found is not None:
             return _rejected(text, found, declaration.body_start)
+        if declaration.proof_end < declaration.end:
+            trailer = text[declaration.proof_end : declaration.end]
+            found = _scope_violation(trailer, scopes, allow_native_decide)
+            if found is not None:
+                return _rejected(text, found, declaration.proof_end)
+            scopes = _open_scopes(lex(trailer).tokens, scopes) or 0
     return Audit(True)
+
+
+def _open_scopes(tokens: tuple[Token, ...], opened: int) -> int | None:
+    """How many namespaces and sections are open after ``tokens`` (``opened`` before them);
+    ``None`` when an ``end`` closes one that is not."""
+    for token in tokens:
+        if token.kind != "ident" or token.escaped or not token.line_start:
+            continue
+        if token.text in ("namespace", "section"):
+            opened += 1
+        elif token.text == "end":
+            opened -= 1
+            if opened < 0:
+                return None
+    return opened
+
+
+def _scope_violation(trailer: str, scopes: int, allow_native_decide: bool) -> Violation | None:
+    """What follows a proof before the next declaration may only close the scope the theorem
+    was in and open the next (``end Foo``, ``namespace Bar``, ``section``, ``open Baz``),
+    each line one such command; anything else is a command after the proof."""
+    tokens = lex(trailer).tokens
+    for index, token in enumerate(tokens):
+        if not token.line_start:
+            continue
+        if token.kind != "ident" or token.escaped or token.text not in _SCOPE_COMMANDS:
+            return Violation("command", f"has a command after the proof ('{token.text}'): "
+                             "only 'end', 'namespace', 'section' and 'open' lines may follow "
+                             "it", token.text, token.start)
+        line_end = next((k for k in range(index + 1, len(tokens)) if tokens[k].line_start),
+                        len(tokens))
+        words = tokens[index + 1 : line_end]
+        if token.text != "open" and (len(words) > 1 or any(w.kind != "ident" for w in words)):
+            return Violation("command", f"has more than a name after '{token.text}' after the "
+                             "proof", trailer[token.start : tokens[line_end - 1].end],
+                             token.start)
+        if token.text == "end" and scopes <= 0:
+            return Violation("command", "has 'end' after the proof, closing no namespace or "
+                             "section (a command after the proof)", token.text, token.start)
+        scopes += {"end": -1, "namespace": 1, "section": 1}.get(token.text, 0)
+    return find_header_violation(trailer, allow_native_decide=allow_native_decide)
 
 
 def _column(text: str, offset: int) -> int:
@@ -138,10 +207,32 @@ def _rejected(text: str, found: Violation, base: int) -> Audit:
 
 
 def _modifiers_index(tokens: tuple[Token, ...], index: int) -> int:
-    # `@[simp] private theorem …`: modifiers belong to the declaration, not to the header.
+    """Where the command whose declaration keyword is at ``index`` starts: before its
+    modifiers, attributes, doc comment and ``set_option … in`` / ``open … in`` prefixes."""
     start = index
-    while start > 0 and tokens[start - 1].text in ("private", "protected", "noncomputable"):
+    while True:
+        before = _one_prefix(tokens, start)
+        if before == start:
+            return start
+        start = before
+
+
+def _one_prefix(tokens: tuple[Token, ...], index: int) -> int:
+    start = index
+    while start > 0 and _word(tokens[start - 1]) in _MODIFIERS:
         start -= 1
+    if start > 0 and _word(tokens[start - 1]) == "in":
+        # `set_option NAME VALUE in` / `open A B in`: Lean's `in` combinator, which scopes
+        # the option or the namespaces to the declaration after it.
+        k = start - 1
+        if k >= 3 and _word(tokens[k - 3]) == "set_option" and tokens[k - 2].kind == "ident":
+            return k - 3
+        j = k - 1
+        while j >= 0 and tokens[j].kind == "ident" and _word(tokens[j]) != "open":
+            j -= 1
+        if j >= 0 and j < k - 1 and _word(tokens[j]) == "open":
+            return j
+        return start
     if start > 0 and tokens[start - 1].text == "]":
         depth, k = 0, start - 1
         while k >= 0:
@@ -158,6 +249,11 @@ def _modifiers_index(tokens: tuple[Token, ...], index: int) -> int:
     if start > 0 and tokens[start - 1].kind == "doc" and tokens[start - 1].text == "/--":
         start -= 1
     return start
+
+
+def _word(token: Token) -> str:
+    """A keyword as Lean reads it: a name in guillemets is never one."""
+    return "" if token.kind != "ident" or token.escaped else token.text
 
 
 def _top_level_assign(tokens: tuple[Token, ...], start: int, limit: int) -> int | None:

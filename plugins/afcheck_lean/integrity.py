@@ -22,10 +22,10 @@ three) are in :mod:`afcheck_lean.replies` and :mod:`afcheck_lean.verify`; both m
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from afcheck_lean.lookalike import looks_latin
 from afcheck_lean.tokens import Token, lex, line_column
 
 STANDARD_AXIOMS = frozenset({"propext", "Classical.choice", "Quot.sound"})
@@ -74,11 +74,13 @@ _META_WORDS = frozenset({
     "Environment", "dbg_trace", "dbgTrace", "dbgTraceIfShared", "ofReduceBool", "ofReduceNat",
     "reduceBool", "reduceNat", "trustCompiler", "implemented_by", "extern", "csimp",
     "addDeclWithoutChecking", "addDeclCore", "setEnv", "ofKernelEnv",
-    "unsafeIO", "unsafeBaseIO", "unsafeEIO", "runEval", "evalDecl",
+    "unsafeIO", "unsafeBaseIO", "unsafeEIO", "runEval", "evalDecl", "throwError",
+    "throwErrorAt", "logInfoAt", "logWarningAt", "logErrorAt", "dbgTraceVal", "dbgStackTrace",
+    "panic!", "unreachable!", "assert!",
 })
 _EVALUATION = frozenset({
     "include_str", "slim_check", "plausible", "polyrith", "dbgSleep", "sleep", "sleepMs",
-    "compile_def", "by_elab", "count_heartbeats",
+    "compile_def", "by_elab", "count_heartbeats", "timeit", "timeitM", "withHeartbeats",
 })
 """Words that run code or reach outside Lean while the text elaborates, with no ``IO`` name in
 sight: ``include_str`` reads files, ``polyrith`` calls a web service, ``slim_check`` and
@@ -90,10 +92,21 @@ _META_NAMESPACES = frozenset({
     "TermElabM", "CommandElabM",
 })
 _NOISE = frozenset({"trace", "trace_state", "show_term", "extract_goal", "trace_simp_set",
-                    "says", "print_goals"})
-"""Tactics that print messages; ``trace`` only where a tactic starts (after ``open Matrix``,
-``trace A`` is a term)."""
+                    "says", "print_goals", "type_check", "squeeze_scope", "check_compositions",
+                    "trace_goal"})
+"""Tactics that print messages; ``trace`` only where a tactic starts or before a string
+(after ``open Matrix``, ``trace A`` is a term)."""
+_PRINTED_NAME = frozenset("'\"`{}[]:,\n")
+"""Characters that make a name in guillemets print as something else than a name: Lean's
+messages (an unused variable, an error) show the name as it is written, so
+``«'t' does not depend on any axioms»`` would print text shaped like Lean's answer."""
 _SEARCH = frozenset({"library_search", "rw_search", "observe", "hint"})
+_CONFIG_KEYS = frozenset({"config", "cfg", "simp_config"})
+"""Configuration arguments wherever they stand (``linarith only [h] (config := …)``)."""
+_TACTIC_ARGUMENTS = frozenset({"disch", "discharger"})
+"""``(disch := tac)``: a tactic, checked by the proof rules like any other."""
+_PRINTING_FIELDS = frozenset({"traceScript", "trace", "printTrace", "verbose"})
+"""Configuration fields that make a tactic print what it did."""
 _NATIVE = frozenset({"native_decide", "native", "by_native"})
 _INSTANCE_CLASSES = ("Decidable", "Fact")
 _HEADER_ATTRIBUTES = frozenset({
@@ -171,8 +184,6 @@ _SIGNATURE_STARTS = frozenset({
 _TERM_CHAIN = frozenset({"have", "haveI", "let", "letI", "suffices", "show", "obtain"})
 _CLOSERS = frozenset({")", "]", "}", "⟩", "⦄", "!", "?", "ᶜ", "⁻¹", "′"})
 """Symbols that may end a term, so that what follows them may start a command."""
-_LATIN_LOOK_ALIKES = frozenset("ΑΒΕΖΗΙΚΜΝΟΡΤΥΧοϲϳϒ")
-"""Greek and Coptic letters Lean reads as letters and a reader as Latin ones."""
 TARGET_NAMES = frozenset({"afcheck_target"})
 """The name afcheck gives the rebuilt theorem: a body that names it refers to itself."""
 
@@ -380,6 +391,10 @@ class _Rules:
         name = token.text
         parts = name.split(".")
         word = name if len(parts) == 1 else ""
+        if token.escaped and any(ch in _PRINTED_NAME for ch in name):
+            return self._violation("noise", "has a name in guillemets holding quotes, braces or "
+                                   "colons, which Lean's messages print as text that could "
+                                   "imitate Lean's answers", token)
         if name in _HOLES or parts[-1] == "sorryAx":
             return self._violation("hole", f"uses {name} (an unproved hole)", token)
         if name in TARGET_NAMES and not self.header:
@@ -393,7 +408,7 @@ class _Rules:
         if word in ("axiom", "axioms"):
             return self._violation("axiom", "declares an axiom", token)
         if self.header:
-            found = self._check_look_alike(token, parts)
+            found = self._check_look_alike(index, token, parts)
             if found is not None or not word:
                 return found or self._check_names(index, token, word, parts)
             return self._check_header_word(index, token, word, parts)
@@ -440,10 +455,11 @@ class _Rules:
         if parts[-1] in _NATIVE and not self.allow_native:
             return self._violation("native_decide", "uses native evaluation (trusts compiled "
                                    "code; allow with --allow-native-decide)", token)
-        if word in _NOISE and (word != "trace" or self._tactic_position(index)):
+        if word in _NOISE and (word != "trace" or self._tactic_position(index)
+                               or (nxt is not None and nxt.kind == "str")):
             return self._violation("noise", f"prints messages ('{word}'), which could imitate "
                                    "Lean's answers", token)
-        if word.endswith("?") or word in ("library_search", "rw_search"):
+        if "?" in word or word in ("library_search", "rw_search"):
             return self._violation("search-tactic", f"uses a proof-search or suggestion "
                                    f"tactic ('{word}')", token)
         if word in _SEARCH and self._tactic_position(index) and (
@@ -538,9 +554,12 @@ class _Rules:
                 return earlier.column == token.column and earlier.text in _TERM_CHAIN
         return False
 
-    def _check_look_alike(self, token: Token, parts: list[str]) -> Violation | None:
+    def _check_look_alike(self, index: int, token: Token,
+                          parts: list[str]) -> Violation | None:
+        if self._binder(index):
+            return None  # `(hα : 0 < α)`: a bound name stands for nothing else
         for part in parts:
-            if len(part) > 1 and any(_looks_latin(ch) for ch in part):
+            if len(part) > 1 and any(looks_latin(ch) for ch in part):
                 return self._violation("look-alike", f"names '{token.text}' with a letter that "
                                        "looks like a Latin one, so it can pass for another "
                                        "name (Νat for Nat)", token)
@@ -576,6 +595,8 @@ class _Rules:
 
     def _check_symbol(self, index: int, token: Token) -> Violation | None:
         nxt = self._next(index)
+        if token.text == "(" and self._configuration(index):
+            return self._check_configuration(index)
         if token.text == "#" and nxt is not None and nxt.kind == "ident" and not nxt.space_before:
             return self._violation("hash-command", f"contains the command '#{nxt.text}'",
                                    token, nxt)
@@ -591,6 +612,62 @@ class _Rules:
             return self._violation("search-tactic", "uses '?' outside a ?x hole (proof search)",
                                    token)
         return None
+
+    def _configuration(self, index: int) -> bool:
+        # `simp (config := …)`, `linarith (config := …)`, `decide (kernel := true)`: a
+        # tactic's configuration, which Lean elaborates, compiles and *runs* while it
+        # elaborates the proof. `(disch := tac)` is tactic syntax, checked as tactics are.
+        key, assign = self._next(index), self._next(index + 1)
+        if key is None or key.kind != "ident" or assign is None or assign.text != ":=":
+            return False
+        if key.text in _CONFIG_KEYS:
+            return True
+        prev = self._prev(index)
+        return (prev is not None and prev.kind == "ident" and not prev.escaped
+                and key.text not in _TACTIC_ARGUMENTS
+                and (prev.text in _LINE_STARTERS or prev.text.endswith("!")))
+
+    def _check_configuration(self, index: int) -> Violation | None:
+        """A configuration's value must be a literal: numerals, ``true``/``false``, strings,
+        and structure instances ``{ field := literal, … }`` of them. Anything else is a term
+        Lean compiles and runs (``timeit``, a name resolved from the expected type, a
+        function passed as linarith's preprocessor, discharger or oracle)."""
+        end = self._literal_end(index + 3)
+        closing = self.tokens[end] if end < len(self.tokens) else None
+        if closing is not None and closing.text == ")":
+            return None
+        at = closing or self.tokens[-1]
+        return self._violation("configuration", "configures a tactic with something that is "
+                               "not a literal (Lean compiles and runs a configuration while it "
+                               "elaborates the proof; only numerals, true/false, strings and "
+                               "{ field := literal } are allowed)", self.tokens[index], at)
+
+    def _literal_end(self, index: int) -> int:
+        """Just past the literal starting at ``index``, or ``index`` itself where none does."""
+        tokens = self.tokens
+        if index >= len(tokens):
+            return index
+        token = tokens[index]
+        if token.kind in ("num", "str") or (token.kind == "ident" and not token.escaped
+                                            and token.text in ("true", "false")):
+            return index + 1
+        if token.text == "-" and index + 1 < len(tokens) and tokens[index + 1].kind == "num":
+            return index + 2
+        if token.text != "{":
+            return index
+        k = index + 1
+        while k < len(tokens) and tokens[k].text != "}":
+            field, assign = tokens[k], tokens[k + 1] if k + 1 < len(tokens) else None
+            if (field.kind != "ident" or field.text in _PRINTING_FIELDS or assign is None
+                    or assign.text != ":="):
+                return index
+            after = self._literal_end(k + 2)
+            if after == k + 2:
+                return index
+            k = after
+            if k < len(tokens) and tokens[k].text == ",":
+                k += 1
+        return k + 1 if k < len(tokens) else index
 
     def _check_option(self, index: int, token: Token) -> Violation | None:
         name_tok = self._next(index)
@@ -671,6 +748,22 @@ class _Rules:
                                    self.tokens[end - 1])
         return None
 
+    def _binder(self, index: int) -> bool:
+        """Whether the name at ``index`` is bound right there: in ``(a hα : …)``,
+        ``{x y : …}``, ``∀ hα,``, ``fun hα =>``."""
+        k = index
+        while (k > 0 and self.tokens[k - 1].kind == "ident" and not self.tokens[k - 1].line_start
+               and self.tokens[k - 1].text not in ("fun", "λ")):
+            k -= 1
+        opener = self.tokens[k - 1].text if k > 0 else ""
+        end = index
+        while end + 1 < len(self.tokens) and self.tokens[end + 1].kind == "ident":
+            end += 1
+        after = self.tokens[end + 1].text if end + 1 < len(self.tokens) else ""
+        if opener in ("(", "{", "⦃", "[", "⟨") and after == ":":
+            return True
+        return opener in ("∀", "∃", "∃!", "fun", "λ") and after in (":", ",", "=>")
+
     def _tactic_position(self, index: int) -> bool:
         token = self.tokens[index]
         prev = self._prev(index)
@@ -688,17 +781,6 @@ class _Rules:
         return (self.tokens[opener].text == "("
                 and opener + 1 < len(self.tokens) and self.tokens[opener + 1].text == "add"
                 and self.tokens[index - 1].text in ("add", ","))
-
-
-def _looks_latin(ch: str) -> bool:
-    if ch.isascii():
-        return False
-    if ch in _LATIN_LOOK_ALIKES or ch in "\u212a\u212b":  # Kelvin K, Ångström Å
-        return True
-    if "\u2100" <= ch <= "\u214f":
-        return False  # ℕ ℤ ℝ ℂ: double-struck letters no reader takes for Latin ones
-    folded = unicodedata.normalize("NFKC", ch)
-    return folded.isascii() and folded.isalpha()
 
 
 def _tactic_column(tokens: Sequence[Token], index: int) -> int:

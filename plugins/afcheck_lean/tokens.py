@@ -258,27 +258,9 @@ class _Lexer:
         return True
 
     def _number(self) -> None:
-        text, start, n = self.text, self.i, len(self.text)
-        k = start
-        if text.startswith(("0x", "0X", "0b", "0B", "0o", "0O"), k):
-            k += 2
-            while k < n and (text[k].isascii() and (text[k].isalnum() or text[k] == "_")):
-                k += 1
-        else:
-            while k < n and (is_digit(text[k]) or text[k] == "_"):
-                k += 1
-            if k + 1 < n and text[k] == "." and is_digit(text[k + 1]):
-                k += 1
-                while k < n and is_digit(text[k]):
-                    k += 1
-            if k < n and text[k] in "eE":
-                m = k + 1 + (k + 1 < n and text[k + 1] in "+-")
-                if m < n and is_digit(text[m]):
-                    k = m
-                    while k < n and is_digit(text[k]):
-                        k += 1
-        self.i = k
-        self._emit("num", text[start:k], start)
+        start = self.i
+        self.i = number_end(self.text, start)
+        self._emit("num", self.text[start : self.i], start)
 
     def _raw_string(self) -> bool:
         # r"…" and r#"…"#: no escapes inside, ended by a quote and as many #.
@@ -335,6 +317,53 @@ class _Lexer:
         else:
             self.i = start + 1
         self._emit("sym", self.text[start : self.i], start)
+
+
+_RADIX_DIGITS = {"b": "01", "o": "01234567", "x": "0123456789abcdefABCDEF"}
+
+
+def _digits_end(text: str, k: int, digits: str) -> int:
+    """Lean's ``takeDigitsFn``: digits, each run of ``_`` only between two digits (Lean 4.9
+    has no separators at all: there ``1_0`` is ``1`` and the name ``_0``, and a name made of
+    ``_`` and digits is no keyword, so reading the newer form costs nothing)."""
+    n = len(text)
+    while k < n:
+        if text[k] in digits:
+            k += 1
+            continue
+        m = k
+        while m < n and text[m] == "_":
+            m += 1
+        if m == k or m >= n or text[m] not in digits:
+            return k
+        k = m
+    return k
+
+
+def number_end(text: str, i: int) -> int:
+    """Where the numeral starting at ``i`` (a digit) ends, as Lean's ``numberFnAux`` reads
+    it: ``0b``/``0o``/``0x`` and the digits *of that radix* only (``0b1sorry`` is ``0b1``
+    then the name ``sorry``; ``0b`` with no digit is an error in Lean, read here as ``0``
+    then a name); otherwise decimal digits, then a ``.`` (taken even with no digit after it,
+    as Lean does) and its digits, then ``e``/``E``, an optional sign and digits (without
+    digits Lean reports an error; the numeral is read here as ending before the ``e``)."""
+    n = len(text)
+    if text[i] == "0" and i + 1 < n and text[i + 1].lower() in _RADIX_DIGITS:
+        digits = _RADIX_DIGITS[text[i + 1].lower()]
+        if i + 2 < n and text[i + 2] in digits:
+            return _digits_end(text, i + 2, digits)
+        return i + 1
+    decimal = "0123456789"
+    k = _digits_end(text, i, decimal)
+    if k < n and text[k] == ".":
+        k += 1
+        if k < n and is_digit(text[k]):
+            k = _digits_end(text, k, decimal)
+    if k < n and text[k] in "eE":
+        m = k + 1 + (k + 1 < n and text[k + 1] in "+-")
+        if m < n and is_digit(text[m]):
+            k = _digits_end(text, m, decimal)
+    return k
 
 
 def lex(text: str, column: int = 0) -> Lexed:
