@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from afcheck_lean.integrity import (
+    CORE_NAMES,
     Violation,
     bound_names,
     find_header_violation,
@@ -129,8 +130,12 @@ def audit_text(text: str, *, allow_native_decide: bool = False) -> Audit:
         line, column = line_column(text, exc.offset)
         return Audit(False, "import", "", line, column, str(exc))
     # The module header is blanked rather than removed so that offsets stay those of the file.
+    signatures = [text[d.start : d.body_start] for d in declarations]
     found = find_header_violation(imports.blanked(header),
-                                  allow_native_decide=allow_native_decide)
+                                  allow_native_decide=allow_native_decide,
+                                  statements="\n".join(_outside_scope(text, declarations)))
+    if found is None:
+        found = shadowing(header, signatures)
     if found is not None:
         return _rejected(text, found, 0)
     scopes = _open_scopes(lex(header).tokens, 0) or 0  # an `end` too many is Lean's error
@@ -153,6 +158,64 @@ def audit_text(text: str, *, allow_native_decide: bool = False) -> Audit:
                 return _rejected(text, found, declaration.proof_end)
             scopes = _open_scopes(lex(trailer).tokens, scopes) or 0
     return Audit(True)
+
+
+_DECLARING = frozenset({"def", "abbrev", "theorem", "lemma", "structure", "class", "inductive",
+                        "opaque", "irreducible_def", "instance", "axiom"})
+
+
+def shadowing(header: str, signatures: list[str]) -> Violation | None:
+    """A header declaration that shadows a name a statement uses: ``abbrev Nat := ZMod 1``
+    (under that very name, or inside a namespace whose statements then read ``Nat`` as it),
+    ``Cheat.Real.sqrt`` with ``open Cheat``. A name the header declares only for its
+    statements (``def f``, ``structure Pt``) is what the statement means, not a shadow."""
+    declared: list[tuple[str, Token]] = []
+    namespaces: list[str] = []
+    tokens = lex(header).tokens
+    for index, token in enumerate(tokens):
+        word = _word(token)
+        if token.line_start and word == "namespace" and index + 1 < len(tokens):
+            namespaces.append(tokens[index + 1].text)
+        elif token.line_start and word == "section":
+            namespaces.append("")
+        elif token.line_start and word == "end" and namespaces:
+            namespaces.pop()
+        elif word in _DECLARING and index + 1 < len(tokens) and tokens[index + 1].kind == "ident":
+            name = tokens[index + 1].text
+            full = name.removeprefix("_root_.") if name.startswith("_root_.") else ".".join(
+                [part for part in namespaces if part] + [name])
+            declared.append((full, tokens[index + 1]))
+    if not declared:
+        return None
+    own = {full.rsplit(".", 1)[-1] for full, _ in declared}
+    used = {t.text for signature in signatures for t in lex(signature).tokens
+            if t.kind == "ident"}
+    for full, token in declared:
+        for name in used:
+            outside = name in CORE_NAMES or ("." in name and name.split(".")[0] not in own)
+            if (full == name and name in CORE_NAMES) or (
+                    full != name and full.endswith("." + name) and outside):
+                return Violation("shadow", f"declares '{full}', which shadows '{name}' that a "
+                                 "statement uses: the statement would mean the header's, not "
+                                 "what it reads", token.text, token.start)
+    return None
+
+
+def _outside_scope(text: str, declarations: list[Declaration]) -> list[str]:
+    """The signatures of the declarations outside the section or namespace still open where
+    the header ends (every one when none is): the statements a ``local notation`` of the
+    header must leave alone. Those inside are its helpers, which may use it."""
+    depth = _open_scopes(lex(text[: declarations[0].start]).tokens, 0) or 0
+    if depth == 0:
+        return [text[d.start : d.body_start] for d in declarations]
+    outside: list[str] = []
+    level = depth
+    for declaration in declarations:
+        if level < depth:
+            outside.append(text[declaration.start : declaration.body_start])
+        trailer = lex(text[declaration.proof_end : declaration.end]).tokens
+        level = _open_scopes(trailer, level) or 0
+    return outside
 
 
 def _open_scopes(tokens: tuple[Token, ...], opened: int) -> int | None:

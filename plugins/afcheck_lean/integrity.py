@@ -25,8 +25,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from afcheck.lean.chars import is_id_first, is_id_rest
 from afcheck_lean.lookalike import looks_latin
-from afcheck_lean.tokens import Token, lex, line_column
+from afcheck_lean.tokens import Token, lex, line_column, symbol_char
 
 STANDARD_AXIOMS = frozenset({"propext", "Classical.choice", "Quot.sound"})
 NATIVE_AXIOMS = frozenset({"Lean.ofReduceBool", "Lean.trustCompiler"})
@@ -296,10 +297,14 @@ def find_proof_violation(body: str, *, allow_native_decide: bool = False,
 
 
 def find_header_violation(header: str, *, allow_native_decide: bool = False,
-                          column: int = 0, term: bool = False) -> Violation | None:
+                          column: int = 0, term: bool = False,
+                          statements: str | None = None) -> Violation | None:
     """The first rule ``header`` breaks, in text order (``column`` as for
     :func:`find_proof_violation`; ``term`` as for :func:`header_violation`: no command can
-    start inside it, so the ``continuation`` rule does not apply)."""
+    start inside it, so the ``continuation`` rule does not apply). ``statements``: the text
+    of every statement the header is for, where known; then a ``local notation`` whose
+    tokens are fresh words or symbols that none of them contains may define a helper's
+    notation (it cannot change how a statement reads)."""
     lexed = lex(header, column)
     if lexed.problems:
         bad = lexed.problems[0]
@@ -308,6 +313,7 @@ def find_header_violation(header: str, *, allow_native_decide: bool = False,
     rules = _Rules(header, lexed.tokens, header=True, allow_native=allow_native_decide,
                    bounds=RESOURCE_BOUNDS)
     rules.term = rules.in_signature = term
+    rules.statements = statements
     return rules.first()
 
 
@@ -328,6 +334,10 @@ class _Rules:
         self.in_signature = False
         """In a header, between a declaration keyword and its top-level ``:=``: the type is
         not complete, so a line there continues it."""
+        self.depth = 0
+        """Namespaces and sections open in a header: a ``local notation`` ends with its."""
+        self.statements: str | None = None
+        """The statements' text, when a header's ``local notation`` may be judged by it."""
 
     def first(self) -> Violation | None:
         block = _tactic_block_column(self.tokens)
@@ -354,6 +364,10 @@ class _Rules:
                 return found
             self._track_names(index, token)
             self._track_brackets(index, token)
+            if self.header and token.line_start and _word(token) in ("namespace", "section"):
+                self.depth += 1
+            elif self.header and token.line_start and _word(token) == "end":
+                self.depth = max(0, self.depth - 1)
             self._track_signature(token)
         return None
 
@@ -402,6 +416,8 @@ class _Rules:
                                    token)
         if word == "set_option":
             return self._check_option(index, token)
+        if word == "notation" and self.depth > 0 and self._fresh_notation(index):
+            return None
         if word in _SYNTAX:
             return self._violation("syntax-extension", f"contains the command '{word}', which "
                                    "runs meta code or changes how text parses", token)
@@ -748,6 +764,29 @@ class _Rules:
                                    self.tokens[end - 1])
         return None
 
+    def _fresh_notation(self, index: int) -> bool:
+        """``local notation "φ" => …`` in a header whose statements are known, each token of
+        it a fresh word or symbol: none of the statements contains it (so none reads
+        differently), no keyword or tactic afcheck knows, nothing that could start a comment,
+        a string or a name in guillemets (so the proof reads to afcheck as it reads to Lean).
+        What it stands for goes through the header rules like any term."""
+        prev = self._prev(index)
+        if self.statements is None or prev is None or _word(prev) != "local":
+            return False
+        tokens, k = self.tokens, index + 1
+        literals: list[str] = []
+        while k < len(tokens) and tokens[k].text != "=>":
+            token = tokens[k]
+            if token.kind == "str" and "\\" not in token.text:
+                literals.append(token.text[1:-1].strip())
+            elif token.text == ":" and k + 1 < len(tokens) and tokens[k + 1].kind == "num":
+                k += 1  # a precedence: `notation:65`, `x:65`
+            elif token.kind != "ident":
+                return False
+            k += 1
+        return k < len(tokens) and bool(literals) and all(
+            _fresh_token(literal, self.statements) for literal in literals)
+
     def _binder(self, index: int) -> bool:
         """Whether the name at ``index`` is bound right there: in ``(a hα : …)``,
         ``{x y : …}``, ``∀ hα,``, ``fun hα =>``."""
@@ -781,6 +820,38 @@ class _Rules:
         return (self.tokens[opener].text == "("
                 and opener + 1 < len(self.tokens) and self.tokens[opener + 1].text == "add"
                 and self.tokens[index - 1].text in ("add", ","))
+
+
+CORE_NAMES = frozenset("""
+    Nat Int Real Rat Complex ℕ ℤ ℝ ℚ ℂ NNReal ENNReal EReal Finset Set List Multiset Fin ZMod
+    Polynomial Function Prime Even Odd Prop Type Sort True False Eq Ne And Or Not Iff Exists
+    Bool Decidable Dvd HAdd HMul HPow HSub HDiv Add Mul Sub Div Pow Neg OfNat Nat.Prime
+    abs sqrt exp log sin cos tan arcsin arccos arctan sinh cosh pi π gcd lcm choose factorial
+    floor ceil max min deriv id digits card range sum prod logb rpow dist norm φ σ
+    """.split())
+"""Names and notations of Lean and Mathlib a statement may use and a header may neither
+declare again (under their own name, or inside a namespace where a statement then reads the
+header's) nor give a notation of its own."""
+_KNOWN_WORDS = (_LINE_STARTERS | _CONTINUATIONS | _NEEDS_ARGUMENT | _DECLARATIONS | _SCOPES
+                | _SYNTAX | _HOLES | _NOISE | _SEARCH | _NATIVE | _EVALUATION | _META_WORDS
+                | TARGET_NAMES | CORE_NAMES
+                | {"set_option", "attribute", "open", "end", "where", "mut"})
+
+
+def _fresh_token(literal: str, statements: str) -> bool:
+    """A notation token that cannot change how afcheck or a statement reads the text."""
+    if not literal or literal in _KNOWN_WORDS or literal in statements:
+        return False
+    if any("\u2100" <= ch <= "\u214f" or "\U0001d400" <= ch <= "\U0001d7ff" for ch in literal):
+        return False  # ℕ ℝ 𝔼 𝓝 …: letter-like symbols are Mathlib's notations
+    if is_id_first(literal[0]) and all(is_id_rest(ch) and ch not in "!?" for ch in literal):
+        return True
+    return all(not ch.isascii() and symbol_char(ch) for ch in literal)
+
+
+def _word(token: Token) -> str:
+    """A keyword as Lean reads it: a name in guillemets is never one."""
+    return "" if token.kind != "ident" or token.escaped else token.text
 
 
 def _tactic_column(tokens: Sequence[Token], index: int) -> int:
