@@ -151,7 +151,9 @@ def test_every_cheating_file_of_every_mechanism_is_rejected_by_its_rule(cheat: F
 def test_the_red_team_corpus_has_several_encodings_of_every_mechanism() -> None:
     counts = Counter(c.mechanism for c in MECHANISMS)
     assert set(counts) == {"layout", "guillemets", "interpolation", "evaluation",
-                           "header-meaning", "imports", "positions", "noise"}
+                           "header-meaning", "imports", "positions", "noise", "radix-numerals",
+                           "declaration-prefixes", "configurations", "look-alikes", "shadows",
+                           "printed-answers"}
     assert min(counts.values()) >= 3
     assert len({(c.mechanism, c.name) for c in MECHANISMS}) == len(MECHANISMS)
 

@@ -424,7 +424,8 @@ class _Rules:
         if word in ("axiom", "axioms"):
             return self._violation("axiom", "declares an axiom", token)
         if self.header:
-            found = self._check_look_alike(index, token, parts)
+            found = (self._check_look_alike(index, token, parts)
+                     or self._check_shadow(index, token, parts))
             if found is not None or not word:
                 return found or self._check_names(index, token, word, parts)
             return self._check_header_word(index, token, word, parts)
@@ -763,6 +764,17 @@ class _Rules:
                                    f"with a hole ('{token.text}')", token,
                                    self.tokens[end - 1])
         return None
+
+    def _check_shadow(self, index: int, token: Token, parts: list[str]) -> Violation | None:
+        # `abbrev Nat := ZMod 1`, inside a namespace or not, `def Cheat.Real.sqrt`: a header
+        # declaration named as one of Lean's or Mathlib's own makes a statement that uses the
+        # name mean the header's (the audit also checks the names each statement uses).
+        prev = self._prev(index)
+        if prev is None or _word(prev) not in _SIGNATURE_STARTS or parts[-1] not in CORE_NAMES:
+            return None
+        return self._violation("shadow", f"declares '{token.text}', a name Lean or Mathlib "
+                               "already gives a meaning: a statement using it would mean the "
+                               "header's", token)
 
     def _fresh_notation(self, index: int) -> bool:
         """``local notation "φ" => …`` in a header whose statements are known, each token of
