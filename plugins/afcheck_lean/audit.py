@@ -3,12 +3,16 @@
 This is what ``afcheck lean audit`` runs on a model's proofs before any Lean time is spent:
 the file is cut where Lean would cut it: the imports end where Lean's header parser ends them
 (:func:`afcheck_lean.source.parse_imports`, comments read as spaces); the header runs up to
-the first ``theorem``, ``lemma`` or ``example`` keyword that starts a line (``«lemma»`` is a
-name, not a keyword); each such declaration's signature runs up to its ``:=`` outside
-brackets and its body from there to the next declaration. The header and the signatures go
-through the header rules, every body through the proof rules, lexed at the column where it
-starts in the file (Lean's layout rules depend on it). Every finding is reported at its line
-and column in the file.
+the first ``theorem``, ``lemma`` or ``example`` that starts a line together with its doc
+comment, attributes, modifiers (``private nonrec``) and ``set_option … in`` / ``open … in``
+prefixes (``«lemma»`` is a name, not a keyword); each such declaration's signature runs up to
+its ``:=`` outside brackets and its proof from there to the next declaration, or to a line
+that starts at column 0 with ``end``, after which only scope commands (``end``,
+``namespace``, ``section``, ``open``) may stand. The header and the signatures go through the
+header rules (with the statements known, so that a helper's ``local notation`` can be judged
+and a header declaration that shadows a name a statement uses refused), every proof through
+the proof rules, lexed at the column where it starts in the file (Lean's layout rules depend
+on it). Every finding is reported at its line and column in the file.
 
 This is a fast pre-filter, not the proof of integrity: a deny-list of text cannot be complete
 for an extensible language. See ``docs/trust-model.md`` for what the Lean-side checks add.
