@@ -7,8 +7,8 @@ the first ``theorem``, ``lemma`` or ``example`` that starts a line together with
 comment, attributes, modifiers (``private nonrec``) and ``set_option … in`` / ``open … in``
 prefixes (``«lemma»`` is a name, not a keyword); each such declaration's signature runs up to
 its ``:=`` outside brackets and its proof from there to the next declaration, or to a line
-that starts at column 0 with ``end``, after which only scope commands (``end``,
-``namespace``, ``section``, ``open``) may stand. The header and the signatures go through the
+that starts at column 0 with a scope command (``end``, ``namespace``, ``section``,
+``open``), after which only such lines may stand. The header and the signatures go through the
 header rules (with the statements known, so that a helper's ``local notation`` can be judged
 and a header declaration that shadows a name a statement uses refused), every proof through
 the proof rules, lexed at the column where it starts in the file (Lean's layout rules depend
@@ -81,8 +81,8 @@ class Declaration:
     """Where the next declaration starts, or the end of the file."""
     body_end: int = -1
     """Where the proof ends: at a line that starts at column 0 with ``end`` (the namespace
-    or section around the theorem closing), else at :attr:`end`. What lies between is read
-    by the scope rules (:func:`audit_text`)."""
+    or section around the theorem closing), ``namespace``, ``section`` or ``open``, else at
+    :attr:`end`. What lies between is read by the scope rules (:func:`audit_text`)."""
 
     @property
     def proof_end(self) -> int:
@@ -111,8 +111,7 @@ def split_file(text: str) -> list[Declaration] | None:
         end = tokens[limit_start].start if limit < len(tokens) else len(text)
         closing = next((k for k in range(assign + 1, limit_start)
                         if tokens[k].line_start and tokens[k].column == 0
-                        and tokens[k].kind == "ident" and not tokens[k].escaped
-                        and tokens[k].text == "end"), None)
+                        and _word(tokens[k]) in _SCOPE_COMMANDS), None)
         found.append(Declaration(tokens[_modifiers_index(tokens, first)].start,
                                  tokens[assign].end, end,
                                  -1 if closing is None else tokens[closing].start))
@@ -252,9 +251,11 @@ def _scope_violation(trailer: str, scopes: int, allow_native_decide: bool) -> Vi
         line_end = next((k for k in range(index + 1, len(tokens)) if tokens[k].line_start),
                         len(tokens))
         words = tokens[index + 1 : line_end]
-        if token.text != "open" and (len(words) > 1 or any(w.kind != "ident" for w in words)):
-            return Violation("command", f"has more than a name after '{token.text}' after the "
-                             "proof", trailer[token.start : tokens[line_end - 1].end],
+        if any(w.kind != "ident" or _word(w) == "in" for w in words) or (
+                token.text != "open" and len(words) > 1):
+            return Violation("command", f"has more than a scope's name after "
+                             f"'{token.text}' after the proof",
+                             trailer[token.start : tokens[line_end - 1].end],
                              token.start)
         if token.text == "end" and scopes <= 0:
             return Violation("command", "has 'end' after the proof, closing no namespace or "
