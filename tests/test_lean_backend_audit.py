@@ -181,3 +181,29 @@ def test_the_body_is_read_at_its_column_in_the_file() -> None:
 def test_a_quoted_keyword_does_not_split_the_file() -> None:
     text = HEADER + "theorem t : (1 : ℕ) = 1 := by\n  rfl\n«lemma» x : s!\"{1}\" := 1\n"
     assert len(split_file(text) or []) == 1
+
+
+def test_a_declaration_starts_at_its_prefixes_and_its_proof_ends_at_its_scope() -> None:
+    text = (HEADER + "namespace P\n\nset_option maxRecDepth 1000 in private nonrec theorem t "
+            ": (1 : ℕ) = 1 := by\n  rfl\n\nend P\n")
+    (declaration,) = split_file(text) or []
+    assert text[declaration.start :].startswith("set_option maxRecDepth 1000 in private")
+    assert text[declaration.body_start : declaration.proof_end] == " by\n  rfl\n\n"
+    assert text[declaration.proof_end : declaration.end] == "end P\n"
+    assert audit_text(text).accepted
+    # The same `end` with nothing open, or any other command there, is a command after it.
+    closing_nothing = audit_text(text.replace("namespace P\n", ""))
+    assert (closing_nothing.rule, closing_nothing.span) == ("command", "end")
+    after = audit_text(text + "attribute [simp] t\n")
+    assert (after.rule, after.span, after.line) == ("command", "attribute", text.count("\n") + 1)
+
+
+def test_a_helpers_notation_may_not_be_a_token_the_theorem_reads() -> None:
+    helper = (HEADER + "section\nlocal notation \"gold\" => (1 + √5) / 2\n"
+              "lemma h : gold = gold := rfl\nend\n\ntheorem t : {} := h\n")
+    assert audit_text(helper.replace("{}", "(1 + √5) / 2 = (1 + √5) / 2")).accepted
+    # Used by the theorem outside the section, the notation would change how it reads.
+    assert audit_text(helper.replace("{}", "gold = gold")).rule == "syntax-extension"
+    # Outside a section it would reach every statement of the file.
+    assert audit_text(helper.replace("section\n", "").replace("end\n", "")).rule == \
+        "syntax-extension"

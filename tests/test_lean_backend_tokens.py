@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 from afcheck_lean.tokens import hidden_char, lex, line_column, symbol_char
+from hypothesis import given
+from hypothesis import strategies as st
 
 
 def _texts(text: str) -> list[tuple[str, str]]:
@@ -98,3 +100,15 @@ def test_character_classes() -> None:
 def test_numerals_end_where_leans_number_parser_ends_them(
         text: str, tokens: list[tuple[str, str]]) -> None:
     assert _texts(text) == tokens
+
+
+_RADIXES = {"b": "01", "o": "01234567", "x": "0123456789abcdefABCDEF"}
+
+
+@given(radix=st.sampled_from(sorted(_RADIXES)), data=st.data())
+def test_a_word_glued_to_a_radix_numeral_is_always_read_as_a_name(
+        radix: str, data: st.DataObject) -> None:
+    digits = data.draw(st.text(_RADIXES[radix], min_size=1, max_size=6))
+    first = data.draw(st.sampled_from([c for c in "ghnsuxyzGHNSXYZ" if c not in _RADIXES[radix]]))
+    word = first + data.draw(st.text("abcdefsorytm_0123456789", max_size=8))
+    assert _texts(f"0{radix}{digits}{word}") == [("num", f"0{radix}{digits}"), ("ident", word)]
