@@ -840,6 +840,9 @@ CORE_NAMES = frozenset("""
     Bool Decidable Dvd HAdd HMul HPow HSub HDiv Add Mul Sub Div Pow Neg OfNat Nat.Prime
     abs sqrt exp log sin cos tan arcsin arccos arctan sinh cosh pi π gcd lcm choose factorial
     floor ceil max min deriv id digits card range sum prod logb rpow dist norm φ σ
+    Icc Ico Ioc Ioo Ici Iic Ioi Iio tsum Tendsto atTop atBot nhds Summable HasSum Continuous
+    Differentiable totient divisors primeFactors padicValNat IsLeast IsGreatest sSup sInf
+    iSup iInf Monotone StrictMono Injective Surjective Bijective Squarefree Coprime
     """.split())
 """Names and notations of Lean and Mathlib a statement may use and a header may neither
 declare again (under their own name, or inside a namespace where a statement then reads the
