@@ -92,3 +92,14 @@ def test_no_output_of_a_run_shows_a_credential_given_in_a_component_option(
     assert _leaks(old.read_text(encoding="utf-8")) == [PASSWORD, API_KEY, "S3cr3t"]
     assert main(["report", str(old), "--html", str(page)]) == 0
     assert _leaks(_shown(page)) == []
+
+
+def test_a_projects_own_tests_keep_pytests_output(pytester: pytest.Pytester) -> None:
+    # The pytest plugin loads in every pytest session; only afcheck runs are redacted.
+    pytester.makepyfile(f"""
+        def test_url():
+            assert "{URL}" == ""
+        """)
+    result = pytester.runpytest_subprocess()
+    result.assert_outcomes(failed=1)
+    assert PASSWORD in result.stdout.str()
