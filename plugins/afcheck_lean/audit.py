@@ -26,17 +26,16 @@ from afcheck_lean.integrity import (
     CORE_NAMES,
     Violation,
     bound_names,
+    declaration_start,
     find_header_violation,
     find_proof_violation,
+    word_of,
 )
 from afcheck_lean.settings import DEFAULT_HEADER
 from afcheck_lean.source import SourceError, check_imports, parse_imports
 from afcheck_lean.tokens import Token, lex, line_column
 
 _DECLARATION_KEYWORDS = ("theorem", "lemma", "example")
-_MODIFIERS = frozenset({"private", "protected", "noncomputable", "partial", "nonrec", "unsafe"})
-"""Lean's declaration modifiers (``declModifiers``): they belong to the declaration after
-them, never to the header or to the proof before (``private nonrec theorem …``)."""
 _SCOPE_COMMANDS = frozenset({"end", "namespace", "section", "open"})
 """What may stand between a proof and the next declaration, each on a line of its own:
 closing the namespace or section the theorem was in, opening the next one."""
@@ -98,7 +97,7 @@ def split_file(text: str) -> list[Declaration] | None:
     # `open Real in theorem …` on one line): Lean reads them as one command.
     starts = [i for i, t in enumerate(tokens)
               if t.kind == "ident" and t.text in _DECLARATION_KEYWORDS and not t.escaped
-              and tokens[_modifiers_index(tokens, i)].line_start]
+              and _starts_command(tokens, declaration_start(tokens, i))]
     if not starts:
         return None
     found: list[Declaration] = []
@@ -107,12 +106,12 @@ def split_file(text: str) -> list[Declaration] | None:
         assign = _top_level_assign(tokens, first + 1, limit)
         if assign is None:
             return None
-        limit_start = _modifiers_index(tokens, limit) if limit < len(tokens) else len(tokens)
+        limit_start = declaration_start(tokens, limit) if limit < len(tokens) else len(tokens)
         end = tokens[limit_start].start if limit < len(tokens) else len(text)
         closing = next((k for k in range(assign + 1, limit_start)
                         if tokens[k].line_start and tokens[k].column == 0
-                        and _word(tokens[k]) in _SCOPE_COMMANDS), None)
-        found.append(Declaration(tokens[_modifiers_index(tokens, first)].start,
+                        and word_of(tokens[k]) in _SCOPE_COMMANDS), None)
+        found.append(Declaration(tokens[declaration_start(tokens, first)].start,
                                  tokens[assign].end, end,
                                  -1 if closing is None else tokens[closing].start))
     return found
@@ -176,7 +175,7 @@ def shadowing(header: str, signatures: list[str]) -> Violation | None:
     namespaces: list[str] = []
     tokens = lex(header).tokens
     for index, token in enumerate(tokens):
-        word = _word(token)
+        word = word_of(token)
         if token.line_start and word == "namespace" and index + 1 < len(tokens):
             namespaces.append(tokens[index + 1].text)
         elif token.line_start and word == "section":
@@ -221,6 +220,12 @@ def _outside_scope(text: str, declarations: list[Declaration]) -> list[str]:
     return outside
 
 
+def _starts_command(tokens: tuple[Token, ...], index: int) -> bool:
+    """A line's start, or just after a module doc (`/-! … -/ theorem …`), which is a command
+    of its own."""
+    return tokens[index].line_start or (index > 0 and tokens[index - 1].text == "/-!")
+
+
 def _open_scopes(tokens: tuple[Token, ...], opened: int) -> int | None:
     """How many namespaces and sections are open after ``tokens`` (``opened`` before them);
     ``None`` when an ``end`` closes one that is not."""
@@ -251,7 +256,7 @@ def _scope_violation(trailer: str, scopes: int, allow_native_decide: bool) -> Vi
         line_end = next((k for k in range(index + 1, len(tokens)) if tokens[k].line_start),
                         len(tokens))
         words = tokens[index + 1 : line_end]
-        if any(w.kind != "ident" or _word(w) == "in" for w in words) or (
+        if any(w.kind != "ident" or word_of(w) == "in" for w in words) or (
                 token.text != "open" and len(words) > 1):
             return Violation("command", f"has more than a scope's name after "
                              f"'{token.text}' after the proof",
@@ -272,56 +277,6 @@ def _rejected(text: str, found: Violation, base: int) -> Audit:
     line, column = line_column(text, base + found.start)
     span = found.span if len(found.span) <= 80 else found.span[:77] + "..."
     return Audit(False, found.rule, span, line, column, found.why)
-
-
-def _modifiers_index(tokens: tuple[Token, ...], index: int) -> int:
-    """Where the command whose declaration keyword is at ``index`` starts: before its
-    modifiers, attributes, doc comment and ``set_option … in`` / ``open … in`` prefixes."""
-    start = index
-    while True:
-        before = _one_prefix(tokens, start)
-        if before == start:
-            return start
-        start = before
-
-
-def _one_prefix(tokens: tuple[Token, ...], index: int) -> int:
-    start = index
-    while start > 0 and _word(tokens[start - 1]) in _MODIFIERS:
-        start -= 1
-    if start > 0 and _word(tokens[start - 1]) == "in":
-        # `set_option NAME VALUE in` / `open A B in`: Lean's `in` combinator, which scopes
-        # the option or the namespaces to the declaration after it.
-        k = start - 1
-        if k >= 3 and _word(tokens[k - 3]) == "set_option" and tokens[k - 2].kind == "ident":
-            return k - 3
-        j = k - 1
-        while j >= 0 and tokens[j].kind == "ident" and _word(tokens[j]) != "open":
-            j -= 1
-        if j >= 0 and j < k - 1 and _word(tokens[j]) == "open":
-            return j
-        return start
-    if start > 0 and tokens[start - 1].text == "]":
-        depth, k = 0, start - 1
-        while k >= 0:
-            if tokens[k].text in _CLOSE:
-                depth += 1
-            elif tokens[k].text in _OPEN:
-                depth -= 1
-                if depth == 0:
-                    break
-            k -= 1
-        if k >= 0 and tokens[k].text == "@[":
-            start = k
-    # `/-- doc -/ @[simp] theorem …`: the doc comment documents the declaration after it.
-    if start > 0 and tokens[start - 1].kind == "doc" and tokens[start - 1].text == "/--":
-        start -= 1
-    return start
-
-
-def _word(token: Token) -> str:
-    """A keyword as Lean reads it: a name in guillemets is never one."""
-    return "" if token.kind != "ident" or token.escaped else token.text
 
 
 def _top_level_assign(tokens: tuple[Token, ...], start: int, limit: int) -> int | None:

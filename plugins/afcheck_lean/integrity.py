@@ -185,6 +185,11 @@ _SIGNATURE_STARTS = frozenset({
 _TERM_CHAIN = frozenset({"have", "haveI", "let", "letI", "suffices", "show", "obtain"})
 _CLOSERS = frozenset({")", "]", "}", "⟩", "⦄", "!", "?", "ᶜ", "⁻¹", "′"})
 """Symbols that may end a term, so that what follows them may start a command."""
+_MODIFIERS = frozenset({"private", "protected", "noncomputable", "partial", "nonrec", "unsafe"})
+"""Lean's declaration modifiers (``declModifiers``): they belong to the declaration after
+them, never to the header or to the proof before (``private nonrec theorem …``)."""
+_BRACKET_OPEN = ("(", "[", "{", "⟨", "⦃", "@[", "#[", "%[", "![")
+_BRACKET_CLOSE = (")", "]", "}", "⟩", "⦄")
 TARGET_NAMES = frozenset({"afcheck_target"})
 """The name afcheck gives the rebuilt theorem: a body that names it refers to itself."""
 
@@ -364,9 +369,9 @@ class _Rules:
                 return found
             self._track_names(index, token)
             self._track_brackets(index, token)
-            if self.header and token.line_start and _word(token) in ("namespace", "section"):
+            if self.header and token.line_start and word_of(token) in ("namespace", "section"):
                 self.depth += 1
-            elif self.header and token.line_start and _word(token) == "end":
+            elif self.header and token.line_start and word_of(token) == "end":
                 self.depth = max(0, self.depth - 1)
             self._track_signature(token)
         return None
@@ -440,6 +445,12 @@ class _Rules:
 
     def _check_header_word(self, index: int, token: Token, word: str,
                            parts: list[str]) -> Violation | None:
+        if word in ("theorem", "lemma", "example") and not self.term:
+            start = declaration_start(self.tokens, index)
+            if not self._starts_line(start, self.tokens[start]):
+                return self._violation("declaration", f"starts a '{word}' in the middle of a "
+                                       "line, after another command (its proof would be read "
+                                       "as header text): start it on a line of its own", token)
         if word == "attribute":
             return self._check_attributes(index + 1)
         if word == "import":
@@ -770,7 +781,7 @@ class _Rules:
         # declaration named as one of Lean's or Mathlib's own makes a statement that uses the
         # name mean the header's (the audit also checks the names each statement uses).
         prev = self._prev(index)
-        if prev is None or _word(prev) not in _SIGNATURE_STARTS or parts[-1] not in CORE_NAMES:
+        if prev is None or word_of(prev) not in _SIGNATURE_STARTS or parts[-1] not in CORE_NAMES:
             return None
         return self._violation("shadow", f"declares '{token.text}', a name Lean or Mathlib "
                                "already gives a meaning: a statement using it would mean the "
@@ -783,7 +794,7 @@ class _Rules:
         a string or a name in guillemets (so the proof reads to afcheck as it reads to Lean).
         What it stands for goes through the header rules like any term."""
         prev = self._prev(index)
-        if self.statements is None or prev is None or _word(prev) != "local":
+        if self.statements is None or prev is None or word_of(prev) != "local":
             return False
         tokens, k = self.tokens, index + 1
         literals: list[str] = []
@@ -864,7 +875,52 @@ def _fresh_token(literal: str, statements: str) -> bool:
     return all(not ch.isascii() and symbol_char(ch) for ch in literal)
 
 
-def _word(token: Token) -> str:
+def declaration_start(tokens: Sequence[Token], index: int) -> int:
+    """Where the command whose declaration keyword is at ``index`` starts: before its
+    modifiers, attributes, doc comment and ``set_option … in`` / ``open … in`` prefixes."""
+    start = index
+    while True:
+        before = _one_prefix(tokens, start)
+        if before == start:
+            return start
+        start = before
+
+
+def _one_prefix(tokens: Sequence[Token], index: int) -> int:
+    start = index
+    while start > 0 and word_of(tokens[start - 1]) in _MODIFIERS:
+        start -= 1
+    if start > 0 and word_of(tokens[start - 1]) == "in":
+        # `set_option NAME VALUE in` / `open A B in`: Lean's `in` combinator, which scopes
+        # the option or the namespaces to the declaration after it.
+        k = start - 1
+        if k >= 3 and word_of(tokens[k - 3]) == "set_option" and tokens[k - 2].kind == "ident":
+            return k - 3
+        j = k - 1
+        while j >= 0 and tokens[j].kind == "ident" and word_of(tokens[j]) != "open":
+            j -= 1
+        if j >= 0 and j < k - 1 and word_of(tokens[j]) == "open":
+            return j
+        return start
+    if start > 0 and tokens[start - 1].text == "]":
+        depth, k = 0, start - 1
+        while k >= 0:
+            if tokens[k].text in _BRACKET_CLOSE:
+                depth += 1
+            elif tokens[k].text in _BRACKET_OPEN:
+                depth -= 1
+                if depth == 0:
+                    break
+            k -= 1
+        if k >= 0 and tokens[k].text == "@[":
+            start = k
+    # `/-- doc -/ @[simp] theorem …`: the doc comment documents the declaration after it.
+    if start > 0 and tokens[start - 1].kind == "doc" and tokens[start - 1].text == "/--":
+        start -= 1
+    return start
+
+
+def word_of(token: Token) -> str:
     """A keyword as Lean reads it: a name in guillemets is never one."""
     return "" if token.kind != "ident" or token.escaped else token.text
 

@@ -280,6 +280,11 @@ DECLARATION_PREFIXES: tuple[FileCheat, ...] = (
     FileCheat("declaration-prefixes", "protected-noncomputable",
               _header("protected noncomputable theorem cheat : (1 : ℕ) = 2 := by\n  exact?",
                       FALSE + "cheat"), "search-tactic", "modifiers Lean knows"),
+    FileCheat("declaration-prefixes", "theorem-mid-line",
+              _header("def k := 1 theorem cheat : (1 : ℕ) = 2 := by\n  set_option maxHeartbeats 0"
+                      " in\n  decide", FALSE + "cheat"), "declaration",
+              "a theorem after a command on its line: Lean starts it there, so must afcheck",
+              "8:12"),
     FileCheat("declaration-prefixes", "unsafe-theorem",
               _header("unsafe theorem cheat : (1 : ℕ) = 2 := by decide", FALSE + "cheat"),
               "unsafe", "an unsafe declaration is not checked"),
