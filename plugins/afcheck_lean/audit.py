@@ -29,6 +29,7 @@ from afcheck_lean.integrity import (
     declaration_start,
     find_header_violation,
     find_proof_violation,
+    opens_scope,
     word_of,
 )
 from afcheck_lean.settings import DEFAULT_HEADER
@@ -176,10 +177,9 @@ def shadowing(header: str, signatures: list[str]) -> Violation | None:
     tokens = lex(header).tokens
     for index, token in enumerate(tokens):
         word = word_of(token)
-        if token.line_start and word == "namespace" and index + 1 < len(tokens):
-            namespaces.append(tokens[index + 1].text)
-        elif token.line_start and word == "section":
-            namespaces.append("")
+        if opens_scope(tokens, index):
+            named = word == "namespace" and index + 1 < len(tokens)
+            namespaces.append(tokens[index + 1].text if named else "")
         elif token.line_start and word == "end" and namespaces:
             namespaces.pop()
         elif word in _DECLARING and index + 1 < len(tokens) and tokens[index + 1].kind == "ident":
@@ -229,12 +229,10 @@ def _starts_command(tokens: tuple[Token, ...], index: int) -> bool:
 def _open_scopes(tokens: tuple[Token, ...], opened: int) -> int | None:
     """How many namespaces and sections are open after ``tokens`` (``opened`` before them);
     ``None`` when an ``end`` closes one that is not."""
-    for token in tokens:
-        if token.kind != "ident" or token.escaped or not token.line_start:
-            continue
-        if token.text in ("namespace", "section"):
+    for index, token in enumerate(tokens):
+        if opens_scope(tokens, index):
             opened += 1
-        elif token.text == "end":
+        elif token.line_start and word_of(token) == "end":
             opened -= 1
             if opened < 0:
                 return None

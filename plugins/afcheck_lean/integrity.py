@@ -369,7 +369,7 @@ class _Rules:
                 return found
             self._track_names(index, token)
             self._track_brackets(index, token)
-            if self.header and token.line_start and word_of(token) in ("namespace", "section"):
+            if self.header and opens_scope(self.tokens, index):
                 self.depth += 1
             elif self.header and token.line_start and word_of(token) == "end":
                 self.depth = max(0, self.depth - 1)
@@ -918,6 +918,19 @@ def _one_prefix(tokens: Sequence[Token], index: int) -> int:
     if start > 0 and tokens[start - 1].kind == "doc" and tokens[start - 1].text == "/--":
         start -= 1
     return start
+
+
+def opens_scope(tokens: Sequence[Token], index: int) -> bool:
+    """Whether the token at ``index`` opens a namespace or a section: ``namespace``/``section``
+    starting a line, or the ``section`` of ``noncomputable section``."""
+    word = word_of(tokens[index])
+    if word not in ("namespace", "section"):
+        return False
+    if tokens[index].line_start:
+        return True
+    before = tokens[index - 1] if index > 0 else None
+    return (word == "section" and before is not None and before.line_start
+            and word_of(before) == "noncomputable")
 
 
 def word_of(token: Token) -> str:

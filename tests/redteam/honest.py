@@ -82,6 +82,9 @@ HONEST_FILES: tuple[tuple[str, str], ...] = (
     ("sections-and-namespaces", HEADER + "namespace A\nsection\n"
      "theorem t₁ (n : ℕ) : n + 0 = n := by simp\nend\nend A\n\nnamespace B\n"
      "theorem t₂ (n : ℕ) : 0 + n = n := by simp\nend B\n"),
+    ("noncomputable-section", HEADER + "noncomputable section\n\nopen Real\n\n"
+     "theorem t : Real.sqrt 4 = 2 := by\n  rw [show (4 : ℝ) = 2 ^ 2 by norm_num]\n"
+     "  exact Real.sqrt_sq (by norm_num)\n\nend\n"),
     ("private-nonrec-helper", HEADER + "private nonrec theorem aux (x : ℝ) : 0 ≤ x ^ 2 := by\n"
      "  positivity\n\ntheorem t (y : ℝ) : 0 ≤ y ^ 2 + 1 := by\n  have := aux y\n  linarith\n"),
     ("literal-configurations", HEADER + "theorem t (x : ℕ) (h : x = 2) : x + x = 4 := by\n"
