@@ -207,3 +207,24 @@ def test_a_helpers_notation_may_not_be_a_token_the_theorem_reads() -> None:
     # Outside a section it would reach every statement of the file.
     assert audit_text(helper.replace("section\n", "").replace("end\n", "")).rule == \
         "syntax-extension"
+
+
+@pytest.mark.realdata
+def test_the_published_proofs_in_the_unusual_honest_shapes_are_accepted(data_dir: Path) -> None:
+    # Each real file with its theorem inside a namespace, in a noncomputable section, and
+    # behind `set_option … in` on the theorem's line: Lean reads each as the same proof.
+    files = sorted((data_dir / "prover_v2_minif2f").glob("*.lean"))
+    assert len(files) == 221
+    rejected: dict[str, str] = {}
+    for path in files:
+        text = path.read_text(encoding="utf-8").rstrip() + "\n"
+        (declaration,) = split_file(text) or []
+        header, rest = text[: declaration.start], text[declaration.start :]
+        shapes = {"namespace": f"{header}namespace Problem\n\n{rest}\nend Problem\n",
+                  "section": f"{header}noncomputable section\n\n{rest}\nend\n",
+                  "in-prefix": f"{header}set_option maxRecDepth 10000 in {rest}"}
+        for shape, variant in shapes.items():
+            result = audit_text(variant)
+            if not result.accepted:
+                rejected[f"{path.name} ({shape})"] = result.one_line()
+    assert rejected == {}
