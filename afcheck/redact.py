@@ -54,10 +54,29 @@ _MAY_HOLD_SECRET = re.compile(r"://|[=@]|\b(?:sk|pk|rk|hf|gsk|xai|gh[a-z]|github
 text), so the full patterns run only where one may match."""
 
 
+_KNOWN: list[str] = []
+"""Secrets this process holds (an API key, a URL's password), longest first."""
+
+
+def remember_secret(secret: str) -> None:
+    """Mask ``secret`` wherever an output shows it from now on, whatever its shape (a key no
+    pattern knows, a password echoed without its URL). Shorter than 8 characters it is left
+    to the patterns: masking a short word everywhere would mask ordinary text."""
+    if len(secret) >= 8 and secret not in _KNOWN:
+        _KNOWN.append(secret)
+        _KNOWN.sort(key=len, reverse=True)
+
+
 def redact_text(text: str) -> str:
-    """``text`` with URL credentials, secret query parameters, secret options written out,
-    ``Bearer``/``Basic`` credentials and key-like tokens hidden."""
-    if not text or not _MAY_HOLD_SECRET.search(text):
+    """``text`` with the secrets this process holds, URL credentials, secret query
+    parameters, secret options written out, ``Bearer``/``Basic`` credentials and key-like
+    tokens hidden."""
+    if not text:
+        return text
+    for secret in _KNOWN:
+        if secret in text:
+            text = text.replace(secret, MASK)
+    if not _MAY_HOLD_SECRET.search(text):
         return text
     text = _URL_CREDENTIALS.sub(rf"\g<scheme>{MASK}@", text)
     text = _URL_CUT_CREDENTIALS.sub(rf"\g<scheme>{MASK}", text)
