@@ -5,7 +5,9 @@ writes (the terminal, the result files of every reporter, the HTML report, the r
 whatever field a record gains later, its text passes through here on the way out. A key can
 reach an output inside a URL (``http://user:pass@host/v1``, ``…/v1?api-key=…``), as an
 option written out (``api_key=…``), as an ``Authorization`` value a server echoed, or by its
-shape alone (``sk-…``, ``hf_…``); each is replaced by ``***``.
+shape alone (``sk-…``, ``hf_…``); each is replaced by ``***``, and so is every secret the
+process holds (:func:`remember_secret`: an LLM client's key and URL password), whatever its
+shape.
 """
 
 from __future__ import annotations
