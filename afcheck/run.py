@@ -36,7 +36,7 @@ from afcheck.method import (
 from afcheck.options import parse_kv
 from afcheck.plugins import Plugins
 from afcheck.printable import printable
-from afcheck.redact import redact_options
+from afcheck.redact import redact_options, redact_text
 from afcheck.registry import EXECUTOR, METHOD, SUITE_KIND, Kind
 from afcheck.runtime import Components, Runtime, StageTimes
 from afcheck.runtime.cache import Cache
@@ -366,7 +366,7 @@ class Run:
         entry = self.plugins.registry(kind).get(choice.name)
         if entry.model is not None and entry.model.model and not options.get("model"):
             options["model"] = entry.model.model  # the preset's own model
-        shown = [f"{key}={options[key]}" for key in ("model", "base_url", "path")
+        shown = [f"{key}={redact_text(options[key])}" for key in ("model", "base_url", "path")
                  if options.get(key)]
         name = f"{kind.replace('_', ' ')} {choice.name}"
         return f"{name} ({', '.join(shown)})" if shown else name

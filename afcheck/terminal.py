@@ -16,6 +16,7 @@ import pytest
 
 from afcheck.method import next_steps_of
 from afcheck.printable import printable
+from afcheck.redact import redact_text
 
 if TYPE_CHECKING:
     from afcheck.run import Run
@@ -51,7 +52,7 @@ def summary_lines(run: Run, paths: Sequence[str]) -> list[str]:
     lines += run.messages
     if not summary.config.get("gates"):
         lines += next_steps(run, paths)
-    return [printable(line) for line in lines]
+    return [printable(redact_text(line)) for line in lines]
 
 
 def next_steps(run: Run, paths: Sequence[str]) -> list[str]:
@@ -86,6 +87,9 @@ class Terminal:
         self.stopped: str | None = None
         """Why the run stopped early (afcheck's own line), once pytest reported the stop."""
         self.session: pytest.Session | None = None
+        self.afcheck_run: bool | None = None
+        """Whether the session runs afcheck items, once collected (until then, unknown: what
+        is printed before is redacted all the same)."""
 
     def runs_suites(self) -> bool:
         """Whether this pytest session runs afcheck items; any other (a project's own tests,
@@ -98,7 +102,12 @@ class Terminal:
     @pytest.hookimpl(trylast=True)
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         self.session = session
-        cap_failures(self.config, self.runs_suites)  # the terminal reporter exists by now
+        redact_terminal(self.config, lambda: self.afcheck_run is not False)  # the reporter exists
+        cap_failures(self.config, self.runs_suites)
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        self.afcheck_run = self.runs_suites()
 
     @pytest.hookimpl(trylast=True)
     def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
@@ -145,6 +154,27 @@ def _interrupted(config: pytest.Config) -> str:
                   "the same command goes on from there")
     return (f" before any item finished, so no result file is written{cached}; exit status "
             f"{INTERRUPTED_EXIT}")
+
+
+def redact_terminal(config: pytest.Config, applies: Callable[[], bool] = lambda: True) -> None:
+    """Pass everything pytest's terminal writer writes from now on (afcheck's section, the
+    progress line, failure messages, stop lines) through :func:`afcheck.redact.redact_text`:
+    the terminal's boundary, so that no line, whichever field it shows, prints a
+    credential. ``applies`` says whether the session is an afcheck run (a project's own
+    tests keep pytest's output as it is)."""
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is None:
+        return
+    writer = config.get_terminal_writer()
+    if getattr(writer, "_afcheck_redacted", False):
+        return
+    write = writer.write
+
+    def redacted(msg: str, *, flush: bool = False, **markup: bool) -> None:
+        write(redact_text(msg) if applies() else msg, flush=flush, **markup)
+
+    writer.write = redacted  # type: ignore[method-assign]
+    writer._afcheck_redacted = True  # type: ignore[attr-defined]
 
 
 def cap_failures(config: pytest.Config, applies: Callable[[], bool] = lambda: True) -> None:

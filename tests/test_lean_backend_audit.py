@@ -151,7 +151,9 @@ def test_every_cheating_file_of_every_mechanism_is_rejected_by_its_rule(cheat: F
 def test_the_red_team_corpus_has_several_encodings_of_every_mechanism() -> None:
     counts = Counter(c.mechanism for c in MECHANISMS)
     assert set(counts) == {"layout", "guillemets", "interpolation", "evaluation",
-                           "header-meaning", "imports", "positions", "noise"}
+                           "header-meaning", "imports", "positions", "noise", "radix-numerals",
+                           "declaration-prefixes", "configurations", "look-alikes", "shadows",
+                           "printed-answers"}
     assert min(counts.values()) >= 3
     assert len({(c.mechanism, c.name) for c in MECHANISMS}) == len(MECHANISMS)
 
@@ -179,3 +181,50 @@ def test_the_body_is_read_at_its_column_in_the_file() -> None:
 def test_a_quoted_keyword_does_not_split_the_file() -> None:
     text = HEADER + "theorem t : (1 : ℕ) = 1 := by\n  rfl\n«lemma» x : s!\"{1}\" := 1\n"
     assert len(split_file(text) or []) == 1
+
+
+def test_a_declaration_starts_at_its_prefixes_and_its_proof_ends_at_its_scope() -> None:
+    text = (HEADER + "namespace P\n\nset_option maxRecDepth 1000 in private nonrec theorem t "
+            ": (1 : ℕ) = 1 := by\n  rfl\n\nend P\n")
+    (declaration,) = split_file(text) or []
+    assert text[declaration.start :].startswith("set_option maxRecDepth 1000 in private")
+    assert text[declaration.body_start : declaration.proof_end] == " by\n  rfl\n\n"
+    assert text[declaration.proof_end : declaration.end] == "end P\n"
+    assert audit_text(text).accepted
+    # The same `end` with nothing open, or any other command there, is a command after it.
+    closing_nothing = audit_text(text.replace("namespace P\n", ""))
+    assert (closing_nothing.rule, closing_nothing.span) == ("command", "end")
+    after = audit_text(text + "attribute [simp] t\n")
+    assert (after.rule, after.span, after.line) == ("command", "attribute", text.count("\n") + 1)
+
+
+def test_a_helpers_notation_may_not_be_a_token_the_theorem_reads() -> None:
+    helper = (HEADER + "section\nlocal notation \"gold\" => (1 + √5) / 2\n"
+              "lemma h : gold = gold := rfl\nend\n\ntheorem t : {} := h\n")
+    assert audit_text(helper.replace("{}", "(1 + √5) / 2 = (1 + √5) / 2")).accepted
+    # Used by the theorem outside the section, the notation would change how it reads.
+    assert audit_text(helper.replace("{}", "gold = gold")).rule == "syntax-extension"
+    # Outside a section it would reach every statement of the file.
+    assert audit_text(helper.replace("section\n", "").replace("end\n", "")).rule == \
+        "syntax-extension"
+
+
+@pytest.mark.realdata
+def test_the_published_proofs_in_the_unusual_honest_shapes_are_accepted(data_dir: Path) -> None:
+    # Each real file with its theorem inside a namespace, in a noncomputable section, and
+    # behind `set_option … in` on the theorem's line: Lean reads each as the same proof.
+    files = sorted((data_dir / "prover_v2_minif2f").glob("*.lean"))
+    assert len(files) == 221
+    rejected: dict[str, str] = {}
+    for path in files:
+        text = path.read_text(encoding="utf-8").rstrip() + "\n"
+        (declaration,) = split_file(text) or []
+        header, rest = text[: declaration.start], text[declaration.start :]
+        shapes = {"namespace": f"{header}namespace Problem\n\n{rest}\nend Problem\n",
+                  "section": f"{header}noncomputable section\n\n{rest}\nend\n",
+                  "in-prefix": f"{header}set_option maxRecDepth 10000 in {rest}"}
+        for shape, variant in shapes.items():
+            result = audit_text(variant)
+            if not result.accepted:
+                rejected[f"{path.name} ({shape})"] = result.one_line()
+    assert rejected == {}

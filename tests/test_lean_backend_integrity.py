@@ -220,19 +220,21 @@ def test_no_cheating_file_of_any_mechanism_gets_through_the_prover_path(
         permissive: FakeLean) -> None:
     # Each red-team file cut as a prover's task is: its header, afcheck's (false) statement,
     # its body. Lean here accepts everything, so only afcheck's own rules can refuse them. The
-    # one file whose cheat sits in its own theorem's binders is left out: the provers never
-    # check a formaliser's theorem text, only afcheck's statement.
+    # files whose cheat sits in their own theorem's signature (a binder's default value, an
+    # `unsafe` modifier) are left out: the provers never check a formaliser's theorem text,
+    # only afcheck's statement.
     from afcheck_lean.audit import split_file
     from redteam.mechanisms import ALL as MECHANISMS
 
+    in_signature = {"signature-string", "unsafe-theorem"}
     candidates = []
     for cheat in MECHANISMS:
-        if cheat.name == "signature-string":
+        if cheat.name in in_signature:
             continue
         (first, *_) = split_file(cheat.text) or []
         candidates.append(Candidate(FALSE_STATEMENT, cheat.text[: first.start],
                                     cheat.text[first.body_start : first.end]))
     with permissive.pool() as pool:
         checks = verify(pool, candidates)
-    assert len(checks) == len(MECHANISMS) - 1
+    assert len(checks) == len(MECHANISMS) - len(in_signature)
     assert [c.reason for c in checks if c.accepted] == []

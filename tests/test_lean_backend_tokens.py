@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 from afcheck_lean.tokens import hidden_char, lex, line_column, symbol_char
+from hypothesis import given
+from hypothesis import strategies as st
 
 
 def _texts(text: str) -> list[tuple[str, str]]:
@@ -74,3 +76,39 @@ def test_character_classes() -> None:
     assert all(symbol_char(c) for c in "⬝♯⨆⦃⟶≫⇑↥⧸₊𝟙")
     assert not symbol_char("a") and not symbol_char("\u00a0") and not symbol_char("\u2800")
     assert hidden_char("\u200b") and hidden_char("\u3164") and not hidden_char("是")
+
+
+@pytest.mark.parametrize(("text", "tokens"), [
+    # `binNumberFn`, `octalNumberFn`, `hexNumberFn`: the digits of that radix only.
+    ("0b1sorry", [("num", "0b1"), ("ident", "sorry")]),
+    ("0B101", [("num", "0B101")]),
+    ("0o78", [("num", "0o7"), ("num", "8")]),
+    ("0xFFg", [("num", "0xFF"), ("ident", "g")]),
+    ("0x1Fnative_decide", [("num", "0x1F"), ("ident", "native_decide")]),
+    # A radix prefix with no digit is Lean's error: read here as `0` and a name.
+    ("0bsorry", [("num", "0"), ("ident", "bsorry")]),
+    # `decimalNumberFn`: a dot and its digits, then an exponent with an optional sign.
+    ("1.5e10", [("num", "1.5e10")]),
+    ("2e-3admit", [("num", "2e-3"), ("ident", "admit")]),
+    ("2E+7", [("num", "2E+7")]),
+    ("2.foo", [("num", "2."), ("ident", "foo")]),
+    ("3exact", [("num", "3"), ("ident", "exact")]),
+    # Separators only between digits (`_abc` is a name).
+    ("1_000", [("num", "1_000")]),
+    ("1_abc", [("num", "1"), ("ident", "_abc")]),
+])
+def test_numerals_end_where_leans_number_parser_ends_them(
+        text: str, tokens: list[tuple[str, str]]) -> None:
+    assert _texts(text) == tokens
+
+
+_RADIXES = {"b": "01", "o": "01234567", "x": "0123456789abcdefABCDEF"}
+
+
+@given(radix=st.sampled_from(sorted(_RADIXES)), data=st.data())
+def test_a_word_glued_to_a_radix_numeral_is_always_read_as_a_name(
+        radix: str, data: st.DataObject) -> None:
+    digits = data.draw(st.text(_RADIXES[radix], min_size=1, max_size=6))
+    first = data.draw(st.sampled_from([c for c in "ghnsuxyzGHNSXYZ" if c not in _RADIXES[radix]]))
+    word = first + data.draw(st.text("abcdefsorytm_0123456789", max_size=8))
+    assert _texts(f"0{radix}{digits}{word}") == [("num", f"0{radix}{digits}"), ("ident", word)]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from afcheck.redact import redact_options, redact_text
 
 
@@ -30,3 +32,24 @@ def test_a_password_holding_an_at_sign_is_hidden_whole() -> None:
 
     options = {"base_url": "http://user:p@ss-W0rdSecret@10.0.0.5:8000/v1"}
     assert redact_options(options) == {"base_url": "http://***@10.0.0.5:8000/v1"}
+
+
+def test_a_secret_the_process_holds_is_masked_whatever_its_shape() -> None:
+    from afcheck.redact import remember_secret
+
+    assert redact_text("echo: zq9PlainSecretOfNoShape") == "echo: zq9PlainSecretOfNoShape"
+    remember_secret("zq9PlainSecretOfNoShape")
+    remember_secret("short")  # too short to mask everywhere: ordinary words would go too
+    assert redact_text("echo: zq9PlainSecretOfNoShape, short") == "echo: ***, short"
+
+
+def test_an_llm_client_makes_every_output_mask_its_key_and_url_password(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("httpx")
+    from afcheck.llm.http_client import HTTPClient, HTTPSettings
+
+    monkeypatch.setenv("AFCHECK_TEST_KEY", "kq8-EnvKeyOfNoKnownShape")
+    HTTPClient(HTTPSettings(base_url="http://alice:pw8-UrlPassOfNoShape@127.0.0.1:9/v1",
+                            model="m", api_key_env="AFCHECK_TEST_KEY"))
+    assert redact_text("said kq8-EnvKeyOfNoKnownShape and pw8-UrlPassOfNoShape") == (
+        "said *** and ***")

@@ -5,7 +5,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from afcheck.lean.chars import ID_BEGIN_ESCAPE, is_digit, is_id_first, is_id_rest
+from afcheck.lean.chars import (
+    ID_BEGIN_ESCAPE,
+    is_digit,
+    is_id_first,
+    is_id_rest,
+    number_end,
+    radix_value,
+)
 
 
 class ParseError(ValueError):
@@ -175,6 +182,13 @@ def tokenize(text: str) -> list[Token]:
             i += 1
             continue
         if is_digit(ch):
+            value = radix_value(text[i : number_end(text, i)])
+            if value is not None:
+                # `0x10` is the literal 16 to Lean; the parser sees it in decimal.
+                end = number_end(text, i)
+                tokens.append(Token("num", str(value), i, end))
+                i = end
+                continue
             match = _NUMBER.match(text, i)
             assert match is not None
             tokens.append(Token("num", match.group(0), i, match.end()))

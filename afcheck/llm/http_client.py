@@ -39,6 +39,7 @@ from afcheck.llm.records import Completion, Pricing, Prompt, Sampling
 from afcheck.llm.redact import redact, scrub, url_secrets
 from afcheck.llm.retry import Backoff, is_retryable_status, parse_retry_after
 from afcheck.printable import printable
+from afcheck.redact import remember_secret
 
 _SIZE_REFUSAL = re.compile(
     r"max_(?:completion_)?tokens|context[ _-]?(?:length|window|size)|maximum context"
@@ -321,7 +322,12 @@ class HTTPClient:
         secrets: list[str] = [self._key] if self._key else []
         for replica in replicas:
             url = replica.http.base_url
-            secrets += [*url_secrets(url.username, url.password), url.username]
+            credentials = url_secrets(url.username, url.password)
+            for secret in credentials:
+                remember_secret(secret)  # every output of the run masks them too
+            secrets += [*credentials, url.username]
+        if self._key:
+            remember_secret(self._key)
         self._secrets = tuple(secrets)
         self._abort = _Abort(settings.fail_streak, self.where)
         self._notices = _Notices(notice)

@@ -4,9 +4,8 @@ A key can reach a record by three routes: inside a URL (``http://user:sk-…@hos
 ``…/v1?api-key=…``), in an error message a server writes back, or echoed by a model into its
 completion. :func:`redact` replaces what looks like a credential on any of these routes with
 ``***``; a client also scrubs the exact key it holds (:func:`scrub`), which catches a key of a
-shape no pattern knows. The patterns of :func:`afcheck.redact.redact_text` (what run records
-use) apply first; this module adds what a client meets besides: ``Authorization`` values
-echoed back, and more key shapes.
+shape no pattern knows. The patterns are those of :func:`afcheck.redact.redact_text`, the
+redaction every output of a run gets.
 """
 
 from __future__ import annotations
@@ -21,30 +20,12 @@ __all__ = ["MASK", "looks_like_key", "redact", "scrub", "url_secrets"]
 
 MASK = "***"
 
-_QUERY_SECRET = re.compile(
-    r"(?P<name>[?&;](?:api[-_]?key|key|token|access[-_]?token|auth|secret|password|sig)=)"
-    r"(?P<value>[^&#\s]+)",
-    re.I,
-)
-_BEARER = re.compile(r"(?P<name>\b(?:Bearer|Basic)\s+)(?P<value>[A-Za-z0-9._~+/=-]{8,})", re.I)
-_KEY_SHAPES = re.compile(
-    r"\b(?:sk|pk|rk)-[A-Za-z0-9_-]{8,}"  # OpenAI, Anthropic (sk-ant-…), many gateways
-    r"|\bhf_[A-Za-z0-9]{16,}"  # Hugging Face
-    r"|\bgh[pousr]_[A-Za-z0-9]{20,}"  # GitHub
-    r"|\bxai-[A-Za-z0-9]{16,}"
-    r"|\bAIza[0-9A-Za-z_-]{30,}"  # Google
-    r"|\bAKIA[0-9A-Z]{16}\b"  # AWS access key id
-)
-
 
 def redact(text: str) -> str:
-    """``text`` with URL credentials, secret query values and key-shaped words masked."""
-    if not text:
-        return text
-    text = redact_text(text)  # URL credentials (to the last `@`) among them
-    text = _QUERY_SECRET.sub(lambda m: f"{m.group('name')}{MASK}", text)
-    text = _BEARER.sub(lambda m: f"{m.group('name')}{MASK}", text)
-    return _KEY_SHAPES.sub(MASK, text)
+    """``text`` with URL credentials, secret query values and key-shaped words masked: the
+    redaction every output gets (:func:`afcheck.redact.redact_text`), by its client-side
+    name."""
+    return redact_text(text)
 
 
 def scrub(text: str, secrets: tuple[str, ...]) -> str:
@@ -76,7 +57,7 @@ def url_secrets(username: str, password: str) -> tuple[str, ...]:
 
 def looks_like_key(value: str) -> bool:
     """Whether ``value`` is a credential rather than the name of a variable holding one."""
-    if _KEY_SHAPES.search(value):
+    if redact_text(value) != value:
         return True
     if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", value) is None:
         return True

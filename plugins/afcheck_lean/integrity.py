@@ -22,11 +22,12 @@ three) are in :mod:`afcheck_lean.replies` and :mod:`afcheck_lean.verify`; both m
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from afcheck_lean.tokens import Token, lex, line_column
+from afcheck.lean.chars import is_id_first, is_id_rest
+from afcheck_lean.lookalike import looks_latin
+from afcheck_lean.tokens import Token, lex, line_column, symbol_char
 
 STANDARD_AXIOMS = frozenset({"propext", "Classical.choice", "Quot.sound"})
 NATIVE_AXIOMS = frozenset({"Lean.ofReduceBool", "Lean.trustCompiler"})
@@ -74,11 +75,13 @@ _META_WORDS = frozenset({
     "Environment", "dbg_trace", "dbgTrace", "dbgTraceIfShared", "ofReduceBool", "ofReduceNat",
     "reduceBool", "reduceNat", "trustCompiler", "implemented_by", "extern", "csimp",
     "addDeclWithoutChecking", "addDeclCore", "setEnv", "ofKernelEnv",
-    "unsafeIO", "unsafeBaseIO", "unsafeEIO", "runEval", "evalDecl",
+    "unsafeIO", "unsafeBaseIO", "unsafeEIO", "runEval", "evalDecl", "throwError",
+    "throwErrorAt", "logInfoAt", "logWarningAt", "logErrorAt", "dbgTraceVal", "dbgStackTrace",
+    "panic!", "unreachable!", "assert!",
 })
 _EVALUATION = frozenset({
     "include_str", "slim_check", "plausible", "polyrith", "dbgSleep", "sleep", "sleepMs",
-    "compile_def", "by_elab", "count_heartbeats",
+    "compile_def", "by_elab", "count_heartbeats", "timeit", "timeitM", "withHeartbeats",
 })
 """Words that run code or reach outside Lean while the text elaborates, with no ``IO`` name in
 sight: ``include_str`` reads files, ``polyrith`` calls a web service, ``slim_check`` and
@@ -90,10 +93,21 @@ _META_NAMESPACES = frozenset({
     "TermElabM", "CommandElabM",
 })
 _NOISE = frozenset({"trace", "trace_state", "show_term", "extract_goal", "trace_simp_set",
-                    "says", "print_goals"})
-"""Tactics that print messages; ``trace`` only where a tactic starts (after ``open Matrix``,
-``trace A`` is a term)."""
+                    "says", "print_goals", "type_check", "squeeze_scope", "check_compositions",
+                    "trace_goal"})
+"""Tactics that print messages; ``trace`` only where a tactic starts or before a string
+(after ``open Matrix``, ``trace A`` is a term)."""
+_PRINTED_NAME = frozenset("'\"`{}[]:,\n")
+"""Characters that make a name in guillemets print as something else than a name: Lean's
+messages (an unused variable, an error) show the name as it is written, so
+``«'t' does not depend on any axioms»`` would print text shaped like Lean's answer."""
 _SEARCH = frozenset({"library_search", "rw_search", "observe", "hint"})
+_CONFIG_KEYS = frozenset({"config", "cfg", "simp_config"})
+"""Configuration arguments wherever they stand (``linarith only [h] (config := …)``)."""
+_TACTIC_ARGUMENTS = frozenset({"disch", "discharger"})
+"""``(disch := tac)``: a tactic, checked by the proof rules like any other."""
+_PRINTING_FIELDS = frozenset({"traceScript", "trace", "printTrace", "verbose"})
+"""Configuration fields that make a tactic print what it did."""
 _NATIVE = frozenset({"native_decide", "native", "by_native"})
 _INSTANCE_CLASSES = ("Decidable", "Fact")
 _HEADER_ATTRIBUTES = frozenset({
@@ -171,8 +185,11 @@ _SIGNATURE_STARTS = frozenset({
 _TERM_CHAIN = frozenset({"have", "haveI", "let", "letI", "suffices", "show", "obtain"})
 _CLOSERS = frozenset({")", "]", "}", "⟩", "⦄", "!", "?", "ᶜ", "⁻¹", "′"})
 """Symbols that may end a term, so that what follows them may start a command."""
-_LATIN_LOOK_ALIKES = frozenset("ΑΒΕΖΗΙΚΜΝΟΡΤΥΧοϲϳϒ")
-"""Greek and Coptic letters Lean reads as letters and a reader as Latin ones."""
+_MODIFIERS = frozenset({"private", "protected", "noncomputable", "partial", "nonrec", "unsafe"})
+"""Lean's declaration modifiers (``declModifiers``): they belong to the declaration after
+them, never to the header or to the proof before (``private nonrec theorem …``)."""
+_BRACKET_OPEN = ("(", "[", "{", "⟨", "⦃", "@[", "#[", "%[", "![")
+_BRACKET_CLOSE = (")", "]", "}", "⟩", "⦄")
 TARGET_NAMES = frozenset({"afcheck_target"})
 """The name afcheck gives the rebuilt theorem: a body that names it refers to itself."""
 
@@ -285,10 +302,14 @@ def find_proof_violation(body: str, *, allow_native_decide: bool = False,
 
 
 def find_header_violation(header: str, *, allow_native_decide: bool = False,
-                          column: int = 0, term: bool = False) -> Violation | None:
+                          column: int = 0, term: bool = False,
+                          statements: str | None = None) -> Violation | None:
     """The first rule ``header`` breaks, in text order (``column`` as for
     :func:`find_proof_violation`; ``term`` as for :func:`header_violation`: no command can
-    start inside it, so the ``continuation`` rule does not apply)."""
+    start inside it, so the ``continuation`` rule does not apply). ``statements``: the text
+    of every statement the header is for, where known; then a ``local notation`` whose
+    tokens are fresh words or symbols that none of them contains may define a helper's
+    notation (it cannot change how a statement reads)."""
     lexed = lex(header, column)
     if lexed.problems:
         bad = lexed.problems[0]
@@ -297,6 +318,7 @@ def find_header_violation(header: str, *, allow_native_decide: bool = False,
     rules = _Rules(header, lexed.tokens, header=True, allow_native=allow_native_decide,
                    bounds=RESOURCE_BOUNDS)
     rules.term = rules.in_signature = term
+    rules.statements = statements
     return rules.first()
 
 
@@ -317,6 +339,10 @@ class _Rules:
         self.in_signature = False
         """In a header, between a declaration keyword and its top-level ``:=``: the type is
         not complete, so a line there continues it."""
+        self.depth = 0
+        """Namespaces and sections open in a header: a ``local notation`` ends with its."""
+        self.statements: str | None = None
+        """The statements' text, when a header's ``local notation`` may be judged by it."""
 
     def first(self) -> Violation | None:
         block = _tactic_block_column(self.tokens)
@@ -343,6 +369,10 @@ class _Rules:
                 return found
             self._track_names(index, token)
             self._track_brackets(index, token)
+            if self.header and opens_scope(self.tokens, index):
+                self.depth += 1
+            elif self.header and token.line_start and word_of(token) == "end":
+                self.depth = max(0, self.depth - 1)
             self._track_signature(token)
         return None
 
@@ -380,6 +410,10 @@ class _Rules:
         name = token.text
         parts = name.split(".")
         word = name if len(parts) == 1 else ""
+        if token.escaped and any(ch in _PRINTED_NAME for ch in name):
+            return self._violation("noise", "has a name in guillemets holding quotes, braces or "
+                                   "colons, which Lean's messages print as text that could "
+                                   "imitate Lean's answers", token)
         if name in _HOLES or parts[-1] == "sorryAx":
             return self._violation("hole", f"uses {name} (an unproved hole)", token)
         if name in TARGET_NAMES and not self.header:
@@ -387,13 +421,16 @@ class _Rules:
                                    token)
         if word == "set_option":
             return self._check_option(index, token)
+        if word == "notation" and self.depth > 0 and self._fresh_notation(index):
+            return None
         if word in _SYNTAX:
             return self._violation("syntax-extension", f"contains the command '{word}', which "
                                    "runs meta code or changes how text parses", token)
         if word in ("axiom", "axioms"):
             return self._violation("axiom", "declares an axiom", token)
         if self.header:
-            found = self._check_look_alike(token, parts)
+            found = (self._check_look_alike(index, token, parts)
+                     or self._check_shadow(index, token, parts))
             if found is not None or not word:
                 return found or self._check_names(index, token, word, parts)
             return self._check_header_word(index, token, word, parts)
@@ -408,6 +445,12 @@ class _Rules:
 
     def _check_header_word(self, index: int, token: Token, word: str,
                            parts: list[str]) -> Violation | None:
+        if word in ("theorem", "lemma", "example") and not self.term:
+            start = declaration_start(self.tokens, index)
+            if not self._starts_line(start, self.tokens[start]):
+                return self._violation("declaration", f"starts a '{word}' in the middle of a "
+                                       "line, after another command (its proof would be read "
+                                       "as header text): start it on a line of its own", token)
         if word == "attribute":
             return self._check_attributes(index + 1)
         if word == "import":
@@ -440,10 +483,11 @@ class _Rules:
         if parts[-1] in _NATIVE and not self.allow_native:
             return self._violation("native_decide", "uses native evaluation (trusts compiled "
                                    "code; allow with --allow-native-decide)", token)
-        if word in _NOISE and (word != "trace" or self._tactic_position(index)):
+        if word in _NOISE and (word != "trace" or self._tactic_position(index)
+                               or (nxt is not None and nxt.kind == "str")):
             return self._violation("noise", f"prints messages ('{word}'), which could imitate "
                                    "Lean's answers", token)
-        if word.endswith("?") or word in ("library_search", "rw_search"):
+        if "?" in word or word in ("library_search", "rw_search"):
             return self._violation("search-tactic", f"uses a proof-search or suggestion "
                                    f"tactic ('{word}')", token)
         if word in _SEARCH and self._tactic_position(index) and (
@@ -538,9 +582,12 @@ class _Rules:
                 return earlier.column == token.column and earlier.text in _TERM_CHAIN
         return False
 
-    def _check_look_alike(self, token: Token, parts: list[str]) -> Violation | None:
+    def _check_look_alike(self, index: int, token: Token,
+                          parts: list[str]) -> Violation | None:
+        if self._binder(index):
+            return None  # `(hα : 0 < α)`: a bound name stands for nothing else
         for part in parts:
-            if len(part) > 1 and any(_looks_latin(ch) for ch in part):
+            if len(part) > 1 and any(looks_latin(ch) for ch in part):
                 return self._violation("look-alike", f"names '{token.text}' with a letter that "
                                        "looks like a Latin one, so it can pass for another "
                                        "name (Νat for Nat)", token)
@@ -576,6 +623,8 @@ class _Rules:
 
     def _check_symbol(self, index: int, token: Token) -> Violation | None:
         nxt = self._next(index)
+        if token.text == "(" and self._configuration(index):
+            return self._check_configuration(index)
         if token.text == "#" and nxt is not None and nxt.kind == "ident" and not nxt.space_before:
             return self._violation("hash-command", f"contains the command '#{nxt.text}'",
                                    token, nxt)
@@ -591,6 +640,62 @@ class _Rules:
             return self._violation("search-tactic", "uses '?' outside a ?x hole (proof search)",
                                    token)
         return None
+
+    def _configuration(self, index: int) -> bool:
+        # `simp (config := …)`, `linarith (config := …)`, `decide (kernel := true)`: a
+        # tactic's configuration, which Lean elaborates, compiles and *runs* while it
+        # elaborates the proof. `(disch := tac)` is tactic syntax, checked as tactics are.
+        key, assign = self._next(index), self._next(index + 1)
+        if key is None or key.kind != "ident" or assign is None or assign.text != ":=":
+            return False
+        if key.text in _CONFIG_KEYS:
+            return True
+        prev = self._prev(index)
+        return (prev is not None and prev.kind == "ident" and not prev.escaped
+                and key.text not in _TACTIC_ARGUMENTS
+                and (prev.text in _LINE_STARTERS or prev.text.endswith("!")))
+
+    def _check_configuration(self, index: int) -> Violation | None:
+        """A configuration's value must be a literal: numerals, ``true``/``false``, strings,
+        and structure instances ``{ field := literal, … }`` of them. Anything else is a term
+        Lean compiles and runs (``timeit``, a name resolved from the expected type, a
+        function passed as linarith's preprocessor, discharger or oracle)."""
+        end = self._literal_end(index + 3)
+        closing = self.tokens[end] if end < len(self.tokens) else None
+        if closing is not None and closing.text == ")":
+            return None
+        at = closing or self.tokens[-1]
+        return self._violation("configuration", "configures a tactic with something that is "
+                               "not a literal (Lean compiles and runs a configuration while it "
+                               "elaborates the proof; only numerals, true/false, strings and "
+                               "{ field := literal } are allowed)", self.tokens[index], at)
+
+    def _literal_end(self, index: int) -> int:
+        """Just past the literal starting at ``index``, or ``index`` itself where none does."""
+        tokens = self.tokens
+        if index >= len(tokens):
+            return index
+        token = tokens[index]
+        if token.kind in ("num", "str") or (token.kind == "ident" and not token.escaped
+                                            and token.text in ("true", "false")):
+            return index + 1
+        if token.text == "-" and index + 1 < len(tokens) and tokens[index + 1].kind == "num":
+            return index + 2
+        if token.text != "{":
+            return index
+        k = index + 1
+        while k < len(tokens) and tokens[k].text != "}":
+            field, assign = tokens[k], tokens[k + 1] if k + 1 < len(tokens) else None
+            if (field.kind != "ident" or field.text in _PRINTING_FIELDS or assign is None
+                    or assign.text != ":="):
+                return index
+            after = self._literal_end(k + 2)
+            if after == k + 2:
+                return index
+            k = after
+            if k < len(tokens) and tokens[k].text == ",":
+                k += 1
+        return k + 1 if k < len(tokens) else index
 
     def _check_option(self, index: int, token: Token) -> Violation | None:
         name_tok = self._next(index)
@@ -671,6 +776,56 @@ class _Rules:
                                    self.tokens[end - 1])
         return None
 
+    def _check_shadow(self, index: int, token: Token, parts: list[str]) -> Violation | None:
+        # `abbrev Nat := ZMod 1`, inside a namespace or not, `def Cheat.Real.sqrt`: a header
+        # declaration named as one of Lean's or Mathlib's own makes a statement that uses the
+        # name mean the header's (the audit also checks the names each statement uses).
+        prev = self._prev(index)
+        if prev is None or word_of(prev) not in _SIGNATURE_STARTS or parts[-1] not in CORE_NAMES:
+            return None
+        return self._violation("shadow", f"declares '{token.text}', a name Lean or Mathlib "
+                               "already gives a meaning: a statement using it would mean the "
+                               "header's", token)
+
+    def _fresh_notation(self, index: int) -> bool:
+        """``local notation "φ" => …`` in a header whose statements are known, each token of
+        it a fresh word or symbol: none of the statements contains it (so none reads
+        differently), no keyword or tactic afcheck knows, nothing that could start a comment,
+        a string or a name in guillemets (so the proof reads to afcheck as it reads to Lean).
+        What it stands for goes through the header rules like any term."""
+        prev = self._prev(index)
+        if self.statements is None or prev is None or word_of(prev) != "local":
+            return False
+        tokens, k = self.tokens, index + 1
+        literals: list[str] = []
+        while k < len(tokens) and tokens[k].text != "=>":
+            token = tokens[k]
+            if token.kind == "str" and "\\" not in token.text:
+                literals.append(token.text[1:-1].strip())
+            elif token.text == ":" and k + 1 < len(tokens) and tokens[k + 1].kind == "num":
+                k += 1  # a precedence: `notation:65`, `x:65`
+            elif token.kind != "ident":
+                return False
+            k += 1
+        return k < len(tokens) and bool(literals) and all(
+            _fresh_token(literal, self.statements) for literal in literals)
+
+    def _binder(self, index: int) -> bool:
+        """Whether the name at ``index`` is bound right there: in ``(a hα : …)``,
+        ``{x y : …}``, ``∀ hα,``, ``fun hα =>``."""
+        k = index
+        while (k > 0 and self.tokens[k - 1].kind == "ident" and not self.tokens[k - 1].line_start
+               and self.tokens[k - 1].text not in ("fun", "λ")):
+            k -= 1
+        opener = self.tokens[k - 1].text if k > 0 else ""
+        end = index
+        while end + 1 < len(self.tokens) and self.tokens[end + 1].kind == "ident":
+            end += 1
+        after = self.tokens[end + 1].text if end + 1 < len(self.tokens) else ""
+        if opener in ("(", "{", "⦃", "[", "⟨") and after == ":":
+            return True
+        return opener in ("∀", "∃", "∃!", "fun", "λ") and after in (":", ",", "=>")
+
     def _tactic_position(self, index: int) -> bool:
         token = self.tokens[index]
         prev = self._prev(index)
@@ -690,15 +845,97 @@ class _Rules:
                 and self.tokens[index - 1].text in ("add", ","))
 
 
-def _looks_latin(ch: str) -> bool:
-    if ch.isascii():
+CORE_NAMES = frozenset("""
+    Nat Int Real Rat Complex ℕ ℤ ℝ ℚ ℂ NNReal ENNReal EReal Finset Set List Multiset Fin ZMod
+    Polynomial Function Prime Even Odd Prop Type Sort True False Eq Ne And Or Not Iff Exists
+    Bool Decidable Dvd HAdd HMul HPow HSub HDiv Add Mul Sub Div Pow Neg OfNat Nat.Prime
+    abs sqrt exp log sin cos tan arcsin arccos arctan sinh cosh pi π gcd lcm choose factorial
+    floor ceil max min deriv id digits card range sum prod logb rpow dist norm φ σ
+    Icc Ico Ioc Ioo Ici Iic Ioi Iio tsum Tendsto atTop atBot nhds Summable HasSum Continuous
+    Differentiable totient divisors primeFactors padicValNat IsLeast IsGreatest sSup sInf
+    iSup iInf Monotone StrictMono Injective Surjective Bijective Squarefree Coprime
+    """.split())
+"""Names and notations of Lean and Mathlib a statement may use and a header may neither
+declare again (under their own name, or inside a namespace where a statement then reads the
+header's) nor give a notation of its own."""
+_KNOWN_WORDS = (_LINE_STARTERS | _CONTINUATIONS | _NEEDS_ARGUMENT | _DECLARATIONS | _SCOPES
+                | _SYNTAX | _HOLES | _NOISE | _SEARCH | _NATIVE | _EVALUATION | _META_WORDS
+                | TARGET_NAMES | CORE_NAMES
+                | {"set_option", "attribute", "open", "end", "where", "mut"})
+
+
+def _fresh_token(literal: str, statements: str) -> bool:
+    """A notation token that cannot change how afcheck or a statement reads the text."""
+    if not literal or literal in _KNOWN_WORDS or literal in statements:
         return False
-    if ch in _LATIN_LOOK_ALIKES or ch in "\u212a\u212b":  # Kelvin K, Ångström Å
+    if any("\u2100" <= ch <= "\u214f" or "\U0001d400" <= ch <= "\U0001d7ff" for ch in literal):
+        return False  # ℕ ℝ 𝔼 𝓝 …: letter-like symbols are Mathlib's notations
+    if is_id_first(literal[0]) and all(is_id_rest(ch) and ch not in "!?" for ch in literal):
         return True
-    if "\u2100" <= ch <= "\u214f":
-        return False  # ℕ ℤ ℝ ℂ: double-struck letters no reader takes for Latin ones
-    folded = unicodedata.normalize("NFKC", ch)
-    return folded.isascii() and folded.isalpha()
+    return all(not ch.isascii() and symbol_char(ch) for ch in literal)
+
+
+def declaration_start(tokens: Sequence[Token], index: int) -> int:
+    """Where the command whose declaration keyword is at ``index`` starts: before its
+    modifiers, attributes, doc comment and ``set_option … in`` / ``open … in`` prefixes."""
+    start = index
+    while True:
+        before = _one_prefix(tokens, start)
+        if before == start:
+            return start
+        start = before
+
+
+def _one_prefix(tokens: Sequence[Token], index: int) -> int:
+    start = index
+    while start > 0 and word_of(tokens[start - 1]) in _MODIFIERS:
+        start -= 1
+    if start > 0 and word_of(tokens[start - 1]) == "in":
+        # `set_option NAME VALUE in` / `open A B in`: Lean's `in` combinator, which scopes
+        # the option or the namespaces to the declaration after it.
+        k = start - 1
+        if k >= 3 and word_of(tokens[k - 3]) == "set_option" and tokens[k - 2].kind == "ident":
+            return k - 3
+        j = k - 1
+        while j >= 0 and tokens[j].kind == "ident" and word_of(tokens[j]) != "open":
+            j -= 1
+        if j >= 0 and j < k - 1 and word_of(tokens[j]) == "open":
+            return j
+        return start
+    if start > 0 and tokens[start - 1].text == "]":
+        depth, k = 0, start - 1
+        while k >= 0:
+            if tokens[k].text in _BRACKET_CLOSE:
+                depth += 1
+            elif tokens[k].text in _BRACKET_OPEN:
+                depth -= 1
+                if depth == 0:
+                    break
+            k -= 1
+        if k >= 0 and tokens[k].text == "@[":
+            start = k
+    # `/-- doc -/ @[simp] theorem …`: the doc comment documents the declaration after it.
+    if start > 0 and tokens[start - 1].kind == "doc" and tokens[start - 1].text == "/--":
+        start -= 1
+    return start
+
+
+def opens_scope(tokens: Sequence[Token], index: int) -> bool:
+    """Whether the token at ``index`` opens a namespace or a section: ``namespace``/``section``
+    starting a line, or the ``section`` of ``noncomputable section``."""
+    word = word_of(tokens[index])
+    if word not in ("namespace", "section"):
+        return False
+    if tokens[index].line_start:
+        return True
+    before = tokens[index - 1] if index > 0 else None
+    return (word == "section" and before is not None and before.line_start
+            and word_of(before) == "noncomputable")
+
+
+def word_of(token: Token) -> str:
+    """A keyword as Lean reads it: a name in guillemets is never one."""
+    return "" if token.kind != "ident" or token.escaped else token.text
 
 
 def _tactic_column(tokens: Sequence[Token], index: int) -> int:

@@ -23,6 +23,7 @@ from afcheck.lean.chars import (
     is_digit,
     is_id_first,
     is_id_rest,
+    number_end,
 )
 
 
@@ -258,27 +259,9 @@ class _Lexer:
         return True
 
     def _number(self) -> None:
-        text, start, n = self.text, self.i, len(self.text)
-        k = start
-        if text.startswith(("0x", "0X", "0b", "0B", "0o", "0O"), k):
-            k += 2
-            while k < n and (text[k].isascii() and (text[k].isalnum() or text[k] == "_")):
-                k += 1
-        else:
-            while k < n and (is_digit(text[k]) or text[k] == "_"):
-                k += 1
-            if k + 1 < n and text[k] == "." and is_digit(text[k + 1]):
-                k += 1
-                while k < n and is_digit(text[k]):
-                    k += 1
-            if k < n and text[k] in "eE":
-                m = k + 1 + (k + 1 < n and text[k + 1] in "+-")
-                if m < n and is_digit(text[m]):
-                    k = m
-                    while k < n and is_digit(text[k]):
-                        k += 1
-        self.i = k
-        self._emit("num", text[start:k], start)
+        start = self.i
+        self.i = number_end(self.text, start)
+        self._emit("num", self.text[start : self.i], start)
 
     def _raw_string(self) -> bool:
         # r"…" and r#"…"#: no escapes inside, ended by a quote and as many #.

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from afcheck.redact import redact_text
+
 
 def script_json(data: object) -> str:
     """``data`` as JSON that cannot end or comment out its ``<script>`` element.
@@ -18,7 +20,8 @@ def script_json(data: object) -> str:
     ``<``, ``>`` and ``&`` are written as ``\\u003c`` … inside strings (the only place JSON
     can hold them), which ``JSON.parse`` reads back unchanged.
     """
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    # Redacted before `&` is escaped, so that a secret query parameter is still seen as one.
+    text = redact_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
     return (text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
             .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
 

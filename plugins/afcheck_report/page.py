@@ -24,6 +24,7 @@ from importlib import resources
 from typing import Any
 
 import afcheck
+from afcheck.redact import redact_text
 from afcheck_report.embed import script_json
 from afcheck_report.runfile import RunFile, dataset_of, method_label, method_of, unique_labels
 from afcheck_report.view import BrowseTables, MethodView, RunSteps
@@ -72,7 +73,8 @@ def _page(runs: Sequence[RunFile], title: str, raw_outputs: bool, raw_limit: int
                         f"<h2>{escape(view.title)}</h2>{view.render(runs_steps)}"
                         "</section>")
     records = _browser_records(runs, tables, views)
-    raw = [_clip(text, raw_limit) for text in tables.raw.items] if raw_outputs else []
+    raw = ([_clip(redact_text(text), raw_limit) for text in tables.raw.items] if raw_outputs
+           else [])
     blob = {"runs": [run.label for run in runs], "strings": tables.strings.items,
             "steps": records, "raw": bool(raw_outputs)}
     script = _script({method: views(method) for method in methods})
@@ -80,7 +82,10 @@ def _page(runs: Sequence[RunFile], title: str, raw_outputs: bool, raw_limit: int
     csp = (f"default-src 'none'; style-src 'unsafe-inline'; img-src data:; "
            f"script-src 'sha256-{digest}'")
     nav.append('<a href="#steps">Step browser</a>')
-    return "".join([
+    # Everything the page shows passes through the one redaction on its way out (result files
+    # written before afcheck redacted them included); the page's own script, whose hash the
+    # policy above pins, and the packed raw outputs (redacted above) are added after it.
+    shown = "".join([
         "<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8>",
         f'<meta http-equiv="Content-Security-Policy" content="{csp}">',
         '<meta name=viewport content="width=device-width, initial-scale=1">',
@@ -94,9 +99,10 @@ def _page(runs: Sequence[RunFile], title: str, raw_outputs: bool, raw_limit: int
         f"afcheck {escape(afcheck.__version__)} · written "
         f"{escape(time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()))}</footer>",
         f'<script type="application/json" id="afcheck-steps">{script_json(blob)}</script>',
-        f'<script type="application/octet-stream" id="afcheck-raw">{_packed(raw)}</script>',
-        f"<script>{script}</script></body></html>\n",
     ])
+    return (redact_text(shown)
+            + f'<script type="application/octet-stream" id="afcheck-raw">{_packed(raw)}</script>'
+            + f"<script>{script}</script></body></html>\n")
 
 
 def _packed(texts: Sequence[str]) -> str:

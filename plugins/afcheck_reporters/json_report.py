@@ -18,6 +18,7 @@ import afcheck
 from afcheck import json_text
 from afcheck.fileio import atomic_bytes_writer
 from afcheck.method import JsonObject
+from afcheck.redact import redact_text
 from afcheck.summary import RunSummary
 
 VERSION = 1
@@ -33,12 +34,14 @@ class JsonReporter:
         # record and a search of each for surrogates.
         with atomic_bytes_writer(destination) as handle:
             head = _dumps(header(summary))
-            handle.write(json_text.utf8(head[:-1].rstrip() + ',\n "steps": ['))
+            # Every piece passes through the one redaction on its way out: no field, however
+            # new, carries a credential into the file.
+            handle.write(json_text.utf8(redact_text(head[:-1].rstrip() + ',\n "steps": [')))
             texts = summary.record_texts(utf8_safe=False)
             first = True
             while piece := list(itertools.islice(texts, _PIECE)):
-                handle.write(json_text.utf8(("\n  " if first else ",\n  ")
-                                            + ",\n  ".join(piece)))
+                handle.write(json_text.utf8(redact_text(("\n  " if first else ",\n  ")
+                                                        + ",\n  ".join(piece))))
                 first = False
             handle.write(b"\n ]\n}\n")
 

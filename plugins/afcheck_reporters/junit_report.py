@@ -19,6 +19,7 @@ import xml.etree.ElementTree as ET
 
 from afcheck.fileio import write_atomic
 from afcheck.method import ItemResult
+from afcheck.redact import redact_text
 from afcheck.summary import RunSummary
 from afcheck.types import Status
 
@@ -30,7 +31,7 @@ class JunitReporter:
         self.annotations = annotations
 
     def report(self, summary: RunSummary, destination: str) -> None:
-        write_atomic(destination, xml(summary, annotations=self.annotations))
+        write_atomic(destination, redact_text(xml(summary, annotations=self.annotations)))
 
 
 def xml(summary: RunSummary, *, annotations: bool = False) -> str:

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 
 from afcheck.fileio import atomic_writer
 from afcheck.printable import printable
+from afcheck.redact import redact_text
 from afcheck.summary import RunSummary
 from afcheck.types import Status
 
@@ -29,11 +30,14 @@ _MARKDOWN = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
 
 def md(text: str) -> str:
     """``text`` as inert Markdown: one line, controls shown as escapes, HTML escaped, and
-    every character Markdown gives a meaning backslash-escaped."""
-    return _MARKDOWN.sub(r"\\\1", html.escape(printable(text, newlines=False), quote=False))
+    every character Markdown gives a meaning backslash-escaped; redacted before it is
+    escaped (an escaped ``api\\_key=`` is no longer seen as a secret's name)."""
+    return _MARKDOWN.sub(r"\\\1", html.escape(printable(redact_text(text), newlines=False),
+                                              quote=False))
 
 
 def _short(text: str, limit: int = 200) -> str:
+    text = redact_text(text)  # before it is cut, so that no secret is cut out of its shape
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
@@ -101,7 +105,7 @@ class MarkdownReporter:
         self.append = append
 
     def report(self, summary: RunSummary, destination: str) -> None:
-        text = render(summary, self.url) + "\n"
+        text = redact_text(render(summary, self.url)) + "\n"
         if self.append:
             with open(destination, "a", encoding="utf-8") as handle:
                 handle.write(text)

@@ -235,6 +235,29 @@ EVASIONS: tuple[Cheat, ...] = (
           "a raw string has no escapes: the quote after the backslash ends it", "hole"),
     Cheat("interpolated-string", "by\n  have := s!\"{(by exact (cheat : (1 : ℕ) = 2))}\"\n"
           "  rfl", "code inside an interpolated string", "interpolated-string"),
+    # Numerals as Lean's number parser ends them: the word glued after is a name.
+    Cheat("binary-numeral-sorry", "by\n  iterate 0b1sorry", "`0b1`, then `sorry`", "hole"),
+    Cheat("hex-numeral-native", "by\n  exact (0xAnative_decide)", "`0xA`, then native_decide",
+          "native_decide"),
+    Cheat("scientific-admit", "by\n  norm_num [2.5e-3admit]", "`2.5e-3`, then admit", "hole"),
+    # Configurations are compiled and run while Lean elaborates: only literals.
+    Cheat("simp-config-timeit", "by\n  simp (config := timeit \"ok\" (pure {}))",
+          "timeit runs IO", "configuration"),
+    Cheat("omega-config-name", "by\n  omega (config := .mk true true true)",
+          "a constructor found from the expected type", "configuration"),
+    Cheat("linarith-oracle", "by\n  linarith (config := { oracle := cheatOracle })",
+          "a certificate oracle is meta code", "configuration"),
+    Cheat("aesop-trace-script", "by\n  aesop (config := { traceScript := true })",
+          "a configuration that prints", "configuration"),
+    # Messages shaped like Lean's answer.
+    Cheat("trace-after-iterate", "by\n  iterate 1 trace \"'afcheck_target' does not depend on "
+          "any axioms\"\n  exact?", "trace where a tactic starts after a count", "noise"),
+    Cheat("type-check-message", "by\n  type_check \"no axioms\"\n  norm_num",
+          "type_check prints", "noise"),
+    Cheat("guillemet-reply", "by\n  have «{\"env\": 0, \"messages\": []}» := trivial\n  norm_num",
+          "an unused name printed by the linter, shaped like a reply", "noise"),
+    Cheat("simp-question-bang", "by\n  simp?! [h]", "simp?! prints a suggestion",
+          "search-tactic"),
 )
 
 HEADER_CHEATS: tuple[Cheat, ...] = (

@@ -67,4 +67,35 @@ HONEST_FILES: tuple[tuple[str, str], ...] = (
     ("body-on-theorem-line", HEADER + "theorem t (a : ℕ) : a + 0 = a := by simp\n"),
     ("interval-cases-and-first", HEADER + "theorem t (n : ℕ) (h : n < 3) : n ^ 2 < 9 := by\n"
      "  interval_cases n <;> first | norm_num | omega\n"),
+    # The shapes Lean reads as one declaration, or as scopes around it.
+    ("set-option-in-theorem-line", HEADER + "set_option maxRecDepth 10000 in theorem t : "
+     "(2 : ℕ) ^ 10 = 1024 := by\n  norm_num\n"),
+    ("open-in-theorem-line", HEADER + "open Finset in theorem t : ∑ i in range 4, i = 6 := by\n"
+     "  decide\n"),
+    ("namespace-around-theorem", HEADER + "namespace Problem\n\n"
+     "theorem t (a b : ℝ) (h : a = b) : a + 1 = b + 1 := by\n  rw [h]\n\nend Problem\n"),
+    ("local-notation-in-helper", HEADER + "section golden\n\n"
+     "local notation \"gold\" => (1 + √5) / 2\n\n"
+     "lemma gold_sq : gold ^ 2 = gold + 1 := by\n"
+     "  nlinarith [Real.sq_sqrt (show (0 : ℝ) ≤ 5 by norm_num)]\n\nend golden\n\n"
+     "theorem t : ((1 + √5) / 2) ^ 2 = (1 + √5) / 2 + 1 := gold_sq\n"),
+    ("sections-and-namespaces", HEADER + "namespace A\nsection\n"
+     "theorem t₁ (n : ℕ) : n + 0 = n := by simp\nend\nend A\n\nnamespace B\n"
+     "theorem t₂ (n : ℕ) : 0 + n = n := by simp\nend B\n"),
+    ("noncomputable-section", HEADER + "noncomputable section\n\nopen Real\n\n"
+     "theorem t : Real.sqrt 4 = 2 := by\n  rw [show (4 : ℝ) = 2 ^ 2 by norm_num]\n"
+     "  exact Real.sqrt_sq (by norm_num)\n\nend\n"),
+    ("private-nonrec-helper", HEADER + "private nonrec theorem aux (x : ℝ) : 0 ≤ x ^ 2 := by\n"
+     "  positivity\n\ntheorem t (y : ℝ) : 0 ≤ y ^ 2 + 1 := by\n  have := aux y\n  linarith\n"),
+    ("literal-configurations", HEADER + "theorem t (x : ℕ) (h : x = 2) : x + x = 4 := by\n"
+     "  simp (config := { decide := true }) only [h]\n"),
+    ("omega-and-decide-configs", HEADER + "theorem t (n : ℕ) (h : n % 2 = 1) : n ≠ 0 := by\n"
+     "  omega (config := { splitDisjunctions := true })\n"),
+    ("radix-and-scientific-numerals", HEADER + "theorem t : (0x10 : ℕ) + 0b11 + 0o7 = 26 ∧ "
+     "(1.5e1 : ℝ) = 15 := by\n  norm_num\n"),
+    ("greek-binders", HEADER + "theorem t (α ε : ℝ) (hα : 0 < α) (hε : 0 < ε) : "
+     "0 < α * ε := by\n  positivity\n"),
+    ("namespaced-helpers", HEADER + "namespace Problem\n\ndef f (x : ℝ) : ℝ := x ^ 2\n\n"
+     "structure Pt where\n  x : ℝ\n\ndef Pt.sq (p : Pt) : ℝ := f p.x\n\n"
+     "theorem t : Pt.sq ⟨3⟩ = 9 := by\n  norm_num [Pt.sq, f]\n\nend Problem\n"),
 )

@@ -244,5 +244,162 @@ NOISE: tuple[FileCheat, ...] = (
               "metaprogram", "logs a message"),
 )
 
+RADIX_NUMERALS: tuple[FileCheat, ...] = (
+    FileCheat("radix-numerals", "binary-sorry", _proof("by\n  iterate 0b1sorry"), "hole",
+              "Lean's binary numeral stops at the first digit that is not 0 or 1: `sorry` is a "
+              "name of its own", "9:14"),
+    FileCheat("radix-numerals", "hex-native-decide", _proof("by\n  exact (0x1Fnative_decide)"),
+              "native_decide", "`0x1F`, then `native_decide`"),
+    FileCheat("radix-numerals", "octal-set-option",
+              _proof("by\n  iterate 0o7set_option debug.skipKernelTC true in\n  rfl"), "option",
+              "`0o7`, then an option that skips the kernel"),
+    FileCheat("radix-numerals", "binary-command-after", _proof("by\n  simp\n  0b0theorem x : "
+                                                              "(1 : ℕ) = 2 := by simp"),
+              "declaration", "a numeral, then a declaration on the same line"),
+    FileCheat("radix-numerals", "header-axiom", _header("def k := 0b10axiom cheat : (1 : ℕ) = 2",
+                                                        FALSE + "cheat"),
+              "axiom", "an axiom glued to a binary numeral in a header"),
+    FileCheat("radix-numerals", "header-ofnat-instance",
+              _header("def k := 0x2instance : OfNat ℕ 2 := ⟨1⟩", FALSE + "rfl"), "instance",
+              "a numeral instance glued to a hexadecimal numeral"),
+    FileCheat("radix-numerals", "scientific-admit", _proof("by\n  norm_num [1.5e10admit]"),
+              "hole", "a scientific literal ends after its exponent's digits"),
+    FileCheat("radix-numerals", "negative-exponent-sorry", _proof("by\n  simp [2e-3sorry]"),
+              "hole", "`2e-3`, then `sorry`"),
+)
+
+DECLARATION_PREFIXES: tuple[FileCheat, ...] = (
+    FileCheat("declaration-prefixes", "nonrec-heartbeats",
+              _header("nonrec theorem cheat : (1 : ℕ) = 2 := by\n  set_option maxHeartbeats 0 in"
+                      "\n  decide", FALSE + "cheat"), "option",
+              "`nonrec` starts a declaration: its proof is a proof, not header text"),
+    FileCheat("declaration-prefixes", "private-nonrec-command-after",
+              _header("private nonrec theorem cheat : (1 : ℕ) = 2 := by\n  simp\n"
+                      "  erase_aesop_rules [x]", FALSE + "cheat"), "unknown-start",
+              "`private nonrec`: the proof's own rules see the command after it"),
+    FileCheat("declaration-prefixes", "protected-noncomputable",
+              _header("protected noncomputable theorem cheat : (1 : ℕ) = 2 := by\n  exact?",
+                      FALSE + "cheat"), "search-tactic", "modifiers Lean knows"),
+    FileCheat("declaration-prefixes", "theorem-mid-line",
+              _header("def k := 1 theorem cheat : (1 : ℕ) = 2 := by\n  set_option maxHeartbeats 0"
+                      " in\n  decide", FALSE + "cheat"), "declaration",
+              "a theorem after a command on its line: Lean starts it there, so must afcheck",
+              "8:12"),
+    FileCheat("declaration-prefixes", "unsafe-theorem",
+              _header("unsafe theorem cheat : (1 : ℕ) = 2 := by decide", FALSE + "cheat"),
+              "unsafe", "an unsafe declaration is not checked"),
+    FileCheat("declaration-prefixes", "set-option-in-line",
+              _proof("by\n  decide").replace(FALSE, "set_option maxRecDepth 1000 in " + FALSE)
+              + "set_option debug.skipKernelTC true\n", "option",
+              "`set_option … in theorem` on one line, then a command after the proof"),
+    FileCheat("declaration-prefixes", "open-in-line-weaken",
+              HEADER + "open Lean in " + FALSE + "by\n  run_tac pure ()\n", "metaprogram",
+              "`open … in theorem`: the prefix belongs to the declaration and is read"),
+    FileCheat("declaration-prefixes", "namespace-end-then-command",
+              HEADER + "namespace P\n" + FALSE + "by\n  simp\nend P\nattribute [simp] foo\n",
+              "command", "a command after the `end` that closes the theorem's namespace"),
+    FileCheat("declaration-prefixes", "end-closing-nothing",
+              _proof("by\n  simp") + "end\n#exit\n", "command",
+              "an `end` that closes no namespace is a command after the proof"),
+    FileCheat("declaration-prefixes", "end-with-a-command-on-its-line",
+              HEADER + "namespace P\n" + FALSE + "by\n  simp\nend P axiom c : False\n",
+              "command", "an `end` line holds only the name it closes"),
+)
+
+CONFIGURATIONS: tuple[FileCheat, ...] = (
+    FileCheat("configurations", "simp-timeit", _proof("by\n  simp (config := timeit \"ok\" "
+                                                      "(pure {}))"), "configuration",
+              "timeit runs IO while the configuration is evaluated"),
+    FileCheat("configurations", "simp-expected-type-name",
+              _proof("by\n  simp (config := .mk 1 2 3)"), "configuration",
+              "a constructor or function found through the expected type"),
+    FileCheat("configurations", "omega-config-term",
+              _proof("by\n  omega (config := id { splitDisjunctions := true })"),
+              "configuration", "any function applied in a configuration"),
+    FileCheat("configurations", "norm-num-computed-field",
+              _proof("by\n  norm_num (config := { maxSteps := loop 0 })"), "configuration",
+              "a field computed by a function that may never return"),
+    FileCheat("configurations", "aesop-trace-script",
+              _proof("by\n  aesop (config := { traceScript := true })"), "configuration",
+              "a configuration that makes the tactic print"),
+    FileCheat("configurations", "linarith-preprocessor",
+              _proof("by\n  linarith (config := { preprocessors := [cheat] })"), "configuration",
+              "linarith runs its preprocessors (meta code) on the goal"),
+    FileCheat("configurations", "linarith-discharger",
+              _proof("by\n  linarith (config := { discharger := admitGoal })"), "configuration",
+              "the discharger is a tactic program passed as a term"),
+    FileCheat("configurations", "linarith-oracle",
+              _proof("by\n  linarith only [h] (config := { oracle := some cheatOracle })"),
+              "configuration", "a certificate oracle is meta code"),
+    FileCheat("configurations", "field-simp-cfg",
+              _proof("by\n  field_simp (config := Lean.Meta.Simp.neutralConfig)"),
+              "configuration", "a configuration taken from a name"),
+    FileCheat("configurations", "congr-bang",
+              _proof("by\n  congr! (config := { closePost := (dbgSleep 100000 fun _ => true) })"),
+              "configuration", "a field that stalls the checker"),
+    FileCheat("configurations", "simp-all-with",
+              _proof("by\n  simp_all (config := { cfg with decide := true })"), "configuration",
+              "a structure update names a term that is not a literal"),
+    FileCheat("configurations", "new-style-option",
+              _proof("by\n  simp (maxSteps := Nat.succ (dbgSleep 1 fun _ => 1))"),
+              "configuration", "`(name := value)` options are configurations too"),
+)
+
+LOOK_ALIKES: tuple[FileCheat, ...] = (
+    FileCheat("look-alikes", "greek-alpha-nat", _header("abbrev Nαt := Unit",
+                                                        "theorem t (a b : Nαt) : a = b := rfl"),
+              "look-alike", "a Greek alpha in Nat", "8:8"),
+    FileCheat("look-alikes", "greek-tau-nat", _header("abbrev Naτ := Unit",
+                                                      "theorem t (a b : Naτ) : a = b := rfl"),
+              "look-alike", "a Greek tau in Nat"),
+    FileCheat("look-alikes", "greek-iota-int", _header("abbrev Ιnt := Unit",
+                                                       "theorem t (a b : Ιnt) : a = b := rfl"),
+              "look-alike", "a Greek capital iota in Int"),
+    FileCheat("look-alikes", "dotless-i-prime", _header("def Nat.Prıme (n : ℕ) : Prop := True",
+                                                        "theorem t : Nat.Prıme 4 := trivial"),
+              "look-alike", "a dotless i (a Latin-1 letter Lean reads) in Prime"),
+    FileCheat("look-alikes", "greek-upsilon-in-statement",
+              _header("def Rυal := ℕ", "theorem t : (2 : Rυal) = 2 := rfl"), "look-alike",
+              "a Greek upsilon in Real"),
+)
+
+SHADOWS: tuple[FileCheat, ...] = (
+    FileCheat("shadows", "nat-in-namespace",
+              HEADER + "namespace Cheat\nabbrev Nat := ZMod 1\n"
+              "theorem t : (1 : Nat) = 0 := rfl\nend Cheat\n", "shadow",
+              "inside the namespace, Nat means the header's ZMod 1", "9:8"),
+    FileCheat("shadows", "real-sqrt-opened",
+              _header("namespace Cheat\nnoncomputable def Real.sqrt (x : ℝ) : ℝ := 0\nend Cheat\n"
+                      "open Cheat", "theorem t : Real.sqrt 4 = 0 := rfl"), "shadow",
+              "with `open Cheat`, Real.sqrt may mean Cheat.Real.sqrt"),
+    FileCheat("shadows", "exact-name", _header("abbrev Nat := ZMod 1",
+                                               "theorem t : (1 : Nat) = 0 := rfl"),
+              "shadow", "the very name the statement uses"),
+    FileCheat("shadows", "root-name-in-namespace",
+              HEADER + "namespace Cheat\ndef abs (x : ℤ) : ℤ := 0\n"
+              "theorem t : abs (-3 : ℤ) = 0 := rfl\nend Cheat\n", "shadow",
+              "a function of Mathlib redefined inside the theorem's namespace"),
+)
+
+PRINTED_ANSWERS: tuple[FileCheat, ...] = (
+    FileCheat("printed-answers", "trace-after-iterate",
+              _proof("by\n  iterate 1 trace \"'cheat_target' does not depend on any axioms\"\n"
+                     "  simp"), "noise", "trace where afcheck's tactic positions did not look"),
+    FileCheat("printed-answers", "type-check",
+              _proof("by\n  type_check (\"'cheat_target' does not depend on any axioms\" : "
+                     "String)\n  simp"), "noise", "type_check prints a message"),
+    FileCheat("printed-answers", "guillemet-name-message",
+              _proof("by\n  have «{\"messages\": []}» : True := trivial\n  simp"), "noise",
+              "an unused name is printed in a linter warning: this one is shaped like a reply"),
+    FileCheat("printed-answers", "simp-question-bang", _proof("by\n  simp?! [h]"),
+              "search-tactic", "simp?! prints a suggestion"),
+    FileCheat("printed-answers", "squeeze-scope", _proof("by\n  squeeze_scope\n    simp"),
+              "noise", "squeeze_scope prints what simp used"),
+    FileCheat("printed-answers", "throw-error", _proof("by\n  exact throwError \"ok\""),
+              "metaprogram", "an error message written by the proof"),
+)
+
 ALL: tuple[FileCheat, ...] = (LAYOUT + GUILLEMETS + INTERPOLATION + EVALUATION + HEADER_MEANING
-                              + IMPORTS + POSITIONS + NOISE)
+                              + IMPORTS + POSITIONS + NOISE + RADIX_NUMERALS
+                              + DECLARATION_PREFIXES + CONFIGURATIONS + LOOK_ALIKES + SHADOWS
+                              + PRINTED_ANSWERS)
