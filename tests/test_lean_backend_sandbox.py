@@ -186,6 +186,18 @@ def test_required_namespaces_that_cannot_work_are_one_clear_error(tmp_path: Path
         as_mode("maybe")
 
 
+def test_the_missing_sandbox_warning_is_once_per_run_not_per_process(tmp_path: Path) -> None:
+    # The REPLs of one run share a set: one warning. Another run (a fresh set) warns again,
+    # whatever ran before it in the same process.
+    policy = Policy(scratch=tmp_path)
+    for _ in range(2):
+        warning = io.StringIO()
+        run: set[str] = set()
+        for _ in range(3):
+            Sandbox(policy, "auto", bwrap="afcheck-no-such-bwrap", warn=warning, warned=run)
+        assert warning.getvalue().count("afcheck: warning:") == 1
+
+
 @needs_bwrap
 def test_the_child_runs_in_the_directory_asked_for_and_reads_it(tmp_path: Path) -> None:
     # A REPL runs `lake env` in the project: it must start there and read it, not write it.
