@@ -10,6 +10,7 @@ from __future__ import annotations
 import shlex
 import textwrap
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -18,6 +19,7 @@ from afcheck.method import next_steps_of
 from afcheck.printable import printable
 
 if TYPE_CHECKING:
+    from afcheck.method import ItemResult
     from afcheck.run import Run
 
 LOG_FAILURE_LINES = 20
@@ -55,20 +57,40 @@ def summary_lines(run: Run, paths: Sequence[str]) -> list[str]:
 
 
 def next_steps(run: Run, paths: Sequence[str]) -> list[str]:
-    """The next commands each method of the run suggests, with the run's paths."""
+    """The next commands each method of the run suggests for its own items, each with the
+    run's paths that hold that method's suites (another method's suites would not run as
+    printed: the oracle of one is no oracle of another)."""
     from afcheck.catalogue import by_name
 
     assert run.summary is not None
-    where = shlex.join(by_name(paths, run.plugins)) or "SUITE"
     steps: dict[str, str] = {}
+    several = len(run.summary.methods) > 1
     for name in run.summary.methods:
-        for label, command in next_steps_of(run.method(name)).items():
-            steps.setdefault(label, command.replace("{paths}", where))
+        items = [item for item in run.summary.items if item.case.method == name]
+        mine = _paths_of(items, paths, run.summary.rootdir)
+        where = shlex.join(by_name(mine, run.plugins)) or "SUITE"
+        for label, command in next_steps_of(run.method(name), items).items():
+            steps.setdefault(f"{name} {label}" if several else label,
+                             command.replace("{paths}", where))
     if not steps:
         return []
     width = max(len(label) for label in steps) + 1
     return ["next steps:", *(f"  {label + ':':<{width}} {command}"
                              for label, command in steps.items())]
+
+
+def _paths_of(items: Sequence[ItemResult[object]], paths: Sequence[str],
+              rootdir: str) -> list[str]:
+    """The command-line ``paths`` that hold a suite of ``items`` (test ids are relative to
+    ``rootdir``); all of them when none can be told (a run of one method)."""
+    folders = {(Path(rootdir) / item.case.case_id.split("::", 1)[0]).resolve()
+               for item in items}
+    mine = []
+    for path in paths:
+        given = Path(path.split("::", 1)[0]).resolve()
+        if any(folder == given or folder.is_relative_to(given) for folder in folders):
+            mine.append(path)
+    return mine or list(paths)
 
 
 INTERRUPTED_EXIT = int(pytest.ExitCode.INTERRUPTED)
