@@ -122,6 +122,20 @@ class Terminal:
         self.session = session
         cap_failures(self.config, self.runs_suites)  # the terminal reporter exists by now
 
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        """A result file that could not be written is counted in the final line too
+        (``66 passed, 2 skipped, 1 result file not written``), so that the last line of a
+        run whose exit status is 1 for it never reads as if all were well."""
+        from afcheck.pytest_plugin import run_key
+
+        run = self.config.stash.get(run_key, None)
+        if run is None:
+            return
+        unwritten = [Unwritten(m) for m in run.messages if m.startswith("could not write ")]
+        if unwritten:
+            noun = "result file" if len(unwritten) == 1 else "result files"
+            terminalreporter.stats.setdefault(f"{noun} not written", []).extend(unwritten)
+
     @pytest.hookimpl(trylast=True)
     def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
         """A stop afcheck asked for (``pytest.exit("afcheck: …")``) or Ctrl-C: afcheck's own
@@ -147,6 +161,18 @@ class Terminal:
             return
         line = self.stopped + (_interrupted(self.config) if self.stopped == _CTRL_C else "")
         reporter.write_line(printable(line))
+
+
+class Unwritten:
+    """One result file that could not be written, as an entry of the terminal reporter's
+    stats (which other plugins walk as reports: hence an object, not a bare string)."""
+
+    count_towards_summary = True
+    nodeid = ""
+    when = "afcheck"
+
+    def __init__(self, message: str) -> None:
+        self.message = message
 
 
 def _interrupted(config: pytest.Config) -> str:

@@ -143,3 +143,15 @@ def test_a_plain_pytest_run_keeps_every_failure_line(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=300)
     assert sum("test_many.py:5" in line for line in done.stdout.splitlines()) == 30
     assert "more failed items" not in done.stdout
+
+
+def test_a_result_file_not_written_is_in_the_final_line(tmp_path: Path) -> None:
+    # Every case passes, but --json cannot be written (its folder is a file): exit 1, and
+    # the last line says so rather than reading as if all were well.
+    (tmp_path / "afile").write_text("", encoding="utf-8")
+    done = _run("--formaliser", "reference", "--limit", "4", "--json",
+                str(tmp_path / "afile" / "r.json"), cache=tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"could not write json results to {tmp_path}/afile/r.json" in done.stdout
+    last = done.stdout.rstrip().splitlines()[-1]
+    assert "4 passed" in last and "1 result file not written" in last, last
