@@ -94,6 +94,7 @@ def test_a_long_formula_is_read_as_a_formula_not_tried_as_a_path(
     assert status == 0 and record["equivalent"] is True
 
 
+@pytest.mark.heavy
 def test_190_alternating_quantifiers_end_within_the_search_budget(
         capsys: pytest.CaptureFixture[str]) -> None:
     """The finite-model search would expand 2^190 nodes: it is not tried past its size

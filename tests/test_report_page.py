@@ -210,6 +210,7 @@ def test_bidirectional_overrides_are_shown_escaped_as_the_terminal_shows_them(
     assert "So ref\u202eabc." in steps
 
 
+@pytest.mark.heavy
 def test_each_section_names_a_run_by_its_own_methods_formaliser(tmp_path: Path) -> None:
     """A run over a faithfulness suite (formaliser literal) and an nl2fol suite (FOL
     formaliser reference): the NL→FOL section says reference, the faithfulness one literal;
