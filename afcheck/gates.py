@@ -99,12 +99,16 @@ def check_metrics(gates: Iterable[Gate], metrics: Mapping[str, Mapping[str, str]
             continue
         if gate.method is None:
             missing = f"no method of this run has a metric '{gate.metric}'"
+            near = [name for names in metrics.values() for name in names]
         else:
             missing = f"the method '{gate.method}' has no metric '{gate.metric}'"
+            near = list(metrics[gate.method])
+        close = difflib.get_close_matches(gate.metric, sorted(set(near)), n=1)
+        advice = f"; did you mean '{close[0]}'?" if close else ""
         has = "; ".join(f"{method}: {', '.join(names) or 'none'}"
                         for method, names in metrics.items())
         raise UsageError(f"{gate.origin}: {missing}; gates can bound "
-                         f"{has or 'nothing in this run'}")
+                         f"{has or 'nothing in this run'}{advice}")
 
 
 def evaluate(gates: Iterable[Gate], summaries: Mapping[str, MethodSummary]) -> tuple[str, ...]:

@@ -93,6 +93,15 @@ def test_a_misspelt_gate_method_is_refused_before_any_work(
                   ["faithfulness", "nl2fol"])
 
 
+def test_a_misspelt_gate_metric_names_the_nearest_metric() -> None:
+    metrics = {"faithfulness": {"UFLB": "max", "FPR": "max"}, "nl2fol": {"accuracy": "min"}}
+    with pytest.raises(UsageError, match="no method of this run has a metric 'UFBL'; .*; did "
+                                         "you mean 'UFLB'"):
+        check_metrics([parse("UFBL<=0.3")], metrics)
+    with pytest.raises(UsageError, match="did you mean 'accuracy'"):
+        check_metrics([parse("nl2fol.acuracy>=0.5")], metrics, ["faithfulness", "nl2fol"])
+
+
 def test_a_gate_threshold_out_of_range_names_the_gate_once(
         capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(UsageError) as caught:
