@@ -139,10 +139,12 @@ def run(args: list[str], *, own_process: bool = False) -> int:
     specs = all_options(get_plugins())
     flags = frozenset(spec.short for spec in specs if not spec.takes_value)
     args = resolve(args, get_plugins(), flags)  # `afcheck examples`: a shipped suite by name
-    # A misspelt suite, command or option is one line with the nearest name, before any work.
-    check_paths([args[i] for i in places(args, flags)],
-                [*get_plugins().registry(SUITE).names(), *_BUILTIN,
-                 *get_plugins().commands()])
+    # A misspelt suite, command or option is one line with the nearest name, before any work
+    # (under --pyargs the arguments are module names, pytest's to find).
+    if "--pyargs" not in args:
+        check_paths([args[i] for i in places(args, flags)],
+                    [*get_plugins().registry(SUITE).names(), *_BUILTIN,
+                     *get_plugins().commands()])
     pytest_args = defaults(args) + translate(args)
     # A run keeps hundreds of thousands of long-lived objects (items, reports, records):
     # collecting the young generation less often saves a fifth of a large run's own time.
