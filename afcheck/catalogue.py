@@ -41,22 +41,31 @@ def resolve(args: Sequence[str], plugins: Plugins, flags: frozenset[str]) -> lis
 
     ``flags`` are the afcheck options that take no value: after any other option, an
     argument is that option's value and is left alone."""
-    out: list[str] = []
-    previous = ""
+    out = list(args)
     registry = None
-    for arg in args:
-        in_place = not arg.startswith("-") and (
-            not previous.startswith("-") or "=" in previous or previous in flags
-            or previous in _FLAGS)
+    for index in places(args, flags):
+        arg = args[index]
         name = arg.split("::", 1)[0]
-        if in_place and name and not Path(name).exists():
+        if name and not Path(name).exists():
             registry = registry or plugins.registry(SUITE)
             if name in registry.names():
                 folder = plugins.create(SUITE, name)
-                arg = str(folder) + arg[len(name):]
-        out.append(arg)
-        previous = arg
+                out[index] = str(folder) + arg[len(name):]
     return out
+
+
+def places(args: Sequence[str], flags: frozenset[str]) -> list[int]:
+    """The indices of ``args`` in a path's place: not an option, and not the value of an
+    option that takes one (``flags``, as in :func:`resolve`, take none)."""
+    found = []
+    previous = ""
+    for index, arg in enumerate(args):
+        if not arg.startswith("-") and (
+                not previous.startswith("-") or "=" in previous or previous in flags
+                or previous in _FLAGS):
+            found.append(index)
+        previous = arg
+    return found
 
 
 def by_name(paths: Sequence[str], plugins: Plugins) -> list[str]:

@@ -133,10 +133,18 @@ def run(args: list[str], *, own_process: bool = False) -> int:
     if not _paths(args) and "--help" not in args:
         print(USAGE, file=sys.stderr)
         return 4
-    from afcheck.catalogue import resolve
+    from afcheck.catalogue import places, resolve
+    from afcheck.suggest import Spelling, check_paths
 
-    flags = frozenset(spec.short for spec in all_options(get_plugins()) if not spec.takes_value)
+    specs = all_options(get_plugins())
+    flags = frozenset(spec.short for spec in specs if not spec.takes_value)
     args = resolve(args, get_plugins(), flags)  # `afcheck examples`: a shipped suite by name
+    # A misspelt suite, command or option is one line with the nearest name, before any work
+    # (under --pyargs the arguments are module names, pytest's to find).
+    if "--pyargs" not in args:
+        check_paths([args[i] for i in places(args, flags)],
+                    [*get_plugins().registry(SUITE).names(), *_BUILTIN,
+                     *get_plugins().commands()])
     pytest_args = defaults(args) + translate(args)
     # A run keeps hundreds of thousands of long-lived objects (items, reports, records):
     # collecting the young generation less often saves a fifth of a large run's own time.
@@ -157,7 +165,9 @@ def run(args: list[str], *, own_process: bool = False) -> int:
 
     # The session uses the plugins this call already loaded, --plugin modules included.
     hand_over(get_plugins())
-    return int(pytest.main(pytest_args, plugins=[LongLived()] if own_process else []))
+    spelling = Spelling(args, specs)
+    return int(pytest.main(pytest_args,
+                           plugins=[spelling, LongLived()] if own_process else [spelling]))
 
 
 def defaults(args: list[str]) -> list[str]:

@@ -18,10 +18,11 @@ so only new failures fail the run; ``--update-baseline`` writes the current fail
 
 from __future__ import annotations
 
+import difflib
 import json
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,13 +52,15 @@ class Gate:
 
 
 def threshold(value: object, origin: str) -> float:
-    """A gate's threshold: a finite number in [0, 1], else a usage error."""
+    """A gate's threshold: a finite number in [0, 1], else a usage error. ``origin`` is the
+    flag (``--max-uflb``), or the whole gate as given when it already holds the value."""
     try:
         number = float(str(value))
     except ValueError:
         number = math.nan
     if not math.isfinite(number) or not 0.0 <= number <= 1.0:
-        raise UsageError(f"{origin} {value}: a gate's threshold must be a number from 0 to 1")
+        where = origin if origin.endswith(str(value)) else f"{origin} {value}"
+        raise UsageError(f"{where}: a gate's threshold must be a number from 0 to 1")
     return number
 
 
@@ -72,12 +75,21 @@ def parse(text: str) -> Gate:
                 match["method"])
 
 
-def check_metrics(gates: Iterable[Gate], metrics: Mapping[str, Mapping[str, str]]) -> None:
+def check_metrics(gates: Iterable[Gate], metrics: Mapping[str, Mapping[str, str]],
+                  methods: Collection[str] = ()) -> None:
     """Refuse, before any work, a gate over a metric no method of the run has (a misspelt
-    ``uflb``): ``metrics`` are the gate metrics of each method of the run. A gate naming a
-    method with no item in the run is left to :func:`evaluate`, where it fails."""
+    ``uflb``) or over a method no plugin registered (a misspelt ``nl2fo.``, given
+    ``methods``, the registered ones): ``metrics`` are the gate metrics of each method of
+    the run. A gate naming a registered method with no item in the run is left to
+    :func:`evaluate`, where it fails."""
     for gate in gates:
         if gate.method is not None and gate.method not in metrics:
+            if methods and gate.method not in methods:
+                close = difflib.get_close_matches(gate.method, sorted(methods), n=1)
+                advice = f"did you mean '{close[0]}'? " if close else ""
+                raise UsageError(f"{gate.origin}: no method '{gate.method}'; {advice}"
+                                 f"methods: {', '.join(sorted(methods))} "
+                                 "(afcheck list methods)")
             continue  # a method with no item here: the gate fails at the end, never holds
         if gate.method is not None:
             known = gate.metric in metrics[gate.method]
@@ -87,12 +99,16 @@ def check_metrics(gates: Iterable[Gate], metrics: Mapping[str, Mapping[str, str]
             continue
         if gate.method is None:
             missing = f"no method of this run has a metric '{gate.metric}'"
+            near = [name for names in metrics.values() for name in names]
         else:
             missing = f"the method '{gate.method}' has no metric '{gate.metric}'"
+            near = list(metrics[gate.method])
+        close = difflib.get_close_matches(gate.metric, sorted(set(near)), n=1)
+        advice = f"; did you mean '{close[0]}'?" if close else ""
         has = "; ".join(f"{method}: {', '.join(names) or 'none'}"
                         for method, names in metrics.items())
         raise UsageError(f"{gate.origin}: {missing}; gates can bound "
-                         f"{has or 'nothing in this run'}")
+                         f"{has or 'nothing in this run'}{advice}")
 
 
 def evaluate(gates: Iterable[Gate], summaries: Mapping[str, MethodSummary]) -> tuple[str, ...]:

@@ -55,6 +55,12 @@ class JsonLine:
         return not self.problem
 
 
+def json_message(exc: json.JSONDecodeError) -> str:
+    """The decoder's message without the dangling "at" some end with ("Invalid control
+    character at"), for a line that says where itself."""
+    return exc.msg.removesuffix(" at")
+
+
 def read_json_lines(path: Path | str, limits: Limits = LIMITS) -> Iterator[JsonLine]:
     """Each non-blank line of the file at ``path``. ``OSError`` when it cannot be opened."""
     with open(path, "rb") as handle:
@@ -104,7 +110,8 @@ def decode_line(location: Location, raw: bytes, limits: Limits = LIMITS) -> Json
     try:
         return JsonLine(location, json.loads(text))
     except json.JSONDecodeError as exc:
-        return JsonLine(location, problem=f"not JSON ({exc.msg} at column {exc.colno}); "
+        return JsonLine(location, problem=f"not JSON ({json_message(exc)} at column "
+                        f"{exc.colno}); "
                         "write one JSON value a line")
     except (ValueError, RecursionError) as exc:  # a number of 5,000 digits; a deep value
         return JsonLine(location, problem=f"not readable JSON ({exc}); fix the record")
@@ -168,8 +175,8 @@ def read_json_document(path: Path | str, limits: Limits = DOCUMENT) -> JsonLine:
     try:
         return JsonLine(Location(where, 1), json.loads(text))
     except json.JSONDecodeError as exc:
-        return JsonLine(Location(where, exc.lineno), problem=f"not valid JSON ({exc.msg} at "
-                        f"column {exc.colno})")
+        return JsonLine(Location(where, exc.lineno),
+                        problem=f"not valid JSON ({json_message(exc)} at column {exc.colno})")
     except (ValueError, RecursionError) as exc:  # a number of 5,000 digits
         return JsonLine(Location(where, 1), problem=f"not readable JSON ({exc})")
 

@@ -284,12 +284,20 @@ def declared(method: object, attribute: str, of: type[V]) -> dict[str, V]:
 
     :class:`~afcheck.errors.AfcheckError` (one line naming the method) when a value is not
     an ``of``: a plugin's mistake is found where it is read, not later as a traceback."""
+    return _checked(method, attribute, getattr(method, attribute, None), of)
+
+
+def _checked(method: object, attribute: str, declaration: object, of: type[V]) -> dict[str, V]:
+    """``declaration`` as a new dict of name → ``of``; one line naming the method if not."""
     from afcheck.errors import AfcheckError
 
-    found = dict(getattr(method, attribute, None) or {})
+    name = getattr(method, "name", type(method).__name__)
+    if declaration is not None and not isinstance(declaration, Mapping):
+        raise AfcheckError(f"method {name!r} declares {attribute} = {declaration!r}; "
+                           "expected a mapping")
+    found = dict(declaration or {})
     for key, value in found.items():
         if not isinstance(value, of):
-            name = getattr(method, "name", type(method).__name__)
             raise AfcheckError(f"method {name!r} declares {attribute}[{key!r}] = {value!r}; "
                                f"expected a {of.__name__}")
     return found
@@ -302,11 +310,20 @@ def settings_of(method: object) -> Mapping[str, type]:
     return declared(method, "settings", type)
 
 
-def next_steps_of(method: object) -> Mapping[str, str]:
+def next_steps_of(method: object,
+                  items: Sequence[ItemResult[object]] = ()) -> Mapping[str, str]:
     """What to run after a first run of a method (optional ``next_steps``): a short label
-    (``"oracle run"``) → a command with ``{paths}`` where the run's paths go. The end of a run
-    without gates prints them, so that the first run says where to go from there."""
-    return declared(method, "next_steps", str)
+    (``"oracle run"``) → a command with ``{paths}`` where the paths of the run's suites of
+    this method go. The end of a run without gates prints them, so that the first run says
+    where to go from there; each must work as printed on the suites it is printed for.
+
+    ``next_steps`` is that mapping, or, for steps that depend on the suites at hand (an
+    oracle that only some suites' data can feed), a callable given the method's ``items`` of
+    the run that returns it."""
+    declaration = getattr(method, "next_steps", None)
+    if callable(declaration):
+        declaration = declaration(items)
+    return _checked(method, "next_steps", declaration, str)
 
 
 AnyMethod = Method[object, object]

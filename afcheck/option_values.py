@@ -9,8 +9,9 @@ option and what it takes, never a traceback from ``int()`` or a limit that means
 
 from __future__ import annotations
 
+import argparse
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from afcheck.errors import UsageError
 
@@ -57,3 +58,21 @@ def _number(raw: str) -> float:
         return float(raw)
     except ValueError:
         return math.nan
+
+
+def whole_number(minimum: int) -> Callable[[str], int]:
+    """An argparse ``type`` for a count of at least ``minimum``: ``--limit -1`` is refused by
+    the parser, naming the option, instead of running nothing."""
+
+    def read(text: str) -> int:
+        wrong = argparse.ArgumentTypeError(
+            f"expects a whole number of {minimum} or more, not {text!r}")
+        try:
+            value = int(text)
+        except ValueError:
+            raise wrong from None
+        if value < minimum:
+            raise wrong
+        return value
+
+    return read

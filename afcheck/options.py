@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from afcheck.errors import UsageError
+from afcheck.option_values import whole_number
 from afcheck.registry import Kind
 
 PREFIX = "--afcheck-"
@@ -77,10 +78,10 @@ def component_options(kinds: Sequence[Kind[object]]) -> tuple[OptionSpec, ...]:
 
 
 CORE_OPTIONS: tuple[OptionSpec, ...] = (
-    _opt("steps and perturbation", "limit", type=int, metavar="N",
+    _opt("steps and perturbation", "limit", type=whole_number(1), metavar="N",
          help="collect at most N records per suite: the items its data holds (a step, a "
          "sentence, a chain, a pair), before a method parametrises them"),
-    _opt("outputs", "failure-lines", type=int, metavar="N",
+    _opt("outputs", "failure-lines", type=whole_number(0), metavar="N",
          help="print at most N failed items in the failure summary, then how many more and "
          "where the full list is (default: all on a terminal, 20 in a log; 0: none)"),
     _opt("gates and baseline", "gate", action="append", default=[], metavar="[METHOD.]METRIC<=X",
@@ -94,7 +95,7 @@ CORE_OPTIONS: tuple[OptionSpec, ...] = (
          help="result cache folder (default: the user cache dir, or AFCHECK_CACHE_DIR)"),
     _opt("cache and execution", "no-cache", action="store_true",
          help="neither read nor write the result cache"),
-    _opt("cache and execution", "chunk-size", type=int, default=256, metavar="N",
+    _opt("cache and execution", "chunk-size", type=whole_number(1), default=256, metavar="N",
          help="items sent to a backend per call; each finished chunk is cached (default 256)"),
     _opt("cache and execution", "budget", action="append", default=[],
          metavar="METHOD.STAGE.KEY=VALUE",

@@ -334,7 +334,8 @@ class Run:
         # method's metric is valid, and fails at the end (nothing was evaluated).
         methods = dict.fromkeys([*(case.method for case in cases),
                                  *(bad.case.method for bad in unreadable)])
-        gating.check_metrics(self._gates, {name: self.method(name).gates for name in methods})
+        gating.check_metrics(self._gates, {name: self.method(name).gates for name in methods},
+                             self.plugins.registry(METHOD).names())
         if build:
             self._open_cache()  # a damaged cache stops the run here, before any item reports
         baseline = self.option("baseline")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import shlex
 import textwrap
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -19,6 +20,7 @@ from afcheck.printable import printable
 from afcheck.redact import redact_text
 
 if TYPE_CHECKING:
+    from afcheck.method import ItemResult
     from afcheck.run import Run
 
 LOG_FAILURE_LINES = 20
@@ -56,20 +58,40 @@ def summary_lines(run: Run, paths: Sequence[str]) -> list[str]:
 
 
 def next_steps(run: Run, paths: Sequence[str]) -> list[str]:
-    """The next commands each method of the run suggests, with the run's paths."""
+    """The next commands each method of the run suggests for its own items, each with the
+    run's paths that hold that method's suites (another method's suites would not run as
+    printed: the oracle of one is no oracle of another)."""
     from afcheck.catalogue import by_name
 
     assert run.summary is not None
-    where = shlex.join(by_name(paths, run.plugins)) or "SUITE"
     steps: dict[str, str] = {}
+    several = len(run.summary.methods) > 1
     for name in run.summary.methods:
-        for label, command in next_steps_of(run.method(name)).items():
-            steps.setdefault(label, command.replace("{paths}", where))
+        items = [item for item in run.summary.items if item.case.method == name]
+        mine = _paths_of(items, paths, run.summary.rootdir)
+        where = shlex.join(by_name(mine, run.plugins)) or "SUITE"
+        for label, command in next_steps_of(run.method(name), items).items():
+            steps.setdefault(f"{name} {label}" if several else label,
+                             command.replace("{paths}", where))
     if not steps:
         return []
     width = max(len(label) for label in steps) + 1
     return ["next steps:", *(f"  {label + ':':<{width}} {command}"
                              for label, command in steps.items())]
+
+
+def _paths_of(items: Sequence[ItemResult[object]], paths: Sequence[str],
+              rootdir: str) -> list[str]:
+    """The command-line ``paths`` that hold a suite of ``items`` (test ids are relative to
+    ``rootdir``); all of them when none can be told (a run of one method)."""
+    folders = {(Path(rootdir) / item.case.case_id.split("::", 1)[0]).resolve()
+               for item in items}
+    mine = []
+    for path in paths:
+        given = Path(path.split("::", 1)[0]).resolve()
+        if any(folder == given or folder.is_relative_to(given) for folder in folders):
+            mine.append(path)
+    return mine or list(paths)
 
 
 INTERRUPTED_EXIT = int(pytest.ExitCode.INTERRUPTED)
@@ -109,6 +131,20 @@ class Terminal:
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         self.afcheck_run = self.runs_suites()
 
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        """A result file that could not be written is counted in the final line too
+        (``66 passed, 2 skipped, 1 result file not written``), so that the last line of a
+        run whose exit status is 1 for it never reads as if all were well."""
+        from afcheck.pytest_plugin import run_key
+
+        run = self.config.stash.get(run_key, None)
+        if run is None:
+            return
+        unwritten = [Unwritten(m) for m in run.messages if m.startswith("could not write ")]
+        if unwritten:
+            noun = "result file" if len(unwritten) == 1 else "result files"
+            terminalreporter.stats.setdefault(f"{noun} not written", []).extend(unwritten)
+
     @pytest.hookimpl(trylast=True)
     def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
         """A stop afcheck asked for (``pytest.exit("afcheck: …")``) or Ctrl-C: afcheck's own
@@ -134,6 +170,18 @@ class Terminal:
             return
         line = self.stopped + (_interrupted(self.config) if self.stopped == _CTRL_C else "")
         reporter.write_line(printable(line))
+
+
+class Unwritten:
+    """One result file that could not be written, as an entry of the terminal reporter's
+    stats (which other plugins walk as reports: hence an object, not a bare string)."""
+
+    count_towards_summary = True
+    nodeid = ""
+    when = "afcheck"
+
+    def __init__(self, message: str) -> None:
+        self.message = message
 
 
 def _interrupted(config: pytest.Config) -> str:

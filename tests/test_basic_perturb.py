@@ -78,6 +78,7 @@ DEEP = {
 
 
 @pytest.mark.parametrize("name", sorted(DEEP))
+@pytest.mark.heavy
 def test_deeply_nested_text_is_perturbed_not_a_recursion_error(
     name: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

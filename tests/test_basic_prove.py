@@ -48,6 +48,7 @@ def theorem(body: str) -> str:
     ],
     ids=["parens", "sum", "negations", "coercions", "digits", "exponent", "square", "bare"],
 )
+@pytest.mark.heavy
 def test_hostile_statements_are_one_line_exit_2(
     text: str, needle: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -74,6 +74,7 @@ def _comparable(path: Path) -> dict[str, object]:
     return doc
 
 
+@pytest.mark.heavy
 def test_resume_after_sigkill_equals_an_uninterrupted_run(tmp_path: Path) -> None:
     write_suite(tmp_path, "demo", ROWS, ARITH)
     env = {**os.environ, "PYTHONPATH": str(TEST_PLUGINS)}

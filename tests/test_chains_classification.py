@@ -65,6 +65,7 @@ def test_fewer_chains_give_fewer_items_per_type(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("prover_name", ["z3-fol", "eprover"])
+@pytest.mark.heavy
 def test_rule_translation_classifies_every_type_right(tmp_path: Path, prover_name: str) -> None:
     if prover_name == "eprover" and find_eprover() is None:
         pytest.skip("E is not installed")

@@ -66,6 +66,7 @@ def test_sentences_outside_the_grammar_are_refused_by_name(sentence: str) -> Non
 
 
 @pytest.mark.realdata
+@pytest.mark.heavy
 def test_every_released_sentence_translates_and_gold_labels_reproduce(data_dir: Path) -> None:
     from afcheck_chains.formalise import FolChains, RuleFormaliser
     from afcheck_chains.loaders import load_logic_llm

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import chains_data
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "suites" / "chains-examples"
@@ -40,12 +41,14 @@ def test_examples_suite_runs_and_writes_each_chain(tmp_path: Path) -> None:
                                                        "fixed": 0}
 
 
+@pytest.mark.heavy
 def test_collect_only_lists_the_items() -> None:
     done = afcheck(str(EXAMPLES), "--co", "-q")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "chains-examples::t2-stray-rule" in done.stdout
 
 
+@pytest.mark.heavy
 def test_a_wrong_expected_class_fails_and_a_gate_decides(tmp_path: Path) -> None:
     suite = tmp_path / "mine"
     suite.mkdir()
@@ -78,6 +81,7 @@ def test_a_wrong_expected_class_fails_and_a_gate_decides(tmp_path: Path) -> None
     assert held.returncode == 1 and "analysis_failure_rate" in held.stdout + held.stderr
 
 
+@pytest.mark.heavy
 def test_classification_suite_from_a_users_prontoqa_copy(tmp_path: Path) -> None:
     (tmp_path / "prontoqa").mkdir()
     chains_data.write(tmp_path / "prontoqa" / "dev.json", 8)
@@ -137,6 +141,7 @@ def _suite(folder: Path, rows: list[dict[str, object]]) -> Path:
     return folder
 
 
+@pytest.mark.heavy
 def test_a_step_over_the_prove_budget_is_its_own_outcome(tmp_path: Path) -> None:
     alone = _suite(tmp_path / "alone", [FAST])
     both = _suite(tmp_path / "both", [FAST, SLOW])
@@ -159,6 +164,7 @@ def test_a_step_over_the_prove_budget_is_its_own_outcome(tmp_path: Path) -> None
     assert data["config"]["budgets"]["chains"]["prove"]["seconds"] == 0.5
 
 
+@pytest.mark.heavy
 def test_the_prove_budget_and_the_provers_own_limit_are_not_both_given(tmp_path: Path
                                                                        ) -> None:
     suite = _suite(tmp_path / "s", [FAST])
@@ -174,6 +180,7 @@ def test_the_prove_budget_and_the_provers_own_limit_are_not_both_given(tmp_path:
     assert same.returncode == 0, same.stdout + same.stderr
 
 
+@pytest.mark.heavy
 def test_a_budget_for_a_stage_chains_has_not_lists_those_it_has() -> None:
     done = afcheck(str(EXAMPLES), "--no-cache", "--budget", "chains.nosuch.seconds=1")
     assert done.returncode != 0
@@ -182,6 +189,7 @@ def test_a_budget_for_a_stage_chains_has_not_lists_those_it_has() -> None:
             ) in done.stdout + done.stderr
 
 
+@pytest.mark.heavy
 def test_a_formula_over_the_translate_budget_leaves_its_chain_undecided(tmp_path: Path
                                                                          ) -> None:
     atoms = " ∧ ".join(f"Red(a{i})" for i in range(40))

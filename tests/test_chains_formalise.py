@@ -91,6 +91,7 @@ def test_folio_reference_premises_print_and_run_in_e(data_dir: Path) -> None:
 
 @pytest.mark.realdata
 @pytest.mark.parametrize("dataset", ["prontoqa", "proofwriter"])
+@pytest.mark.heavy
 def test_rules_trees_read_as_their_text_parses_on_the_dev_sets(data_dir: Path,
                                                                 dataset: str) -> None:
     """``rules`` passes its trees along so the chain is not parsed back from the text it

@@ -38,6 +38,7 @@ def _suite(tmp_path: Path) -> Path:
     return suite
 
 
+@pytest.mark.heavy
 def test_run_retries_an_unparsable_answer_then_accepts(tmp_path: Path) -> None:
     suite = _suite(tmp_path)
     broken = _answer(PREMISES[:2] + ["Jompus(max"], ["Yumpus(max)", "Sour(max)"])
@@ -129,6 +130,7 @@ def test_a_budget_on_the_rules_formaliser_is_one_line(tmp_path: Path) -> None:
     assert "Traceback" not in text
 
 
+@pytest.mark.heavy
 def test_a_stalled_chain_request_is_undecided_and_the_other_chain_decided(
         tmp_path: Path) -> None:
     # The second chain's requests never get an answer: each of its three attempts is

@@ -112,6 +112,7 @@ ENDLESS = ("∀x ¬Lt(x, x)", "∀x ∀y ∀z ((Lt(x, y) ∧ Lt(y, z)) → Lt(x,
 """A strict order without a largest element: only infinite models, which z3 cannot build."""
 
 
+@pytest.mark.heavy
 def test_prover_limits_leave_items_undecided_not_unknown() -> None:
     prover = make_fol_prover("z3-fol", {"timeout_ms": "300"})
     step_limit = chain("step", ("Ann is quiet.",), answer=T, label=T,

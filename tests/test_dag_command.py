@@ -294,6 +294,7 @@ def test_real_server_completes_and_reports_failures_one_per_line(
 
 
 @pytest.mark.realdata
+@pytest.mark.heavy
 def test_all_gsm8k_chains_go_out_in_one_run(data_dir: Path, tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch,
                                            capsys: pytest.CaptureFixture[str]) -> None:

@@ -36,6 +36,7 @@ def test_json_reports_decision_alignment_and_obligations(tmp_path: Path) -> None
     assert record["failed_obligation"]["verdict"] == "refuted"
 
 
+@pytest.mark.heavy
 def test_text_output_and_another_criterion(tmp_path: Path) -> None:
     ref, cand = tmp_path / "ref.lean", tmp_path / "cand.lean"
     ref.write_text(REF, encoding="utf-8")
@@ -69,6 +70,7 @@ def test_beq_plus_without_lean_fails_in_one_line(tmp_path: Path) -> None:
     assert done.stderr.strip().count("\n") == 0
 
 
+@pytest.mark.heavy
 def test_a_thousand_binders_are_aligned_without_recursion(tmp_path: Path) -> None:
     """The alignment search is iterative: 1,000 flat binders of one type, which reached
     Python's recursion limit before, are decided (and the search stops as capped)."""
@@ -109,6 +111,7 @@ def test_an_unknown_criterion_lists_the_known_criteria() -> None:
     assert "Known criteria: beq-plus, logical, sae, syntactic" in done.stderr
 
 
+@pytest.mark.heavy
 def test_the_pair_limit_stops_a_criterion_that_hangs() -> None:
     import os
 

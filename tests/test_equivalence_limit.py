@@ -63,6 +63,7 @@ def batches(log: Path) -> list[list[str]]:
     return [json.loads(line)[1] for line in log.read_text().splitlines()]
 
 
+@pytest.mark.heavy
 def test_a_hanging_pair_alone_is_stopped_the_rest_decided_in_batches(
         tmp_path: Path, no_child_left: Callable[[], None]) -> None:
     limit, log = limit_of(tmp_path, Budget(seconds=3))
@@ -137,6 +138,7 @@ def test_one_pool_serves_every_chunk_and_each_worker_builds_once(
 
 
 @pytest.mark.parametrize("count", [1, 5, 20])
+@pytest.mark.heavy
 def test_batches_spread_over_the_workers_and_stay_at_most_batch(tmp_path: Path,
                                                                  count: int) -> None:
     limit, log = limit_of(tmp_path, Budget(seconds=60), jobs=2)
@@ -150,6 +152,7 @@ def test_batches_spread_over_the_workers_and_stay_at_most_batch(tmp_path: Path,
     assert max(sizes) == min(BATCH, -(-count // 2))
 
 
+@pytest.mark.heavy
 def test_a_pool_that_cannot_start_leaves_its_pairs_inconclusive_and_starts_again(
         tmp_path: Path, no_child_left: Callable[[], None]) -> None:
     from refused_processes import NoProcesses
@@ -252,6 +255,7 @@ if sys.argv[1] == "killed":
 
 
 @pytest.mark.parametrize("ending", ["exits", "killed"])
+@pytest.mark.heavy
 def test_no_worker_outlives_the_process_that_used_the_limit(ending: str) -> None:
     # A cluster actor unpickles its own limit, which the run never closes: its pool must go
     # with the actor's process.

@@ -109,6 +109,7 @@ prover = "smt"
 """
 
 
+@pytest.mark.heavy
 def test_a_suite_runs_end_to_end(tmp_path: Path) -> None:
     pytest.importorskip("z3")
     suite = tmp_path / "tiny"
@@ -161,6 +162,7 @@ def formalised_suite(tmp_path: Path, rows: list[object]) -> Path:
     return suite
 
 
+@pytest.mark.heavy
 def test_items_without_a_candidate_are_formalised_by_the_chosen_formaliser(
         tmp_path: Path) -> None:
     pytest.importorskip("z3")
@@ -184,6 +186,7 @@ def test_items_without_a_candidate_are_formalised_by_the_chosen_formaliser(
     assert steps["unreadable"]["candidate"] is None
 
 
+@pytest.mark.heavy
 def test_a_pair_past_its_time_limit_is_inconclusive_and_the_rest_are_decided(
         tmp_path: Path) -> None:
     """With a wall-clock budget per pair, a criterion that never answers for one pair has
@@ -220,6 +223,7 @@ def test_a_pair_past_its_time_limit_is_inconclusive_and_the_rest_are_decided(
     assert asked == [["hangs"]]
 
 
+@pytest.mark.heavy
 def test_the_pair_limit_is_on_by_default_and_keeps_only_decisions_in_the_cache(
         tmp_path: Path) -> None:
     """No --budget: the run records the default pair limit and decides in workers it stops;
@@ -321,6 +325,7 @@ def test_a_formalise_budget_reaches_the_formaliser_and_one_without_refuses_it() 
         runtime.budgeted(FORMALISER, Choice.of("literal"), "equivalence", "formalise")
 
 
+@pytest.mark.heavy
 def test_a_stalled_formaliser_request_leaves_its_pair_inconclusive_and_uncached(
         tmp_path: Path) -> None:
     # The second pair's request never gets an answer: the budget stops it after 0.5 s (not

@@ -795,6 +795,7 @@ def z3_verdict(z3: Any, theorem: Theorem) -> tuple[str, str]:
     return check(), check(z3.Not(goal))
 
 
+@pytest.mark.heavy
 def test_z3_confirms_every_statement() -> None:
     z3 = pytest.importorskip("z3")
     decided = 0
@@ -812,6 +813,7 @@ def test_z3_confirms_every_statement() -> None:
 # ------------------------------------------------------------------------------ smt prover
 
 
+@pytest.mark.heavy
 def test_smt_prover_never_contradicts_the_reference_statements() -> None:
     from afcheck.plugins import get_plugins
 

@@ -24,6 +24,7 @@ def run(tmp_path: Path, *extra: str) -> dict[str, object]:
     return doc
 
 
+@pytest.mark.heavy
 def test_warnings_are_recorded_per_side_and_counted_apart(tmp_path: Path,
                                                           capsys: pytest.CaptureFixture[str]
                                                           ) -> None:
@@ -47,6 +48,7 @@ def test_warnings_are_recorded_per_side_and_counted_apart(tmp_path: Path,
     assert all("detect" not in s["timings"] for s in plain["steps"])  # type: ignore[union-attr]
 
 
+@pytest.mark.heavy
 def test_detectors_are_listed_and_chosen_by_name(tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["list", "detectors"]) == 0

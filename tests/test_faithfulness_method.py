@@ -44,6 +44,7 @@ def afcheck(*args: str) -> subprocess.CompletedProcess[str]:
                           text=True, timeout=300, cwd=ROOT)
 
 
+@pytest.mark.heavy
 def test_a_statement_over_the_prove_budget_is_its_own_outcome_and_never_cached(
         tmp_path: Path) -> None:
     suite, out, cache = _suite(tmp_path / "s"), tmp_path / "r.json", tmp_path / "cache"
@@ -103,11 +104,13 @@ def _hanging_model_run(tmp_path: Path, kind: str, stage: str) -> int:
     return fake.completions
 
 
+@pytest.mark.heavy
 def test_a_formalise_budget_is_the_whole_request_of_an_llm_formaliser(tmp_path: Path) -> None:
     # both sides of both steps, one attempt each
     assert _hanging_model_run(tmp_path, "formaliser", "formalise") == 4
 
 
+@pytest.mark.heavy
 def test_a_perturb_budget_is_the_whole_request_of_an_llm_perturber(tmp_path: Path) -> None:
     # one request a step, one attempt each; a step stopped there has no perturbation
     assert _hanging_model_run(tmp_path, "perturber", "perturb") == 2

@@ -94,6 +94,7 @@ def test_a_long_formula_is_read_as_a_formula_not_tried_as_a_path(
     assert status == 0 and record["equivalent"] is True
 
 
+@pytest.mark.heavy
 def test_190_alternating_quantifiers_end_within_the_search_budget(
         capsys: pytest.CaptureFixture[str]) -> None:
     """The finite-model search would expand 2^190 nodes: it is not tried past its size
@@ -107,3 +108,17 @@ def test_190_alternating_quantifiers_end_within_the_search_budget(
     assert record["distance"] is None
     assert str(record["distance_skipped"]).startswith("over budget: tree edit distance on ")
     assert status in (0, 1, 3)
+
+
+def test_without_a_language_the_formulas_choose_it(capsys: pytest.CaptureFixture[str]) -> None:
+    # FOLIO-style predicates are no predicates of Tarski's World: the open vocabulary reads
+    # them, with FOLIO's theory.
+    status, out = run_json(capsys, "∀x (Dog(x) → Animal(x))", "¬∃y (Dog(y) ∧ ¬Animal(y))")
+    assert status == 0 and out["equivalent"] is True and out["theory"] == "none"
+    # Tarski's World's own predicates keep its analytic theory.
+    status, out = run_json(capsys, "Smaller(a, b)", "Larger(b, a)")
+    assert status == 0 and out["theory"] == "analytic"
+    # Any other error is the formula's own, in the language that found it.
+    assert fol_command(["equiv", "∀x (Cube(x) → Small(x)", "Cube(a)"]) == 1
+    out_text = capsys.readouterr().out
+    assert out_text.startswith("A is not a sentence of tarski:") and "never closed" in out_text

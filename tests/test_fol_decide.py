@@ -152,6 +152,7 @@ def _records_fast_and_fresh(pairs: list[tuple[Item, str]],
     pytest.param(1, marks=pytest.mark.slow, id="all"),
     pytest.param(7, id="every-seventh"),
 ])
+@pytest.mark.heavy
 def test_the_shortcuts_change_no_record_of_the_labelled_set(
         every: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every record (decision, theory, steps, counter-model) of the 374 labelled candidates

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from afcheck_fol.decide import Candidate, decide
 from afcheck_fol.labels import LABELS, label_of, load_labels
 from afcheck_fol.language import TARSKI
@@ -13,6 +14,7 @@ from afcheck_fol.suite import load_jsonl
 SUITE = Path(__file__).resolve().parent.parent / "suites" / "tarski"
 
 
+@pytest.mark.heavy
 def test_the_evaluator_agrees_with_every_hand_label() -> None:
     items = {item.id: item for item in load_jsonl(SUITE / "sentences.jsonl", TARSKI).items}
     labelled, errors = load_labels(SUITE / "labelled.jsonl")

@@ -76,6 +76,7 @@ def test_a_run_judges_each_item_and_writes_the_metrics(suite: Path, tmp_path: Pa
     assert (overall["aligned_correct"], overall["aligned_accuracy"]) == (2, 0.5)
 
 
+@pytest.mark.heavy
 def test_theory_option_and_gate(suite: Path) -> None:
     done = afcheck(str(suite), "--no-cache", "--nl2fol-theory", "none", "-k", "t1")
     assert done.returncode == 1 and "not equivalent to any gold under theory none" in done.stdout
@@ -86,6 +87,7 @@ def test_theory_option_and_gate(suite: Path) -> None:
     assert wrong.returncode != 0 and "klingon" in wrong.stdout + wrong.stderr
 
 
+@pytest.mark.heavy
 def test_reference_formaliser_and_the_result_cache(suite: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     first = afcheck(str(suite), "--fol-formaliser", "reference", "--cache-dir", str(cache),
@@ -100,6 +102,7 @@ def test_reference_formaliser_and_the_result_cache(suite: Path, tmp_path: Path) 
     assert strip == [{k: v for k, v in s.items() if k not in ("seconds",)} for s in b["steps"]]
 
 
+@pytest.mark.heavy
 def test_shipped_tarski_suite_passes_with_its_golds() -> None:
     done = afcheck(str(ROOT / "suites" / "tarski"), "--no-cache", "-q")
     assert done.returncode == 0, done.stdout + done.stderr
@@ -107,6 +110,7 @@ def test_shipped_tarski_suite_passes_with_its_golds() -> None:
 
 
 @pytest.mark.realdata
+@pytest.mark.heavy
 def test_folio_suite_reports_rejected_golds_by_class(data_dir: Path) -> None:
     done = afcheck(str(ROOT / "suites" / "folio-nl2fol"), "--no-cache", "-q",
                    env={"AFCHECK_DATA_DIR": str(data_dir)})
@@ -141,6 +145,7 @@ def test_seed_prompt_against_a_real_local_server(llm_server_url: str, tmp_path: 
         assert step["output"] or step["error"]
 
 
+@pytest.mark.heavy
 def test_a_bad_suite_option_is_one_line(suite: Path) -> None:
     manifest = suite / "suite.toml"
     manifest.write_text(manifest.read_text(encoding="utf-8") + 'rlimit = "lots"\n',
@@ -230,6 +235,7 @@ def test_folio_validation_suite_judges_premises_and_conclusions(tmp_path: Path) 
     assert "folio/folio-validation.jsonl" in missing.stdout + missing.stderr
 
 
+@pytest.mark.heavy
 def test_the_vocabulary_option_is_checked(tmp_path: Path) -> None:
     folder = tmp_path / "vocab"
     folder.mkdir()
@@ -262,6 +268,7 @@ def test_shipped_open_vocabulary_examples_show_exact_and_aligned(tmp_path: Path)
     assert steps["football/p3"]["aligned_decision"] == "not-equivalent"
     assert steps["football/p3"]["aligned"]["alignment"]["constants"] == [
         {"from": "bayern_munich", "to": "bayernMunich"}]
+@pytest.mark.heavy
 def test_an_unknown_theory_in_the_suite_names_the_suite_not_an_option(suite: Path) -> None:
     manifest = suite / "suite.toml"
     manifest.write_text(manifest.read_text(encoding="utf-8") + 'theory = "klingon"\n',
@@ -305,6 +312,7 @@ def test_a_formalise_budget_reaches_the_llm_fol_formalisers_as_their_deadline() 
         budgeted("nl2fol.formalise.memory_mb=512", "llm", server)
 
 
+@pytest.mark.heavy
 def test_a_stalled_formaliser_request_is_stopped_and_the_other_items_decided(
         tmp_path: Path) -> None:
     # One sentence's request never gets an answer: 30 s an attempt and 4 retries would hold

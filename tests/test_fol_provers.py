@@ -309,6 +309,7 @@ def test_a_kernel_that_refuses_pidfds_gets_the_same_answers(
 
 
 @pytest.mark.skipif(find_eprover() is None, reason="E is not installed")
+@pytest.mark.heavy
 def test_without_pidfds_a_process_that_closes_its_output_still_meets_the_wall_clock(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # One of the two calls (whichever makes the directory first: mkdir is atomic, the two

@@ -147,6 +147,7 @@ def _zss_distance(left, right) -> int:  # type: ignore[no-untyped-def]
     return int(zss.simple_distance(as_zss(tree(left)), as_zss(tree(right))))
 
 
+@pytest.mark.heavy
 def test_distances_are_those_of_zss() -> None:
     """The distance is Zhang–Shasha's as ``zss.simple_distance`` computes it, on any pair."""
     from hypothesis import given, settings

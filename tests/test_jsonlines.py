@@ -242,3 +242,12 @@ def test_records_the_c_decoder_may_not_judge_are_read_the_careful_way(tmp_path: 
                                              {"s": "ok"}]
     assert read[2].problem == "not UTF-8 (byte 0xff); save the file as UTF-8"
     assert read[3].problem.startswith("nested more than 3 levels deep")
+
+
+def test_a_control_character_is_named_once_with_its_column(tmp_path: Path) -> None:
+    # The decoder's own message ends in "at"; the line says where itself, once.
+    path = tmp_path / "steps.jsonl"
+    path.write_bytes(b'{"step": "a\tb"}\n')
+    (line,) = list(read_json_lines(path))
+    assert line.problem == ("not JSON (Invalid control character at column 12); write one "
+                            "JSON value a line")

@@ -27,6 +27,7 @@ def _ok(statement: str, header: str = "", key: str = "k") -> Formalisation:
                          statement=statement, header=header)
 
 
+@pytest.mark.heavy
 def test_statements_lean_rejects_become_tc_fail_with_the_first_error(fake: FakeLean) -> None:
     records = [
         _ok("theorem good : (2 : ℕ) + 2 = 4 := by sorry"),
@@ -43,6 +44,7 @@ def test_statements_lean_rejects_become_tc_fail_with_the_first_error(fake: FakeL
     assert bad.statement == records[1].statement and bad.key == "k"
 
 
+@pytest.mark.heavy
 def test_positions_are_counted_inside_the_statement_not_the_header(fake: FakeLean) -> None:
     record = _ok("theorem bad (x : ℝ) : x + y = 1 := by sorry",
                  header="import Mathlib.Tactic\nopen Real\n\nnamespace Foo")
@@ -76,6 +78,7 @@ def test_a_malformed_statement_is_tc_fail_without_asking_lean(fake: FakeLean) ->
     assert "no theorem" in checked.reason
 
 
+@pytest.mark.heavy
 def test_a_check_that_did_not_happen_is_not_a_pass(fake: FakeLean) -> None:
     good = _ok("theorem good : (2 : ℕ) + 2 = 4 := by sorry", key="good")
     slow = _ok("theorem good : (2 : ℕ) + 2 = 4 := by sorry", header="-- fake:timeout",
@@ -88,6 +91,7 @@ def test_a_check_that_did_not_happen_is_not_a_pass(fake: FakeLean) -> None:
     assert checked_slow.transient and not checked_good.transient
 
 
+@pytest.mark.heavy
 def test_a_check_past_its_statement_budget_is_stopped_and_the_others_checked(
         fake: FakeLean) -> None:
     # The pool would give the stalled command 10 s; the statement's budget stops it at 0.5 s,
@@ -109,6 +113,7 @@ def test_a_check_past_its_statement_budget_is_stopped_and_the_others_checked(
                                       "checking")
 
 
+@pytest.mark.heavy
 def test_a_slow_check_passes_without_a_budget_and_is_stopped_under_one(fake: FakeLean) -> None:
     slow = _ok("theorem good : (2 : ℕ) + 2 = 4 := by sorry", header="-- fake:slow")
     with _Checking(fake) as checker:
@@ -122,6 +127,7 @@ def test_a_slow_check_passes_without_a_budget_and_is_stopped_under_one(fake: Fak
     assert stopped.reason.startswith("not type-checked: Lean timed out after 0.2s")
 
 
+@pytest.mark.heavy
 def test_the_factory_carries_the_statement_budget_to_the_checker(fake: FakeLean) -> None:
     from afcheck.errors import UsageError
     from afcheck.plugins import get_plugins
@@ -144,6 +150,7 @@ def test_the_factory_carries_the_statement_budget_to_the_checker(fake: FakeLean)
         get_plugins().create("checker", "lean", {**options, "statement_s": "-1"})
 
 
+@pytest.mark.heavy
 def test_a_crash_is_recorded_per_command_once_lean_has_answered(fake: FakeLean) -> None:
     good = _ok("theorem good : (2 : ℕ) + 2 = 4 := by sorry", key="good")
     crashes = [_ok("theorem good : (2 : ℕ) + 2 = 4 := by sorry", header="-- fake:crash",
@@ -156,6 +163,7 @@ def test_a_crash_is_recorded_per_command_once_lean_has_answered(fake: FakeLean) 
                for c in checked[1:])
 
 
+@pytest.mark.heavy
 def test_the_run_stops_in_one_line_when_every_command_fails(fake: FakeLean) -> None:
     crashes = [_ok("theorem good : (2 : ℕ) + 2 = 4 := by sorry", header="-- fake:crash",
                    key=f"crash{i}") for i in range(6)]
@@ -170,6 +178,7 @@ def test_the_run_stops_in_one_line_when_every_command_fails(fake: FakeLean) -> N
     assert len(sent) == 3, "the commands after the breaker tripped must not be run"
 
 
+@pytest.mark.heavy
 def test_the_run_stops_when_the_pool_header_does_not_elaborate(fake: FakeLean) -> None:
     record = _ok("theorem good : (2 : ℕ) + 2 = 4 := by sorry")
     with _Checking(fake, header="import Mathlb") as checker, \
@@ -196,6 +205,7 @@ def test_a_header_that_runs_code_is_never_sent_to_lean(fake: FakeLean) -> None:
     assert fake.requests() == []
 
 
+@pytest.mark.heavy
 def test_the_header_cannot_lift_afcheck_heartbeat_bound(fake: FakeLean) -> None:
     record = _ok("theorem good : (2 : ℕ) + 2 = 4 := by sorry",
                  header="set_option maxHeartbeats 0\nopen Real\n"
@@ -221,6 +231,7 @@ class _Checking:
         self.checker.close()
 
 
+@pytest.mark.heavy
 def test_the_run_stops_when_no_repl_can_start(fake: FakeLean) -> None:
     records = [_ok("theorem good : (2 : ℕ) + 2 = 4 := by sorry", key=f"k{i}") for i in range(4)]
     header = "import Mathlib\nopen BigOperators Real Nat Topology Rat\n-- fake:crash"
@@ -232,6 +243,7 @@ def test_the_run_stops_when_no_repl_can_start(fake: FakeLean) -> None:
     assert len(starts) == 1, "after the first failed start, the other commands must not run"
 
 
+@pytest.mark.heavy
 def test_a_run_whose_checker_cannot_start_stops_in_one_line(
         fake: FakeLean, arith: pytest.Pytester) -> None:
     from conftest import write_suite
@@ -253,6 +265,7 @@ def test_a_run_whose_checker_cannot_start_stops_in_one_line(
     assert "passed" not in result.outlines[-1]
 
 
+@pytest.mark.heavy
 def test_a_faithfulness_run_stops_a_stalled_check_at_its_budget(fake: FakeLean,
                                                                  tmp_path: Path) -> None:
     # --budget faithfulness.check.seconds reaches the checker through the run: the stalled

@@ -72,6 +72,7 @@ def test_extraction_takes_the_last_lean4_block_and_only_its_proof_body() -> None
     assert body.strip() == "by\n  linarith"
 
 
+@pytest.mark.heavy
 def test_pass_at_k_accepts_a_verified_sample_among_bad_ones(fake: FakeLean,
                                                            judge: ProcessJudge) -> None:
     model = _Model([CHEAT, GOOD])
@@ -142,6 +143,7 @@ def test_a_changed_statement_is_caught_whatever_its_layout(theirs: str) -> None:
         proof_body(f"```lean4\n{theirs}\n```", split_statement(SYSTEM))
 
 
+@pytest.mark.heavy
 def test_the_run_stops_in_one_line_when_lean_cannot_start(fake: FakeLean) -> None:
     from afcheck_lean.pool import LeanUnavailable
 
@@ -152,6 +154,7 @@ def test_the_run_stops_in_one_line_when_lean_cannot_start(fake: FakeLean) -> Non
     prover.close()
 
 
+@pytest.mark.heavy
 def test_a_sample_whose_check_timed_out_leaves_a_transient_verdict(fake: FakeLean) -> None:
     prover = DeepSeekProver(fake.pool(timeout_s=0.3), _Model([GOOD]), negate_for_tests, k=1)
     (stopped,) = prover.prove([ProofTask("k", SYSTEM, header="-- fake:timeout")])
@@ -165,6 +168,7 @@ WRONG_PROOF = "```lean4\ntheorem sys (a b : ℝ) (h₀ : a + b = 10) (h₁ : a -
               "  simp\n```"
 
 
+@pytest.mark.heavy
 def test_a_statement_whose_checks_exceed_its_budget_is_stopped_and_the_others_decided(
         fake: FakeLean, judge: ProcessJudge) -> None:
     # The slow statement's first sample takes 0.4 s to check, more than its 0.3 s: it is
@@ -182,6 +186,7 @@ def test_a_statement_whose_checks_exceed_its_budget_is_stopped_and_the_others_de
     assert sum("fake:slow" in c for c in fake.commands()) == 1
 
 
+@pytest.mark.heavy
 def test_without_a_budget_the_slow_statement_is_proved(fake: FakeLean,
                                                        judge: ProcessJudge) -> None:
     prover = DeepSeekProver(fake.pool(), _Model([WRONG_PROOF, GOOD]), negate_for_tests, k=2,

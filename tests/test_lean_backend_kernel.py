@@ -87,6 +87,7 @@ def _check(fake: FakeLean, statement: str, body: str, header: str = "") -> tuple
     return check.accepted, check.reason
 
 
+@pytest.mark.heavy
 def test_an_honest_proof_passes_the_replay_and_the_statement_comparison(fake: FakeLean) -> None:
     accepted, reason = _check(fake, STATEMENT, HONEST)
     assert accepted, reason
@@ -101,6 +102,7 @@ def test_an_honest_proof_passes_the_replay_and_the_statement_comparison(fake: Fa
         "#afcheck_type afcheck_reference")
 
 
+@pytest.mark.heavy
 def test_clean_axioms_but_a_declaration_the_kernel_rejects_is_refused(fake: FakeLean) -> None:
     accepted, reason = _check(fake, STATEMENT, KERNEL_REJECTS)
     assert not accepted
@@ -108,12 +110,14 @@ def test_clean_axioms_but_a_declaration_the_kernel_rejects_is_refused(fake: Fake
                              "(kernel) declaration type mismatch")
 
 
+@pytest.mark.heavy
 def test_a_header_that_changes_what_the_statement_names_is_refused(fake: FakeLean) -> None:
     accepted, reason = _check(fake, SQRT_STATEMENT, "by norm_num", header="export Real (sqrt)")
     assert not accepted
     assert "differs from afcheck's statement elaborated in a clean environment" in reason
 
 
+@pytest.mark.heavy
 def test_axioms_outside_the_permitted_list_are_refused_with_kernel_checks_on(
         fake: FakeLean) -> None:
     accepted, reason = _check(fake, STATEMENT, "by\n  exact uses_cheat_axiom")

@@ -106,6 +106,7 @@ def test_a_timeout_or_a_lasting_server_error_is_never_a_pass(server: FakeKimina)
     assert "3 snippets (sorry 1, timeout_error 1, server_error 1)" in pool.summary()
 
 
+@pytest.mark.heavy
 def test_server_errors_are_retried(server: FakeKimina) -> None:
     server.fail_requests = 1
     pool = _pool(server.url, retries=2)
@@ -179,6 +180,7 @@ def test_options_are_checked_in_one_line() -> None:
         parse_kimina({"url": "http://h:1", "kimina_key_env": "NO_SUCH_VARIABLE_X"}, "checker")
 
 
+@pytest.mark.heavy
 def test_a_run_with_the_kimina_checker_ends_with_its_summary(server: FakeKimina) -> None:
     import subprocess
     import sys

@@ -59,6 +59,7 @@ def test_doctor_names_what_is_missing(fake: FakeLean, capsys: pytest.CaptureFixt
     assert "MISSING Mathlib" in out and "afcheck lean setup" in out
 
 
+@pytest.mark.heavy
 def test_doctor_smoke_check_runs_a_real_protocol_exchange(
         fake: FakeLean, capsys: pytest.CaptureFixture[str]) -> None:
     settings = fake.settings
@@ -71,6 +72,7 @@ def test_doctor_smoke_check_runs_a_real_protocol_exchange(
     assert any("norm_num" in c for c in fake.commands())
 
 
+@pytest.mark.heavy
 def test_a_repl_the_sandbox_stops_is_one_line_that_names_the_way_out(
         fake: FakeLean, capsys: pytest.CaptureFixture[str]) -> None:
     from afcheck_lean.sandbox import probe

@@ -23,6 +23,7 @@ def _imports(fake: FakeLean) -> list[str]:
     return [c for c in fake.commands() if c.startswith(HEADER_PREFIX)]
 
 
+@pytest.mark.heavy
 def test_header_is_imported_once_per_repl_and_reused(fake: FakeLean) -> None:
     with fake.pool() as pool:
         results = pool.run([OK, OK, OK])
@@ -33,6 +34,7 @@ def test_header_is_imported_once_per_repl_and_reused(fake: FakeLean) -> None:
     assert len(base) == 3 and {r["env"] for r in base} == {0}
 
 
+@pytest.mark.heavy
 def test_results_come_back_in_input_order_with_several_workers(fake: FakeLean) -> None:
     commands = [OK, "theorem afcheck_target (x : ℝ) : x + y = 1 :=\nby sorry\n"] * 3
     with fake.pool(workers=2) as pool:
@@ -42,6 +44,7 @@ def test_results_come_back_in_input_order_with_several_workers(fake: FakeLean) -
     assert len(_imports(fake)) == 2
 
 
+@pytest.mark.heavy
 def test_repl_is_restarted_after_max_commands(fake: FakeLean) -> None:
     with fake.pool(max_commands=2) as pool:
         pool.run([OK] * 5)
@@ -50,6 +53,7 @@ def test_repl_is_restarted_after_max_commands(fake: FakeLean) -> None:
     assert len(_imports(fake)) == 3
 
 
+@pytest.mark.heavy
 def test_timeout_is_a_failure_and_the_next_command_gets_a_fresh_repl(fake: FakeLean) -> None:
     with fake.pool(timeout_s=0.5) as pool:
         slow, after = pool.run(["-- fake:timeout\n" + OK, OK])
@@ -59,6 +63,7 @@ def test_timeout_is_a_failure_and_the_next_command_gets_a_fresh_repl(fake: FakeL
     assert len({r["pid"] for r in fake.requests()}) == 2
 
 
+@pytest.mark.heavy
 def test_crash_is_a_failure_and_the_repl_restarts(fake: FakeLean) -> None:
     with fake.pool() as pool:
         crashed, after = pool.run(["-- fake:crash\n" + OK, OK])
@@ -67,6 +72,7 @@ def test_crash_is_a_failure_and_the_repl_restarts(fake: FakeLean) -> None:
     assert isinstance(after, Reply) and after.env is not None
 
 
+@pytest.mark.heavy
 def test_memory_cap_turns_a_runaway_repl_into_out_of_memory(fake: FakeLean) -> None:
     with fake.pool(memory_mb=400) as pool:
         hog, after = pool.run(["-- fake:oom\n" + OK, OK])
@@ -74,6 +80,7 @@ def test_memory_cap_turns_a_runaway_repl_into_out_of_memory(fake: FakeLean) -> N
     assert isinstance(after, Reply) and not after.errors
 
 
+@pytest.mark.heavy
 def test_a_header_that_does_not_elaborate_fails_every_command_once(fake: FakeLean) -> None:
     with fake.pool(header="import Mathlb") as pool:
         results = pool.run([OK, OK])

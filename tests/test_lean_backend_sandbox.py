@@ -85,6 +85,7 @@ def test_a_key_in_the_environment_does_not_reach_the_child(
         assert "'HOME'" in names and "'PATH'" in names
 
 
+@pytest.mark.heavy
 def test_cpu_time_past_the_limit_kills_the_child(tmp_path: Path) -> None:
     for mode in ("auto", "off"):
         done = _sandbox(tmp_path, mode, cpu_s=1).run(_python("while True: pass"),
@@ -104,6 +105,7 @@ def test_memory_past_the_limit_fails_the_allocation(tmp_path: Path) -> None:
     assert unlimited.stdout.strip() == "allocated"
 
 
+@pytest.mark.heavy
 def test_a_child_past_its_wall_clock_is_killed_with_what_it_started(tmp_path: Path) -> None:
     sandbox = _sandbox(tmp_path, "off")
     pid_file = sandbox.policy.scratch / "grandchild.pid"
@@ -118,6 +120,7 @@ def test_a_child_past_its_wall_clock_is_killed_with_what_it_started(tmp_path: Pa
 
 
 @needs_bwrap
+@pytest.mark.heavy
 def test_the_child_cannot_connect_to_a_loopback_listener(tmp_path: Path, listener: int) -> None:
     code = ("import socket\ntry:\n"
             f"    socket.create_connection(('127.0.0.1', {listener}), timeout=3)\n"
@@ -184,6 +187,18 @@ def test_required_namespaces_that_cannot_work_are_one_clear_error(tmp_path: Path
     assert not Sandbox(policy, "off", warn=quiet).isolated and quiet.getvalue() == ""
     with pytest.raises(ValueError, match="auto, on, off"):
         as_mode("maybe")
+
+
+def test_the_missing_sandbox_warning_is_once_per_run_not_per_process(tmp_path: Path) -> None:
+    # The REPLs of one run share a set: one warning. Another run (a fresh set) warns again,
+    # whatever ran before it in the same process.
+    policy = Policy(scratch=tmp_path)
+    for _ in range(2):
+        warning = io.StringIO()
+        run: set[str] = set()
+        for _ in range(3):
+            Sandbox(policy, "auto", bwrap="afcheck-no-such-bwrap", warn=warning, warned=run)
+        assert warning.getvalue().count("afcheck: warning:") == 1
 
 
 @needs_bwrap

@@ -59,6 +59,7 @@ def _tactics_tried(fake: FakeLean, marker: str) -> list[str]:
     return tried
 
 
+@pytest.mark.heavy
 def test_portfolio_runs_in_order_and_stops_at_the_first_accepted_tactic(
         fake: FakeLean, judge: ProcessJudge) -> None:
     prover = _prover(fake, judge=judge)
@@ -100,6 +101,7 @@ def test_uncertified_smt_verdict_is_kept_only_with_trust_smt(fake: FakeLean) -> 
     assert not trusted.certified and "not certified by Lean" in trusted.reason
 
 
+@pytest.mark.heavy
 def test_timeouts_make_the_task_inconclusive_with_the_reason(fake: FakeLean) -> None:
     prover = LeanTacticsProver(fake.pool(timeout_s=0.3), negate_for_tests)
     (verdict,) = prover.prove([ProofTask("k", LINEAR, header="-- fake:timeout")])
@@ -169,6 +171,7 @@ def test_the_run_stops_in_one_line_when_lean_cannot_start(fake: FakeLean) -> Non
     prover.close()
 
 
+@pytest.mark.heavy
 def test_a_statement_whose_attempts_exceed_its_budget_is_stopped_and_the_others_decided(
         fake: FakeLean, judge: ProcessJudge) -> None:
     # Each command of the slow statement takes 0.4 s: its five attempts up to linarith need
@@ -184,6 +187,7 @@ def test_a_statement_whose_attempts_exceed_its_budget_is_stopped_and_the_others_
     assert decided.kind is VerdictKind.PROVED and "norm_num" in decided.reason
 
 
+@pytest.mark.heavy
 def test_the_last_attempt_within_a_budget_gets_only_what_is_left(fake: FakeLean) -> None:
     # 0.75 s: the first attempt (at least 0.4 s) leaves at most 0.35 s, too little for the
     # second, which is stopped at that, not at the pool's 10 s; a loaded machine may slow
@@ -196,6 +200,7 @@ def test_the_last_attempt_within_a_budget_gets_only_what_is_left(fake: FakeLean)
     assert len(_tactics_tried(fake, "x = 4")) == 2
 
 
+@pytest.mark.heavy
 def test_without_a_budget_the_slow_statement_is_decided(fake: FakeLean,
                                                         judge: ProcessJudge) -> None:
     prover = LeanTacticsProver(fake.pool(), negate_for_tests, judge=judge)
@@ -204,6 +209,7 @@ def test_without_a_budget_the_slow_statement_is_decided(fake: FakeLean,
     assert verdict.kind is VerdictKind.PROVED and "linarith" in verdict.reason
 
 
+@pytest.mark.heavy
 def test_the_factory_carries_the_statement_budget_to_the_prover(fake: FakeLean) -> None:
     from afcheck.plugins import get_plugins
 

@@ -98,6 +98,7 @@ def _math_claims(data_dir: Path) -> list[FormaliseRequest]:
     return requests
 
 
+@pytest.mark.heavy
 def test_math_claims_are_almost_never_refuted(data_dir: Path) -> None:
     """Matrices, vectors, mixed numbers, list bullets and values solved for in the context
     were once read as other claims; an error-free MATH claim refuted is such a misreading."""
@@ -139,6 +140,7 @@ none on a perturbation the judge shows effective)."""
 
 
 @pytest.mark.parametrize(("suite", "mode"), sorted(DECIDED_FLOORS))
+@pytest.mark.heavy
 def test_no_failure_event_caused_by_reading(
     data_dir: Path, tmp_path: Path, suite: str, mode: str
 ) -> None:

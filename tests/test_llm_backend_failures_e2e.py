@@ -39,6 +39,7 @@ def _formalisations(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
             for f in (step["original"], step["perturbed"]) if f}
 
 
+@pytest.mark.heavy
 def test_a_mixed_fault_run_keeps_good_results_and_records_bad_ones(tmp_path: Path) -> None:
     fake = FakeOpenAI("mixed")
     with fake.running() as url:
@@ -54,6 +55,7 @@ def test_a_mixed_fault_run_keeps_good_results_and_records_bad_ones(tmp_path: Pat
         assert f["reason"].startswith("backend error: ") and "\n" not in f["reason"]
 
 
+@pytest.mark.heavy
 def test_a_rerun_against_a_healthy_server_completes_exactly_the_failed_ones(
     tmp_path: Path,
 ) -> None:
@@ -70,6 +72,7 @@ def test_a_rerun_against_a_healthy_server_completes_exactly_the_failed_ones(
         assert fake.completions == 2 * failed  # now everything is cached
 
 
+@pytest.mark.heavy
 def test_after_a_mixed_run_the_rerun_asks_only_for_the_failed_ones(tmp_path: Path) -> None:
     fake = FakeOpenAI("mixed")
     with fake.running() as url:

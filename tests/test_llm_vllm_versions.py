@@ -42,6 +42,7 @@ def _requests(count: int) -> list[FormaliseRequest]:
 
 
 @pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.heavy
 def test_a_formaliser_runs_on_every_supported_release(
     version: str, gpu: GPU, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -58,6 +59,7 @@ def test_a_formaliser_runs_on_every_supported_release(
 
 
 @pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.heavy
 def test_chat_template_arguments_reach_the_template_on_every_release(
     version: str, gpu: GPU, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -132,6 +134,7 @@ def test_a_presets_context_is_not_forced_above_the_models_own(
     assert fits.client.engine.kwargs["max_model_len"] == 32768  # type: ignore[attr-defined]
 
 
+@pytest.mark.heavy
 def test_closing_a_client_releases_its_engine(gpu: GPU, monkeypatch: pytest.MonkeyPatch) -> None:
     _install(monkeypatch, "0.9.0", gpu)
     client = make_client(Options("x", {}), model="m")
@@ -151,6 +154,7 @@ def test_engine_options_out_of_range_are_one_line(key: str, value: str) -> None:
         make_client(Options("formaliser 'kimina'", {key: value}), model="m")
 
 
+@pytest.mark.heavy
 def test_engines_are_shared_by_identical_arguments(gpu: GPU,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     _install(monkeypatch, "0.9.0", gpu)
@@ -159,6 +163,7 @@ def test_engines_are_shared_by_identical_arguments(gpu: GPU,
 
 
 @pytest.mark.parametrize("version", ["0.6.0", "0.8.5"])
+@pytest.mark.heavy
 def test_rendered_chats_go_as_tokens_without_a_second_bos(
     version: str, gpu: GPU, monkeypatch: pytest.MonkeyPatch
 ) -> None:

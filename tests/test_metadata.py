@@ -59,6 +59,7 @@ def test_the_record_has_command_times_host_python_and_commits(
     assert git["suites"]["."]["commit"] == commit
 
 
+@pytest.mark.heavy
 def test_the_json_result_file_carries_the_run_section(tmp_path: Path) -> None:
     from test_terminal import _run
 

@@ -64,6 +64,7 @@ def _closed_port() -> int:
         return int(probe.getsockname()[1])
 
 
+@pytest.mark.heavy
 def test_a_model_nobody_serves_is_asked_and_the_run_never_passes(tmp_path: Path) -> None:
     """The whole run of three methods pointed at an absent model: the FOL methods ask it
     (and cannot reach it), so the run fails in one line, never a green run over gold."""

@@ -52,6 +52,7 @@ def _steps(run: dict[str, object]) -> dict[str, dict[str, object]]:
     return {str(s["id"]): s for s in steps}
 
 
+@pytest.mark.heavy
 def test_recorded_chains_get_every_outcome_from_the_recorded_translations(
         chains_run: dict[str, object]) -> None:
     steps = _steps(chains_run)
@@ -90,6 +91,7 @@ def test_recorded_chains_metrics_count_what_the_models_did(
                            "proofwriter/demo-model-a"}
 
 
+@pytest.mark.heavy
 def test_the_same_responses_translated_by_the_rule_translator(tmp_path: Path) -> None:
     """Without the recorded translations, the rule translator reads the same chains, the
     pronouns and the class noun written as a name included."""

@@ -143,6 +143,7 @@ def test_chain_is_a_conjunction(a: int, b: int) -> None:
     assert judge_claim(bad).verdict == "false"
 
 
+@pytest.mark.heavy
 def test_nesting_deeper_than_the_judge_reads_is_unknown() -> None:
     shallow = "(" * 60 + "1 + 2" + ")" * 60 + " = 3"
     assert judge_claim(shallow).verdict == "true"

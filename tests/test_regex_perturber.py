@@ -208,6 +208,7 @@ _claims = st.tuples(st.integers(0, 999), st.sampled_from(["+", "-", "*"]), st.in
 
 
 @given(st.lists(st.tuples(_claims, _seeds), min_size=40, max_size=40))
+@pytest.mark.heavy
 def test_perturbed_arithmetic_claims_are_mostly_false(
     cases: list[tuple[tuple[int, str, int], int]],
 ) -> None:
@@ -232,6 +233,7 @@ def test_perturbed_arithmetic_claims_are_mostly_false(
     ],
     ids=["parentheses", "fractions", "roots", "signs", "powers"],
 )
+@pytest.mark.heavy
 def test_deeply_nested_steps_are_perturbed_and_judged_unknown(text: str) -> None:
     result = _perturb(text)
     assert result.text is not None and result.rule in ("number", "operator")

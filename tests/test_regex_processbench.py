@@ -27,6 +27,7 @@ def _steps(data_dir: Path, name: str) -> list[Step]:
 
 @pytest.mark.realdata
 @pytest.mark.parametrize(("name", "floor"), [("gsm8k", 0.9), ("math", 0.85)])
+@pytest.mark.heavy
 def test_effectiveness_on_processbench_claims(data_dir: Path, name: str, floor: float) -> None:
     steps = _steps(data_dir, name)
     perturbations = RegexPerturber().perturb(steps, seed=0)

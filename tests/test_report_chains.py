@@ -93,6 +93,7 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> RunFile:
                             "--fol-prover", "z3-fol"))
 
 
+@pytest.mark.heavy
 def test_recorded_run_metrics_read_back_from_the_file(recorded: RunFile) -> None:
     """FB, LE, the path-dependence counts and the no-answer / cut-off outcomes are counted from
     the result file exactly as the run counted them."""

@@ -84,6 +84,7 @@ def test_unrelated_files_are_refused(tmp_path: Path) -> None:
         compare(load(a), load(b))
 
 
+@pytest.mark.heavy
 def test_command_exit_status_and_json(pair: tuple[Path, Path]) -> None:
     plain = afcheck("compare", str(pair[0]), str(pair[1]))
     assert plain.returncode == 0, plain.stderr

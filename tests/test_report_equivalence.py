@@ -106,6 +106,7 @@ def criteria(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
             afcheck_run(folder, "syntactic", *suites, "--criterion", "syntactic"))
 
 
+@pytest.mark.heavy
 def test_recomputed_metrics_are_the_runs_own(criteria: tuple[Path, Path]) -> None:
     for path in criteria:
         run = load(path)

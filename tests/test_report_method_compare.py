@@ -42,6 +42,7 @@ def chains(folder: Path) -> Path:
     return afcheck_run(folder, "chains", "suites/chains-examples")
 
 
+@pytest.mark.heavy
 def test_nl2fol_items_pair_by_case_id(tarski: tuple[Path, Path]) -> None:
     base, new = load(tarski[0]), load(tarski[1])
     result = compare_method(base, new, "nl2fol")
@@ -114,6 +115,7 @@ def test_run_metrics_flatten_rates_and_their_intervals(chains: Path) -> None:
     assert metrics["step_label_macro_f1"].value == 1.0
 
 
+@pytest.mark.heavy
 def test_a_mixed_run_keeps_the_faithfulness_comparison(tarski: tuple[Path, Path],
                                                       folder: Path) -> None:
     replay = folder / "replay.jsonl"

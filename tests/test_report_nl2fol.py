@@ -32,6 +32,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> RunFile:
                             "--fol-formaliser-opt", f"path={replay}"))
 
 
+@pytest.mark.heavy
 def test_recomputed_metrics_are_the_runs_own(run: RunFile) -> None:
     recs = records(run.steps_of("nl2fol"))
     own = run.header["methods"]["nl2fol"]["metrics"]

@@ -135,6 +135,24 @@ def test_contingency_shares() -> None:
     assert ">75.0</text>" in svg and ">25.0</text>" in svg
 
 
+def test_dataset_labels_are_shown_whole() -> None:
+    # A long dataset name widens its bar's slot or the label column; it is never cut.
+    from afcheck_report.plots import Bar, interval_bars, share_bars
+
+    m = metrics_of(10, ei=1, sc=1, afo=1, afp=1)
+    names = ["inequalities", "number-theory-olympiad-long-name", "gsm8k"]
+    svgs = [uflb_bars(Panel("run", dict.fromkeys(names, m)), top=0.5),
+            contingency_bars(Panel("run", dict.fromkeys(names, m))),
+            interval_bars("t", [Bar(name, 0.5) for name in names], "k", "rate"),
+            share_bars("t", [(name, [("a", 1)]) for name in names], {}, "k")]
+    for svg in svgs:
+        assert "…" not in svg
+        assert ">inequalities<title>" in svg
+        assert ">number-theory-olympiad-long-name<title>" in svg
+        width = float(re.search(r'width="([\d.]+)"', svg)[1])
+        assert width > 0.62 * 11 * len(names[1])
+
+
 def test_a_registered_view_renders_its_method(tmp_path: Path) -> None:
     from afcheck_report.view import BrowseTables, MethodView, RunSteps
     from afcheck_report.views import Views
@@ -192,6 +210,7 @@ def test_bidirectional_overrides_are_shown_escaped_as_the_terminal_shows_them(
     assert "So ref\u202eabc." in steps
 
 
+@pytest.mark.heavy
 def test_each_section_names_a_run_by_its_own_methods_formaliser(tmp_path: Path) -> None:
     """A run over a faithfulness suite (formaliser literal) and an nl2fol suite (FOL
     formaliser reference): the NL→FOL section says reference, the faithfulness one literal;

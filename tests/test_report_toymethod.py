@@ -81,6 +81,7 @@ def assert_own_section(html: str, records: list[dict[str, object]]) -> None:
     assert c3["fx"] == {"expected": "proved"} and "j" not in c3
 
 
+@pytest.mark.heavy
 def test_the_report_shows_the_methods_own_section(runs: tuple[Path, Path],
                                                   tmp_path: Path) -> None:
     page = tmp_path / "r.html"
@@ -99,6 +100,7 @@ def test_without_the_plugin_the_items_get_the_generic_view(runs: tuple[Path, Pat
     assert all("j" in r for r in records)
 
 
+@pytest.mark.heavy
 def test_compare_pairs_items_by_the_views_keys(runs: tuple[Path, Path],
                                               tmp_path: Path) -> None:
     done = afcheck(["compare", str(runs[0]), str(runs[1]), "--json", *PLUGINS], tmp_path)
@@ -117,6 +119,7 @@ def test_compare_pairs_items_by_the_views_keys(runs: tuple[Path, Path],
     assert plain.returncode == 4 and "share no case id (verdicts)" in plain.stderr
 
 
+@pytest.mark.heavy
 def test_the_view_loads_by_entry_point(runs: tuple[Path, Path], tmp_path: Path) -> None:
     site = tmp_path / "site"
     dist = site / "afcheck_toy-1.0.dist-info"

@@ -50,6 +50,7 @@ def test_xml_safe_keeps_what_xml_can_hold() -> None:
     assert xml_safe("\x00\x1b\ud800\uffff") == "\\x00\\x1b\\ud800\\uffff"
 
 
+@pytest.mark.heavy
 def test_a_run_with_hostile_outputs_writes_every_file_and_prints_them_escaped(
         pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
     # A process of its own: its output goes to a real UTF-8 stream, as on a terminal.

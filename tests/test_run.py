@@ -276,6 +276,7 @@ def test_an_unwritable_json_path_fails_a_run_that_passed(arith: pytest.Pytester)
 @pytest.mark.parametrize("content", [b"\x89PNG\r\n\x1a\n\x00\x00\xff\xfe", b"[1, 2]",
                                      b'{"failures": "all"}',
                                      b'{"failures": ' + b"[" * 5000 + b"]" * 5000 + b"}"])
+@pytest.mark.heavy
 def test_a_file_that_is_not_a_baseline_is_one_line(arith: pytest.Pytester,
                                                    monkeypatch: pytest.MonkeyPatch,
                                                    content: bytes) -> None:
@@ -420,6 +421,7 @@ def test_a_suite_of_bad_records_only_still_writes_every_result_file(
 @settings(max_examples=12, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.sampled_from(["pass", "fail", "bad", "dup"]), min_size=1, max_size=6))
+@pytest.mark.heavy
 def test_terminal_json_and_junit_counts_agree(toy: pytest.Pytester, kinds: list[str]) -> None:
     lines = []
     for index, kind in enumerate(kinds):

@@ -327,6 +327,7 @@ def test_exitfirst_stops_at_the_first_failed_case_item(demo: pytest.Pytester) ->
     assert "PASSED" in lines[0] and "FAILED" in lines[1]
 
 
+@pytest.mark.heavy
 def test_a_failed_case_item_leaves_no_reference_cycle(demo: pytest.Pytester,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """Its own process, since an in-process run's hook recorder keeps every call alive."""

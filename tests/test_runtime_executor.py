@@ -127,6 +127,7 @@ def test_an_unknown_executor_stops_the_run_before_any_item(extra: tuple[str, ...
     assert "passed" not in output and "PASSED" not in output and "::" not in output
 
 
+@pytest.mark.heavy
 def test_the_local_executor_refuses_options_in_one_line() -> None:
     done = _afcheck(str(EXAMPLES), "--executor-opt", "address=auto", "--no-cache", "-q")
     output = done.stdout + done.stderr
@@ -142,6 +143,7 @@ def _steps(path: Path) -> list[tuple[object, ...]]:
              else None) for s in doc["steps"]]
 
 
+@pytest.mark.heavy
 def test_a_third_party_executor_runs_every_stage(tmp_path: Path) -> None:
     common = (str(EXAMPLES), "--limit", "12", "--chunk-size", "5", "--no-cache", "-q")
     local = _afcheck(*common, "--json", str(tmp_path / "local.json"))
@@ -163,6 +165,7 @@ def test_a_third_party_executor_runs_every_stage(tmp_path: Path) -> None:
         assert chunks == sorted(range(len(chunks)), reverse=True)
 
 
+@pytest.mark.heavy
 def test_an_executor_that_stops_ends_the_run_with_one_line_and_exit_2(tmp_path: Path) -> None:
     """What a lost cluster or SIGTERM under the ray executor does, through the runner: one
     `afcheck:` line, exit 2 (no case failed), the result files written, and the same command

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 import z3
 from afcheck_smt.encode import Encoding, declare, formula
 
@@ -122,6 +123,7 @@ def assertions(statement: T.Statement, build: Any) -> list[Any]:
     return [*enc.side, *hyps, z3.Not(conclusion)]
 
 
+@pytest.mark.heavy
 def test_every_assertion_is_the_term_z3s_operators_build() -> None:
     found = statements()
     assert len(found) > 300
@@ -162,6 +164,7 @@ print(json.dumps(out))
     return json.loads(done.stdout)  # type: ignore[no-any-return]
 
 
+@pytest.mark.heavy
 def test_the_terms_get_the_ids_z3s_operators_give_them() -> None:
     ours, theirs = ids("ours"), ids("theirs")
     assert len(ours) > 300

@@ -112,6 +112,7 @@ sys.stdout.write(f"{verdict.kind.name}|{verdict.transient}|{verdict.reason}")
 """
 
 
+@pytest.mark.heavy
 def test_a_statement_stopped_by_the_processs_memory_is_transient() -> None:
     # A real MemoryError, under an address-space limit as a pool worker has one: the
     # verdict says so and is never cached (a process with more memory may decide it).

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 AFCHECK = str(Path(sys.executable).parent / "afcheck")
 
@@ -22,6 +24,7 @@ def _failure_lines(out: str) -> list[str]:
     return [line for line in out.splitlines() if "suites/examples/steps.jsonl:" in line]
 
 
+@pytest.mark.heavy
 def test_a_log_shows_twenty_failures_then_the_count_of_the_rest(tmp_path: Path) -> None:
     done = _run(cache=tmp_path)
     assert len(_failure_lines(done.stdout)) == 20
@@ -30,6 +33,7 @@ def test_a_log_shows_twenty_failures_then_the_count_of_the_rest(tmp_path: Path) 
     assert "53 failed, 15 passed" in done.stdout  # the counts stay whole
 
 
+@pytest.mark.heavy
 def test_failure_lines_option_and_where_the_full_list_is(tmp_path: Path) -> None:
     done = _run("--failure-lines", "3", "--json", str(tmp_path / "r.json"), cache=tmp_path)
     assert len(_failure_lines(done.stdout)) == 3
@@ -43,6 +47,7 @@ def test_failure_lines_option_and_where_the_full_list_is(tmp_path: Path) -> None
     assert "more failed items" not in every.stdout
 
 
+@pytest.mark.heavy
 def test_a_run_without_gates_ends_with_next_steps(tmp_path: Path) -> None:
     done = _run(cache=tmp_path)
     tail = done.stdout.splitlines()
@@ -57,6 +62,7 @@ def test_a_run_without_gates_ends_with_next_steps(tmp_path: Path) -> None:
     assert "gate held: UFLB = 0.7647 ≤ 0.9 (--max-uflb)" in gated.stdout
 
 
+@pytest.mark.heavy
 def test_an_unreachable_model_server_is_afchecks_own_line(tmp_path: Path) -> None:
     from llm_server import free_port
 
@@ -96,6 +102,7 @@ def _interrupt(tmp_path: Path, *args: str) -> tuple[int, str]:
     return process.returncode, seen + rest
 
 
+@pytest.mark.heavy
 def test_ctrl_c_is_one_line_exit_2_and_the_cache_resumes(tmp_path: Path) -> None:
     status, out = _interrupt(tmp_path, "--json", str(tmp_path / "r.json"))
     assert status == 2
@@ -112,6 +119,7 @@ def test_ctrl_c_is_one_line_exit_2_and_the_cache_resumes(tmp_path: Path) -> None
     assert "53 failed, 15 passed" in again.stdout
 
 
+@pytest.mark.heavy
 def test_ctrl_c_while_items_report_writes_the_finished_ones(tmp_path: Path) -> None:
     """Ctrl-C after the batch (``interrupt_after`` raises it at the fifth item's report, as
     SIGINT's handler would): the JSON holds the five items that finished, one line says so."""
@@ -131,6 +139,7 @@ def test_ctrl_c_while_items_report_writes_the_finished_ones(tmp_path: Path) -> N
     assert "KeyboardInterrupt" not in done.stdout + done.stderr
 
 
+@pytest.mark.heavy
 def test_a_plain_pytest_run_keeps_every_failure_line(tmp_path: Path) -> None:
     """The bridge is loaded in every pytest run; a session without afcheck items is left as
     pytest prints it."""
@@ -143,3 +152,15 @@ def test_a_plain_pytest_run_keeps_every_failure_line(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=300)
     assert sum("test_many.py:5" in line for line in done.stdout.splitlines()) == 30
     assert "more failed items" not in done.stdout
+
+
+def test_a_result_file_not_written_is_in_the_final_line(tmp_path: Path) -> None:
+    # Every case passes, but --json cannot be written (its folder is a file): exit 1, and
+    # the last line says so rather than reading as if all were well.
+    (tmp_path / "afile").write_text("", encoding="utf-8")
+    done = _run("--formaliser", "reference", "--limit", "4", "--json",
+                str(tmp_path / "afile" / "r.json"), cache=tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"could not write json results to {tmp_path}/afile/r.json" in done.stdout
+    last = done.stdout.rstrip().splitlines()[-1]
+    assert "4 passed" in last and "1 result file not written" in last, last

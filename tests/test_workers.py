@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
 from processes import gone_within, running
 from refused_processes import NoProcesses
 from slowfns import square_or_hang
@@ -79,6 +80,7 @@ def test_a_pool_that_failed_to_start_starts_again_on_the_next_call() -> None:
         workers.close()
 
 
+@pytest.mark.heavy
 def test_prepare_runs_once_per_worker_before_its_first_item_outside_the_deadline() -> None:
     from slowfns import slow_start, times_prepared
 
@@ -94,6 +96,7 @@ def test_prepare_runs_once_per_worker_before_its_first_item_outside_the_deadline
         workers.close()
 
 
+@pytest.mark.heavy
 def test_a_worker_that_does_not_start_in_time_is_killed_and_its_item_fails() -> None:
     from slowfns import hang_start
 
@@ -123,6 +126,7 @@ def test_a_worker_that_dies_while_starting_says_so() -> None:
         workers.close()
 
 
+@pytest.mark.heavy
 def test_a_killed_worker_takes_the_processes_its_item_started(tmp_path: Path) -> None:
     from slowfns import start_sleep
 

@@ -103,6 +103,14 @@ class ChainsMethod:
     kinds = ("fol_formaliser", "fol_prover")
     defaults: Mapping[str, object] = {"fol_formaliser": "rules", "fol_prover": "eprover"}
     gates: Mapping[str, str] = GATES
+    next_steps: Mapping[str, str] = {
+        "model run": "afcheck {paths} --formaliser frontier "
+                     "--formaliser-opt model=NAME,base_url=http://127.0.0.1:8000/v1",
+        "gate in CI": "afcheck {paths} --gate 'chains.execution_accuracy>=0.9' "
+                      "--json results.json --junitxml results.xml",
+    }
+    """What to try after a first run: a model's own formalisation of the chains (behind an
+    OpenAI-compatible server; FOLIO's training split needs one), a gate."""
     budgets: Mapping[str, Budget] = {"prove": Budget(otherwise=PROVER_LIMITS),
                                      "translate": TRANSLATE_BUDGET,
                                      "formalise": Budget(otherwise=FORMALISER_LIMITS)}

@@ -408,6 +408,13 @@ class Equivalence:
     defaults: Mapping[str, object] = {"criterion": "sae", "prover": "smt",
                                       "formaliser": "literal"}
     gates: Mapping[str, str] = GATES
+    next_steps: Mapping[str, str] = {
+        "other criterion": "afcheck {paths} --criterion logical",
+        "gate in CI": "afcheck {paths} --gate 'equivalence.false_positive_rate<=0.05' "
+                      "--json results.json --junitxml results.xml",
+    }
+    """What to try after a first run: whole-statement equivalence beside the default
+    structure-aware one (what each accepts that the other does not), a gate."""
     budgets: Mapping[str, Budget] = {"pair": Budget(seconds=PAIR_SECONDS,
                                                     memory_mb=PAIR_MEMORY_MB),
                                      "formalise": Budget(otherwise=FORMALISER_LIMITS)}

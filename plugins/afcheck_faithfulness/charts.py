@@ -19,6 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
+from afcheck_report.plots import label_width
+
 from afcheck_faithfulness.metrics import Metrics
 from afcheck_faithfulness.records import Outcome
 
@@ -68,7 +70,9 @@ def uflb_bars(panel: Panel, top: float) -> str:
     """One panel of Figures 3–4 as an ``<svg>`` element."""
     names = list(panel.datasets)
     bar, gap, left, plot_h, head, foot = 40, 30, 44, 180, 46, 46
-    width = left + max(1, len(names)) * (bar + gap) + gap
+    # Each bar's slot is wide enough for its whole dataset name.
+    slots = [max(bar + gap, label_width(_label(name)) + 8) for name in names]
+    width = left + (sum(slots) if names else bar + gap) + gap
     height = head + plot_h + foot
     parts = [f'<svg class="chart uflb" xmlns="http://www.w3.org/2000/svg" width="{width}" '
              f'height="{height}" viewBox="0 0 {width} {height}" role="img" '
@@ -85,7 +89,7 @@ def uflb_bars(panel: Panel, top: float) -> str:
                      f'{tick:.1f}</text>')
     for index, name in enumerate(names):
         metrics = panel.datasets[name]
-        x = left + gap + index * (bar + gap)
+        x = left + gap + sum(slots[:index]) + (slots[index] - gap - bar) / 2
         base = head + plot_h
         for key, label, colour in UFLB_PARTS:
             value = getattr(metrics, key)
@@ -97,15 +101,15 @@ def uflb_bars(panel: Panel, top: float) -> str:
             note = (f"{escape(name)}: {label} = {value:.3f}{_interval(metrics, key)}"
                     + (f" (adds {share:.3f} to UFLB)" if key != "AFFR" else "")
                     + f", N = {metrics.N}")
-            parts.append(f'<rect x="{x}" y="{base:.1f}" width="{bar}" height="{h:.1f}" '
+            parts.append(f'<rect x="{x:.1f}" y="{base:.1f}" width="{bar}" height="{h:.1f}" '
                          f'fill="{colour}" data-metric="{key}"><title>{note}</title></rect>')
         label_y = max(head - 4, base - 5)
-        parts.append(f'<text x="{x + bar / 2}" y="{label_y:.1f}" text-anchor="middle" '
+        parts.append(f'<text x="{x + bar / 2:.1f}" y="{label_y:.1f}" text-anchor="middle" '
                      f'class="uflb-value"><title>UFLB{_interval(metrics, "UFLB")}</title>'
                      f'{metrics.UFLB:.2f}</text>')
-        parts.append(f'<text x="{x + bar / 2}" y="{head + plot_h + 16}" text-anchor="middle" '
-                     f'class="tick">{escape(_short(name, 11))}<title>{escape(name)}</title></text>')
-        parts.append(f'<text x="{x + bar / 2}" y="{head + plot_h + 30}" text-anchor="middle" '
+        parts.append(f'<text x="{x + bar / 2:.1f}" y="{head + plot_h + 16}" text-anchor="middle" '
+                     f'class="tick">{escape(_label(name))}<title>{escape(name)}</title></text>')
+        parts.append(f'<text x="{x + bar / 2:.1f}" y="{head + plot_h + 30}" text-anchor="middle" '
                      f'class="tick small">N={metrics.N}</text>')
     parts.append(f'<line x1="{left}" x2="{left}" y1="{head}" y2="{head + plot_h}" class="axis"/>')
     parts.append("</svg>")
@@ -115,7 +119,8 @@ def uflb_bars(panel: Panel, top: float) -> str:
 def contingency_bars(panel: Panel) -> str:
     """One panel of Figure 5 as an ``<svg>`` element: outcome shares per dataset."""
     names = list(panel.datasets)
-    row, gap, left, plot_w, head = 26, 10, 110, 420, 30
+    row, gap, plot_w, head = 26, 10, 420, 30
+    left = max(110, max((label_width(_label(name)) for name in names), default=0) + 12)
     width = left + plot_w + 12
     height = head + max(1, len(names)) * (row + gap) + 24
     parts = [f'<svg class="chart contingency" xmlns="http://www.w3.org/2000/svg" '
@@ -127,7 +132,7 @@ def contingency_bars(panel: Panel) -> str:
         metrics = panel.datasets[name]
         y = head + index * (row + gap)
         parts.append(f'<text x="{left - 6}" y="{y + row / 2 + 4:.1f}" text-anchor="end" '
-                     f'class="tick">{escape(_short(name, 16))}<title>{escape(name)}</title>'
+                     f'class="tick">{escape(_label(name))}<title>{escape(name)}</title>'
                      '</text>')
         total = sum(metrics.contingency.get(o, 0) for o in OUTCOMES)
         x = float(left)
@@ -159,8 +164,6 @@ def contingency_bars(panel: Panel) -> str:
 _SHORT = {"olympiadbench": "Olymp.", "omnimath": "Omni.", "gsm8k": "GSM8K", "math": "MATH"}
 
 
-def _short(name: str, limit: int = 9) -> str:
-    """Dataset names short enough for an axis label (the paper's abbreviations)."""
-    if name in _SHORT:
-        return _SHORT[name]
-    return name if len(name) <= limit else name[:limit - 1] + "…"
+def _label(name: str) -> str:
+    """A dataset's axis label: the paper's name for its datasets, else the whole name."""
+    return _SHORT.get(name, name)

@@ -41,6 +41,25 @@ PERTURBER_LIMITS = ("the perturber's own limits (llm over HTTP: timeout_s each a
 """What bounds one step's perturbation when ``faithfulness.perturb`` sets no bound."""
 
 
+NEXT_STEPS: Mapping[str, str] = {
+    "oracle run": "afcheck {paths} --formaliser reference",
+    "model run": "afcheck {paths} --formaliser frontier "
+                 "--formaliser-opt model=NAME,base_url=http://127.0.0.1:8000/v1",
+    "gate in CI": "afcheck {paths} --max-uflb 0.35 --json results.json --junitxml results.xml",
+}
+"""The next steps :meth:`Faithfulness.next_steps` chooses from."""
+
+
+def _has_oracle(spec: object) -> bool:
+    """Whether the ``reference`` formaliser can write both sides of this case: the step
+    carries the suite's Lean statements and is perturbed by the suite's own perturbation."""
+    if not isinstance(spec, CaseSpec):
+        return False  # an unreadable record
+    lean = spec.step.metadata.get("lean") or {}
+    return (isinstance(lean, Mapping) and bool(lean.get("original"))
+            and bool(lean.get("perturbed")) and spec.perturber.name == "given")
+
+
 def _detector_names(selection: Selection) -> list[str]:
     """``--detectors``: every registered detector (``all``, the default), ``none``, or the
     ones named."""
@@ -83,15 +102,15 @@ class Faithfulness:
     with the reason), never cached."""
     settings: Mapping[str, type] = {"seed": int, "steps": str}
     """``--seed N`` (of the perturbers) and ``--steps MODE`` (how a suite splits chains)."""
-    next_steps: Mapping[str, str] = {
-        "oracle run": "afcheck {paths} --formaliser reference",
-        "model run": "afcheck {paths} --formaliser frontier "
-                     "--formaliser-opt model=NAME,base_url=http://127.0.0.1:8000/v1",
-        "gate in CI": "afcheck {paths} --max-uflb 0.35 --json results.json "
-                      "--junitxml results.xml",
-    }
-    """What to try after a first run: the suite's own statements (the pipeline's oracle,
-    FNR = FPR = 0 with a sound prover), a model behind an OpenAI-compatible server, a gate."""
+    def next_steps(self, items: Sequence[ItemResult[object]]) -> Mapping[str, str]:
+        """What to try after a first run: the suite's own statements (the pipeline's oracle,
+        FNR = FPR = 0 with a sound prover) where every step has them for both sides and its
+        perturbation is the suite's own (the statements are of that one), a model behind an
+        OpenAI-compatible server, a gate."""
+        steps = dict(NEXT_STEPS)
+        if not items or not all(_has_oracle(item.case.spec) for item in items):
+            del steps["oracle run"]
+        return steps
 
     def __init__(self) -> None:
         self._spool: Spool | None = None

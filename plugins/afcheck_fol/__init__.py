@@ -84,7 +84,9 @@ def afcheck_register_views(register: Register) -> None:
 @hookimpl
 def afcheck_register_fol_formalisers(register: Register) -> None:
     register("reference", lazy("afcheck_fol.formalisers:make_reference"),
-             description="the data's own FOL (gold=N: the N-th alternative); must score 100%",
+             description="the data's own FOL (gold=N: the N-th alternative); scores 100% "
+             "where the data has FOL for every sentence (FOLIO's training split has none for "
+             "its conclusions: use a model there)",
              details={"options": "gold (0)"})
     register("replay", lazy("afcheck_fol.formalisers:make_replay"),
              description="recorded model outputs, one {\"id\", \"output\"} a line",

@@ -18,6 +18,10 @@ EXIT_EQUIVALENT = 0
 EXIT_DIFFERENT = 1
 EXIT_UNDECIDED = 3
 
+INFERRED = ("tarski", "folio")
+"""The languages ``fol equiv`` tries, in order, when ``--language`` is not given: the next
+one only when a formula names a predicate the one before does not have."""
+
 
 def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
     """Add the ``fol`` subcommands to ``parser``; the returned handler runs the chosen one."""
@@ -34,8 +38,9 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
     )
     equiv.add_argument("left", metavar="A", help="a formula, or a file holding one")
     equiv.add_argument("right", metavar="B", help="a formula, or a file holding one")
-    equiv.add_argument("--language", choices=sorted(LANGUAGES), default="tarski",
-                       help="surface syntax and signature (default: tarski)")
+    equiv.add_argument("--language", choices=sorted(LANGUAGES), default=None,
+                       help="surface syntax and signature (default: tarski, or folio when "
+                       "a formula names a predicate Tarski's World does not have)")
     equiv.add_argument("--theory", default=None,
                        help="background theory (default: the language's; tarski: analytic)")
     equiv.add_argument("--rlimit", type=_whole(1), default=DEFAULT_RLIMIT,
@@ -100,35 +105,49 @@ def equiv_command(args: argparse.Namespace) -> int:
         raise MissingDependency("fol", exc.name or "lark/z3-solver",
                                 "pip install 'afcheck[fol]'") from None
     from afcheck_fol.equiv import check
+    from afcheck_fol.formula import Formula
     from afcheck_fol.language import language_named
     from afcheck_fol.syntax import FolSyntaxError, parse
     from afcheck_fol.ted import rank
     from afcheck_fol.theory import TheoryError, theory_named
 
-    language = language_named(args.language)
+    texts = {"left": _formula_text(args.left), "right": _formula_text(args.right)}
+    # Without --language: Tarski's World's, unless a formula names a predicate outside its
+    # fixed signature; then FOLIO's open vocabulary. Any other error is the formula's own,
+    # reported in the language that found it.
+    names = [args.language] if args.language else list(INFERRED)
+    for index, name in enumerate(names):
+        language = language_named(name)
+        formulas: dict[str, Formula] = {}
+        failure: tuple[str, FolSyntaxError] | None = None
+        for side, text in texts.items():
+            try:
+                formulas[side] = parse(text, language)
+            except FolSyntaxError as exc:
+                failure = (side, exc)
+                break
+        if (failure is None or index == len(names) - 1
+                or failure[1].rule != "unknown-predicate"):
+            break
     try:
         theory = theory_named(language, args.theory)
     except TheoryError as exc:
         raise UsageError(str(exc)) from None
-    texts = {"left": _formula_text(args.left), "right": _formula_text(args.right)}
-    formulas = {}
-    for side, text in texts.items():
-        try:
-            formulas[side] = parse(text, language)
-        except FolSyntaxError as exc:
-            if args.json:
-                print(json.dumps({
-                    "equivalent": None, "theory": theory.name, "counter_model": None,
-                    "syntax_error": {"formula": side, **exc.to_json()},
-                    "left": texts["left"], "right": texts["right"],
-                }, ensure_ascii=False))
-            else:
-                name = "A" if side == "left" else "B"
-                start, end = exc.span
-                print(f"{name} is not a sentence of {language.name}: {exc}")
-                print(f"  {text}")
-                print(f"  {' ' * start}{'^' * max(1, end - start)}")
-            return EXIT_DIFFERENT
+    if failure is not None:
+        side, problem = failure
+        if args.json:
+            print(json.dumps({
+                "equivalent": None, "theory": theory.name, "counter_model": None,
+                "syntax_error": {"formula": side, **problem.to_json()},
+                "left": texts["left"], "right": texts["right"],
+            }, ensure_ascii=False))
+        else:
+            start, end = problem.span
+            print(f"{'A' if side == 'left' else 'B'} is not a sentence of {language.name}: "
+                  f"{problem}")
+            print(f"  {texts[side]}")
+            print(f"  {' ' * start}{'^' * max(1, end - start)}")
+        return EXIT_DIFFERENT
     verdict = check(formulas["left"], formulas["right"], language, theory.name,
                     rlimit=args.rlimit, max_domain=args.max_domain)
     if args.json:

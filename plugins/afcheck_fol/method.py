@@ -97,6 +97,14 @@ class Nl2FolMethod:
     kinds: tuple[str, ...] = ("fol_formaliser",)
     defaults: Mapping[str, object] = {"fol_formaliser": DEFAULT_FORMALISER}
     gates: Mapping[str, str] = GATES
+    next_steps: Mapping[str, str] = {
+        "model run": "afcheck {paths} --formaliser frontier "
+                     "--formaliser-opt model=NAME,base_url=http://127.0.0.1:8000/v1",
+        "gate in CI": "afcheck {paths} --gate 'nl2fol.aligned_accuracy>=0.6' "
+                      "--json results.json --junitxml results.xml",
+    }
+    """What to try after a first run: a model's translations (behind an OpenAI-compatible
+    server), a gate."""
     budgets: Mapping[str, Budget] = {"ted": TED_BUDGET, "search": SEARCH_BUDGET,
                                      "formalise": Budget(otherwise=FORMALISER_LIMITS)}
     """``formalise``: one FOL formaliser request for one sentence; its ``seconds`` reach the

@@ -142,7 +142,9 @@ class Sandbox:
     """Starts processes under a :class:`Policy`; see the module docstring for what holds."""
 
     def __init__(self, policy: Policy, mode: Mode = "auto", *, bwrap: str = "bwrap",
-                 warn: IO[str] | None = None) -> None:
+                 warn: IO[str] | None = None, warned: set[str] | None = None) -> None:
+        """``warned``: the reasons already warned about by the sandboxes of one run (its
+        REPLs share one set, so the run warns once); ``None``: this sandbox warns alone."""
         if mode not in MODES:
             raise ValueError(f"sandbox mode must be one of {', '.join(MODES)}, not {mode!r}")
         self.policy = policy
@@ -154,7 +156,7 @@ class Sandbox:
         self.why = found.why
         self._bwrap = shutil.which(bwrap) or bwrap
         if not self.isolated and mode == "auto":
-            _warn_once(found.why, warn)
+            _warn_once(found.why, warn, set() if warned is None else warned)
 
     def environment(self) -> dict[str, str]:
         """The environment of a sandboxed process: :attr:`Policy.keep` from ours, ``HOME`` and
@@ -247,13 +249,10 @@ def python_paths() -> tuple[Path, ...]:
                                                  Path(sys.executable).resolve().parent.parent)))
 
 
-_warned: set[str] = set()
-
-
-def _warn_once(why: str, stream: IO[str] | None) -> None:
-    if why in _warned:
+def _warn_once(why: str, stream: IO[str] | None, warned: set[str]) -> None:
+    if why in warned:
         return
-    _warned.add(why)
+    warned.add(why)
     print(f"afcheck: warning: Lean runs without namespace isolation: {why}; limits, a cleared "
           "environment and timeouts still apply, but no verdict is certified (--lean-sandbox "
           "off accepts that and hides this warning)",

@@ -73,11 +73,13 @@ def lean_interact_starter(settings: LeanSettings, *, build: bool = False) -> Sta
         **extra,
     )
 
+    warned: set[str] = set()  # the REPLs of this starter warn once about a missing sandbox
+
     class SandboxedServer(LeanServer):
         """lean-interact's server, its REPL started through :func:`repl_sandbox`."""
 
         def start(self) -> None:
-            sandbox = repl_sandbox(settings, [Path(config._cache_repl_dir)])
+            sandbox = repl_sandbox(settings, [Path(config._cache_repl_dir)], warned)
             self._scratch = sandbox.policy.scratch
             repl = os.path.join(config._cache_repl_dir, ".lake", "build", "bin", "repl")
             self._proc = sandbox.popen(
@@ -100,10 +102,11 @@ def lean_interact_starter(settings: LeanSettings, *, build: bool = False) -> Sta
     return start
 
 
-def repl_sandbox(settings: LeanSettings, readable: list[Path]) -> Sandbox:
+def repl_sandbox(settings: LeanSettings, readable: list[Path],
+                 warned: set[str] | None = None) -> Sandbox:
     """The sandbox of one REPL: the project, the toolchain (elan's home and where ``lake``
     is) and ``readable`` read-only, a fresh scratch directory, the REPL's memory cap and its
-    CPU budget."""
+    CPU budget; ``warned`` as for :class:`Sandbox`."""
     elan_home = Path(os.environ.get("ELAN_HOME", Path.home() / ".elan"))
     toolchain = toolchain_paths(settings)
     scratch = Path(tempfile.mkdtemp(prefix="afcheck-lean-"))
@@ -113,7 +116,8 @@ def repl_sandbox(settings: LeanSettings, readable: list[Path]) -> Sandbox:
                     keep=(*KEPT_VARIABLES, *settings.pass_env),
                     # HOME becomes the scratch directory: elan must still find its toolchains.
                     extra_env=(("ELAN_HOME", str(elan_home)),))
-    return Sandbox(policy, as_mode(settings.sandbox) if settings.sandbox else default_mode())
+    return Sandbox(policy, as_mode(settings.sandbox) if settings.sandbox else default_mode(),
+                   warned=warned)
 
 
 def toolchain_paths(settings: LeanSettings) -> tuple[Path, ...]:

@@ -28,7 +28,8 @@ first and the last):
   or that cannot be pickled (it holds an open database, a lock);
 - while no worker runs yet, a stage whose work would take less than :data:`START_WORTH_S` in
   the driver, at the pace of a probe of its first items there: starting the workers costs
-  about that much (a suite of a few items never starts them).
+  about that much (a suite of a few items never starts them). A stage named in ``stages``
+  is not probed: it goes to the workers as asked, whatever its size.
 
 Options (``--executor-opt K=V``): see :data:`OPTIONS`.
 """
@@ -56,7 +57,8 @@ R = TypeVar("R")
 OPTIONS: dict[str, str] = {
     "jobs": "worker processes (default: one per CPU this process may use; AFCHECK_JOBS when "
             "set)",
-    "stages": "only these stages run in the workers, comma-separated (default all)",
+    "stages": "only these stages run in the workers, comma-separated (default all, each "
+              "only when its work outweighs starting the workers; a stage named here always)",
 }
 """The ``--executor-opt`` options, with what each means (``afcheck list executors``)."""
 
@@ -104,9 +106,9 @@ class ProcessExecutor:
             made = list(call(items))
             return assembly.add(number, offset, len(items), made, time.perf_counter() - began)
 
-        if self._pool is None:
+        if self._pool is None and stage.name not in self.stages:
             # A probe here first: the rest goes to the workers only if it would take longer
-            # here than starting them.
+            # here than starting them (a stage the user named goes there as asked).
             number, offset, items = pieces[0]
             probe = max(1, len(items) // PROBE_SHARE)
             began = time.perf_counter()

@@ -38,7 +38,9 @@ class Bar:
 def interval_bars(title: str, bars: Sequence[Bar], kind: str, what: str) -> str:
     """A panel of proportions with whiskers as an ``<svg class="chart {kind}">``."""
     bar, gap, left, plot_h, head, foot = 34, 22, 40, 160, 30, 40
-    width = left + max(1, len(bars)) * (bar + gap) + gap
+    # Each bar's slot is wide enough for its whole label.
+    slots = [max(bar + gap, label_width(item.label) + 8) for item in bars]
+    width = left + (sum(slots) if bars else bar + gap) + gap
     height = head + plot_h + foot
     parts = [f'<svg class="chart {escape(kind)}" xmlns="http://www.w3.org/2000/svg" '
              f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img" '
@@ -52,15 +54,15 @@ def interval_bars(title: str, bars: Sequence[Bar], kind: str, what: str) -> str:
                      f'<text x="{left - 5}" y="{y + 4:.1f}" text-anchor="end" class="tick">'
                      f'{tick:.2f}</text>')
     for index, item in enumerate(bars):
-        x = left + gap + index * (bar + gap)
-        centre = x + bar / 2
+        centre = left + gap + sum(slots[:index]) + slots[index] / 2 - gap / 2
+        x = centre - bar / 2
         if item.value is not None:
             h = plot_h * max(0.0, min(1.0, item.value))
             span = "" if item.interval is None else \
                 f" [{item.interval.low:.3f}, {item.interval.high:.3f}]"
             note = f"{item.label}: {what} = {item.value:.3f}{span}" + \
                 (f", {item.note}" if item.note else "")
-            parts.append(f'<rect x="{x}" y="{head + plot_h - h:.1f}" width="{bar}" '
+            parts.append(f'<rect x="{x:.1f}" y="{head + plot_h - h:.1f}" width="{bar}" '
                          f'height="{h:.1f}" fill="#3b7dd8" data-value="{item.value:.6f}">'
                          f'<title>{escape(note)}</title></rect>')
             if item.interval is not None:
@@ -69,7 +71,7 @@ def interval_bars(title: str, bars: Sequence[Bar], kind: str, what: str) -> str:
                 parts.append(f'<path d="M{centre:.1f} {low:.1f}V{high:.1f}M{centre - 6:.1f} '
                              f'{low:.1f}h12M{centre - 6:.1f} {high:.1f}h12" class="whisker"/>')
         parts.append(f'<text x="{centre:.1f}" y="{head + plot_h + 15}" text-anchor="middle" '
-                     f'class="tick">{escape(_short(item.label))}<title>{escape(item.label)}'
+                     f'class="tick">{escape(item.label)}<title>{escape(item.label)}'
                      "</title></text>")
         shown = "n/a" if item.value is None else f"{item.value:.2f}"
         parts.append(f'<text x="{centre:.1f}" y="{head + plot_h + 29}" text-anchor="middle" '
@@ -83,7 +85,8 @@ def share_bars(title: str, rows: Sequence[tuple[str, Sequence[tuple[str, int]]]]
                colours: Mapping[str, str], kind: str) -> str:
     """A panel of 100% bars as an ``<svg class="chart {kind}">``: each row is a label and
     its (category, count) pairs in drawing order."""
-    row_h, gap, left, plot_w, head = 24, 8, 120, 420, 28
+    row_h, gap, plot_w, head = 24, 8, 420, 28
+    left = max(120, max((label_width(label) for label, _ in rows), default=0) + 12)
     width = left + plot_w + 12
     height = head + max(1, len(rows)) * (row_h + gap) + 22
     parts = [f'<svg class="chart {escape(kind)}" xmlns="http://www.w3.org/2000/svg" '
@@ -94,7 +97,7 @@ def share_bars(title: str, rows: Sequence[tuple[str, Sequence[tuple[str, int]]]]
     for index, (label, counts) in enumerate(rows):
         y = head + index * (row_h + gap)
         parts.append(f'<text x="{left - 6}" y="{y + row_h / 2 + 4:.1f}" text-anchor="end" '
-                     f'class="tick">{escape(_short(label, 18))}<title>{escape(label)}</title>'
+                     f'class="tick">{escape(label)}<title>{escape(label)}</title>'
                      "</text>")
         total = sum(count for _, count in counts)
         x = float(left)
@@ -127,6 +130,12 @@ def share_bars(title: str, rows: Sequence[tuple[str, Sequence[tuple[str, int]]]]
 def colours_for(names: Sequence[str]) -> dict[str, str]:
     """A colour per name, from :data:`PALETTE` in order (repeating past its end)."""
     return {name: PALETTE[i % len(PALETTE)] for i, name in enumerate(names)}
+
+
+def label_width(text: str, size: float = 11.0) -> float:
+    """About how wide ``text`` is drawn at ``size`` px (an axis label, ``.tick``): room is
+    made for a whole label, never a cut one."""
+    return 0.62 * size * len(text)
 
 
 def _short(name: str, limit: int = 10) -> str:

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from afcheck_faithfulness.records import Step
 
 from afcheck.errors import AfcheckError, LoadError, SuiteError, UsageError
-from afcheck.jsonlines import named_by_line, read_json_array
+from afcheck.jsonlines import json_message, named_by_line, read_json_array
 from afcheck.suites import DATA_DIR_ENV, SuiteSpec, find_in_data_dir
 from afcheck.types import Location
 
@@ -215,7 +215,8 @@ def parse_answer(text: str) -> dict[str, Any]:
     try:
         data = json.loads(body)
     except json.JSONDecodeError as exc:
-        raise ValueError(f"the answer is not valid JSON ({exc.msg} at line {exc.lineno}, "
+        raise ValueError(f"the answer is not valid JSON ({json_message(exc)} at line "
+                         f"{exc.lineno}, "
                          f"column {exc.colno})") from None
     if isinstance(data, dict) and "nodes" not in data:
         data = next((v for k, v in data.items() if k in ("dag", "dags") and isinstance(v, dict)),
