@@ -258,6 +258,9 @@ class Run:
             given = suite.component_options(kind.name)
             if "path" in given and not Path(given["path"]).is_absolute():
                 given["path"] = str(suite.root / given["path"])
+            offered = getattr(self._suite_kind(suite.kind), "component_options", None)
+            if offered is not None:  # the suite kind's own defaults (SuiteKind's docstring)
+                given = {**offered(suite, kind.name, name), **given}
             options = {**given, **options}
         return Choice.of(name, options)
 

@@ -220,3 +220,25 @@ def test_a_response_with_nothing_to_check_is_a_bad_record_not_a_pass(
                                        "label": "True", "steps": [], "answer": "True"}) + "\n")
     [record] = list(load_responses(with_answer))
     assert isinstance(record, ChainRecord) and record.answer is Label.TRUE
+
+
+def test_folio_records_without_ids_are_distinct_items(tmp_path: Path) -> None:
+    """FOLIO's validation split as released names no story or example."""
+    record = {"conclusion": "Tom purrs.", "label": "True", "premises": ["Tom is a cat."],
+              "premises-FOL": ["Cat(tom)"], "conclusion-FOL": "Purr(tom)"}
+    other = dict(record, conclusion="Tom sleeps.", label="Uncertain")
+    path = _write(tmp_path / "folio-validation.jsonl",
+                  json.dumps(record) + "\n" + json.dumps(other) + "\n")
+    first, second = load_folio(path)
+    assert isinstance(first, ChainRecord) and isinstance(second, ChainRecord)
+    assert (first.id, second.id) == ("folio-line1", "folio-line2")
+    assert first.metadata["story_id"] == second.metadata["story_id"] == "line1"
+
+
+def test_logic_llm_records_without_ids_are_named_by_their_element(tmp_path: Path) -> None:
+    record = {"context": "Max is a cat.", "question": "True or false? Max is a cat.",
+              "options": ["A) True", "B) False"], "answer": "A"}
+    path = _write(tmp_path / "dev.json", json.dumps([record, record], indent=1))
+    first, second = load_logic_llm(path, "prontoqa")
+    assert isinstance(first, ChainRecord) and isinstance(second, ChainRecord)
+    assert (first.id, second.id) == ("record1", "record2")

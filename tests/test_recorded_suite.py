@@ -155,3 +155,55 @@ def test_a_method_it_cannot_read_for_is_a_suite_error(tmp_path: Path) -> None:
         'kind = "recorded"', 'kind = "recorded"\nmethod = "equivalence"'), encoding="utf-8")
     with pytest.raises(SuiteError, match="chains, nl2fol, not 'equivalence'"):
         list(RecordedSuite().load(load_spec(root)))
+
+
+SENTENCE = {"sentence": "Robert Lewandowski is a striker.", "gold": ["Striker(robertLewandowski)"],
+            "source": "folio"}
+
+
+def test_two_models_sharing_an_id_are_each_judged_on_their_own_translation(
+        tmp_path: Path) -> None:
+    """Keyed by (model, id): model a's wrong predicate is not replaced by model b's right one,
+    whichever line comes last; the data file is named once (``data``)."""
+    root = _suite(tmp_path, [
+        {**SENTENCE, "id": "s1", "model": "a", "translation": "IsStriker(robertLewandowski)"},
+        {**SENTENCE, "id": "s1", "model": "b", "translation": "Striker(robertLewandowski)"},
+        {**SENTENCE, "id": "s2", "model": "a", "translation": "Striker(robertLewandowski)"},
+    ], 'method = "nl2fol"\n[afcheck.options]\nlanguage = "folio"\ntheory = "none"\n'
+       '[afcheck.defaults]\nfol_formaliser = "replay"\n')
+    done = subprocess.run(
+        [sys.executable, "-m", "afcheck", str(root), "-q", "-p", "no:cacheprovider",
+         "--cache-dir", str(tmp_path / "cache"), "--json", str(tmp_path / "run.json")],
+        capture_output=True, text=True, cwd=ROOT, timeout=600)
+    run = json.loads((tmp_path / "run.json").read_text("utf-8"))
+    steps = _steps(run)
+    assert {k: s["status"] for k, s in steps.items()} == {
+        "a/s1": "failed", "b/s1": "passed", "s2": "passed"}
+    assert steps["a/s1"]["output"] == "IsStriker(robertLewandowski)"
+    # Each model its own row in the terminal table, as in the JSON.
+    rows = [line.split()[0] for line in done.stdout.splitlines()
+            if line.startswith("folio/")]
+    assert rows == ["folio/a", "folio/b"], done.stdout
+
+
+def test_a_recorded_chain_shared_by_two_models_is_two_items(tmp_path: Path) -> None:
+    root = _suite(tmp_path, [{**BASE, "id": "x", "model": "m1", "source": "s"},
+                             {**BASE, "id": "x", "model": "m2", "source": "s"},
+                             {**BASE, "model": "m1", "source": "s"}])
+    records = list(RecordedSuite().load(load_spec(root)))
+    assert [(r.id, r.dataset) for r in records if isinstance(r, ChainRecord)] == [
+        ("m1/x", "s/m1"), ("m2/x", "s/m2"), ("line3", "s/m1")]
+
+
+def test_a_recorded_line_without_translation_is_told_what_it_lacks(tmp_path: Path) -> None:
+    from afcheck_fol.formaliser import FolTask
+    from afcheck_fol.formalisers import ReplayFormaliser
+
+    path = tmp_path / "o.jsonl"
+    path.write_text(json.dumps({**SENTENCE, "id": "s1", "model": "a"}) + "\n"
+                    + json.dumps({"id": "s2", "outptu": "P(a)"}) + "\n", encoding="utf-8")
+    first, second = ReplayFormaliser(path).formalise(
+        [FolTask("s1", ("…",), "…"), FolTask("s2", ("…",), "…")])
+    assert first.formulas is None and "no 'translation'" in first.error
+    assert "expected {" not in first.error and f"{path}:1" in first.error
+    assert 'expected {"id": …, "output": …}' in second.error and f"{path}:2" in second.error

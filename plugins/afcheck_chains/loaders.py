@@ -25,7 +25,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from afcheck.errors import LoadError, SuiteError
-from afcheck.jsonlines import read_json_array, read_json_lines
+from afcheck.jsonlines import place_name, read_json_array, read_json_lines
 from afcheck.suites import DATA_DIR_ENV, find_in_data_dir
 from afcheck.types import Location
 from afcheck_chains.records import ChainRecord, GoldFol, Label, parse_label
@@ -67,18 +67,18 @@ def sentences(text: str) -> tuple[str, ...]:
     return tuple(s.strip() for s in _SENTENCE.split(text.strip()) if s.strip())
 
 
-def _json_array(path: Path) -> Iterator[tuple[Location, object] | LoadError]:
+def _json_array(path: Path) -> Iterator[tuple[Location, int, object] | LoadError]:
     """Each element of a JSON array with where it is (the line it starts on and its number in
-    the array); a bad element (bad bytes, too deep, not JSON) is a :class:`LoadError` of its
-    own and the others still load."""
+    the array, from 1); a bad element (bad bytes, too deep, not JSON) is a
+    :class:`LoadError` of its own and the others still load."""
     try:
         elements = list(read_json_array(path))
     except OSError as exc:
         yield LoadError(Location(str(path)), f"cannot read: {exc}")
         return
-    for element in elements:
+    for number, element in enumerate(elements, 1):
         if element.ok:
-            yield element.location, element.value
+            yield element.location, number, element.value
         else:
             yield LoadError(element.location, element.problem)
 
@@ -89,20 +89,18 @@ def load_logic_llm(path: Path, dataset: str) -> Iterator[Loaded]:
         if isinstance(entry, LoadError):
             yield entry
             continue
-        location, item = entry
-        problem = _logic_llm_record(item, dataset, location)
-        yield problem
+        location, number, item = entry
+        yield _logic_llm_record(item, dataset, location, place_name(location, number))
 
 
-def _logic_llm_record(item: object, dataset: str, location: Location) -> Loaded:
+def _logic_llm_record(item: object, dataset: str, location: Location, place: str) -> Loaded:
+    """One problem; one without an ``id`` is named by its place in the array (``record3``)."""
     if not isinstance(item, dict):
         return LoadError(location, "expected an object with id, context, question, answer")
-    missing = [k for k in ("id", "context", "question", "answer") if not item.get(k)]
+    rid = str(item.get("id") or "").strip() or place
+    missing = [k for k in ("context", "question", "answer") if not item.get(k)]
     if missing:
-        rid = str(item.get("id") or "")
-        return LoadError(location, (f"{rid}: " if rid else "") + f"missing {', '.join(missing)}",
-                         name=rid)
-    rid = str(item["id"])
+        return LoadError(location, f"{rid}: missing {', '.join(missing)}", name=rid)
     question = str(item["question"])
     conclusion = question.split("?", 1)[1].strip() if "?" in question else question.strip()
     label = _option_label(item)
@@ -193,7 +191,7 @@ def _strings(value: object) -> tuple[str, ...] | None:
 
 
 def _response_record(raw: Mapping[str, object], location: Location, dataset: str) -> Loaded:
-    rid = str(raw.get("id") or f"line{location.line}")
+    rid = str(raw.get("id") or "").strip() or place_name(location)
 
     def bad(message: str) -> LoadError:
         return LoadError(location, message, name=rid)

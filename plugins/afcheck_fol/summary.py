@@ -190,7 +190,11 @@ class Nl2FolSummary:
         return ["nl2fol:", *self.render().splitlines()]
 
     def render(self) -> str:
-        """A short table for the terminal: exact and aligned accuracy side by side."""
+        """A short table for the terminal: exact and aligned accuracy side by side, by
+        difficulty and, where a run has several, by dataset (a recorded file's models each
+        get a row: ``source/model``)."""
+        datasets = self.by_dataset if len(self.by_dataset) > 1 else {}
+        width = max([14, *(len(name) for name in [*self.by_difficulty, *datasets])])
 
         def rate(value: float | None, interval: Interval) -> str:
             return "n/a" if value is None else (
@@ -198,16 +202,23 @@ class Nl2FolSummary:
 
         def row(name: str, group: Group) -> str:
             ted = "" if group.mean_ted is None else f"{group.mean_ted:.1f}"
-            return (f"{name:<14} {group.n:>5} "
+            return (f"{name:<{width}} {group.n:>5} "
                     f"{rate(group.accuracy, group.accuracy_interval):>26} "
                     f"{rate(group.aligned_accuracy, group.aligned_accuracy_interval):>26} "
                     f"{group.syntax_errors:>7} {group.semantic_errors:>8} {ted:>8} "
                     f"{group.undecided:>9}")
 
-        lines = [f"{'difficulty':<14} {'N':>5} {'exact [95% CI]':>26} {'aligned [95% CI]':>26} "
-                 f"{'syntax':>7} {'semantic':>8} {'mean TED':>8} {'undecided':>9}"]
+        def header(name: str) -> str:
+            return (f"{name:<{width}} {'N':>5} {'exact [95% CI]':>26} "
+                    f"{'aligned [95% CI]':>26} {'syntax':>7} {'semantic':>8} {'mean TED':>8} "
+                    f"{'undecided':>9}")
+
+        lines = [header("difficulty")]
         lines += [row(name, group) for name, group in self.by_difficulty.items()]
         lines.append(row("all", self.overall))
+        if datasets:
+            lines.append(header("dataset"))
+            lines += [row(name, group) for name, group in datasets.items()]
         lines.append("exact: equivalent to a gold formula as written; aligned: equivalent once "
                      "the model's predicate and constant names are mapped onto the gold's (one "
                      "mapping per story, similar names only)")
