@@ -73,6 +73,10 @@ def test_recorded_chains_get_every_outcome_from_the_recorded_translations(
     assert quality["premise 5"]["equivalent"] is False   # IsKind(charlie) for Kind(charlie)
     assert quality["conclusion"] == {"role": "conclusion", "bleu": 1.0, "equivalent": True}
     assert steps["demo-b/prontoqa-cut-off"]["first_executed"] is False
+    # What the model wrote is kept: its response and its translation, as recorded.
+    walk = steps["demo-a/prontoqa-walk"]
+    assert walk["raw_outputs"][0].startswith("Premises:\n")  # type: ignore[index]
+    assert walk["response"].endswith("The correct option is: B")  # type: ignore[union-attr]
 
 
 def test_recorded_chains_metrics_count_what_the_models_did(
@@ -207,3 +211,37 @@ def test_a_recorded_line_without_translation_is_told_what_it_lacks(tmp_path: Pat
     assert first.formulas is None and "no 'translation'" in first.error
     assert "expected {" not in first.error and f"{path}:1" in first.error
     assert 'expected {"id": …, "output": …}' in second.error and f"{path}:2" in second.error
+
+
+PRONTO = {"premises": ["Each yumpus is a dumpus.", "Dumpuses are not sour.", "Max is a yumpus."],
+          "conclusion": "Max is sour.", "label": "False", "model": "m", "source": "prontoqa"}
+
+
+def test_recorded_chains_end_where_the_answer_ends_and_keep_what_the_model_wrote(
+        tmp_path: Path) -> None:
+    continued = ("Max is a yumpus. Each yumpus is a dumpus. So Max is a dumpus. Dumpuses are "
+                 "not sour. So Max is not sour.\nThe correct option is: B\n------\n"
+                 "Context: Wumpuses are red. Bob is a wumpus.\nQuestion: Is the following "
+                 "statement true or false? Bob is red.\nOptions:\nA) True\nB) False\n"
+                 "Reasoning: Bob is a wumpus. Wumpuses are not red. So Bob is not red.\n"
+                 "The correct option is: A")
+    root = _suite(tmp_path, [
+        {**PRONTO, "id": "few-shot", "response": continued},
+        {**PRONTO, "id": "bare", "response": "The correct option is: B"},
+    ])
+    run = _run(tmp_path, str(root), "--fol-formaliser", "rules", "--fol-prover", "z3-fol")
+    steps = _steps(run)
+    shot = steps["few-shot"]
+    assert (shot["status"], shot["class"], shot["answer"]) == ("passed", "T1", "False")
+    assert [s["text"] for s in shot["steps"]][-1] == "Max is not sour."  # type: ignore[index]
+    assert shot["answer_cut"].startswith("after the answer line 2")  # type: ignore[union-attr]
+    assert shot["response"] == continued
+    translation = shot["translation"]
+    assert isinstance(translation, dict) and len(translation["steps"]) == len(shot["steps"])  # type: ignore[arg-type]
+    assert translation["conclusion"] == "sour(max)"
+    assert shot["raw_outputs"] == []  # the rule translator writes no text of its own
+    bare = steps["bare"]
+    assert (bare["status"], bare["analysis"], bare["class"]) == ("skipped", "no_reasoning", None)
+    assert bare["answer_correct"] is True
+    overall = run["methods"]["chains"]["metrics"]["overall"]  # type: ignore[index]
+    assert overall["no_reasoning"]["count"] == 1

@@ -13,7 +13,8 @@ given in the suite. A malformed record becomes one :class:`afcheck.errors.LoadEr
   chain; ``premises-FOL`` is the reference FOL of the premises.
 - Responses (JSON Lines, one chain a line): ``id``, ``premises`` (list) or ``context`` (text),
   ``conclusion``, ``label``, and the model's ``response`` (text) or ``steps`` (list), with
-  ``answer`` (else read from the response). Optional: ``expected_class``, ``step_labels``
+  ``answer`` (else read from the response, which ends where the model's answer ends:
+  :func:`afcheck_chains.segment.answer_end`). Optional: ``expected_class``, ``step_labels``
   (gold step labels, one per kept step), ``premises_fol``, ``conclusion_fol``, ``steps_fol``.
 """
 
@@ -29,7 +30,7 @@ from afcheck.jsonlines import place_name, read_json_array, read_json_lines
 from afcheck.suites import DATA_DIR_ENV, find_in_data_dir
 from afcheck.types import Location
 from afcheck_chains.records import ChainRecord, GoldFol, Label, parse_label
-from afcheck_chains.segment import kept_steps, read_answer
+from afcheck_chains.segment import Answered, answer_end, kept_steps, read_answer
 
 Loaded = ChainRecord | LoadError  # noqa: UP007 - a runtime alias on 3.10
 
@@ -209,14 +210,17 @@ def _response_record(raw: Mapping[str, object], location: Location, dataset: str
     if label is None:
         return bad(f"label {raw.get('label')!r} is not True, False or Unknown")
     response, listed = raw.get("response"), _strings(raw.get("steps"))
+    # The response ends where the model's answer ends: a few-shot continuation after it is
+    # neither its reasoning nor its answer.
+    answered = answer_end(response) if isinstance(response, str) else Answered("")
     if listed is not None:
         raw_steps = listed
         steps = kept_steps(list(listed))
-        answer_text = response if isinstance(response, str) else ""
+        answer_text = answered.text
     elif isinstance(response, str):
-        raw_steps = (response,)
-        steps = kept_steps(response)
-        answer_text = response
+        raw_steps = (answered.text,)
+        steps = kept_steps(answered.text)
+        answer_text = answered.text
     else:
         return bad("needs the model's 'response' (a text) or 'steps' (a list)")
     if "answer" in raw:
@@ -261,6 +265,7 @@ def _response_record(raw: Mapping[str, object], location: Location, dataset: str
         conclusion=conclusion.strip(), label=label, steps=steps, answer=answer,
         location=location, raw_steps=raw_steps, expected_class=expected,
         gold_step_labels=gold_steps, gold_fol=gold_fol, cut_off=cut_off,
+        response=response if isinstance(response, str) else "", answer_cut=answered.cut,
         metadata={k: str(raw[k]) for k in ("model", "source") if isinstance(raw.get(k), str)},
     )
 

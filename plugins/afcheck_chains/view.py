@@ -40,12 +40,13 @@ from afcheck_chains.summary import metrics as group
 STEP_LABELS = tuple(label.value for label in Label)
 """Every label a step can get, in display order."""
 
-OTHER = ("analysis_failure", "undecided", "no_answer", "cut_off", "label_only")
+OTHER = ("analysis_failure", "undecided", "no_answer", "no_reasoning", "cut_off", "label_only")
 """What a chain gets instead of a class."""
 
 COLOURS = {"T1": "#2e7d32", "T2": "#81c784", "T3": "#3b7dd8", "T4": "#90b8ee",
            "F1": "#f0ad4e", "F2": "#d9534f", "analysis_failure": "#616161",
-           "undecided": "#bdbdbd", "no_answer": "#d7ccc8", "cut_off": "#a1887f",
+           "undecided": "#bdbdbd", "no_answer": "#d7ccc8", "no_reasoning": "#efebe9",
+           "cut_off": "#a1887f",
            "label_only": "#8e44ad"}
 
 
