@@ -142,6 +142,10 @@ class Nl2FolSummary:
     by_difficulty: Mapping[str, Group]
     by_dataset: Mapping[str, Group]
     method: str = "nl2fol"
+    renamings: tuple[tuple[str, str, str], ...] = ()
+    """``(group, renaming, what accepted it)`` for every renaming the aligned figure used."""
+    refused: tuple[tuple[str, str, str], ...] = ()
+    """``(group, renaming, the judge's answer)`` for every renaming a judge refused."""
 
     @property
     def evaluated(self) -> int:
@@ -166,6 +170,10 @@ class Nl2FolSummary:
             "overall": self.overall.to_json(),
             "by_difficulty": {k: v.to_json() for k, v in self.by_difficulty.items()},
             "by_dataset": {k: v.to_json() for k, v in self.by_dataset.items()},
+            "renamings": [{"group": g, "renaming": r, "by": by}
+                          for g, r, by in self.renamings],
+            "refused_renamings": [{"group": g, "renaming": r, "why": why}
+                                  for g, r, why in self.refused],
         }
 
     def sections(self) -> dict[str, object]:
@@ -221,7 +229,16 @@ class Nl2FolSummary:
             lines += [row(name, group) for name, group in datasets.items()]
         lines.append("exact: equivalent to a gold formula as written; aligned: equivalent once "
                      "the model's predicate and constant names are mapped onto the gold's (one "
-                     "mapping per story, similar names only)")
+                     "mapping per story; only where the names or what they mean agree, never a "
+                     "name onto its negation or opposite)")
+        if self.renamings or self.refused:
+            rules = Counter(_rule(by) for _, _, by in self.renamings)
+            judged = sum(1 for _, _, by in self.renamings if "; judge: " in by)
+            lines.append(
+                f"renamings behind the aligned figure: {len(self.renamings)} ("
+                + ", ".join(f"{name} {count}" for name, count in sorted(rules.items()))
+                + (f"; confirmed by the judge {judged}, refused {len(self.refused)}"
+                   if judged or self.refused else "") + "); each is listed in the JSON")
         if self.overall.gold_errors:
             lines.append(f"gold formula does not parse: {self.overall.gold_errors} (not judged)")
         if self.overall.error_classes:
@@ -295,15 +312,36 @@ def tag_order(tag: str) -> tuple[int, str]:
     return (LEVELS.index(tag) if tag in LEVELS else len(LEVELS), tag)
 
 
+def _rule(reason: str) -> str:
+    """The kind of rule a renaming's reason names (for the terminal's count)."""
+    if reason.startswith(("the same name", "the same number", "the same words")):
+        return "same name"
+    if reason.startswith("similar spelling"):
+        return "similar spelling"
+    return "meaning"
+
+
 def summarise(decisions: Sequence[Decision]) -> Nl2FolSummary:
     tags: dict[str, list[Decision]] = {}
     datasets: dict[str, list[Decision]] = {}
+    renamings: set[tuple[str, str, str]] = set()
+    refused: set[tuple[str, str, str]] = set()
     for decision in decisions:
         tags.setdefault(decision.item.difficulty, []).append(decision)
         datasets.setdefault(decision.item.dataset, []).append(decision)
+        if decision.aligned is not None:
+            alignment = decision.aligned.alignment
+            where = f"{decision.item.dataset}:{alignment.group}"
+            renamings |= {(where, f"{n}/{a} → {gold}", alignment.reason(f"{n}/{a}"))
+                          for (n, a), gold in alignment.predicates}
+            renamings |= {(where, f"{n} → {gold}", alignment.reason(n))
+                          for n, gold in alignment.constants}
+            refused |= {(where, pair, why) for pair, why in alignment.rejected}
     return Nl2FolSummary(
         group(decisions),
         {tag: group(tags[tag]) for tag in sorted(tags, key=tag_order)},
         {name: group(datasets[name]) for name in sorted(datasets)},
+        renamings=tuple(sorted(renamings)),
+        refused=tuple(sorted(refused)),
     )
 
