@@ -157,6 +157,8 @@ PROBES = [
     ("Born(georgeWashingtonCarver, y1864)", "Born(georgeWashington, y1864)",
      "George Washington Carver was born in 1864."),
     ("Model(gpt3)", "Model(gpt4)", "GPT-3 is a model."),
+    ("FormerPlayer(ann)", "Player(ann)", "Ann is a former player."),
+    ("Legal(act)", "Lawful(act)", "The act is legal."),  # no rule of name or meaning
 ]
 
 
@@ -192,6 +194,7 @@ RENAMINGS = [
      "The Vienna Music Society is an orchestra.", "the same name up to"),
     ("∀x (Student(x) → Young(x))", "∀x (Students(x) → Young(x))", "Students are young.",
      "plural"),
+    ("Teach(ann, math)", "Teaching(ann, math)", "Ann teaches math.", "plural"),
     ("∀x (WorkInStudentJobs(x) → NeedMoney(x))", "∀x (Works(x) → NeedMoney(x))",
      "People who work in student jobs on campus need money.",
      "'student job' added, which the sentence says"),

@@ -88,7 +88,8 @@ def afcheck_register_fol_formalisers(register: Register) -> None:
              description="the data's own FOL (gold=N: the N-th alternative); must score 100%",
              details={"options": "gold (0)"})
     register("replay", lazy("afcheck_fol.formalisers:make_replay"),
-             description="recorded model outputs, one {\"id\", \"output\"} a line",
+             description="recorded model outputs: {\"id\", \"output\"} a line, or a recorded "
+             "suite's lines (their \"translation\", keyed by model and id)",
              details={"options": "path=FILE"})
     from afcheck_fol.presets import PRESETS
 

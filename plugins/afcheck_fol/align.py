@@ -9,17 +9,38 @@ mapping of the candidate's predicate symbols (name and arity) and constants onto
   rename one way in one sentence and another way in the next;
 - **injective** and **arity-preserving**: two candidate symbols never become one gold symbol,
   and a predicate maps only onto one of the same arity;
-- **proposed by name similarity only**: a symbol is mapped onto a gold symbol whose name is the
-  same after normalisation (case, ``_``/``-``/``.``, accents, a leading ``Is``/``Are``/``The``
-  …) or close to it (:data:`THRESHOLD`), never onto an unrelated name, so ``Tall`` never
-  becomes ``Short`` however well that would fit, nor onto its opposite (``Unhappy``) or a
-  name with other numbers (``gpt4`` for ``gpt3``). Same-named symbols map onto themselves first;
-  the rest by decreasing similarity (greedy, deterministic).
+- **earned**: a renaming is proposed only where a rule accepts it (:func:`_accepts`), each
+  naming what it read:
 
-:func:`propose` builds the mapping from the group's candidates and gold formulas;
-:meth:`Alignment.rename` applies it; the nl2fol decision then asks z3, exactly as for exact
-equivalence, whether the renamed candidate is equivalent to a gold formula
-(:func:`afcheck_fol.decide.decide`). Symbols with no similar gold symbol keep their names.
+  * *the same name* after normalisation (case, ``_``/``-``/``.``, accents, a leading
+    ``Is``/``Are``/``The`` …, plural and verb endings; a letter before a number:
+    ``y1984``/``1984``);
+  * *meaning*: one name is the other with light words added (``HasFeud``/``Feud``,
+    ``CanBlock``/``Block``), or with words the item's sentence or the model's own gloss says
+    (``FootballPlayer``/``Player`` for "a football player"); or the model's gloss of its name
+    (Logic-LM's ``Works(x) ::: x works in student jobs``) holds every word of the gold's
+    name;
+  * *similar spelling* (:data:`THRESHOLD`), last;
+
+  and only between symbols that meet in one item (the candidate's in its translation, the
+  gold's in its gold formula): a renaming is a reading of one sentence two ways. Constants
+  name individuals by all their words: only the same name is one individual
+  (``georgeWashington`` is not ``georgeWashingtonCarver``, ``austria`` not ``australia``);
+- **guarded** (:func:`opposed`): never between a name and its negation (``CannotFly``,
+  ``NoTakeOutService``, a negating prefix: ``Illegal``, ``Unhappy``, ``Atypical``,
+  ``Misinformed``, ``Decaffeinated``, ``Nonprofit``), a name that names something else
+  (``FormerPlayer``), two roles of one stem (``Employee``/``Employer``, ``Payer``/``Payee``)
+  or opposites (``Male``/``Female``, :data:`ANTONYMS`). The lexical part is a table of rules
+  kept here, not a lexical database (see :data:`ANTONYMS`); ``Tall`` never becomes ``Short``;
+- **greedy, deterministic**: identical names first, then the stronger rule, then the pair that
+  meets in more items, then the closer spelling;
+- **optionally judged** (:func:`judge`): a model confirms each renaming; one it does not
+  confirm is dropped, and its answer is kept either way.
+
+:func:`align` builds the mapping from the group's :class:`Evidence` (:func:`propose`: from
+formulas alone); :meth:`Alignment.rename` applies it; the nl2fol decision then asks z3, exactly
+as for exact equivalence, whether the renamed candidate is equivalent to a gold formula
+(:func:`afcheck_fol.decide.decide`). Symbols no rule maps keep their names.
 
 A candidate equivalent to its gold as written stays equivalent after the renaming: every
 renamed symbol has no same-named gold symbol (same-named ones map onto themselves), so the
@@ -125,6 +146,12 @@ the guard's lexical part: the maintained WordNet interfaces on the package index
 package ships it; so afcheck keeps its own table, and any pair it lacks stays a question for
 the judge (:func:`judge`)."""
 
+PRIVATIVE_WORDS = frozenset({"former", "ex", "fake", "false", "pseudo", "quasi", "mock",
+                             "alleged", "potential", "would", "almost", "nearly", "half",
+                             "semi", "counterfeit", "imitation", "toy", "fictional", "virtual",
+                             "artificial", "future", "past", "previous", "retired"})
+"""Words that make a name name something else: a ``FormerPlayer`` is no ``Player``."""
+
 ROLE_SUFFIXES = (("ee", "er"), ("ee", "or"), ("ess", "er"), ("ress", "or"), ("ess", "e"),
                  ("ess", ""))
 """Endings that tell two roles of one stem apart: ``Employee``/``Employer``,
@@ -160,6 +187,10 @@ def stem(word: str) -> str:
             return word[: -len(ending)] + keep
     if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
         return word[:-1]
+    if word.endswith("ing") and len(word) > 5:
+        return word[:-3]
+    if word.endswith("ed") and len(word) > 4 and not word.endswith("eed"):
+        return word[:-2]
     return word
 
 
@@ -178,8 +209,9 @@ def text_words(text: str) -> set[str]:
 def opposed(left: str, right: str) -> str:
     """Why two names cannot name the same thing, or empty: one negates the other
     (``CannotFly``/``CanFly``, ``NoTakeOutService``/``TakeOutService``, a negating prefix:
-    ``Illegal``, ``Unhappy``, ``Atypical``, ``Misinformed``, ``Decaffeinated``), they name
-    two roles of one stem (``Employee``/``Employer``), or two of their words are
+    ``Illegal``, ``Unhappy``, ``Atypical``, ``Misinformed``, ``Decaffeinated``), one adds a
+    word that makes it name something else (``FormerPlayer``, :data:`PRIVATIVE_WORDS`), they
+    name two roles of one stem (``Employee``/``Employer``), or two of their words are
     opposites (``Male``/``Female``, :data:`ANTONYMS`)."""
     a, b = name_words(left), name_words(right)
     only_a = [w for w in a if w not in b]
@@ -187,6 +219,8 @@ def opposed(left: str, right: str) -> str:
     for word in (*only_a, *only_b):
         if word in NEGATION_WORDS:
             return f"negation: {word!r}"
+        if word in PRIVATIVE_WORDS:
+            return f"a word that makes it name something else: {word!r}"
     whole_a, whole_b = "".join(a), "".join(b)
     for x, y in ((whole_a, whole_b), (whole_b, whole_a), *[(p, q) for p in only_a
                                                             for q in only_b],
@@ -452,7 +486,7 @@ def _accepts(cand: str, gold: str, shared: set[int], sentences: str, gloss: str,
         return None
     words_c, words_g = name_words(cand), name_words(gold)
     if words_c == words_g:
-        return SAME, "the same words up to plural endings"
+        return SAME, "the same words up to plural and verb endings"
     extra = _extension(words_c, words_g)
     if extra is not None:
         heavy = [w for w in extra if w not in LIGHT_WORDS]
