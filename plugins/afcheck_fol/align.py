@@ -326,10 +326,12 @@ class Alignment:
         return ", ".join(parts) or "(none)"
 
     def explain(self) -> list[str]:
-        """One line per renaming with what accepted it; then each one a judge refused."""
+        """One line per renaming with what accepted it (where known: a result file written
+        before renamings said has none); then each one a judge refused."""
         lines = [f"{name}/{arity} → {gold}: {self.reason(f'{name}/{arity}')}"
-                 for (name, arity), gold in self.predicates]
-        lines += [f"{name} → {gold}: {self.reason(name)}" for name, gold in self.constants]
+                 for (name, arity), gold in self.predicates if self.reason(f"{name}/{arity}")]
+        lines += [f"{name} → {gold}: {self.reason(name)}" for name, gold in self.constants
+                  if self.reason(name)]
         lines += [f"not renamed {pair}: {why}" for pair, why in self.rejected]
         return lines
 
