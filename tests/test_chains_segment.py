@@ -153,12 +153,21 @@ def test_the_response_ends_at_its_answer_line() -> None:
 
 
 @pytest.mark.parametrize("follow", ["------", "=====", "Context: Bob is big.",
-                                    "Question: Is Bob big?", "### Example 2:"])
-def test_a_few_shot_continuation_is_cut_where_it_starts(follow: str) -> None:
-    response = f"Max is a tumpus.\nTumpuses are not sour.\n{follow}\nBob is big. Bob is sour."
+                                    "Question: Is Bob big?", "Options:", "### Example 2:"])
+def test_a_few_shot_continuation_after_the_answer_is_cut_where_it_starts(follow: str) -> None:
+    response = (f"Max is a tumpus.\nTherefore, the statement is false.\n{follow}\n"
+                "Bob is big. Bob is sour.\nThe correct option is: A")
     answered = answer_end(response)
-    assert answered.text == "Max is a tumpus.\nTumpuses are not sour."
+    assert answered.text == "Max is a tumpus.\nTherefore, the statement is false."
     assert "at line 3" in answered.cut and "characters dropped" in answered.cut
+    assert read_answer(answered.text) is Label.FALSE
+
+
+@pytest.mark.parametrize("follow", ["------\n\nContext: Bob is big.", "Context: Bob is big."])
+def test_a_new_problem_ends_a_response_even_before_its_answer(follow: str) -> None:
+    answered = answer_end(f"Max is a tumpus.\n{follow}\nBob is big.\nAnswer: True")
+    assert answered.text == "Max is a tumpus." and "at line 2" in answered.cut
+    assert read_answer(answered.text) is None   # not the next example's answer
 
 
 def test_nothing_is_cut_from_a_response_that_ends_with_its_answer() -> None:
@@ -171,3 +180,9 @@ def test_nothing_is_cut_from_a_response_that_ends_with_its_answer() -> None:
     assert [s.reason for s in segment(echoed) if not s.kept][0] == "echo"
     # "We need to find the answer" is no answer line.
     assert answer_end("We need to find the answer: true or not.\nMax is sour.").cut == ""
+    # A markdown rule before the answer, a restated question, an answer given first and then
+    # explained: all the model's own.
+    for own in ("Max is not sour.\n---\n**Answer: False**",
+                "Max is not sour.\nQuestion: is Max sour? He is not.\nAnswer: False",
+                "Answer: False\nMax is a tumpus. Tumpuses are not sour."):
+        assert answer_end(own) == Answered(own), own

@@ -94,12 +94,15 @@ _OPEN_QUESTION = re.compile(r"(?i)\b(?:whether|if|determine|decide|check|verify|
 """Words before "the statement is true" in its sentence that make it a question ("we need
 to determine if the statement is true"), not an answer."""
 _SEPARATOR = re.compile(r"^\s*(?:-{3,}|={3,}|_{3,}|\*{3,}|#{3,}|~{3,})\s*$")
-"""A line that separates few-shot examples."""
+"""A line that separates few-shot examples (or a markdown rule)."""
 _PROMPT_PART = re.compile(
     r"^\s*(?:#+\s*|\*\*)?(?:context|question|problem|premises|options|example(?:\s*\d+)?)"
     r"\s*(?:\*\*)?\s*:", re.IGNORECASE)
 """A line that opens a part of a prompt: an echo at a response's start, a new example after
 its answer."""
+_NEW_PROBLEM = re.compile(r"^\s*(?:#+\s*|\*\*)?(?:context|problem|example(?:\s*\d+)?)"
+                          r"\s*(?:\*\*)?\s*:", re.IGNORECASE)
+"""A line that opens a new problem, whatever came before it."""
 
 
 @dataclass(frozen=True)
@@ -109,24 +112,31 @@ class Answered:
     text: str
     cut: str = ""
     """What ended it (``the answer line 5``, ``a few-shot separator '------' at line 6``, ``a
-    new 'Context:' at line 6``) and how much was dropped; empty when nothing follows."""
+    new Context: at line 6``) and how much was dropped; empty when nothing follows."""
 
 
 def answer_end(response: str) -> Answered:
-    """``response`` up to the end of the model's answer: the line that gives its answer
-    (``Answer: True``, ``The correct option is: B``), a few-shot separator, or a new part of a
-    prompt (``Context:``, ``Question:``) after the response has begun, whichever comes
-    first. Nothing is cut when only blank lines follow."""
+    """``response`` up to the end of the model's answer, where what follows is not the
+    model's: after the line that gives its answer (``Answer: True``, ``The correct option
+    is: B``) when reasoning came before it; at a few-shot separator (``------``) or a new
+    ``Question:``/``Options:`` once an answer has been given; at a new ``Context:``
+    (``Problem:``, ``Example 2:``), or a separator right before one, in any case once the
+    response has begun. A markdown rule between the reasoning and the answer, or an answer
+    given first and explained after, is no end. Nothing is cut when only blank lines
+    follow."""
     lines = response.splitlines(keepends=True)
     offset, begun = 0, False
     for number, line in enumerate(lines, 1):
         reason, end = "", offset
-        if begun and _SEPARATOR.match(line):
-            reason = f"a few-shot separator {line.strip()[:12]!r} at line {number}"
-        elif begun and _PROMPT_PART.match(line):
-            reason = f"a new {line.strip().split(':', 1)[0].strip('#* ')}: at line {number}"
-        elif _explicit_answer(line):
-            reason, end = f"the answer line {number}", offset + len(line)
+        if begun:
+            answered = read_answer(response[:offset]) is not None
+            if _SEPARATOR.match(line) and (answered or _NEW_PROBLEM.match(
+                    next((rest for rest in lines[number:] if rest.strip()), ""))):
+                reason = f"a few-shot separator {line.strip()[:12]!r} at line {number}"
+            elif _NEW_PROBLEM.match(line) or (answered and _PROMPT_PART.match(line)):
+                reason = f"a new {line.strip().split(':', 1)[0].strip('#* ')}: at line {number}"
+            elif _explicit_answer(line):
+                reason, end = f"the answer line {number}", offset + len(line)
         offset += len(line)
         begun = begun or (bool(line.strip()) and not _PROMPT_PART.match(line))
         if reason:
