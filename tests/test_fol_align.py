@@ -308,3 +308,25 @@ def test_the_aligned_figure_lists_the_renamings_it_used_and_what_accepted_each()
         "refused 1)" in summary.render()
     assert summary.to_json()["renamings"] == [
         {"group": "nl2fol:story-1", "renaming": "HasFeud/2 → Feud", "by": by}]
+
+
+@pytest.mark.parametrize(("gold", "candidate"), [
+    ("Grade(ann, a)", "Grade(ann, a+)"), ("Uses(ann, c)", "Uses(ann, c++)"),
+    ("Chess(bo)", "Chest(bo)"), ("SummerOlympicsCity(bo)", "SummerOlympicsCountry(bo)"),
+    ("TravelingFrom(ann, bo)", "TravelingTo(ann, bo)"), ("PlanA(bo)", "PlanB(bo)"),
+    ("Extrovert(bo)", "Introvert(bo)"), ("Rounded(bo)", "Roundel(bo)"),
+    ("ProfessionalTennisPlayer(bo)", "ProfessionalTennisUmpire(bo)"),
+    ("In(ann, bo)", "StruckIn(ann, bo)"),
+])
+def test_two_names_of_a_folio_story_are_not_one(gold: str, candidate: str) -> None:
+    """Pairs of names that FOLIO's annotators used side by side in one story, each naming
+    its own thing: a model writing one where the gold has the other is not renamed."""
+    assert _aligned(gold, candidate, "x is what the story says.")[0] == SEMANTIC_ERROR
+
+
+def test_a_word_spelt_two_ways_is_one_name() -> None:
+    decision, alignment = _aligned("∀x (FavouriteSong(x) → Old(x))",
+                                   "∀x (FavoriteSong(x) → Old(x))", "Favourite songs are old.")
+    assert decision == CORRECT and isinstance(alignment, Alignment)
+    assert alignment.reason("FavoriteSong/1").startswith(
+        "the same words spelt differently (favorite/favourite)")

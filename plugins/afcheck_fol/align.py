@@ -20,7 +20,8 @@ mapping of the candidate's predicate symbols (name and arity) and constants onto
     (``FootballPlayer``/``Player`` for "a football player"); or the model's gloss of its name
     (Logic-LM's ``Works(x) ::: x works in student jobs``) holds every word of the gold's
     name;
-  * *similar spelling* (:data:`THRESHOLD`), last;
+  * *respelling*, last: the same words, each spelt within an edit or two
+    (``Favourite``/``Favorite``), never one word for another (``City``/``Country``);
 
   and only between symbols that meet in one item (the candidate's in its translation, the
   gold's in its gold formula): a renaming is a reading of one sentence two ways. Constants
@@ -139,6 +140,8 @@ ANTONYMS: frozenset[frozenset[str]] = frozenset(frozenset(pair) for pair in (
     ("amateur", "professional"), ("expert", "novice"), ("student", "teacher"),
     ("visible", "invisible"), ("asleep", "awake"), ("sleep", "wake"), ("on", "off"),
     ("in", "out"), ("win", "lost"), ("won", "lost"), ("gain", "loss"), ("profit", "loss"),
+    ("introvert", "extrovert"), ("from", "to"), ("sender", "recipient"), ("cause", "effect"),
+    ("question", "answer"), ("ask", "answer"), ("attacker", "defender"), ("min", "max"),
 ))
 """Pairs of words that name opposites, for names no rule of form tells apart. The table is
 the guard's lexical part: the maintained WordNet interfaces on the package index (``wn``,
@@ -472,7 +475,7 @@ def _accepts(cand: str, gold: str, shared: set[int], sentences: str, gloss: str,
     if cand == gold:
         return IDENTICAL, "the same name"
     a, b = normalised(cand), normalised(gold)
-    if a == b:
+    if a == b and _marks(cand) == _marks(gold):
         return SAME, "the same name up to case, separators, accents and a leading 'is'"
     if not shared:
         return None
@@ -483,7 +486,8 @@ def _accepts(cand: str, gold: str, shared: set[int], sentences: str, gloss: str,
         # An individual is named by all its words: australia is not austria, and
         # georgeWashington is not georgeWashingtonCarver. Only a letter before a number
         # (y1984 for 1984) is spelling.
-        if re.sub(r"^[a-z](?=\d)", "", a) == re.sub(r"^[a-z](?=\d)", "", b):
+        if re.search(r"\d", a) and _marks(cand) == _marks(gold) and \
+                re.sub(r"^[a-z](?=\d)", "", a) == re.sub(r"^[a-z](?=\d)", "", b):
             return SAME, "the same number"
         return None
     words_c, words_g = name_words(cand), name_words(gold)
@@ -505,16 +509,56 @@ def _accepts(cand: str, gold: str, shared: set[int], sentences: str, gloss: str,
         if set(words_g) - LIGHT_WORDS <= glossed and set(words_g) - LIGHT_WORDS and not (
                 glossed & NEGATION_WORDS and not set(words_g) & NEGATION_WORDS):
             return MEANING, f"the model's gloss {gloss!r} names {gold!r}"
-    if similarity(cand, gold) >= THRESHOLD:
-        return SPELLING, f"similar spelling ({similarity(cand, gold):.2f}), in the same sentence"
+    respelt = _respelt(words_c, words_g)
+    if respelt and similarity(cand, gold) >= THRESHOLD:
+        return SPELLING, f"the same words spelt differently ({respelt}), in the same sentence"
     return None
+
+
+def _respelt(one: tuple[str, ...], other: tuple[str, ...]) -> str:
+    """The words two names spell differently (``favourite``/``favorite``), where each is
+    a respelling: the same first letter, one letter more or less (up to two edits in a word
+    of 8 letters or more); empty where a word is replaced (``Chess``/``Chest``,
+    ``City``/``Country``, ``From``/``To``, ``PlanA``/``PlanB``) or added
+    (``Roundel``/``Rounded``)."""
+    if len(one) != len(other):
+        return ""
+    pairs = [(a, b) for a, b in zip(one, other, strict=True) if a != b]
+    for a, b in pairs:
+        if a[0] != b[0] or min(len(a), len(b)) < 4:
+            return ""
+        if max(len(a), len(b)) >= 8:
+            if _edits(a, b) > 2:
+                return ""
+        elif abs(len(a) - len(b)) != 1 or _edits(a, b) != 1:
+            # A short word with a letter replaced is often another word (chess/chest).
+            return ""
+    return ", ".join(f"{a}/{b}" for a, b in pairs)
+
+
+def _edits(a: str, b: str) -> int:
+    """Levenshtein distance."""
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        current = [i]
+        for j, y in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1,
+                               previous[j - 1] + (x != y)))
+        previous = current
+    return previous[-1]
+
+
+def _marks(name: str) -> str:
+    """The characters of a name that are neither letters, digits nor separators: ``a+`` is
+    not ``a``, ``c++`` not ``c``."""
+    return re.sub(r"[\w\s.\-]", "", name)
 
 
 def _extension(one: tuple[str, ...], other: tuple[str, ...]) -> tuple[str, ...] | None:
     """The words the longer name adds, where the shorter one's words are a run of it
     (``Player`` in ``FootballPlayer``), else ``None``."""
     short, long = sorted((one, other), key=len)
-    if not short or len(short) == len(long):
+    if not short or len(short) == len(long) or all(w in LIGHT_WORDS for w in short):
         return None
     for start in range(len(long) - len(short) + 1):
         if long[start:start + len(short)] == short:

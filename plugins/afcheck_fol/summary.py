@@ -314,10 +314,10 @@ def tag_order(tag: str) -> tuple[int, str]:
 
 def _rule(reason: str) -> str:
     """The kind of rule a renaming's reason names (for the terminal's count)."""
+    if reason.startswith("the same words spelt"):
+        return "respelling"
     if reason.startswith(("the same name", "the same number", "the same words")):
         return "same name"
-    if reason.startswith("similar spelling"):
-        return "similar spelling"
     return "meaning"
 
 
