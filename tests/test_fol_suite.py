@@ -236,3 +236,31 @@ def test_the_validation_suite_runs_on_the_released_file_without_ids(tmp_path: Pa
         env={**__import__("os").environ, "AFCHECK_DATA_DIR": str(tmp_path)})
     steps = json.loads(out.read_text("utf-8"))["steps"]
     assert len(steps) == 6 and {s["status"] for s in steps} == {"passed"}
+
+
+@pytest.mark.realdata
+def test_folio_without_its_ids_reads_as_with_them(data_dir: Path, tmp_path: Path) -> None:
+    """FOLIO's training split with every story_id and example_id removed (as the validation
+    split is released): the same items, the same stories, only named by place."""
+    from afcheck_chains.loaders import load_folio as load_chains
+
+    path = folio_path(str(data_dir))
+    if path is None:
+        pytest.skip("no folio/folio-train.jsonl under AFCHECK_DATA_DIR")
+    rows = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+    bare = tmp_path / "folio-validation.jsonl"
+    bare.write_text("".join(json.dumps({k: v for k, v in r.items()
+                                        if k not in ("story_id", "example_id")},
+                                       ensure_ascii=False) + "\n" for r in rows), "utf-8")
+    given, placed = load_folio(path), load_folio(bare)
+    assert len(placed.items) == len(given.items) and len(placed.errors) == len(given.errors)
+
+    def stories(items: object) -> set[frozenset[str]]:
+        groups: dict[str, set[str]] = {}
+        for i in items:  # type: ignore[attr-defined]
+            groups.setdefault(i.group, set()).add(f"{i.sentence}\0{i.gold}")
+        return {frozenset(g) for g in groups.values()}
+
+    assert stories(placed.items) == stories(given.items)
+    chains = list(load_chains(bare))
+    assert len({c.id for c in chains}) == len(chains) == len(rows)
