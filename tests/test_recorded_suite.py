@@ -246,3 +246,4 @@ def test_recorded_chains_end_where_the_answer_ends_and_keep_what_the_model_wrote
     assert bare["answer_correct"] is True
     overall = run["methods"]["chains"]["metrics"]["overall"]  # type: ignore[index]
     assert overall["no_reasoning"]["count"] == 1
+    assert overall["no_reasoning"]["total"] == 2

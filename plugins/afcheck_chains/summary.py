@@ -213,6 +213,7 @@ GATES: Mapping[str, str] = {
     "analysis_failure_rate": "max",
     "undecided_rate": "max",
     "no_answer_rate": "max",
+    "no_reasoning_rate": "max",
     "cut_off_rate": "max",
     "execution_rate": "min",
     "execution_accuracy": "min",
@@ -245,6 +246,8 @@ class ChainsSummary:
             return m.undecided.value
         if name == "no_answer_rate":
             return m.no_answer.value
+        if name == "no_reasoning_rate":
+            return m.no_reasoning.value
         if name == "cut_off_rate":
             return m.cut_off.value
         if name == "execution_rate":
