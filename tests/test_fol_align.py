@@ -330,3 +330,17 @@ def test_a_word_spelt_two_ways_is_one_name() -> None:
     assert decision == CORRECT and isinstance(alignment, Alignment)
     assert alignment.reason("FavoriteSong/1").startswith(
         "the same words spelt differently (favorite/favourite)")
+
+
+def test_names_alike_that_no_rule_settles_go_to_the_judge_only() -> None:
+    items = [item("p1", "∀x (Rounded(x) → Old(x))")]
+    candidates = [Candidate("p1", "∀x (Roundel(x) → Old(x))")]
+    assert align_groups(items, candidates) == [None]   # the rules alone: not renamed
+    fake = FakeJudge({"Roundel/1"})
+    (judged,) = align_groups(items, candidates, fake)
+    assert judged is not None and judged.predicates == ((("Roundel", 1), "Rounded"),)
+    assert judged.reason("Roundel/1").startswith("similar spelling (0.86) in the same sentence")
+    assert "judge: Yes" in judged.reason("Roundel/1")
+    # Never a pair the guard refuses, judge or not.
+    guarded = [item("p1", "CanFly(tweety)")], [Candidate("p1", "CannotFly(tweety)")]
+    assert align_groups(*guarded, FakeJudge({"CannotFly/1"})) == [None]

@@ -36,7 +36,8 @@ mapping of the candidate's predicate symbols (name and arity) and constants onto
 - **greedy, deterministic**: identical names first, then the stronger rule, then the pair that
   meets in more items, then the closer spelling;
 - **optionally judged** (:func:`judge`): a model confirms each renaming; one it does not
-  confirm is dropped, and its answer is kept either way.
+  confirm is dropped, and its answer is kept either way. With a judge, predicates alike in
+  spelling that no rule settles are proposed too, for it alone to accept.
 
 :func:`align` builds the mapping from the group's :class:`Evidence` (:func:`propose`: from
 formulas alone); :meth:`Alignment.rename` applies it; the nl2fol decision then asks z3, exactly
@@ -394,13 +395,14 @@ def propose(group: str, candidates: Sequence[Formula], golds: Sequence[Formula])
     return align(group, [Evidence(c, tuple(golds)) for c in candidates] if candidates else [])
 
 
-def align(group: str, items: Sequence[Evidence]) -> Alignment:
+def align(group: str, items: Sequence[Evidence], judged: bool = False) -> Alignment:
     """The group's one mapping of the candidates' symbols onto the golds' (module docstring).
 
     A pair is proposed only when a rule accepts it (:func:`_accepts`) and the guard does not
     refuse it (:func:`opposed`); among the accepted pairs, same names first, then the
     stronger rule, then the pair used together in more items, then the closer spelling
-    (greedy, injective, deterministic)."""
+    (greedy, injective, deterministic). ``judged``: a judge will confirm each renaming, so
+    predicates alike in spelling that no rule settles are proposed too, for it to decide."""
     uses: dict[object, set[int]] = {}
     golds_of: dict[object, set[int]] = {}
     for index, evidence in enumerate(items):
@@ -429,7 +431,7 @@ def align(group: str, items: Sequence[Evidence]) -> Alignment:
             shared, sentences = context(cp, gp)
             found = _accepts(cp[0], gp[0], shared, sentences, own_glosses.get(cp[0], ""),
                              predicate=True)
-            if found is not None:
+            if found is not None and (judged or found[0] > FOR_JUDGE):
                 scored.append(((-found[0], -len(shared), -similarity(cp[0], gp[0])),
                                cp[0], gp[0], cp, gp, found[1]))
     for cc in cand_constants:
@@ -461,7 +463,7 @@ def align(group: str, items: Sequence[Evidence]) -> Alignment:
                      tuple(sorted(why)))
 
 
-IDENTICAL, SAME, MEANING, SPELLING = 4.0, 3.0, 2.0, 1.0
+IDENTICAL, SAME, MEANING, SPELLING, FOR_JUDGE = 4.0, 3.0, 2.0, 1.0, 0.5
 """How strongly a rule speaks for a pair (the greedy matching's first key)."""
 
 
@@ -512,6 +514,10 @@ def _accepts(cand: str, gold: str, shared: set[int], sentences: str, gloss: str,
     respelt = _respelt(words_c, words_g)
     if respelt and similarity(cand, gold) >= THRESHOLD:
         return SPELLING, f"the same words spelt differently ({respelt}), in the same sentence"
+    if similarity(cand, gold) >= THRESHOLD:
+        # Alike, but no rule can tell a respelling from another word: only a judge may say.
+        return FOR_JUDGE, (f"similar spelling ({similarity(cand, gold):.2f}) in the same "
+                           "sentence, which no rule settles")
     return None
 
 

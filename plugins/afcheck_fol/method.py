@@ -256,7 +256,7 @@ def align_groups(items: Sequence[Item], candidates: Sequence[Candidate],
                              glosses(candidates[i].output))
                     for i in indices for formula in (parsed[i],) if formula is not None]
         if evidence:
-            proposed.append((indices, evidence, align(group, evidence)))
+            proposed.append((indices, evidence, align(group, evidence, ask is not None)))
     if ask is not None:
         proposed = _judged(proposed, ask)
     found: list[Alignment | None] = [None] * len(items)
