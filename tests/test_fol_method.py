@@ -395,3 +395,7 @@ def test_the_run_s_model_judges_the_alignment_and_its_answers_are_kept(tmp_path:
     # The judge is the run's model: without one, one line says what to give.
     assert refused.returncode != 0
     assert "--nl2fol-align-judge asks the run's model" in refused.stdout + refused.stderr
+    not_a_model = afcheck(str(folder), "--no-cache", "--nl2fol-align-judge",
+                          "--formaliser", "reference")
+    assert not_a_model.returncode != 0
+    assert "--formaliser reference is no model" in not_a_model.stdout + not_a_model.stderr

@@ -138,6 +138,12 @@ class Nl2FolMethod:
                                  "--formaliser MODEL (--formaliser-opt K=V for its options)")
             # The run's one model, as the FOL formaliser kind adopts it (afcheck.model).
             judge = selection.choose("fol_formaliser", str(model))
+            from afcheck_fol.presets import PRESETS
+
+            if judge.name not in PRESETS:
+                raise UsageError(f"--nl2fol-align-judge asks the run's model, and --formaliser "
+                                 f"{model} is no model; name one (--formaliser frontier "
+                                 "--formaliser-opt model=NAME,base_url=URL)")
         yield record.case_name, Nl2FolCase(record, selection.choice("fol_formaliser"), settings,
                                            judge)
 
