@@ -183,19 +183,19 @@ def _words(name: str) -> list[str]:
 
 
 def stem(word: str) -> str:
-    """A word without its plural or verb ending (``drugs`` → ``drug``, ``studies`` →
-    ``study``), so that ``IllegalDrugs`` and ``LegalDrug`` compare word by word."""
-    for ending, keep in (("ies", "y"), ("sses", "ss"), ("ses", "s"), ("xes", "x"),
-                         ("ches", "ch"), ("shes", "sh")):
+    """A word without its plural or verb ending (``drugs`` → ``drug``, ``studies`` and
+    ``study`` → ``study``, ``movies`` and ``movie`` → ``movy``), so that ``IllegalDrugs`` and
+    ``LegalDrug`` compare word by word. Only for comparing: both sides are stemmed alike."""
+    for ending, keep in (("sses", "ss"), ("xes", "x"), ("ches", "ch"), ("shes", "sh")):
         if word.endswith(ending) and len(word) > len(ending) + 2:
             return word[: -len(ending)] + keep
     if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
-        return word[:-1]
-    if word.endswith("ing") and len(word) > 5:
-        return word[:-3]
-    if word.endswith("ed") and len(word) > 4 and not word.endswith("eed"):
-        return word[:-2]
-    return word
+        word = word[:-1]
+    elif word.endswith("ing") and len(word) > 5:
+        word = word[:-3]
+    elif word.endswith("ed") and len(word) > 4 and not word.endswith("eed"):
+        word = word[:-2]
+    return word[:-2] + "y" if word.endswith("ie") and len(word) > 3 else word
 
 
 def name_words(name: str) -> tuple[str, ...]:
@@ -493,7 +493,7 @@ def _accepts(cand: str, gold: str, shared: set[int], sentences: str, gloss: str,
             return SAME, "the same number"
         return None
     words_c, words_g = name_words(cand), name_words(gold)
-    if words_c == words_g:
+    if words_c == words_g or stem(a) == stem(b):  # AMCs/AMC: one word to the reader
         return SAME, "the same words up to plural and verb endings"
     extra = _extension(words_c, words_g)
     if extra is not None:
