@@ -129,11 +129,14 @@ def answer_end(response: str) -> Answered:
     for number, line in enumerate(lines, 1):
         reason, end = "", offset
         if begun:
-            answered = read_answer(response[:offset]) is not None
-            if _SEPARATOR.match(line) and (answered or _NEW_PROBLEM.match(
-                    next((rest for rest in lines[number:] if rest.strip()), ""))):
+            # Read only at a line that could end the response: a long one has many lines.
+            def answered(upto: int = offset) -> bool:
+                return read_answer(response[:upto]) is not None
+
+            if _SEPARATOR.match(line) and (_NEW_PROBLEM.match(
+                    next((rest for rest in lines[number:] if rest.strip()), "")) or answered()):
                 reason = f"a few-shot separator {line.strip()[:12]!r} at line {number}"
-            elif _NEW_PROBLEM.match(line) or (answered and _PROMPT_PART.match(line)):
+            elif _NEW_PROBLEM.match(line) or (_PROMPT_PART.match(line) and answered()):
                 reason = f"a new {line.strip().split(':', 1)[0].strip('#* ')}: at line {number}"
             elif _explicit_answer(line):
                 reason, end = f"the answer line {number}", offset + len(line)
