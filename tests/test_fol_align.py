@@ -7,6 +7,7 @@ from afcheck_fol.align import (
     Alignment,
     Evidence,
     align,
+    glosses,
     judge,
     normalised,
     opposed,
@@ -344,3 +345,12 @@ def test_names_alike_that_no_rule_settles_go_to_the_judge_only() -> None:
     # Never a pair the guard refuses, judge or not.
     guarded = [item("p1", "CanFly(tweety)")], [Candidate("p1", "CannotFly(tweety)")]
     assert align_groups(*guarded, FakeJudge({"CannotFly/1"})) == [None]
+
+
+def test_glosses_are_read_from_the_model_s_own_declarations() -> None:
+    raw = ("Predicates:\nDependent(x) ::: x is a person dependent on caffeine.\n"
+           "- Drinks(x, y) ::: x drinks y regularly.\n"
+           "Premises:\n∀x (Drinks(x, coffee) → Dependent(x)) ::: All coffee drinkers …\n"
+           "Dependent(x) ::: a second gloss is not read")
+    assert glosses(raw) == {"Dependent": "x is a person dependent on caffeine.",
+                            "Drinks": "x drinks y regularly."}
