@@ -345,6 +345,17 @@ def test_names_alike_that_no_rule_settles_go_to_the_judge_only() -> None:
     # Never a pair the guard refuses, judge or not.
     guarded = [item("p1", "CanFly(tweety)")], [Candidate("p1", "CannotFly(tweety)")]
     assert align_groups(*guarded, FakeJudge({"CannotFly/1"})) == [None]
+    # A constant alike in spelling is the judge's to accept (a typo) or refuse (another
+    # place); a longer name of an individual is never asked.
+    places = [item("p1", "From(kangaroo, australia)")], [Candidate("p1",
+                                                                   "From(kangaroo, austria)")]
+    (refused,) = align_groups(*places, FakeJudge(set()))
+    assert refused is not None and refused.empty
+    assert refused.rejected[0][0] == "austria → australia"
+    people = ([item("p1", "Born(georgeWashingtonCarver, y1864)")],
+              [Candidate("p1", "Born(georgeWashington, y1864)")])
+    asked = FakeJudge({"georgeWashington"})
+    assert align_groups(*people, asked) == [None] and asked.asked == []
 
 
 def test_glosses_are_read_from_the_model_s_own_declarations() -> None:

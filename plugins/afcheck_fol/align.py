@@ -36,8 +36,9 @@ mapping of the candidate's predicate symbols (name and arity) and constants onto
 - **greedy, deterministic**: identical names first, then the stronger rule, then the pair that
   meets in more items, then the closer spelling;
 - **optionally judged** (:func:`judge`): a model confirms each renaming; one it does not
-  confirm is dropped, and its answer is kept either way. With a judge, predicates alike in
-  spelling that no rule settles are proposed too, for it alone to accept.
+  confirm is dropped, and its answer is kept either way. With a judge, names alike in
+  spelling that no rule settles (``Roundel``/``Rounded``, ``lewandowsky``/``lewandowski``)
+  are proposed too, for it alone to accept; never a longer name of an individual.
 
 :func:`align` builds the mapping from the group's :class:`Evidence` (:func:`propose`: from
 formulas alone); :meth:`Alignment.rename` applies it; the nl2fol decision then asks z3, exactly
@@ -402,7 +403,7 @@ def align(group: str, items: Sequence[Evidence], judged: bool = False) -> Alignm
     refuse it (:func:`opposed`); among the accepted pairs, same names first, then the
     stronger rule, then the pair used together in more items, then the closer spelling
     (greedy, injective, deterministic). ``judged``: a judge will confirm each renaming, so
-    predicates alike in spelling that no rule settles are proposed too, for it to decide."""
+    names alike in spelling that no rule settles are proposed too, for it to decide."""
     uses: dict[object, set[int]] = {}
     golds_of: dict[object, set[int]] = {}
     for index, evidence in enumerate(items):
@@ -438,7 +439,7 @@ def align(group: str, items: Sequence[Evidence], judged: bool = False) -> Alignm
         for gc in gold_constants:
             shared, sentences = context(cc, gc)
             found = _accepts(cc, gc, shared, sentences, "", predicate=False)
-            if found is not None:
+            if found is not None and (judged or found[0] > FOR_JUDGE):
                 scored.append(((-found[0], -len(shared), -similarity(cc, gc)), cc, gc, cc, gc,
                                found[1]))
     # Fully ordered (arities too), so the matching never depends on set order.
@@ -491,6 +492,12 @@ def _accepts(cand: str, gold: str, shared: set[int], sentences: str, gloss: str,
         if re.search(r"\d", a) and _marks(cand) == _marks(gold) and \
                 re.sub(r"^[a-z](?=\d)", "", a) == re.sub(r"^[a-z](?=\d)", "", b):
             return SAME, "the same number"
+        if _extension(name_words(cand), name_words(gold)) is None and \
+                _marks(cand) == _marks(gold) and similarity(cand, gold) >= THRESHOLD:
+            # A respelt name (lewandowsky) or another individual (austria for australia):
+            # no rule tells them apart, only a judge may say.
+            return FOR_JUDGE, (f"similar spelling ({similarity(cand, gold):.2f}) in the same "
+                               "sentence, which no rule settles")
         return None
     words_c, words_g = name_words(cand), name_words(gold)
     if words_c == words_g or stem(a) == stem(b):  # AMCs/AMC: one word to the reader
