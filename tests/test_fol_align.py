@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from afcheck_fol.align import (
     Alignment,
@@ -345,6 +347,13 @@ def test_names_alike_that_no_rule_settles_go_to_the_judge_only() -> None:
     # Never a pair the guard refuses, judge or not.
     guarded = [item("p1", "CanFly(tweety)")], [Candidate("p1", "CannotFly(tweety)")]
     assert align_groups(*guarded, FakeJudge({"CannotFly/1"})) == [None]
+    # Two words of one sentence, unrelated in form: the judge's alone.
+    rivals = [item("p1", "Feud(ann, bo)")], [Candidate("p1", "Rival(ann, bo)")]
+    rivals[0][0] = replace(rivals[0][0], sentence="Ann is Bo's rival in a long feud.")
+    assert align_groups(*rivals) == [None]
+    (judged_rival,) = align_groups(*rivals, FakeJudge({"Rival/2"}))
+    assert judged_rival is not None and judged_rival.predicates == ((("Rival", 2), "Feud"),)
+    assert judged_rival.reason("Rival/2").startswith("both names are words of the same")
     # A constant alike in spelling is the judge's to accept (a typo) or refuse (another
     # place); a longer name of an individual is never asked.
     places = [item("p1", "From(kangaroo, australia)")], [Candidate("p1",

@@ -38,7 +38,8 @@ mapping of the candidate's predicate symbols (name and arity) and constants onto
 - **optionally judged** (:func:`judge`): a model confirms each renaming; one it does not
   confirm is dropped, and its answer is kept either way. With a judge, names alike in
   spelling that no rule settles (``Roundel``/``Rounded``, ``lewandowsky``/``lewandowski``)
-  are proposed too, for it alone to accept; never a longer name of an individual.
+  and predicates named by words of the sentence where they meet (``Rival``/``Feud``) are
+  proposed too, for it alone to accept; never a longer name of an individual.
 
 :func:`align` builds the mapping from the group's :class:`Evidence` (:func:`propose`: from
 formulas alone); :meth:`Alignment.rename` applies it; the nl2fol decision then asks z3, exactly
@@ -525,6 +526,14 @@ def _accepts(cand: str, gold: str, shared: set[int], sentences: str, gloss: str,
         # Alike, but no rule can tell a respelling from another word: only a judge may say.
         return FOR_JUDGE, (f"similar spelling ({similarity(cand, gold):.2f}) in the same "
                            "sentence, which no rule settles")
+    said = text_words(sentences)
+    own = set(words_c) - LIGHT_WORDS
+    theirs = set(words_g) - LIGHT_WORDS
+    if own and theirs and own <= said | text_words(gloss) and theirs <= said:
+        # Two words of one sentence (Rival/Feud for "Ann is Bo's rival in a feud"): they may
+        # name one thing or two; only a judge may say.
+        return FOR_JUDGE, ("both names are words of the same sentence, which no rule "
+                           "settles")
     return None
 
 
