@@ -17,7 +17,9 @@ Outcome: passed when the candidate is equivalent to a gold formula; failed with 
 error's class or the counter-model; skipped when z3 could not decide. Beside it, the aligned
 outcome (:mod:`afcheck_fol.align`): before deciding, each group's (story's) candidates and gold
 formulas give one signature alignment, and each item is also judged with its symbols renamed;
-the aligned outcome is evidence and a metric, never the test's status.
+the aligned outcome is evidence and a metric, never the test's status. With
+``--nl2fol-align-judge`` the run's model (``--formaliser``, adopted as the FOL formaliser
+kind adopts it) confirms each renaming before it is used, all questions in one call.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ from afcheck_fol.equiv import SEARCH_BUDGET
 from afcheck_fol.formaliser import FORMALISER_LIMITS, FolAnswer, FolTask, formalise_cached
 from afcheck_fol.formula import Formula
 from afcheck_fol.kinds import FOL_FORMALISER
+from afcheck_fol.presets import PRESETS
 from afcheck_fol.suite import Item
 from afcheck_fol.summary import GATES, Nl2FolSummary, summarise
 from afcheck_fol.ted import BUDGET as TED_BUDGET
@@ -138,8 +141,6 @@ class Nl2FolMethod:
                                  "--formaliser MODEL (--formaliser-opt K=V for its options)")
             # The run's one model, as the FOL formaliser kind adopts it (afcheck.model).
             judge = selection.choose("fol_formaliser", str(model))
-            from afcheck_fol.presets import PRESETS
-
             if judge.name not in PRESETS:
                 raise UsageError(f"--nl2fol-align-judge asks the run's model, and --formaliser "
                                  f"{model} is no model; name one (--formaliser frontier "
