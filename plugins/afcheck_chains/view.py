@@ -230,6 +230,15 @@ class ChainsView(MethodView):
         attempts = step.get("attempts")
         if isinstance(attempts, int):
             record["at"] = attempts
+        # What the model wrote, so that an analysis failure can be looked at.
+        response = step.get("response")
+        if isinstance(response, str) and response:
+            record["raw"] = tables.raw.ref(response)
+        if isinstance(step.get("answer_cut"), str) and step["answer_cut"]:
+            record["cut"] = str(step["answer_cut"])
+        outputs = step.get("raw_outputs")
+        if isinstance(outputs, list) and outputs and isinstance(outputs[-1], str):
+            record["fr"] = tables.raw.ref(outputs[-1])
         if steps:
             labelled = [s.get("l", "") for s in steps]
             record["n"] = (f"{sum(1 for x in labelled if x == 'True')}/{len(labelled)} steps True"
