@@ -78,7 +78,13 @@ class Prover(Protocol):
 
 @runtime_checkable
 class SuiteKind(Protocol):
-    """Reads a suite's data into the item records of one evaluation method."""
+    """Reads a suite's data into the item records of one evaluation method.
+
+    A kind may also define ``component_options(spec, kind, name) -> dict[str, str]``: the
+    options its suite's own choice ``name`` of a component ``kind`` gets unless the suite's
+    ``<kind>_opt`` or the command line say otherwise (a kind whose data file is also what a
+    component reads passes its path there, so that a suite names its file once).
+    """
 
     name: str
     method: str

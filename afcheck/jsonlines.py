@@ -389,3 +389,15 @@ def _decode_piece(location: Location, piece: str, limits: Limits) -> JsonLine:
 
 def _size(count: int) -> str:
     return f"{count // 2**20:,} MiB" if count >= 2**20 else f"{count:,} bytes"
+
+
+def place_name(location: Location, element: int | None = None) -> str:
+    """The name of a record that carries no id of its own: its place in the file.
+
+    ``line12`` for a line of JSON Lines; ``record3`` for the third element of a JSON array
+    (``element``, from 1, or the location's ``record`` where its line holds several), which
+    names it whether the array is pretty-printed or on one line. Every reader names id-less
+    records this way, so a released file runs without editing and a name leads back to the
+    record."""
+    number = element if element is not None else location.record
+    return f"record{number}" if number is not None else f"line{location.line}"

@@ -14,7 +14,9 @@ is not given:
   with the method's own prompt;
 - anything else (``literal`` writes Lean only) is a usage error that names what to give.
 
-So a run never scores fixed candidates while the user believes a model was asked.
+So a run never scores fixed candidates while the user believes a model was asked. A method
+that asks the run's model for something besides its kind's own choice (a judge) chooses the
+following kind by the model's name, and gets it adopted the same way.
 """
 
 from __future__ import annotations

@@ -244,6 +244,11 @@ class Run:
         from afcheck.model import adopt
 
         followed = self._followed(kind)
+        if followed is None and kind.follows is not None \
+                and kind.follows in self.plugins.kinds and name == self._option(kind.follows):
+            # The run's model asked by name while the kind has a choice of its own (a method
+            # that asks the model to judge besides formalising).
+            followed = self.plugins.kinds.get(kind.follows)
         if followed is not None and name == self._option(followed.name):
             chosen, options = adopt(kind, self.plugins.registry(kind),
                                     self.plugins.registry(followed), name,
@@ -258,6 +263,9 @@ class Run:
             given = suite.component_options(kind.name)
             if "path" in given and not Path(given["path"]).is_absolute():
                 given["path"] = str(suite.root / given["path"])
+            offered = getattr(self._suite_kind(suite.kind), "component_options", None)
+            if offered is not None:  # the suite kind's own defaults (SuiteKind's docstring)
+                given = {**offered(suite, kind.name, name), **given}
             options = {**given, **options}
         return Choice.of(name, options)
 

@@ -220,3 +220,57 @@ def test_a_response_with_nothing_to_check_is_a_bad_record_not_a_pass(
                                        "label": "True", "steps": [], "answer": "True"}) + "\n")
     [record] = list(load_responses(with_answer))
     assert isinstance(record, ChainRecord) and record.answer is Label.TRUE
+
+
+def test_folio_records_without_ids_are_distinct_items(tmp_path: Path) -> None:
+    """FOLIO's validation split as released names no story or example."""
+    record = {"conclusion": "Tom purrs.", "label": "True", "premises": ["Tom is a cat."],
+              "premises-FOL": ["Cat(tom)"], "conclusion-FOL": "Purr(tom)"}
+    other = dict(record, conclusion="Tom sleeps.", label="Uncertain")
+    path = _write(tmp_path / "folio-validation.jsonl",
+                  json.dumps(record) + "\n" + json.dumps(other) + "\n")
+    first, second = load_folio(path)
+    assert isinstance(first, ChainRecord) and isinstance(second, ChainRecord)
+    assert (first.id, second.id) == ("folio-line1", "folio-line2")
+    assert first.metadata["story_id"] == second.metadata["story_id"] == "line1"
+
+
+def test_logic_llm_records_without_ids_are_named_by_their_element(tmp_path: Path) -> None:
+    record = {"context": "Max is a cat.", "question": "True or false? Max is a cat.",
+              "options": ["A) True", "B) False"], "answer": "A"}
+    path = _write(tmp_path / "dev.json", json.dumps([record, record], indent=1))
+    first, second = load_logic_llm(path, "prontoqa")
+    assert isinstance(first, ChainRecord) and isinstance(second, ChainRecord)
+    assert (first.id, second.id) == ("record1", "record2")
+
+
+def test_the_folio_suite_runs_the_validation_split_as_released(tmp_path: Path) -> None:
+    """``suites/folio`` with FOLIO's validation file, which names no story or example: every
+    chain is its own item (no "duplicate id"), and the reference FOL decides each."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    suite = tmp_path / "folio-validation"
+    suite.mkdir()
+    manifest = (root / "suites" / "folio" / "suite.toml").read_text("utf-8")
+    (suite / "suite.toml").write_text(manifest.replace(
+        'source = "folio"', 'source = "folio"\ndata = "folio-validation.jsonl"'), "utf-8")
+    record = {"premises": ["All cats purr.", "Tom is a cat."],
+              "premises-FOL": ["∀x (Cat(x) → Purr(x))", "Cat(tom)"]}
+    rows = [dict(record, conclusion="Tom purrs.", label="True", **{"conclusion-FOL": "Purr(tom)"}),
+            dict(record, conclusion="Tom is no cat.", label="False",
+                 **{"conclusion-FOL": "¬Cat(tom)"}),
+            dict(record, conclusion="Tom sleeps.", label="Uncertain",
+                 **{"conclusion-FOL": "Sleeps(tom)"})]
+    (suite / "folio-validation.jsonl").write_text(
+        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
+    out = tmp_path / "run.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "afcheck", str(suite), "-q", "-p", "no:cacheprovider",
+         "--cache-dir", str(tmp_path / "cache"), "--json", str(out), "--fol-prover", "z3-fol"],
+        capture_output=True, text=True, cwd=root, timeout=600)
+    assert "duplicate id" not in done.stdout + done.stderr
+    steps = json.loads(out.read_text("utf-8"))["steps"]
+    assert sorted(s["id"] for s in steps) == ["folio-line1", "folio-line2", "folio-line3"]
+    assert {s["status"] for s in steps} == {"passed"}, done.stdout

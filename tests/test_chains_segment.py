@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 from afcheck_chains.records import Label
-from afcheck_chains.segment import classify_sentence, kept_steps, read_answer, segment
+from afcheck_chains.segment import (
+    Answered,
+    answer_end,
+    classify_sentence,
+    kept_steps,
+    read_answer,
+    segment,
+)
 
 RESPONSE = """Let's think step by step.
 1. Max is a yumpus.
@@ -122,3 +129,60 @@ def test_a_phrase_naming_a_source_is_stripped_only_up_to_its_comma() -> None:
     # dropped, never cut in the middle.
     assert kept_steps("Based on the rule that wumpuses are red Max is red.") == ()
     assert kept_steps("From the premises, Max is red.") == ("Max is red.",)
+
+
+FEW_SHOT = """Max is a yumpus. Each yumpus is a dumpus. So Max is a dumpus.
+The correct option is: B
+------
+Context: Each wumpus is red. Max is a wumpus.
+Question: Is the following statement true or false? Max is red.
+Options:
+A) True
+B) False
+Reasoning: Max is a wumpus. Each wumpus is red. So Max is red.
+The correct option is: A"""
+
+
+def test_the_response_ends_at_its_answer_line() -> None:
+    answered = answer_end(FEW_SHOT)
+    assert answered.text.endswith("The correct option is: B")
+    assert answered.cut.startswith("after the answer line 2:")
+    assert read_answer(answered.text) is Label.FALSE   # not the next example's A
+    assert kept_steps(answered.text) == ("Max is a yumpus.", "Each yumpus is a dumpus.",
+                                         "Max is a dumpus.")
+
+
+@pytest.mark.parametrize("follow", ["------", "=====", "Context: Bob is big.",
+                                    "Question: Is Bob big?", "Options:", "### Example 2:"])
+def test_a_few_shot_continuation_after_the_answer_is_cut_where_it_starts(follow: str) -> None:
+    response = (f"Max is a tumpus.\nTherefore, the statement is false.\n{follow}\n"
+                "Bob is big. Bob is sour.\nThe correct option is: A")
+    answered = answer_end(response)
+    assert answered.text == "Max is a tumpus.\nTherefore, the statement is false."
+    assert "at line 3" in answered.cut and "characters dropped" in answered.cut
+    assert read_answer(answered.text) is Label.FALSE
+
+
+@pytest.mark.parametrize("follow", ["------\n\nContext: Bob is big.", "Context: Bob is big."])
+def test_a_new_problem_ends_a_response_even_before_its_answer(follow: str) -> None:
+    answered = answer_end(f"Max is a tumpus.\n{follow}\nBob is big.\nAnswer: True")
+    assert answered.text == "Max is a tumpus." and "at line 2" in answered.cut
+    assert read_answer(answered.text) is None   # not the next example's answer
+
+
+def test_nothing_is_cut_from_a_response_that_ends_with_its_answer() -> None:
+    response = "Max is a tumpus.\nAnswer: False\n\n"
+    assert answer_end(response) == Answered(response)
+    # An echoed question before the reasoning opens the response; it is not a claim.
+    echoed = "Question: Is Max sour?\nMax is not sour.\nAnswer: False"
+    assert answer_end(echoed).cut == ""
+    assert kept_steps(echoed) == ("Max is not sour.",)
+    assert [s.reason for s in segment(echoed) if not s.kept][0] == "echo"
+    # "We need to find the answer" is no answer line.
+    assert answer_end("We need to find the answer: true or not.\nMax is sour.").cut == ""
+    # A markdown rule before the answer, a restated question, an answer given first and then
+    # explained: all the model's own.
+    for own in ("Max is not sour.\n---\n**Answer: False**",
+                "Max is not sour.\nQuestion: is Max sour? He is not.\nAnswer: False",
+                "Answer: False\nMax is a tumpus. Tumpuses are not sour."):
+        assert answer_end(own) == Answered(own), own

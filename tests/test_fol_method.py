@@ -203,7 +203,7 @@ def test_exact_and_aligned_side_by_side_on_open_vocabulary_outputs(tmp_path: Pat
     assert overall["aligned_accuracy"] == 0.8
     steps = {s["id"]: s for s in data["steps"]}
     assert steps["s2/p1"]["aligned"]["alignment"]["constants"] == [
-        {"from": "y1984", "to": "1984"}]
+        {"from": "y1984", "to": "1984", "by": "the same number"}]
     assert steps["s2/p1"]["aligned_decision"] == "correct"
     assert steps["s2/p2"]["aligned_decision"] == "syntax-error"
     assert done.returncode == 0, done.stdout + done.stderr
@@ -267,7 +267,10 @@ def test_shipped_open_vocabulary_examples_show_exact_and_aligned(tmp_path: Path)
     assert steps["football/c2"]["aligned_decision"] == "not-equivalent"
     assert steps["football/p3"]["aligned_decision"] == "not-equivalent"
     assert steps["football/p3"]["aligned"]["alignment"]["constants"] == [
-        {"from": "bayern_munich", "to": "bayernMunich"}]
+        {"from": "bayern_munich", "to": "bayernMunich",
+         "by": "the same name up to case, separators, accents and a leading 'is'"}]
+
+
 @pytest.mark.heavy
 def test_an_unknown_theory_in_the_suite_names_the_suite_not_an_option(suite: Path) -> None:
     manifest = suite / "suite.toml"
@@ -349,3 +352,60 @@ def test_a_stalled_formaliser_request_is_stopped_and_the_other_items_decided(
     # Only the answered request is kept: the next run asks the stalled one again.
     info = afcheck("cache", "info", "--json", "--cache-dir", str(cache))
     assert json.loads(info.stdout)["entries"]["fol-formalise"] == 1
+
+
+def test_the_run_s_model_judges_the_alignment_and_its_answers_are_kept(tmp_path: Path) -> None:
+    """``--nl2fol-align-judge``: the model of ``--formaliser`` (a fake OpenAI-compatible
+    server) confirms one renaming and refuses the other; recorded translations answer."""
+    from fake_openai import FakeOpenAI
+
+    folder = tmp_path / "s"
+    folder.mkdir()
+    (folder / "suite.toml").write_text(
+        '[afcheck]\nschema = 1\nname = "s"\nkind = "nl2fol"\ndata = "items.jsonl"\n\n'
+        '[afcheck.options]\nlanguage = "folio"\ntheory = "none"\n', encoding="utf-8")
+    rows = [{"id": "p1", "sentence": "Ann has a feud with Bo.", "gold": ["Feud(ann, bo)"],
+             "group": "g"},
+            {"id": "p2", "sentence": "Kim can block Sam.", "gold": ["Block(kim, sam)"],
+             "group": "g"}]
+    (folder / "items.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows),
+                                        encoding="utf-8")
+    outputs = tmp_path / "outputs.jsonl"
+    outputs.write_text(json.dumps({"id": "p1", "output": "HasFeud(ann, bo)"}) + "\n"
+                       + json.dumps({"id": "p2", "output": "CanBlock(kim, sam)"}) + "\n",
+                       encoding="utf-8")
+
+    def answer(prompt: str) -> str:
+        return ("Yes: a feud is what one has." if "HasFeud/2" in prompt
+                else "No: being able to block is not blocking.")
+
+    fake = FakeOpenAI(content=answer)
+    out = tmp_path / "r.json"
+    with fake.running() as url:
+        done = afcheck(str(folder), "--no-cache", "--json", str(out), "-rA",
+                       "--fol-formaliser", "replay", "--fol-formaliser-opt", f"path={outputs}",
+                       "--formaliser", "frontier", "--formaliser-opt",
+                       f"model=fake,base_url={url}", "--nl2fol-align-judge",
+                       env={"OPENAI_API_KEY": "none"})
+        refused = afcheck(str(folder), "--no-cache", "--nl2fol-align-judge",
+                          "--fol-formaliser", "replay", "--fol-formaliser-opt",
+                          f"path={outputs}")
+    text = done.stdout + done.stderr
+    assert "Traceback" not in text, text
+    assert fake.completions == 2, text
+    steps = {s["id"]: s for s in json.loads(out.read_text())["steps"]}
+    assert steps["p1"]["aligned_decision"] == "correct"
+    [renaming] = steps["p1"]["aligned"]["alignment"]["predicates"]
+    assert renaming["by"].endswith("judge: Yes: a feud is what one has.")
+    assert steps["p2"]["aligned_decision"] == "not-equivalent"
+    assert steps["p2"]["aligned"]["alignment"]["rejected"] == [
+        {"renaming": "CanBlock/2 → Block",
+         "why": "judge: No: being able to block is not blocking."}]
+    assert "confirmed by the judge 1, refused 1" in done.stdout
+    # The judge is the run's model: without one, one line says what to give.
+    assert refused.returncode != 0
+    assert "--nl2fol-align-judge asks the run's model" in refused.stdout + refused.stderr
+    not_a_model = afcheck(str(folder), "--no-cache", "--nl2fol-align-judge",
+                          "--formaliser", "reference")
+    assert not_a_model.returncode != 0
+    assert "--formaliser reference is no model" in not_a_model.stdout + not_a_model.stderr

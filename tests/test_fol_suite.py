@@ -174,3 +174,93 @@ def test_a_damaged_record_loses_only_itself_at_its_line(tmp_path: Path, damage: 
     folio.write_bytes(damage)
     [error] = load_folio(folio).errors
     assert error.location.line == 1 and "is this FOLIO's jsonl?" in error.message
+
+
+# FOLIO's validation split as released: no story_id, no example_id. Two stories, the first
+# with two conclusions over the same premises.
+RELEASED = [
+    {"premises": ["All cats purr.", "Tom is a cat."],
+     "premises-FOL": ["∀x (Cat(x) → Purr(x))", "Cat(tom)"], "conclusion": "Tom purrs.",
+     "conclusion-FOL": "Purr(tom)", "label": "True"},
+    {"premises": ["All cats purr.", "Tom is a cat."],
+     "premises-FOL": ["∀x (Cat(x) → Purr(x))", "Cat(tom)"], "conclusion": "Tom is no cat.",
+     "conclusion-FOL": "¬Cat(tom)", "label": "False"},
+    {"premises": ["Rina drinks."], "premises-FOL": ["Drinks(rina)"],
+     "conclusion": "Rina drinks.", "conclusion-FOL": "Drinks(rina)", "label": "True"},
+]
+
+
+@pytest.mark.parametrize("layout", ["jsonl", "array", "one-line-array"])
+def test_folio_records_without_ids_are_named_by_their_place(tmp_path: Path,
+                                                           layout: str) -> None:
+    path = tmp_path / "folio-validation.jsonl"
+    if layout == "jsonl":
+        text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in RELEASED)
+    else:
+        text = json.dumps(RELEASED, ensure_ascii=False, indent=None if "one" in layout else 2)
+    path.write_text(text, encoding="utf-8")
+    loaded = load_folio(path)
+    assert loaded.errors == ()
+    first, second, third = ("line1", "line2", "line3") if layout == "jsonl" \
+        else ("record1", "record2", "record3")
+    # The records that share premises are one story, named by its first record's place.
+    assert [i.id for i in loaded.items] == [
+        f"folio-{first}/p1", f"folio-{first}/p2", f"folio-{first}/c{first}",
+        f"folio-{first}/c{second}", f"folio-{third}/p1", f"folio-{third}/c{third}"]
+    assert {i.group for i in loaded.items[:4]} == {f"folio-{first}"}
+
+
+def test_suite_records_without_ids_are_named_by_their_line(tmp_path: Path) -> None:
+    path = write(tmp_path, [json.dumps({"sentence": "a is a cube.", "gold": "Cube(a)"}),
+                            json.dumps({"sentence": "b is a cube.", "gold": "Cube(b)"}),
+                            json.dumps({"id": 7, "sentence": "c", "gold": "Cube(c)"})])
+    loaded = load_jsonl(path, TARSKI)
+    assert [i.id for i in loaded.items] == ["line1", "line2"]
+    [error] = loaded.errors
+    assert error.location.line == 3 and "'id' must be a non-empty string" in error.message
+
+
+def test_the_validation_suite_runs_on_the_released_file_without_ids(tmp_path: Path) -> None:
+    """``suites/folio-nl2fol-validation`` on a file without ids: every item, no error."""
+    import subprocess
+    import sys
+
+    (tmp_path / "folio").mkdir()
+    (tmp_path / "folio" / "folio-validation.jsonl").write_text(
+        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in RELEASED), encoding="utf-8")
+    out = tmp_path / "run.json"
+    subprocess.run(
+        [sys.executable, "-m", "afcheck", "suites/folio-nl2fol-validation", "-q",
+         "-p", "no:cacheprovider", "--cache-dir", str(tmp_path / "cache"), "--json", str(out)],
+        capture_output=True, text=True, cwd=ROOT, timeout=600,
+        env={**__import__("os").environ, "AFCHECK_DATA_DIR": str(tmp_path)})
+    steps = json.loads(out.read_text("utf-8"))["steps"]
+    assert len(steps) == 6 and {s["status"] for s in steps} == {"passed"}
+
+
+@pytest.mark.realdata
+def test_folio_without_its_ids_reads_as_with_them(data_dir: Path, tmp_path: Path) -> None:
+    """FOLIO's training split with every story_id and example_id removed (as the validation
+    split is released): the same items, the same stories, only named by place."""
+    from afcheck_chains.loaders import load_folio as load_chains
+
+    path = folio_path(str(data_dir))
+    if path is None:
+        pytest.skip("no folio/folio-train.jsonl under AFCHECK_DATA_DIR")
+    rows = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+    bare = tmp_path / "folio-validation.jsonl"
+    bare.write_text("".join(json.dumps({k: v for k, v in r.items()
+                                        if k not in ("story_id", "example_id")},
+                                       ensure_ascii=False) + "\n" for r in rows), "utf-8")
+    given, placed = load_folio(path), load_folio(bare)
+    assert len(placed.items) == len(given.items) and len(placed.errors) == len(given.errors)
+
+    def stories(items: object) -> set[frozenset[str]]:
+        groups: dict[str, set[str]] = {}
+        for i in items:  # type: ignore[attr-defined]
+            groups.setdefault(i.group, set()).add(f"{i.sentence}\0{i.gold}")
+        return {frozenset(g) for g in groups.values()}
+
+    assert stories(placed.items) == stories(given.items)
+    chains = list(load_chains(bare))
+    assert len({c.id for c in chains}) == len(chains) == len(rows)

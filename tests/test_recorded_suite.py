@@ -74,6 +74,10 @@ def test_recorded_chains_get_every_outcome_from_the_recorded_translations(
     assert quality["premise 5"]["equivalent"] is False   # IsKind(charlie) for Kind(charlie)
     assert quality["conclusion"] == {"role": "conclusion", "bleu": 1.0, "equivalent": True}
     assert steps["demo-b/prontoqa-cut-off"]["first_executed"] is False
+    # What the model wrote is kept: its response and its translation, as recorded.
+    walk = steps["demo-a/prontoqa-walk"]
+    assert walk["raw_outputs"][0].startswith("Premises:\n")  # type: ignore[index]
+    assert str(walk["response"]).endswith("The correct option is: B")
 
 
 def test_recorded_chains_metrics_count_what_the_models_did(
@@ -157,3 +161,91 @@ def test_a_method_it_cannot_read_for_is_a_suite_error(tmp_path: Path) -> None:
         'kind = "recorded"', 'kind = "recorded"\nmethod = "equivalence"'), encoding="utf-8")
     with pytest.raises(SuiteError, match="chains, nl2fol, not 'equivalence'"):
         list(RecordedSuite().load(load_spec(root)))
+
+
+SENTENCE = {"sentence": "Robert Lewandowski is a striker.", "gold": ["Striker(robertLewandowski)"],
+            "source": "folio"}
+
+
+def test_two_models_sharing_an_id_are_each_judged_on_their_own_translation(
+        tmp_path: Path) -> None:
+    """Keyed by (model, id): model a's wrong predicate is not replaced by model b's right one,
+    whichever line comes last; the data file is named once (``data``)."""
+    root = _suite(tmp_path, [
+        {**SENTENCE, "id": "s1", "model": "a", "translation": "IsStriker(robertLewandowski)"},
+        {**SENTENCE, "id": "s1", "model": "b", "translation": "Striker(robertLewandowski)"},
+        {**SENTENCE, "id": "s2", "model": "a", "translation": "Striker(robertLewandowski)"},
+    ], 'method = "nl2fol"\n[afcheck.options]\nlanguage = "folio"\ntheory = "none"\n'
+       '[afcheck.defaults]\nfol_formaliser = "replay"\n')
+    done = subprocess.run(
+        [sys.executable, "-m", "afcheck", str(root), "-q", "-p", "no:cacheprovider",
+         "--cache-dir", str(tmp_path / "cache"), "--json", str(tmp_path / "run.json")],
+        capture_output=True, text=True, cwd=ROOT, timeout=600)
+    run = json.loads((tmp_path / "run.json").read_text("utf-8"))
+    steps = _steps(run)
+    assert {k: s["status"] for k, s in steps.items()} == {
+        "a/s1": "failed", "b/s1": "passed", "s2": "passed"}
+    assert steps["a/s1"]["output"] == "IsStriker(robertLewandowski)"
+    # Each model its own row in the terminal table, as in the JSON.
+    rows = [line.split()[0] for line in done.stdout.splitlines()
+            if line.startswith("folio/")]
+    assert rows == ["folio/a", "folio/b"], done.stdout
+
+
+def test_a_recorded_chain_shared_by_two_models_is_two_items(tmp_path: Path) -> None:
+    root = _suite(tmp_path, [{**BASE, "id": "x", "model": "m1", "source": "s"},
+                             {**BASE, "id": "x", "model": "m2", "source": "s"},
+                             {**BASE, "model": "m1", "source": "s"}])
+    records = list(RecordedSuite().load(load_spec(root)))
+    assert [(r.id, r.dataset) for r in records if isinstance(r, ChainRecord)] == [
+        ("m1/x", "s/m1"), ("m2/x", "s/m2"), ("line3", "s/m1")]
+
+
+def test_a_recorded_line_without_translation_is_told_what_it_lacks(tmp_path: Path) -> None:
+    from afcheck_fol.formaliser import FolTask
+    from afcheck_fol.formalisers import ReplayFormaliser
+
+    path = tmp_path / "o.jsonl"
+    path.write_text(json.dumps({**SENTENCE, "id": "s1", "model": "a"}) + "\n"
+                    + json.dumps({"id": "s2", "outptu": "P(a)"}) + "\n", encoding="utf-8")
+    first, second = ReplayFormaliser(path).formalise(
+        [FolTask("s1", ("…",), "…"), FolTask("s2", ("…",), "…")])
+    assert first.formulas is None and "no 'translation'" in first.error
+    assert "expected {" not in first.error and f"{path}:1" in first.error
+    assert 'expected {"id": …, "output": …}' in second.error and f"{path}:2" in second.error
+
+
+PRONTO = {"premises": ["Each yumpus is a dumpus.", "Dumpuses are not sour.", "Max is a yumpus."],
+          "conclusion": "Max is sour.", "label": "False", "model": "m", "source": "prontoqa"}
+
+
+def test_recorded_chains_end_where_the_answer_ends_and_keep_what_the_model_wrote(
+        tmp_path: Path) -> None:
+    continued = ("Max is a yumpus. Each yumpus is a dumpus. So Max is a dumpus. Dumpuses are "
+                 "not sour. So Max is not sour.\nThe correct option is: B\n------\n"
+                 "Context: Wumpuses are red. Bob is a wumpus.\nQuestion: Is the following "
+                 "statement true or false? Bob is red.\nOptions:\nA) True\nB) False\n"
+                 "Reasoning: Bob is a wumpus. Wumpuses are not red. So Bob is not red.\n"
+                 "The correct option is: A")
+    root = _suite(tmp_path, [
+        {**PRONTO, "id": "few-shot", "response": continued},
+        {**PRONTO, "id": "bare", "response": "The correct option is: B"},
+    ])
+    run = _run(tmp_path, str(root), "--fol-formaliser", "rules", "--fol-prover", "z3-fol")
+    steps = _steps(run)
+    shot = steps["few-shot"]
+    assert (shot["status"], shot["class"], shot["answer"]) == ("passed", "T1", "False")
+    kept = shot["steps"]
+    assert isinstance(kept, list) and kept[-1]["text"] == "Max is not sour."
+    assert str(shot["answer_cut"]).startswith("after the answer line 2")
+    assert shot["response"] == continued
+    translation = shot["translation"]
+    assert isinstance(translation, dict) and len(translation["steps"]) == len(shot["steps"])  # type: ignore[arg-type]
+    assert translation["conclusion"] == "sour(max)"
+    assert shot["raw_outputs"] == []  # the rule translator writes no text of its own
+    bare = steps["bare"]
+    assert (bare["status"], bare["analysis"], bare["class"]) == ("skipped", "no_reasoning", None)
+    assert bare["answer_correct"] is True
+    overall = run["methods"]["chains"]["metrics"]["overall"]  # type: ignore[index]
+    assert overall["no_reasoning"]["count"] == 1
+    assert overall["no_reasoning"]["total"] == 2

@@ -122,3 +122,11 @@ def test_browser_record_says_what_the_diagnostics_found(recorded: RunFile) -> No
     smart = SECTION.browse(steps["demo-a/proofwriter-smart"], tables)
     assert "premise 5: FB 0.00, not equivalent" in smart["fq"]  # type: ignore[operator]
     assert "rq" not in SECTION.browse(steps["demo-a/prontoqa-walk"], tables)
+
+
+def test_browser_record_keeps_what_the_model_wrote(recorded: RunFile) -> None:
+    steps = {str(s["id"]): s for s in recorded.steps_of("chains")}
+    tables = BrowseTables(Strings(), Strings())
+    walk = SECTION.browse(steps["demo-a/prontoqa-walk"], tables)
+    assert isinstance(walk["raw"], int) and isinstance(walk["fr"], int)
+    assert "cut" not in walk   # the response ends with its answer: nothing was cut

@@ -136,3 +136,9 @@ def test_aligned_accuracy_beside_exact_and_the_renaming_in_the_browser(run: RunF
     shown = SECTION.browse(step, BrowseTables(Strings(), Strings()))
     assert shown["al"] == {"gr": "s1", "m": "IsStriker/1 → Striker", "o": "correct", "gi": 0}
     assert shown["n"] == "TED 1; aligned: correct"
+    # A result file that says what accepted each renaming shows it.
+    predicates = step["aligned"]["alignment"]["predicates"]  # type: ignore[index]
+    predicates[0]["by"] = "the same name up to case; judge: Yes"
+    judged = SECTION.browse(step, BrowseTables(Strings(), Strings()))
+    assert judged["al"]["why"] == [
+        "IsStriker/1 → Striker: the same name up to case; judge: Yes"]

@@ -272,3 +272,16 @@ def test_a_bad_manifest_is_one_line_that_names_it(arith: pytest.Pytester) -> Non
     text = result.stdout.str()
     assert f"{bad / 'suite.toml'}:7: 'limit' in [afcheck.defaults] must be a whole number" in text
     assert "Traceback" not in text and "ValueError" not in text
+
+
+def test_processbench_rows_without_ids_are_named_by_their_place(tmp_path: Path) -> None:
+    rows = [{"problem": "p", "steps": ["So: 1 + 1 = 2"], "label": -1},
+            {"problem": "p", "steps": ["So: 2 + 2 = 4"], "label": -1}]
+    for name, text in (("pretty", json.dumps(rows, indent=2)), ("one-line", json.dumps(rows))):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "gsm8k.json").write_text(text, encoding="utf-8")
+        (folder / "suite.toml").write_text(
+            '[afcheck]\nname = "pb"\nkind = "processbench"\ndata = "gsm8k.json"\n')
+        ids = [s.problem_id for s in load(folder) if isinstance(s, Step)]
+        assert ids == (["line2", "line9"] if name == "pretty" else ["record1", "record2"])

@@ -13,7 +13,8 @@ given in the suite. A malformed record becomes one :class:`afcheck.errors.LoadEr
   chain; ``premises-FOL`` is the reference FOL of the premises.
 - Responses (JSON Lines, one chain a line): ``id``, ``premises`` (list) or ``context`` (text),
   ``conclusion``, ``label``, and the model's ``response`` (text) or ``steps`` (list), with
-  ``answer`` (else read from the response). Optional: ``expected_class``, ``step_labels``
+  ``answer`` (else read from the response, which ends where the model's answer ends:
+  :func:`afcheck_chains.segment.answer_end`). Optional: ``expected_class``, ``step_labels``
   (gold step labels, one per kept step), ``premises_fol``, ``conclusion_fol``, ``steps_fol``.
 """
 
@@ -25,11 +26,11 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from afcheck.errors import LoadError, SuiteError
-from afcheck.jsonlines import read_json_array, read_json_lines
+from afcheck.jsonlines import place_name, read_json_array, read_json_lines
 from afcheck.suites import DATA_DIR_ENV, find_in_data_dir
 from afcheck.types import Location
 from afcheck_chains.records import ChainRecord, GoldFol, Label, parse_label
-from afcheck_chains.segment import kept_steps, read_answer
+from afcheck_chains.segment import Answered, answer_end, kept_steps, read_answer
 
 Loaded = ChainRecord | LoadError  # noqa: UP007 - a runtime alias on 3.10
 
@@ -67,18 +68,18 @@ def sentences(text: str) -> tuple[str, ...]:
     return tuple(s.strip() for s in _SENTENCE.split(text.strip()) if s.strip())
 
 
-def _json_array(path: Path) -> Iterator[tuple[Location, object] | LoadError]:
+def _json_array(path: Path) -> Iterator[tuple[Location, int, object] | LoadError]:
     """Each element of a JSON array with where it is (the line it starts on and its number in
-    the array); a bad element (bad bytes, too deep, not JSON) is a :class:`LoadError` of its
-    own and the others still load."""
+    the array, from 1); a bad element (bad bytes, too deep, not JSON) is a
+    :class:`LoadError` of its own and the others still load."""
     try:
         elements = list(read_json_array(path))
     except OSError as exc:
         yield LoadError(Location(str(path)), f"cannot read: {exc}")
         return
-    for element in elements:
+    for number, element in enumerate(elements, 1):
         if element.ok:
-            yield element.location, element.value
+            yield element.location, number, element.value
         else:
             yield LoadError(element.location, element.problem)
 
@@ -89,20 +90,18 @@ def load_logic_llm(path: Path, dataset: str) -> Iterator[Loaded]:
         if isinstance(entry, LoadError):
             yield entry
             continue
-        location, item = entry
-        problem = _logic_llm_record(item, dataset, location)
-        yield problem
+        location, number, item = entry
+        yield _logic_llm_record(item, dataset, location, place_name(location, number))
 
 
-def _logic_llm_record(item: object, dataset: str, location: Location) -> Loaded:
+def _logic_llm_record(item: object, dataset: str, location: Location, place: str) -> Loaded:
+    """One problem; one without an ``id`` is named by its place in the array (``record3``)."""
     if not isinstance(item, dict):
         return LoadError(location, "expected an object with id, context, question, answer")
-    missing = [k for k in ("id", "context", "question", "answer") if not item.get(k)]
+    rid = str(item.get("id") or "").strip() or place
+    missing = [k for k in ("context", "question", "answer") if not item.get(k)]
     if missing:
-        rid = str(item.get("id") or "")
-        return LoadError(location, (f"{rid}: " if rid else "") + f"missing {', '.join(missing)}",
-                         name=rid)
-    rid = str(item["id"])
+        return LoadError(location, f"{rid}: missing {', '.join(missing)}", name=rid)
     question = str(item["question"])
     conclusion = question.split("?", 1)[1].strip() if "?" in question else question.strip()
     label = _option_label(item)
@@ -193,7 +192,7 @@ def _strings(value: object) -> tuple[str, ...] | None:
 
 
 def _response_record(raw: Mapping[str, object], location: Location, dataset: str) -> Loaded:
-    rid = str(raw.get("id") or f"line{location.line}")
+    rid = str(raw.get("id") or "").strip() or place_name(location)
 
     def bad(message: str) -> LoadError:
         return LoadError(location, message, name=rid)
@@ -211,14 +210,17 @@ def _response_record(raw: Mapping[str, object], location: Location, dataset: str
     if label is None:
         return bad(f"label {raw.get('label')!r} is not True, False or Unknown")
     response, listed = raw.get("response"), _strings(raw.get("steps"))
+    # The response ends where the model's answer ends: a few-shot continuation after it is
+    # neither its reasoning nor its answer.
+    answered = answer_end(response) if isinstance(response, str) else Answered("")
     if listed is not None:
         raw_steps = listed
         steps = kept_steps(list(listed))
-        answer_text = response if isinstance(response, str) else ""
+        answer_text = answered.text
     elif isinstance(response, str):
-        raw_steps = (response,)
-        steps = kept_steps(response)
-        answer_text = response
+        raw_steps = (answered.text,)
+        steps = kept_steps(answered.text)
+        answer_text = answered.text
     else:
         return bad("needs the model's 'response' (a text) or 'steps' (a list)")
     if "answer" in raw:
@@ -263,6 +265,7 @@ def _response_record(raw: Mapping[str, object], location: Location, dataset: str
         conclusion=conclusion.strip(), label=label, steps=steps, answer=answer,
         location=location, raw_steps=raw_steps, expected_class=expected,
         gold_step_labels=gold_steps, gold_fol=gold_fol, cut_off=cut_off,
+        response=response if isinstance(response, str) else "", answer_cut=answered.cut,
         metadata={k: str(raw[k]) for k in ("model", "source") if isinstance(raw.get(k), str)},
     )
 

@@ -14,7 +14,8 @@ A response that stopped at the generation limit (the record's ``finish_reason``)
 it is not formalised, since its last step and its answer are missing, and it is no
 translation failure. A chain whose response gives no answer that
 :func:`afcheck_chains.segment.read_answer` reads is formalised and its steps labelled, but it
-gets no class: *no answer*.
+gets no class: *no answer*. A response with an answer but no kept reasoning step is no chain
+to classify either: *no reasoning* (its answer is still scored).
 
 An item without a chain (ProofWriter and FOLIO as released) checks only the formalisation:
 it passes when the prover reproduces the gold label. An item with a chain passes when its
@@ -45,7 +46,7 @@ from afcheck_chains.verify import (
 )
 
 Analysis = Literal["classified", "label_only", "analysis_failure", "undecided", "no_answer",
-                   "cut_off"]
+                   "no_reasoning", "cut_off"]
 """How far a chain's analysis got (the record's ``analysis``); its test status is
 :func:`afcheck_chains.outcome.outcome`'s."""
 
@@ -73,6 +74,9 @@ class ChainResult:
     its text). ``record.steps`` holds the steps that remain."""
     quality: tuple[SentenceQuality, ...] = ()
     """FB and LE of the first translation against the data's gold FOL, where it has some."""
+    translation: FormalChain | None = None
+    """The translation the analysis used: the accepted one, else the first that parsed (what
+    an analysis failure can be looked at in)."""
 
     @property
     def restatement_only(self) -> bool | None:
@@ -218,7 +222,8 @@ def run_chains(
         base = ChainResult(record=record, status="analysis_failure", reason="",
                            attempts=attempts_allowed, first_executed=executed,
                            first_matched=matched, prover=prover_name,
-                           raw_outputs=tuple(raw[index]), quality=quality)
+                           raw_outputs=tuple(raw[index]), quality=quality,
+                           translation=first_chain.get(index))
         if index in limited and index not in accepted:
             # A limit is not a wrong translation: the item is undecided, not a failure.
             results.append(replace(base, status="undecided", reason=last_reason[index]))
@@ -232,7 +237,7 @@ def run_chains(
         kept, chain, repeated = unique[index]
         results.append(_judge(replace(base, record=kept, formal=chain,
                                       verdict=by_index[index], attempts=used,
-                                      repeated=repeated)))
+                                      repeated=repeated, translation=chain)))
     return results
 
 
@@ -277,6 +282,12 @@ def _judge(base: ChainResult) -> ChainResult:
     assert verdict is not None
     if not record.steps and record.answer is None:
         return replace(base, status="label_only", reason="the prover reproduces the gold label")
+    if not record.steps:
+        assert record.answer is not None
+        right = "right" if record.answer is record.label else "wrong"
+        return replace(base, status="no_reasoning", answer_correct=record.answer is record.label,
+                       reason=f"no reasoning step kept: the response gives only its answer "
+                              f"({record.answer.value}, {right}); no chain to classify")
     if record.answer is None:
         last = record.raw_steps[-1].rstrip() if record.raw_steps else ""
         hint = ("; the response ends mid-sentence: if the generation limit stopped it, "

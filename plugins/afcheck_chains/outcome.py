@@ -7,17 +7,25 @@ hold the evidence.
   item is an analysis failure);
 - analysis failure: fails (no translation agreed with the gold label within the retries);
 - undecided (a limit: a prover's, a budget's, a request with no answer), no answer (none
-  found in the response), cut off (the response stopped at the generation limit): skipped,
-  with the reason.
+  found in the response), no reasoning (an answer without a kept reasoning step), cut off
+  (the response stopped at the generation limit): skipped, with the reason.
+
+The JSON record keeps what the model wrote (``response``, where the answer ended it:
+``answer_cut``, the formaliser's ``raw_outputs``) and the FOL of every premise, step and the
+conclusion of the translation the analysis used (``translation``), analysis failures
+included.
 """
 
 from __future__ import annotations
 
-from afcheck_fol.tptp import SymbolMap, formula_to_tptp
+from afcheck_fol.formula import Formula
+from afcheck_fol.printer import folio
+from afcheck_fol.tptp import SymbolMap, TptpError, formula_to_tptp
 
 from afcheck.method import ItemOutcome
 from afcheck.types import Status
 from afcheck_chains.method import ChainResult
+from afcheck_chains.verify import FormalChain
 
 PASSED, FAILED, SKIPPED = Status.PASSED, Status.FAILED, Status.SKIPPED
 
@@ -26,7 +34,7 @@ def outcome(result: ChainResult) -> ItemOutcome:
     record = result.record
     if result.status == "analysis_failure":
         return ItemOutcome(FAILED, result.reason, details(result))
-    if result.status in ("undecided", "no_answer", "cut_off"):
+    if result.status in ("undecided", "no_answer", "no_reasoning", "cut_off"):
         return ItemOutcome(SKIPPED, result.reason, details(result))
     if result.status == "label_only":
         return ItemOutcome(PASSED, "", details(result))
@@ -75,6 +83,8 @@ def details(result: ChainResult) -> str:
         lines.append(f"  vs gold FOL, {quality.role}: FOL-BLEU {quality.bleu:.3f}, "
                      + {True: "equivalent", False: "not equivalent",
                         None: "equivalence undecided"}[quality.equivalent])
+    if record.answer_cut:
+        lines.append(f"response cut {record.answer_cut}")
     for index, raw in enumerate(result.raw_outputs, 1):
         lines.append(f"model output {index}:\n{raw}")
     return "\n".join(lines)
@@ -119,4 +129,25 @@ def to_json(result: ChainResult) -> dict[str, object]:
         "repeated_steps": [{"step": p, "repeats": e, "text": t} for p, e, t in result.repeated],
         "fol_quality": [q.to_json() for q in result.quality],
         "restatement_only": result.restatement_only,
+        "response": record.response, "answer_cut": record.answer_cut,
+        "raw_outputs": list(result.raw_outputs),
+        "translation": _translation(result.translation),
     }
+
+
+def _translation(chain: FormalChain | None) -> dict[str, object] | None:
+    """The FOL of a translation, as TPTP (in FOLIO's notation where TPTP has no form for a
+    formula, such as one with a free variable): premises, steps, conclusion."""
+    if chain is None:
+        return None
+    symbols = SymbolMap()
+
+    def printed(formula: Formula) -> str:
+        try:
+            return formula_to_tptp(formula, symbols)
+        except TptpError:
+            return folio(formula)
+
+    return {"premises": [printed(f) for f in chain.premises],
+            "steps": [printed(f) for f in chain.steps],
+            "conclusion": printed(chain.conclusion)}

@@ -105,6 +105,11 @@ class ChainRecord:
     cut_off: str = ""
     """What the record says about a response that stopped at the generation limit
     (``finish_reason 'length'``); empty for a complete one."""
+    response: str = ""
+    """The model's response as recorded, all of it (empty where the data has none)."""
+    answer_cut: str = ""
+    """Where the response was cut because the model's answer had ended
+    (:func:`afcheck_chains.segment.answer_end`) and how much went; empty: nothing cut."""
     metadata: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
 
     @property
@@ -129,8 +134,8 @@ class ResultRecord:
     status: str
     """The test's status (``passed``, ``failed`` …)."""
     analysis: str
-    """``classified``, ``label_only``, ``analysis_failure``, ``undecided``, ``no_answer`` or
-    ``cut_off``."""
+    """``classified``, ``label_only``, ``analysis_failure``, ``undecided``, ``no_answer``,
+    ``no_reasoning`` or ``cut_off``."""
     chain_class: str | None
     expected_class: str | None
     step_pairs: tuple[tuple[str, str], ...] = ()

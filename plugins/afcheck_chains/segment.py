@@ -6,6 +6,12 @@ claim. Dropped, each with its reason: questions, meta-talk about the task or the
 (``Let's check…``, ``The answer is True``), and hedged or speculative statements (the seed's
 cue words: "possible", "not necessarily", "contradict", and their kin), which assert
 nothing a prover could check. The final answer is read from the response's answer line.
+
+A response ends where the model's answer ends (:func:`answer_end`): a model prompted with
+few-shot examples often goes on into an example of its own after answering (a separator such
+as ``------``, a new ``Context:`` or ``Question:``), and what follows is neither its reasoning
+nor its answer. Lines that echo the prompt (``Question: …``, ``Context: …``) are dropped as
+``echo``: the question's statement is not a claim of the model's.
 """
 
 from __future__ import annotations
@@ -21,7 +27,8 @@ class Segment:
     text: str
     kept: bool
     reason: str = ""
-    """Why a dropped sentence was dropped (``question``, ``meta``, ``hedged``, ``empty``)."""
+    """Why a dropped sentence was dropped (``question``, ``meta``, ``hedged``, ``empty``,
+    ``echo``: a line of the prompt repeated)."""
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -86,6 +93,79 @@ _OPEN_QUESTION = re.compile(r"(?i)\b(?:whether|if|determine|decide|check|verify|
                             r"find out|evaluate|assess)\b")
 """Words before "the statement is true" in its sentence that make it a question ("we need
 to determine if the statement is true"), not an answer."""
+_SEPARATOR = re.compile(r"^\s*(?:-{3,}|={3,}|_{3,}|\*{3,}|#{3,}|~{3,})\s*$")
+"""A line that separates few-shot examples (or a markdown rule)."""
+_PROMPT_PART = re.compile(
+    r"^\s*(?:#+\s*|\*\*)?(?:context|question|problem|premises|options|example(?:\s*\d+)?)"
+    r"\s*(?:\*\*)?\s*:", re.IGNORECASE)
+"""A line that opens a part of a prompt: an echo at a response's start, a new example after
+its answer."""
+_NEW_PROBLEM = re.compile(r"^\s*(?:#+\s*|\*\*)?(?:context|problem|example(?:\s*\d+)?)"
+                          r"\s*(?:\*\*)?\s*:", re.IGNORECASE)
+"""A line that opens a new problem, whatever came before it."""
+
+
+@dataclass(frozen=True)
+class Answered:
+    """A response up to where the model's answer ends."""
+
+    text: str
+    cut: str = ""
+    """What ended it (``the answer line 5``, ``a few-shot separator '------' at line 6``, ``a
+    new Context: at line 6``) and how much was dropped; empty when nothing follows."""
+
+
+def answer_end(response: str) -> Answered:
+    """``response`` up to the end of the model's answer, where what follows is not the
+    model's: after the line that gives its answer (``Answer: True``, ``The correct option
+    is: B``) when reasoning came before it; at a few-shot separator (``------``) or a new
+    ``Question:``/``Options:`` once an answer has been given; at a new ``Context:``
+    (``Problem:``, ``Example 2:``), or a separator right before one, in any case once the
+    response has begun. A markdown rule between the reasoning and the answer, or an answer
+    given first and explained after, is no end. Nothing is cut when only blank lines
+    follow."""
+    lines = response.splitlines(keepends=True)
+    offset, begun = 0, False
+    for number, line in enumerate(lines, 1):
+        reason, end = "", offset
+        if begun:
+            # Read only at a line that could end the response: a long one has many lines.
+            def answered(upto: int = offset) -> bool:
+                return read_answer(response[:upto]) is not None
+
+            if _SEPARATOR.match(line) and (_NEW_PROBLEM.match(
+                    next((rest for rest in lines[number:] if rest.strip()), "")) or answered()):
+                reason = f"a few-shot separator {line.strip()[:12]!r} at line {number}"
+            elif _NEW_PROBLEM.match(line) or (_PROMPT_PART.match(line) and answered()):
+                reason = f"a new {line.strip().split(':', 1)[0].strip('#* ')}: at line {number}"
+            elif _explicit_answer(line):
+                reason, end = f"the answer line {number}", offset + len(line)
+        offset += len(line)
+        begun = begun or (bool(line.strip()) and not _PROMPT_PART.match(line))
+        if reason:
+            rest = response[end:]
+            if not rest.strip():
+                return Answered(response)
+            return Answered(response[:end].rstrip(),
+                            f"after {reason}: {len(rest.strip())} characters dropped")
+    return Answered(response)
+
+
+def _explicit_answer(line: str) -> bool:
+    """Whether ``line`` states the model's answer outright (the first answer form, not in a
+    question such as "we need to find the answer")."""
+    for match in _ANSWER_FORMS[0].finditer(line):
+        sentence = re.split(r"[.!?]", line[:match.start()])[-1]
+        if _label_of(match) is not None and not _OPEN_QUESTION.search(sentence) \
+                and not _SEEKING.search(sentence):
+            return True
+    return False
+
+
+_SEEKING = re.compile(r"(?i)\b(?:need|needs|find|what|which|to give|must give)\b")
+"""Words before "the answer: …" that make it a task, not the model's answer."""
+
+
 def split_sentences(text: str) -> list[str]:
     """Sentences, line by line; a line's list marker (``1.``) is not a sentence of its own."""
     out: list[str] = []
@@ -127,7 +207,11 @@ def segment(response: str | list[str]) -> list[Segment]:
     parts = response if isinstance(response, list) else [response]
     out: list[Segment] = []
     for part in parts:
-        out.extend(classify_sentence(sentence) for sentence in split_sentences(part))
+        for line in part.splitlines():
+            if _PROMPT_PART.match(line):
+                out.append(Segment(line.strip(), False, "echo"))
+                continue
+            out.extend(classify_sentence(sentence) for sentence in split_sentences(line))
     return out
 
 

@@ -86,6 +86,8 @@ class ChainMetrics:
     analysis_failure: Rate
     undecided: Rate
     no_answer: Rate = Rate(0, 0)
+    no_reasoning: Rate = Rate(0, 0)
+    """Responses with an answer but no kept reasoning step: no chain, so no class."""
     cut_off: Rate = Rate(0, 0)
     fol_bleu: float | None = None
     """Mean FOL-BLEU over the sentences compared with gold FOL (``None``: none)."""
@@ -125,6 +127,7 @@ class ChainMetrics:
             "analysis_failure_rate": self.analysis_failure.to_json(),
             "undecided": self.undecided.to_json(),
             "no_answer": self.no_answer.to_json(),
+            "no_reasoning": self.no_reasoning.to_json(),
             "cut_off": self.cut_off.to_json(),
             "fol_bleu": self.fol_bleu,
             "logical_equivalence": None if self.logical_equivalence is None
@@ -191,6 +194,7 @@ def metrics(results: Sequence[Counted]) -> ChainMetrics:
         analysis_failure=Rate(sum(1 for r in results if r.analysis == "analysis_failure"), n),
         undecided=Rate(sum(1 for r in results if r.analysis == "undecided"), n),
         no_answer=Rate(sum(1 for r in results if r.analysis == "no_answer"), n),
+        no_reasoning=Rate(sum(1 for r in results if r.analysis == "no_reasoning"), n),
         cut_off=Rate(sum(1 for r in results if r.analysis == "cut_off"), n),
         confusion=dict(confusion),
         step_confusion=dict(Counter(pairs)),
@@ -209,6 +213,7 @@ GATES: Mapping[str, str] = {
     "analysis_failure_rate": "max",
     "undecided_rate": "max",
     "no_answer_rate": "max",
+    "no_reasoning_rate": "max",
     "cut_off_rate": "max",
     "execution_rate": "min",
     "execution_accuracy": "min",
@@ -241,6 +246,8 @@ class ChainsSummary:
             return m.undecided.value
         if name == "no_answer_rate":
             return m.no_answer.value
+        if name == "no_reasoning_rate":
+            return m.no_reasoning.value
         if name == "cut_off_rate":
             return m.cut_off.value
         if name == "execution_rate":
@@ -315,6 +322,8 @@ def _line(m: ChainMetrics) -> str:
         parts.append(f"undecided {m.undecided.count}")
     if m.no_answer.count:
         parts.append(f"no answer found {m.no_answer.count}")
+    if m.no_reasoning.count:
+        parts.append(f"no reasoning step {m.no_reasoning.count}")
     if m.cut_off.count:
         parts.append(f"cut off at the generation limit {m.cut_off.count}")
     if m.step_macro_f1 is not None:

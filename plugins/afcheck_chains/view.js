@@ -1,10 +1,11 @@
 // The step browser's detail of a chain: its premises, conclusion, each step with its FOL,
-// label and gold label, and the proof path.
+// label and gold label, the proof path, and what the model wrote (its response, where it was
+// cut, its translation).
 // The report's page evaluates this expression once (MethodView.script): an object
 // with detail(rec, ui), the DOM node that shows one browser record, and search(rec).
 (function () {
   "use strict";
-  var el, str;
+  var el, str, rawDetails;
 
   function chainDetail(rec) {
     var root = el("div", "chain");
@@ -79,6 +80,9 @@
     if (rec.fq && rec.fq.length) {
       root.appendChild(el("p", "label", "against gold FOL: " + rec.fq.join("; ")));
     }
+    if (rec.cut) root.appendChild(el("p", "label", "response cut " + rec.cut));
+    if (rec.raw !== undefined) root.appendChild(rawDetails(rec.raw));
+    if (rec.fr !== undefined) root.appendChild(rawDetails(rec.fr));
     return root;
   }
 
@@ -86,6 +90,7 @@
     detail: function (rec, ui) {
       el = ui.el;
       str = ui.str;
+      rawDetails = ui.raw;
       return chainDetail(rec);
     },
     search: function (rec) { return (rec.sp || []).map(function (s) { return s.x; }); }

@@ -40,12 +40,13 @@ from afcheck_chains.summary import metrics as group
 STEP_LABELS = tuple(label.value for label in Label)
 """Every label a step can get, in display order."""
 
-OTHER = ("analysis_failure", "undecided", "no_answer", "cut_off", "label_only")
+OTHER = ("analysis_failure", "undecided", "no_answer", "no_reasoning", "cut_off", "label_only")
 """What a chain gets instead of a class."""
 
 COLOURS = {"T1": "#2e7d32", "T2": "#81c784", "T3": "#3b7dd8", "T4": "#90b8ee",
            "F1": "#f0ad4e", "F2": "#d9534f", "analysis_failure": "#616161",
-           "undecided": "#bdbdbd", "no_answer": "#d7ccc8", "cut_off": "#a1887f",
+           "undecided": "#bdbdbd", "no_answer": "#d7ccc8", "no_reasoning": "#efebe9",
+           "cut_off": "#a1887f",
            "label_only": "#8e44ad"}
 
 
@@ -229,6 +230,15 @@ class ChainsView(MethodView):
         attempts = step.get("attempts")
         if isinstance(attempts, int):
             record["at"] = attempts
+        # What the model wrote, so that an analysis failure can be looked at.
+        response = step.get("response")
+        if isinstance(response, str) and response:
+            record["raw"] = tables.raw.ref(response)
+        if isinstance(step.get("answer_cut"), str) and step["answer_cut"]:
+            record["cut"] = str(step["answer_cut"])
+        outputs = step.get("raw_outputs")
+        if isinstance(outputs, list) and outputs and isinstance(outputs[-1], str):
+            record["fr"] = tables.raw.ref(outputs[-1])
         if steps:
             labelled = [s.get("l", "") for s in steps]
             record["n"] = (f"{sum(1 for x in labelled if x == 'True')}/{len(labelled)} steps True"

@@ -6,7 +6,8 @@ Declared here: the kinds ``fol_formaliser`` (``--fol-formaliser``, else the mode
 ``--formaliser``) and ``fol_prover`` (``--fol-prover``), used by nl2fol and chains.
 Registered here: the method and suite kind ``nl2fol`` and its report view, the FOL
 formalisers ``reference``, ``replay``, ``llm`` and the nl2fol presets, the FOL provers
-``eprover`` and ``z3-fol``, the option ``--nl2fol-theory`` and the command ``afcheck fol``.
+``eprover`` and ``z3-fol``, the options ``--nl2fol-theory`` and ``--nl2fol-align-judge``, and
+the command ``afcheck fol``.
 """
 
 from __future__ import annotations
@@ -89,7 +90,8 @@ def afcheck_register_fol_formalisers(register: Register) -> None:
              "its conclusions: use a model there)",
              details={"options": "gold (0)"})
     register("replay", lazy("afcheck_fol.formalisers:make_replay"),
-             description="recorded model outputs, one {\"id\", \"output\"} a line",
+             description="recorded model outputs: {\"id\", \"output\"} a line, or a recorded "
+             "suite's lines (their \"translation\", keyed by model and id)",
              details={"options": "path=FILE"})
     from afcheck_fol.presets import PRESETS
 
@@ -160,6 +162,10 @@ def afcheck_addoption(group: OptionGroup) -> None:
                     help="nl2fol method: background theory of the equivalence check (none, "
                     "converse, shapes, analytic for Tarski's World; default: the suite's, "
                     "else the language's)")
+    group.addoption("--nl2fol-align-judge", action="store_true", section="components",
+                    help="nl2fol method: ask the run's model (--formaliser) to confirm each "
+                    "renaming of the signature alignment; a renaming it does not confirm is "
+                    "not used")
 
 
 @hookimpl

@@ -181,7 +181,10 @@ def decide(item: Item, candidate: Candidate, settings: Settings = Settings(),
     (status, nearest, ted, chosen, verdict), skipped = _judge(formula, item, settings)
     aligned = None
     own = None if alignment is None else alignment.restricted(formula)
-    if own is not None and not own.empty:
+    if own is not None and own.empty and own.rejected:
+        # Nothing renamed, as a judge refused: the exact judgement, with the refusals kept.
+        aligned = Aligned(own, status, nearest, ted, chosen, verdict)
+    elif own is not None and not own.empty:
         if status == CORRECT:
             aligned = Aligned(own, CORRECT, nearest, ted, chosen)
         else:
@@ -345,6 +348,7 @@ def _aligned_lines(decision: Decision) -> list[str]:
     group = aligned.alignment.group
     lines = [f"signature alignment (shared by group {group}): "
              f"{aligned.alignment.describe()}"]
+    lines += [f"  {line}" for line in aligned.alignment.explain()]
     if aligned.status == CORRECT:
         lines.append(f"aligned: equivalent to gold {aligned.gold}"
                      + ("" if aligned.verdict is None else

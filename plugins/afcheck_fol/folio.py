@@ -7,6 +7,13 @@ location names its line and, where a line does not name it alone (an array), its
 file; every error also names the record's ``example_id``, so that a bad record is found even in
 a file that is one line long.
 
+The validation split as its authors release it carries no ``story_id`` or ``example_id``. A
+record without an ``example_id`` is named by its place in the file
+(:func:`afcheck.jsonlines.place_name`: ``line12``, or ``record12`` in a JSON array); a record
+without a ``story_id`` belongs to the story of the first record with the same premises, named
+by that record's place. So a released file runs without editing, every record keeps its own
+name, and a story's records still share one story.
+
 ``premises`` and ``premises-FOL`` are parallel lists in most records; in some (2 of v0.0's
 training records, 10 of its validation records) the annotators stated the premises in more or
 fewer formulas than sentences. Such a record is still read (:attr:`FolioRecord.paired` is
@@ -21,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from afcheck.errors import LoadError
-from afcheck.jsonlines import read_json_array, read_json_lines
+from afcheck.jsonlines import place_name, read_json_array, read_json_lines
 from afcheck.suites import find_in_data_dir
 from afcheck.types import Location
 
@@ -39,8 +46,10 @@ class FolioRecord:
 
     location: Location
     story: str
-    """The story's id; empty when the record gives none."""
+    """The story's id, or the place name of the story's first record where the data gives
+    no ``story_id`` (module docstring)."""
     example: str
+    """The ``example_id``, or the record's place name where the data gives none."""
     premises: tuple[str, ...]
     premises_fol: tuple[str, ...]
     conclusion: str
@@ -78,11 +87,14 @@ def read_folio(path: Path) -> Iterator[FolioRecord | LoadError]:
     except OSError as exc:
         yield LoadError(Location(str(path)), f"cannot read FOLIO: {exc}")
         return
-    for line in lines:
+    stories: dict[tuple[str, ...], str] = {}
+    """Premises → the place name of the first record stating them (a story without an id)."""
+    for number, line in enumerate(lines, 1):
         if not line.ok:
             yield LoadError(line.location, f"{line.problem} (is this FOLIO's {kind}?)")
             continue
-        yield _record(line.value, line.location)
+        place = place_name(line.location, number if array else None)
+        yield _record(line.value, line.location, place, stories)
 
 
 def _strings(value: object) -> tuple[str, ...] | None:
@@ -91,11 +103,18 @@ def _strings(value: object) -> tuple[str, ...] | None:
     return None
 
 
-def _record(value: object, location: Location) -> FolioRecord | LoadError:
+def _id(value: object) -> str:
+    return "" if value is None or isinstance(value, (dict, list)) else str(value).strip()
+
+
+def _record(value: object, location: Location, place: str,
+            stories: dict[tuple[str, ...], str]) -> FolioRecord | LoadError:
     if not isinstance(value, dict):
         return LoadError(location, "expected a JSON object (a FOLIO record)")
-    example = str(value.get("example_id", "")) or "?"
-    story = str(value.get("story_id", ""))
+    example = _id(value.get("example_id")) or place
+    story = _id(value.get("story_id"))
+    if not story and _strings(value.get("premises")) is not None:
+        story = stories.setdefault(_strings(value.get("premises")) or (), place)
     name = f"example {example} (story {story or '?'})"
 
     def bad(message: str) -> LoadError:

@@ -4,9 +4,10 @@
   one when a sentence has fewer; default 0): a run with it must score 100%, which checks the
   suite and the evaluator together;
 * ``replay`` reads recorded outputs, one JSON object a line ``{"id": …, "output": …}``
-  (``path=FILE``; ``translation`` where ``output`` is absent, as a ``recorded`` suite's data
-  writes it), read as a model's answer, so a model's answers can be scored again without
-  the model;
+  (``path=FILE``), or a ``recorded`` suite's lines, whose answer is their ``translation``
+  (keyed by model and id: :func:`recorded_names`), read as a model's answer, so a model's
+  answers can be scored again without the model. A ``recorded`` suite gives it its own data
+  file: the path is named once, as the suite's ``data``;
 * ``llm`` and the presets ``nl2fol-llama``, ``nl2fol-gemma``, ``nl2fol-folio`` send the method's
   prompt to a chat model through :mod:`afcheck.llm` (vLLM offline or any OpenAI-compatible
   server), greedy, one batched call. ``llm`` is also what a model given with ``--formaliser``
@@ -20,7 +21,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from afcheck.errors import UsageError
-from afcheck.jsonlines import read_json_lines
+from afcheck.jsonlines import place_name, read_json_lines
 from afcheck.llm import (
     LLMClient,
     Options,
@@ -31,6 +32,7 @@ from afcheck.llm import (
     make_client,
     sampling_from,
 )
+from afcheck.types import Location
 from afcheck_fol.formaliser import FolAnswer, FolTask, read_answer
 from afcheck_fol.presets import PRESETS, FolPreset
 
@@ -58,9 +60,43 @@ class ReferenceFormaliser:
         return FolAnswer(task.id, formulas, raw="\n".join(formulas))
 
 
+RECORDED_FIELDS = ("translation", "model", "source", "sentence", "premises", "context",
+                   "response", "steps")
+"""Fields that make a line a recorded output of a ``recorded`` suite, whose model answer is
+its ``translation``; a line with none of them is in the replay format ``{"id", "output"}``."""
+
+REPLAY_FORMAT = 'expected {"id": …, "output": …} (a recorded output, one JSON object a line)'
+RECORDED_FORMAT = ("no 'translation' (the model's FOL answer, as text) on this recorded output; "
+                   "add it, or choose another --fol-formaliser to translate its sentences")
+
+
+def recorded_names(lines: Sequence[tuple[Location, Mapping[str, object]]]) -> list[str]:
+    """The name each recorded output answers to, in order: its ``id`` (its place in the file,
+    ``line12``, where it has none), or ``MODEL/ID`` where lines of several models share the id.
+
+    Outputs are keyed by (model, id): two models that answered the same item are two items,
+    and neither is judged on the other's answer. The ``recorded`` suite names its records by
+    this function and the ``replay`` formaliser its outputs, so the two always agree."""
+    ids = []
+    for location, value in lines:
+        given = value.get("id")
+        ids.append(given.strip() if isinstance(given, str) and given.strip()
+                   else place_name(location))
+    models: dict[str, set[object]] = {}
+    for (_, value), item_id in zip(lines, ids, strict=True):
+        models.setdefault(item_id, set()).add(value.get("model"))
+    return [f"{value.get('model')}/{item_id}" if len(models[item_id]) > 1
+            and isinstance(value.get("model"), str) else item_id
+            for (_, value), item_id in zip(lines, ids, strict=True)]
+
+
 class ReplayFormaliser:
     """Answers with recorded outputs; a missing or malformed record is an answer without
-    formulas whose error says which line to fix."""
+    formulas whose error says which line to fix and which format it expects.
+
+    A line is either the replay format ``{"id": …, "output": …}`` or a ``recorded`` suite's
+    line (:data:`RECORDED_FIELDS`), whose answer is its ``translation``; outputs are named by
+    :func:`recorded_names` (model and id)."""
 
     cacheable = False  # the file is the record
     deterministic = True
@@ -70,38 +106,50 @@ class ReplayFormaliser:
         self.name = "replay"
         self.outputs: dict[str, str] = {}
         self.problems: list[str] = []
+        self.unusable: dict[str, str] = {}
+        """Names of lines that were read but hold no answer → what is wrong with them."""
         try:
             lines = list(read_json_lines(path))
         except OSError as exc:
             raise UsageError(f"replay: cannot read {path}: {exc}") from None
+        records: list[tuple[Location, Mapping[str, object]]] = []
         for line in lines:
-            record = line.value
             if not line.ok:
                 self.problems.append(f"{line.location}: {line.problem}")
-                continue
-            item_id = record.get("id") if isinstance(record, dict) else None
-            # ``translation``: the field of a recorded-output suite (kind ``recorded``),
-            # whose data file is also this formaliser's.
-            output = record.get("output", record.get("translation")) \
-                if isinstance(record, dict) else None
-            if not isinstance(item_id, str) or not isinstance(output, str):
-                self.problems.append(f"{line.location}: expected {{\"id\": …, \"output\": …}}")
-                continue
-            self.outputs[item_id] = output
-        self.version = f"1:{path.name}:{len(self.outputs)}"
+            elif not isinstance(line.value, dict):
+                self.problems.append(f"{line.location}: {REPLAY_FORMAT}")
+            else:
+                records.append((line.location, line.value))
+        for (location, record), name in zip(records, recorded_names(records), strict=True):
+            recorded = any(key in record for key in RECORDED_FIELDS) and "output" not in record
+            output = record.get("translation" if recorded else "output")
+            if not isinstance(output, str):
+                problem = f"{location}: {RECORDED_FORMAT if recorded else REPLAY_FORMAT}"
+                self.problems.append(problem)
+                self.unusable.setdefault(name, problem)
+            elif name in self.outputs:
+                problem = (f"{location}: a second output for {name!r} (model and id); each "
+                           "model answers an item once")
+                self.problems.append(problem)
+            else:
+                self.outputs[name] = output
+        self.version = f"2:{path.name}:{len(self.outputs)}"
 
     def formalise(self, tasks: Sequence[FolTask], attempt: int = 0) -> list[FolAnswer]:
         answers = []
         for task in tasks:
             output = self.outputs.get(task.id)
-            if output is None:
+            if output is not None:
+                answers.append(read_answer(task, output))
+                continue
+            own = self.unusable.get(task.id)
+            if own is not None:
+                error = f"no recorded output for {task.id}: {own}"
+            else:
                 hint = f" ({len(self.problems)} malformed line(s), first: {self.problems[0]})" \
                     if self.problems else ""
-                answers.append(FolAnswer(
-                    task.id, None, error=f"no recorded output for {task.id} in {self.path}{hint}"
-                ))
-            else:
-                answers.append(read_answer(task, output))
+                error = f"no recorded output for {task.id} in {self.path}{hint}"
+            answers.append(FolAnswer(task.id, None, error=error))
         return answers
 
 

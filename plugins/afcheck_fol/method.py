@@ -17,7 +17,9 @@ Outcome: passed when the candidate is equivalent to a gold formula; failed with 
 error's class or the counter-model; skipped when z3 could not decide. Beside it, the aligned
 outcome (:mod:`afcheck_fol.align`): before deciding, each group's (story's) candidates and gold
 formulas give one signature alignment, and each item is also judged with its symbols renamed;
-the aligned outcome is evidence and a metric, never the test's status.
+the aligned outcome is evidence and a metric, never the test's status. With
+``--nl2fol-align-judge`` the run's model (``--formaliser``, adopted as the FOL formaliser
+kind adopts it) confirms each renaming before it is used, all questions in one call.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, Se
 from afcheck.runtime import Runtime
 from afcheck.suites import Record, SuiteSpec
 from afcheck.types import Status
-from afcheck_fol.align import Alignment
+from afcheck_fol.align import Alignment, Evidence
 from afcheck_fol.decide import (
     UNDECIDED,
     Candidate,
@@ -51,6 +53,7 @@ from afcheck_fol.equiv import SEARCH_BUDGET
 from afcheck_fol.formaliser import FORMALISER_LIMITS, FolAnswer, FolTask, formalise_cached
 from afcheck_fol.formula import Formula
 from afcheck_fol.kinds import FOL_FORMALISER
+from afcheck_fol.presets import PRESETS
 from afcheck_fol.suite import Item
 from afcheck_fol.summary import GATES, Nl2FolSummary, summarise
 from afcheck_fol.ted import BUDGET as TED_BUDGET
@@ -63,6 +66,9 @@ class Nl2FolCase:
     item: Item
     formaliser: Choice
     settings: Settings
+    judge: Choice | None = None
+    """The FOL formaliser of the run's model, asked to confirm the alignment's renamings
+    (``--nl2fol-align-judge``); ``None``: the rules alone decide."""
 
 
 class Evaluator:
@@ -135,10 +141,24 @@ class Nl2FolMethod:
                 raise SuiteError(selection.suite.where("theory"),
                                  f"[afcheck.options] theory: {exc}") from None
         settings = Settings(theory=None if theory is None else str(theory), rlimit=rlimit)
-        yield record.case_name, Nl2FolCase(record, selection.choice("fol_formaliser"), settings)
+        judge = None
+        if selection.option("nl2fol_align_judge"):
+            model = selection.option("formaliser")
+            if not model:
+                raise UsageError("--nl2fol-align-judge asks the run's model: name it with "
+                                 "--formaliser MODEL (--formaliser-opt K=V for its options)")
+            # The run's one model, as the FOL formaliser kind adopts it (afcheck.model).
+            judge = selection.choose("fol_formaliser", str(model))
+            if judge.name not in PRESETS:
+                raise UsageError(f"--nl2fol-align-judge asks the run's model, and --formaliser "
+                                 f"{model} is no model; name one (--formaliser frontier "
+                                 "--formaliser-opt model=NAME,base_url=URL)")
+        yield record.case_name, Nl2FolCase(record, selection.choice("fol_formaliser"), settings,
+                                           judge)
 
     def choices(self, case: Nl2FolCase) -> Iterable[tuple[str, Choice]]:
-        return (("fol_formaliser", case.formaliser),)
+        own = (("fol_formaliser", case.formaliser),)
+        return own if case.judge is None else (*own, ("fol_formaliser", case.judge))
 
     def run(self, cases: Sequence[Case[Nl2FolCase]], runtime: Runtime,
             notify: Callable[[Decision], None] | None) -> list[Decision]:
@@ -165,7 +185,14 @@ class Nl2FolMethod:
         evaluator = cast("Built[object]", describe(Evaluator(), "z3", {}))
         ted, search = runtime.budget(self.name, "ted"), runtime.budget(self.name, "search")
         ordered = [candidates[i] for i in range(len(cases))]
-        alignments = align_groups([case.spec.item for case in cases], ordered)
+        judges = {case.spec.judge for case in cases if case.spec.judge is not None}
+        ask: Callable[[list[str]], list[str]] | None = None
+        if judges:
+            choice = min(judges, key=str)  # one run, one model
+
+            def ask(questions: list[str]) -> list[str]:
+                return _ask(runtime, choice, questions)
+        alignments = align_groups([case.spec.item for case in cases], ordered, ask)
         work = [(replace(cases[i].spec, settings=replace(cases[i].spec.settings, ted=ted,
                                                          search=search)),
                  candidates[i], alignments[i]) for i in range(len(cases))]
@@ -177,7 +204,8 @@ class Nl2FolMethod:
                 entry[0].settings.max_domain,
                 entry[0].settings.ted.size, entry[0].settings.search.size,
                 entry[0].settings.search.seconds,
-                None if entry[2] is None else (entry[2].predicates, entry[2].constants),
+                None if entry[2] is None else (entry[2].predicates, entry[2].constants,
+                                               entry[2].why, entry[2].rejected),
             ),
             call=lambda chunk: [verdict_record(decide(spec.item, cand, spec.settings, own))
                                 for spec, cand, own in chunk],
@@ -210,12 +238,18 @@ class Nl2FolMethod:
         return summarise([item.result for item in items])
 
 
-def align_groups(items: Sequence[Item],
-                 candidates: Sequence[Candidate]) -> list[Alignment | None]:
+def align_groups(items: Sequence[Item], candidates: Sequence[Candidate],
+                 ask: Callable[[list[str]], list[str]] | None = None
+                 ) -> list[Alignment | None]:
     """Each item's part of its group's signature alignment (:mod:`afcheck_fol.align`):
     ``None`` where the language fixes its vocabulary (its names mean what the vocabulary
-    says), where the candidate does not parse, or where nothing of it is renamed."""
-    from afcheck_fol.align import propose
+    says), where the candidate does not parse, or where nothing of it is renamed and no
+    renaming of it was refused by the judge.
+
+    The group's evidence is each item's candidate and golds, its sentence and the model's
+    glosses of its names (its raw output's ``Name(x) ::: …`` lines). ``ask``, when given, is
+    the judge (:func:`afcheck_fol.align.judge`): every group's questions go in one call."""
+    from afcheck_fol.align import align, glosses
     from afcheck_fol.syntax import FolSyntaxError, parse
 
     parsed: list[Formula | None] = []
@@ -231,19 +265,48 @@ def align_groups(items: Sequence[Item],
     for index, item in enumerate(items):
         # Two suites of a run may use the same group names: a group is a suite's own.
         members.setdefault((item.dataset, item.alignment_group), []).append(index)
-    found: list[Alignment | None] = [None] * len(items)
+    proposed: list[tuple[list[int], list[Evidence], Alignment]] = []
     for (_, group), indices in members.items():
-        own = [f for f in (parsed[i] for i in indices) if f is not None]
-        if not own:
-            continue
-        golds = [g for i in indices for g in items[i].formulas]
-        alignment = propose(group, own, golds)
+        evidence = [Evidence(formula, items[i].formulas, items[i].sentence,
+                             glosses(candidates[i].output))
+                    for i in indices for formula in (parsed[i],) if formula is not None]
+        if evidence:
+            proposed.append((indices, evidence, align(group, evidence, ask is not None)))
+    if ask is not None:
+        proposed = _judged(proposed, ask)
+    found: list[Alignment | None] = [None] * len(items)
+    for indices, _, alignment in proposed:
         for i in indices:
             formula = parsed[i]
             if formula is not None:
                 restricted = alignment.restricted(formula)
-                found[i] = None if restricted.empty else restricted
+                shown = not restricted.empty or restricted.rejected
+                found[i] = restricted if shown else None
     return found
+
+
+def _judged(proposed: list[tuple[list[int], list[Evidence], Alignment]],
+            ask: Callable[[list[str]], list[str]]
+            ) -> list[tuple[list[int], list[Evidence], Alignment]]:
+    """Every group's alignment as the judge confirms it, its questions asked in one call."""
+    from afcheck_fol.align import confirmed, questions
+
+    asked = [questions(alignment, evidence) for _, evidence, alignment in proposed]
+    flat = [q for group in asked for q in group]
+    answers = iter(ask(flat) if flat else [])
+    return [(indices, evidence, confirmed(alignment, [next(answers) for _ in group]))
+            for (indices, evidence, alignment), group in zip(proposed, asked, strict=True)]
+
+
+def _ask(runtime: Runtime, judge: Choice, questions: list[str]) -> list[str]:
+    """The judge's answers: the run's model asked each question through the result cache
+    (stage ``fol-formalise``); a request that failed answers its error, which is no yes."""
+    from afcheck_fol.align import JUDGE_SYSTEM
+
+    tasks = [FolTask(f"align-judge/{hashlib.sha256(q.encode()).hexdigest()[:16]}", (q,), q,
+                     system=JUDGE_SYSTEM, max_tokens=128) for q in questions]
+    answers = formalise_cached(runtime, judge, tasks)
+    return [answer.raw or f"(no answer: {answer.error})" for answer in answers]
 
 
 def task(item: Item) -> FolTask:

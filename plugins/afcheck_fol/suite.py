@@ -8,7 +8,8 @@ Two sources:
        "difficulty": "low", "language": "tarski", "group": "story-1",
        "vocabulary": {"predicates": ["Cube/1"], "constants": ["a"]}}
 
-  ``gold`` is a formula or a non-empty list of them (all correct translations); ``difficulty``
+  ``id`` is optional (a record without one is named by its line, ``line12``); ``gold`` is a
+  formula or a non-empty list of them (all correct translations); ``difficulty``
   and ``language`` are optional (``unrated`` and the suite's language); ``group`` (optional)
   names the story or problem the sentence belongs to: its items share one signature alignment
   (:mod:`afcheck_fol.align`); ``vocabulary`` (optional) is given to a model in its prompt.
@@ -26,12 +27,12 @@ rejections can be counted by class.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from afcheck.errors import LoadError
-from afcheck.jsonlines import read_json_lines
+from afcheck.jsonlines import place_name, read_json_lines
 from afcheck.types import Location
 from afcheck_fol.folio import SPLITS, folio_file, read_folio
 from afcheck_fol.formula import Formula, Pred, constants, predicates, subformulas
@@ -154,8 +155,11 @@ def _gold_list(raw: object) -> list[str] | None:
     return [g.strip() for g in raw]
 
 
-def load_jsonl(path: Path, language: Language) -> Loaded:
-    """Items of a suite file; ``language`` is used where a record names none."""
+def load_jsonl(path: Path, language: Language,
+               name_of: Callable[[Location], str | None] | None = None) -> Loaded:
+    """Items of a suite file; ``language`` is used where a record names none. ``name_of``
+    names a record in place of its ``id`` where it gives a name (a ``recorded`` suite names
+    each output by its model and id)."""
     items: list[Item] = []
     errors: list[LoadError] = []
     rejections: list[Rejection] = []
@@ -177,9 +181,11 @@ def load_jsonl(path: Path, language: Language) -> Loaded:
         if not isinstance(record, dict):
             bad("expected a JSON object with id, sentence and gold")
             continue
-        item_id = record.get("id")
+        named = name_of(location) if name_of is not None else None
+        item_id = named or record.get("id", place_name(location))
         if not isinstance(item_id, str) or not item_id.strip():
-            bad("missing 'id' (a non-empty string)")
+            bad("'id' must be a non-empty string (or left out: the record is then named by "
+                "its line, 'line12')")
             continue
         if item_id in seen:
             bad(f"id {item_id!r} is used twice; ids must be unique", item_id)
@@ -270,12 +276,7 @@ def load_folio(path: Path, language: Language | None = None) -> Loaded:
         if isinstance(record, LoadError):
             errors.append(record)
             continue
-        story = record.story
-        if not story:
-            # A story is the unit of FOLIO's signature and of the alignment: no id, no item.
-            errors.append(LoadError(record.location, f"{record.name}: missing story_id",
-                                    f"folio-?/{record.example}"))
-            continue
+        story = record.story  # the story_id, or where the story first appears
         group = f"folio-{story}"
         story_arities = arities.setdefault(story, {})
         pairs: list[tuple[str, str, str]] = []

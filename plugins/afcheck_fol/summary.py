@@ -142,6 +142,10 @@ class Nl2FolSummary:
     by_difficulty: Mapping[str, Group]
     by_dataset: Mapping[str, Group]
     method: str = "nl2fol"
+    renamings: tuple[tuple[str, str, str], ...] = ()
+    """``(group, renaming, what accepted it)`` for every renaming the aligned figure used."""
+    refused: tuple[tuple[str, str, str], ...] = ()
+    """``(group, renaming, the judge's answer)`` for every renaming a judge refused."""
 
     @property
     def evaluated(self) -> int:
@@ -166,6 +170,10 @@ class Nl2FolSummary:
             "overall": self.overall.to_json(),
             "by_difficulty": {k: v.to_json() for k, v in self.by_difficulty.items()},
             "by_dataset": {k: v.to_json() for k, v in self.by_dataset.items()},
+            "renamings": [{"group": g, "renaming": r, "by": by}
+                          for g, r, by in self.renamings],
+            "refused_renamings": [{"group": g, "renaming": r, "why": why}
+                                  for g, r, why in self.refused],
         }
 
     def sections(self) -> dict[str, object]:
@@ -190,7 +198,11 @@ class Nl2FolSummary:
         return ["nl2fol:", *self.render().splitlines()]
 
     def render(self) -> str:
-        """A short table for the terminal: exact and aligned accuracy side by side."""
+        """A short table for the terminal: exact and aligned accuracy side by side, by
+        difficulty and, where a run has several, by dataset (a recorded file's models each
+        get a row: ``source/model``)."""
+        datasets = self.by_dataset if len(self.by_dataset) > 1 else {}
+        width = max([14, *(len(name) for name in [*self.by_difficulty, *datasets])])
 
         def rate(value: float | None, interval: Interval) -> str:
             return "n/a" if value is None else (
@@ -198,19 +210,35 @@ class Nl2FolSummary:
 
         def row(name: str, group: Group) -> str:
             ted = "" if group.mean_ted is None else f"{group.mean_ted:.1f}"
-            return (f"{name:<14} {group.n:>5} "
+            return (f"{name:<{width}} {group.n:>5} "
                     f"{rate(group.accuracy, group.accuracy_interval):>26} "
                     f"{rate(group.aligned_accuracy, group.aligned_accuracy_interval):>26} "
                     f"{group.syntax_errors:>7} {group.semantic_errors:>8} {ted:>8} "
                     f"{group.undecided:>9}")
 
-        lines = [f"{'difficulty':<14} {'N':>5} {'exact [95% CI]':>26} {'aligned [95% CI]':>26} "
-                 f"{'syntax':>7} {'semantic':>8} {'mean TED':>8} {'undecided':>9}"]
+        def header(name: str) -> str:
+            return (f"{name:<{width}} {'N':>5} {'exact [95% CI]':>26} "
+                    f"{'aligned [95% CI]':>26} {'syntax':>7} {'semantic':>8} {'mean TED':>8} "
+                    f"{'undecided':>9}")
+
+        lines = [header("difficulty")]
         lines += [row(name, group) for name, group in self.by_difficulty.items()]
         lines.append(row("all", self.overall))
+        if datasets:
+            lines.append(header("dataset"))
+            lines += [row(name, group) for name, group in datasets.items()]
         lines.append("exact: equivalent to a gold formula as written; aligned: equivalent once "
                      "the model's predicate and constant names are mapped onto the gold's (one "
-                     "mapping per story, similar names only)")
+                     "mapping per story; only where the names or what they mean agree, never a "
+                     "name onto its negation or opposite)")
+        if self.renamings or self.refused:
+            rules = Counter(_rule(by) for _, _, by in self.renamings)
+            judged = sum(1 for _, _, by in self.renamings if "; judge: " in by)
+            lines.append(
+                f"renamings behind the aligned figure: {len(self.renamings)} ("
+                + ", ".join(f"{name} {count}" for name, count in sorted(rules.items()))
+                + (f"; confirmed by the judge {judged}, refused {len(self.refused)}"
+                   if judged or self.refused else "") + "); each is listed in the JSON")
         if self.overall.gold_errors:
             lines.append(f"gold formula does not parse: {self.overall.gold_errors} (not judged)")
         if self.overall.error_classes:
@@ -284,15 +312,36 @@ def tag_order(tag: str) -> tuple[int, str]:
     return (LEVELS.index(tag) if tag in LEVELS else len(LEVELS), tag)
 
 
+def _rule(reason: str) -> str:
+    """The kind of rule a renaming's reason names (for the terminal's count)."""
+    if reason.startswith("the same words spelt"):
+        return "respelling"
+    if reason.startswith(("the same name", "the same number", "the same words")):
+        return "same name"
+    return "meaning"
+
+
 def summarise(decisions: Sequence[Decision]) -> Nl2FolSummary:
     tags: dict[str, list[Decision]] = {}
     datasets: dict[str, list[Decision]] = {}
+    renamings: set[tuple[str, str, str]] = set()
+    refused: set[tuple[str, str, str]] = set()
     for decision in decisions:
         tags.setdefault(decision.item.difficulty, []).append(decision)
         datasets.setdefault(decision.item.dataset, []).append(decision)
+        if decision.aligned is not None:
+            alignment = decision.aligned.alignment
+            where = f"{decision.item.dataset}:{alignment.group}"
+            renamings |= {(where, f"{n}/{a} → {gold}", alignment.reason(f"{n}/{a}"))
+                          for (n, a), gold in alignment.predicates}
+            renamings |= {(where, f"{n} → {gold}", alignment.reason(n))
+                          for n, gold in alignment.constants}
+            refused |= {(where, pair, why) for pair, why in alignment.rejected}
     return Nl2FolSummary(
         group(decisions),
         {tag: group(tags[tag]) for tag in sorted(tags, key=tag_order)},
         {name: group(datasets[name]) for name in sorted(datasets)},
+        renamings=tuple(sorted(renamings)),
+        refused=tuple(sorted(refused)),
     )
 

@@ -54,6 +54,9 @@
       var al = el("div", "aligned");
       al.appendChild(el("h4", null, "up to the signature alignment (group " + rec.al.gr + ")"));
       al.appendChild(el("p", "label", "renaming: " + rec.al.m));
+      (rec.al.why || []).forEach(function (line) {
+        al.appendChild(el("p", "label", "  " + line));
+      });
       var said = el("p");
       said.appendChild(el("span", "label", "aligned decision: "));
       said.appendChild(el("span", "badge o-" + rec.al.o, rec.al.o));

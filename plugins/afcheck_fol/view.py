@@ -214,13 +214,17 @@ class Nl2FolView(MethodView):
 
 
 def _aligned(aligned: Mapping[str, object], tables: BrowseTables) -> BrowseRecord:
-    """The aligned outcome: the group, the renaming, the decision and z3's verdict."""
+    """The aligned outcome: the group, the renaming and what accepted each part of it, the
+    decision and z3's verdict."""
     from afcheck_fol.align import Alignment
 
     raw = aligned.get("alignment")
     alignment = Alignment.from_json(raw if isinstance(raw, dict) else {})
     out: BrowseRecord = {"gr": alignment.group, "m": alignment.describe(),
                          "o": str(aligned.get("decision") or "")}
+    why = alignment.explain()
+    if why:
+        out["why"] = why  # each renaming with the rule or judge that accepted it
     gold = aligned.get("gold_index")
     if isinstance(gold, int) and not isinstance(gold, bool):
         out["gi"] = gold

@@ -17,8 +17,7 @@ each line naming the ``model`` that wrote it and the ``source`` (data set) it an
     # language = "folio"           # nl2fol: the language of the gold formulas
 
     [afcheck.defaults]             # the recorded translations answer as the formaliser
-    fol_formaliser = "replay"
-    fol_formaliser_opt = { path = "outputs.jsonl" }
+    fol_formaliser = "replay"      # reads ``data``: the file is named once
 
 A line is the record of the method's own recorded format plus ``model``, ``source`` and,
 optionally, ``translation`` (the model's FOL answer, as text, read by the ``replay`` FOL
@@ -34,7 +33,11 @@ formaliser exactly as a live model's answer is read):
 
 Without ``translation`` (or with another ``--fol-formaliser``) the responses are still
 evaluated, translated by the formaliser chosen. Each item's dataset is ``source/model``,
-so a file with several models reports each apart. A line without a model or a source
+so a file with several models reports each apart. Outputs are keyed by (model, id): a line's
+``id`` names it (its line, ``line12``, where it has none), and where lines of several models
+share an id each is named ``MODEL/ID`` (:func:`afcheck_fol.formalisers.recorded_names`, by
+which the ``replay`` formaliser finds its translation too), so no model is judged on another
+model's answer. A line without a model or a source
 (neither on the line nor in ``suite.toml``: ``source``, ``[afcheck.options] model``) is one
 failing item naming its line.
 """
@@ -48,6 +51,7 @@ from pathlib import Path
 from afcheck.errors import LoadError, SuiteError
 from afcheck.jsonlines import read_json_lines
 from afcheck.suites import Record, SuiteSpec
+from afcheck.types import Location
 
 METHODS = ("chains", "nl2fol")
 
@@ -72,31 +76,39 @@ class RecordedSuite:
             return _chains(path, origins)
         return _nl2fol(path, origins, spec)
 
+    def component_options(self, spec: SuiteSpec, kind: str, name: str) -> dict[str, str]:
+        """The ``replay`` FOL formaliser of a suite reads the suite's own ``data``."""
+        if kind == "fol_formaliser" and name == "replay" and spec.data:
+            return {"path": str(spec.root / spec.data)}
+        return {}
 
-Origin = tuple[str, str] | LoadError  # noqa: UP007 - a runtime alias on 3.10
-"""(source, model) of a line, or why the line has none."""
+
+Origin = tuple[str, str, str] | LoadError  # noqa: UP007 - a runtime alias on 3.10
+"""(source, model, name) of a line, or why the line has none."""
 
 
 def _origins(path: Path, defaults: Mapping[str, object]) -> Iterator[tuple[int, Origin]]:
-    """Each line's source and model (the line's own, else the suite's ``defaults``)."""
+    """Each line's source and model (the line's own, else the suite's ``defaults``) and the
+    name its record goes by (:func:`~afcheck_fol.formalisers.recorded_names`)."""
+    from afcheck_fol.formalisers import recorded_names
+
     try:
         lines = list(read_json_lines(path))
     except OSError as exc:
         raise SuiteError(path, f"cannot read the recorded outputs: {exc}") from None
-    for line in lines:
-        number = line.location.line
-        value = line.value
-        if not line.ok or not isinstance(value, dict):
-            continue  # the method's reader reports the line
+    # the method's reader reports a line that is not an object
+    records = [(line.location, line.value) for line in lines
+               if line.ok and isinstance(line.value, dict)]
+    for (location, value), name in zip(records, recorded_names(records), strict=True):
         found = {key: value.get(key, defaults[key]) for key in ("source", "model")}
         missing = [key for key, text in found.items()
                    if not isinstance(text, str) or not text.strip()]
         if missing:
-            yield number, LoadError(
-                line.location, f"no {' and no '.join(missing)} for this recorded output; "
-                "add it to the line or to [afcheck.options]", name=str(value.get("id", "")))
+            yield location.line, LoadError(
+                location, f"no {' and no '.join(missing)} for this recorded output; "
+                "add it to the line or to [afcheck.options]", name=name)
             continue
-        yield number, (str(found["source"]).strip(), str(found["model"]).strip())
+        yield location.line, (str(found["source"]).strip(), str(found["model"]).strip(), name)
 
 
 def _chains(path: Path, origins: Mapping[int, Origin]) -> Iterator[Record | LoadError]:
@@ -111,8 +123,8 @@ def _chains(path: Path, origins: Mapping[int, Origin]) -> Iterator[Record | Load
         if isinstance(origin, LoadError) or origin is None:
             yield origin or LoadError(loaded.location, "no source and model", loaded.id)
             continue
-        source, model = origin
-        yield replace(loaded, dataset=f"{source}/{model}",
+        source, model, name = origin
+        yield replace(loaded, id=name, dataset=f"{source}/{model}",
                       metadata={**loaded.metadata, "source": source, "model": model})
 
 
@@ -126,13 +138,17 @@ def _nl2fol(path: Path, origins: Mapping[int, Origin],
         language = language_named(name)
     except KeyError as exc:
         raise SuiteError(spec.manifest, str(exc.args[0])) from None
-    loaded = load_jsonl(path, language)
+    def name_of(location: Location) -> str | None:
+        origin = origins.get(location.line)
+        return origin[2] if isinstance(origin, tuple) else None
+
+    loaded = load_jsonl(path, language, name_of)
     for item in loaded.items:
         origin = origins.get(item.location.line)
         if isinstance(origin, LoadError) or origin is None:
             yield origin or LoadError(item.location, "no source and model", item.id)
             continue
-        source, model = origin
+        source, model, _ = origin
         yield replace(item, dataset=f"{source}/{model}")
     yield from loaded.errors
 

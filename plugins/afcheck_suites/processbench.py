@@ -26,6 +26,7 @@ from typing import Any
 from afcheck_faithfulness.records import Step
 
 from afcheck.errors import LoadError, SuiteError
+from afcheck.jsonlines import place_name
 from afcheck.suites import SuiteSpec
 from afcheck.types import Location
 from afcheck_suites.claims import split_claims
@@ -67,12 +68,13 @@ class ProcessBenchSuite:
 
 def _steps_of(row: dict[str, Any], where: Location, spec: SuiteSpec,
               mode: str) -> Iterator[Step | LoadError]:
-    problem_id = str(row.get("id", ""))
+    # A row without an id is named by its place in the file (``line12``).
+    problem_id = str(row.get("id", "")) or place_name(where)
     steps = row.get("steps")
-    if not problem_id or not isinstance(steps, list):
-        yield LoadError(where, "row needs 'id' and a list 'steps'")
+    if not isinstance(steps, list):
+        yield LoadError(where, "row needs a list 'steps'")
         return
-    problem = id_problem("id", row["id"])
+    problem = id_problem("id", row["id"]) if "id" in row else None
     if problem is not None:
         yield LoadError(where, problem)
         return
