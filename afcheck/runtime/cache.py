@@ -10,7 +10,8 @@ problem; checker or prover fingerprint + statement + header).
 
 A component's fingerprint (:func:`afcheck.components.describe`) is its ``fingerprint``
 attribute when it has one (a formaliser preset puts its prompt template, sampling and model id
-there), else its name, version and options; so a changed prompt or option misses the cache and
+there), else its name and version, with every option that can change an answer (all but its
+registration's ``volatile`` ones); so a changed prompt, server or option misses the cache and
 an unchanged one hits. Components whose output depends on more than these inputs set
 ``cacheable = False`` (``reference``, ``replay``: they read files that may change, and are
 cheap). Each method stores its records under its own stage names, with its own ``dump`` and
