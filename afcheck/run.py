@@ -22,6 +22,7 @@ from pathlib import Path
 from afcheck import gates as gating
 from afcheck.budget import Budget, as_json, budgets_of, resolve
 from afcheck.components import Reporter, SuiteKind
+from afcheck.decided import NOTHING_DECIDED_EXIT, undecided_line
 from afcheck.errors import LoadError, SuiteError, UnknownComponent, UsageError
 from afcheck.metadata import RunStart
 from afcheck.method import (
@@ -570,10 +571,20 @@ class Run:
         except Exception as exc:  # noqa: BLE001
             warnings.warn(f"afcheck_run_summary hook failed: {exc}", stacklevel=2)
         if self._gates and exitstatus in (0, 1):
-            return 1 if failures or status else 0
-        if status and exitstatus == 0:
-            return status
-        return None
+            final: int | None = 1 if failures or status else 0
+        else:
+            final = status if status and exitstatus == 0 else None
+        return self._decided(items, exitstatus if final is None else final, final)
+
+    def _decided(self, items: Sequence[ItemResult[object]], status: int,
+                 final: int | None) -> int | None:
+        """A run that would exit 0 with nothing decided exits with its own status instead,
+        after its own line."""
+        line = undecided_line(items)
+        if line is None:
+            return final
+        self.messages.append(line)
+        return NOTHING_DECIDED_EXIT if status == 0 else final
 
     def close(self) -> None:
         if self._cache is not None:
