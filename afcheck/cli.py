@@ -67,6 +67,12 @@ def main(argv: Sequence[str] | None = None, *, own_process: bool = False) -> int
     except AfcheckError as exc:
         print(f"afcheck: error: {exc}", file=sys.stderr)
         return 4
+    except KeyboardInterrupt as exc:  # before or after a run's session: no traceback
+        from afcheck.runtime.interrupt import INTERRUPTED_EXIT, stop_line
+
+        print(stop_line(exc, "outside the run's items (a result file is written whole or "
+                             "not at all)"), file=sys.stderr)
+        return INTERRUPTED_EXIT
     except BrokenPipeError:
         # `afcheck prove … | head`: the reader has gone, which is no error of the command's.
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -157,7 +163,10 @@ def run(args: list[str], *, own_process: bool = False) -> int:
 
     # The session uses the plugins this call already loaded, --plugin modules included.
     hand_over(get_plugins())
-    return int(pytest.main(pytest_args, plugins=[LongLived()] if own_process else []))
+    from afcheck.runtime.interrupt import handled
+
+    with handled():  # SIGTERM stops the run as Ctrl-C does
+        return int(pytest.main(pytest_args, plugins=[LongLived()] if own_process else []))
 
 
 def defaults(args: list[str]) -> list[str]:
@@ -445,7 +454,11 @@ def entry() -> None:
     command does this; :func:`main` called in a process of someone else's returns.
     """
     code = main(own_process=True)
-    if threading.active_count() > 1:
+    from afcheck.runtime.interrupt import INTERRUPTED_EXIT
+
+    # A stopped run has written what finished; threads still in flight (a request a server
+    # never answers) hold only work it gave up, and waiting for them would not stop.
+    if threading.active_count() > 1 and code != INTERRUPTED_EXIT:
         sys.exit(code)
     import atexit
 

@@ -71,6 +71,8 @@ class Run:
         missing dependency): the run stops with the first before any work."""
         self.summary: RunSummary | None = None
         self.cache_stats: tuple[int, int] | None = None
+        self.cache_kept: int | None = None
+        """Results of this run the result cache committed (None: no cache was used)."""
         self.expected_failures: frozenset[str] = frozenset()
         self._reporters: list[tuple[Reporter, str]] = []
         self._methods: dict[str, AnyMethod] = {}
@@ -461,7 +463,10 @@ class Run:
             self.components.close()
             if runtime.cache is not None:
                 self.cache_stats = (runtime.cache.hits, runtime.cache.misses)
-                runtime.cache.close()
+                try:
+                    runtime.cache.close()
+                finally:
+                    self.cache_kept = runtime.cache.stored
         self._results = results
 
     @property

@@ -219,6 +219,12 @@ class Cache:
         self.hits = 0
         self.misses = 0
 
+    @property
+    def stored(self) -> int:
+        """Results this cache object committed (puts still queued or lost are not counted):
+        read from the cache's writer, so that a stop line says only what is kept."""
+        return self._writer.stored
+
     def get_many(self, stage: str, keys: Sequence[bytes]) -> dict[bytes, Any]:
         """The stored values of ``keys`` that ``stage`` holds, by key; every chunk put for
         ``stage`` before is committed first (chunks of other stages may still be queued)."""
@@ -332,6 +338,8 @@ class _Writer:
         """Chunks put and not yet committed or failed, by stage."""
         self._error: BaseException | None = None
         self._thread: threading.Thread | None = None
+        self.stored = 0
+        """Rows committed so far: what a stop line may say the cache holds of this run."""
 
     def put(self, stage: str, items: list[tuple[bytes, Any]]) -> None:
         self._raise_kept()
@@ -430,6 +438,8 @@ class _Writer:
                 stage, items = chunk
                 try:
                     _insert(db, stage, items)
+                    with self._changed:
+                        self.stored += len(items)
                 except Exception as exc:  # noqa: BLE001 - kept and raised on the caller's thread
                     _rollback(db)
                     self._keep(exc)

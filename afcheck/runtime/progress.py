@@ -91,12 +91,17 @@ class StageProgress:
                 f"[{rate:,.1f}/s, ETA {_clock(remaining)}]   ")
 
     def close(self) -> None:
+        """End the stage's output; a stage closed before all its work was done (stopped by
+        Ctrl-C, an error) says it stopped, never that it is done."""
         if self.write is None or not self.done:
             return
-        if self.interval is None:
+        elapsed = time.monotonic() - self.start
+        if self.done < self.total:
+            self.write(f"\nafcheck {self.label}: stopped at {self.done}/{self.total} after "
+                       f"{_clock(elapsed)}\n")
+        elif self.interval is None:
             self.write("\n")
         elif self._lines:
-            elapsed = time.monotonic() - self.start
             self.write(f"\nafcheck {self.label}: {self.done}/{self.total} done in "
                        f"{_clock(elapsed)} [{self.done / max(elapsed, 1e-9):,.1f}/s]\n")
 
