@@ -399,7 +399,7 @@ def cache_command(args: argparse.Namespace) -> int:
     """``afcheck cache info|clear [--cache-dir DIR]``."""
     import json
 
-    from afcheck.runtime.cache import CacheError, cache_path, default_dir, open_cache, remove
+    from afcheck.runtime.cache import cache_path, clear, default_dir, open_cache
 
     directory = args.cache_dir or str(default_dir())
     if not cache_path(Path(directory)).exists():
@@ -411,18 +411,11 @@ def cache_command(args: argparse.Namespace) -> int:
             print(f"no result cache at {cache_path(Path(directory))}"
                   + ("; nothing to clear" if args.action == "clear" else ""))
         return 0
-    try:
-        cache = open_cache(Path(directory))
-    except CacheError as exc:
-        if args.action != "clear" or not exc.damaged:
-            raise
-        remove(cache_path(Path(directory)))
-        print(f"removed the damaged result cache {exc.path}")
+    if args.action == "clear":
+        print(clear(Path(directory)))  # always leaves a usable cache
         return 0
+    cache = open_cache(Path(directory))
     try:
-        if args.action == "clear":
-            print(f"removed {cache.clear()} cached results from {cache.path}")
-            return 0
         info = cache.info()
     finally:
         cache.close()

@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from afcheck.method import ItemResult
+from afcheck.method import AnyMethod, ItemOutcome, ItemResult
 from afcheck.types import Status
 
 NOTHING_DECIDED_EXIT = 6
@@ -50,3 +50,15 @@ def undecided_line(items: Sequence[ItemResult[object]]) -> str | None:
 def _reason(message: str, width: int = 160) -> str:
     line = " ".join(message.split()) or "no reason given"
     return line if len(line) <= width else line[:width - 1] + "…"
+
+
+def judged(method: AnyMethod, result: object) -> ItemOutcome:
+    """``method``'s outcome of ``result``; a method that cannot judge it (a result it did not
+    expect, a cached record edited by hand) fails that item with the reason, and the other
+    items are judged as usual."""
+    try:
+        return method.outcome(result)
+    except Exception as exc:  # noqa: BLE001 - this item's failure, not the run's
+        text = " ".join(str(exc).split())[:300]
+        return ItemOutcome(Status.FAILED, f"the {method.name} method could not judge this "
+                           f"item: {type(exc).__name__}" + (f": {text}" if text else ""))

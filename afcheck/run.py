@@ -22,7 +22,7 @@ from pathlib import Path
 from afcheck import gates as gating
 from afcheck.budget import Budget, as_json, budgets_of, resolve
 from afcheck.components import Reporter, SuiteKind
-from afcheck.decided import NOTHING_DECIDED_EXIT, undecided_line
+from afcheck.decided import NOTHING_DECIDED_EXIT, judged, undecided_line
 from afcheck.errors import LoadError, SuiteError, UnknownComponent, UsageError
 from afcheck.metadata import RunStart
 from afcheck.method import (
@@ -338,11 +338,25 @@ class Run:
         methods = dict.fromkeys([*(case.method for case in cases),
                                  *(bad.case.method for bad in unreadable)])
         gating.check_metrics(self._gates, {name: self.method(name).gates for name in methods})
+        self._check_outputs()
         if build:
             self._open_cache()  # a damaged cache stops the run here, before any item reports
         baseline = self.option("baseline")
         if baseline and not self.option("update_baseline"):
             self.expected_failures = gating.load_baseline(Path(str(baseline)))
+
+    def _check_outputs(self) -> None:
+        """Every file the run will write, checked before any work (:mod:`afcheck.outputs`)."""
+        from afcheck.outputs import Output, check
+
+        outputs = [Output(f"{reporter.name} results", destination)
+                   for reporter, destination in self._reporters]
+        reads: list[Output] = []
+        baseline = self.option("baseline")
+        if baseline is not None:
+            (outputs if self.option("update_baseline") else reads).append(
+                Output("the baseline", str(baseline)))
+        check(outputs, [spec.root for spec in self._manifests.values()], reads)
 
     def _labelled(self, counts: Counter[tuple[str, Choice]]) -> dict[str, int]:
         """Items per label; labelled once per choice, not per item (a run has thousands of
@@ -443,7 +457,7 @@ class Run:
                 notify = self._notifier(name) if observed else None
                 made = method.run(group, runtime, notify)
                 for case, result in zip(group, made, strict=True):
-                    outcome = method.outcome(result)
+                    outcome = judged(method, result)
                     status = outcome.status
                     if status is Status.FAILED and case.case_id in self.expected_failures:
                         status = Status.XFAILED
@@ -460,6 +474,7 @@ class Run:
             if where:
                 self.messages.append(where)
             self.messages.extend(self.components.summaries())
+            self.messages.extend(runtime.notes)
             self.components.close()
             if runtime.cache is not None:
                 self.cache_stats = (runtime.cache.hits, runtime.cache.misses)

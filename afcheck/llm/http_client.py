@@ -306,11 +306,17 @@ class HTTPClient:
         self._rng_lock = threading.Lock()
         self._key = os.environ.get(settings.api_key_env, "") if settings.api_key_env else ""
         self._httpx = httpx
+        from afcheck.llm.deadline import bounded_transport, within
+
+        self._within = within
+        # Every exchange ends by its attempt's timeout, headers and body included
+        # (afcheck.llm.deadline): httpx's own timeouts bound each socket read alone.
         replicas = [
             _Replica(url, httpx.Client(
                 base_url=url.rstrip("/") + "/",
                 timeout=httpx.Timeout(settings.timeout_s),
-                limits=httpx.Limits(max_connections=max(1, settings.concurrency)),
+                transport=bounded_transport(
+                    httpx, httpx.Limits(max_connections=max(1, settings.concurrency))),
             ))
             for url in split_base_url(settings.base_url)
         ]
@@ -487,8 +493,9 @@ class HTTPClient:
         timeout = self.settings.timeout_s if timeout is None else timeout
         http = (replica or self._replicas.all[0]).http
         try:
-            with http.stream("POST", path, json=body, headers=self._headers(),
-                             timeout=httpx.Timeout(timeout)) as response:
+            with self._within(timeout), http.stream(
+                    "POST", path, json=body, headers=self._headers(),
+                    timeout=httpx.Timeout(timeout)) as response:
                 raw = self._read(response, time.monotonic() + timeout, timeout)
         except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
             raise _Failure(f"cannot connect: {_short(exc)}", True, "connect",
