@@ -128,3 +128,38 @@ def test_a_stop_line_counts_what_the_cache_holds(tmp_path: Path, sig: int) -> No
     claimed = re.search(r"(\d+) results of this run are kept in the result cache", out)
     assert claimed is not None and int(claimed.group(1)) == held > 0, out
     assert "stopped at" in out and " done in " not in out.split("stopped at")[-1], out
+
+
+def test_progress_moves_per_request_within_a_chunk() -> None:
+    import threading
+
+    from afcheck.runtime.progress import running, tick
+
+    written: list[str] = []
+    stage = StageProgress("formalise (frontier)", 4, written.append, 0.0)
+    with running(stage):
+        workers = [threading.Thread(target=tick) for _ in range(3)]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join()
+    assert "formalise (frontier): 3/4" in "".join(written)
+    stage.advance(4)  # the chunk's end counts it whole, once
+    assert stage.shown == 4 and stage.done == 4
+    tick()  # no stage runs: nothing
+    assert stage.shown == 4
+
+
+def test_a_model_stage_in_a_log_reports_before_its_chunk_ends(tmp_path: Path) -> None:
+    pytest.importorskip("httpx")
+    fake = FakeOpenAI("ok")
+    with fake.running() as url:
+        done = subprocess.run(
+            [sys.executable, "-m", "afcheck", "examples", "--limit", "3", "--formaliser",
+             "frontier", "--formaliser-opt", f"base_url={url},model=m,concurrency=1",
+             "--no-cache", "-p", "no:cacheprovider"],
+            capture_output=True, text=True, timeout=120, cwd=tmp_path,
+            env={**os.environ, "AFCHECK_PROGRESS_INTERVAL": "0"})
+    out = done.stdout + done.stderr
+    counts = re.findall(r"afcheck formalise \(frontier\): (\d+)/(\d+)", out)
+    assert counts and any(int(n) < int(total) for n, total in counts), out

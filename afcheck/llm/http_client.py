@@ -39,6 +39,7 @@ from afcheck.llm.records import Completion, Pricing, Prompt, Sampling
 from afcheck.llm.redact import redact, scrub, url_secrets
 from afcheck.llm.retry import Backoff, is_retryable_status, parse_retry_after
 from afcheck.printable import printable
+from afcheck.runtime.progress import tick
 
 _SIZE_REFUSAL = re.compile(
     r"max_(?:completion_)?tokens|context[ _-]?(?:length|window|size)|maximum context"
@@ -396,6 +397,7 @@ class HTTPClient:
             self._abort.stop(refused)
             return None
         self._abort.record(completion)
+        tick(1 / max(1, sampling.n))  # the running stage's progress, per request
         return completion
 
     def _attempts(self, prompt: Prompt, sampling: Sampling, sample: int) -> Completion:

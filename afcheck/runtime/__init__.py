@@ -17,7 +17,7 @@ from afcheck.components import Built, describe
 from afcheck.errors import AfcheckError
 from afcheck.runtime.cache import Cache, CacheError
 from afcheck.runtime.executor import Executor, LocalExecutor, Recipe, Stage
-from afcheck.runtime.progress import Progress
+from afcheck.runtime.progress import Progress, running
 from afcheck.runtime.spool import Spool
 
 if TYPE_CHECKING:
@@ -234,7 +234,10 @@ class Runtime:
         try:
             while True:
                 try:
-                    finished = next(done)
+                    # A component that reports each request (a model client) moves the
+                    # stage's progress within a chunk.
+                    with running(progress):
+                        finished = next(done)
                 except StopIteration:
                     break
                 except AfcheckError:
