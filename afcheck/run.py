@@ -583,6 +583,12 @@ class Run:
                                      f"{destination}: {exc.strerror or exc}")
                 status = 1
                 continue
+            except Exception as exc:  # noqa: BLE001 - a reporter's bug loses no other file
+                self.messages.append(f"could not write {reporter.name} results to "
+                                     f"{destination}: the reporter failed: "
+                                     f"{type(exc).__name__}: {exc}")
+                status = 1
+                continue
             self.messages.append(f"wrote {reporter.name} results to {destination}")
         if not self._update_baseline(items):
             status = 1

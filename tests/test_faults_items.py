@@ -99,3 +99,55 @@ def test_a_10000_digit_number_loses_only_its_own_step(tmp_path: Path, perturber:
     assert "internal error" not in done.stdout + done.stderr
     steps = json.loads(out.read_text())["steps"]
     assert len(steps) == 4
+
+
+def test_a_bad_chains_record_with_junit_writes_every_file(tmp_path: Path) -> None:
+    """A suite whose name is none of its datasets: the unreadable record's group has no
+    metrics, and the JUnit file is still written with every item."""
+    import shutil
+
+    suite = tmp_path / "ch"
+    shutil.copytree(ROOT / "suites" / "chains-examples", suite)
+    with (suite / "chains.jsonl").open("a") as data:
+        data.write('{"id": 5\n')
+    junit = tmp_path / "r.xml"
+    done = subprocess.run([sys.executable, "-m", "afcheck", str(suite), "--no-cache",
+                           "--junitxml", str(junit), "--json", str(tmp_path / "r.json"),
+                           "-p", "no:cacheprovider"],
+                          capture_output=True, text=True, timeout=180, cwd=tmp_path)
+    out = done.stdout + done.stderr
+    assert done.returncode == 1 and "Traceback" not in out, out
+    assert junit.read_text().count("<testcase") == 8
+    assert f"wrote junit results to {junit}" in out
+
+
+def test_a_huge_gold_formula_fails_its_item_at_once(tmp_path: Path) -> None:
+    """nl2fol's parse-size budget: a formula of millions of characters is refused before the
+    parser starts (it would take gigabytes and minutes), and the other items are reported."""
+    import shutil
+
+    suite = tmp_path / "ta"
+    shutil.copytree(ROOT / "suites" / "tarski", suite)
+    toml = suite / "suite.toml"
+    toml.write_text(toml.read_text().replace('name = "tarski"', 'name = "ta"'))
+    rows = [json.loads(line) for line in
+            (suite / "sentences.jsonl").read_text().splitlines()[:4]]
+    rows.append(dict(rows[0], id="tw-big", gold=[" ∧ ".join(["Cube(a)"] * 400_000)]))
+    (suite / "sentences.jsonl").write_text(
+        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
+    done = subprocess.run([sys.executable, "-m", "afcheck", str(suite), "--no-cache", "-rf",
+                           "-p", "no:cacheprovider"],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    out = done.stdout + done.stderr
+    assert done.returncode == 1, out
+    assert "1 failed, 4 passed" in out and "characters long (at most 100,000)" in out, out
+    assert "MemoryError" not in out
+
+
+def test_the_parser_refuses_a_long_text_before_starting() -> None:
+    from afcheck_fol.language import TARSKI
+    from afcheck_fol.syntax import MAX_CHARS, FolSyntaxError, parse
+
+    with pytest.raises(FolSyntaxError, match="too-long"):
+        parse("Cube(a) ∧ " * (MAX_CHARS // 8) + "Cube(a)", TARSKI)
+    assert parse("Cube(a)", TARSKI) is not None
