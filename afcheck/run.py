@@ -36,7 +36,7 @@ from afcheck.method import (
 )
 from afcheck.options import parse_kv
 from afcheck.plugins import Plugins
-from afcheck.printable import printable
+from afcheck.printable import name_problem, printable
 from afcheck.redact import redact_options
 from afcheck.registry import EXECUTOR, METHOD, SUITE_KIND, Kind
 from afcheck.runtime import Components, Runtime, StageTimes
@@ -183,10 +183,7 @@ class Run:
                 break
             count += 1
             try:
-                # Test names come from data and reach the terminal as pytest node ids
-                # (``-v``, ``-ra``, ``--co``, tracebacks): escapes, never raw controls.
-                made = [(printable(name, newlines=False), case)
-                        for name, case in method.cases(loaded, selection)]
+                made = list(method.cases(loaded, selection))
             except TypeError as exc:
                 # A method given a record of another kind refuses it (its cases() says what
                 # it reads): the suite's choice of method is wrong, not the record.
@@ -194,6 +191,14 @@ class Run:
                                  f"the method '{method_name}' cannot read records of the suite "
                                  f"kind '{spec.kind}' ({exc}); use the kind's own method "
                                  f"('{kind.method}') or a kind of '{method_name}'") from None
+            unprintable = next((problem for name, _ in made
+                                for problem in [name_problem(name)] if problem), None)
+            if unprintable is not None:
+                # Test names reach the terminal as pytest node ids (``-v``, ``--co``, JUnit):
+                # an id with a control character or a lone surrogate is a bad record.
+                yield bad(LoadError(loaded.source or Location(str(spec.manifest)),
+                                    unprintable, made[0][0]))
+                continue
             clash = next((name for name, _ in made if name in first), None)
             if clash is not None:
                 earlier = first[clash]

@@ -115,12 +115,12 @@ class Terminal:
         line instead of pytest's ``! _pytest.outcomes.Exit: … !`` or ``<string>:9:
         KeyboardInterrupt``. Other stops (``-x``'s "stopping after 1 failures") keep
         pytest's line."""
-        from afcheck.runtime.interrupt import signal_name
+        from afcheck.runtime.interrupt import Terminated, signal_name
 
         stop = excinfo.value
         if isinstance(stop, pytest.exit.Exception) and str(stop.msg).startswith("afcheck: "):
             self.stopped = str(stop.msg)
-        elif (isinstance(stop, KeyboardInterrupt) and not isinstance(stop, pytest.exit.Exception)
+        elif ((type(stop) is KeyboardInterrupt or isinstance(stop, Terminated))
               and (self.runs_suites() or self.suites_seen)):
             # Ctrl-C, or SIGTERM through afcheck.runtime.interrupt: the same line.
             self.stopped = f"afcheck: interrupted ({signal_name(stop)})"

@@ -31,6 +31,7 @@ from afcheck.llm import (
     make_client,
     sampling_from,
 )
+from afcheck.printable import printable
 from afcheck_fol.formaliser import FolAnswer, FolTask, read_answer
 from afcheck_fol.presets import PRESETS, FolPreset
 
@@ -70,6 +71,7 @@ class ReplayFormaliser:
         self.name = "replay"
         self.outputs: dict[str, str] = {}
         self.problems: list[str] = []
+        where: dict[str, object] = {}
         try:
             lines = list(read_json_lines(path))
         except OSError as exc:
@@ -87,6 +89,12 @@ class ReplayFormaliser:
             if not isinstance(item_id, str) or not isinstance(output, str):
                 self.problems.append(f"{line.location}: expected {{\"id\": …, \"output\": …}}")
                 continue
+            if item_id in where:
+                # Two answers to one sentence: which the run would score is a guess.
+                raise UsageError(f"{line.location}: a second record for id "
+                                 f"{printable(item_id, newlines=False)}; the first is at "
+                                 f"{where[item_id]}: keep one of them")
+            where[item_id] = line.location
             self.outputs[item_id] = output
         self.version = f"1:{path.name}:{len(self.outputs)}"
 
