@@ -68,10 +68,11 @@ def main(argv: Sequence[str] | None = None, *, own_process: bool = False) -> int
         print(f"afcheck: error: {exc}", file=sys.stderr)
         return 4
     except KeyboardInterrupt as exc:  # before or after a run's session: no traceback
-        from afcheck.runtime.interrupt import INTERRUPTED_EXIT, stop_line
+        from afcheck.runtime.interrupt import INTERRUPTED_EXIT, say, stop_line
 
         print(stop_line(exc, "outside the run's items (a result file is written whole or "
                              "not at all)"), file=sys.stderr)
+        say()
         return INTERRUPTED_EXIT
     except BrokenPipeError:
         # `afcheck prove … | head`: the reader has gone, which is no error of the command's.
@@ -166,7 +167,13 @@ def run(args: list[str], *, own_process: bool = False) -> int:
     from afcheck.runtime.interrupt import handled
 
     with handled():  # SIGTERM stops the run as Ctrl-C does
-        return int(pytest.main(pytest_args, plugins=[LongLived()] if own_process else []))
+        code = int(pytest.main(pytest_args, plugins=[LongLived()] if own_process else []))
+    from afcheck.runtime.interrupt import unsaid_stop
+
+    unsaid = unsaid_stop()  # a stop before pytest's reporter was there: afcheck's line
+    if unsaid is not None:
+        print(unsaid, file=sys.stderr)
+    return code
 
 
 def defaults(args: list[str]) -> list[str]:
@@ -446,8 +453,10 @@ def entry() -> None:
     threads still running the normal exit waits for them, so that path is kept then. Only the
     command does this; :func:`main` called in a process of someone else's returns.
     """
-    code = main(own_process=True)
-    from afcheck.runtime.interrupt import INTERRUPTED_EXIT
+    from afcheck.runtime.interrupt import INTERRUPTED_EXIT, handled
+
+    with handled():  # SIGTERM stops the command as Ctrl-C does, from its start
+        code = main(own_process=True)
 
     # A stopped run has written what finished; threads still in flight (a request a server
     # never answers) hold only work it gave up, and waiting for them would not stop.

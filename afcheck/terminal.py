@@ -97,6 +97,16 @@ class Terminal:
         items = getattr(self.session, "items", None) or []
         return any(isinstance(item, CaseItem) for item in items)
 
+    def names_suites(self) -> bool:
+        """Whether the command line names a suite (a stop before collection is an afcheck
+        run's stop too)."""
+        from afcheck.pytest_plugin import _names_a_suite
+
+        try:
+            return _names_a_suite(list(self.config.args))
+        except OSError:
+            return False
+
     def pytest_collectstart(self, collector: pytest.Collector) -> None:
         """A stop while suites are being collected is an afcheck run's stop too."""
         from afcheck.pytest_plugin import SuiteDirectory
@@ -121,7 +131,7 @@ class Terminal:
         if isinstance(stop, pytest.exit.Exception) and str(stop.msg).startswith("afcheck: "):
             self.stopped = str(stop.msg)
         elif ((type(stop) is KeyboardInterrupt or isinstance(stop, Terminated))
-              and (self.runs_suites() or self.suites_seen)):
+              and (self.runs_suites() or self.suites_seen or self.names_suites())):
             # Ctrl-C, or SIGTERM through afcheck.runtime.interrupt: the same line.
             self.stopped = f"afcheck: interrupted ({signal_name(stop)})"
         else:
@@ -136,9 +146,12 @@ class Terminal:
         reporter = self.config.pluginmanager.get_plugin("terminalreporter")
         if self.stopped is None or reporter is None:
             return
+        from afcheck.runtime.interrupt import say
+
         line = self.stopped + (_interrupted(self.config)
                                if self.stopped.startswith(_INTERRUPTED) else "")
         reporter.write_line(printable(line))
+        say()
 
 
 def _interrupted(config: pytest.Config) -> str:

@@ -163,3 +163,35 @@ def test_a_model_stage_in_a_log_reports_before_its_chunk_ends(tmp_path: Path) ->
     out = done.stdout + done.stderr
     counts = re.findall(r"afcheck formalise \(frontier\): (\d+)/(\d+)", out)
     assert counts and any(int(n) < int(total) for n, total in counts), out
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("after", ["platform linux", "collected", "afcheck prove"])
+def test_a_stop_at_any_point_ends_with_afchecks_own_line(tmp_path: Path, sig: int,
+                                                         after: str) -> None:
+    """Stopped once the session has begun, has collected, or is proving: exit 2 (or the
+    run's own status when it finished first), afcheck's line last, no traceback, nothing
+    temporary left."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "afcheck", "examples", "--json", str(tmp_path / "r.json"),
+         "--cache-dir", str(tmp_path / "cache"), "-p", "no:cacheprovider"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path,
+        env={**os.environ, "TMPDIR": str(tmp_path), "AFCHECK_PROGRESS_INTERVAL": "0"})
+    assert process.stdout is not None
+    seen = ""
+    while after not in seen:
+        char = process.stdout.read(1)
+        if not char:
+            break
+        seen += char
+    process.send_signal(sig)
+    rest, _ = process.communicate(timeout=60)
+    out = seen + rest
+    assert "Traceback" not in out and "KeyboardInterrupt" not in out, out
+    assert "Terminated" not in out, out
+    if process.returncode == 2:
+        assert "afcheck: interrupted (" in "\n".join(out.splitlines()[-3:]), out
+    else:
+        assert process.returncode == 1, out  # the run had finished: its own status
+    left = [p.name for p in tmp_path.iterdir() if p.name.startswith(("afcheck-spool-", ".r."))]
+    assert not left

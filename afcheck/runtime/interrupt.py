@@ -35,23 +35,52 @@ def signal_name(stop: BaseException) -> str:
     return "SIGTERM" if isinstance(stop, Terminated) else "Ctrl-C"
 
 
+received: list[str] = []
+"""The stops received by :func:`handled`'s handlers (``Ctrl-C``, ``SIGTERM``), in order."""
+said = False
+"""Whether afcheck's own line about a stop was printed (:func:`say`)."""
+
+
+def say() -> None:
+    """Note that afcheck's line about the stop was printed."""
+    global said
+    said = True
+
+
 @contextmanager
 def handled() -> Iterator[None]:
-    """Within the block, SIGTERM raises :class:`Terminated` in the main thread (Ctrl-C
-    raises :class:`KeyboardInterrupt` there already); the previous handler comes back after.
-    Elsewhere than in the main thread nothing changes (only it may set handlers)."""
+    """Within the block, SIGTERM raises :class:`Terminated` in the main thread, as Ctrl-C
+    raises :class:`KeyboardInterrupt`, and each stop is noted in :data:`received`; the
+    previous handlers come back after. Elsewhere than in the main thread nothing changes
+    (only it may set handlers)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def terminate(signum: int, frame: object) -> None:
+        received.append("SIGTERM")
         raise Terminated()
 
+    def interrupt(signum: int, frame: object) -> None:
+        received.append("Ctrl-C")
+        raise KeyboardInterrupt()
+
     previous = signal.signal(signal.SIGTERM, terminate)
+    before = signal.signal(signal.SIGINT, interrupt)
     try:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGINT, before)
+
+
+def unsaid_stop() -> str | None:
+    """The line for a stop that nothing has reported yet (one in pytest's own start-up,
+    before any reporter is there), or ``None``."""
+    if not received or said:
+        return None
+    return (f"afcheck: interrupted ({received[-1]}) while the run was starting; nothing was "
+            f"written; exit status {INTERRUPTED_EXIT}")
 
 
 def stop_line(stop: BaseException, where: str) -> str:
