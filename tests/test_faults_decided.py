@@ -95,3 +95,26 @@ def test_a_gate_keeps_deciding_the_status_with_the_line(tmp_path: Path) -> None:
                    "--gate", "chains.ER<=0.5", "--no-cache", cwd=tmp_path)
     out = done.stdout + done.stderr
     assert done.returncode != 0, out
+
+
+@pytest.mark.parametrize("mode", ["empty", "choices-empty"])
+def test_equivalence_with_a_model_that_writes_no_statement(tmp_path: Path, mode: str) -> None:
+    pytest.importorskip("httpx")
+    import json
+    import shutil
+
+    suite = tmp_path / "eq"
+    suite.mkdir()
+    shutil.copy(ROOT / "suites" / "equivalence-rewrites" / "suite.toml", suite / "suite.toml")
+    toml = suite / "suite.toml"
+    toml.write_text(toml.read_text().replace('name = "equivalence-rewrites"', 'name = "eq"'))
+    rows = [json.loads(line) for line in (ROOT / "suites" / "equivalence-rewrites" /
+                                          "items.jsonl").read_text().splitlines()[:3]]
+    for row in rows:
+        row.pop("candidate")  # the model under test writes it
+    (suite / "items.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    fake = FakeOpenAI(mode)
+    with fake.running() as url:
+        done = afcheck(str(suite), "--formaliser", "frontier", "--formaliser-opt",
+                       f"base_url={url},model=m,max_retries=0", cwd=tmp_path)
+    _nothing_decided(done)
