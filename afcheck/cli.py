@@ -455,8 +455,11 @@ def entry() -> None:
     """
     from afcheck.runtime.interrupt import INTERRUPTED_EXIT, handled
 
-    with handled():  # SIGTERM stops the command as Ctrl-C does, from its start
-        code = main(own_process=True)
+    try:
+        with handled():  # SIGTERM stops the command as Ctrl-C does, from its start
+            code = main(own_process=True)
+    except KeyboardInterrupt:  # a stop as the command returns: all was said and written
+        code = INTERRUPTED_EXIT
 
     # A stopped run has written what finished; threads still in flight (a request a server
     # never answers) hold only work it gave up, and waiting for them would not stop.
