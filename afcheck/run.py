@@ -611,11 +611,11 @@ class Run:
                  final: int | None) -> int | None:
         """A run that would exit 0 with nothing decided exits with its own status instead,
         after its own line."""
-        line = undecided_line(items)
+        line = undecided_line(items) if status == 0 else None
         if line is None:
             return final
         self.messages.append(line)
-        return NOTHING_DECIDED_EXIT if status == 0 else final
+        return NOTHING_DECIDED_EXIT
 
     def close(self) -> None:
         if self._cache is not None:
