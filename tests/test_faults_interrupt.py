@@ -195,3 +195,15 @@ def test_a_stop_at_any_point_ends_with_afchecks_own_line(tmp_path: Path, sig: in
         assert process.returncode == 1, out  # the run had finished: its own status
     left = [p.name for p in tmp_path.iterdir() if p.name.startswith(("afcheck-spool-", ".r."))]
     assert not left
+
+
+def test_a_stop_of_an_earlier_command_is_not_this_ones() -> None:
+    from afcheck.runtime import interrupt
+
+    with pytest.raises(KeyboardInterrupt), handled():
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(5)
+    assert interrupt.unsaid_stop() is not None
+    with handled():
+        pass
+    assert interrupt.unsaid_stop() is None

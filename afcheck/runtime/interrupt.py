@@ -53,9 +53,13 @@ def handled() -> Iterator[None]:
     raises :class:`KeyboardInterrupt`, and each stop is noted in :data:`received`; the
     previous handlers come back after. Elsewhere than in the main thread nothing changes
     (only it may set handlers)."""
+    global said
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    # What an earlier command of this process received and said is not this one's.
+    received.clear()
+    said = False
 
     def terminate(signum: int, frame: object) -> None:
         received.append("SIGTERM")
