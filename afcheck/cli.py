@@ -67,6 +67,13 @@ def main(argv: Sequence[str] | None = None, *, own_process: bool = False) -> int
     except AfcheckError as exc:
         print(f"afcheck: error: {exc}", file=sys.stderr)
         return 4
+    except KeyboardInterrupt as exc:  # before or after a run's session: no traceback
+        from afcheck.runtime.interrupt import INTERRUPTED_EXIT, say, stop_line
+
+        print(stop_line(exc, "outside the run's items (a result file is written whole or "
+                             "not at all)"), file=sys.stderr)
+        say()
+        return INTERRUPTED_EXIT
     except BrokenPipeError:
         # `afcheck prove … | head`: the reader has gone, which is no error of the command's.
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -166,8 +173,17 @@ def run(args: list[str], *, own_process: bool = False) -> int:
     # The session uses the plugins this call already loaded, --plugin modules included.
     hand_over(get_plugins())
     spelling = Spelling(args, specs)
-    return int(pytest.main(pytest_args,
-                           plugins=[spelling, LongLived()] if own_process else [spelling]))
+    from afcheck.runtime.interrupt import handled
+
+    with handled():  # SIGTERM stops the run as Ctrl-C does
+        code = int(pytest.main(pytest_args,
+                               plugins=[spelling, LongLived()] if own_process else [spelling]))
+    from afcheck.runtime.interrupt import unsaid_stop
+
+    unsaid = unsaid_stop()  # a stop before pytest's reporter was there: afcheck's line
+    if unsaid is not None:
+        print(unsaid, file=sys.stderr)
+    return code
 
 
 def defaults(args: list[str]) -> list[str]:
@@ -400,7 +416,7 @@ def cache_command(args: argparse.Namespace) -> int:
     """``afcheck cache info|clear [--cache-dir DIR]``."""
     import json
 
-    from afcheck.runtime.cache import CacheError, cache_path, default_dir, open_cache, remove
+    from afcheck.runtime.cache import cache_path, clear, default_dir, open_cache
 
     directory = args.cache_dir or str(default_dir())
     if not cache_path(Path(directory)).exists():
@@ -412,18 +428,11 @@ def cache_command(args: argparse.Namespace) -> int:
             print(f"no result cache at {cache_path(Path(directory))}"
                   + ("; nothing to clear" if args.action == "clear" else ""))
         return 0
-    try:
-        cache = open_cache(Path(directory))
-    except CacheError as exc:
-        if args.action != "clear" or not exc.damaged:
-            raise
-        remove(cache_path(Path(directory)))
-        print(f"removed the damaged result cache {exc.path}")
+    if args.action == "clear":
+        print(clear(Path(directory)))  # always leaves a usable cache
         return 0
+    cache = open_cache(Path(directory))
     try:
-        if args.action == "clear":
-            print(f"removed {cache.clear()} cached results from {cache.path}")
-            return 0
         info = cache.info()
     finally:
         cache.close()
@@ -454,8 +463,17 @@ def entry() -> None:
     threads still running the normal exit waits for them, so that path is kept then. Only the
     command does this; :func:`main` called in a process of someone else's returns.
     """
-    code = main(own_process=True)
-    if threading.active_count() > 1:
+    from afcheck.runtime.interrupt import INTERRUPTED_EXIT, handled
+
+    try:
+        with handled():  # SIGTERM stops the command as Ctrl-C does, from its start
+            code = main(own_process=True)
+    except KeyboardInterrupt:  # a stop as the command returns: all was said and written
+        code = INTERRUPTED_EXIT
+
+    # A stopped run has written what finished; threads still in flight (a request a server
+    # never answers) hold only work it gave up, and waiting for them would not stop.
+    if threading.active_count() > 1 and code != INTERRUPTED_EXIT:
         sys.exit(code)
     import atexit
 

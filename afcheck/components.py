@@ -12,9 +12,10 @@ Besides its interface, a component may set these optional members, which the run
 once, when it builds the component (:func:`describe`):
 
 - ``fingerprint: str``: what identifies its behaviour for the result cache (a formaliser
-  preset puts its prompt template, sampling and model id there); default: its name, version
-  and options, less those its registration calls ``volatile`` (options that only stop work
-  early, whose stopped results are never cached: a request's deadline);
+  preset puts its prompt template, sampling and model id there); default: its name and
+  version. Either way the runtime adds its options, less those its registration calls
+  ``volatile`` (options that change no kept answer: a request's deadline, its retries, how
+  many are in flight), so that every option that can change an answer decides a cache hit;
 - ``cacheable: bool``: ``False`` for components whose output depends on more than their
   inputs (``reference`` and ``replay`` read files that may change); default ``True``;
 - ``close() -> None``: releases processes or servers at the end of a run;
@@ -128,9 +129,15 @@ def describe(component: C, name: str, options: Mapping[str, str],
     fingerprint leaves out the ``volatile`` options: a result they change is never kept, so
     a kept one is the same with any value of them, and a changed deadline keeps the cache."""
     version = str(getattr(component, "version", ""))
-    fingerprint = getattr(component, "fingerprint", None) or json.dumps(
-        [str(getattr(component, "name", name)), version,
-         sorted((k, v) for k, v in options.items() if k not in volatile)])
+    answering = sorted((k, v) for k, v in options.items() if k not in volatile)
+    own = getattr(component, "fingerprint", None)
+    if own:
+        # A component's own fingerprint may name only what it read of its options (a model
+        # id, not the server that serves it): every option that can change an answer is
+        # added, so that two checkpoints served under one name never share results.
+        fingerprint = f"{own}|{json.dumps(answering)}" if answering else str(own)
+    else:
+        fingerprint = json.dumps([str(getattr(component, "name", name)), version, answering])
     close = getattr(component, "close", None)
     return Built(component, name, version, str(fingerprint),
                  bool(getattr(component, "cacheable", True)),

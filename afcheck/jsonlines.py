@@ -61,6 +61,10 @@ def json_message(exc: json.JSONDecodeError) -> str:
     return exc.msg.removesuffix(" at")
 
 
+BOM = b"\xef\xbb\xbf"
+"""UTF-8's byte-order mark, which some editors put at the start of a file: skipped."""
+
+
 def read_json_lines(path: Path | str, limits: Limits = LIMITS) -> Iterator[JsonLine]:
     """Each non-blank line of the file at ``path``. ``OSError`` when it cannot be opened."""
     with open(path, "rb") as handle:
@@ -84,6 +88,8 @@ def _lines(path: str, handle: BinaryIO, limits: Limits) -> Iterator[JsonLine]:
         if not raw:
             return
         number += 1
+        if number == 1 and raw.startswith(BOM):
+            raw = raw[len(BOM):]  # a byte-order mark some editors write: not data
         if len(raw) > limits.line_bytes and not raw.endswith(b"\n"):
             while True:  # the rest of the long line, in bounded pieces
                 rest = handle.readline(2**20)
@@ -162,6 +168,7 @@ def read_json_document(path: Path | str, limits: Limits = DOCUMENT) -> JsonLine:
         return JsonLine(Location(where, 1), problem=f"the file is larger than "
                         f"{_size(limits.line_bytes)} ({size:,} bytes)")
     raw = Path(path).read_bytes()
+    raw = raw[len(BOM):] if raw.startswith(BOM) else raw
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -210,7 +217,8 @@ def read_json_array(path: Path | str, limits: Limits = LIMITS) -> Iterator[JsonL
     each record's end in Python first. After a record it cannot decode, the next are read
     the careful way unless it failed within that record (so that a broken file costs at most
     one extra pass)."""
-    yield from _array(str(path), Path(path).read_bytes(), limits)
+    raw = Path(path).read_bytes()
+    yield from _array(str(path), raw[len(BOM):] if raw.startswith(BOM) else raw, limits)
 
 
 def _array(where: str, raw: bytes, limits: Limits, fast: bool = True) -> Iterator[JsonLine]:

@@ -14,7 +14,7 @@ import json
 import re
 from typing import Any
 
-__all__ = ["printable", "printable_json"]
+__all__ = ["name_problem", "printable", "printable_json"]
 
 _UNSAFE = re.compile(
     "[\x00-\x08\x0b-\x1f\x7f-\x9f"  # C0 (but tab and newline) and C1 controls, DEL
@@ -41,10 +41,25 @@ def printable(text: str, *, newlines: bool = True) -> str:
     return out if newlines else out.replace("\n", "\\n")
 
 
-def printable_json(value: Any) -> str:
-    """``json.dumps(value, ensure_ascii=False)`` with the characters that JSON leaves raw but a
-    terminal would act on (C1 controls, bidirectional overrides) written as ``\\uNNNN``."""
-    text = json.dumps(value, ensure_ascii=False)
+def printable_json(value: Any, indent: int | None = None) -> str:
+    """``json.dumps(value, ensure_ascii=False, indent=indent)`` with the characters that JSON
+    leaves raw but a terminal would act on (C1 controls, bidirectional overrides) written as
+    ``\\uNNNN``."""
+    text = json.dumps(value, ensure_ascii=False, indent=indent)
     # Outside strings JSON has only ASCII, so every such character is inside a string, where
     # the \\u form is the same value.
     return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def name_problem(name: str) -> str | None:
+    """What is wrong with ``name`` as a test's name, or ``None``: a control (NUL, ESC …),
+    bidirectional or separator character, a newline or a lone surrogate, which no terminal,
+    JUnit file or pytest node id can show as it is."""
+    shown = printable(name, newlines=False)
+    if shown == name:
+        return None
+    if any("\ud800" <= c <= "\udfff" for c in name):
+        return (f"the id {shown} holds a lone surrogate (a \\ud800-\\udfff escape without its "
+                "pair); write the character itself or both halves of its pair")
+    return (f"the id {shown} holds control or bidirectional characters; ids are printed as "
+            "test names: remove them")

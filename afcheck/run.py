@@ -22,6 +22,7 @@ from pathlib import Path
 from afcheck import gates as gating
 from afcheck.budget import Budget, as_json, budgets_of, resolve
 from afcheck.components import Reporter, SuiteKind
+from afcheck.decided import NOTHING_DECIDED_EXIT, judged, undecided_line
 from afcheck.errors import LoadError, SuiteError, UnknownComponent, UsageError
 from afcheck.metadata import RunStart
 from afcheck.method import (
@@ -35,7 +36,7 @@ from afcheck.method import (
 )
 from afcheck.options import parse_kv
 from afcheck.plugins import Plugins
-from afcheck.printable import printable
+from afcheck.printable import name_problem, printable
 from afcheck.redact import redact_options, redact_text
 from afcheck.registry import EXECUTOR, METHOD, SUITE_KIND, Kind
 from afcheck.runtime import Components, Runtime, StageTimes
@@ -70,6 +71,8 @@ class Run:
         missing dependency): the run stops with the first before any work."""
         self.summary: RunSummary | None = None
         self.cache_stats: tuple[int, int] | None = None
+        self.cache_kept: int | None = None
+        """Results of this run the result cache committed (None: no cache was used)."""
         self.expected_failures: frozenset[str] = frozenset()
         self._reporters: list[tuple[Reporter, str]] = []
         self._methods: dict[str, AnyMethod] = {}
@@ -180,10 +183,7 @@ class Run:
                 break
             count += 1
             try:
-                # Test names come from data and reach the terminal as pytest node ids
-                # (``-v``, ``-ra``, ``--co``, tracebacks): escapes, never raw controls.
-                made = [(printable(name, newlines=False), case)
-                        for name, case in method.cases(loaded, selection)]
+                made = list(method.cases(loaded, selection))
             except TypeError as exc:
                 # A method given a record of another kind refuses it (its cases() says what
                 # it reads): the suite's choice of method is wrong, not the record.
@@ -191,6 +191,14 @@ class Run:
                                  f"the method '{method_name}' cannot read records of the suite "
                                  f"kind '{spec.kind}' ({exc}); use the kind's own method "
                                  f"('{kind.method}') or a kind of '{method_name}'") from None
+            unprintable = next((problem for name, _ in made
+                                for problem in [name_problem(name)] if problem), None)
+            if unprintable is not None:
+                # Test names reach the terminal as pytest node ids (``-v``, ``--co``, JUnit):
+                # an id with a control character or a lone surrogate is a bad record.
+                yield bad(LoadError(loaded.source or Location(str(spec.manifest)),
+                                    unprintable, made[0][0]))
+                continue
             clash = next((name for name, _ in made if name in first), None)
             if clash is not None:
                 earlier = first[clash]
@@ -344,11 +352,25 @@ class Run:
                                  *(bad.case.method for bad in unreadable)])
         gating.check_metrics(self._gates, {name: self.method(name).gates for name in methods},
                              self.plugins.registry(METHOD).names())
+        self._check_outputs()
         if build:
             self._open_cache()  # a damaged cache stops the run here, before any item reports
         baseline = self.option("baseline")
         if baseline and not self.option("update_baseline"):
             self.expected_failures = gating.load_baseline(Path(str(baseline)))
+
+    def _check_outputs(self) -> None:
+        """Every file the run will write, checked before any work (:mod:`afcheck.outputs`)."""
+        from afcheck.outputs import Output, check
+
+        outputs = [Output(f"{reporter.name} results", destination)
+                   for reporter, destination in self._reporters]
+        reads: list[Output] = []
+        baseline = self.option("baseline")
+        if baseline is not None:
+            (outputs if self.option("update_baseline") else reads).append(
+                Output("the baseline", str(baseline)))
+        check(outputs, [spec.root for spec in self._manifests.values()], reads)
 
     def _labelled(self, counts: Counter[tuple[str, Choice]]) -> dict[str, int]:
         """Items per label; labelled once per choice, not per item (a run has thousands of
@@ -449,7 +471,7 @@ class Run:
                 notify = self._notifier(name) if observed else None
                 made = method.run(group, runtime, notify)
                 for case, result in zip(group, made, strict=True):
-                    outcome = method.outcome(result)
+                    outcome = judged(method, result)
                     status = outcome.status
                     if status is Status.FAILED and case.case_id in self.expected_failures:
                         status = Status.XFAILED
@@ -466,10 +488,14 @@ class Run:
             if where:
                 self.messages.append(where)
             self.messages.extend(self.components.summaries())
+            self.messages.extend(runtime.notes)
             self.components.close()
             if runtime.cache is not None:
                 self.cache_stats = (runtime.cache.hits, runtime.cache.misses)
-                runtime.cache.close()
+                try:
+                    runtime.cache.close()
+                finally:
+                    self.cache_kept = runtime.cache.stored
         self._results = results
 
     @property
@@ -571,6 +597,12 @@ class Run:
                                      f"{destination}: {exc.strerror or exc}")
                 status = 1
                 continue
+            except Exception as exc:  # noqa: BLE001 - a reporter's bug loses no other file
+                self.messages.append(f"could not write {reporter.name} results to "
+                                     f"{destination}: the reporter failed: "
+                                     f"{type(exc).__name__}: {exc}")
+                status = 1
+                continue
             self.messages.append(f"wrote {reporter.name} results to {destination}")
         if not self._update_baseline(items):
             status = 1
@@ -579,10 +611,20 @@ class Run:
         except Exception as exc:  # noqa: BLE001
             warnings.warn(f"afcheck_run_summary hook failed: {exc}", stacklevel=2)
         if self._gates and exitstatus in (0, 1):
-            return 1 if failures or status else 0
-        if status and exitstatus == 0:
-            return status
-        return None
+            final: int | None = 1 if failures or status else 0
+        else:
+            final = status if status and exitstatus == 0 else None
+        return self._decided(items, exitstatus if final is None else final, final)
+
+    def _decided(self, items: Sequence[ItemResult[object]], status: int,
+                 final: int | None) -> int | None:
+        """A run that would exit 0 with nothing decided exits with its own status instead,
+        after its own line."""
+        line = undecided_line(items) if status == 0 else None
+        if line is None:
+            return final
+        self.messages.append(line)
+        return NOTHING_DECIDED_EXIT
 
     def close(self) -> None:
         if self._cache is not None:

@@ -119,6 +119,11 @@ class SuiteSpec:
         if not self.data:
             raise SuiteError(self.manifest, "no 'data' file given; add data = \"steps.jsonl\"")
         path = self.root / self.data
+        if path.exists() and not path.is_file():
+            raise SuiteError(
+                Location(str(self.manifest), _line_of(self.manifest, "data")),
+                f"data file '{self.data}' in {self.root} is not a regular file (a folder, a "
+                "FIFO or a device); give a file")
         if not path.is_file():
             raise SuiteError(
                 Location(str(self.manifest), _line_of(self.manifest, "data")),
@@ -133,6 +138,8 @@ def is_suite_dir(path: Path) -> bool:
     Read as bytes: another tool's ``suite.toml``, in whatever encoding, is none of afcheck's
     business, and an afcheck one that is not UTF-8 is reported by :func:`load_spec`."""
     manifest = path / MANIFEST
+    if manifest.exists() and not manifest.is_file():
+        return True  # a folder or a FIFO named suite.toml: load_spec says what is wrong
     if not manifest.is_file():
         return False
     try:
@@ -151,9 +158,15 @@ def load_spec(root: Path, kinds: Collection[str] | None = None,
     method's own settings with their types; ``None`` leaves the keys of ``[afcheck.defaults]``
     unchecked (:func:`check_defaults` checks them once the method is known)."""
     manifest = root / MANIFEST
+    if manifest.exists() and not manifest.is_file():
+        raise SuiteError(manifest, "not a regular file (a folder, a FIFO or a device); make "
+                         "suite.toml a file")
     try:
         data = manifest.read_bytes()
         raw = tomllib.loads(data.decode("utf-8"))
+    except RecursionError:
+        raise SuiteError(manifest, "not readable TOML: nested too deeply; write a flatter "
+                         "table") from None
     except OSError as exc:
         raise SuiteError(manifest, f"cannot read: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:

@@ -97,7 +97,7 @@ def _paths_of(items: Sequence[ItemResult[object]], paths: Sequence[str],
 INTERRUPTED_EXIT = int(pytest.ExitCode.INTERRUPTED)
 """The exit status of a run stopped by Ctrl-C (SIGINT): pytest's "interrupted", 2."""
 
-_CTRL_C = "afcheck: interrupted (Ctrl-C)"
+_INTERRUPTED = "afcheck: interrupted ("
 
 
 class Terminal:
@@ -112,6 +112,8 @@ class Terminal:
         self.afcheck_run: bool | None = None
         """Whether the session runs afcheck items, once collected (until then, unknown: what
         is printed before is redacted all the same)."""
+        self.suites_seen = False
+        """Whether a suite folder was collected (a stop during collection has no items)."""
 
     def runs_suites(self) -> bool:
         """Whether this pytest session runs afcheck items; any other (a project's own tests,
@@ -120,6 +122,23 @@ class Terminal:
 
         items = getattr(self.session, "items", None) or []
         return any(isinstance(item, CaseItem) for item in items)
+
+    def names_suites(self) -> bool:
+        """Whether the command line names a suite (a stop before collection is an afcheck
+        run's stop too)."""
+        from afcheck.pytest_plugin import _names_a_suite
+
+        try:
+            return _names_a_suite(list(self.config.args))
+        except OSError:
+            return False
+
+    def pytest_collectstart(self, collector: pytest.Collector) -> None:
+        """A stop while suites are being collected is an afcheck run's stop too."""
+        from afcheck.pytest_plugin import SuiteDirectory
+
+        if isinstance(collector, SuiteDirectory):
+            self.suites_seen = True
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionstart(self, session: pytest.Session) -> None:
@@ -151,11 +170,15 @@ class Terminal:
         line instead of pytest's ``! _pytest.outcomes.Exit: … !`` or ``<string>:9:
         KeyboardInterrupt``. Other stops (``-x``'s "stopping after 1 failures") keep
         pytest's line."""
+        from afcheck.runtime.interrupt import Terminated, signal_name
+
         stop = excinfo.value
         if isinstance(stop, pytest.exit.Exception) and str(stop.msg).startswith("afcheck: "):
             self.stopped = str(stop.msg)
-        elif type(stop) is KeyboardInterrupt and self.runs_suites():
-            self.stopped = _CTRL_C
+        elif ((type(stop) is KeyboardInterrupt or isinstance(stop, Terminated))
+              and (self.runs_suites() or self.suites_seen or self.names_suites())):
+            # Ctrl-C, or SIGTERM through afcheck.runtime.interrupt: the same line.
+            self.stopped = f"afcheck: interrupted ({signal_name(stop)})"
         else:
             return
         reporter = self.config.pluginmanager.get_plugin("terminalreporter")
@@ -168,8 +191,12 @@ class Terminal:
         reporter = self.config.pluginmanager.get_plugin("terminalreporter")
         if self.stopped is None or reporter is None:
             return
-        line = self.stopped + (_interrupted(self.config) if self.stopped == _CTRL_C else "")
+        from afcheck.runtime.interrupt import say
+
+        line = self.stopped + (_interrupted(self.config)
+                               if self.stopped.startswith(_INTERRUPTED) else "")
         reporter.write_line(printable(line))
+        say()
 
 
 class Unwritten:
@@ -197,9 +224,14 @@ def _interrupted(config: pytest.Config) -> str:
         return (f" after {len(run.summary.items)} finished items{where}; exit status "
                 f"{INTERRUPTED_EXIT}")
     cached = ""
-    if run.cache_stats is not None:
-        cached = (f"; the {run.cache_stats[1]} results computed are in the result cache, and "
+    if run.cache_kept:
+        # What the cache committed, not what was asked of it: a stage keeps its results per
+        # chunk, and a stopped chunk, or a result never kept (a timeout), is not there.
+        cached = (f"; {run.cache_kept} results of this run are kept in the result cache, and "
                   "the same command goes on from there")
+    elif run.cache_kept == 0:
+        cached = ("; no result of this run was kept in the result cache yet (a stage keeps "
+                  "its results per chunk: --chunk-size N), so the same command starts over")
     return (f" before any item finished, so no result file is written{cached}; exit status "
             f"{INTERRUPTED_EXIT}")
 

@@ -13,6 +13,10 @@ It speaks the real protocol (``POST /v1/chat/completions``, ``POST /v1/completio
 ``badutf8``       a JSON body with bytes that are not UTF-8
 ``choices-null``  ``{"choices": [null]}``
 ``choices-str``   ``{"choices": "abc"}``
+``choices-empty`` ``{"choices": []}``
+``redirect``      HTTP 307 to another path of the same server
+``slow-headers``  the status line and headers at one byte a second (the body never comes)
+``slow-body``     the headers at once, then the body at one byte a second
 ``message-str``   a choice whose ``message`` is a string
 ``usage-str``     a good completion whose ``usage`` counts are strings
 ``empty``         a completion with empty content
@@ -162,6 +166,24 @@ class FakeOpenAI:
                     self._send(200, b'{"choices": [{"message": {"content": "\xff\xfe bad"}}]}')
                 elif mode == "choices-null":
                     self._json({"choices": [None]})
+                elif mode == "choices-empty":
+                    self._json({"choices": []})
+                elif mode == "redirect":
+                    self._send(307, b"", (("Location", "/v1/elsewhere"),))
+                elif mode in ("slow-headers", "slow-body"):
+                    head = b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n"
+                    body = json.dumps(chat_reply(fake.content(prompt))).encode()
+                    head += b"content-length: %d\r\n\r\n" % len(body)
+                    slow, fast = (head + body, b"") if mode == "slow-headers" else (body, head)
+                    with contextlib.suppress(OSError):
+                        self.wfile.write(fast)
+                        self.wfile.flush()
+                        for byte in slow:
+                            if fake._stopping.wait(1):
+                                break
+                            self.wfile.write(bytes([byte]))
+                            self.wfile.flush()
+                    self.close_connection = True
                 elif mode == "choices-str":
                     self._json({"choices": "abc"})
                 elif mode == "message-str":

@@ -242,7 +242,46 @@ def test_junit_validates_against_jenkins_schema_unless_annotated(
     assert not schema.validate(doc)  # file and line are outside Jenkins' schema
 
 
-@pytest.mark.parametrize("where", ["a-file/r.json", "a-folder"])
+UNWRITABLE = "full-disk.json"
+"""A file whose write fails with a full disk (:func:`full_disk`): what only the write itself
+finds out."""
+
+
+@pytest.fixture
+def full_disk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Writes to a file named :data:`UNWRITABLE` fail as on a full disk."""
+    import errno
+
+    from afcheck import fileio
+
+    replacing = fileio._replacing
+
+    def failing(path: Path | str):  # type: ignore[no-untyped-def]
+        if Path(path).name == UNWRITABLE:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return replacing(path)
+
+    monkeypatch.setattr(fileio, "_replacing", failing)
+
+
+@pytest.mark.parametrize(("where", "says"), [("a-file/r.json", "is a file, so nothing"),
+                                             ("a-folder", "is a folder")])
+def test_a_json_path_that_cannot_be_a_file_stops_before_any_work(
+        arith: pytest.Pytester, where: str, says: str) -> None:
+    write_suite(arith.path, "demo", STEPS, ARITH)
+    (arith.path / "a-file").write_text("not a folder")
+    (arith.path / "a-folder").mkdir()
+    result = arith.runpytest("demo", "--afcheck-plugin", "arith",
+                             "--afcheck-json", str(arith.path / where))
+    assert result.ret == 4
+    assert says in result.stdout.str() + result.stderr.str()
+    assert "passed" not in result.parseoutcomes()
+    assert (arith.path / "a-file").read_text() == "not a folder"
+    assert list((arith.path / "a-folder").iterdir()) == []
+
+
+@pytest.mark.parametrize("where", [UNWRITABLE])
+@pytest.mark.usefixtures("full_disk")
 def test_an_unwritable_json_path_loses_nothing_else(arith: pytest.Pytester, where: str) -> None:
     write_suite(arith.path, "demo", STEPS, ARITH)
     (arith.path / "a-file").write_text("not a folder")
@@ -261,15 +300,15 @@ def test_an_unwritable_json_path_loses_nothing_else(arith: pytest.Pytester, wher
     assert list((arith.path / "a-folder").iterdir()) == []  # no temporary file left behind
 
 
+@pytest.mark.usefixtures("full_disk")
 def test_an_unwritable_json_path_fails_a_run_that_passed(arith: pytest.Pytester) -> None:
     write_suite(arith.path, "demo", STEPS[:1], ARITH)
-    (arith.path / "a-file").write_text("")
     result = arith.runpytest("demo", "--afcheck-plugin", "arith", "--afcheck-json",
-                             str(arith.path / "a-file" / "r.json"))
+                             str(arith.path / UNWRITABLE))
     result.assert_outcomes(passed=1)
     assert result.ret == 1
     gated = arith.runpytest("demo", "--afcheck-plugin", "arith", "--afcheck-json",
-                            str(arith.path / "a-file" / "r.json"), "--afcheck-max-uflb", "0.5")
+                            str(arith.path / UNWRITABLE), "--afcheck-max-uflb", "0.5")
     assert gated.ret == 1 and "could not write json results" in gated.stdout.str()
 
 
@@ -294,16 +333,17 @@ def test_a_file_that_is_not_a_baseline_is_one_line(arith: pytest.Pytester,
     assert lines[0].endswith("write one with --update-baseline")
 
 
+@pytest.mark.usefixtures("full_disk")
 def test_an_unwritable_baseline_loses_nothing_else(arith: pytest.Pytester) -> None:
     write_suite(arith.path, "demo", STEPS, ARITH)
     (arith.path / "a-file").write_text("")
     out = arith.path / "r.json"
     result = arith.runpytest("demo", "--afcheck-plugin", "arith", "--tb=line",
                              "--afcheck-json", str(out), "--afcheck-update-baseline",
-                             "--afcheck-baseline", str(arith.path / "a-file" / "b.json"))
+                             "--afcheck-baseline", str(arith.path / UNWRITABLE))
     text = result.stdout.str()
     assert "Traceback" not in text + result.stderr.str()
-    assert f"could not write the baseline {arith.path / 'a-file' / 'b.json'}: " in text
+    assert f"could not write the baseline {arith.path / UNWRITABLE}: " in text
     assert "FaithformBench metrics" in text and out.is_file()
     assert result.ret == 1
 

@@ -218,7 +218,9 @@ def test_a_plugin_that_raises_stops_the_run_once(demo: pytest.Pytester) -> None:
     result = run(demo, "--afcheck-prover", "broken")
     assert result.ret == pytest.ExitCode.INTERNAL_ERROR
     assert "afcheck: broken failed at the prove stage: KeyError: 'oops'" in result.stdout.str()
-    assert [stage for stage, _ in arith.CALLS].count("prove") == 1  # not once per item
+    # Not once per item's report: the batch once, then each of its items once alone, to
+    # tell a broken prover from one that crashes on some items (those fail on their own).
+    assert [stage for stage, _ in arith.CALLS].count("prove") <= 1 + 2 * len(ROWS)
 
 
 def test_a_prover_that_gives_none_for_an_input_is_named(demo: pytest.Pytester) -> None:

@@ -110,9 +110,9 @@ def test_ctrl_c_is_one_line_exit_2_and_the_cache_resumes(tmp_path: Path) -> None
     assert lines[-1].startswith("=") and "no tests ran" in lines[-1]
     last = lines[-2]  # afcheck's line, then pytest's counts
     assert last.startswith("afcheck: interrupted (Ctrl-C) before any item finished, so no "
-                           "result file is written; the ")
-    assert last.endswith("results computed are in the result cache, and the same command "
-                         "goes on from there; exit status 2")
+                           "result file is written; ")
+    assert last.endswith("results of this run are kept in the result cache, and the same "
+                         "command goes on from there; exit status 2")
     assert "KeyboardInterrupt" not in out and "Traceback" not in out
     assert not (tmp_path / "r.json").exists()
     again = _run("--no-cache", cache=tmp_path)  # the literal pipeline, not resumed: a control

@@ -86,6 +86,24 @@ def _paren(text: str, prec: int, ctx: int) -> str:
     return f"({text})" if prec < ctx else text
 
 
+def _print_spine(expr: BinOp, ctx: int) -> str:
+    """A binary operation and the operations down its right operands (``h₁ → h₂ → … → c``),
+    printed by a loop over that spine rather than by one call per operation: a statement
+    with thousands of hypotheses closed into implications is as deep as it is long."""
+    spine: list[tuple[BinOp, int]] = []
+    node: Expr = expr
+    context = ctx
+    while isinstance(node, BinOp):
+        spine.append((node, context))
+        context = INFIX[node.op][2]
+        node = node.right
+    text = _print(node, context)
+    for operation, outer in reversed(spine):
+        prec, left_min, _ = INFIX[operation.op]
+        text = _paren(f"{_print(operation.left, left_min)} {operation.op} {text}", prec, outer)
+    return text
+
+
 def _print(expr: Expr, ctx: int) -> str:
     if isinstance(expr, Var):
         return expr.name
@@ -100,9 +118,7 @@ def _print(expr: Expr, ctx: int) -> str:
     if isinstance(expr, Coe):
         return f"↑{_print(expr.expr, _MAX + 1)}"
     if isinstance(expr, BinOp):
-        prec, left_min, right_min = INFIX[expr.op]
-        text = f"{_print(expr.left, left_min)} {expr.op} {_print(expr.right, right_min)}"
-        return _paren(text, prec, ctx)
+        return _print_spine(expr, ctx)
     if isinstance(expr, UnOp):
         if expr.op == "-":
             return _paren(f"-{_print(expr.operand, 75)}", 75, ctx)

@@ -40,6 +40,7 @@ from afcheck.llm.redact import redact, scrub, url_secrets
 from afcheck.llm.retry import Backoff, is_retryable_status, parse_retry_after
 from afcheck.printable import printable
 from afcheck.redact import remember_secret
+from afcheck.runtime.progress import tick
 
 _SIZE_REFUSAL = re.compile(
     r"max_(?:completion_)?tokens|context[ _-]?(?:length|window|size)|maximum context"
@@ -307,11 +308,17 @@ class HTTPClient:
         self._rng_lock = threading.Lock()
         self._key = os.environ.get(settings.api_key_env, "") if settings.api_key_env else ""
         self._httpx = httpx
+        from afcheck.llm.deadline import bounded_transport, within
+
+        self._within = within
+        # Every exchange ends by its attempt's timeout, headers and body included
+        # (afcheck.llm.deadline): httpx's own timeouts bound each socket read alone.
         replicas = [
             _Replica(url, httpx.Client(
                 base_url=url.rstrip("/") + "/",
                 timeout=httpx.Timeout(settings.timeout_s),
-                limits=httpx.Limits(max_connections=max(1, settings.concurrency)),
+                transport=bounded_transport(
+                    httpx, httpx.Limits(max_connections=max(1, settings.concurrency))),
             ))
             for url in split_base_url(settings.base_url)
         ]
@@ -396,6 +403,7 @@ class HTTPClient:
             self._abort.stop(refused)
             return None
         self._abort.record(completion)
+        tick(1 / max(1, sampling.n))  # the running stage's progress, per request
         return completion
 
     def _attempts(self, prompt: Prompt, sampling: Sampling, sample: int) -> Completion:
@@ -493,8 +501,9 @@ class HTTPClient:
         timeout = self.settings.timeout_s if timeout is None else timeout
         http = (replica or self._replicas.all[0]).http
         try:
-            with http.stream("POST", path, json=body, headers=self._headers(),
-                             timeout=httpx.Timeout(timeout)) as response:
+            with self._within(timeout), http.stream(
+                    "POST", path, json=body, headers=self._headers(),
+                    timeout=httpx.Timeout(timeout)) as response:
                 raw = self._read(response, time.monotonic() + timeout, timeout)
         except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
             raise _Failure(f"cannot connect: {_short(exc)}", True, "connect",

@@ -236,10 +236,15 @@ def _engine_kwargs(options: Options, defaults: Mapping[str, Any]) -> dict[str, A
     return kwargs
 
 
-VOLATILE: frozenset[str] = frozenset({"deadline_s"})
+VOLATILE: frozenset[str] = frozenset({
+    "deadline_s", "timeout_s", "max_retries", "backoff_s", "backoff_cap_s", "fail_streak",
+    "concurrency", "api_key_env"})
 """Options that change no reply the cache keeps (:attr:`afcheck.registry.Entry.volatile`):
-a request stopped at its deadline is a backend error, ``transient``, never cached, and any
-other reply is the same whatever the deadline."""
+a request stopped at its deadline or timeout, or given up after its retries, is a backend
+error, ``transient``, never cached, and any other reply is the same whatever these are; how
+many requests are in flight and which variable holds the key do not change a reply either.
+Every other option (``model``, ``base_url``, sampling, prices, which reach the kept usage)
+is in the fingerprint."""
 
 
 def request_budget(budget: Budget, options: Mapping[str, str]) -> dict[str, str]:

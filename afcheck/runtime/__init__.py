@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from afcheck.budget import Budget
 from afcheck.components import Built, describe
 from afcheck.errors import AfcheckError
-from afcheck.runtime.cache import Cache
+from afcheck.runtime.cache import Cache, CacheError
 from afcheck.runtime.executor import Executor, LocalExecutor, Recipe, Stage
-from afcheck.runtime.progress import Progress
+from afcheck.runtime.progress import Progress, running
 from afcheck.runtime.spool import Spool
 
 if TYPE_CHECKING:
@@ -128,6 +128,9 @@ class Runtime:
     """Where chunks run (see :mod:`afcheck.runtime.executor`)."""
     budgets: Mapping[str, Mapping[str, Budget]] = field(default_factory=dict)
     """Each method's budgets by stage, the user's changes applied (:mod:`afcheck.budget`)."""
+    notes: list[str] = field(default_factory=list)
+    """Lines for the end of the run: the cache could not be written, a damaged cache row."""
+    _damage_noted: bool = False
 
     def budget(self, method: str, stage: str) -> Budget:
         """What one item of ``method`` may spend in ``stage``: the method's declared budget
@@ -182,6 +185,7 @@ class Runtime:
         load: Callable[[Mapping[str, Any]], R],
         dump: Callable[[R], object],
         keep: Callable[[R], bool] = lambda record: True,
+        failed: Callable[[T, str], R] | None = None,
     ) -> Batch[R]:
         """``call`` over the items the cache does not hold, in chunks; each chunk cached as
         soon as it is done.
@@ -191,7 +195,10 @@ class Runtime:
         ``dump`` made are written to JSON on the cache's writer thread meanwhile, and nothing
         else holds them until then. ``keep(result)`` says whether a result may be stored: a
         backend error (a server that answered 500, a timeout) is that item's result in this
-        run, never a result for the next one, which then asks again.
+        run, never a result for the next one, which then asks again. ``failed(item, reason)``,
+        when given, is the result of an item the component crashed on
+        (:mod:`afcheck.runtime.isolate`): that item's own result, one ``keep`` refuses, so that
+        the other items and the run go on.
         """
         from afcheck.runtime import cache as cache_module
 
@@ -201,21 +208,36 @@ class Runtime:
         found = store.get_many(stage, keys) if store is not None else {}
         out: list[R | None] = [None] * len(batch)
         seconds = [0.0] * len(batch)
+        unusable: set[bytes] = set()
         for i, k in enumerate(keys):
-            if k in found:
-                out[i] = load(found[k])
+            if k in found and k not in unusable:
+                try:
+                    out[i] = load(found[k])
+                except Exception:  # noqa: BLE001 - a damaged or hand-edited row is a miss
+                    unusable.add(k)
+        if store is not None and unusable:
+            store.unusable(len(unusable))
+        if store is not None and store.damaged:
+            self._note_damage(store)
         missing = [i for i, item in enumerate(out) if item is None]
         progress = self.progress.stage(f"{stage} ({built.name})", len(missing))
         parts = [missing[start:start + self.chunk_size]
                  for start in range(0, len(missing), self.chunk_size)]
         where = Stage(stage, built, self.components.recipe(built.component),
                       self.components.recipe, self.components.plugins.rebuilder())
+        if failed is not None:
+            from afcheck.runtime.isolate import Isolated
+
+            call = Isolated(call, failed, f"{built.name} at the {stage} stage")
         done = self.executor.run(where, [[batch[i] for i in indices] for indices in parts],
                                  call) if parts else iter(())
         try:
             while True:
                 try:
-                    finished = next(done)
+                    # A component that reports each request (a model client) moves the
+                    # stage's progress within a chunk.
+                    with running(progress):
+                        finished = next(done)
                 except StopIteration:
                     break
                 except AfcheckError:
@@ -237,9 +259,13 @@ class Runtime:
                     out[i] = record
                     seconds[i] = finished.seconds / len(indices)
                 if store is not None:
-                    store.put_many(stage, [(keys[i], dump(r))
-                                           for i, r in zip(indices, made, strict=True)
-                                           if keep(r)])
+                    try:
+                        store.put_many(stage, [(keys[i], dump(r))
+                                               for i, r in zip(indices, made, strict=True)
+                                               if keep(r)])
+                    except CacheError as exc:
+                        self._cache_failed(exc)
+                        store = None
                 progress.advance(len(indices))
         finally:
             close = getattr(done, "close", None)
@@ -247,8 +273,30 @@ class Runtime:
                 close()
             progress.close()
             if store is not None:
-                store.flush()
+                try:
+                    store.flush()
+                except CacheError as exc:
+                    self._cache_failed(exc)
         return Batch([r for r in out if r is not None], seconds)
+
+    def _note_damage(self, store: Cache) -> None:
+        """Say once which cache file holds damaged rows."""
+        if self._damage_noted:
+            return
+        self._damage_noted = True
+        self.notes.append(f"the result cache {store.path} holds damaged results (read as "
+                          "missing and computed again); `afcheck cache clear` removes them")
+
+    def _cache_failed(self, error: CacheError) -> None:
+        """The cache cannot be written (a full disk): the run goes on without it, so that
+        its results are still reported and written; the end of the run says so."""
+        broken, self.cache = self.cache, None
+        self.notes.append(f"results of this run from here on are not kept: {error}")
+        if broken is not None:
+            try:
+                broken.close()
+            except CacheError:
+                pass  # the same failure, said once already
 
 
 def _same_value(given: str, carried: str) -> bool:

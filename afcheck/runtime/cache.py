@@ -10,7 +10,8 @@ problem; checker or prover fingerprint + statement + header).
 
 A component's fingerprint (:func:`afcheck.components.describe`) is its ``fingerprint``
 attribute when it has one (a formaliser preset puts its prompt template, sampling and model id
-there), else its name, version and options; so a changed prompt or option misses the cache and
+there), else its name and version, with every option that can change an answer (all but its
+registration's ``volatile`` ones); so a changed prompt, server or option misses the cache and
 an unchanged one hits. Components whose output depends on more than these inputs set
 ``cacheable = False`` (``reference``, ``replay``: they read files that may change, and are
 cheap). Each method stores its records under its own stage names, with its own ``dump`` and
@@ -172,6 +173,9 @@ class CacheError(UsageError):
 
 
 def _is_damage(error: sqlite3.Error) -> bool:
+    if any(words in str(error) for words in ("no such column", "no such table",
+                                             "has no column")):
+        return True  # a table of another shape: what `cache clear` replaces
     name = getattr(error, "sqlite_errorname", "")  # Python 3.11+
     if name:
         return name in ("SQLITE_CORRUPT", "SQLITE_NOTADB") or name.startswith("SQLITE_CORRUPT_")
@@ -186,6 +190,10 @@ def _dir_option(path: Path) -> str:
     return "" if path.parent == default_dir() else f" --cache-dir {shlex.quote(str(path.parent))}"
 
 
+_PROBE = "SELECT key, value FROM results WHERE stage = ? AND key = ? LIMIT 1"
+"""A read of the table as a run makes it, which a table of another shape fails."""
+
+
 class Cache:
     """Stage-keyed JSON records in one SQLite database.
 
@@ -193,7 +201,15 @@ class Cache:
     its own connection, started on the first :meth:`put_many` (see :class:`_Writer`)."""
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.parent.exists() and not path.parent.is_dir():
+            raise UsageError(f"{path.parent}: the result cache's folder is a file; give "
+                             "--cache-dir DIR, a folder, or --no-cache")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UsageError(f"{path.parent}: cannot make the result cache's folder "
+                             f"({exc.strerror or exc}); give --cache-dir DIR for another one, "
+                             "or --no-cache") from None
         self.path = path
         self._lock = threading.Lock()
         try:
@@ -211,12 +227,30 @@ class Cache:
             )
             self._db.execute(f"PRAGMA user_version = {KEY_FORMAT}")
             self._db.commit()
+            # A table of another shape is met here, before any work, not at the first read.
+            self._db.execute(_PROBE, ("", b"")).fetchall()
         except sqlite3.Error as exc:
             self._db.close()
             raise CacheError(path, exc) from None
         self._writer = _Writer(path)
         self.hits = 0
         self.misses = 0
+        self.damaged = 0
+        """Rows read that could not be used (not JSON, or not the record their stage keeps):
+        each was a miss."""
+
+    def unusable(self, count: int) -> None:
+        """``count`` rows :meth:`get_many` gave could not be read as their stage's records:
+        misses, not hits."""
+        self.hits -= count
+        self.misses += count
+        self.damaged += count
+
+    @property
+    def stored(self) -> int:
+        """Results this cache object committed (puts still queued or lost are not counted):
+        read from the cache's writer, so that a stop line says only what is kept."""
+        return self._writer.stored
 
     def get_many(self, stage: str, keys: Sequence[bytes]) -> dict[bytes, Any]:
         """The stored values of ``keys`` that ``stage`` holds, by key; every chunk put for
@@ -233,7 +267,11 @@ class Cache:
                     f"SELECT key, value FROM results WHERE stage = ? AND key IN ({marks})",
                     [stage, *chunk],
                 )
-                found.update((k, _READ(v)) for k, v in rows)
+                for k, v in rows:
+                    try:
+                        found[k] = _READ(v)
+                    except ValueError:  # a damaged row: a miss, computed and stored again
+                        self.damaged += 1
         self.hits += len(found)
         self.misses += len(unique) - len(found)
         return found
@@ -269,6 +307,13 @@ class Cache:
             self._db.commit()
             self._db.execute("VACUUM")
         return int(removed)
+
+    def probe(self) -> None:
+        """Read the table as a run does: :class:`CacheError` when it cannot be (another
+        shape, damaged pages)."""
+        with self._lock, self._errors():
+            self._db.execute(_PROBE, ("", b"")).fetchall()
+            self._db.execute("PRAGMA quick_check").fetchall()
 
     @contextmanager
     def _errors(self) -> Iterator[None]:
@@ -331,6 +376,8 @@ class _Writer:
         """Chunks put and not yet committed or failed, by stage."""
         self._error: BaseException | None = None
         self._thread: threading.Thread | None = None
+        self.stored = 0
+        """Rows committed so far: what a stop line may say the cache holds of this run."""
 
     def put(self, stage: str, items: list[tuple[bytes, Any]]) -> None:
         self._raise_kept()
@@ -429,6 +476,8 @@ class _Writer:
                 stage, items = chunk
                 try:
                     _insert(db, stage, items)
+                    with self._changed:
+                        self.stored += len(items)
                 except Exception as exc:  # noqa: BLE001 - kept and raised on the caller's thread
                     _rollback(db)
                     self._keep(exc)
@@ -474,6 +523,33 @@ def open_cache(directory: Path | None) -> Cache:
 
 def cache_path(directory: Path | None) -> Path:
     return (directory or default_dir()) / "results.sqlite"
+
+
+def clear(directory: Path) -> str:
+    """Empty the result cache in ``directory`` whatever its state, and say what was done in
+    one line: a readable cache is emptied in place (a run using it meanwhile goes on); one
+    that is damaged or of another shape is removed. Either way a usable, empty cache is left,
+    checked by reading it."""
+    path = cache_path(directory)
+    line = ""
+    try:
+        cache = Cache(path)
+        try:
+            line = f"removed {cache.clear()} cached results from {path}"
+            cache.probe()
+        finally:
+            cache.close()
+    except CacheError as exc:
+        if not exc.damaged:
+            raise  # locked by a run, not writable: not ours to remove
+        remove(path)
+        line = f"removed the damaged result cache {path}"
+    fresh = Cache(path)  # raises if even a new one cannot be made (a folder not writable)
+    try:
+        fresh.probe()
+    finally:
+        fresh.close()
+    return line
 
 
 def remove(path: Path) -> None:

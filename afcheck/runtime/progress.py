@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 Write = Callable[[str], None]
 
@@ -54,6 +56,30 @@ class Progress:
                              self.interval)
 
 
+_current: StageProgress | None = None
+"""The stage whose chunk runs now in this process, for :func:`tick`."""
+
+
+@contextmanager
+def running(stage: StageProgress) -> Iterator[None]:
+    """Within the block, :func:`tick` counts toward ``stage``."""
+    global _current
+    previous, _current = _current, stage
+    try:
+        yield
+    finally:
+        _current = previous
+
+
+def tick(amount: float = 1.0) -> None:
+    """``amount`` of one item of the running stage is done (a model request of a chunk,
+    ``1/n`` of an item for one of its ``n`` samples): progress moves per request, not per
+    chunk. Safe from any thread; nothing when no stage runs here."""
+    stage = _current
+    if stage is not None:
+        stage.tick(amount)
+
+
 class StageProgress:
     def __init__(self, label: str, total: int, write: Write | None,
                  interval: float | None = None) -> None:
@@ -66,37 +92,61 @@ class StageProgress:
         self._drawn = 0.0
         self._lines = 0
         """Full lines printed so far (a log)."""
+        self._partial = 0.0
+        """Work of the running chunk done so far (:func:`tick`), not yet in :attr:`done`."""
+        self._lock = threading.Lock()
+
+    @property
+    def shown(self) -> int:
+        """Items done, with the running chunk's finished requests."""
+        return min(self.total, self.done + int(self._partial))
 
     def advance(self, count: int) -> None:
-        self.done += count
+        with self._lock:
+            self.done += count
+            self._partial = max(0.0, self._partial - count)
+            self._show(final=self.done >= self.total)
+
+    def tick(self, amount: float) -> None:
+        with self._lock:
+            self._partial += amount
+            self._show(final=False)
+
+    def _show(self, final: bool) -> None:
         if self.write is None:
             return
         now = time.monotonic()
         if self.interval is not None:
-            if now - max(self._drawn, self.start) >= self.interval and self.done < self.total:
+            if now - max(self._drawn, self.start) >= self.interval and self.shown < self.total:
                 self._drawn = now
                 self._lines += 1
                 # A line of its own: pytest's progress dots may be mid-line.
                 self.write("\n" + self.line(now).rstrip())
             return
-        if now - self._drawn >= 0.1 or self.done >= self.total:
+        if now - self._drawn >= 0.1 or final:
             self._drawn = now
             self.write("\r" + self.line(now))
 
     def line(self, now: float) -> str:
         elapsed = max(now - self.start, 1e-9)
-        rate = self.done / elapsed
-        remaining = (self.total - self.done) / rate if rate > 0 else 0.0
-        return (f"afcheck {self.label}: {self.done}/{self.total} "
+        done = self.shown
+        rate = done / elapsed
+        remaining = (self.total - done) / rate if rate > 0 else 0.0
+        return (f"afcheck {self.label}: {done}/{self.total} "
                 f"[{rate:,.1f}/s, ETA {_clock(remaining)}]   ")
 
     def close(self) -> None:
-        if self.write is None or not self.done:
+        """End the stage's output; a stage closed before all its work was done (stopped by
+        Ctrl-C, an error) says it stopped, never that it is done."""
+        if self.write is None or not self.shown:
             return
-        if self.interval is None:
+        elapsed = time.monotonic() - self.start
+        if self.done < self.total:
+            self.write(f"\nafcheck {self.label}: stopped at {self.shown}/{self.total} after "
+                       f"{_clock(elapsed)}\n")
+        elif self.interval is None:
             self.write("\n")
         elif self._lines:
-            elapsed = time.monotonic() - self.start
             self.write(f"\nafcheck {self.label}: {self.done}/{self.total} done in "
                        f"{_clock(elapsed)} [{self.done / max(elapsed, 1e-9):,.1f}/s]\n")
 

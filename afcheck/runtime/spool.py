@@ -13,12 +13,19 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
+PREFIX = "afcheck-spool-"
+"""The spool folder's name starts with this and the process id of its run."""
+
 
 class Spool:
     """Text by key in a temporary SQLite file, removed by :meth:`close`."""
 
     def __init__(self) -> None:
-        self._dir = tempfile.TemporaryDirectory(prefix="afcheck-spool-")
+        from afcheck.runtime.interrupt import owned_name, remove_orphans
+
+        # A run killed by SIGKILL cannot remove its spool: the next one does.
+        remove_orphans(Path(tempfile.gettempdir()), PREFIX)
+        self._dir = tempfile.TemporaryDirectory(prefix=owned_name(PREFIX))
         self._db = sqlite3.connect(str(Path(self._dir.name) / "raw.sqlite"))
         self._db.execute("PRAGMA journal_mode=OFF")
         self._db.execute("PRAGMA synchronous=OFF")

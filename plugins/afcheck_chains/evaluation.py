@@ -62,6 +62,7 @@ class _RuntimeProver:
         self.fingerprint = self.built.fingerprint
 
     def prove(self, problems: Sequence[Problem]) -> list[ProverResult]:
+        name = self.name  # the crash record names the prover, not this object (shipped)
         batch = self.runtime.cached(
             "fol-proof", self.built, list(problems),
             key=lambda p: (p.text,),
@@ -74,6 +75,8 @@ class _RuntimeProver:
                             "seconds": r.seconds, "detail": r.detail},
             # A limit depends on the machine's load: ask again next run.
             keep=lambda r: not r.status.limit,
+            # A problem the prover crashed on has no decision (never kept), and says why.
+            failed=lambda problem, reason: ProverResult(Szs.UNKNOWN, name, 0.0, reason),
         )
         return batch.results
 

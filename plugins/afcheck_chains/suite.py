@@ -53,6 +53,9 @@ def load(root: Path, source: str | None, data: str | None,
         raise SuiteError(manifest, f"source {source!r} is not one of {', '.join(SOURCES)}")
     if data:
         path = root / data
+        if path.exists() and not path.is_file():
+            raise SuiteError(manifest, f"data file '{data}' in {root} is not a regular file "
+                             "(a folder, a FIFO or a device); give a file")
         if not path.is_file():
             raise SuiteError(manifest, f"data file '{data}' not found in {root}")
     elif source == "responses":

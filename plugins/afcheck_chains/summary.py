@@ -281,7 +281,9 @@ class ChainsSummary:
                             "by_dataset": {k: v.to_json() for k, v in self.by_dataset.items()}}}
 
     def properties(self, group: str) -> dict[str, str]:
-        m = self.by_dataset[group]
+        m = self.by_dataset.get(group)
+        if m is None:  # a group of unreadable records only: no metrics to give
+            return {}
         props = {"N": str(m.n)}
         for name, rate in (("execution_rate", m.execution_rate),
                            ("execution_accuracy", m.execution_accuracy),

@@ -505,7 +505,9 @@ def _write_candidates(runtime: Runtime, choice: Choice,
     made = runtime.cached("formalise", built, items,  # type: ignore[arg-type]
                           key=lambda i: (i.informal, i.header), call=call,
                           dump=lambda w: {"statement": w.statement, "reason": w.reason},
-                          load=load_one, keep=lambda w: not w.transient)
+                          load=load_one, keep=lambda w: not w.transient,
+                          # An item the formaliser crashed on has no candidate, and says why.
+                          failed=lambda item, reason: _Written(None, reason, transient=True))
     return {i.id: w for i, w in zip(items, made.results, strict=True)}
 
 
@@ -553,7 +555,10 @@ def _decide_pairs(runtime: Runtime, choice: Choice, pairs: list[tuple[Item, str]
         made = runtime.cached("equivalence", built, pairs,  # type: ignore[arg-type]
                               key=lambda p: (p[0].reference, p[1], p[0].header), call=call,
                               dump=lambda d: d.to_json(), load=decision_from_json,
-                              keep=lambda d: not d.transient)
+                              keep=lambda d: not d.transient,
+                              # A pair the criterion crashed on is Inconclusive, with why.
+                              failed=lambda pair, reason: Inconclusive(
+                                  choice.name, reason, transient=True))
     finally:
         if limit is not None:
             limit.close()

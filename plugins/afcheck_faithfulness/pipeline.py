@@ -21,7 +21,15 @@ from afcheck.registry import CHECKER, FORMALISER, PROVER, Kind
 from afcheck.runtime import Batch, Runtime
 from afcheck.runtime import cache as codec
 from afcheck.runtime.spool import Spool
-from afcheck.types import Formalisation, FormaliseRequest, ProofTask, Side, Verdict, VerdictKind
+from afcheck.types import (
+    Formalisation,
+    FormalisationStatus,
+    FormaliseRequest,
+    ProofTask,
+    Side,
+    Verdict,
+    VerdictKind,
+)
 from afcheck_faithfulness import screen
 from afcheck_faithfulness.kinds import DETECTOR, PERTURBER, Detector, Perturber
 from afcheck_faithfulness.records import (
@@ -106,12 +114,14 @@ def _call(rt: Runtime, stage: str, kind: Kind[C], choice: Choice, batch: Sequenc
           key: Callable[[T], tuple[object, ...]], call: Callable[[C, list[T]], Sequence[R]],
           load: Callable[[Mapping[str, Any]], R],
           keep: Callable[[R], bool] = lambda r: True,
-          dump: Callable[[R], object] = codec.dump) -> Batch[R]:
-    """One stage's batch for one component, through the runtime's cache."""
+          dump: Callable[[R], object] = codec.dump,
+          failed: Callable[[T, str], R] | None = None) -> Batch[R]:
+    """One stage's batch for one component, through the runtime's cache; ``failed``: the
+    result of an item the component crashed on (never kept)."""
     built = rt.component(kind, choice)
     return rt.cached(stage, built, batch, key=key,  # type: ignore[arg-type]
                      call=lambda chunk: call(built.component, chunk),
-                     load=load, dump=dump, keep=keep)
+                     load=load, dump=dump, keep=keep, failed=failed)
 
 
 class _Work(Generic[K, T, R]):
@@ -183,8 +193,29 @@ def _perturb(cases: Sequence[CaseSpec], rt: Runtime) -> list[tuple[Perturbation,
     for (choice, seed), work in groups.items():
         work.done(_call(rt, "perturb", PERTURBER, choice, work.items, key=_step_key(seed),
                         call=_perturb_with(seed), load=load_perturbation,
-                        keep=lambda p: not p.transient))
+                        keep=lambda p: not p.transient,
+                        failed=_unperturbed(choice.name)))
     return [(work.results[at], work.seconds[at]) for work, at in where]
+
+
+def _unperturbed(perturber: str) -> Callable[[Step, str], Perturbation]:
+    """A step the perturber crashed on: no perturbation, with the crash as the reason (the
+    step's own side still runs); never kept, so a fixed perturber tries it again."""
+    return lambda step, reason: Perturbation(step.id, perturber, None, "none", reason=reason,
+                                             transient=True)
+
+
+def _af_fail(formaliser: str) -> Callable[[FormaliseRequest, str], Formalisation]:
+    """A request the formaliser crashed on: AF-Fail with the crash (never kept)."""
+    return lambda request, reason: Formalisation(
+        key=request.key, formaliser=formaliser, status=FormalisationStatus.AF_FAIL,
+        reason=reason, transient=True)
+
+
+def _undecided(prover: str) -> Callable[[ProofTask, str], Verdict]:
+    """A statement the prover crashed on: INCONCLUSIVE with the crash (never kept)."""
+    return lambda task, reason: Verdict(VerdictKind.INCONCLUSIVE, prover, reason=reason,
+                                        transient=True)
 
 
 def _step_key(seed: int) -> Callable[[Step], tuple[object, ...]]:
@@ -239,6 +270,7 @@ def _formalise(cases: Sequence[CaseSpec], perturbed: Sequence[tuple[Perturbation
             load=codec.load_formalisation,
             # A backend error is this run's answer, never a result for the next run.
             keep=lambda f: not f.transient,
+            failed=_af_fail(choice.name),
         )
         # A cached record may come from another step with the same text.
         results = [formalisation if formalisation.key == request.key
@@ -304,6 +336,8 @@ def _check(cases: Sequence[CaseSpec], formalised: Sequence[_Sides], rt: Runtime
             call=lambda checker, chunk: checker.check(chunk),
             load=codec.load_formalisation,
             keep=lambda f: not f.transient,
+            failed=lambda f, reason: replace(f, status=FormalisationStatus.AF_FAIL,
+                                             reason=reason, transient=True),
         )
         results = []
         for original, formalisation in zip(batch, made.results, strict=True):
@@ -433,6 +467,7 @@ def _prove(cases: Sequence[CaseSpec], checked: Sequence[_Sides],
             load=codec.load_verdict,
             # A limit is this run's answer: the next run asks again.
             keep=lambda v: not v.transient,
+            failed=_undecided(choice.name),
         ))
     out = []
     for work, z, z_bar, edited_at in where:

@@ -93,14 +93,16 @@ def afcheck_register_fol_formalisers(register: Register) -> None:
              description="recorded model outputs: {\"id\", \"output\"} a line, or a recorded "
              "suite's lines (their \"translation\", keyed by model and id)",
              details={"options": "path=FILE"})
+    from afcheck.llm.options import VOLATILE
     from afcheck_fol.presets import PRESETS
 
     for preset in PRESETS.values():
         # A stage's seconds: one request's deadline, retries included (HTTP only), as
-        # for the Lean formaliser presets.
+        # for the Lean formaliser presets; the options that change no kept reply are left
+        # out of the fingerprint, as theirs are.
         register(preset.name, _preset(preset.name), description=preset.description,
                  details={"backend": "vllm|http", "model": preset.model or "(model=…)"},
-                 budget=_request_budget)
+                 budget=_request_budget, volatile=VOLATILE)
 
 
 def _preset(name: str) -> Callable[[Mapping[str, str]], object]:
@@ -149,7 +151,8 @@ def afcheck_register_fol_provers(register: Register) -> None:
              description="E prover, complete strategy (no SInE); SZS statuses; CPU/wall limits",
              details={"install": "pip install 'afcheck[fol]'",
                       "options": "cpu_limit_s (10), wall_limit_s, memory_mb (2048), jobs, binary"},
-             budget=_eprover_budget)
+             budget=_eprover_budget,
+             volatile=("jobs",))  # provers in parallel: the same answer for each problem
     register("z3-fol", _z3_fol,
              description="z3 over an uninterpreted sort; unsat of axioms ∧ ¬goal is Theorem",
              details={"install": "pip install 'afcheck[fol]'", "options": "timeout_ms (5000)"},

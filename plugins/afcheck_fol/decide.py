@@ -378,6 +378,23 @@ def verdict_record(decision: Decision) -> dict[str, object]:
     }
 
 
+def checked_record(data: Mapping[str, object]) -> dict[str, object]:
+    """``data`` as a decision record :func:`verdict_record` could have written; ``ValueError``
+    for one it could not (a damaged or hand-edited cache row, read as a miss)."""
+    record = dict(data)
+    status = record.get("status")
+    needs = {CORRECT: ("verdict", "gold"), SEMANTIC_ERROR: ("verdict", "gold"),
+             UNDECIDED: ("verdict", "gold"), SYNTAX_ERROR: ("syntax_error",),
+             NO_OUTPUT: (), GOLD_ERROR: ()}
+    if not isinstance(status, str) or status not in needs:
+        raise ValueError(f"not a decision record: status {status!r}")
+    for key in needs[status]:
+        kind = int if key == "gold" else dict
+        if not isinstance(record.get(key), kind):
+            raise ValueError(f"a {status} decision record without its {key}")
+    return record
+
+
 def from_record(item: Item, candidate: Candidate, data: Mapping[str, object]) -> Decision:
     """The decision :func:`verdict_record` wrote, for ``item`` and ``candidate``."""
 

@@ -126,6 +126,8 @@ def formalise_cached(runtime: Runtime, choice: Choice, tasks: Sequence[FolTask],
         load=answer_from_json,
         dump=answer_to_json,
         keep=lambda a: not a.transient,
+        # A task the formaliser crashed on has no formulas, with the crash as the reason.
+        failed=lambda task, reason: FolAnswer(task.id, None, error=reason, transient=True),
     ).results
 
 

@@ -32,6 +32,7 @@ from afcheck.llm import (
     make_client,
     sampling_from,
 )
+from afcheck.printable import printable
 from afcheck.types import Location
 from afcheck_fol.formaliser import FolAnswer, FolTask, read_answer
 from afcheck_fol.presets import PRESETS, FolPreset
@@ -108,6 +109,7 @@ class ReplayFormaliser:
         self.problems: list[str] = []
         self.unusable: dict[str, str] = {}
         """Names of lines that were read but hold no answer → what is wrong with them."""
+        where: dict[str, Location] = {}
         try:
             lines = list(read_json_lines(path))
         except OSError as exc:
@@ -127,11 +129,13 @@ class ReplayFormaliser:
                 problem = f"{location}: {RECORDED_FORMAT if recorded else REPLAY_FORMAT}"
                 self.problems.append(problem)
                 self.unusable.setdefault(name, problem)
-            elif name in self.outputs:
-                problem = (f"{location}: a second output for {name!r} (model and id); each "
-                           "model answers an item once")
-                self.problems.append(problem)
+            elif name in where:
+                # Two answers to one item from one model: which the run would score is a guess.
+                raise UsageError(f"{location}: a second output for "
+                                 f"{printable(name, newlines=False)} (model and id); the first "
+                                 f"is at {where[name]}: keep one of them")
             else:
+                where[name] = location
                 self.outputs[name] = output
         self.version = f"2:{path.name}:{len(self.outputs)}"
 

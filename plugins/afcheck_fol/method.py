@@ -43,6 +43,7 @@ from afcheck_fol.decide import (
     Candidate,
     Decision,
     Settings,
+    checked_record,
     decide,
     from_record,
     outcome,
@@ -209,7 +210,7 @@ class Nl2FolMethod:
             ),
             call=lambda chunk: [verdict_record(decide(spec.item, cand, spec.settings, own))
                                 for spec, cand, own in chunk],
-            load=lambda d: dict(d),
+            load=checked_record,
             dump=lambda r: r,
             keep=lambda r: r.get("status") != UNDECIDED,
         ).results

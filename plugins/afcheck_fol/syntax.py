@@ -123,10 +123,20 @@ def parse(
     """
     import lark
 
+    if len(text) > MAX_CHARS:
+        # The parser's memory grows many times faster than the text: a formula of tens of
+        # megabytes takes gigabytes and minutes, and no sentence of these languages is long.
+        raise FolSyntaxError(ErrorClass.OTHER, "too-long", (0, len(text)),
+                             f"the formula is {len(text):,} characters long (at most "
+                             f"{MAX_CHARS:,})")
     try:
         tree = _parser(language).parse(text)
     except lark.exceptions.UnexpectedInput as exc:
         raise _failure(text, language, exc) from None
+    except (MemoryError, RecursionError):
+        raise FolSyntaxError(ErrorClass.OTHER, "too-large", (0, len(text)),
+                             "the formula is too large to parse in the memory there is"
+                             ) from None
     depth = _depth(tree)
     if depth > MAX_DEPTH:
         # Every later stage walks the tree recursively; no sentence of these languages
@@ -138,6 +148,9 @@ def parse(
 
 MAX_DEPTH = 200
 """Deepest parse tree :func:`parse` accepts."""
+MAX_CHARS = 100_000
+"""Longest text :func:`parse` starts on: the parse-size budget of every formula, gold or
+candidate (a FOLIO premise is a few hundred characters)."""
 
 
 def _depth(tree: _Node) -> int:

@@ -23,6 +23,7 @@ from typing import cast
 
 from afcheck.errors import UsageError
 from afcheck.jsonlines import read_json_lines
+from afcheck.printable import printable
 from afcheck.types import Formalisation, FormalisationStatus, FormaliseRequest, Side
 
 _FIELDS = {"step_id", "side", "output", "statement", "perturber", "formaliser", "usage"}
@@ -42,6 +43,7 @@ def load_records(path: Path) -> tuple[dict[tuple[str, str], dict[str, str]], lis
     if not path.is_file():
         raise UsageError(f"{path}: recorded outputs not found; check --formaliser-opt path=")
     records: dict[tuple[str, str], dict[str, str]] = {}
+    where: dict[tuple[str, str], object] = {}
     problems: list[str] = []
     try:
         lines = list(read_json_lines(path))
@@ -56,6 +58,12 @@ def load_records(path: Path) -> tuple[dict[tuple[str, str], dict[str, str]], lis
         side = row["side"]
         key = side if side == "original" or not row.get("perturber") else (
             f"perturbed@{row['perturber']}")
+        if (row["step_id"], key) in where:
+            # Two answers to one request: which the run would score is a guess.
+            raise UsageError(f"{line.location}: a second record for step "
+                             f"{printable(str(row['step_id']), newlines=False)} ({key}); the "
+                             f"first is at {where[row['step_id'], key]}: keep one of them")
+        where[(row["step_id"], key)] = line.location
         records[(row["step_id"], key)] = row
     return records, problems
 

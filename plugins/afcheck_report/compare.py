@@ -28,14 +28,13 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
 from afcheck.metrics import Interval
-from afcheck.printable import printable
+from afcheck.printable import printable, printable_json
 from afcheck_report import method_compare
 from afcheck_report.method_compare import MethodComparison, StatusTest, pair_items
 from afcheck_report.runfile import DEFAULT_METHOD, Record, RunFile, RunFileError, load
@@ -467,13 +466,16 @@ def _probability(text: str) -> float:
 
 def compare_command(args: argparse.Namespace, views: Views) -> int:
     result = compare_runs(load(args.base), load(args.new), views)
+    # Case ids, outcomes and labels come from result files, which may have been edited by
+    # hand: what reaches the terminal has its escape codes shown, never acted on.
     if args.json:
-        json.dump(run_to_json(result, args.alpha), sys.stdout, indent=1, ensure_ascii=False)
-        print()
+        print(printable_json(run_to_json(result, args.alpha), indent=1))
     elif args.markdown:
         write_markdown(result, args.alpha, max(0, args.show), sys.stdout)
     else:
-        write_text(result, args.alpha, max(0, args.show), sys.stdout)
+        text = io.StringIO()
+        write_text(result, args.alpha, max(0, args.show), text)
+        sys.stdout.write(printable(text.getvalue()))
     if args.fail_on_regression and result.regressions(args.alpha):
         return 1
     return 0

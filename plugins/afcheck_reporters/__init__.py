@@ -58,14 +58,14 @@ def afcheck_addoption(group: OptionGroup) -> None:
 def afcheck_configure(run: Run) -> None:
     for name, option in _OPTIONS.items():
         destination = run.option(option)
-        if destination:
+        if destination is not None:  # an empty one is refused before any work
             options = {"annotations": "true"} if run.option("junit_annotations") else {}
             run.add_reporter(run.plugins.create(REPORTER, name, options), str(destination))
     from afcheck_reporters.markdown_report import report_url
 
     url = report_url(str(run.option("report_url") or "")) or ""
     markdown = run.option("summary_md")
-    if markdown:
+    if markdown is not None:
         run.add_reporter(run.plugins.create(REPORTER, "markdown", {"url": url}), str(markdown))
     step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if step_summary and step_summary != markdown:

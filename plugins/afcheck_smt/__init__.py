@@ -80,6 +80,7 @@ def afcheck_register_provers(register: Any) -> None:
                  "options": "timeout_ms (2000), jobs (CPUs), deadline_s (5 × timeout, ≥ 10), "
                             "isolate (false; true: every batch in the pool)"},
         budget=budget_options,
-        # A statement past deadline_s has its worker killed: transient, never cached.
-        volatile=("deadline_s",),
+        # A statement past deadline_s has its worker killed: transient, never cached; how
+        # many workers run and whether a batch runs in the pool change no verdict.
+        volatile=("deadline_s", "jobs", "isolate"),
     )
