@@ -78,11 +78,12 @@ def test_changed_hypothesis_is_noneq_in_the_premises() -> None:
     assert isinstance(d, Noneq) and d.component == "premises"
 
 
-def test_binder_type_change_is_noneq_in_the_prefix() -> None:
+def test_binder_type_change_without_a_refutation_is_inconclusive_in_the_prefix() -> None:
+    """Both statements hold: the prefixes differ, but nothing shows the meanings do."""
     d = decide("theorem a (x : ℝ) (h : x = 2) : x + 1 = 3 := by sorry",
                "theorem a (x : ℤ) (h : x = 2) : x + 1 = 3 := by sorry")
-    assert isinstance(d, Noneq) and d.component == "prefix"
-    assert "x : ℝ" in d.reason
+    assert isinstance(d, Inconclusive) and d.component == "prefix"
+    assert "x : ℝ" in d.reason and "not a proof that the meanings differ" in d.reason
 
 
 def test_quantifier_alternation_is_kept() -> None:
@@ -91,10 +92,14 @@ def test_quantifier_alternation_is_kept() -> None:
     assert isinstance(d, Noneq) and d.component == "prefix"
 
 
-def test_premise_bearing_versus_premise_free_is_noneq() -> None:
-    d = decide("theorem a (x : ℝ) (h : x = 2) : x = 2 := by sorry",
-               "theorem b (x : ℝ) : x = x := by sorry")
-    assert isinstance(d, Noneq) and d.component == "premises"
+def test_premise_bearing_versus_premise_free_is_noneq_only_when_refuted() -> None:
+    d = decide("theorem a (x : ℝ) (h : x = 2) : x ^ 2 = 4 := by sorry",
+               "theorem b (x : ℝ) : x ^ 2 = 4 := by sorry")
+    assert isinstance(d, Noneq) and d.component == "premises" and d.evidence == "refuted"
+    assert d.counterexample is not None and d.counterexample["x"] != "2"
+    both_true = decide("theorem a (x : ℝ) (h : x = 2) : x = 2 := by sorry",
+                       "theorem b (x : ℝ) : x = x := by sorry")
+    assert isinstance(both_true, Inconclusive) and both_true.component == "premises"
 
 
 def test_unrelated_true_statements_are_not_eq() -> None:
@@ -200,6 +205,8 @@ def test_two_closed_computations_with_the_same_value_are_not_eq() -> None:
     d = decide("theorem a : (54 : ℕ) % 6 = 0 := by sorry",
                "theorem b : (2000 + 2001 + 2002 + 2003 + 2004 + 2005 + 2006) % 7 = 0 := by sorry")
     assert isinstance(d, Noneq) and "different closed computations" in d.reason
+    assert d.evidence == "structural" and d.failed is None
+    assert d.to_json()["evidence"] == "structural"
     same = decide("theorem a : (54 : ℕ) % 6 = 0 := by sorry",
                   "theorem b : 0 = (54 : ℕ) % 6 := by sorry")
     assert isinstance(same, Eq)
@@ -215,13 +222,19 @@ def test_a_constant_edit_that_keeps_the_value_is_not_eq() -> None:
     "∃ m, m ≥ n ∧ ∃ p, m * p ≤ m + p",  # > → ≥
     "∃ m, m > n ∧ ∃ p, m * p ≤ m - p",  # + → -
 ])
-def test_perturbations_of_a_conclusion_that_always_holds_are_noneq(variant: str) -> None:
+def test_perturbations_of_a_conclusion_that_always_holds_are_not_eq(variant: str) -> None:
     """amc12a_2002_p6: every version of the conclusion holds for every n, so C ↔ C′ is
-    provable; the conclusions are compared leaf by leaf instead."""
+    provable; the conclusions are compared leaf by leaf instead. A refuted leaf is a Noneq;
+    a relation changed under ``∃`` (``>`` → ``≥``) is a structural difference with no
+    refutation (both versions hold), so Inconclusive."""
     reference = ("theorem a (n : ℕ) (h₀ : 0 < n) : ∃ m, m > n ∧ ∃ p, m * p ≤ m + p "
                  ":= by sorry")
     d = decide(reference, f"theorem b (n : ℕ) (h₀ : 0 < n) : {variant} := by sorry")
-    assert isinstance(d, Noneq) and "compares truth values only" in d.reason
+    assert not isinstance(d, Eq) and "compares truth values only" in d.reason
+    if isinstance(d, Noneq):
+        assert d.evidence == "refuted" and d.failed is not None and d.failed.refuted
+    else:
+        assert "not a proof that the meanings differ" in d.reason
     renamed = decide(reference, "theorem b (k : ℕ) (h : 0 < k) : ∃ m, m > k ∧ ∃ p, m * p ≤ m + p "
                      ":= by sorry")
     assert isinstance(renamed, Eq)

@@ -3,9 +3,11 @@
 Both walk :mod:`afcheck.lean.ast` trees with Lean's scoping: a binder's type sees the binders
 before it in the same group, the body sees them all; a big operator binds its index in its
 body only. A function position (``f x``) is a name like any other, so a bound ``f`` renames
-there too. :class:`~afcheck.lean.ast.Opaque` text is renamed word by word: the parser did not
-read it, so a name bound inside it cannot be told apart (callers that need certainty check
-:func:`has_opaque` first).
+there too. :class:`~afcheck.lean.ast.Opaque` text is renamed word by word, except the names its own
+binders bind (``{x | …}``, ``{x : T | …}``, ``fun x =>``, ``∀ x,`` …: :func:`opaque_bound`),
+which are neither free nor renamed, and are renamed apart when a new name would meet them;
+the parser did not read the text, so a name both bound and used freely in one text cannot be
+told apart (callers that need certainty check :func:`has_opaque` first).
 """
 
 from __future__ import annotations
@@ -16,9 +18,21 @@ from dataclasses import replace
 
 from afcheck.lean import ast as A
 
-__all__ = ["free_names", "has_opaque", "rename"]
+__all__ = ["free_names", "has_opaque", "opaque_bound", "rename"]
 
 _WORD = r"(?<![\w.'₀-₉])({})(?![\w'₀-₉])"
+_NAME = r"[^\W\d][\w'₀-₉]*"
+_BINDERS = re.compile(
+    rf"\{{\s*((?:{_NAME}\s*)+)(?::[^|{{}}]*)?\|"  # set-builder ``{x y : T | …}``
+    rf"|(?:\bfun|λ|∀|∃!?|∑|∏|⋃|⋂)\s*\(?\s*((?:{_NAME}\s*)+)")
+
+
+def opaque_bound(text: str) -> set[str]:
+    """The names that binders inside unread source text bind."""
+    out: set[str] = set()
+    for match in _BINDERS.finditer(text):
+        out.update((match.group(1) or match.group(2) or "").split())
+    return out
 
 
 def free_names(expr: A.Expr) -> set[str]:
@@ -48,7 +62,7 @@ def free_names(expr: A.Expr) -> set[str]:
                 names |= free_names(part)
         return names | (free_names(expr.body) - {expr.var})
     if isinstance(expr, A.Opaque):
-        return set(re.findall(r"[^\W\d][\w.'₀-₉]*", expr.text))
+        return set(re.findall(r"[^\W\d][\w.'₀-₉]*", expr.text)) - opaque_bound(expr.text)
     names = set()
     for child in A.children(expr):
         names |= free_names(child)
@@ -84,8 +98,19 @@ def _rename(expr: A.Expr, mapping: dict[str, str]) -> A.Expr:
     if isinstance(expr, A.Num):
         return expr
     if isinstance(expr, A.Opaque):
-        pattern = re.compile(_WORD.format("|".join(re.escape(k) for k in mapping)))
-        return A.Opaque(pattern.sub(lambda m: mapping[m.group(1)], expr.text))
+        text = expr.text
+        own = opaque_bound(text)
+        local = {k: v for k, v in mapping.items() if k not in own}
+        clash = own & set(local.values())
+        if clash:  # a new name would be captured: rename the text's own binder apart first
+            words = set(re.findall(_NAME, text)) | set(local.values())
+            apart = {name: _fresh(name, words) for name in clash}
+            text = re.sub(_WORD.format("|".join(re.escape(k) for k in apart)),
+                          lambda m: apart[m.group(1)], text)
+        if not local:
+            return A.Opaque(text)
+        pattern = re.compile(_WORD.format("|".join(re.escape(k) for k in local)))
+        return A.Opaque(pattern.sub(lambda m: local[m.group(1)], text))
     if isinstance(expr, A.App):
         return A.App(mapping.get(expr.fn, expr.fn),
                      tuple(_rename(a, mapping) for a in expr.args), expr.style)

@@ -72,7 +72,16 @@ class _Plan:
     leaves: list[_Leaf] = field(default_factory=list)
     witness: list[Obligation] = field(default_factory=list)
     mismatch: tuple[str, str] | None = None
-    """``(component, reason)`` of a structural failure: the alignment fails with no proof."""
+    """``(component, reason)`` of a structural difference. It fails the alignment only with
+    evidence: :attr:`certain` (the criterion's definition rules it out), or a refuted
+    :attr:`distinguish` obligation; otherwise the alignment stays undecided."""
+    certain: bool = False
+    """The mismatch itself shows the meanings differ (different closed computations of a
+    closed statement): a ``structural`` Noneq."""
+    distinguish: list[Obligation] = field(default_factory=list)
+    """Refutation only, beside a mismatch: ``Δ ⊢ S ↔ S′`` for the parts that differ. A
+    refutation is a point where one side holds and the other fails; a proof is never used
+    (a structural difference is not an Eq)."""
     undecided: str = ""
     """A reason the alignment cannot be decided at all."""
     trivial: list[Obligation] = field(default_factory=list)
@@ -88,7 +97,7 @@ class _Plan:
 
     def obligations(self) -> list[Obligation]:
         """The obligations the prover must still decide."""
-        out = self.premises + self.conclusion
+        out = self.premises + self.conclusion + self.distinguish
         for leaf in self.leaves:
             for orientation in leaf.orientations:
                 out.extend(orientation)
@@ -112,7 +121,7 @@ class _Case:
 
 def _every(plan: _Plan) -> Iterator[Obligation]:
     """Every obligation of ``plan``, decided or not, its structural plan's included."""
-    yield from plan.premises + plan.conclusion + plan.witness + plan.trivial
+    yield from plan.premises + plan.conclusion + plan.witness + plan.trivial + plan.distinguish
     yield from plan.trivial_premises
     for leaf in plan.leaves:
         for orientation in leaf.orientations:
@@ -128,6 +137,31 @@ def _rests_on_limit(case: _Case, verdicts: Mapping[tuple[str, str], Verdict]) ->
     asked = [*case.vacuity, *(o for plan in case.plans for o in _every(plan))]
     return any((v := verdicts.get((o.statement, case.header))) is not None and v.transient
                for o in asked)
+
+
+def _one_sided(ref: NormalForm, cand: NormalForm, alignment: tuple[tuple[str, str], ...],
+               used: set[str], reason: str) -> _Plan:
+    """One statement has premises and the other none: not SAE-equivalent by Definition 2.3,
+    but Noneq only when ``Δ ⊢ (⋀Γ → C) ↔ (⋀Γ′ → C′)`` is refuted at some point."""
+    plan = _Plan(alignment, mismatch=("premises", reason))
+    captured = sorted((used - set(cand.names)) & set(ref.names))
+    if captured:
+        plan.mismatch = None
+        plan.undecided = (f"the candidate uses '{captured[0]}' as a constant, which the "
+                          "reference binds")
+        return plan
+    mapping = dict(alignment)
+
+    def body(form: NormalForm, renamed: bool) -> A.Expr:
+        out = rename(form.conclusion, mapping) if renamed else form.conclusion
+        if form.premises:
+            premises = [rename(p, mapping) if renamed else p for p in form.premises]
+            out = A.BinOp("→", _conj(premises), out)
+        return out
+
+    plan.distinguish.append(Obligation("statements (refutation only)", _theorem(
+        "sae_statements", ref.binders(), A.BinOp("↔", body(ref, False), body(cand, True)))))
+    return plan
 
 
 def _theorem(name: str, binders: tuple[A.Binder, ...], body: A.Expr) -> str:
@@ -242,20 +276,28 @@ class Sae:
         except RecursionError:
             case.done = Inconclusive(self.name, "the statement is too deeply nested to read")
             return case
-        names = aliases(header)
+        # A local binder shadows every global of its name (Lean's scoping): under
+        # ``open Real`` a binder ``sqrt`` is not ``Real.sqrt``.
+        bound = set(ref.names) | set(cand.names)
+        names = {k: v for k, v in aliases(header).items() if k not in bound}
         found = alignments(ref, cand, self.cap, names)
         if not found.found:
-            case.done = Noneq(self.name, found.mismatch, "prefix")
-            return case
-        if bool(ref.premises) != bool(cand.premises):
-            which = "reference" if ref.premises else "candidate"
-            case.done = Noneq(
-                self.name,
-                f"only the {which} has premises ({len(ref.premises)} vs {len(cand.premises)}):"
-                " a premise-bearing and a premise-free statement are not SAE-equivalent",
-                "premises")
+            closed = _theorem("sae_statements", (), A.BinOp("↔", ref.closed(), cand.closed()))
+            case.plans = [_Plan((), mismatch=("prefix", found.mismatch), distinguish=[
+                Obligation("statements (refutation only)", closed)])]
+            case.scores = [0]
             return case
         case.capped = found.capped
+        if bool(ref.premises) != bool(cand.premises):
+            which = "reference" if ref.premises else "candidate"
+            reason = (f"only the {which} has premises ({len(ref.premises)} vs "
+                      f"{len(cand.premises)}): a premise-bearing and a premise-free statement "
+                      "are not SAE-equivalent")
+            used = set().union(*(free_names(p) for p in (*cand.premises, cand.conclusion)))
+            for alignment in found.found:
+                case.plans.append(_one_sided(ref, cand, alignment, used, reason))
+            case.scores = [0] * len(case.plans)
+            return case
         for label, form in (("reference", ref), ("candidate", cand)):
             if form.premises:
                 hyps = tuple(A.Binder(f"h{i}", p) for i, p in enumerate(form.premises))
@@ -365,8 +407,11 @@ class Sae:
         if all(o.status == "refuted" for o in outcomes) and not case.capped and not case.skipped:
             first = outcomes[0]
             more = f" (and under all {len(outcomes)} alignments)" if len(outcomes) > 1 else ""
+            evidence = ("structural" if any(o.evidence == "structural" for o in outcomes)
+                        else "refuted")
             return Noneq(self.name, first.reason + more, first.component, first.failed,
-                         first.alignment, tuple(first.obligations) + tuple(vacuity), flags)
+                         first.alignment, tuple(first.obligations) + tuple(vacuity), flags,
+                         evidence=evidence)
         open_ = [o for o in outcomes if o.status == "undecided"]
         if open_:
             first = open_[0]
@@ -406,7 +451,7 @@ class Sae:
                             best.alignment, certificate, flags)
         if judged.status == "refuted" and not case.capped and not case.skipped:
             return Noneq(self.name, f"{why}: {judged.reason}", "conclusion", judged.failed,
-                         best.alignment, certificate, flags)
+                         best.alignment, certificate, flags, evidence=judged.evidence)
         return Inconclusive(self.name, f"{why}: {judged.reason}", "conclusion", best.alignment,
                             certificate, flags)
 
@@ -420,6 +465,8 @@ class _Outcome:
     component: str = ""
     reason: str = ""
     failed: Obligation | None = None
+    evidence: str = "refuted"
+    """For a refuted outcome: ``refuted`` (an obligation) or ``structural``."""
 
 
 def _show(outcome: _Outcome) -> str:
@@ -514,7 +561,20 @@ def _judge(plan: _Plan, fill: Callable[[Obligation], Obligation]) -> _Outcome:
                                            for o in ori]
     if plan.mismatch is not None:
         component, reason = plan.mismatch
-        return _Outcome("refuted", plan.alignment, obligations, component, reason)
+        distinguish = [fill(o) for o in plan.distinguish]
+        obligations += distinguish
+        refuted = next((o for o in distinguish if o.refuted), None)
+        if refuted is not None:
+            return _Outcome("refuted", plan.alignment, obligations, component,
+                            f"{reason}; {refuted.role} refuted: {_verdict_text(refuted)}",
+                            refuted)
+        if plan.certain:
+            return _Outcome("refuted", plan.alignment, obligations, component, reason,
+                            evidence="structural")
+        why = f"a structural difference, not a proof that the meanings differ: {reason}"
+        if distinguish:
+            why += f"; {distinguish[0].role}: {_verdict_text(distinguish[0])}"
+        return _Outcome("undecided", plan.alignment, obligations, component, why)
     if plan.undecided:
         return _Outcome("undecided", plan.alignment, obligations, "conclusion", plan.undecided)
     for part, name in ((premises, "premises"), (conclusion, "conclusion")):
@@ -580,6 +640,10 @@ def _plan_premise_free(plan: _Plan, ref: NormalForm, cand_conclusion: A.Expr, he
         return
     matcher = _Matcher(plan, tuple(left.params))
     matcher.match(_norm(left.conclusion), _norm(right.conclusion), ())
+    if plan.mismatch is not None and not plan.certain:
+        plan.leaves.clear()
+        plan.distinguish.append(Obligation("conclusions (refutation only)", _theorem(
+            "sae_conclusions", binders, A.BinOp("↔", ref.conclusion, cand_conclusion))))
 
 
 def _norm(f: T.Formula) -> T.Formula:
@@ -592,6 +656,9 @@ def _norm(f: T.Formula) -> T.Formula:
         if isinstance(inner, T.Cmp) and inner.op in ("<", "≤", ">", "≥"):
             flipped = {"<": "≤", "≤": "<", ">": "≥", "≥": ">"}[inner.op]
             return T.Cmp(flipped, inner.right, inner.left)
+        if isinstance(inner, T.Quantified):  # not_exists, not_forall
+            return T.Quantified("∃" if inner.q == "∀" else "∀", inner.name, inner.ty,
+                                _norm(T.Not(inner.body)))
         return T.Not(inner)
     if isinstance(f, T.Logic):
         return T.Logic(f.op, _norm(f.left), _norm(f.right))
@@ -610,9 +677,10 @@ class _Matcher:
     params: tuple[tuple[str, str], ...]
     depth: int = 0
 
-    def mismatch(self, reason: str) -> None:
+    def mismatch(self, reason: str, certain: bool = False) -> None:
         if self.plan.mismatch is None:
             self.plan.mismatch = ("conclusion", f"conclusion trees differ: {reason}")
+            self.plan.certain = certain
 
     def match(self, f: T.Formula, g: T.Formula, bound: tuple[tuple[str, str], ...]) -> None:
         from afcheck.lean.elaborate import rename as rename_formula
@@ -672,8 +740,17 @@ class _Matcher:
                          and computation(a) != computation(b)]
             if different:
                 a, b = different[0]
-                note = (f"'{print_term(a)}' and '{print_term(b)}' are different closed "
-                        "computations (equal values would make any two true statements alike)")
+                # Name the sides compared: the reversed orientation pairs the reference's
+                # left side with the candidate's right one.
+                which = (("left sides", "right sides") if k == 0 else
+                         ("reference left and candidate right side",
+                          "reference right and candidate left side"))
+                mine = (f"'{print_term(a)}' and '{print_term(b)}' "
+                        f"({which[0] if different[0] == sides[0] else which[1]}) are different "
+                        "closed computations (equal values would make any two true statements "
+                        "alike)")
+                if k == 0 or not note:
+                    note = mine
                 if self.params:
                     # Not a refutation: under binders this orientation stays open, so the
                     # leaf cannot be refuted through the other one alone.
@@ -694,7 +771,7 @@ class _Matcher:
                 equations.append(Obligation(f"leaf {index} {kind} {side}", text, same))
             orientations.append(tuple(equations))
         if not orientations and "closed computations" in note and not self.params:
-            self.mismatch(f"{label}: {note}")
+            self.mismatch(f"{label}: {note}", certain=True)
             return
         self.plan.leaves.append(_Leaf(label, tuple(orientations), note if not orientations
                                       else ""))

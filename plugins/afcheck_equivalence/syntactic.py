@@ -6,10 +6,11 @@ hypothesis names, which a statement never uses), ASCII/Unicode and type-name spe
 (``Nat``/``ℕ``, ``>=``/``≥`` — the lexer already maps the ASCII ones), ``a ≥ b`` as ``b ≤ a``
 and ``a > b`` as ``b < a``, notation styles of the same function (``|x|``/``abs x``,
 ``√x``/``Real.sqrt x``, ``sqrt`` under ``open Real``), redundant parentheses (the tree has
-none), grouped binders ``(a b : T)`` as ``(a : T) (b : T)`` and ``∀ x y, P`` as
+none), ``¬ ∃ x, P`` as ``∀ x, ¬ P`` and ``¬ ∀ x, P`` as ``∃ x, ¬ P``, ``Type _`` as
+``Type*``, grouped binders ``(a b : T)`` as ``(a : T) (b : T)`` and ``∀ x y, P`` as
 ``∀ x, ∀ y, P``, binder predicates ``∀ x > 0, P`` as ``∀ x, x > 0 → P``, and the bracket kind of
-a non-instance binder. Different normal forms give Noneq: this criterion claims nothing
-beyond syntax.
+a non-instance binder. Different normal forms give Noneq with ``structural`` evidence: this
+criterion claims nothing beyond syntax.
 """
 
 from __future__ import annotations
@@ -69,6 +70,9 @@ def _canon(expr: A.Expr, names: dict[str, str], fresh: _Names) -> A.Expr:
     if isinstance(expr, A.Var):
         name = TYPE_SPELLINGS.get(expr.name, expr.name)
         return A.Var(names.get(name, name))
+    if isinstance(expr, A.App) and expr.fn in ("Type", "Sort") and len(expr.args) == 1 \
+            and isinstance(expr.args[0], A.Var) and expr.args[0].name == "_":
+        return A.Var(f"{expr.fn}*")  # ``Type _``: a fresh universe, as ``Type*``
     if isinstance(expr, A.Num):
         return expr
     if isinstance(expr, A.Opaque):
@@ -86,6 +90,11 @@ def _canon(expr: A.Expr, names: dict[str, str], fresh: _Names) -> A.Expr:
             return A.BinOp(_FLIP[expr.op], right, left)
         return A.BinOp(expr.op, left, right)
     if isinstance(expr, A.UnOp):
+        from afcheck_equivalence.normal import push_negation
+
+        pushed = push_negation(expr)
+        if pushed is not expr:
+            return _canon(pushed, names, fresh)
         return A.UnOp(expr.op, _canon(expr.operand, names, fresh))
     if isinstance(expr, A.Proj):
         return A.Proj(_canon(expr.expr, names, fresh), expr.field)
@@ -205,7 +214,7 @@ class Syntactic:
         if left == right:
             return Eq(self.name, "equal after normalisation: " + " ".join(left))
         return Noneq(self.name, f"differs after normalisation: {_first_difference(left, right)}",
-                     "statement")
+                     "statement", evidence="structural")
 
 
 def _first_difference(left: tuple[str, ...], right: tuple[str, ...]) -> str:
