@@ -398,9 +398,9 @@ def test_a_decision_on_a_transient_verdict_is_asked_again_and_a_decided_one_is_c
             register("stalling", lambda options: prover)
 
     pairs = [(Item("decided", "theorem a (x : ℕ) : x + 1 = 1 + x := by sorry"),
-              "theorem b (x : ℕ) : 1 + x = x + 1 := by sorry"),
+              "theorem b (x : ℕ) : x + 1 = 1 + x * 1 := by sorry"),
              (Item("stopped", "theorem c (stuck : ℕ) : stuck + 2 = 2 + stuck := by sorry"),
-              "theorem d (stuck : ℕ) : 2 + stuck = stuck + 2 := by sorry")]
+              "theorem d (stuck : ℕ) : stuck + 2 = 2 + stuck * 1 := by sorry")]
     choice = Choice.of(criterion, {"prover": "stalling"})
     cache = Cache(tmp_path / "cache.sqlite")
     asked: list[list[str]] = []

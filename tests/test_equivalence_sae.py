@@ -146,7 +146,7 @@ def test_unreadable_statement_is_inconclusive() -> None:
 def test_all_pairs_go_to_the_prover_in_two_batches() -> None:
     prover = CountingProver()
     pairs = [Pair(str(k), f"theorem a (x : ℝ) (h : x = {k}) : x + 1 = {k + 1} := by sorry",
-                  f"theorem b (y : ℝ) (h : {k} = y) : {k + 1} = y + 1 := by sorry")
+                  f"theorem b (y : ℝ) (h : y - {k} = 0) : {k + 1} = 1 + y := by sorry")
              for k in range(4)]
     decisions = Sae(prover).decide(pairs)
     assert [type(d) for d in decisions] == [Eq] * 4
@@ -273,7 +273,7 @@ def test_obligations_outside_the_smt_fragment_are_kernel_checked_through_the_rep
                       "Quot.sound]"}
     rules = [
         {"env": "none", "contains": ["import Mathlib"], "response": {"env": "$ENV"}},
-        {"contains": ["Real.cos x ^ 2 = 1 ↔ 1 = Real.cos x ^ 2", "by\n  norm_num",
+        {"contains": ["Real.cos x ^ 2 = 1 ↔ Real.cos x ^ 2 = 1 * 1", "by\n  norm_num",
                       "#print axioms"], "response": {"env": "$ENV", "messages": [axioms]}},
     ]
     transcript = tmp_path / "sae.jsonl"
@@ -284,7 +284,7 @@ def test_obligations_outside_the_smt_fragment_are_kernel_checked_through_the_rep
         try:
             d = Sae(prover).decide([Pair(
                 "p", "theorem a (x : ℝ) (h : Real.sin x = 0) : Real.cos x ^ 2 = 1 := by sorry",
-                "theorem b (y : ℝ) (h : Real.sin y = 0) : 1 = Real.cos y ^ 2 := by sorry",
+                "theorem b (y : ℝ) (h : Real.sin y = 0) : Real.cos y ^ 2 = 1 * 1 := by sorry",
                 "import Mathlib")])[0]
         finally:
             prover.close()

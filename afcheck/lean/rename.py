@@ -39,9 +39,9 @@ def free_names(expr: A.Expr) -> set[str]:
     """Names used in ``expr`` and not bound in it (function names included)."""
     names: set[str] = set()
     if isinstance(expr, A.Var):
-        return {expr.name}
+        return _with_head(expr.name)
     if isinstance(expr, A.App):
-        names = {expr.fn} if not expr.fn.startswith("(") else set()
+        names = _with_head(expr.fn) if not expr.fn.startswith("(") else set()
         for arg in expr.args:
             names |= free_names(arg)
         return names
@@ -69,6 +69,23 @@ def free_names(expr: A.Expr) -> set[str]:
     return names
 
 
+def _with_head(name: str) -> set[str]:
+    """``s.Nonempty`` uses ``s`` too: a dotted name whose head is a local is field notation on
+    it (Lean resolves the local first)."""
+    head = name.lstrip("@").split(".", 1)[0]
+    return {name, head} if "." in name and head else {name}
+
+
+def _renamed(name: str, mapping: Mapping[str, str]) -> str:
+    if name in mapping:
+        return mapping[name]
+    if "." in name and not name.startswith("@"):
+        head, rest = name.split(".", 1)
+        if head in mapping:
+            return f"{mapping[head]}.{rest}"
+    return name
+
+
 def has_opaque(expr: A.Expr) -> bool:
     """Whether any part of ``expr`` is source text the parser did not read."""
     return any(isinstance(e, A.Opaque) for e in A.subterms(expr))
@@ -94,7 +111,7 @@ def _rename(expr: A.Expr, mapping: dict[str, str]) -> A.Expr:
     if not mapping:
         return expr
     if isinstance(expr, A.Var):
-        return A.Var(mapping.get(expr.name, expr.name))
+        return A.Var(_renamed(expr.name, mapping))
     if isinstance(expr, A.Num):
         return expr
     if isinstance(expr, A.Opaque):
@@ -112,7 +129,7 @@ def _rename(expr: A.Expr, mapping: dict[str, str]) -> A.Expr:
         pattern = re.compile(_WORD.format("|".join(re.escape(k) for k in local)))
         return A.Opaque(pattern.sub(lambda m: local[m.group(1)], text))
     if isinstance(expr, A.App):
-        return A.App(mapping.get(expr.fn, expr.fn),
+        return A.App(_renamed(expr.fn, mapping),
                      tuple(_rename(a, mapping) for a in expr.args), expr.style)
     if isinstance(expr, A.Ascription):
         return A.Ascription(_rename(expr.expr, mapping), _rename(expr.type, mapping))

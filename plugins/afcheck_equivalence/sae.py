@@ -42,6 +42,7 @@ from afcheck_equivalence.criterion import discharge
 from afcheck_equivalence.normal import NormalForm, NotNormalisable, normalise
 from afcheck_equivalence.read import ReadError, read_pair, shared_header
 from afcheck_equivalence.records import Decision, Eq, Inconclusive, Noneq, Obligation, Pair
+from afcheck_equivalence.rewrites import RULES, Step, rewrite
 from afcheck_equivalence.syntactic import aliases, canonical
 
 __all__ = ["Sae"]
@@ -304,7 +305,11 @@ class Sae:
                 case.vacuity.append(Obligation(
                     f"vacuity {label}",
                     _theorem(f"sae_vacuity_{label}", form.binders() + hyps, A.Var("False"))))
-        forms = _Forms(names)
+        from afcheck.lean.names import short_names
+
+        forms = _Forms(names, {b.name: print_expr(canonical(b.type, names)) for b in ref.prefix
+                               if b.name},
+                       {k: v for k, v in short_names(header).items() if k not in bound})
         # What an alignment reads of the candidate, once per pair: its free names, and each
         # alignment's renaming of it (the plan and the likeness score read the same one).
         used = set().union(*(free_names(p) for p in (*cand.premises, cand.conclusion)))
@@ -336,9 +341,13 @@ class Sae:
         cand_premises, cand_conclusion = list(renamed.premises), renamed.conclusion
         if ref.premises:
             same = _same_premises(ref.premises, cand_premises, forms)
+            steps: tuple[Obligation, ...] = ()
+            if same is None:
+                same, steps = _rewritten_premises(ref.premises, cand_premises, forms, binders)
             plan.premises.append(Obligation("premises", _theorem(
                 "sae_premises", binders,
                 A.BinOp("↔", _conj(ref.premises), _conj(cand_premises))), same))
+            plan.premises.extend(steps)
             if same is None:
                 plan.trivial_premises = [Obligation(
                     "reference premises hold for every value of the binders",
@@ -347,8 +356,12 @@ class Sae:
                                                    _conj(ref.premises))))]
             claim = A.BinOp("↔", ref.conclusion, cand_conclusion)
             same = _same(ref.conclusion, cand_conclusion, forms, "identical conclusions")
+            steps = ()
+            if same is None:
+                same, steps = _rewritten(ref.conclusion, cand_conclusion, forms, binders)
             plan.conclusion.append(Obligation("conclusion", _theorem(
                 "sae_conclusion", binders, claim), same))
+            plan.conclusion.extend(steps)
             # Only a refutation of this one counts: a point where the premises hold and the
             # conclusions differ refutes the obligation above too, and such points are the
             # natural counterexamples (the premises often pin the values down).
@@ -491,8 +504,14 @@ class _Forms:
     about the reference alone (``Δ ⊢ C``, ``Δ ⊢ ¬C``, ``Δ ⊢ ⋀Γ``), the same under every
     alignment, by its theorem name."""
 
-    def __init__(self, names: dict[str, str]) -> None:
+    def __init__(self, names: dict[str, str], types: dict[str, str] | None = None,
+                 opened: dict[str, str] | None = None) -> None:
         self.names = names
+        self.types = types or {}
+        """The canonical type of each reference binder (what the rewrites may assume)."""
+        self.opened = opened or {}
+        """Every short name the header opens, to its full name (locals removed)."""
+        self._rewritten: dict[int, tuple[A.Expr, tuple[A.Expr, tuple[Step, ...]]]] = {}
         self._forms: dict[int, tuple[A.Expr, A.Expr]] = {}
         self._printed: dict[int, tuple[A.Expr, str]] = {}
         self._theorems: dict[str, str] = {}
@@ -508,6 +527,14 @@ class _Forms:
         if kept is None or kept[0] is not expr:
             kept = (expr, canonical(expr, self.names))
             self._forms[id(expr)] = kept
+        return kept[1]
+
+    def rewritten(self, expr: A.Expr) -> tuple[A.Expr, tuple[Step, ...]]:
+        """The normal form in the orientation of the Mathlib rewrites, and the rewrites."""
+        kept = self._rewritten.get(id(expr))
+        if kept is None or kept[0] is not expr:
+            kept = (expr, rewrite(self.form(expr), self.types, self.opened))
+            self._rewritten[id(expr)] = kept
         return kept[1]
 
     def printed(self, expr: A.Expr) -> str:
@@ -536,6 +563,68 @@ def _same_premises(left: Sequence[A.Expr], right: Sequence[A.Expr],
         return None
     return Verdict(VerdictKind.PROVED, "normalisation",
                    reason="the same premises after normalisation, up to order: ↔ holds")
+
+
+def _rewrite_lines(steps: Sequence[Step],
+                   binders: tuple[A.Binder, ...]) -> tuple[Obligation, ...]:
+    """One certificate line per rewrite, each an instance of the Mathlib lemma it names."""
+    lines: dict[str, Obligation] = {}
+    for step in steps:
+        statement = (f"theorem sae_rewrite {' '.join(_binder_text(b) for b in binders)} : "
+                     f"{step.claim} := by sorry").replace("sae_rewrite  :", "sae_rewrite :")
+        lines.setdefault(statement, Obligation(
+            f"rewrite ({step.lemma})", statement,
+            Verdict(VerdictKind.PROVED, "rewrite",
+                    reason=f"Mathlib's {step.lemma}: {RULES[step.lemma]}")))
+    return tuple(lines.values())
+
+
+def _binder_text(binder: A.Binder) -> str:
+    text = print_theorem(A.Theorem("theorem", "t", (binder,), A.Var("True")))
+    return text[len("theorem t "):text.rindex(" : True")]
+
+
+def _rewritten(left: A.Expr, right: A.Expr, forms: _Forms,
+               binders: tuple[A.Binder, ...]) -> tuple[Verdict | None, tuple[Obligation, ...]]:
+    """A proof that ``left ↔ right`` by the Mathlib rewrites of :mod:`.rewrites`, with one
+    line per rewrite; ``(None, ())`` when their rewritten forms differ."""
+    ours, our_steps = forms.rewritten(left)
+    theirs, their_steps = forms.rewritten(right)
+    if ours != theirs or not (our_steps or their_steps):
+        return None, ()
+    steps = (*our_steps, *their_steps)
+    lemmas = ", ".join(dict.fromkeys(s.lemma for s in steps))
+    return (Verdict(VerdictKind.PROVED, "normalisation",
+                    reason=f"the same after normalisation and the Mathlib rewrites {lemmas}: "
+                    "↔ holds"), _rewrite_lines(steps, binders))
+
+
+def _rewritten_premises(left: Sequence[A.Expr], right: Sequence[A.Expr], forms: _Forms,
+                        binders: tuple[A.Binder, ...]
+                        ) -> tuple[Verdict | None, tuple[Obligation, ...]]:
+    """Premise lists equal up to order and repetition once rewritten (see :func:`_rewritten`)."""
+    steps: list[Step] = []
+
+    def parts(side: Sequence[A.Expr]) -> set[str]:
+        out: set[str] = set()
+        for premise in side:
+            form, made = forms.rewritten(premise)
+            steps.extend(made)
+            out.update(print_expr(p) for p in _conjuncts(form))
+        return out
+
+    if parts(left) != parts(right) or not steps:
+        return None, ()
+    lemmas = ", ".join(dict.fromkeys(s.lemma for s in steps))
+    return (Verdict(VerdictKind.PROVED, "normalisation",
+                    reason="the same premises after normalisation and the Mathlib rewrites "
+                    f"{lemmas}, up to order: ↔ holds"), _rewrite_lines(steps, binders))
+
+
+def _conjuncts(expr: A.Expr) -> list[A.Expr]:
+    if isinstance(expr, A.BinOp) and expr.op == "∧":
+        return _conjuncts(expr.left) + _conjuncts(expr.right)
+    return [expr]
 
 
 def _filler(verdicts: dict[tuple[str, str], Verdict],
@@ -624,6 +713,13 @@ def _plan_premise_free(plan: _Plan, ref: NormalForm, cand_conclusion: A.Expr, he
     from afcheck.lean.elaborate import Unsupported, elaborate
 
     binders = ref.binders()
+    if forms.form(ref.conclusion) != forms.form(cand_conclusion):
+        same, steps = _rewritten(ref.conclusion, cand_conclusion, forms, binders)
+        if same is not None:
+            plan.conclusion.append(Obligation("conclusion", _theorem(
+                "sae_conclusion", binders, A.BinOp("↔", ref.conclusion, cand_conclusion)), same))
+            plan.conclusion.extend(steps)
+            return
     try:
         left = elaborate(A.Theorem("theorem", "r", binders, ref.conclusion), header)
         right = elaborate(A.Theorem("theorem", "c", binders, cand_conclusion), header)
