@@ -26,7 +26,8 @@ What Lean identifies is identified here too, before any structure is compared:
   ``(hG : IsSolvable G)`` is: a binder's brackets say how it is filled in, not what it claims;
 - a binder whose name nothing after it uses is the arrow it abbreviates (``(hq : QuotientMap
   p) → B`` is ``QuotientMap p → B``): unless its type is recognisably one of objects
-  (:func:`is_object_type`), it is a premise, as the anonymous arrow's antecedent is;
+  (:func:`is_object_type`), it is a premise, as the anonymous arrow's antecedent is; a named
+  arrow in the conclusion is read the same way (:func:`named_arrow`);
 - ``¬ ∃ x, P`` is ``∀ x, ¬ P`` and ``¬ ∀ x, P`` is ``∃ x, ¬ P`` (``not_exists``,
   ``not_forall``): a negated quantifier is moved out before it is peeled;
 - a universe variable that one binder type alone mentions (``{α : Type u}``) is ``Type*``
@@ -42,8 +43,8 @@ from afcheck.lean import typed as T
 from afcheck.lean.rename import free_names, rename
 from afcheck.lean.sorts import is_prop, is_type
 
-__all__ = ["Bound", "NormalForm", "NotNormalisable", "is_object_type", "is_type", "normalise",
-           "push_negation"]
+__all__ = ["Bound", "NormalForm", "NotNormalisable", "is_object_type", "is_type", "named_arrow",
+           "normalise", "push_negation"]
 
 class NotNormalisable(ValueError):
     """The statement cannot be put in normal form; ``str(error)`` says why."""
@@ -150,6 +151,18 @@ def _universes(binders: tuple[A.Binder, ...]) -> tuple[A.Binder, ...]:
     return tuple(replace(b, type=fresh(b.type)) if b.type is not None else b for b in binders)
 
 
+def named_arrow(expr: A.Expr) -> A.Expr:
+    """``(h : P) → B`` as ``P → B`` when ``B`` does not use ``h`` (the same Lean type), and as
+    ``∀ (h : P), B`` when it does; anything else unchanged."""
+    if (isinstance(expr, A.BinOp) and expr.op == "→" and isinstance(expr.left, A.Ascription)
+            and isinstance(expr.left.expr, A.Var)):
+        name, type_ = expr.left.expr.name, expr.left.type
+        if name not in free_names(expr.right):
+            return A.BinOp("→", type_, expr.right)
+        return A.Quant("∀", (A.Binder(name, type_),), expr.right)
+    return expr
+
+
 def push_negation(expr: A.Expr) -> A.Expr:
     """``¬ ∃ x, P`` as ``∀ x, ¬ P`` and ``¬ ∀ x, P`` as ``∃ x, ¬ P`` (Mathlib's ``not_exists``,
     ``not_forall``), at the root only; anything else unchanged. A binder predicate stays
@@ -206,7 +219,7 @@ def normalise(theorem: A.Theorem, header: str = "") -> NormalForm:
 _Step = tuple[str, str]
 """One step down the elaborated conclusion: ``("→", "")`` to an implication's right side,
 ``("binder", name)`` into the body of a quantifier over ``name``, ``("bound", "")`` past a
-binder predicate's guard."""
+binder predicate's guard, ``("¬", "")`` into a negation moved past its quantifier."""
 
 
 class _Typed:
@@ -253,6 +266,8 @@ class _Cursor:
         for kind, name in self.path:
             if kind == "→":
                 node = node.right if isinstance(node, T.Logic) and node.op == "→" else None
+            elif kind == "¬":
+                node = node.operand if isinstance(node, T.Not) else None
             elif kind == "binder":
                 node = node.body if isinstance(node, T.Quantified) and node.name == name \
                     else None
@@ -266,17 +281,23 @@ class _Cursor:
 def _conjuncts(expr: A.Expr) -> list[A.Expr]:
     if isinstance(expr, A.BinOp) and expr.op == "∧":
         return _conjuncts(expr.left) + _conjuncts(expr.right)
+    if isinstance(expr, A.App) and expr.fn == "Fact" and len(expr.args) == 1:
+        return _conjuncts(expr.args[0])  # ``Fact P ↔ P`` (fact_iff), as an instance or not
     return [expr]
 
 
 def _peel(expr: A.Expr, typed: _Cursor | None, prefix: list[Bound],
           premises: list[A.Expr]) -> A.Expr:
     while True:
+        arrow = named_arrow(expr)
+        if arrow is not expr:
+            expr, typed = arrow, None
+            continue
         pushed = push_negation(expr)
         if pushed is not expr and (pushed.q == "∀" or not premises):  # type: ignore[union-attr]
-            # The elaborated tree still has the ``¬`` at this place: types not written are
-            # not read past it.
-            expr, typed = pushed, None
+            # The elaborated tree still has the ``¬`` here: the binders' types are read
+            # under it (and a later ``¬`` that is not there leads nowhere).
+            expr, typed = pushed, typed.then(("¬", "")) if typed is not None else None
             continue
         if isinstance(expr, A.BinOp) and expr.op == "→":
             premises.extend(_conjuncts(expr.left))

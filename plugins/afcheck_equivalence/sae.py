@@ -590,13 +590,18 @@ def _rewritten(left: A.Expr, right: A.Expr, forms: _Forms,
     line per rewrite; ``(None, ())`` when their rewritten forms differ."""
     ours, our_steps = forms.rewritten(left)
     theirs, their_steps = forms.rewritten(right)
-    if ours != theirs or not (our_steps or their_steps):
+    if ours != theirs:
         return None, ()
     steps = (*our_steps, *their_steps)
-    lemmas = ", ".join(dict.fromkeys(s.lemma for s in steps))
     return (Verdict(VerdictKind.PROVED, "normalisation",
-                    reason=f"the same after normalisation and the Mathlib rewrites {lemmas}: "
-                    "↔ holds"), _rewrite_lines(steps, binders))
+                    reason=f"the same after normalisation{_by(steps)}: ↔ holds"),
+            _rewrite_lines(steps, binders))
+
+
+def _by(steps: Sequence[Step]) -> str:
+    if not steps:
+        return " (notation unfolded)"
+    return " and the Mathlib rewrites " + ", ".join(dict.fromkeys(s.lemma for s in steps))
 
 
 def _rewritten_premises(left: Sequence[A.Expr], right: Sequence[A.Expr], forms: _Forms,
@@ -613,12 +618,11 @@ def _rewritten_premises(left: Sequence[A.Expr], right: Sequence[A.Expr], forms: 
             out.update(print_expr(p) for p in _conjuncts(form))
         return out
 
-    if parts(left) != parts(right) or not steps:
+    if parts(left) != parts(right):
         return None, ()
-    lemmas = ", ".join(dict.fromkeys(s.lemma for s in steps))
     return (Verdict(VerdictKind.PROVED, "normalisation",
-                    reason="the same premises after normalisation and the Mathlib rewrites "
-                    f"{lemmas}, up to order: ↔ holds"), _rewrite_lines(steps, binders))
+                    reason=f"the same premises after normalisation{_by(steps)}, up to order: "
+                    "↔ holds"), _rewrite_lines(steps, binders))
 
 
 def _conjuncts(expr: A.Expr) -> list[A.Expr]:

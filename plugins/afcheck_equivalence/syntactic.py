@@ -7,10 +7,11 @@ hypothesis names, which a statement never uses), ASCII/Unicode and type-name spe
 and ``a > b`` as ``b < a``, notation styles of the same function (``|x|``/``abs x``,
 ``√x``/``Real.sqrt x``, ``sqrt`` under ``open Real``), redundant parentheses (the tree has
 none), ``¬ ∃ x, P`` as ``∀ x, ¬ P`` and ``¬ ∀ x, P`` as ``∃ x, ¬ P``, ``Type _`` as
-``Type*``, grouped binders ``(a b : T)`` as ``(a : T) (b : T)`` and ``∀ x y, P`` as
-``∀ x, ∀ y, P``, binder predicates ``∀ x > 0, P`` as ``∀ x, x > 0 → P``, and the bracket kind of
-a non-instance binder. Different normal forms give Noneq with ``structural`` evidence: this
-criterion claims nothing beyond syntax.
+``Type*``, a named arrow ``(h : P) → B`` as ``P → B`` when ``B`` does not use ``h``, grouped
+binders ``(a b : T)`` as ``(a : T) (b : T)`` and ``∀ x y, P`` as ``∀ x, ∀ y, P``, binder
+predicates ``∀ x > 0, P`` as ``∀ x, x > 0 → P``, and the bracket kind of a non-instance binder.
+Different normal forms give Noneq with ``structural`` evidence: this criterion claims nothing
+beyond syntax.
 """
 
 from __future__ import annotations
@@ -85,6 +86,11 @@ def _canon(expr: A.Expr, names: dict[str, str], fresh: _Names) -> A.Expr:
     if isinstance(expr, A.Coe):
         return A.Coe(_canon(expr.expr, names, fresh))
     if isinstance(expr, A.BinOp):
+        from afcheck_equivalence.normal import named_arrow
+
+        arrow = named_arrow(expr)
+        if arrow is not expr:
+            return _canon(arrow, names, fresh)
         left, right = _canon(expr.left, names, fresh), _canon(expr.right, names, fresh)
         if expr.op in _FLIP:
             return A.BinOp(_FLIP[expr.op], right, left)
