@@ -182,7 +182,7 @@ class Sae:
     """See the module docstring."""
 
     name = "sae"
-    version = "1"
+    version = "2"
 
     def __init__(self, prover: Prover, cap: int = 64) -> None:
         self.prover = prover

@@ -193,7 +193,7 @@ class Syntactic:
     """See the module docstring."""
 
     name = "syntactic"
-    version = "1"
+    version = "2"
     contained = True
     """No solver and no search: each statement is read once and its tree walked once, so it
     is decided in the run's process, without a pair worker."""

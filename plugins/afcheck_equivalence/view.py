@@ -111,6 +111,9 @@ class EquivalenceView(MethodView):
             "fx": {"criterion": str(step.get("criterion") or ""),
                    "gold": gold if isinstance(gold, str) else "none"},
         }
+        evidence = step.get("evidence")
+        if isinstance(evidence, str) and evidence:
+            record["ev"] = evidence  # a Noneq's: ``refuted`` or ``structural``
         for key, short in (("informal", "inf"), ("reference", "rf"), ("candidate", "cd"),
                            ("component", "cp")):
             text = step.get(key)
