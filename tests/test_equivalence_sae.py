@@ -329,3 +329,47 @@ def test_an_eq_whose_vacuity_check_a_limit_stopped_is_transient() -> None:
     assert isinstance(stopped, Eq) and stopped.transient
     (decided,) = Sae(SmtProver(timeout_ms=2000)).decide([Pair("p", reference, candidate)])
     assert isinstance(decided, Eq) and not decided.transient
+
+
+# --- the premise-free rule outside the typed fragment ----------------------------------------
+def test_function_typed_leaves_equal_after_normalisation_are_eq() -> None:
+    d = decide("theorem a (f : ℕ → ℕ) : ∀ n : ℕ, f n < f (n + 1) := by sorry",
+               "theorem b (g : ℕ → ℕ) : ∀ m : ℕ, g (m + 1) > g m := by sorry")
+    assert isinstance(d, Eq)
+
+
+def test_a_side_with_no_variable_gets_no_equation_out_of_the_typed_fragment() -> None:
+    """``7 / 2 = 3`` holds in ℕ: stated out of context the equation would prove too much."""
+    d = decide("theorem a (f : ℝ → ℝ) : ∀ x : ℝ, f x = 7 / 2 := by sorry",
+               "theorem b (f : ℝ → ℝ) : ∀ x : ℝ, f x = 3 := by sorry")
+    assert isinstance(d, Inconclusive) and "mentions no variable" in d.reason
+    assert not any(o.statement.endswith("7 / 2 = 3 := by sorry") for o in d.obligations)
+
+
+class ProvingTheseProver:
+    """Stands for a prover that reads function-typed parameters as uninterpreted functions:
+    it proves exactly the statements it was given (and says nothing of the others)."""
+
+    name = "uf"
+    version = "1"
+
+    def __init__(self, proved: set[str]) -> None:
+        self.proved = proved
+        self.asked: list[str] = []
+
+    def prove(self, tasks: Sequence[ProofTask]) -> list[Verdict]:
+        self.asked.extend(t.statement for t in tasks)
+        return [Verdict(VerdictKind.PROVED if t.statement in self.proved
+                        else VerdictKind.INCONCLUSIVE, self.name) for t in tasks]
+
+
+def test_leaf_equations_over_function_parameters_go_to_the_prover_as_lean_statements() -> None:
+    equation = "theorem sae_leaf (f : ℝ → ℝ) (x : ℝ) : f (x + 1) = f (1 + x) := by sorry"
+    prover = ProvingTheseProver({equation})
+    d = Sae(prover).decide([Pair("p", "theorem a (f : ℝ → ℝ) (x : ℝ) : f (x + 1) = 0 + f x "
+                                 ":= by sorry",
+                                 "theorem b (f : ℝ → ℝ) (x : ℝ) : f (1 + x) = 0 + f x "
+                                 ":= by sorry")])[0]
+    assert equation in prover.asked
+    assert isinstance(d, Eq)
+    assert {o.role for o in d.certificate} >= {"leaf 1 direct left", "leaf 1 direct right"}

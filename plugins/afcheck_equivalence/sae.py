@@ -735,8 +735,18 @@ def _plan_premise_free(plan: _Plan, ref: NormalForm, cand_conclusion: A.Expr, he
                         reason="identical conclusions after normalisation: ↔ holds by "
                         "reflexivity")))
             return
-        plan.undecided = ("the premise-free rule compares typed leaves, and the conclusion is "
-                          f"outside the typed fragment ({error})")
+        _Untyped(plan, binders, forms, f"outside the typed fragment ({error})").match(
+            ref.conclusion, cand_conclusion, ())
+        if plan.mismatch is not None:
+            plan.leaves.clear()
+            plan.distinguish.append(Obligation("conclusions (refutation only)", _theorem(
+                "sae_conclusions", binders, A.BinOp("↔", ref.conclusion, cand_conclusion))))
+        elif not plan.leaves and not plan.undecided:
+            plan.conclusion.append(Obligation("conclusion", _theorem(
+                "sae_conclusion", binders, A.BinOp("↔", ref.conclusion, cand_conclusion)),
+                Verdict(VerdictKind.PROVED, "normalisation",
+                        reason="the same connectives, quantifiers and atoms after "
+                        "normalisation: ↔ holds")))
         return
     matcher = _Matcher(plan, tuple(left.params))
     matcher.match(_norm(left.conclusion), _norm(right.conclusion), ())
@@ -875,6 +885,136 @@ class _Matcher:
             return
         self.plan.leaves.append(_Leaf(label, tuple(orientations), note if not orientations
                                       else ""))
+
+
+_LOGIC = frozenset({"∧", "∨", "→", "↔"})
+_RELATIONS = frozenset({"=", "<", ">", "≤", "≥", "∈", "⊆", "⊂", "∣", "≡"})
+
+
+@dataclass
+class _Untyped:
+    """The premise-free rule outside the typed fragment (function-typed parameters, a
+    ``Type*``, sets): the same connectives and quantifiers, atoms equal after normalisation,
+    and each relational leaf ``E₁ ρ E₂`` / ``E₁' ρ' E₂'`` with ``Δ ⊢ E₁ = E₁'``, ``Δ ⊢ E₂ = E₂'``
+    (or reversed, for a dual relation). Each equation goes to the prover as a Lean statement
+    over the binders, so a prover that reads such parameters (uninterpreted sorts and
+    functions) decides it; sides equal after normalisation are proved by normalisation. A
+    side pair of which one mentions no variable gets no equation: out of context its type is
+    not known (``7 / 2 = 3`` holds in ``ℕ``), and the leaf stays undecided."""
+
+    plan: _Plan
+    params: tuple[A.Binder, ...]
+    forms: _Forms
+    why: str
+    depth: int = 0
+
+    def mismatch(self, reason: str) -> None:
+        if self.plan.mismatch is None:
+            self.plan.mismatch = ("conclusion", f"conclusion trees differ: {reason}")
+
+    def match(self, f: A.Expr, g: A.Expr, bound: tuple[A.Binder, ...]) -> None:
+        if self.plan.mismatch is not None or self.plan.undecided:
+            return
+        f, g = _shape(f), _shape(g)
+        if isinstance(f, A.BinOp) and isinstance(g, A.BinOp) and f.op in _LOGIC \
+                and g.op in _LOGIC:
+            if f.op != g.op:
+                self.mismatch(f"'{f.op}' vs '{g.op}'")
+                return
+            self.match(f.left, g.left, bound)
+            self.match(f.right, g.right, bound)
+        elif isinstance(f, A.UnOp) and isinstance(g, A.UnOp) and f.op == g.op == "¬":
+            self.match(f.operand, g.operand, bound)
+        elif isinstance(f, A.Quant) and isinstance(g, A.Quant):
+            self.quantifier(f, g, bound)
+        elif isinstance(f, A.BinOp) and isinstance(g, A.BinOp) and f.op in _RELATIONS \
+                and g.op in _RELATIONS:
+            self.leaf(f, g, bound)
+        elif self.forms.form(f) != self.forms.form(g):
+            self.mismatch(f"'{print_expr(f)}' vs '{print_expr(g)}'")
+
+    def quantifier(self, f: A.Quant, g: A.Quant, bound: tuple[A.Binder, ...]) -> None:
+        f, g = _single(f), _single(g)
+        if f.q != g.q or f.q == "∃!" or f.bound is not None or g.bound is not None:
+            self.mismatch(f"'{f.q}' vs '{g.q}'")
+            return
+        ours, theirs = f.binders[0], g.binders[0]
+        if ours.type is None or theirs.type is None:
+            self.plan.undecided = (f"a bound variable has no written type, so its leaves "
+                                   f"cannot be stated out of context ({self.why})")
+            return
+        if ours.kind == "instance" or theirs.kind == "instance":
+            self.mismatch("an instance binder inside the conclusion")
+            return
+        if self.forms.form(ours.type) != self.forms.form(theirs.type):
+            self.mismatch(f"'{f.q} {ours.name} : {print_expr(ours.type)}' vs "
+                          f"'{g.q} {theirs.name} : {print_expr(theirs.type)}'")
+            return
+        self.depth += 1
+        name = f"ξ{self.depth}"
+        self.match(rename(f.body, {ours.name: name}), rename(g.body, {theirs.name: name}),
+                   bound + (A.Binder(name, ours.type),))
+
+    def leaf(self, f: A.BinOp, g: A.BinOp, bound: tuple[A.Binder, ...]) -> None:
+        index = len(self.plan.leaves) + 1
+        label = f"leaf {index} ('{print_expr(f)}' vs '{print_expr(g)}')"
+        options: list[tuple[str, tuple[tuple[A.Expr, A.Expr], ...]]] = []
+        if g.op == f.op:
+            options.append(("direct", ((f.left, g.left), (f.right, g.right))))
+        if _DUAL.get(f.op) == g.op:
+            options.append(("reversed", ((f.left, g.right), (f.right, g.left))))
+        if not options:
+            self.mismatch(f"relation '{f.op}' vs '{g.op}' in {label}")
+            return
+        context = self.params + bound
+        variables = {b.name for b in context if b.name}
+        orientations: list[tuple[Obligation, ...]] = []
+        note = ""
+        for kind, sides in options:
+            equations = []
+            for side, (a, b) in zip(("left", "right"), sides, strict=True):
+                statement = _theorem("sae_leaf", context, A.BinOp("=", a, b))
+                role = f"leaf {index} {kind} {side}"
+                if self.forms.form(a) == self.forms.form(b):
+                    equations.append(Obligation(role, statement, Verdict(
+                        VerdictKind.PROVED, "normalisation",
+                        reason="the same term after normalisation")))
+                elif free_names(a) & variables and free_names(b) & variables:
+                    equations.append(Obligation(role, statement))
+                else:
+                    note = note or (f"'{print_expr(a)}' and '{print_expr(b)}' differ and one "
+                                    "mentions no variable: out of the typed fragment its type "
+                                    "is not known, so no equation compares them")
+                    break
+            else:
+                orientations.append(tuple(equations))
+        self.plan.leaves.append(_Leaf(label, tuple(orientations),
+                                      "" if orientations else note))
+
+
+def _shape(expr: A.Expr) -> A.Expr:
+    """The forms Lean identifies, at the root: ``(h : P) → B``, ``¬ ∃``/``¬ ∀``, ``a ≠ b`` as
+    ``¬ a = b``, ``a ∉ s`` as ``¬ a ∈ s``, a binder predicate expanded."""
+    from afcheck_equivalence.normal import named_arrow, push_negation
+
+    expr = push_negation(named_arrow(expr))
+    if isinstance(expr, A.BinOp) and expr.op in ("≠", "∉"):
+        return A.UnOp("¬", A.BinOp("=" if expr.op == "≠" else "∈", expr.left, expr.right))
+    if isinstance(expr, A.Quant) and expr.bound is not None and len(expr.binders) == 1 \
+            and expr.q in ("∀", "∃"):
+        op, limit = expr.bound
+        guard = A.BinOp(op, A.Var(expr.binders[0].name), limit)
+        body = A.BinOp("→" if expr.q == "∀" else "∧", guard, expr.body)
+        return A.Quant(expr.q, expr.binders, body)
+    return expr
+
+
+def _single(expr: A.Quant) -> A.Quant:
+    """``∀ x y, P`` as ``∀ x, ∀ y, P`` (a binder predicate stays on each binder)."""
+    if len(expr.binders) == 1 or expr.q == "∃!":
+        return expr
+    inner = A.Quant(expr.q, expr.binders[1:], expr.body, expr.bound)
+    return A.Quant(expr.q, expr.binders[:1], inner, expr.bound)
 
 
 def _ground(term: T.Term) -> bool:
