@@ -121,8 +121,9 @@ def test_a_named_hypothesis_nothing_uses_is_the_anonymous_arrow() -> None:
 
 
 def test_a_binder_of_an_object_type_stays_in_the_prefix_even_unused() -> None:
-    prefix, premises, _ = shape("theorem t (x : ℝ) (s : Set ℝ) (H : Subgroup G) : True")
-    assert [p[1] for p in prefix] == ["x", "s", "H"] and premises == []
+    prefix, premises, _ = shape("theorem t {G : Type*} [Group G] (x : ℝ) (s : Set ℝ) "
+                                "(H : Subgroup G) : True")
+    assert [p[1] for p in prefix if p[0] == "∀"] == ["G", "x", "s", "H"] and premises == []
 
 
 def test_a_used_named_arrow_is_a_binder() -> None:

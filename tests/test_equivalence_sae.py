@@ -241,9 +241,22 @@ def test_perturbations_of_a_conclusion_that_always_holds_are_not_eq(variant: str
 
 
 def test_binders_of_unknown_types_keep_their_names_and_types() -> None:
+    d = decide("theorem a (x : setS) (y : setT) : P x y := by sorry",
+               "theorem b (x : setT) (y : setS) : P x y := by sorry")
+    assert not isinstance(d, Eq)
+
+
+def test_auto_bound_implicits_are_the_binders_lean_adds() -> None:
+    """Lean binds an undeclared single letter met in a binder's type: ``(x : s) (y : t)`` and
+    ``(x : t) (y : s)`` are then the same statement, and ``(f : α → β)`` is
+    ``{α β : Type*} (f : α → β)``."""
     d = decide("theorem a (x : s) (y : t) : P x y := by sorry",
                "theorem b (x : t) (y : s) : P x y := by sorry")
-    assert not isinstance(d, Eq)
+    assert not isinstance(d, Noneq)
+    declared = decide("theorem a {α β : Type*} (f : α → β) (s : Set α) : f '' s ⊆ f '' s "
+                      ":= by sorry",
+                      "theorem b (f : α → β) (s : Set α) : f '' s ⊆ f '' s := by sorry")
+    assert isinstance(declared, Eq)
 
 
 def test_every_eq_has_a_proved_obligation_in_its_certificate() -> None:

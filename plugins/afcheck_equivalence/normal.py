@@ -31,11 +31,15 @@ What Lean identifies is identified here too, before any structure is compared:
 - ``¬ ∃ x, P`` is ``∀ x, ¬ P`` and ``¬ ∀ x, P`` is ``∃ x, ¬ P`` (``not_exists``,
   ``not_forall``): a negated quantifier is moved out before it is peeled;
 - a universe variable that one binder type alone mentions (``{α : Type u}``) is ``Type*``
-  (a fresh universe), as ``Type*`` is.
+  (a fresh universe), as ``Type*`` is;
+- an auto-bound implicit (``(f : α → β)`` with ``α`` declared nowhere: Lean binds a
+  single-letter name it meets in a binder's type) is the binder ``{α : Type*}`` written
+  before its first use.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from afcheck.lean import ast as A
@@ -163,6 +167,42 @@ def named_arrow(expr: A.Expr) -> A.Expr:
     return expr
 
 
+_AUTO_BOUND = re.compile(r"^[α-ωA-Za-z][₀-₉0-9']*$")
+
+
+def _type_positions(expr: A.Expr) -> list[str]:
+    """Names that ``expr``, a binder's type, uses as types: the type itself, an operand of
+    ``→``/``×``, an argument of a type constructor (``Set α``)."""
+    if isinstance(expr, A.Var):
+        return [expr.name]
+    if isinstance(expr, A.BinOp) and expr.op in ("→", "×"):
+        return _type_positions(expr.left) + _type_positions(expr.right)
+    if isinstance(expr, A.App) and expr.fn in _CONSTRUCTORS and expr.fn not in ("Type", "Sort"):
+        return [n for a in expr.args for n in _type_positions(a)]
+    return []
+
+
+def _auto_bound(binders: tuple[A.Binder, ...], header: str) -> tuple[A.Binder, ...]:
+    """``binders`` with an implicit ``{α : Type*}`` before the first binder whose type uses
+    an undeclared single-letter ``α`` as a type (Lean's auto-bound implicit); a name the
+    header defines is declared."""
+    declared = set(re.findall(r"\b(?:def|abbrev|structure|inductive|class)\s+([^\s(\[{:]+)",
+                              header))
+    out: list[A.Binder] = []
+    for binder in binders:
+        if binder.type is not None:
+            used = _type_positions(binder.type)
+            if binder.kind == "instance" and isinstance(binder.type, A.App):
+                used = [n for a in binder.type.args for n in _type_positions(a)]  # [Group G]
+            for name in dict.fromkeys(used):
+                if name not in declared and _AUTO_BOUND.match(name) and name not in _NUMBERS:
+                    out.append(A.Binder(name, A.Var("Type*"), "implicit"))
+                    declared.add(name)
+        out.append(binder)
+        declared.add(binder.name)
+    return tuple(out) if len(out) != len(binders) else binders
+
+
 def push_negation(expr: A.Expr) -> A.Expr:
     """``¬ ∃ x, P`` as ``∀ x, ¬ P`` and ``¬ ∀ x, P`` as ``∃ x, ¬ P`` (Mathlib's ``not_exists``,
     ``not_forall``), at the root only; anything else unchanged. A binder predicate stays
@@ -182,7 +222,7 @@ def normalise(theorem: A.Theorem, header: str = "") -> NormalForm:
     premises: list[A.Expr] = []
     props: set[str] = set()
     types: set[str] = set()
-    binders = _universes(theorem.binders)
+    binders = _universes(_auto_bound(theorem.binders, header))
     later: list[set[str]] = []  # the names used after each binder
     seen = free_names(theorem.conclusion)
     for binder in reversed(binders):
