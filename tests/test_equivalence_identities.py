@@ -3,7 +3,7 @@
 - Property: a statement and a rewrite of it that Lean reads as the same statement (binder
   brackets, instance binders of propositions, named and anonymous arrows, ``¬∃``/``∀¬``,
   universe parameters, an ``abbrev`` unfolded, symmetric relations and commutative
-  connectives swapped, binders renamed), generated, are never Noneq.
+  connectives swapped, binders renamed, an auto-bound implicit), generated, are never Noneq.
 - The shipped suite ``equivalence-lean-identities``: pairs in the style of a formaliser's
   predictions, labelled; no Eq on an inequivalent pair, no Noneq on an equivalent one, and
   every equivalent pair Eq.
@@ -102,6 +102,8 @@ def identical(draw: st.DrawFn) -> tuple[str, str, str]:
         cand_objects = draw(st.sampled_from(["{x y : ℝ}", "⦃x y : ℝ⦄", "(x : ℝ) (y : ℝ)"]))
     if kind == "group" and maybe("universe"):
         cand_objects = "{G : Type u} [Group G]"
+    elif kind == "group" and maybe("auto-bound"):
+        cand_objects = "[Group G]"
     binders: list[str] = []
     arrows: list[str] = []
     for i, h in enumerate(hyps):
