@@ -85,7 +85,7 @@ def test_a_thousand_binders_are_aligned_without_recursion(tmp_path: Path) -> Non
 
 def test_statement_strings_are_read_as_afcheck_prove_reads_them() -> None:
     done = afcheck("theorem a (x y : ℝ) (h : x = 2) : x + y = 2 + y",
-                   "theorem b (u v : ℝ) (h : 2 * u = 4) : v + u = v + 2")
+                   "theorem b (u v : ℝ) (h : 2 * u = 4) : v + u = v + 4 - 2")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].startswith("Eq  (sae)")

@@ -9,7 +9,7 @@ from afcheck.lean.parser import parse_expr
 from afcheck.lean.printer import print_expr
 
 TYPES = {"x": "ℝ", "y": "ℝ", "n": "ℕ", "a": "ℕ", "k": "ℤ", "s": "Set ℝ", "t": "Finset ℕ",
-         "z": "ℂ"}
+         "z": "ℂ", "w": "ℂ", "M": "Matrix (Fin 2) (Fin 2) ℝ", "N": "Matrix (Fin 2) (Fin 2) ℝ"}
 
 
 def same(left: str, right: str, types: dict[str, str] = TYPES,
@@ -48,6 +48,9 @@ def test_symmetric_relations_and_commutative_connectives(left: str, right: str,
     ("Even n", "n % 2 = 0", "Nat.even_iff"),
     ("Odd k", "k % 2 = 1", "Int.odd_iff"),
     ("a ∣ n", "n % a = 0", "Nat.dvd_iff_mod_eq_zero"),
+    ("f (x + 1) = y", "f (1 + x) = y", "add_comm"),
+    ("x * y * 2 = 0", "2 * (y * x) = 0", "mul_comm"),
+    ("z * w + 1 = 0", "1 + w * z = 0", "mul_comm"),
 ])
 def test_standard_mathlib_equivalences(left: str, right: str, lemma: str | None) -> None:
     equal, lemmas = same(left, right)
@@ -68,6 +71,9 @@ def test_standard_mathlib_equivalences(left: str, right: str, lemma: str | None)
     ("x ∈ Set.Icc 0 1", "0 < x ∧ x ≤ 1", "Icc is closed"),
     ("a ∣ n", "a % n = 0", "divisibility is not symmetric"),
     ("f x = g y", "g x = f y", "only the sides are swapped, never their arguments"),
+    ("M * N = 0", "N * M = 0", "matrices do not commute"),
+    ("n + x = 0", "x + n = 0", "a sum of two types is a cast Lean places, not reordered"),
+    ("x - y = 0", "y - x = 0", "subtraction does not commute"),
 ])
 def test_the_rewrites_do_not_apply_where_the_lemma_does_not_hold(left: str, right: str,
                                                                  why: str) -> None:

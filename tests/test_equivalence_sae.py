@@ -146,7 +146,7 @@ def test_unreadable_statement_is_inconclusive() -> None:
 def test_all_pairs_go_to_the_prover_in_two_batches() -> None:
     prover = CountingProver()
     pairs = [Pair(str(k), f"theorem a (x : ℝ) (h : x = {k}) : x + 1 = {k + 1} := by sorry",
-                  f"theorem b (y : ℝ) (h : y - {k} = 0) : {k + 1} = 1 + y := by sorry")
+                  f"theorem b (y : ℝ) (h : y - {k} = 0) : y = {k} := by sorry")
              for k in range(4)]
     decisions = Sae(prover).decide(pairs)
     assert [type(d) for d in decisions] == [Eq] * 4
@@ -377,11 +377,11 @@ class ProvingTheseProver:
 
 
 def test_leaf_equations_over_function_parameters_go_to_the_prover_as_lean_statements() -> None:
-    equation = "theorem sae_leaf (f : ℝ → ℝ) (x : ℝ) : f (x + 1) = f (1 + x) := by sorry"
+    equation = "theorem sae_leaf (f : ℝ → ℝ) (x : ℝ) : f (x + 1) = f (x + 2 - 1) := by sorry"
     prover = ProvingTheseProver({equation})
     d = Sae(prover).decide([Pair("p", "theorem a (f : ℝ → ℝ) (x : ℝ) : f (x + 1) = 0 + f x "
                                  ":= by sorry",
-                                 "theorem b (f : ℝ → ℝ) (x : ℝ) : f (1 + x) = 0 + f x "
+                                 "theorem b (f : ℝ → ℝ) (x : ℝ) : f (x + 2 - 1) = 0 + f x "
                                  ":= by sorry")])[0]
     assert equation in prover.asked
     assert isinstance(d, Eq)

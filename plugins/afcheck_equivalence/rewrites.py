@@ -53,10 +53,15 @@ RULES: dict[str, str] = {
     "Int.even_iff": "Even n ↔ n % 2 = 0 (ℤ)",
     "Int.odd_iff": "Odd n ↔ n % 2 = 1 (ℤ)",
     "Nat.dvd_iff_mod_eq_zero": "a ∣ b ↔ b % a = 0 (ℕ)",
+    "add_comm": "a + b = b + a (with add_assoc; numbers of one type)",
+    "mul_comm": "a * b = b * a (with mul_assoc; numbers of one type)",
 }
 """Each rule by the Mathlib lemma that proves it, with what it says."""
 
+_TERMS = frozenset({"add_comm", "mul_comm"})
+"""Rules between terms (an equation), not propositions (an ``↔``)."""
 _LINEAR = frozenset({"ℕ", "ℤ", "ℚ", "ℝ"})
+_COMMUTATIVE = _LINEAR | {"ℂ"}
 _INTERVALS = {"Icc": ("≤", "≤"), "Ico": ("≤", "<"), "Ioc": ("<", "≤"), "Ioo": ("<", "<"),
               "Ici": ("≤", None), "Ioi": ("<", None), "Iic": (None, "≤"), "Iio": (None, "<")}
 _NUMERIC = frozenset({"abs", "Real.sqrt", "Real.exp", "Real.log", "Real.cos", "Real.sin",
@@ -75,7 +80,7 @@ class Step:
     @property
     def claim(self) -> str:
         """The instance of the lemma, as a Lean proposition."""
-        op = "=" if self.lemma.startswith("map_") else "↔"
+        op = "=" if self.lemma.startswith("map_") or self.lemma in _TERMS else "↔"
         return f"{print_expr(self.before)} {op} {print_expr(self.after)}"
 
 
@@ -191,6 +196,14 @@ class _Rewriter:
                 after = A.BinOp(op, right, left)
                 return self.step("eq_comm" if op == "=" else "iff_comm", expr, after)
             return expr
+        if op in ("+", "*") and self.linear(expr, _COMMUTATIVE):
+            ordered = sorted(_flatten(expr, op), key=_key)
+            after = ordered[0]
+            for part in ordered[1:]:
+                after = A.BinOp(op, after, part)  # left-nested, as Lean reads a + b + c
+            if after == expr:
+                return expr
+            return self.step("add_comm" if op == "+" else "mul_comm", expr, after)
         if op in ("∧", "∨"):
             parts = _flatten(expr, op)
             ordered = sorted(parts, key=_key)
@@ -219,9 +232,10 @@ class _Rewriter:
         after = parts[0] if len(parts) == 1 else A.BinOp("∧", parts[0], parts[1])
         return f"Set.mem_{kind}", after
 
-    def linear(self, expr: A.BinOp) -> bool:
-        """Both sides are numbers of one linearly ordered type: every name in them is a
-        variable of a type in ``ℕ ℤ ℚ ℝ`` (or a numeric function), all of one type."""
+    def linear(self, expr: A.BinOp, allowed: frozenset[str] = _LINEAR) -> bool:
+        """Both sides are numbers of one type among ``allowed`` (linearly ordered by
+        default): every name in them is a variable of such a type (or a numeric function),
+        all of one type."""
         if has_opaque(expr):
             return False
         seen: set[str] = set()
@@ -229,12 +243,12 @@ class _Rewriter:
             if isinstance(part, (A.Notation, A.Proj, A.Quant, A.Lambda, A.BigOp)):
                 return False
             if isinstance(part, A.Ascription):
-                if not (isinstance(part.type, A.Var) and part.type.name in _LINEAR):
+                if not (isinstance(part.type, A.Var) and part.type.name in allowed):
                     return False
                 seen.add(part.type.name)
         for name in free_names(expr):
             if name in self.types:
-                if self.types[name] not in _LINEAR:
+                if self.types[name] not in allowed:
                     return False
                 seen.add(self.types[name])
             elif self.full(name) not in _NUMERIC:
