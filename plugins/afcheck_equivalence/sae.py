@@ -12,16 +12,22 @@ all obligations of all pairs go to the prover in one batch.
   ``b ≤ a``), and each relational leaf ``E₁ ρ E₂`` / ``E₁' ρ' E₂'`` either has ``ρ' = ρ`` and
   ``Δ ⊢ E₁ = E₁'``, ``Δ ⊢ E₂ = E₂'``, or ``ρ' = dual ρ`` and ``Δ ⊢ E₁ = E₂'``, ``Δ ⊢ E₂ = E₁'``.
   Leaves are compared on the elaborated statement and printed with their types ascribed, so an
-  equation means what it meant in place; outside the typed fragment only identical
-  (normalised) conclusions pass.
+  equation means what it meant in place; outside the typed fragment the trees are matched on
+  the syntax (:class:`_Untyped`) and each side equation is a Lean statement over the binders.
 - One premise-bearing and one premise-free statement are not SAE-equivalent (Definition 2.3).
+- Parts that differ after normalisation but agree in the orientation of the Mathlib rewrites
+  (:mod:`afcheck_equivalence.rewrites`) are proved, one certificate line per rewrite.
 
 Decision: Eq when some alignment has every obligation proved — unless a statement's premises
 are provably inconsistent (``Δ, Γ ⊢ False``, checked in the same batch), which is flagged and
-Inconclusive, since a vacuous statement is equivalent to every other vacuous one. Noneq when
-there is no admissible alignment (component ``prefix``) or every alignment has an obligation
-refuted or a structural mismatch (and the enumeration was not capped). Inconclusive
-otherwise, with the reason. Obligations are pointwise in every binder, ``∃`` ones included:
+Inconclusive, since a vacuous statement is equivalent to every other vacuous one. Noneq only
+with evidence that the meanings differ, when every alignment has it (and the enumeration was
+not capped): a refuted obligation (``refuted``: a counter-model), or a difference the
+definition itself rules out (``structural``: different closed computations of a closed
+statement). A difference of structure that nothing refutes — no admissible alignment, one side
+with premises, conclusion trees of different shapes — carries a refutation-only obligation
+(the closed ``T ↔ T'``, or ``Δ ⊢ S ↔ S'`` for the parts that differ); unrefuted, the pair is
+Inconclusive with the reason. Obligations are pointwise in every binder, ``∃`` ones included:
 pointwise equivalence under the same prefix gives equivalence of the whole statements, so an
 Eq is also a logical equivalence.
 """
