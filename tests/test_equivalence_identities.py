@@ -3,7 +3,8 @@
 - Property: a statement and a rewrite of it that Lean reads as the same statement (binder
   brackets, instance binders of propositions, named and anonymous arrows, ``¬∃``/``∀¬``,
   universe parameters, an ``abbrev`` unfolded, symmetric relations and commutative
-  connectives swapped, binders renamed, an auto-bound implicit), generated, are never Noneq.
+  connectives swapped, binders renamed, an auto-bound implicit, an ``abbrev`` of the preamble),
+  generated, are never Noneq.
 - The shipped suite ``equivalence-lean-identities``: pairs in the style of a formaliser's
   predictions, labelled; no Eq on an inequivalent pair, no Noneq on an equivalent one, and
   every equivalent pair Eq.
@@ -123,6 +124,9 @@ def identical(draw: st.DrawFn) -> tuple[str, str, str]:
     candidate = f"theorem {name} {cand_objects} {' '.join(binders)} : {''.join(arrows)}{body}"
     if kind == "real" and maybe("renamed"):
         candidate = candidate.replace("x", "p").replace("y", "q").replace("hyp", "hh")
+    if "Set.Icc (0 : ℝ) 1" in candidate and maybe("abbrev"):
+        candidate = "abbrev I := Set.Icc (0 : ℝ) 1\n" + candidate.replace("Set.Icc (0 : ℝ) 1",
+                                                                          "I")
     candidate += " := by sorry"
     return reference, candidate, ", ".join(applied) or "none"
 
