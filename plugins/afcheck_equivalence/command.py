@@ -178,8 +178,11 @@ class _PairTimeout(Exception):
 @contextmanager
 def _alarm(seconds: float | None) -> Iterator[None]:
     """Raise :class:`_PairTimeout` in this (main) thread after ``seconds``."""
-    if not seconds or not hasattr(signal, "setitimer"):
-        yield
+    import threading
+
+    if not seconds or not hasattr(signal, "setitimer") or \
+            threading.current_thread() is not threading.main_thread():
+        yield  # an alarm can only be set from the main thread
         return
 
     def ring(signum: int, frame: object) -> None:
