@@ -66,6 +66,10 @@ def test_outcome_follows_the_gold_label() -> None:
     assert failed.status is Status.FAILED and "gold inequivalent, got Eq" in failed.message
     assert REF in failed.details
     assert outcome(_result(None, noneq)).status is Status.FAILED
+    structural = outcome(_result("equivalent", Noneq("sae", "different computations",
+                                                     "conclusion", evidence="structural")))
+    assert "got Noneq [structural] (sae)" in structural.message
+    assert '"evidence": "structural"' in structural.details
     skipped = outcome(_result("equivalent", Inconclusive("sae", "z3 unknown")))
     assert skipped.status is Status.SKIPPED and "z3 unknown" in skipped.message
 
