@@ -87,7 +87,7 @@ def test_a_thousand_binders_are_aligned_without_recursion(tmp_path: Path) -> Non
 
 def test_statement_strings_are_read_as_afcheck_prove_reads_them() -> None:
     done = afcheck("theorem a (x y : ℝ) (h : x = 2) : x + y = 2 + y",
-                   "theorem b (u v : ℝ) (h : 2 = u) : v + u = v + 2")
+                   "theorem b (u v : ℝ) (h : 2 * u = 4) : v + u = v + 4 - 2")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].startswith("Eq  (sae)")
@@ -142,3 +142,46 @@ def test_a_pair_budget_given_to_a_contained_criterion_is_held_in_a_worker() -> N
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     assert json.loads(done.stdout)["decision"] == "Eq"
+
+
+def test_one_pair_is_decided_in_process_and_stopped_by_its_alarm() -> None:
+    """No worker for one pair (its start cost more than the pair); the pair limit's seconds
+    still hold, through an alarm in the command's process."""
+    import time
+
+    from afcheck_equivalence.command import _in_process
+    from afcheck_equivalence.records import Pair
+
+    def hangs(pairs: object) -> list[object]:
+        while True:  # as a solver ignoring its own timeout would
+            time.sleep(0.01)
+
+    pair = [Pair("p", "theorem a : 1 = 1 := by sorry", "theorem b : 1 = 1 := by sorry")]
+    start = time.monotonic()
+    decision = _in_process(hangs, pair, "sae", 0.3)  # type: ignore[arg-type]
+    assert time.monotonic() - start < 5
+    assert decision.kind.value == "Inconclusive" and decision.transient
+    assert decision.reason.startswith("time limit: no decision within 0.3 s")
+
+
+def test_the_terminal_names_the_evidence_caps_reasons_and_labels_side_checks() -> None:
+    noneq = afcheck("theorem a (x : ℝ) (h : x = 2) : x ^ 2 = 4 := by sorry",
+                    "theorem b (x : ℝ) : x ^ 2 = 4 := by sorry")
+    assert noneq.stdout.startswith("Noneq [refuted]  (sae)"), noneq.stdout
+    structural = afcheck("theorem a : (54 : ℕ) % 6 = 0 := by sorry",
+                         "theorem b : (2000 + 2001 + 2002 + 2003 + 2004 + 2005 + 2006) % 7 = 0 "
+                         ":= by sorry")
+    first = structural.stdout.splitlines()[0]
+    assert first.startswith("Noneq [structural]") and "--json shows all" in first
+    assert len(first) < 520
+    whole = json.loads(afcheck("theorem a : (54 : ℕ) % 6 = 0 := by sorry",
+                               "theorem b : (2000 + 2001 + 2002 + 2003 + 2004 + 2005 + 2006) % "
+                               "7 = 0 := by sorry", "--json").stdout)
+    assert whole["evidence"] == "structural" and len(whole["reason"]) > 400
+    eq = afcheck("theorem a (x y : ℝ) (h : x = 2) : x + y > y := by sorry",
+                 "theorem b (u v : ℝ) (h : 2 * u = 4) : v < u + v := by sorry")
+    lines = eq.stdout.splitlines()
+    assert lines[0].startswith("Eq  (sae)")
+    vacuity = [line for line in lines if "vacuity" in line]
+    assert vacuity and all("[check: premises satisfiable]" in line for line in vacuity)
+    assert not any(line.startswith("  [refuted]") for line in lines)

@@ -66,6 +66,10 @@ def test_outcome_follows_the_gold_label() -> None:
     assert failed.status is Status.FAILED and "gold inequivalent, got Eq" in failed.message
     assert REF in failed.details
     assert outcome(_result(None, noneq)).status is Status.FAILED
+    structural = outcome(_result("equivalent", Noneq("sae", "different computations",
+                                                     "conclusion", evidence="structural")))
+    assert "got Noneq [structural] (sae)" in structural.message
+    assert '"evidence": "structural"' in structural.details
     skipped = outcome(_result("equivalent", Inconclusive("sae", "z3 unknown")))
     assert skipped.status is Status.SKIPPED and "z3 unknown" in skipped.message
 
@@ -403,9 +407,9 @@ def test_a_decision_on_a_transient_verdict_is_asked_again_and_a_decided_one_is_c
             register("stalling", lambda options: prover)
 
     pairs = [(Item("decided", "theorem a (x : ℕ) : x + 1 = 1 + x := by sorry"),
-              "theorem b (x : ℕ) : 1 + x = x + 1 := by sorry"),
+              "theorem b (x : ℕ) : x + 1 = 1 + x * 1 := by sorry"),
              (Item("stopped", "theorem c (stuck : ℕ) : stuck + 2 = 2 + stuck := by sorry"),
-              "theorem d (stuck : ℕ) : 2 + stuck = stuck + 2 := by sorry")]
+              "theorem d (stuck : ℕ) : stuck + 2 = 2 + stuck * 1 := by sorry")]
     choice = Choice.of(criterion, {"prover": "stalling"})
     cache = Cache(tmp_path / "cache.sqlite")
     asked: list[list[str]] = []

@@ -99,3 +99,77 @@ def test_a_statement_whose_types_are_all_written_is_not_elaborated(monkeypatch) 
     assert prefix == [("∀", "x", "ℝ"), ("∀", "y", "ℝ")]
     assert premises == ["x > 0", "y > x"]
     assert conclusion.startswith("∏ k in Finset.Icc")
+
+
+# --- what Lean identifies ---------------------------------------------------------------------
+def test_an_instance_binder_of_a_proposition_is_the_premise_a_named_one_is() -> None:
+    inst = shape("theorem t {G : Type*} [Group G] [IsSolvable G] [Fact (1 < Nat.card G)] : True")
+    named = shape("theorem t {G : Type*} [Group G] (hG : IsSolvable G) "
+                  "(h : Fact (1 < Nat.card G)) : True")
+    assert inst == named
+    assert inst[1] == ["IsSolvable G", "1 < Nat.card G"]
+    assert ("inst", "", "Group G") in inst[0]  # a structure instance stays in the prefix
+
+
+def test_a_named_hypothesis_nothing_uses_is_the_anonymous_arrow() -> None:
+    top = "{X Y : Type*} [TopologicalSpace X] [TopologicalSpace Y] (p : X → Y)"
+    named = shape(f"theorem t {top} (hq : QuotientMap p) : Continuous p")
+    arrow = shape(f"theorem t {top} : QuotientMap p → Continuous p")
+    named_arrow = shape(f"theorem t {top} : (hq : QuotientMap p) → Continuous p")
+    assert named == arrow == named_arrow
+    assert named[1] == ["QuotientMap p"]
+
+
+def test_a_binder_of_an_object_type_stays_in_the_prefix_even_unused() -> None:
+    prefix, premises, _ = shape("theorem t {G : Type*} [Group G] (x : ℝ) (s : Set ℝ) "
+                                "(H : Subgroup G) : True")
+    assert [p[1] for p in prefix if p[0] == "∀"] == ["G", "x", "s", "H"] and premises == []
+
+
+def test_a_used_named_arrow_is_a_binder() -> None:
+    prefix, premises, conclusion = shape("theorem t : (n : ℕ) → n + 0 = n")
+    assert prefix == [("∀", "n", "ℕ")] and conclusion == "n + 0 = n"
+
+
+def test_not_exists_is_forall_not_and_not_forall_is_exists_not() -> None:
+    """Mathlib's not_exists and not_forall, at the root of the conclusion."""
+    assert shape("theorem t : ¬ ∃ x : ℚ, x ^ 2 = 2") == shape("theorem t : ∀ x : ℚ, ¬ x ^ 2 = 2")
+    assert shape("theorem t : ¬ ∀ n : ℕ, n < 5") == shape("theorem t : ∃ n : ℕ, ¬ n < 5")
+    bounded = shape("theorem t (y : ℝ) : ¬ ∃ x > y, x < y")  # the type of x is inferred
+    assert bounded == ([("∀", "y", "ℝ"), ("∀", "x", "ℝ")], ["x > y"], "¬x < y")
+
+
+def test_not_forall_is_not_moved_past_a_premise() -> None:
+    """``P → ¬ ∀ x, Q`` keeps its ``∃``-to-be in the conclusion, as a leading ``∃`` would."""
+    prefix, premises, conclusion = shape("theorem t (h : (1 : ℕ) = 1) : ¬ ∀ n : ℕ, n < 5")
+    assert prefix == [] and conclusion.startswith(("¬", "∃"))
+
+
+def test_a_universe_variable_of_one_binder_is_type_star() -> None:
+    assert shape("theorem t.{u} {α : Type u} (s : Set α) : s ⊆ s") == shape(
+        "theorem t {α : Type*} (s : Set α) : s ⊆ s")
+    shared = shape("theorem t.{u} {α : Type u} {β : Type u} (f : α → β) : True")
+    assert ("∀", "α", "Type u") in shared[0]  # one universe for both: not two fresh ones
+
+
+def test_free_names_and_renaming_skip_names_bound_inside_unread_text() -> None:
+    builder = parse_expr("Subgroup.closure {x : G | x ^ 2 = y}")
+    assert free_names(builder) >= {"G", "y"} and "x" not in free_names(builder)
+    assert print_expr(rename(builder, {"x": "a", "y": "b"})) == \
+        "Subgroup.closure {x : G | x ^ 2 = b}"
+    # a new name that a binder of the text would capture renames that binder apart
+    assert print_expr(rename(builder, {"y": "x"})) == "Subgroup.closure {x' : G | x' ^ 2 = x}"
+
+
+def test_a_dotted_name_on_a_local_follows_the_local() -> None:
+    """``s.Nonempty`` is field notation on the binder ``s``: renaming ``s`` renames it."""
+    assert free_names(parse_expr("s.Nonempty")) >= {"s"}
+    assert print_expr(rename(parse_expr("s.Nonempty ∧ t.card = 2"), {"s": "t", "t": "s"})) \
+        == "t.Nonempty ∧ s.card = 2"
+
+
+def test_a_statement_compared_with_itself_aligns_when_a_type_binds_the_binder_name() -> None:
+    nf = normalise(parse_theorem(
+        "theorem t {G : Type*} [Group G] : ∀ x y : Subgroup.closure {x : G | x ^ 2 = 1}, "
+        "x * y = y * x"))
+    assert alignments(nf, nf, 8).found

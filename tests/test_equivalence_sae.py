@@ -78,11 +78,12 @@ def test_changed_hypothesis_is_noneq_in_the_premises() -> None:
     assert isinstance(d, Noneq) and d.component == "premises"
 
 
-def test_binder_type_change_is_noneq_in_the_prefix() -> None:
+def test_binder_type_change_without_a_refutation_is_inconclusive_in_the_prefix() -> None:
+    """Both statements hold: the prefixes differ, but nothing shows the meanings do."""
     d = decide("theorem a (x : ℝ) (h : x = 2) : x + 1 = 3 := by sorry",
                "theorem a (x : ℤ) (h : x = 2) : x + 1 = 3 := by sorry")
-    assert isinstance(d, Noneq) and d.component == "prefix"
-    assert "x : ℝ" in d.reason
+    assert isinstance(d, Inconclusive) and d.component == "prefix"
+    assert "x : ℝ" in d.reason and "not a proof that the meanings differ" in d.reason
 
 
 def test_quantifier_alternation_is_kept() -> None:
@@ -91,10 +92,14 @@ def test_quantifier_alternation_is_kept() -> None:
     assert isinstance(d, Noneq) and d.component == "prefix"
 
 
-def test_premise_bearing_versus_premise_free_is_noneq() -> None:
-    d = decide("theorem a (x : ℝ) (h : x = 2) : x = 2 := by sorry",
-               "theorem b (x : ℝ) : x = x := by sorry")
-    assert isinstance(d, Noneq) and d.component == "premises"
+def test_premise_bearing_versus_premise_free_is_noneq_only_when_refuted() -> None:
+    d = decide("theorem a (x : ℝ) (h : x = 2) : x ^ 2 = 4 := by sorry",
+               "theorem b (x : ℝ) : x ^ 2 = 4 := by sorry")
+    assert isinstance(d, Noneq) and d.component == "premises" and d.evidence == "refuted"
+    assert d.counterexample is not None and d.counterexample["x"] != "2"
+    both_true = decide("theorem a (x : ℝ) (h : x = 2) : x = 2 := by sorry",
+                       "theorem b (x : ℝ) : x = x := by sorry")
+    assert isinstance(both_true, Inconclusive) and both_true.component == "premises"
 
 
 def test_unrelated_true_statements_are_not_eq() -> None:
@@ -141,7 +146,7 @@ def test_unreadable_statement_is_inconclusive() -> None:
 def test_all_pairs_go_to_the_prover_in_two_batches() -> None:
     prover = CountingProver()
     pairs = [Pair(str(k), f"theorem a (x : ℝ) (h : x = {k}) : x + 1 = {k + 1} := by sorry",
-                  f"theorem b (y : ℝ) (h : {k} = y) : {k + 1} = y + 1 := by sorry")
+                  f"theorem b (y : ℝ) (h : y - {k} = 0) : y = {k} := by sorry")
              for k in range(4)]
     decisions = Sae(prover).decide(pairs)
     assert [type(d) for d in decisions] == [Eq] * 4
@@ -200,6 +205,8 @@ def test_two_closed_computations_with_the_same_value_are_not_eq() -> None:
     d = decide("theorem a : (54 : ℕ) % 6 = 0 := by sorry",
                "theorem b : (2000 + 2001 + 2002 + 2003 + 2004 + 2005 + 2006) % 7 = 0 := by sorry")
     assert isinstance(d, Noneq) and "different closed computations" in d.reason
+    assert d.evidence == "structural" and d.failed is None
+    assert d.to_json()["evidence"] == "structural"
     same = decide("theorem a : (54 : ℕ) % 6 = 0 := by sorry",
                   "theorem b : 0 = (54 : ℕ) % 6 := by sorry")
     assert isinstance(same, Eq)
@@ -215,22 +222,41 @@ def test_a_constant_edit_that_keeps_the_value_is_not_eq() -> None:
     "∃ m, m ≥ n ∧ ∃ p, m * p ≤ m + p",  # > → ≥
     "∃ m, m > n ∧ ∃ p, m * p ≤ m - p",  # + → -
 ])
-def test_perturbations_of_a_conclusion_that_always_holds_are_noneq(variant: str) -> None:
+def test_perturbations_of_a_conclusion_that_always_holds_are_not_eq(variant: str) -> None:
     """amc12a_2002_p6: every version of the conclusion holds for every n, so C ↔ C′ is
-    provable; the conclusions are compared leaf by leaf instead."""
+    provable; the conclusions are compared leaf by leaf instead. A refuted leaf is a Noneq;
+    a relation changed under ``∃`` (``>`` → ``≥``) is a structural difference with no
+    refutation (both versions hold), so Inconclusive."""
     reference = ("theorem a (n : ℕ) (h₀ : 0 < n) : ∃ m, m > n ∧ ∃ p, m * p ≤ m + p "
                  ":= by sorry")
     d = decide(reference, f"theorem b (n : ℕ) (h₀ : 0 < n) : {variant} := by sorry")
-    assert isinstance(d, Noneq) and "compares truth values only" in d.reason
+    assert not isinstance(d, Eq) and "compares truth values only" in d.reason
+    if isinstance(d, Noneq):
+        assert d.evidence == "refuted" and d.failed is not None and d.failed.refuted
+    else:
+        assert "not a proof that the meanings differ" in d.reason
     renamed = decide(reference, "theorem b (k : ℕ) (h : 0 < k) : ∃ m, m > k ∧ ∃ p, m * p ≤ m + p "
                      ":= by sorry")
     assert isinstance(renamed, Eq)
 
 
 def test_binders_of_unknown_types_keep_their_names_and_types() -> None:
+    d = decide("theorem a (x : setS) (y : setT) : P x y := by sorry",
+               "theorem b (x : setT) (y : setS) : P x y := by sorry")
+    assert not isinstance(d, Eq)
+
+
+def test_auto_bound_implicits_are_the_binders_lean_adds() -> None:
+    """Lean binds an undeclared single letter met in a binder's type: ``(x : s) (y : t)`` and
+    ``(x : t) (y : s)`` are then the same statement, and ``(f : α → β)`` is
+    ``{α β : Type*} (f : α → β)``."""
     d = decide("theorem a (x : s) (y : t) : P x y := by sorry",
                "theorem b (x : t) (y : s) : P x y := by sorry")
-    assert not isinstance(d, Eq)
+    assert not isinstance(d, Noneq)
+    declared = decide("theorem a {α β : Type*} (f : α → β) (s : Set α) : f '' s ⊆ f '' s "
+                      ":= by sorry",
+                      "theorem b (f : α → β) (s : Set α) : f '' s ⊆ f '' s := by sorry")
+    assert isinstance(declared, Eq)
 
 
 def test_every_eq_has_a_proved_obligation_in_its_certificate() -> None:
@@ -261,7 +287,7 @@ def test_obligations_outside_the_smt_fragment_are_kernel_checked_through_the_rep
                       "Quot.sound]"}
     rules = [
         {"env": "none", "contains": ["import Mathlib"], "response": {"env": "$ENV"}},
-        {"contains": ["Real.cos x ^ 2 = 1 ↔ 1 = Real.cos x ^ 2", "by\n  norm_num",
+        {"contains": ["Real.cos x ^ 2 = 1 ↔ Real.cos x ^ 2 = 1 * 1", "by\n  norm_num",
                       "#print axioms"], "response": {"env": "$ENV", "messages": [axioms]}},
     ]
     transcript = tmp_path / "sae.jsonl"
@@ -274,7 +300,7 @@ def test_obligations_outside_the_smt_fragment_are_kernel_checked_through_the_rep
         try:
             d = Sae(prover).decide([Pair(
                 "p", "theorem a (x : ℝ) (h : Real.sin x = 0) : Real.cos x ^ 2 = 1 := by sorry",
-                "theorem b (y : ℝ) (h : Real.sin y = 0) : 1 = Real.cos y ^ 2 := by sorry",
+                "theorem b (y : ℝ) (h : Real.sin y = 0) : Real.cos y ^ 2 = 1 * 1 := by sorry",
                 "import Mathlib")])[0]
         finally:
             prover.close()
@@ -320,3 +346,47 @@ def test_an_eq_whose_vacuity_check_a_limit_stopped_is_transient() -> None:
     assert isinstance(stopped, Eq) and stopped.transient
     (decided,) = Sae(SmtProver(timeout_ms=2000)).decide([Pair("p", reference, candidate)])
     assert isinstance(decided, Eq) and not decided.transient
+
+
+# --- the premise-free rule outside the typed fragment ----------------------------------------
+def test_function_typed_leaves_equal_after_normalisation_are_eq() -> None:
+    d = decide("theorem a (f : ℕ → ℕ) : ∀ n : ℕ, f n < f (n + 1) := by sorry",
+               "theorem b (g : ℕ → ℕ) : ∀ m : ℕ, g (m + 1) > g m := by sorry")
+    assert isinstance(d, Eq)
+
+
+def test_a_side_with_no_variable_gets_no_equation_out_of_the_typed_fragment() -> None:
+    """``7 / 2 = 3`` holds in ℕ: stated out of context the equation would prove too much."""
+    d = decide("theorem a (f : ℝ → ℝ) : ∀ x : ℝ, f x = 7 / 2 := by sorry",
+               "theorem b (f : ℝ → ℝ) : ∀ x : ℝ, f x = 3 := by sorry")
+    assert isinstance(d, Inconclusive) and "mentions no variable" in d.reason
+    assert not any(o.statement.endswith("7 / 2 = 3 := by sorry") for o in d.obligations)
+
+
+class ProvingTheseProver:
+    """Stands for a prover that reads function-typed parameters as uninterpreted functions:
+    it proves exactly the statements it was given (and says nothing of the others)."""
+
+    name = "uf"
+    version = "1"
+
+    def __init__(self, proved: set[str]) -> None:
+        self.proved = proved
+        self.asked: list[str] = []
+
+    def prove(self, tasks: Sequence[ProofTask]) -> list[Verdict]:
+        self.asked.extend(t.statement for t in tasks)
+        return [Verdict(VerdictKind.PROVED if t.statement in self.proved
+                        else VerdictKind.INCONCLUSIVE, self.name) for t in tasks]
+
+
+def test_leaf_equations_over_function_parameters_go_to_the_prover_as_lean_statements() -> None:
+    equation = "theorem sae_leaf (f : ℝ → ℝ) (x : ℝ) : f (x + 1) = f (x + 2 - 1) := by sorry"
+    prover = ProvingTheseProver({equation})
+    d = Sae(prover).decide([Pair("p", "theorem a (f : ℝ → ℝ) (x : ℝ) : f (x + 1) = 0 + f x "
+                                 ":= by sorry",
+                                 "theorem b (f : ℝ → ℝ) (x : ℝ) : f (x + 2 - 1) = 0 + f x "
+                                 ":= by sorry")])[0]
+    assert equation in prover.asked
+    assert isinstance(d, Eq)
+    assert {o.role for o in d.certificate} >= {"leaf 1 direct left", "leaf 1 direct right"}

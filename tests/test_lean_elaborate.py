@@ -11,6 +11,7 @@ import pytest
 from afcheck.lean import parse_theorem
 from afcheck.lean import typed as T
 from afcheck.lean.elaborate import Unsupported, _elaborate, clear_cache, elaborate
+from afcheck.lean.extract import extract_statement
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADER = "open BigOperators Real Nat Topology Rat\n"
@@ -74,7 +75,8 @@ def _compare_suites() -> int:
         for line in (suite / "items.jsonl").read_text(encoding="utf-8").splitlines():
             item = json.loads(line)
             for side in ("reference", "candidate"):
-                theorem = parse_theorem(item[side])
+                # A side may start with its own declarations (``abbrev I := …``).
+                theorem = parse_theorem(extract_statement(item[side]).statement)
                 cold = _outcome(theorem, item["header"], fresh=False)
                 kept = _outcome(theorem, item["header"], fresh=False)
                 fresh = _outcome(theorem, item["header"], fresh=True)

@@ -428,6 +428,8 @@ def _leaf(expr: A.Expr, ty: str, scope: _Scope) -> T.Term:
 
 
 def _function(name: str, scope: _Scope) -> str | None:
+    if name in scope.types:
+        return None  # a local binder shadows every global of its name (``open Real``, ``sqrt``)
     return _FUNCTIONS.get(scope.aliases.get(name, name))
 
 

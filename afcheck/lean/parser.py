@@ -142,6 +142,14 @@ class _Parser:
             raise self.error("expected 'theorem', 'lemma' or 'example'")
         keyword = self.advance().text
         name = "" if keyword == "example" else self.ident()
+        if self.at(".") and self.peek().text == "{":
+            # Universe parameters ``theorem t.{u v}``: a universe name is a level, never a
+            # term, so the statement reads the same without the list.
+            self.advance()
+            self.advance()
+            while not self.at("}") and self.tok.kind != "eof":
+                self.advance()
+            self.expect("}")
         binders: list[Binder] = []
         while self.tok.text in _BINDER_OPEN and self.tok.kind == "sym":
             binders.extend(self.bracketed_binders())

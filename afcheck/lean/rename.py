@@ -3,9 +3,11 @@
 Both walk :mod:`afcheck.lean.ast` trees with Lean's scoping: a binder's type sees the binders
 before it in the same group, the body sees them all; a big operator binds its index in its
 body only. A function position (``f x``) is a name like any other, so a bound ``f`` renames
-there too. :class:`~afcheck.lean.ast.Opaque` text is renamed word by word: the parser did not
-read it, so a name bound inside it cannot be told apart (callers that need certainty check
-:func:`has_opaque` first).
+there too. :class:`~afcheck.lean.ast.Opaque` text is renamed word by word, except the names its own
+binders bind (``{x | …}``, ``{x : T | …}``, ``fun x =>``, ``∀ x,`` …: :func:`opaque_bound`),
+which are neither free nor renamed, and are renamed apart when a new name would meet them;
+the parser did not read the text, so a name both bound and used freely in one text cannot be
+told apart (callers that need certainty check :func:`has_opaque` first).
 """
 
 from __future__ import annotations
@@ -16,18 +18,30 @@ from dataclasses import replace
 
 from afcheck.lean import ast as A
 
-__all__ = ["free_names", "has_opaque", "rename"]
+__all__ = ["free_names", "has_opaque", "opaque_bound", "rename"]
 
 _WORD = r"(?<![\w.'₀-₉])({})(?![\w'₀-₉])"
+_NAME = r"[^\W\d][\w'₀-₉]*"
+_BINDERS = re.compile(
+    rf"\{{\s*((?:{_NAME}\s*)+)(?::[^|{{}}]*)?\|"  # set-builder ``{x y : T | …}``
+    rf"|(?:\bfun|λ|∀|∃!?|∑|∏|⋃|⋂)\s*\(?\s*((?:{_NAME}\s*)+)")
+
+
+def opaque_bound(text: str) -> set[str]:
+    """The names that binders inside unread source text bind."""
+    out: set[str] = set()
+    for match in _BINDERS.finditer(text):
+        out.update((match.group(1) or match.group(2) or "").split())
+    return out
 
 
 def free_names(expr: A.Expr) -> set[str]:
     """Names used in ``expr`` and not bound in it (function names included)."""
     names: set[str] = set()
     if isinstance(expr, A.Var):
-        return {expr.name}
+        return _with_head(expr.name)
     if isinstance(expr, A.App):
-        names = {expr.fn} if not expr.fn.startswith("(") else set()
+        names = _with_head(expr.fn) if not expr.fn.startswith("(") else set()
         for arg in expr.args:
             names |= free_names(arg)
         return names
@@ -48,11 +62,28 @@ def free_names(expr: A.Expr) -> set[str]:
                 names |= free_names(part)
         return names | (free_names(expr.body) - {expr.var})
     if isinstance(expr, A.Opaque):
-        return set(re.findall(r"[^\W\d][\w.'₀-₉]*", expr.text))
+        return set(re.findall(r"[^\W\d][\w.'₀-₉]*", expr.text)) - opaque_bound(expr.text)
     names = set()
     for child in A.children(expr):
         names |= free_names(child)
     return names
+
+
+def _with_head(name: str) -> set[str]:
+    """``s.Nonempty`` uses ``s`` too: a dotted name whose head is a local is field notation on
+    it (Lean resolves the local first)."""
+    head = name.lstrip("@").split(".", 1)[0]
+    return {name, head} if "." in name and head else {name}
+
+
+def _renamed(name: str, mapping: Mapping[str, str]) -> str:
+    if name in mapping:
+        return mapping[name]
+    if "." in name and not name.startswith("@"):
+        head, rest = name.split(".", 1)
+        if head in mapping:
+            return f"{mapping[head]}.{rest}"
+    return name
 
 
 def has_opaque(expr: A.Expr) -> bool:
@@ -80,14 +111,25 @@ def _rename(expr: A.Expr, mapping: dict[str, str]) -> A.Expr:
     if not mapping:
         return expr
     if isinstance(expr, A.Var):
-        return A.Var(mapping.get(expr.name, expr.name))
+        return A.Var(_renamed(expr.name, mapping))
     if isinstance(expr, A.Num):
         return expr
     if isinstance(expr, A.Opaque):
-        pattern = re.compile(_WORD.format("|".join(re.escape(k) for k in mapping)))
-        return A.Opaque(pattern.sub(lambda m: mapping[m.group(1)], expr.text))
+        text = expr.text
+        own = opaque_bound(text)
+        local = {k: v for k, v in mapping.items() if k not in own}
+        clash = own & set(local.values())
+        if clash:  # a new name would be captured: rename the text's own binder apart first
+            words = set(re.findall(_NAME, text)) | set(local.values())
+            apart = {name: _fresh(name, words) for name in clash}
+            text = re.sub(_WORD.format("|".join(re.escape(k) for k in apart)),
+                          lambda m: apart[m.group(1)], text)
+        if not local:
+            return A.Opaque(text)
+        pattern = re.compile(_WORD.format("|".join(re.escape(k) for k in local)))
+        return A.Opaque(pattern.sub(lambda m: local[m.group(1)], text))
     if isinstance(expr, A.App):
-        return A.App(mapping.get(expr.fn, expr.fn),
+        return A.App(_renamed(expr.fn, mapping),
                      tuple(_rename(a, mapping) for a in expr.args), expr.style)
     if isinstance(expr, A.Ascription):
         return A.Ascription(_rename(expr.expr, mapping), _rename(expr.type, mapping))

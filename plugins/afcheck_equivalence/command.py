@@ -2,12 +2,15 @@
 
 REF and CAND are each a Lean file (header lines, then the theorem), a statement string
 (``'theorem t (x : ℕ) : x + 0 = x'``, as ``afcheck prove`` takes) or ``-`` for standard input
-(one of them). The pair is decided under the method's pair limit (``--budget
-equivalence.pair.seconds=N``, ``memory_mb``; 60 s and 4,096 MiB unless changed), in a worker
-process as a run decides it. Prints the decision, the criterion, the binder map, every
-obligation with its verdict and how it was discharged (the backend and its reason), and the
-reason; ``--json`` prints one JSON object. Exit status 0 whatever the decision; 2 on
-unreadable input or a bad option.
+(one of them). One pair is decided in this process (starting a worker would cost more than
+most pairs take), under the pair limit's seconds (60 s; an alarm stops it, and the pair is
+Inconclusive, ``time limit: …``); ``--budget equivalence.pair.seconds=N`` or ``memory_mb``
+decides it in a worker process as a run does, the memory limit included. Prints the
+decision, the kind of evidence of a Noneq (``refuted``, ``structural``), the criterion, the
+binder map, every obligation with its verdict and how it was discharged (the backend and its
+reason), and the reason, each reason cut at :data:`SHOWN` characters (``--json`` prints one
+JSON object, whole). Exit status 0 whatever the decision; 2 on unreadable input or a bad
+option.
 """
 
 from __future__ import annotations
@@ -15,13 +18,30 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from afcheck.errors import AfcheckError
 
-__all__ = ["configure"]
+if TYPE_CHECKING:
+    from afcheck_equivalence.records import Decision, Pair
+
+__all__ = ["SHOWN", "configure"]
+
+SHOWN = 400
+"""The most characters of one reason the terminal shows; ``--json`` has them all."""
+
+_CHECKS = {"vacuity": ("vacuous: premises inconsistent", "premises satisfiable"),
+           "reference conclusion holds": ("holds everywhere", "not constant"),
+           "reference conclusion fails": ("fails everywhere", "not constant"),
+           "reference premises hold": ("hold everywhere", "not constant")}
+"""Obligations that check a side condition, by the start of their role: what a proof and a
+refutation of each mean, shown instead of ``proved``/``refuted`` (a satisfiable set of
+premises is the expected answer, not a refutation of the pair)."""
 
 
 def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
@@ -84,11 +104,16 @@ def _handle(args: argparse.Namespace) -> int:
         components = Components(get_plugins())
         try:
             criterion = components.get(CRITERION, Choice.of(args.criterion, options)).component
-            limit = limit_for(components, criterion, args.criterion, budget,
-                              asked=budget != Equivalence.budgets["pair"])
+            asked = budget != Equivalence.budgets["pair"]
+            limit = limit_for(components, criterion, args.criterion, budget, asked=True) \
+                if asked else None
             pair = [Pair("equiv", reference, candidate, args.header)]
             try:
-                decision = (criterion.decide(pair) if limit is None else limit.decide(pair))[0]
+                if limit is not None:
+                    decision = limit.decide(pair)[0]
+                else:
+                    decision = _in_process(criterion.decide, pair, args.criterion,
+                                           budget.seconds)
             finally:
                 if limit is not None:
                     limit.close()
@@ -101,7 +126,8 @@ def _handle(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(record, ensure_ascii=False))
         return 0
-    print(f"{record['decision']}  ({record['criterion']}) {record['reason']}")
+    evidence = f" [{record['evidence']}]" if record.get("evidence") else ""
+    print(f"{record['decision']}{evidence}  ({record['criterion']}) {_cap(record['reason'])}")
     if record["component"]:
         print(f"component: {record['component']}")
     if record["alignment"]:
@@ -112,10 +138,10 @@ def _handle(args: argparse.Namespace) -> int:
     if record["obligations"]:
         print("obligations:")
     for obligation in record["obligations"]:
-        print(f"  [{obligation['verdict']}] {obligation['role']}: {obligation['statement']}")
+        print(f"  [{_label(obligation)}] {obligation['role']}: {obligation['statement']}")
         if obligation["verdict"] is not None:
             how = obligation.get("backend") or "?"
-            reason = obligation.get("reason") or ""
+            reason = _cap(obligation.get("reason") or "")
             print(f"      by {how}{': ' + reason if reason else ''}")
         if obligation.get("counterexample"):
             values = ", ".join(f"{k} = {v}" for k, v in obligation["counterexample"].items())
@@ -123,3 +149,63 @@ def _handle(args: argparse.Namespace) -> int:
     if record["flags"]:
         print(f"flags: {', '.join(record['flags'])}")
     return 0
+
+
+def _cap(text: str) -> str:
+    if len(text) <= SHOWN:
+        return text
+    return f"{text[:SHOWN]}… ({len(text) - SHOWN:,} more characters; --json shows all)"
+
+
+def _label(obligation: dict[str, object]) -> str:
+    """``proved``/``refuted``, or what the answer means for a side-condition check."""
+    verdict = obligation["verdict"]
+    role = str(obligation["role"])
+    for start, (proved, refuted) in _CHECKS.items():
+        if role.startswith(start):
+            if verdict == "proved":
+                return f"check: {proved}"
+            if verdict == "refuted":
+                return f"check: {refuted}"
+            return f"check: {verdict or 'not asked'}"
+    return str(verdict)
+
+
+class _PairTimeout(Exception):
+    pass
+
+
+@contextmanager
+def _alarm(seconds: float | None) -> Iterator[None]:
+    """Raise :class:`_PairTimeout` in this (main) thread after ``seconds``."""
+    import threading
+
+    if not seconds or not hasattr(signal, "setitimer") or \
+            threading.current_thread() is not threading.main_thread():
+        yield  # an alarm can only be set from the main thread
+        return
+
+    def ring(signum: int, frame: object) -> None:
+        raise _PairTimeout
+
+    previous = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _in_process(decide: Callable[[Sequence[Pair]], list[Decision]], pair: list[Pair],
+                name: str, seconds: float | None) -> Decision:
+    """The pair decided here, stopped at ``seconds`` (Inconclusive, never cached)."""
+    from afcheck_equivalence.limit import TIME_LIMIT
+    from afcheck_equivalence.records import Inconclusive
+
+    try:
+        with _alarm(seconds):
+            return decide(pair)[0]
+    except _PairTimeout:
+        return Inconclusive(name, f"{TIME_LIMIT}: no decision within {seconds:g} s (--budget "
+                            "equivalence.pair.seconds); the pair was stopped", transient=True)

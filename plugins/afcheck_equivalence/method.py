@@ -39,6 +39,7 @@ from afcheck_equivalence.records import (
     Decision,
     DecisionKind,
     Inconclusive,
+    Noneq,
     Pair,
     decision_from_json,
 )
@@ -169,7 +170,8 @@ def outcome(result: Result) -> ItemOutcome:
     decision = result.decision
     record = decision.to_json()
     details = json.dumps(record, ensure_ascii=False, indent=2)
-    head = f"{decision.kind.value} ({decision.criterion}): {decision.reason}"
+    evidence = f" [{decision.evidence}]" if isinstance(decision, Noneq) else ""
+    head = f"{decision.kind.value}{evidence} ({decision.criterion}): {decision.reason}"
     if decision.kind is DecisionKind.INCONCLUSIVE:
         unbalanced = bracket_problem(result.candidate) if result.candidate else ""
         if unbalanced:

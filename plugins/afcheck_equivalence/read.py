@@ -6,10 +6,12 @@ What the statement needs before it is read too, as Lean would:
   and the instance variables whose types mention only included ones — Lean 4's inclusion
   rule) become its leading binders, so ``variable {G : Type*} [Group G]`` then
   ``theorem t (x : G) : x * 1 = x`` is read as ``theorem t {G : Type*} [Group G] (x : G) …``;
-- ``def``/``abbrev`` declarations: kept, one line each, after the header, so a prover that
-  runs Lean sees them; the names they define are constants of the statement. Two statements
-  are compared only when every name either defines means the same on both sides
-  (:func:`shared_header`).
+- ``def``/``abbrev`` declarations: a constant without parameters is unfolded into the
+  statement (:mod:`afcheck_equivalence.unfold`: ``abbrev I := Icc 0 1`` then ``(x : I)`` is
+  ``(x : Icc 0 1)``, as Lean unfolds it) and dropped; any other is kept, one line each, after
+  the header, so a prover that runs Lean sees it, and the name it defines is a constant of the
+  statement. Two statements are compared only when every name either keeps means the same on
+  both sides (:func:`shared_header`).
 
 Other declarations before the statement (``notation``, ``instance``, ``structure`` …) change
 how the statement reads in ways the front end does not model: :class:`ReadError`.
@@ -21,6 +23,7 @@ import re
 from dataclasses import dataclass
 
 from afcheck.lean import ast as A
+from afcheck_equivalence.unfold import body_of, unfold
 
 __all__ = ["PairRead", "Read", "ReadError", "read_pair", "read_statement", "shared_header"]
 
@@ -98,14 +101,27 @@ def read_statement(text: str, header: str = "") -> Read:
         theorem = _with_variables(theorem, variables)
     except (ExtractionError, ParseError) as error:
         raise ReadError(f"cannot read the statement: {error}") from None
-    definitions: list[tuple[str, str]] = []
+    declared: list[tuple[str, str]] = []
     for declaration in extracted.auxiliary:
         match = _DEFINITION.match(declaration)
         if match is None:
             kind = declaration.split(None, 1)[0] if declaration.split() else "?"
             raise ReadError(f"the statement depends on a '{kind}' declaration, which is not "
                             "compared (only def and abbrev are)")
-        definitions.append((match.group(2), " ".join(declaration.split())))
+        declared.append((match.group(2), " ".join(declaration.split())))
+    definitions: list[tuple[str, str]] = []
+    for name, line in declared:
+        constant = body_of(line)
+        # Unfolded only when no other declaration mentions it: those stay in the header.
+        others = " ".join(d for n, d in declared if n != name)
+        unfolded = None
+        if constant is not None and not re.search(rf"(?<![\w.']){re.escape(name)}(?![\w'])",
+                                                  others):
+            unfolded = unfold(theorem, *constant)
+        if unfolded is not None:
+            theorem = unfolded
+            continue
+        definitions.append((name, line))
     full = "\n".join([*dict.fromkeys(lines), *(d for _, d in definitions)])
     return Read(theorem, extracted.statement, full, tuple(definitions))
 

@@ -5,8 +5,10 @@ A :class:`Pair` is a reference and a candidate Lean statement; a criterion answe
 
 - :class:`Eq` carries its certificate: the alignment and every obligation that was proved.
 - :class:`Noneq` names the component that failed (``prefix``, ``premises``, ``conclusion`` or
-  ``statement``), the failed obligation with the prover's verdict, and a counterexample when the
-  prover gave one. A structural mismatch (no admissible alignment) has no obligation.
+  ``statement``) and the kind of its evidence (:data:`EVIDENCE`): ``refuted``, a failed
+  obligation with the prover's verdict and its counterexample when the prover gave one, or
+  ``structural``, a difference the criterion's own definition rules out (it has no
+  obligation). A reader must never take one for the other.
 - :class:`Inconclusive` says why, with the obligations that were tried.
 
 ``flags`` mark what a reader must know (``vacuous-reference``, ``vacuous-candidate``,
@@ -34,8 +36,15 @@ from typing import Any
 
 from afcheck.types import Verdict, VerdictKind
 
-__all__ = ["GOLD", "Decision", "DecisionKind", "Eq", "Inconclusive", "Noneq", "Obligation",
-           "Pair", "ResultRecord", "Settled", "decision_from_json", "from_json"]
+__all__ = ["EVIDENCE", "GOLD", "Decision", "DecisionKind", "Eq", "Inconclusive", "Noneq",
+           "Obligation", "Pair", "ResultRecord", "Settled", "decision_from_json", "from_json"]
+
+
+EVIDENCE = ("refuted", "structural")
+"""What a :class:`Noneq` rests on: a refuted obligation (a counter-model where the two
+statements differ), or a structural difference that the criterion's definition itself says
+changes the meaning (``syntactic``: different normal forms; ``sae``: different closed
+computations in a closed statement)."""
 
 
 class DecisionKind(str, enum.Enum):
@@ -132,6 +141,8 @@ class Noneq:
     criterion does not use it (or the pair limit stopped the pair)."""
     transient: bool = False
     """Rests on a limit (a transient verdict, a stopped pair): never cached."""
+    evidence: str = "refuted"
+    """``refuted`` or ``structural`` (:data:`EVIDENCE`)."""
 
     kind = DecisionKind.NONEQ
 
@@ -184,6 +195,8 @@ def _json(decision: Decision, obligations: tuple[Obligation, ...], component: st
         record["read"] = list(decision.read)
     if decision.transient:
         record["transient"] = True
+    if isinstance(decision, Noneq):
+        record["evidence"] = decision.evidence
     if failed is not None:
         record["failed_obligation"] = failed.to_json()
         if failed.verdict is not None and failed.verdict.counterexample:
@@ -224,7 +237,8 @@ def decision_from_json(data: Mapping[str, Any]) -> Decision:
         failed = data.get("failed_obligation")
         return Noneq(criterion, reason, component,
                      _obligation_from_json(failed) if failed else None, alignment, obligations,
-                     flags, read, transient)
+                     flags, read, transient,
+                     str(data.get("evidence") or ("refuted" if failed else "structural")))
     return Inconclusive(criterion, reason, component, alignment, obligations, flags, read,
                         transient)
 

@@ -12,16 +12,22 @@ all obligations of all pairs go to the prover in one batch.
   ``b ≤ a``), and each relational leaf ``E₁ ρ E₂`` / ``E₁' ρ' E₂'`` either has ``ρ' = ρ`` and
   ``Δ ⊢ E₁ = E₁'``, ``Δ ⊢ E₂ = E₂'``, or ``ρ' = dual ρ`` and ``Δ ⊢ E₁ = E₂'``, ``Δ ⊢ E₂ = E₁'``.
   Leaves are compared on the elaborated statement and printed with their types ascribed, so an
-  equation means what it meant in place; outside the typed fragment only identical
-  (normalised) conclusions pass.
+  equation means what it meant in place; outside the typed fragment the trees are matched on
+  the syntax (:class:`_Untyped`) and each side equation is a Lean statement over the binders.
 - One premise-bearing and one premise-free statement are not SAE-equivalent (Definition 2.3).
+- Parts that differ after normalisation but agree in the orientation of the Mathlib rewrites
+  (:mod:`afcheck_equivalence.rewrites`) are proved, one certificate line per rewrite.
 
 Decision: Eq when some alignment has every obligation proved — unless a statement's premises
 are provably inconsistent (``Δ, Γ ⊢ False``, checked in the same batch), which is flagged and
-Inconclusive, since a vacuous statement is equivalent to every other vacuous one. Noneq when
-there is no admissible alignment (component ``prefix``) or every alignment has an obligation
-refuted or a structural mismatch (and the enumeration was not capped). Inconclusive
-otherwise, with the reason. Obligations are pointwise in every binder, ``∃`` ones included:
+Inconclusive, since a vacuous statement is equivalent to every other vacuous one. Noneq only
+with evidence that the meanings differ, when every alignment has it (and the enumeration was
+not capped): a refuted obligation (``refuted``: a counter-model), or a difference the
+definition itself rules out (``structural``: different closed computations of a closed
+statement). A difference of structure that nothing refutes — no admissible alignment, one side
+with premises, conclusion trees of different shapes — carries a refutation-only obligation
+(the closed ``T ↔ T'``, or ``Δ ⊢ S ↔ S'`` for the parts that differ); unrefuted, the pair is
+Inconclusive with the reason. Obligations are pointwise in every binder, ``∃`` ones included:
 pointwise equivalence under the same prefix gives equivalence of the whole statements, so an
 Eq is also a logical equivalence.
 """
@@ -42,6 +48,7 @@ from afcheck_equivalence.criterion import discharge
 from afcheck_equivalence.normal import NormalForm, NotNormalisable, normalise
 from afcheck_equivalence.read import ReadError, read_pair, shared_header
 from afcheck_equivalence.records import Decision, Eq, Inconclusive, Noneq, Obligation, Pair
+from afcheck_equivalence.rewrites import RULES, Step, rewrite
 from afcheck_equivalence.syntactic import aliases, canonical
 
 __all__ = ["Sae"]
@@ -72,7 +79,16 @@ class _Plan:
     leaves: list[_Leaf] = field(default_factory=list)
     witness: list[Obligation] = field(default_factory=list)
     mismatch: tuple[str, str] | None = None
-    """``(component, reason)`` of a structural failure: the alignment fails with no proof."""
+    """``(component, reason)`` of a structural difference. It fails the alignment only with
+    evidence: :attr:`certain` (the criterion's definition rules it out), or a refuted
+    :attr:`distinguish` obligation; otherwise the alignment stays undecided."""
+    certain: bool = False
+    """The mismatch itself shows the meanings differ (different closed computations of a
+    closed statement): a ``structural`` Noneq."""
+    distinguish: list[Obligation] = field(default_factory=list)
+    """Refutation only, beside a mismatch: ``Δ ⊢ S ↔ S′`` for the parts that differ. A
+    refutation is a point where one side holds and the other fails; a proof is never used
+    (a structural difference is not an Eq)."""
     undecided: str = ""
     """A reason the alignment cannot be decided at all."""
     trivial: list[Obligation] = field(default_factory=list)
@@ -88,7 +104,7 @@ class _Plan:
 
     def obligations(self) -> list[Obligation]:
         """The obligations the prover must still decide."""
-        out = self.premises + self.conclusion
+        out = self.premises + self.conclusion + self.distinguish
         for leaf in self.leaves:
             for orientation in leaf.orientations:
                 out.extend(orientation)
@@ -112,7 +128,7 @@ class _Case:
 
 def _every(plan: _Plan) -> Iterator[Obligation]:
     """Every obligation of ``plan``, decided or not, its structural plan's included."""
-    yield from plan.premises + plan.conclusion + plan.witness + plan.trivial
+    yield from plan.premises + plan.conclusion + plan.witness + plan.trivial + plan.distinguish
     yield from plan.trivial_premises
     for leaf in plan.leaves:
         for orientation in leaf.orientations:
@@ -128,6 +144,31 @@ def _rests_on_limit(case: _Case, verdicts: Mapping[tuple[str, str], Verdict]) ->
     asked = [*case.vacuity, *(o for plan in case.plans for o in _every(plan))]
     return any((v := verdicts.get((o.statement, case.header))) is not None and v.transient
                for o in asked)
+
+
+def _one_sided(ref: NormalForm, cand: NormalForm, alignment: tuple[tuple[str, str], ...],
+               used: set[str], reason: str) -> _Plan:
+    """One statement has premises and the other none: not SAE-equivalent by Definition 2.3,
+    but Noneq only when ``Δ ⊢ (⋀Γ → C) ↔ (⋀Γ′ → C′)`` is refuted at some point."""
+    plan = _Plan(alignment, mismatch=("premises", reason))
+    captured = sorted((used - set(cand.names)) & set(ref.names))
+    if captured:
+        plan.mismatch = None
+        plan.undecided = (f"the candidate uses '{captured[0]}' as a constant, which the "
+                          "reference binds")
+        return plan
+    mapping = dict(alignment)
+
+    def body(form: NormalForm, renamed: bool) -> A.Expr:
+        out = rename(form.conclusion, mapping) if renamed else form.conclusion
+        if form.premises:
+            premises = [rename(p, mapping) if renamed else p for p in form.premises]
+            out = A.BinOp("→", _conj(premises), out)
+        return out
+
+    plan.distinguish.append(Obligation("statements (refutation only)", _theorem(
+        "sae_statements", ref.binders(), A.BinOp("↔", body(ref, False), body(cand, True)))))
+    return plan
 
 
 def _theorem(name: str, binders: tuple[A.Binder, ...], body: A.Expr) -> str:
@@ -147,7 +188,7 @@ class Sae:
     """See the module docstring."""
 
     name = "sae"
-    version = "1"
+    version = "2"
 
     def __init__(self, prover: Prover, cap: int = 64) -> None:
         self.prover = prover
@@ -242,27 +283,39 @@ class Sae:
         except RecursionError:
             case.done = Inconclusive(self.name, "the statement is too deeply nested to read")
             return case
-        names = aliases(header)
+        # A local binder shadows every global of its name (Lean's scoping): under
+        # ``open Real`` a binder ``sqrt`` is not ``Real.sqrt``.
+        bound = set(ref.names) | set(cand.names)
+        names = {k: v for k, v in aliases(header).items() if k not in bound}
         found = alignments(ref, cand, self.cap, names)
         if not found.found:
-            case.done = Noneq(self.name, found.mismatch, "prefix")
-            return case
-        if bool(ref.premises) != bool(cand.premises):
-            which = "reference" if ref.premises else "candidate"
-            case.done = Noneq(
-                self.name,
-                f"only the {which} has premises ({len(ref.premises)} vs {len(cand.premises)}):"
-                " a premise-bearing and a premise-free statement are not SAE-equivalent",
-                "premises")
+            closed = _theorem("sae_statements", (), A.BinOp("↔", ref.closed(), cand.closed()))
+            case.plans = [_Plan((), mismatch=("prefix", found.mismatch), distinguish=[
+                Obligation("statements (refutation only)", closed)])]
+            case.scores = [0]
             return case
         case.capped = found.capped
+        if bool(ref.premises) != bool(cand.premises):
+            which = "reference" if ref.premises else "candidate"
+            reason = (f"only the {which} has premises ({len(ref.premises)} vs "
+                      f"{len(cand.premises)}): a premise-bearing and a premise-free statement "
+                      "are not SAE-equivalent")
+            used = set().union(*(free_names(p) for p in (*cand.premises, cand.conclusion)))
+            for alignment in found.found:
+                case.plans.append(_one_sided(ref, cand, alignment, used, reason))
+            case.scores = [0] * len(case.plans)
+            return case
         for label, form in (("reference", ref), ("candidate", cand)):
             if form.premises:
                 hyps = tuple(A.Binder(f"h{i}", p) for i, p in enumerate(form.premises))
                 case.vacuity.append(Obligation(
                     f"vacuity {label}",
                     _theorem(f"sae_vacuity_{label}", form.binders() + hyps, A.Var("False"))))
-        forms = _Forms(names)
+        from afcheck.lean.names import short_names
+
+        forms = _Forms(names, {b.name: print_expr(canonical(b.type, names)) for b in ref.prefix
+                               if b.name},
+                       {k: v for k, v in short_names(header).items() if k not in bound})
         # What an alignment reads of the candidate, once per pair: its free names, and each
         # alignment's renaming of it (the plan and the likeness score read the same one).
         used = set().union(*(free_names(p) for p in (*cand.premises, cand.conclusion)))
@@ -294,9 +347,13 @@ class Sae:
         cand_premises, cand_conclusion = list(renamed.premises), renamed.conclusion
         if ref.premises:
             same = _same_premises(ref.premises, cand_premises, forms)
+            steps: tuple[Obligation, ...] = ()
+            if same is None:
+                same, steps = _rewritten_premises(ref.premises, cand_premises, forms, binders)
             plan.premises.append(Obligation("premises", _theorem(
                 "sae_premises", binders,
                 A.BinOp("↔", _conj(ref.premises), _conj(cand_premises))), same))
+            plan.premises.extend(steps)
             if same is None:
                 plan.trivial_premises = [Obligation(
                     "reference premises hold for every value of the binders",
@@ -305,8 +362,12 @@ class Sae:
                                                    _conj(ref.premises))))]
             claim = A.BinOp("↔", ref.conclusion, cand_conclusion)
             same = _same(ref.conclusion, cand_conclusion, forms, "identical conclusions")
+            steps = ()
+            if same is None:
+                same, steps = _rewritten(ref.conclusion, cand_conclusion, forms, binders)
             plan.conclusion.append(Obligation("conclusion", _theorem(
                 "sae_conclusion", binders, claim), same))
+            plan.conclusion.extend(steps)
             # Only a refutation of this one counts: a point where the premises hold and the
             # conclusions differ refutes the obligation above too, and such points are the
             # natural counterexamples (the premises often pin the values down).
@@ -365,8 +426,11 @@ class Sae:
         if all(o.status == "refuted" for o in outcomes) and not case.capped and not case.skipped:
             first = outcomes[0]
             more = f" (and under all {len(outcomes)} alignments)" if len(outcomes) > 1 else ""
+            evidence = ("structural" if any(o.evidence == "structural" for o in outcomes)
+                        else "refuted")
             return Noneq(self.name, first.reason + more, first.component, first.failed,
-                         first.alignment, tuple(first.obligations) + tuple(vacuity), flags)
+                         first.alignment, tuple(first.obligations) + tuple(vacuity), flags,
+                         evidence=evidence)
         open_ = [o for o in outcomes if o.status == "undecided"]
         if open_:
             first = open_[0]
@@ -406,7 +470,7 @@ class Sae:
                             best.alignment, certificate, flags)
         if judged.status == "refuted" and not case.capped and not case.skipped:
             return Noneq(self.name, f"{why}: {judged.reason}", "conclusion", judged.failed,
-                         best.alignment, certificate, flags)
+                         best.alignment, certificate, flags, evidence=judged.evidence)
         return Inconclusive(self.name, f"{why}: {judged.reason}", "conclusion", best.alignment,
                             certificate, flags)
 
@@ -420,6 +484,8 @@ class _Outcome:
     component: str = ""
     reason: str = ""
     failed: Obligation | None = None
+    evidence: str = "refuted"
+    """For a refuted outcome: ``refuted`` (an obligation) or ``structural``."""
 
 
 def _show(outcome: _Outcome) -> str:
@@ -444,8 +510,14 @@ class _Forms:
     about the reference alone (``Δ ⊢ C``, ``Δ ⊢ ¬C``, ``Δ ⊢ ⋀Γ``), the same under every
     alignment, by its theorem name."""
 
-    def __init__(self, names: dict[str, str]) -> None:
+    def __init__(self, names: dict[str, str], types: dict[str, str] | None = None,
+                 opened: dict[str, str] | None = None) -> None:
         self.names = names
+        self.types = types or {}
+        """The canonical type of each reference binder (what the rewrites may assume)."""
+        self.opened = opened or {}
+        """Every short name the header opens, to its full name (locals removed)."""
+        self._rewritten: dict[int, tuple[A.Expr, tuple[A.Expr, tuple[Step, ...]]]] = {}
         self._forms: dict[int, tuple[A.Expr, A.Expr]] = {}
         self._printed: dict[int, tuple[A.Expr, str]] = {}
         self._theorems: dict[str, str] = {}
@@ -461,6 +533,14 @@ class _Forms:
         if kept is None or kept[0] is not expr:
             kept = (expr, canonical(expr, self.names))
             self._forms[id(expr)] = kept
+        return kept[1]
+
+    def rewritten(self, expr: A.Expr) -> tuple[A.Expr, tuple[Step, ...]]:
+        """The normal form in the orientation of the Mathlib rewrites, and the rewrites."""
+        kept = self._rewritten.get(id(expr))
+        if kept is None or kept[0] is not expr:
+            kept = (expr, rewrite(self.form(expr), self.types, self.opened))
+            self._rewritten[id(expr)] = kept
         return kept[1]
 
     def printed(self, expr: A.Expr) -> str:
@@ -491,6 +571,72 @@ def _same_premises(left: Sequence[A.Expr], right: Sequence[A.Expr],
                    reason="the same premises after normalisation, up to order: ↔ holds")
 
 
+def _rewrite_lines(steps: Sequence[Step],
+                   binders: tuple[A.Binder, ...]) -> tuple[Obligation, ...]:
+    """One certificate line per rewrite, each an instance of the Mathlib lemma it names."""
+    lines: dict[str, Obligation] = {}
+    for step in steps:
+        statement = (f"theorem sae_rewrite {' '.join(_binder_text(b) for b in binders)} : "
+                     f"{step.claim} := by sorry").replace("sae_rewrite  :", "sae_rewrite :")
+        lines.setdefault(statement, Obligation(
+            f"rewrite ({step.lemma})", statement,
+            Verdict(VerdictKind.PROVED, "rewrite",
+                    reason=f"Mathlib's {step.lemma}: {RULES[step.lemma]}")))
+    return tuple(lines.values())
+
+
+def _binder_text(binder: A.Binder) -> str:
+    text = print_theorem(A.Theorem("theorem", "t", (binder,), A.Var("True")))
+    return text[len("theorem t "):text.rindex(" : True")]
+
+
+def _rewritten(left: A.Expr, right: A.Expr, forms: _Forms,
+               binders: tuple[A.Binder, ...]) -> tuple[Verdict | None, tuple[Obligation, ...]]:
+    """A proof that ``left ↔ right`` by the Mathlib rewrites of :mod:`.rewrites`, with one
+    line per rewrite; ``(None, ())`` when their rewritten forms differ."""
+    ours, our_steps = forms.rewritten(left)
+    theirs, their_steps = forms.rewritten(right)
+    if ours != theirs:
+        return None, ()
+    steps = (*our_steps, *their_steps)
+    return (Verdict(VerdictKind.PROVED, "normalisation",
+                    reason=f"the same after normalisation{_by(steps)}: ↔ holds"),
+            _rewrite_lines(steps, binders))
+
+
+def _by(steps: Sequence[Step]) -> str:
+    if not steps:
+        return " (notation unfolded)"
+    return " and the Mathlib rewrites " + ", ".join(dict.fromkeys(s.lemma for s in steps))
+
+
+def _rewritten_premises(left: Sequence[A.Expr], right: Sequence[A.Expr], forms: _Forms,
+                        binders: tuple[A.Binder, ...]
+                        ) -> tuple[Verdict | None, tuple[Obligation, ...]]:
+    """Premise lists equal up to order and repetition once rewritten (see :func:`_rewritten`)."""
+    steps: list[Step] = []
+
+    def parts(side: Sequence[A.Expr]) -> set[str]:
+        out: set[str] = set()
+        for premise in side:
+            form, made = forms.rewritten(premise)
+            steps.extend(made)
+            out.update(print_expr(p) for p in _conjuncts(form))
+        return out
+
+    if parts(left) != parts(right):
+        return None, ()
+    return (Verdict(VerdictKind.PROVED, "normalisation",
+                    reason=f"the same premises after normalisation{_by(steps)}, up to order: "
+                    "↔ holds"), _rewrite_lines(steps, binders))
+
+
+def _conjuncts(expr: A.Expr) -> list[A.Expr]:
+    if isinstance(expr, A.BinOp) and expr.op == "∧":
+        return _conjuncts(expr.left) + _conjuncts(expr.right)
+    return [expr]
+
+
 def _filler(verdicts: dict[tuple[str, str], Verdict],
             header: str) -> Callable[[Obligation], Obligation]:
     def fill(o: Obligation) -> Obligation:
@@ -514,7 +660,20 @@ def _judge(plan: _Plan, fill: Callable[[Obligation], Obligation]) -> _Outcome:
                                            for o in ori]
     if plan.mismatch is not None:
         component, reason = plan.mismatch
-        return _Outcome("refuted", plan.alignment, obligations, component, reason)
+        distinguish = [fill(o) for o in plan.distinguish]
+        obligations += distinguish
+        refuted = next((o for o in distinguish if o.refuted), None)
+        if refuted is not None:
+            return _Outcome("refuted", plan.alignment, obligations, component,
+                            f"{reason}; {refuted.role} refuted: {_verdict_text(refuted)}",
+                            refuted)
+        if plan.certain:
+            return _Outcome("refuted", plan.alignment, obligations, component, reason,
+                            evidence="structural")
+        why = f"a structural difference, not a proof that the meanings differ: {reason}"
+        if distinguish:
+            why += f"; {distinguish[0].role}: {_verdict_text(distinguish[0])}"
+        return _Outcome("undecided", plan.alignment, obligations, component, why)
     if plan.undecided:
         return _Outcome("undecided", plan.alignment, obligations, "conclusion", plan.undecided)
     for part, name in ((premises, "premises"), (conclusion, "conclusion")):
@@ -564,6 +723,13 @@ def _plan_premise_free(plan: _Plan, ref: NormalForm, cand_conclusion: A.Expr, he
     from afcheck.lean.elaborate import Unsupported, elaborate
 
     binders = ref.binders()
+    if forms.form(ref.conclusion) != forms.form(cand_conclusion):
+        same, steps = _rewritten(ref.conclusion, cand_conclusion, forms, binders)
+        if same is not None:
+            plan.conclusion.append(Obligation("conclusion", _theorem(
+                "sae_conclusion", binders, A.BinOp("↔", ref.conclusion, cand_conclusion)), same))
+            plan.conclusion.extend(steps)
+            return
     try:
         left = elaborate(A.Theorem("theorem", "r", binders, ref.conclusion), header)
         right = elaborate(A.Theorem("theorem", "c", binders, cand_conclusion), header)
@@ -575,11 +741,25 @@ def _plan_premise_free(plan: _Plan, ref: NormalForm, cand_conclusion: A.Expr, he
                         reason="identical conclusions after normalisation: ↔ holds by "
                         "reflexivity")))
             return
-        plan.undecided = ("the premise-free rule compares typed leaves, and the conclusion is "
-                          f"outside the typed fragment ({error})")
+        _Untyped(plan, binders, forms, f"outside the typed fragment ({error})").match(
+            ref.conclusion, cand_conclusion, ())
+        if plan.mismatch is not None:
+            plan.leaves.clear()
+            plan.distinguish.append(Obligation("conclusions (refutation only)", _theorem(
+                "sae_conclusions", binders, A.BinOp("↔", ref.conclusion, cand_conclusion))))
+        elif not plan.leaves and not plan.undecided:
+            plan.conclusion.append(Obligation("conclusion", _theorem(
+                "sae_conclusion", binders, A.BinOp("↔", ref.conclusion, cand_conclusion)),
+                Verdict(VerdictKind.PROVED, "normalisation",
+                        reason="the same connectives, quantifiers and atoms after "
+                        "normalisation: ↔ holds")))
         return
     matcher = _Matcher(plan, tuple(left.params))
     matcher.match(_norm(left.conclusion), _norm(right.conclusion), ())
+    if plan.mismatch is not None and not plan.certain:
+        plan.leaves.clear()
+        plan.distinguish.append(Obligation("conclusions (refutation only)", _theorem(
+            "sae_conclusions", binders, A.BinOp("↔", ref.conclusion, cand_conclusion))))
 
 
 def _norm(f: T.Formula) -> T.Formula:
@@ -592,6 +772,9 @@ def _norm(f: T.Formula) -> T.Formula:
         if isinstance(inner, T.Cmp) and inner.op in ("<", "≤", ">", "≥"):
             flipped = {"<": "≤", "≤": "<", ">": "≥", "≥": ">"}[inner.op]
             return T.Cmp(flipped, inner.right, inner.left)
+        if isinstance(inner, T.Quantified):  # not_exists, not_forall
+            return T.Quantified("∃" if inner.q == "∀" else "∀", inner.name, inner.ty,
+                                _norm(T.Not(inner.body)))
         return T.Not(inner)
     if isinstance(f, T.Logic):
         return T.Logic(f.op, _norm(f.left), _norm(f.right))
@@ -610,9 +793,10 @@ class _Matcher:
     params: tuple[tuple[str, str], ...]
     depth: int = 0
 
-    def mismatch(self, reason: str) -> None:
+    def mismatch(self, reason: str, certain: bool = False) -> None:
         if self.plan.mismatch is None:
             self.plan.mismatch = ("conclusion", f"conclusion trees differ: {reason}")
+            self.plan.certain = certain
 
     def match(self, f: T.Formula, g: T.Formula, bound: tuple[tuple[str, str], ...]) -> None:
         from afcheck.lean.elaborate import rename as rename_formula
@@ -672,8 +856,17 @@ class _Matcher:
                          and computation(a) != computation(b)]
             if different:
                 a, b = different[0]
-                note = (f"'{print_term(a)}' and '{print_term(b)}' are different closed "
-                        "computations (equal values would make any two true statements alike)")
+                # Name the sides compared: the reversed orientation pairs the reference's
+                # left side with the candidate's right one.
+                which = (("left sides", "right sides") if k == 0 else
+                         ("reference left and candidate right side",
+                          "reference right and candidate left side"))
+                mine = (f"'{print_term(a)}' and '{print_term(b)}' "
+                        f"({which[0] if different[0] == sides[0] else which[1]}) are different "
+                        "closed computations (equal values would make any two true statements "
+                        "alike)")
+                if k == 0 or not note:
+                    note = mine
                 if self.params:
                     # Not a refutation: under binders this orientation stays open, so the
                     # leaf cannot be refuted through the other one alone.
@@ -694,10 +887,140 @@ class _Matcher:
                 equations.append(Obligation(f"leaf {index} {kind} {side}", text, same))
             orientations.append(tuple(equations))
         if not orientations and "closed computations" in note and not self.params:
-            self.mismatch(f"{label}: {note}")
+            self.mismatch(f"{label}: {note}", certain=True)
             return
         self.plan.leaves.append(_Leaf(label, tuple(orientations), note if not orientations
                                       else ""))
+
+
+_LOGIC = frozenset({"∧", "∨", "→", "↔"})
+_RELATIONS = frozenset({"=", "<", ">", "≤", "≥", "∈", "⊆", "⊂", "∣", "≡"})
+
+
+@dataclass
+class _Untyped:
+    """The premise-free rule outside the typed fragment (function-typed parameters, a
+    ``Type*``, sets): the same connectives and quantifiers, atoms equal after normalisation,
+    and each relational leaf ``E₁ ρ E₂`` / ``E₁' ρ' E₂'`` with ``Δ ⊢ E₁ = E₁'``, ``Δ ⊢ E₂ = E₂'``
+    (or reversed, for a dual relation). Each equation goes to the prover as a Lean statement
+    over the binders, so a prover that reads such parameters (uninterpreted sorts and
+    functions) decides it; sides equal after normalisation are proved by normalisation. A
+    side pair of which one mentions no variable gets no equation: out of context its type is
+    not known (``7 / 2 = 3`` holds in ``ℕ``), and the leaf stays undecided."""
+
+    plan: _Plan
+    params: tuple[A.Binder, ...]
+    forms: _Forms
+    why: str
+    depth: int = 0
+
+    def mismatch(self, reason: str) -> None:
+        if self.plan.mismatch is None:
+            self.plan.mismatch = ("conclusion", f"conclusion trees differ: {reason}")
+
+    def match(self, f: A.Expr, g: A.Expr, bound: tuple[A.Binder, ...]) -> None:
+        if self.plan.mismatch is not None or self.plan.undecided:
+            return
+        f, g = _shape(f), _shape(g)
+        if isinstance(f, A.BinOp) and isinstance(g, A.BinOp) and f.op in _LOGIC \
+                and g.op in _LOGIC:
+            if f.op != g.op:
+                self.mismatch(f"'{f.op}' vs '{g.op}'")
+                return
+            self.match(f.left, g.left, bound)
+            self.match(f.right, g.right, bound)
+        elif isinstance(f, A.UnOp) and isinstance(g, A.UnOp) and f.op == g.op == "¬":
+            self.match(f.operand, g.operand, bound)
+        elif isinstance(f, A.Quant) and isinstance(g, A.Quant):
+            self.quantifier(f, g, bound)
+        elif isinstance(f, A.BinOp) and isinstance(g, A.BinOp) and f.op in _RELATIONS \
+                and g.op in _RELATIONS:
+            self.leaf(f, g, bound)
+        elif self.forms.form(f) != self.forms.form(g):
+            self.mismatch(f"'{print_expr(f)}' vs '{print_expr(g)}'")
+
+    def quantifier(self, f: A.Quant, g: A.Quant, bound: tuple[A.Binder, ...]) -> None:
+        f, g = _single(f), _single(g)
+        if f.q != g.q or f.q == "∃!" or f.bound is not None or g.bound is not None:
+            self.mismatch(f"'{f.q}' vs '{g.q}'")
+            return
+        ours, theirs = f.binders[0], g.binders[0]
+        if ours.type is None or theirs.type is None:
+            self.plan.undecided = (f"a bound variable has no written type, so its leaves "
+                                   f"cannot be stated out of context ({self.why})")
+            return
+        if ours.kind == "instance" or theirs.kind == "instance":
+            self.mismatch("an instance binder inside the conclusion")
+            return
+        if self.forms.form(ours.type) != self.forms.form(theirs.type):
+            self.mismatch(f"'{f.q} {ours.name} : {print_expr(ours.type)}' vs "
+                          f"'{g.q} {theirs.name} : {print_expr(theirs.type)}'")
+            return
+        self.depth += 1
+        name = f"ξ{self.depth}"
+        self.match(rename(f.body, {ours.name: name}), rename(g.body, {theirs.name: name}),
+                   bound + (A.Binder(name, ours.type),))
+
+    def leaf(self, f: A.BinOp, g: A.BinOp, bound: tuple[A.Binder, ...]) -> None:
+        index = len(self.plan.leaves) + 1
+        label = f"leaf {index} ('{print_expr(f)}' vs '{print_expr(g)}')"
+        options: list[tuple[str, tuple[tuple[A.Expr, A.Expr], ...]]] = []
+        if g.op == f.op:
+            options.append(("direct", ((f.left, g.left), (f.right, g.right))))
+        if _DUAL.get(f.op) == g.op:
+            options.append(("reversed", ((f.left, g.right), (f.right, g.left))))
+        if not options:
+            self.mismatch(f"relation '{f.op}' vs '{g.op}' in {label}")
+            return
+        context = self.params + bound
+        variables = {b.name for b in context if b.name}
+        orientations: list[tuple[Obligation, ...]] = []
+        note = ""
+        for kind, sides in options:
+            equations = []
+            for side, (a, b) in zip(("left", "right"), sides, strict=True):
+                statement = _theorem("sae_leaf", context, A.BinOp("=", a, b))
+                role = f"leaf {index} {kind} {side}"
+                if self.forms.form(a) == self.forms.form(b):
+                    equations.append(Obligation(role, statement, Verdict(
+                        VerdictKind.PROVED, "normalisation",
+                        reason="the same term after normalisation")))
+                elif free_names(a) & variables and free_names(b) & variables:
+                    equations.append(Obligation(role, statement))
+                else:
+                    note = note or (f"'{print_expr(a)}' and '{print_expr(b)}' differ and one "
+                                    "mentions no variable: out of the typed fragment its type "
+                                    "is not known, so no equation compares them")
+                    break
+            else:
+                orientations.append(tuple(equations))
+        self.plan.leaves.append(_Leaf(label, tuple(orientations),
+                                      "" if orientations else note))
+
+
+def _shape(expr: A.Expr) -> A.Expr:
+    """The forms Lean identifies, at the root: ``(h : P) → B``, ``¬ ∃``/``¬ ∀``, ``a ≠ b`` as
+    ``¬ a = b``, ``a ∉ s`` as ``¬ a ∈ s``, a binder predicate expanded."""
+    from afcheck_equivalence.normal import named_arrow, push_negation
+
+    expr = push_negation(named_arrow(expr))
+    if isinstance(expr, A.BinOp) and expr.op in ("≠", "∉"):
+        return A.UnOp("¬", A.BinOp("=" if expr.op == "≠" else "∈", expr.left, expr.right))
+    if isinstance(expr, A.Quant) and expr.bound is not None and len(expr.binders) == 1 \
+            and expr.q in ("∀", "∃"):
+        op, limit = expr.bound
+        guard = A.BinOp(op, A.Var(expr.binders[0].name), limit)
+        body = A.BinOp("→" if expr.q == "∀" else "∧", guard, expr.body)
+        return A.Quant(expr.q, expr.binders, body)
+    return expr
+
+
+def _single(expr: A.Quant) -> A.Quant:
+    """``∀ x y, P`` as ``∀ x, ∀ y, P`` (a binder predicate stays on each binder)."""
+    if len(expr.binders) == 1 or expr.q == "∃!":
+        return expr
+    inner = A.Quant(expr.q, expr.binders[1:], expr.body, expr.bound)
+    return A.Quant(expr.q, expr.binders[:1], inner, expr.bound)
 
 
 def _ground(term: T.Term) -> bool:

@@ -217,6 +217,45 @@ def rewrites(theorem: A.Theorem) -> Iterator[tuple[str, A.Theorem]]:
                                                                       concl.right, concl.left))
 
 
+def identities(theorem: A.Theorem) -> Iterator[tuple[str, A.Theorem]]:
+    """``(kind, statement)`` for each rewrite that Lean reads as the very same statement and
+    that applies: an instance binder of a proposition as a named hypothesis, implicit binders
+    written explicit, a trailing hypothesis as a named arrow in the conclusion, a negated
+    quantifier of the conclusion moved in or out, a conclusion's equation, ``∧`` or ``∨``
+    swapped. (A formaliser writes these freely; none changes the meaning.)"""
+    from afcheck.lean.sorts import is_prop
+    from afcheck_equivalence.normal import push_negation
+
+    binders = theorem.binders
+    if any(b.kind == "instance" and b.type is not None and is_prop(b.type) for b in binders):
+        yield "instance-as-hypothesis", replace(theorem, binders=tuple(
+            replace(b, name=f"inst{i}", kind="explicit")
+            if b.kind == "instance" and b.type is not None and is_prop(b.type) else b
+            for i, b in enumerate(binders)))
+    if any(b.kind in ("implicit", "strict") for b in binders):
+        yield "implicit-as-explicit", replace(theorem, binders=tuple(
+            replace(b, kind="explicit") if b.kind in ("implicit", "strict") else b
+            for b in binders))
+    if binders and binders[-1].kind == "explicit" and binders[-1].type is not None \
+            and is_prop(binders[-1].type) and binders[-1].name:
+        last = binders[-1]
+        assert last.type is not None
+        yield "named-arrow", replace(theorem, binders=binders[:-1], conclusion=A.BinOp(
+            "→", A.Ascription(A.Var(last.name), last.type), theorem.conclusion))
+    concl = theorem.conclusion
+    pushed = push_negation(concl)
+    if pushed is not concl:
+        yield "prenex-negation", replace(theorem, conclusion=pushed)
+    elif isinstance(concl, A.Quant) and concl.q in ("∀", "∃") and isinstance(concl.body, A.UnOp) \
+            and concl.body.op == "¬" and all(b.kind != "instance" for b in concl.binders):
+        outer = A.Quant("∃" if concl.q == "∀" else "∀", concl.binders, concl.body.operand,
+                        concl.bound)
+        yield "prenex-negation", replace(theorem, conclusion=A.UnOp("¬", outer))
+    if isinstance(concl, A.BinOp) and concl.op in ("=", "≠", "∧", "∨", "↔"):
+        yield "swapped-symmetric", replace(theorem, conclusion=A.BinOp(concl.op, concl.right,
+                                                                       concl.left))
+
+
 HARD_CASES: tuple[tuple[str, str, str], ...] = (
     ("odd-mod", "theorem odd_sq (n : ℕ) (h₀ : n % 2 = 1) : n ^ 2 % 2 = 1 := by sorry",
      "theorem odd_sq (n : ℕ) (h₀ : Odd n) : n ^ 2 % 2 = 1 := by sorry"),

@@ -6,9 +6,11 @@ hypothesis names, which a statement never uses), ASCII/Unicode and type-name spe
 (``Nat``/``ℕ``, ``>=``/``≥`` — the lexer already maps the ASCII ones), ``a ≥ b`` as ``b ≤ a``
 and ``a > b`` as ``b < a``, notation styles of the same function (``|x|``/``abs x``,
 ``√x``/``Real.sqrt x``, ``sqrt`` under ``open Real``), redundant parentheses (the tree has
-none), grouped binders ``(a b : T)`` as ``(a : T) (b : T)`` and ``∀ x y, P`` as
-``∀ x, ∀ y, P``, binder predicates ``∀ x > 0, P`` as ``∀ x, x > 0 → P``, and the bracket kind of
-a non-instance binder. Different normal forms give Noneq: this criterion claims nothing
+none), ``¬ ∃ x, P`` as ``∀ x, ¬ P`` and ``¬ ∀ x, P`` as ``∃ x, ¬ P``, ``Type _`` as
+``Type*``, a named arrow ``(h : P) → B`` as ``P → B`` when ``B`` does not use ``h``, grouped
+binders ``(a b : T)`` as ``(a : T) (b : T)`` and ``∀ x y, P`` as ``∀ x, ∀ y, P``, binder
+predicates ``∀ x > 0, P`` as ``∀ x, x > 0 → P``, and the bracket kind of a non-instance binder.
+Different normal forms give Noneq with ``structural`` evidence: this criterion claims nothing
 beyond syntax.
 """
 
@@ -69,6 +71,9 @@ def _canon(expr: A.Expr, names: dict[str, str], fresh: _Names) -> A.Expr:
     if isinstance(expr, A.Var):
         name = TYPE_SPELLINGS.get(expr.name, expr.name)
         return A.Var(names.get(name, name))
+    if isinstance(expr, A.App) and expr.fn in ("Type", "Sort") and len(expr.args) == 1 \
+            and isinstance(expr.args[0], A.Var) and expr.args[0].name == "_":
+        return A.Var(f"{expr.fn}*")  # ``Type _``: a fresh universe, as ``Type*``
     if isinstance(expr, A.Num):
         return expr
     if isinstance(expr, A.Opaque):
@@ -81,11 +86,21 @@ def _canon(expr: A.Expr, names: dict[str, str], fresh: _Names) -> A.Expr:
     if isinstance(expr, A.Coe):
         return A.Coe(_canon(expr.expr, names, fresh))
     if isinstance(expr, A.BinOp):
+        from afcheck_equivalence.normal import named_arrow
+
+        arrow = named_arrow(expr)
+        if arrow is not expr:
+            return _canon(arrow, names, fresh)
         left, right = _canon(expr.left, names, fresh), _canon(expr.right, names, fresh)
         if expr.op in _FLIP:
             return A.BinOp(_FLIP[expr.op], right, left)
         return A.BinOp(expr.op, left, right)
     if isinstance(expr, A.UnOp):
+        from afcheck_equivalence.normal import push_negation
+
+        pushed = push_negation(expr)
+        if pushed is not expr:
+            return _canon(pushed, names, fresh)
         return A.UnOp(expr.op, _canon(expr.operand, names, fresh))
     if isinstance(expr, A.Proj):
         return A.Proj(_canon(expr.expr, names, fresh), expr.field)
@@ -178,7 +193,7 @@ class Syntactic:
     """See the module docstring."""
 
     name = "syntactic"
-    version = "1"
+    version = "2"
     contained = True
     """No solver and no search: each statement is read once and its tree walked once, so it
     is decided in the run's process, without a pair worker."""
@@ -205,7 +220,7 @@ class Syntactic:
         if left == right:
             return Eq(self.name, "equal after normalisation: " + " ".join(left))
         return Noneq(self.name, f"differs after normalisation: {_first_difference(left, right)}",
-                     "statement")
+                     "statement", evidence="structural")
 
 
 def _first_difference(left: tuple[str, ...], right: tuple[str, ...]) -> str:

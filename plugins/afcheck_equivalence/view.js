@@ -23,6 +23,8 @@
     var line = el("p");
     line.appendChild(el("span", "badge o-" + rec.o, rec.o));
     line.appendChild(el("span", "label", "  " + (rec.fx ? rec.fx.criterion : "") +
+      (rec.ev ? " · Noneq by " + rec.ev + (rec.ev === "structural" ? " difference" : " obligation")
+        : "") +
       (rec.cp ? " · decided on the " + rec.cp : "") + (rec.why ? " — " + rec.why : "") +
       (rec.fx && rec.fx.gold !== "none" ? " · gold: " + rec.fx.gold : "")));
     root.appendChild(line);

@@ -4,7 +4,8 @@ statements).
 Per criterion and run: coverage, false-positive rate and Noneq rate with their 95% Wilson
 intervals (a chart with whiskers and a table) and the confusion table against the gold
 labels; and the step browser's record of each pair: reference and candidate, the decision
-with its reason and the component that decided it, the binder alignment, and each proof
+with its reason, the component that decided it and a Noneq's evidence (a refuted obligation
+or a structural difference), the binder alignment, and each proof
 obligation with its verdict (the one that failed marked, its counterexample shown; drawn by
 ``view.js``). Pairs are read with :class:`afcheck_equivalence.records.ResultRecord` and
 counted per criterion by :func:`afcheck_equivalence.method.summarise`, exactly as the run
@@ -111,6 +112,9 @@ class EquivalenceView(MethodView):
             "fx": {"criterion": str(step.get("criterion") or ""),
                    "gold": gold if isinstance(gold, str) else "none"},
         }
+        evidence = step.get("evidence")
+        if isinstance(evidence, str) and evidence:
+            record["ev"] = evidence  # a Noneq's: ``refuted`` or ``structural``
         for key, short in (("informal", "inf"), ("reference", "rf"), ("candidate", "cd"),
                            ("component", "cp")):
             text = step.get(key)
