@@ -6,7 +6,9 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
+from afcheck_lean.audit import split_file
 from afcheck_lean.deepseek import DeepSeekProver, build_prompt, extract_code, proof_body
+from afcheck_lean.integrity import proof_violation
 from afcheck_lean.judge import ProcessJudge
 from afcheck_lean.statement import split_statement
 from fake_repl.harness import FakeLean, make_fake_lean, negate_for_tests
@@ -140,6 +142,67 @@ def test_a_reformatted_statement_is_the_same_statement(theirs: str) -> None:
 def test_a_changed_statement_is_caught_whatever_its_layout(theirs: str) -> None:
     with pytest.raises(ValueError, match="changed the statement"):
         proof_body(f"```lean4\n{theirs}\n```", split_statement(SYSTEM))
+
+
+SYS_PROOF = "theorem sys (a b : ℝ) (h₀ : a + b = 10) (h₁ : a - b = 2) : a = 6 := by\n  linarith\n"
+HONEST_SHAPES = {
+    "namespace": f"namespace Sys\n\n{SYS_PROOF}\nend Sys\n",
+    "indented namespace": "namespace Sys\n  theorem sys (a b : ℝ) (h₀ : a + b = 10) "
+                          "(h₁ : a - b = 2) : a = 6 := by\n    linarith\n  end Sys\n",
+    "noncomputable section": f"noncomputable section\n{SYS_PROOF}end\n",
+    "set_option in, one line": f"set_option maxHeartbeats 400000 in {SYS_PROOF}",
+    "open in, one line": f"open Real in {SYS_PROOF}",
+    "private nonrec": f"private nonrec {SYS_PROOF}",
+    "a nonrec helper after": f"{SYS_PROOF}\nnonrec theorem aux : True := trivial\n",
+    "a documented helper after": f"{SYS_PROOF}\n/-- A helper. -/\nlemma aux : True := trivial\n",
+    "a partial def after": f"{SYS_PROOF}\npartial def loop (n : ℕ) : ℕ := loop n\n",
+    "set_option in before the next": f"{SYS_PROOF}\nset_option maxRecDepth 100 in lemma aux : "
+                                      "True := trivial\n",
+    "the statement in a comment before": "/- theorem sys (a b : ℝ) (h₀ : a + b = 10) "
+                                         "(h₁ : a - b = 2) : a = 6 := by nlinarith -/\n"
+                                         + SYS_PROOF,
+    "the statement in a string before": 'def s := "theorem sys (a b : ℝ) (h₀ : a + b = 10) '
+                                        '(h₁ : a - b = 2) : a = 6 := by simp"\n' + SYS_PROOF,
+}
+
+
+@pytest.mark.parametrize("code", HONEST_SHAPES.values(), ids=HONEST_SHAPES.keys())
+def test_an_honest_file_shape_yields_the_proof_and_nothing_after_it(code: str) -> None:
+    body = proof_body(f"```lean4\nimport Mathlib\n\n{code}```", split_statement(SYSTEM))
+    assert body.strip() == "by\n  linarith" or body.strip() == "by\n    linarith"
+    assert proof_violation(body) is None
+
+
+@pytest.mark.parametrize("shape", ["namespace", "set_option in, one line", "open in, one line",
+                                   "a documented helper after"])
+def test_a_proof_in_an_honest_shape_is_proved_and_certified(
+        shape: str, fake: FakeLean, judge: ProcessJudge) -> None:
+    completion = f"```lean4\nimport Mathlib\nimport Aesop\n\n{HONEST_SHAPES[shape]}```"
+    prover = DeepSeekProver(fake.pool(), _Model([completion]), negate_for_tests, k=1,
+                            judge=judge)
+    (verdict,) = prover.prove([ProofTask("k", SYSTEM)])
+    prover.close()
+    assert verdict.kind is VerdictKind.PROVED and verdict.certified, verdict.reason
+
+
+@pytest.mark.realdata
+def test_the_published_proofs_are_extracted_whole_in_every_honest_shape(data_dir: Path) -> None:
+    # Each file's own theorem is the target; its proof as the audit cuts it is the expected
+    # body, whether the file stands as published, inside a namespace or behind a one-line
+    # `set_option … in`, with a documented helper after it.
+    files = sorted((data_dir / "prover_v2_minif2f").glob("*.lean"))
+    assert len(files) == 221
+    for path in files:
+        text = path.read_text(encoding="utf-8").rstrip() + "\n"
+        (declaration, *_) = split_file(text) or []
+        target = split_statement(text[declaration.start : declaration.body_start] + " by sorry")
+        expected = text[declaration.body_start : declaration.proof_end].strip()
+        header, theorem = text[: declaration.start], text[declaration.start :]
+        for shaped in (text, f"{header}namespace Published\n{theorem}end Published\n",
+                       f"{header}set_option maxRecDepth 1000 in {theorem}",
+                       f"{text}\n/-- A helper. -/\nlemma aux : True := trivial\n"):
+            body = proof_body(f"```lean4\n{shaped}```", target)
+            assert body.strip() == expected, path.name
 
 
 def test_the_run_stops_in_one_line_when_lean_cannot_start(fake: FakeLean) -> None:
