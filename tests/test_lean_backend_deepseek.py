@@ -12,7 +12,7 @@ from afcheck_lean.integrity import proof_violation
 from afcheck_lean.judge import ProcessJudge
 from afcheck_lean.statement import split_statement
 from fake_repl.harness import FakeLean, make_fake_lean, negate_for_tests
-from fake_toolchain.harness import afcheck_judge
+from fake_toolchain.harness import FakeJudge, afcheck_judge
 
 from afcheck.types import ProofTask, VerdictKind
 
@@ -88,6 +88,52 @@ def test_pass_at_k_accepts_a_verified_sample_among_bad_ones(fake: FakeLean,
     assert "theorem afcheck_target (a b : ℝ) (h₀ : a + b = 10) (h₁ : a - b = 2) : a = 6" \
         in verdict.evidence
     assert len(model.prompts) == 2 and "¬(∀" in model.prompts[1]
+
+
+NOT_COMPILED = GOOD.replace("  linarith\n```\n", "  linarith -- fake:error\n```\n")
+"""A proof the REPL accepts and Lean's compiler refuses (the fake compiler's ``fake:error``):
+the judge rejects it."""
+
+
+def _judged_solutions(tmp_path: Path) -> list[str]:
+    """The solutions the fake judge program was run on, in order (one per judgement that
+    reached it; a solution that did not compile never reaches it)."""
+    return [call[1] for call in FakeJudge(tmp_path / "judge").calls()]
+
+
+def test_only_the_first_accepted_sample_of_a_side_is_judged(
+        fake: FakeLean, judge: ProcessJudge, tmp_path: Path) -> None:
+    prover = DeepSeekProver(fake.pool(), _Model([GOOD, GOOD, GOOD]), negate_for_tests, k=3,
+                            judge=judge)
+    (verdict,) = prover.prove([ProofTask("k", SYSTEM)])
+    prover.close()
+    assert verdict.kind is VerdictKind.PROVED and verdict.certified
+    assert len(_judged_solutions(tmp_path)) == 1
+
+
+def test_a_sample_the_judge_rejects_falls_through_to_the_next_accepted_one(
+        fake: FakeLean, judge: ProcessJudge, tmp_path: Path) -> None:
+    prover = DeepSeekProver(fake.pool(), _Model([NOT_COMPILED, GOOD, GOOD]), negate_for_tests,
+                            k=3, judge=judge)
+    (verdict,) = prover.prove([ProofTask("k", SYSTEM)])
+    prover.close()
+    # The first was accepted by the REPL, refused by the judge (it never compiled); the
+    # second was judged and certified; the third was never judged.
+    assert verdict.kind is VerdictKind.PROVED and verdict.certified
+    assert verdict.judged_by == "afcheck"
+    assert len(_judged_solutions(tmp_path)) == 1
+    assert "fake:error" not in verdict.evidence
+
+
+def test_when_the_judge_rejects_every_accepted_sample_nothing_is_proved(
+        fake: FakeLean, judge: ProcessJudge, tmp_path: Path) -> None:
+    prover = DeepSeekProver(fake.pool(), _Model([NOT_COMPILED, NOT_COMPILED]), negate_for_tests,
+                            k=2, judge=judge)
+    (verdict,) = prover.prove([ProofTask("k", SYSTEM)])
+    prover.close()
+    assert verdict.kind is VerdictKind.INCONCLUSIVE and verdict.unjudged is None
+    assert "rejected by the judge afcheck: Lean did not compile Solution" in verdict.reason
+    assert _judged_solutions(tmp_path) == []
 
 
 def test_without_a_judge_the_repls_proof_is_uncertified(fake: FakeLean) -> None:
