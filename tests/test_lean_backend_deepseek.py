@@ -13,6 +13,8 @@ from afcheck_lean.judge import ProcessJudge
 from afcheck_lean.statement import split_statement
 from fake_repl.harness import FakeLean, make_fake_lean, negate_for_tests
 from fake_toolchain.harness import FakeJudge, afcheck_judge
+from hypothesis import given
+from hypothesis import strategies as st
 
 from afcheck.types import ProofTask, VerdictKind
 
@@ -217,6 +219,31 @@ def test_an_honest_file_shape_yields_the_proof_and_nothing_after_it(code: str) -
     body = proof_body(f"```lean4\nimport Mathlib\n\n{code}```", split_statement(SYSTEM))
     assert body.strip() == "by\n  linarith" or body.strip() == "by\n    linarith"
     assert proof_violation(body) is None
+
+
+_PREFIXES = ("", "private ", "nonrec ", "private nonrec ", "@[simp] ", "/-- Doc. -/\n",
+             "set_option maxHeartbeats 400000 in ", "set_option maxHeartbeats 400000 in\n",
+             "open Real in ", "open Real Nat in\n")
+_SCOPES = (("", ""), ("namespace Sys\n", "end Sys\n"), ("section\n", "end\n"),
+           ("noncomputable section\n", "end\n"), ("open Real\n", ""))
+_AFTER = ("", "lemma aux : True := trivial\n", "/-- Doc. -/\ntheorem aux : True := trivial\n",
+          "@[simp]\nlemma aux : 1 = 1 := rfl\n", "nonrec theorem aux : True := trivial\n",
+          "set_option maxRecDepth 100 in\nexample : True := trivial\n",
+          "open Nat in theorem aux : True := trivial\n", "#check Nat\n",
+          "noncomputable def f (x : ℝ) : ℝ := x\n", "namespace Other\nend Other\n")
+_BEFORE = (*_AFTER, "-- theorem sys (a b : ℝ) (h₀ : a + b = 10) (h₁ : a - b = 2) : a = 6 := "
+           "by simp\n", "/-- theorem sys (a b : ℝ) (h₀ : a + b = 10) (h₁ : a - b = 2) : "
+           "a = 6 := by simp -/\ndef g := 1\n")
+
+
+@given(st.sampled_from(_PREFIXES), st.sampled_from(_SCOPES), st.sampled_from(_BEFORE),
+       st.sampled_from(_AFTER))
+def test_the_proof_is_cut_at_the_next_command_whatever_surrounds_it(
+        prefix: str, scope: tuple[str, str], before: str, after: str) -> None:
+    opening, closing = scope
+    code = f"import Mathlib\n\n{before}{opening}{prefix}{SYS_PROOF}{closing}\n{after}"
+    body = proof_body(f"```lean4\n{code}```", split_statement(SYSTEM))
+    assert body.strip() == "by\n  linarith", code
 
 
 @pytest.mark.parametrize("shape", ["namespace", "set_option in, one line", "open in, one line",
