@@ -430,3 +430,41 @@ def test_a_decision_on_a_transient_verdict_is_asked_again_and_a_decided_one_is_c
     assert decision_from_json(json.loads(json.dumps(stopped.to_json()))) == stopped
     assert stopped.obligations[0].verdict is not None
     assert stopped.obligations[0].verdict.transient
+
+
+def test_the_junit_properties_count_the_obligations_verdicts_by_judge() -> None:
+    from afcheck_equivalence.method import Equivalence
+
+    from afcheck.method import Case, ItemOutcome, ItemResult
+
+    judged = Verdict(VerdictKind.PROVED, "deepseek", certified=True, judged_by="afcheck")
+    unjudged = Verdict(VerdictKind.INCONCLUSIVE, "deepseek", unjudged=VerdictKind.PROVED)
+    smt = Verdict(VerdictKind.REFUTED, "smt", counterexample={"x": "3"})
+    nothing = Verdict(VerdictKind.INCONCLUSIVE, "smt", reason="timeout")
+    failed = Obligation("conclusion", "theorem c : False := by sorry", smt)
+    decisions: dict[str, Eq | Noneq | Inconclusive] = {
+        "1": Eq("sae", "same", certificate=(Obligation("premises", REF, judged),
+                                            Obligation("conclusion", REF, judged))),
+        # The failed obligation is also among the obligations: counted once.
+        "2": Noneq("sae", "differs", "conclusion", failed, obligations=(failed,)),
+        "3": Inconclusive("sae", "open", obligations=(Obligation("premises", REF, unjudged),
+                                                      Obligation("conclusion", REF, nothing))),
+    }
+    items = []
+    for key, decision in decisions.items():
+        item = Item(key, REF, candidate=REF, gold="equivalent", group="minif2f")
+        result = Result(item, REF, decision)
+        case = Case(f"s::{key}", key, "equivalence", "s", "minif2f", None, object())
+        items.append(ItemResult(case, result, ItemOutcome(Status.PASSED), Status.PASSED))
+    summary = Equivalence().summarise(items)
+    props = summary.properties("minif2f")
+    assert {k: v for k, v in props.items() if k.startswith("verdicts.")} == {
+        "verdicts.judged:afcheck": "2", "verdicts.uncertified": "1", "verdicts.unjudged": "1"}
+    assert props["sae.N"] == "3"
+    assert summary.sections()["verdicts"] == {
+        "minif2f": {"judged:afcheck": 2, "uncertified": 1, "unjudged": 1}}
+    assert ("  obligation verdicts: 2 certified by the judge afcheck, 1 decided without a judge "
+            "(smt), 1 proved or refuted in a Lean REPL without a judge") in summary.lines()
+    only_smt = Equivalence().summarise(items[1:2])
+    assert only_smt.properties("minif2f")["verdicts.uncertified"] == "1"
+    assert not any("obligation verdicts" in line for line in only_smt.lines())

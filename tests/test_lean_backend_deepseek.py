@@ -6,11 +6,15 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
+from afcheck_lean.audit import split_file
 from afcheck_lean.deepseek import DeepSeekProver, build_prompt, extract_code, proof_body
+from afcheck_lean.integrity import proof_violation
 from afcheck_lean.judge import ProcessJudge
 from afcheck_lean.statement import split_statement
 from fake_repl.harness import FakeLean, make_fake_lean, negate_for_tests
-from fake_toolchain.harness import afcheck_judge
+from fake_toolchain.harness import FakeJudge, afcheck_judge
+from hypothesis import given
+from hypothesis import strategies as st
 
 from afcheck.types import ProofTask, VerdictKind
 
@@ -89,6 +93,52 @@ def test_pass_at_k_accepts_a_verified_sample_among_bad_ones(fake: FakeLean,
     assert len(model.prompts) == 2 and "¬(∀" in model.prompts[1]
 
 
+NOT_COMPILED = GOOD.replace("  linarith\n```\n", "  linarith -- fake:error\n```\n")
+"""A proof the REPL accepts and Lean's compiler refuses (the fake compiler's ``fake:error``):
+the judge rejects it."""
+
+
+def _judged_solutions(tmp_path: Path) -> list[str]:
+    """The solutions the fake judge program was run on, in order (one per judgement that
+    reached it; a solution that did not compile never reaches it)."""
+    return [call[1] for call in FakeJudge(tmp_path / "judge").calls()]
+
+
+def test_only_the_first_accepted_sample_of_a_side_is_judged(
+        fake: FakeLean, judge: ProcessJudge, tmp_path: Path) -> None:
+    prover = DeepSeekProver(fake.pool(), _Model([GOOD, GOOD, GOOD]), negate_for_tests, k=3,
+                            judge=judge)
+    (verdict,) = prover.prove([ProofTask("k", SYSTEM)])
+    prover.close()
+    assert verdict.kind is VerdictKind.PROVED and verdict.certified
+    assert len(_judged_solutions(tmp_path)) == 1
+
+
+def test_a_sample_the_judge_rejects_falls_through_to_the_next_accepted_one(
+        fake: FakeLean, judge: ProcessJudge, tmp_path: Path) -> None:
+    prover = DeepSeekProver(fake.pool(), _Model([NOT_COMPILED, GOOD, GOOD]), negate_for_tests,
+                            k=3, judge=judge)
+    (verdict,) = prover.prove([ProofTask("k", SYSTEM)])
+    prover.close()
+    # The first was accepted by the REPL, refused by the judge (it never compiled); the
+    # second was judged and certified; the third was never judged.
+    assert verdict.kind is VerdictKind.PROVED and verdict.certified
+    assert verdict.judged_by == "afcheck"
+    assert len(_judged_solutions(tmp_path)) == 1
+    assert "fake:error" not in verdict.evidence
+
+
+def test_when_the_judge_rejects_every_accepted_sample_nothing_is_proved(
+        fake: FakeLean, judge: ProcessJudge, tmp_path: Path) -> None:
+    prover = DeepSeekProver(fake.pool(), _Model([NOT_COMPILED, NOT_COMPILED]), negate_for_tests,
+                            k=2, judge=judge)
+    (verdict,) = prover.prove([ProofTask("k", SYSTEM)])
+    prover.close()
+    assert verdict.kind is VerdictKind.INCONCLUSIVE and verdict.unjudged is None
+    assert "rejected by the judge afcheck: Lean did not compile Solution" in verdict.reason
+    assert _judged_solutions(tmp_path) == []
+
+
 def test_without_a_judge_the_repls_proof_is_uncertified(fake: FakeLean) -> None:
     prover = DeepSeekProver(fake.pool(), _Model([CHEAT, GOOD]), negate_for_tests, k=2)
     (verdict,) = prover.prove([ProofTask("k", SYSTEM)])
@@ -141,6 +191,92 @@ def test_a_reformatted_statement_is_the_same_statement(theirs: str) -> None:
 def test_a_changed_statement_is_caught_whatever_its_layout(theirs: str) -> None:
     with pytest.raises(ValueError, match="changed the statement"):
         proof_body(f"```lean4\n{theirs}\n```", split_statement(SYSTEM))
+
+
+SYS_PROOF = "theorem sys (a b : ℝ) (h₀ : a + b = 10) (h₁ : a - b = 2) : a = 6 := by\n  linarith\n"
+HONEST_SHAPES = {
+    "namespace": f"namespace Sys\n\n{SYS_PROOF}\nend Sys\n",
+    "indented namespace": "namespace Sys\n  theorem sys (a b : ℝ) (h₀ : a + b = 10) "
+                          "(h₁ : a - b = 2) : a = 6 := by\n    linarith\n  end Sys\n",
+    "noncomputable section": f"noncomputable section\n{SYS_PROOF}end\n",
+    "set_option in, one line": f"set_option maxHeartbeats 400000 in {SYS_PROOF}",
+    "open in, one line": f"open Real in {SYS_PROOF}",
+    "private nonrec": f"private nonrec {SYS_PROOF}",
+    "a nonrec helper after": f"{SYS_PROOF}\nnonrec theorem aux : True := trivial\n",
+    "a documented helper after": f"{SYS_PROOF}\n/-- A helper. -/\nlemma aux : True := trivial\n",
+    "a partial def after": f"{SYS_PROOF}\npartial def loop (n : ℕ) : ℕ := loop n\n",
+    "set_option in before the next": f"{SYS_PROOF}\nset_option maxRecDepth 100 in lemma aux : "
+                                      "True := trivial\n",
+    "the statement in a comment before": "/- theorem sys (a b : ℝ) (h₀ : a + b = 10) "
+                                         "(h₁ : a - b = 2) : a = 6 := by nlinarith -/\n"
+                                         + SYS_PROOF,
+    "the statement in a string before": 'def s := "theorem sys (a b : ℝ) (h₀ : a + b = 10) '
+                                        '(h₁ : a - b = 2) : a = 6 := by simp"\n' + SYS_PROOF,
+}
+
+
+@pytest.mark.parametrize("code", HONEST_SHAPES.values(), ids=HONEST_SHAPES.keys())
+def test_an_honest_file_shape_yields_the_proof_and_nothing_after_it(code: str) -> None:
+    body = proof_body(f"```lean4\nimport Mathlib\n\n{code}```", split_statement(SYSTEM))
+    assert body.strip() == "by\n  linarith" or body.strip() == "by\n    linarith"
+    assert proof_violation(body) is None
+
+
+_PREFIXES = ("", "private ", "nonrec ", "private nonrec ", "@[simp] ", "/-- Doc. -/\n",
+             "set_option maxHeartbeats 400000 in ", "set_option maxHeartbeats 400000 in\n",
+             "open Real in ", "open Real Nat in\n")
+_SCOPES = (("", ""), ("namespace Sys\n", "end Sys\n"), ("section\n", "end\n"),
+           ("noncomputable section\n", "end\n"), ("open Real\n", ""))
+_AFTER = ("", "lemma aux : True := trivial\n", "/-- Doc. -/\ntheorem aux : True := trivial\n",
+          "@[simp]\nlemma aux : 1 = 1 := rfl\n", "nonrec theorem aux : True := trivial\n",
+          "set_option maxRecDepth 100 in\nexample : True := trivial\n",
+          "open Nat in theorem aux : True := trivial\n", "#check Nat\n",
+          "noncomputable def f (x : ℝ) : ℝ := x\n", "namespace Other\nend Other\n")
+_BEFORE = (*_AFTER, "-- theorem sys (a b : ℝ) (h₀ : a + b = 10) (h₁ : a - b = 2) : a = 6 := "
+           "by simp\n", "/-- theorem sys (a b : ℝ) (h₀ : a + b = 10) (h₁ : a - b = 2) : "
+           "a = 6 := by simp -/\ndef g := 1\n")
+
+
+@given(st.sampled_from(_PREFIXES), st.sampled_from(_SCOPES), st.sampled_from(_BEFORE),
+       st.sampled_from(_AFTER))
+def test_the_proof_is_cut_at_the_next_command_whatever_surrounds_it(
+        prefix: str, scope: tuple[str, str], before: str, after: str) -> None:
+    opening, closing = scope
+    code = f"import Mathlib\n\n{before}{opening}{prefix}{SYS_PROOF}{closing}\n{after}"
+    body = proof_body(f"```lean4\n{code}```", split_statement(SYSTEM))
+    assert body.strip() == "by\n  linarith", code
+
+
+@pytest.mark.parametrize("shape", ["namespace", "set_option in, one line", "open in, one line",
+                                   "a documented helper after"])
+def test_a_proof_in_an_honest_shape_is_proved_and_certified(
+        shape: str, fake: FakeLean, judge: ProcessJudge) -> None:
+    completion = f"```lean4\nimport Mathlib\nimport Aesop\n\n{HONEST_SHAPES[shape]}```"
+    prover = DeepSeekProver(fake.pool(), _Model([completion]), negate_for_tests, k=1,
+                            judge=judge)
+    (verdict,) = prover.prove([ProofTask("k", SYSTEM)])
+    prover.close()
+    assert verdict.kind is VerdictKind.PROVED and verdict.certified, verdict.reason
+
+
+@pytest.mark.realdata
+def test_the_published_proofs_are_extracted_whole_in_every_honest_shape(data_dir: Path) -> None:
+    # Each file's own theorem is the target; its proof as the audit cuts it is the expected
+    # body, whether the file stands as published, inside a namespace or behind a one-line
+    # `set_option … in`, with a documented helper after it.
+    files = sorted((data_dir / "prover_v2_minif2f").glob("*.lean"))
+    assert len(files) == 221
+    for path in files:
+        text = path.read_text(encoding="utf-8").rstrip() + "\n"
+        (declaration, *_) = split_file(text) or []
+        target = split_statement(text[declaration.start : declaration.body_start] + " by sorry")
+        expected = text[declaration.body_start : declaration.proof_end].strip()
+        header, theorem = text[: declaration.start], text[declaration.start :]
+        for shaped in (text, f"{header}namespace Published\n{theorem}end Published\n",
+                       f"{header}set_option maxRecDepth 1000 in {theorem}",
+                       f"{text}\n/-- A helper. -/\nlemma aux : True := trivial\n"):
+            body = proof_body(f"```lean4\n{shaped}```", target)
+            assert body.strip() == expected, path.name
 
 
 @pytest.mark.heavy

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -38,6 +38,7 @@ from afcheck_equivalence.criterion import Criterion
 from afcheck_equivalence.records import (
     Decision,
     DecisionKind,
+    Eq,
     Inconclusive,
     Noneq,
     Pair,
@@ -48,6 +49,8 @@ __all__ = ["Counted", "Item", "Rate", "Result", "Summary", "decide", "formalise_
            "outcome", "share_read", "summarise", "to_json"]
 
 GOLD = ("equivalent", "inequivalent")
+_STANDING = {"unjudged": "proved or refuted in a Lean REPL without a judge",
+             "uncertified": "decided without a judge (smt)"}
 
 
 @dataclass(frozen=True)
@@ -310,6 +313,10 @@ class EquivalenceSummary:
     read: tuple[int, int] = (0, 0)
     """``(statements the front end read, statements)`` over the run's references and
     candidates, each pair counted once whatever the number of criteria."""
+    standing: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    """Per group, how many prover verdicts of the obligations were certified by which judge
+    (``judged:NAME``), left unjudged by one (``unjudged``) or decided without one
+    (``uncertified``): :attr:`afcheck.types.Verdict.standing`."""
 
     @property
     def evaluated(self) -> int:
@@ -342,6 +349,14 @@ class EquivalenceSummary:
             for gold, row in s.confusion.items():
                 cells = "  ".join(f"{k} {v}" for k, v in row.items())
                 out.append(f"    gold {gold:<12} {cells}")
+        standing: Counter[str] = Counter()
+        for counts in self.standing.values():
+            standing.update(counts)
+        if any(name != "uncertified" for name in standing):
+            # Which obligations a judge stands behind, once Lean provers are in play.
+            out.append("  obligation verdicts: " + ", ".join(
+                f"{count} {_STANDING.get(name, name.replace('judged:', 'certified by the judge '))}"
+                for name, count in sorted(standing.items())))
         return out
 
     def sections(self) -> JsonObject:
@@ -350,7 +365,7 @@ class EquivalenceSummary:
             "overall": {k: v.to_json() for k, v in self.overall.items()},
             "by_group": {g: {k: v.to_json() for k, v in per.items()}
                          for g, per in self.by_group.items()},
-        }}
+        }, "verdicts": {g: dict(counts) for g, counts in self.standing.items()}}
 
     def properties(self, group: str) -> dict[str, str]:
         props: dict[str, str] = {}
@@ -360,7 +375,25 @@ class EquivalenceSummary:
                 rate: Rate = getattr(s, metric)
                 if rate.value is not None:
                     props[f"{name}.{metric}"] = f"{rate.value:.6f}"
+        props.update({f"verdicts.{k}": str(v) for k, v in self.standing.get(group, {}).items()})
         return props
+
+
+def standing_counts(results: Iterable[Result]) -> dict[str, int]:
+    """How many prover verdicts of the obligations behind ``results`` stand on which ground
+    (:attr:`afcheck.types.Verdict.standing`), each obligation counted once; verdicts that
+    claim nothing (an INCONCLUSIVE with no REPL claim) are not counted."""
+    counts: Counter[str] = Counter()
+    for result in results:
+        decision = result.decision
+        obligations = list(decision.obligations if not isinstance(decision, Eq)
+                           else decision.certificate)
+        failed = decision.failed if isinstance(decision, Noneq) else None
+        if failed is not None and failed not in obligations:
+            obligations.append(failed)
+        counts.update(o.verdict.standing for o in obligations
+                      if o.verdict is not None and o.verdict.standing)
+    return dict(sorted(counts.items()))
 
 
 def share_read(results: Sequence[Result]) -> tuple[int, int]:
@@ -487,7 +520,9 @@ class Equivalence:
             groups.setdefault(result.item.dataset, []).append(result)
         return EquivalenceSummary(summarise(results),
                                   {g: summarise(rs) for g, rs in sorted(groups.items())},
-                                  read=share_read(results))
+                                  read=share_read(results),
+                                  standing={g: standing_counts(rs)
+                                            for g, rs in sorted(groups.items())})
 
 
 def _write_candidates(runtime: Runtime, choice: Choice,

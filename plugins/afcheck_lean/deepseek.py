@@ -28,7 +28,7 @@ from afcheck_lean.statement import (
     same_signature,
     split_statement,
 )
-from afcheck_lean.verify import Candidate, Check, judged_version, verdict_of, verify
+from afcheck_lean.verify import Candidate, Check, judged, judged_version, verdict_of, verify
 
 Generate = Callable[[Sequence[str], int], list[list[str]]]
 """``generate(prompts, k)``: ``k`` completions per prompt, in prompt order, in one batch."""
@@ -134,7 +134,10 @@ class DeepSeekProver:
                    for (i, side, stmt), texts in zip(jobs, outputs, strict=True)
                    for text in texts[: self.k]]
         clock = Deadlines(self.statement_s, self.pool.settings.timeout_s, len(tasks))
-        checks = self._verify(tasks, samples, clock)
+        prepared = self._prepare(tasks, samples)
+        checks = self._verify(samples, prepared, clock)
+        if self.judge is not None:
+            checks = self._judge_first_accepted(self.judge, samples, prepared, checks)
         return [self._verdict(i, samples, checks, sides[i][1],
                               clock.reason(i) if clock.over(i) else "")
                 for i in range(len(tasks))]
@@ -147,8 +150,11 @@ class DeepSeekProver:
             return pairs, str(exc)
         return pairs, ""
 
-    def _verify(self, tasks: Sequence[ProofTask], samples: list[_Sample],
-                clock: Deadlines) -> list[Check]:
+    @staticmethod
+    def _prepare(tasks: Sequence[ProofTask],
+                 samples: list[_Sample]) -> list[Candidate | Check]:
+        """Each sample's candidate, or the check that it has none (no proof body of the
+        statement in the completion)."""
         prepared: list[Candidate | Check] = []
         for s in samples:
             try:
@@ -157,6 +163,10 @@ class DeepSeekProver:
                 prepared.append(Check(False, str(exc)))
                 continue
             prepared.append(Candidate(s.statement, tasks[s.task].header, body))
+        return prepared
+
+    def _verify(self, samples: list[_Sample], prepared: list[Candidate | Check],
+                clock: Deadlines) -> list[Check]:
         if clock.seconds is None:
             candidates = [p for p in prepared if isinstance(p, Candidate)]
             verified = iter(self._checks(candidates, None))
@@ -189,15 +199,46 @@ class DeepSeekProver:
 
     def _checks(self, candidates: list[Candidate], timeouts: list[float] | None) -> list[Check]:
         checks = verify(self.pool, candidates, allow_native_decide=self.allow_native_decide,
-                        breaker=self.breaker, timeouts=timeouts, judge=self.judge)
+                        breaker=self.breaker, timeouts=timeouts)
         if self.breaker.tripped is not None:
             raise self.breaker.error(f"prover {self.name}")
         return checks
 
+    def _judge_first_accepted(self, judge: Judge, samples: list[_Sample],
+                              prepared: list[Candidate | Check],
+                              checks: list[Check]) -> list[Check]:
+        """The first sample the REPL accepted on each side of each statement judged; on a
+        judge's rejection the side's next accepted sample, and so on. A judgement compiles
+        the file and loads Mathlib: one certified proof settles a side, so the samples after
+        it are never judged (they stay accepted, unjudged). A judgement that decided nothing
+        (no isolation) would decide nothing for the next sample either."""
+        out = list(checks)
+        queues: dict[tuple[int, VerdictKind], list[int]] = {}
+        for index, (sample, check) in enumerate(zip(samples, checks, strict=True)):
+            if check.accepted:
+                queues.setdefault((sample.task, sample.side), []).append(index)
+        while True:
+            picked = [queue.pop(0) for queue in queues.values() if queue]
+            if not picked:
+                return out
+            candidates = [prepared[i] for i in picked]
+            answered = judged(judge, [c for c in candidates if isinstance(c, Candidate)],
+                              [out[i] for i in picked], self.pool.settings.header,
+                              self.allow_native_decide)
+            for index, check in zip(picked, answered, strict=True):
+                out[index] = check
+                if check.accepted:  # certified, or a judgement that decided nothing
+                    queues[(samples[index].task, samples[index].side)].clear()
+
     def _verdict(self, task: int, samples: list[_Sample], checks: list[Check],
                  no_negation: str, over: str) -> Verdict:
         mine = [(s, c) for s, c in zip(samples, checks, strict=True) if s.task == task]
-        won = {s.side: c for s, c in mine if c.accepted}
+        won: dict[VerdictKind, Check] = {}
+        for sample, check in mine:
+            # Per side the first accepted sample: with a judge, the one it judged (those it
+            # rejected are no longer accepted, those after it were never judged).
+            if check.accepted:
+                won.setdefault(sample.side, check)
         if len(won) == 2:
             return Verdict(VerdictKind.INCONCLUSIVE, self.name,
                            reason="both the statement and its negation were proved")

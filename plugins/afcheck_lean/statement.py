@@ -9,10 +9,12 @@ the statement is caught by comparing its signature with ours.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from afcheck.lean import ParseError, parse_theorem
-from afcheck_lean.tokens import lex
+from afcheck_lean.integrity import declaration_start, opens_scope, word_of
+from afcheck_lean.tokens import Token, lex
 
 TARGET_NAME = "afcheck_target"
 """Name every rebuilt theorem gets, so that ``#print axioms`` can name it (``example`` has no
@@ -27,6 +29,17 @@ _NAME = re.compile(r"\s*(?P<name>[^\s:({\[⦃]+)")
 _OPEN = "([{⟨⦃"
 _CLOSE = ")]}⟩⦄"
 _SORRY_PROOF = re.compile(r":=\s*(?:by\s+)?sorry\s*$", re.DOTALL)
+_KEYWORDS = frozenset({"theorem", "lemma", "example"})
+_OPEN_TOKENS = ("(", "[", "{", "⟨", "⦃", "@[", "#[", "%[", "![")
+_CLOSE_TOKENS = (")", "]", "}", "⟩", "⦄")
+_COMMANDS = frozenset({
+    "def", "abbrev", "instance", "structure", "class", "inductive", "opaque", "axiom",
+    "mutual", "private", "protected", "noncomputable", "partial", "nonrec", "unsafe",
+    "namespace", "section", "end", "open", "set_option", "attribute", "variable", "universe",
+    "notation", "macro", "syntax", "elab", "macro_rules", "local", "scoped", "export",
+    "import", "initialize",
+})
+"""Words that start a command when they start a line at column 0 after a proof."""
 
 
 class StatementError(ValueError):
@@ -79,23 +92,71 @@ class Found:
 
 
 def find_declaration(code: str, target: Statement) -> Found | None:
-    """The prover's declaration of ``target`` (same name; for ``example``, the last one)."""
+    """The prover's declaration of ``target`` (same name; for ``example``, the last one).
+
+    The code is read as tokens, as Lean and ``afcheck lean audit`` read it: a keyword in a
+    comment, a string or guillemets (``«theorem»``) starts nothing, and the proof ends where
+    the next command starts (:func:`proof_end`)."""
+    tokens = lex(code).tokens
     found: Found | None = None
-    for match in _DECL.finditer(code):
-        keyword, rest = match.group("keyword"), match.group("rest")
-        name, rest = _take_name(keyword, rest)
-        if target.name and name != target.name:
+    for index, token in enumerate(tokens):
+        keyword = word_of(token)
+        if keyword not in _KEYWORDS:
             continue
-        if not target.name and keyword != "example":
+        name, after = "", index + 1
+        if keyword != "example" and after < len(tokens) and tokens[after].kind == "ident":
+            name, after = tokens[after].text, after + 1
+        if (name != target.name) if target.name else keyword != "example":
             continue
-        end = top_level_assign(rest)
-        if end is None:
+        assign = _top_level_assign(tokens, after)
+        if assign is None:
             continue
-        body = rest[end + 2 :]
-        found = Found(rest[:end].strip(), _cut_at_next_command(body))
+        end = proof_end(tokens, assign + 1)
+        found = Found(code[tokens[after - 1].end : tokens[assign].start].strip(),
+                      code[tokens[assign].end : tokens[end].start if end < len(tokens)
+                           else len(code)])
         if target.name:
             break
     return found
+
+
+def proof_end(tokens: Sequence[Token], start: int) -> int:
+    """Index of the token where the proof starting at ``start`` ends: the next declaration
+    (at its modifiers, attributes, doc comment and ``set_option … in`` / ``open … in``
+    prefixes, :func:`~afcheck_lean.integrity.declaration_start`), a namespace or section
+    opening (:func:`~afcheck_lean.integrity.opens_scope`) or an ``end`` starting a line
+    (neither is ever part of a proof), or a command at column 0. Cutting early is safe: what
+    is cut off is never sent to Lean, and what is kept is checked whole."""
+    for index in range(start, len(tokens)):
+        token = tokens[index]
+        word = word_of(token)
+        if word in _KEYWORDS:
+            return max(start, declaration_start(tokens, index))
+        if opens_scope(tokens, index) or (token.line_start and word == "end"):
+            return index
+        if token.line_start and token.column == 0 and (
+                word in _COMMANDS or token.kind == "doc" or token.text == "@["
+                or (token.kind == "sym" and token.text.startswith("#"))):
+            return index
+    return len(tokens)
+
+
+def _top_level_assign(tokens: Sequence[Token], start: int) -> int | None:
+    """Index of the first ``:=`` outside brackets, before any other declaration keyword."""
+    depth = 0
+    for index in range(start, len(tokens)):
+        token = tokens[index]
+        if word_of(token) in _KEYWORDS:
+            return None
+        if token.kind != "sym":
+            continue
+        if token.text in _OPEN_TOKENS:
+            depth += 1
+        elif token.text in _CLOSE_TOKENS:
+            depth = max(0, depth - 1)
+        elif token.text == ":=" and depth == 0:
+            return index
+    return None
 
 
 def same_signature(a: str, b: str) -> bool:
@@ -148,19 +209,6 @@ def _take_name(keyword: str, rest: str) -> tuple[str, str]:
     if match is None:
         return "", rest
     return match.group("name"), rest[match.end() :]
-
-
-_NEXT_COMMAND = re.compile(
-    r"^(?:theorem|lemma|example|def|abbrev|instance|structure|inductive|namespace|section|end"
-    r"|open|#\w+|@\[|noncomputable|private|protected|set_option|attribute|variable)\b",
-    re.MULTILINE,
-)
-
-
-def _cut_at_next_command(body: str) -> str:
-    # The body ends where the prover's next top-level command starts (a column-0 keyword).
-    match = _NEXT_COMMAND.search(body, 1)
-    return body if match is None else body[: match.start()]
 
 
 def _strip_docstring(text: str) -> str:
