@@ -18,14 +18,13 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import signal
 import sys
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from afcheck.errors import AfcheckError
+from afcheck.runtime.alarm import alarm
 
 if TYPE_CHECKING:
     from afcheck_equivalence.records import Decision, Pair
@@ -175,28 +174,6 @@ class _PairTimeout(Exception):
     pass
 
 
-@contextmanager
-def _alarm(seconds: float | None) -> Iterator[None]:
-    """Raise :class:`_PairTimeout` in this (main) thread after ``seconds``."""
-    import threading
-
-    if not seconds or not hasattr(signal, "setitimer") or \
-            threading.current_thread() is not threading.main_thread():
-        yield  # an alarm can only be set from the main thread
-        return
-
-    def ring(signum: int, frame: object) -> None:
-        raise _PairTimeout
-
-    previous = signal.signal(signal.SIGALRM, ring)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 def _in_process(decide: Callable[[Sequence[Pair]], list[Decision]], pair: list[Pair],
                 name: str, seconds: float | None) -> Decision:
     """The pair decided here, stopped at ``seconds`` (Inconclusive, never cached)."""
@@ -204,7 +181,7 @@ def _in_process(decide: Callable[[Sequence[Pair]], list[Decision]], pair: list[P
     from afcheck_equivalence.records import Inconclusive
 
     try:
-        with _alarm(seconds):
+        with alarm(seconds, _PairTimeout):
             return decide(pair)[0]
     except _PairTimeout:
         return Inconclusive(name, f"{TIME_LIMIT}: no decision within {seconds:g} s (--budget "

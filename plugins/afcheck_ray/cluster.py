@@ -37,6 +37,7 @@ from types import FrameType
 from typing import Any
 
 from afcheck.errors import UsageError
+from afcheck.runtime.alarm import alarm
 from afcheck.runtime.executor import ExecutorStopped
 
 AUTO = "auto"
@@ -164,26 +165,6 @@ class _Late(BaseException):
 class _Terminated(BaseException):
     """SIGTERM inside ``ray.init``: a ``BaseException`` for the same reason as :class:`_Late`;
     :func:`connect` turns it into :class:`ExecutorStopped`."""
-
-
-@contextmanager
-def _deadline(seconds: float) -> Iterator[None]:
-    """Raise :class:`_Late` in this (main) thread after ``seconds``. Elsewhere than the main
-    thread a signal cannot be delivered, and the TCP check before is the only bound."""
-    if threading.current_thread() is not threading.main_thread() or seconds <= 0:
-        yield
-        return
-
-    def late(signum: int, frame: FrameType | None) -> None:
-        raise _Late()
-
-    previous = signal.signal(signal.SIGALRM, late)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 @contextmanager
@@ -342,7 +323,9 @@ def connect(target: Target, timeout_s: float) -> Connection:
     try:
         made.initialising = True
         try:
-            with _deadline(timeout_s), _ray_leaves_sigterm_alone(ray):
+            # Raise _Late in this (main) thread after timeout_s; elsewhere than the main
+            # thread the TCP check before is the only bound.
+            with alarm(timeout_s, _Late), _ray_leaves_sigterm_alone(ray):
                 if temp_dir is None:
                     ray.init(address=target.address, **kwargs)
                 else:
