@@ -7,6 +7,8 @@ import json
 import pytest
 from afcheck_basic.prove import main
 from afcheck_smt.prover import SmtProver
+from hypothesis import given
+from hypothesis import strategies as st
 
 from afcheck.errors import UsageError
 from afcheck.plugins import get_plugins
@@ -269,3 +271,92 @@ def test_lean_numerals_are_ascii_digits_only(digit: str) -> None:
     result = verdict(f"theorem t : ({digit} : ℕ) + 2 = 4 := by sorry")
     assert result.kind is VerdictKind.INCONCLUSIVE
     assert kind(f"theorem t : (2 : ℕ) + {digit} = 4 := by sorry") is VerdictKind.INCONCLUSIVE
+
+
+# --- Lean's ``binop%`` leaves: an application is elaborated on its own, then cast ----------
+def test_min_is_a_leaf_elaborated_at_its_own_type() -> None:
+    # ``min (a - b) 5`` with ``a b : ℕ`` is a ℕ minimum (``2 - 3 = 0``), cast to ℝ afterwards.
+    both("theorem t (a b : ℕ) (x : ℝ) (h : x = min (a - b) 5) (ha : a = 2) (hb : b = 3) :"
+         " x = 0 := by sorry",
+         "theorem t (a b : ℕ) (x : ℝ) (h : x = min (a - b) 5) (ha : a = 2) (hb : b = 3) :"
+         " x = -1 := by sorry")
+    both("theorem t (a b : ℕ) (x : ℝ) (h : x = max (a - b) 0 + 1) (ha : a = 2) (hb : b = 3) :"
+         " x = 1 := by sorry",
+         "theorem t (a b : ℕ) (x : ℝ) (h : x = max (a - b) (0 - 1)) (ha : a = 2) (hb : b = 3) :"
+         " x = -1 := by sorry")
+
+
+@given(st.integers(0, 9), st.integers(0, 9), st.integers(0, 9))
+def test_min_of_a_nat_difference_is_truncated_before_the_cast(a: int, b: int, c: int) -> None:
+    statement = ("theorem t (a b : ℕ) (x : ℝ) (h : x = min (a - b) {c}) (ha : a = {a}) "
+                 "(hb : b = {b}) : x = {v} := by sorry")
+    assert kind(statement.format(a=a, b=b, c=c, v=min(max(a - b, 0), c))) is VerdictKind.PROVED
+
+
+def test_abs_is_a_leaf_elaborated_at_its_own_type() -> None:
+    # ``|a / b|`` with ``a b : ℤ`` is ``|Int.ediv 7 2| = 3``, not ``7 / 2``.
+    both("theorem t (a b : ℤ) (x : ℝ) (ha : a = 7) (hb : b = 2) (h : x = |a / b|) :"
+         " x = 3 := by sorry",
+         "theorem t (a b : ℤ) (x : ℝ) (ha : a = 7) (hb : b = 2) (h : x = |a / b|) :"
+         " x = 7 / 2 := by sorry")
+
+
+def test_a_big_operator_is_a_leaf_elaborated_at_its_body_type() -> None:
+    # The bodies are ℕ: ``k - 1`` truncates and ``k / 2`` floors; the sum is cast afterwards.
+    both("theorem t (x : ℝ) (h : x = ∑ k in Finset.range 3, (k - 1)) : x = 1 := by sorry",
+         "theorem t (x : ℝ) (h : x = ∑ k in Finset.range 3, (k - 1)) : x = 0 := by sorry")
+    both("theorem t : ∑ k in Finset.range 4, k / 2 = (2 : ℝ) := by sorry",
+         "theorem t : ∑ k in Finset.range 4, k / 2 = (3 : ℝ) := by sorry")
+    both("theorem t : ∏ k in Finset.range 3, (k - 1) + (1 : ℤ) = 1 := by sorry",
+         "theorem t : ∏ k in Finset.range 3, (k - 1) + (1 : ℤ) = 0 := by sorry")
+
+
+@given(st.integers(0, 8))
+def test_a_sum_of_nat_quotients_floors_each_term(n: int) -> None:
+    value = sum(k // 2 for k in range(n))
+    assert kind(f"theorem t : ∑ k in Finset.range {n}, k / 2 = ({value} : ℝ) := by sorry") is (
+        VerdictKind.PROVED)
+
+
+def test_an_ascription_of_the_whole_leaf_propagates_into_it() -> None:
+    # ``(min (a - b) 5 : ℝ)``: Lean's application elaborator unifies ``min``'s type with ℝ
+    # first, so ``a - b`` is ``↑a - ↑b`` in ℝ; the same for a big operator's body.
+    both("theorem t (a b : ℕ) (x : ℝ) (h : x = (min (a - b) 5 : ℝ)) (ha : a = 2) (hb : b = 3) :"
+         " x = -1 := by sorry",
+         "theorem t (a b : ℕ) (x : ℝ) (h : x = (min (a - b) 5 : ℝ)) (ha : a = 2) (hb : b = 3) :"
+         " x = 0 := by sorry")
+    both("theorem t (x : ℝ) (h : x = (∑ k in Finset.range 3, (k - 1) : ℝ)) : x = 0 := by sorry",
+         "theorem t (x : ℝ) (h : x = (∑ k in Finset.range 3, (k - 1) : ℝ)) : x = 1 := by sorry")
+
+
+def test_a_leaf_of_numerals_takes_the_type_of_its_tree() -> None:
+    # ``min 2 3`` has a metavariable type on its own: it unifies with ℝ, where 2 - 5 = -3.
+    both("theorem t (x : ℝ) (h : x = min 2 3 - 5) : x = -3 := by sorry",
+         "theorem t (x : ℝ) (h : x = min 2 3 - 5) : x = 0 := by sorry")
+    both("theorem t (x : ℝ) (h : x = min (2 - 3) 1) : x = -1 := by sorry",
+         "theorem t (x : ℝ) (h : x = min (2 - 3) 1) : x = 0 := by sorry")
+
+
+def test_min_takes_its_type_from_its_first_typed_argument() -> None:
+    # ``min (n : ℕ) (z : ℤ)`` is a type error in Lean (ℤ does not coerce to ℕ): no verdict.
+    assert kind("theorem t (n : ℕ) (z : ℤ) : min n z ≤ n := by sorry") is VerdictKind.INCONCLUSIVE
+    both("theorem t (n : ℕ) (z : ℤ) (h : z = -1) : min z n = -1 := by sorry",
+         "theorem t (n : ℕ) (z : ℤ) (h : z = -1) : min z n = 0 := by sorry")
+
+
+def test_a_function_argument_is_elaborated_at_the_parameter_type() -> None:
+    # ``Int.natAbs : ℤ → ℕ``: ``a - b`` is elaborated against ℤ, so it is ``↑a - ↑b = -1``.
+    both("theorem t (a b : ℕ) (ha : a = 2) (hb : b = 3) : Int.natAbs (a - b) = 1 := by sorry",
+         "theorem t (a b : ℕ) (ha : a = 2) (hb : b = 3) : Int.natAbs (a - b) = 0 := by sorry")
+
+
+def test_dvd_elaborates_its_right_side_at_the_left_type() -> None:
+    # ``Dvd.dvd`` is an application, not a ``binrel%``: ``n - 9`` is elaborated against ℤ.
+    both("theorem t (n : ℕ) (z : ℤ) (hz : z = 2) (hn : n = 7) : z ∣ n - 9 := by sorry",
+         "theorem t (n : ℕ) (z : ℤ) (hz : z = 3) (hn : n = 7) : z ∣ n - 9 := by sorry")
+    assert kind("theorem t (n : ℕ) (z : ℤ) : n - 1 ∣ z := by sorry") is VerdictKind.INCONCLUSIVE
+
+
+def test_a_big_operator_index_has_the_type_of_its_bounds() -> None:
+    both("theorem t : ∑ i in Finset.Icc (-2 : ℤ) 2, i = 0 := by sorry",
+         "theorem t : ∑ i in Finset.Icc (-2 : ℤ) 2, i = 3 := by sorry")

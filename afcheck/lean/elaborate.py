@@ -1,11 +1,23 @@
 """Give a parsed statement Lean's meaning, or say it is outside the supported fragment.
 
-Numerals and coercions follow Lean 4's ``binop%``/``binrel%`` elaborator: the leaves of a tree
-of ``+ - * / % ^``-bases (and both sides of a relation) are typed first; the *maximal* type
-among them (and the expected type from an ascription, if any) is the type of the whole tree,
-and ``↑`` is inserted at every leaf of a smaller type. When no leaf has a type, numerals take
-the default ``ℕ`` — so ``7 / 2 = 3`` is a statement about ℕ, and true. Decimal numerals with no
-type are ``Float`` in Lean and therefore outside the fragment.
+Numerals and coercions follow Lean 4's ``binop%``/``binrel%`` elaborator
+(``Lean/Elab/Extra.lean``): a tree is made of ``+ - * / %`` nodes, unary ``-`` and the bases of
+``^`` (a ``rightact%``: the exponent is elaborated apart); everything else — a numeral, a
+variable, an ascription, ``min``/``max``/``|·|``, ``∑``/``∏``, any function application — is a
+*leaf*, elaborated on its own with no expected type (``processLeaf``: ``elabTerm s none``).
+The *maximal* type among the leaves' own types (and the expected type, if the tree has one) is
+the type of the whole tree, and ``↑`` is inserted at every leaf of a smaller type. A leaf whose
+own type is unknown (a numeral, ``min 2 3``, a sum of numerals) takes the tree's type. When no
+leaf has a type, numerals take the default ``ℕ`` — so ``7 / 2 = 3`` is a statement about ℕ,
+and true. So in ``(x : ℝ) = min (a - b) 5`` with ``a b : ℕ`` the ``min`` is taken in ℕ (where
+``a - b`` truncates) and then cast, and ``∑ k in Finset.range 4, k / 2 = (3 : ℝ)`` sums in ℕ.
+The expected type reaches inside a leaf only where Lean propagates it: an ascription of the
+whole leaf (``(min (a - b) 5 : ℝ)``, ``(∑ k in Finset.range 3, (k - 1) : ℝ)``) and the
+argument of a function whose parameter type is fixed (``Real.sqrt``, ``Int.natAbs``). ``min a
+b`` unifies its type from the first argument whose type is known, as Lean's application
+elaborator does (``min (n : ℕ) (z : ℤ)`` is a type error in Lean, outside here). ``a ∣ b`` is
+a plain application, not a ``binrel%``: ``b`` is elaborated at ``a``'s type. Decimal numerals
+with no type are ``Float`` in Lean and therefore outside the fragment.
 
 The fragment: variables of type ℕ ℤ ℚ ℝ; hypotheses; ``∀ ∃ ∃!`` over ℕ ℤ ℝ (not ℚ, which z3
 cannot quantify over exactly); ``¬ ∧ ∨ → ↔ True False``; ``= ≠ < ≤ > ≥``; ``∣`` on ℕ ℤ;
@@ -77,7 +89,8 @@ class _Scope:
     aliases: dict[str, str] = field(default_factory=dict)
     inferred: set[str] = field(default_factory=set)
     """Bound variables whose type was read off their first use."""
-    expansions: dict[tuple[int, bool], tuple[A.BigOp, A.Expr]] = field(default_factory=dict)
+    expansions: dict[tuple[int, bool], tuple[A.BigOp, tuple[str, list[A.Expr]]]] = field(
+        default_factory=dict)
     """Each big operator's expansion in this statement, by the node's identity (the node is
     kept beside it, so the identity is not reused): a tree's leaves and then the tree itself
     are read from the same expansion."""
@@ -217,9 +230,15 @@ def _formula(expr: A.Expr, scope: _Scope) -> T.Formula:
 
 
 def _relation(expr: A.BinOp, scope: _Scope) -> T.Formula:
+    if expr.op == "∣":
+        # ``Dvd.dvd a b`` is an ordinary application: its type comes from ``a`` when ``a`` has
+        # one of its own, and ``b`` is elaborated against it (coerced up, never down).
+        at = _own_type(expr.left, scope) or _own_type(expr.right, scope) or "ℕ"
+        left, right = _term(expr.left, at, scope), _term(expr.right, at, scope)
+        if left.ty not in ("ℕ", "ℤ"):
+            raise Unsupported(f"'∣' over {left.ty} is outside the fragment")
+        return T.Cmp(expr.op, left, right)
     left, right = _tree_pair(expr.left, expr.right, None, scope)
-    if expr.op == "∣" and left.ty not in ("ℕ", "ℤ"):
-        raise Unsupported(f"'∣' over {left.ty} is outside the fragment")
     return T.Cmp(expr.op, left, right)
 
 
@@ -293,22 +312,36 @@ def rename(node: T.Formula, old: str, new: str) -> T.Formula:
 
 
 # --- arithmetic trees ----------------------------------------------------------------------
+def _is_node(expr: A.Expr) -> bool:
+    """Whether ``expr`` is a node of a ``binop%`` tree (``binop%``, ``unop%``, ``rightact%``)."""
+    return (isinstance(expr, A.BinOp) and (expr.op in _ARITH or expr.op == "^")
+            or isinstance(expr, A.UnOp) and expr.op == "-")
+
+
 def _leaves(expr: A.Expr, scope: _Scope) -> list[A.Expr]:
     """The leaves of a ``binop%`` tree: operands of ``+ - * / %``, unary ``-`` and ``^`` bases.
-    A big operator is expanded first and its terms join the tree."""
+    A big operator, ``min``, ``|·|`` or any application is one leaf, as in Lean."""
     if isinstance(expr, A.BinOp) and expr.op in _ARITH:
         return _leaves(expr.left, scope) + _leaves(expr.right, scope)
     if isinstance(expr, A.BinOp) and expr.op == "^":
         return _leaves(expr.left, scope)
     if isinstance(expr, A.UnOp) and expr.op == "-":
         return _leaves(expr.operand, scope)
-    if isinstance(expr, A.BigOp):
-        return _leaves(_expand(expr, scope), scope)
     return [expr]
 
 
+def _own_type(expr: A.Expr, scope: _Scope) -> str | None:
+    """The type ``expr`` has when elaborated with no expected type; ``None`` when it is
+    unknown there (only numerals, ``↑x``, untyped variables), so that it unifies with the
+    type of the context."""
+    if _is_node(expr):
+        return _max_type([_leaf_type(leaf, scope) for leaf in _leaves(expr, scope)], None)
+    return _leaf_type(expr, scope)
+
+
 def _leaf_type(expr: A.Expr, scope: _Scope) -> str | None:
-    """The type a leaf has on its own; ``None`` for numerals, ``↑x`` and untyped variables."""
+    """The type a leaf has on its own; ``None`` for numerals, ``↑x``, untyped variables and
+    leaves built only of them (``min 2 3``)."""
     if isinstance(expr, (A.Num, A.Coe)):
         return None
     if isinstance(expr, A.Var) and expr.name in scope.types:
@@ -319,9 +352,19 @@ def _leaf_type(expr: A.Expr, scope: _Scope) -> str | None:
             raise Unsupported(f"type '{_show(expr.type)}' is outside the fragment")
         return target
     if isinstance(expr, A.Var):
-        return _call(A.App(expr.name, ()), None, scope).ty
+        return _call(A.App(expr.name, ()), "ℕ", scope).ty
     if isinstance(expr, A.App):
-        return _call(expr, None, scope).ty
+        fn = _function(expr.fn, scope)
+        if fn in ("min", "max") and len(expr.args) == 2:
+            # ``min a b`` elaborates ``a`` first; its type, when known, is the type of both.
+            return _own_type(expr.args[0], scope) or _own_type(expr.args[1], scope)
+        if fn == "abs" and len(expr.args) == 1:
+            return _own_type(expr.args[0], scope)
+        return _call(expr, "ℕ", scope).ty
+    if isinstance(expr, A.BigOp):
+        _, terms = _expand(expr, scope)
+        # Every term is the body at one index value: they share the body's type.
+        return _own_type(terms[0], scope) if terms else None
     raise Unsupported(f"'{_show(expr)}' is outside the fragment")
 
 
@@ -365,9 +408,16 @@ def _resolve(leaves: list[A.Expr], expected: str | None, scope: _Scope) -> str:
 
 
 def _term(expr: A.Expr, expected: str | None, scope: _Scope) -> T.Term:
-    """Elaborate ``expr`` as a whole tree, with an optional expected type."""
-    ty = _resolve(_leaves(expr, scope), expected, scope)
-    return _tree(expr, ty, scope)
+    """Elaborate ``expr`` as a whole, with an optional expected type (an ascription, the
+    parameter type of a function): a tree counts it among its leaves' types, and a leaf
+    such as ``min``/``|·|``/``∑`` elaborates its arguments at it. A result of a larger type
+    than the expected one is a type error in Lean (no coercion goes down)."""
+    if expected is not None and isinstance(expr, (A.App, A.BigOp)):
+        term = _leaf(expr, expected, scope, expected=True)
+    else:
+        ty = _resolve(_leaves(expr, scope), expected, scope)
+        term = _tree(expr, ty, scope)
+    return term if expected is None else _coerce(term, expected)
 
 
 def _tree(expr: A.Expr, ty: str, scope: _Scope) -> T.Term:
@@ -376,8 +426,6 @@ def _tree(expr: A.Expr, ty: str, scope: _Scope) -> T.Term:
         return T.Arith(expr.op, _tree(expr.left, ty, scope), _tree(expr.right, ty, scope), ty)
     if isinstance(expr, A.BinOp) and expr.op == "^":
         return T.Pow(_tree(expr.left, ty, scope), _exponent(expr.right, scope), ty)
-    if isinstance(expr, A.BigOp):
-        return _tree(_expand(expr, scope), ty, scope)
     if isinstance(expr, A.UnOp) and expr.op == "-":
         if ty == "ℕ":
             raise Unsupported("unary minus on ℕ does not exist in Lean")
@@ -389,7 +437,7 @@ def _coerce(term: T.Term, ty: str) -> T.Term:
     if term.ty == ty:
         return term
     if NUMERIC.index(term.ty) > NUMERIC.index(ty):
-        raise Unsupported(f"no coercion from {term.ty} to {ty}")
+        raise Unsupported(f"no coercion from {term.ty} to {ty} (a type error in Lean)")
     return T.Cast(term, ty)
 
 
@@ -402,8 +450,10 @@ def _exponent(expr: A.Expr, scope: _Scope) -> int:
     return int(term.value)
 
 
-def _leaf(expr: A.Expr, ty: str, scope: _Scope) -> T.Term:
-    """One leaf, elaborated with expected type ``ty`` (a coercion is added by the caller)."""
+def _leaf(expr: A.Expr, ty: str, scope: _Scope, expected: bool = False) -> T.Term:
+    """One leaf of a tree of type ``ty`` (the caller adds the coercion to ``ty``): elaborated
+    on its own, and at ``ty`` where its own type is unknown; with ``expected``, ``ty`` is the
+    expected type Lean propagates into it (an ascription of the whole leaf)."""
     if isinstance(expr, A.Num):
         if not expr.is_natural_literal and ty in ("ℕ", "ℤ"):
             raise Unsupported(f"decimal numeral {expr.text} at type {ty}")
@@ -423,15 +473,34 @@ def _leaf(expr: A.Expr, ty: str, scope: _Scope) -> T.Term:
             raise Unsupported(f"type '{_show(expr.type)}' is outside the fragment")
         return _term(expr.expr, target, scope)
     if isinstance(expr, A.App):
-        return _call(expr, ty, scope)
+        return _call(expr, ty, scope, expected)
+    if isinstance(expr, A.BigOp):
+        return _big_operator(expr, ty, scope, expected)
     raise Unsupported(f"'{_show(expr)}' is outside the fragment")
+
+
+def _big_operator(expr: A.BigOp, ty: str, scope: _Scope, expected: bool) -> T.Term:
+    """``Finset.sum s f``/``Finset.prod s f``: the body is elaborated at the expected type
+    when Lean propagates one, else on its own (at ``ty`` when that is unknown); the terms are
+    the body at each index value, summed in the body's type."""
+    op, terms = _expand(expr, scope)
+    own = None if expected else (_own_type(terms[0], scope) if terms else None)
+    at = own or ty
+    if not terms:
+        return T.Const(Fraction(0 if op == "+" else 1), at)
+    result = _term(terms[0], at, scope)
+    for term in terms[1:]:
+        result = T.Arith(op, result, _term(term, at, scope), at)
+    return result
 
 
 def _function(name: str, scope: _Scope) -> str | None:
     return _FUNCTIONS.get(scope.aliases.get(name, name))
 
 
-def _call(expr: A.App, ty: str | None, scope: _Scope) -> T.Term:
+def _call(expr: A.App, ty: str, scope: _Scope, expected: bool = False) -> T.Term:
+    """A function application at type ``ty`` (see :func:`_leaf`); functions of a fixed
+    result type ignore ``ty``."""
     fn = _function(expr.fn, scope)
     args = expr.args
     if fn is None:
@@ -439,11 +508,10 @@ def _call(expr: A.App, ty: str | None, scope: _Scope) -> T.Term:
     if fn == "sqrt" and len(args) == 1:
         return T.Call("sqrt", (_term(args[0], "ℝ", scope),), "ℝ")
     if fn in ("abs", "min", "max") and len(args) == (1 if fn == "abs" else 2):
-        leaves = [leaf for a in args for leaf in _leaves(a, scope)]
-        arg_ty = _resolve(leaves, ty, scope)
+        arg_ty = ty if expected else (_leaf_type(expr, scope) or ty)
         if fn == "abs" and arg_ty == "ℕ":
             raise Unsupported("|·| on ℕ is outside the fragment")
-        return T.Call(fn, tuple(_tree(a, arg_ty, scope) for a in args), arg_ty)
+        return T.Call(fn, tuple(_term(a, arg_ty, scope) for a in args), arg_ty)
     if fn in ("floor", "ceil") and len(args) == 1:
         inner = _term(args[0], None, scope)
         if inner.ty == "ℕ":
@@ -463,8 +531,9 @@ def _call(expr: A.App, ty: str | None, scope: _Scope) -> T.Term:
     raise Unsupported(f"'{_show(expr)}' is outside the fragment")
 
 
-def _expand(expr: A.BigOp, scope: _Scope) -> A.Expr:
-    """``∑ i in Finset.range 3, f i`` becomes ``f 0 + f 1 + f 2`` (``i`` a typed constant)."""
+def _expand(expr: A.BigOp, scope: _Scope) -> tuple[str, list[A.Expr]]:
+    """``∑ i in Finset.range 3, f i`` becomes ``+`` and ``[f 0, f 1, f 2]`` (``i`` a typed
+    constant)."""
     # What the expansion reads of the scope: the aliases (one per statement) and, for the
     # index's written type, only whether ``R`` is a variable (``type_name``); the bounds are
     # literals, so their elaboration does not depend on the variables' types.
@@ -477,23 +546,25 @@ def _expand(expr: A.BigOp, scope: _Scope) -> A.Expr:
     return expanded
 
 
-def _expand_fresh(expr: A.BigOp, scope: _Scope) -> A.Expr:
+def _expand_fresh(expr: A.BigOp, scope: _Scope) -> tuple[str, list[A.Expr]]:
     if expr.op not in ("∑", "∏"):
         raise Unsupported(f"'{expr.op}' is outside the fragment")
-    var_ty = type_name(expr.var_type, scope) if expr.var_type is not None else "ℕ"
+    if expr.var_type is not None:
+        var_ty = type_name(expr.var_type, scope)
+    elif (isinstance(expr.domain, A.App)
+          and scope.aliases.get(expr.domain.fn, expr.domain.fn) != "Finset.range"):
+        # ``Finset.Icc a b : Finset α`` takes its α from the bounds; numerals default to ℕ.
+        bounds = [_own_type(b, scope.child()) for b in expr.domain.args]
+        var_ty = _max_type(bounds, None) or "ℕ"
+    else:
+        var_ty = "ℕ"
     if var_ty is None or var_ty not in ("ℕ", "ℤ"):
         raise Unsupported("big operators over this index type are outside the fragment")
     values = _domain(expr.domain, var_ty, scope)
-    unit, op = ("0", "+") if expr.op == "∑" else ("1", "*")
     terms = [
         _substitute(expr.body, expr.var, A.Ascription(_literal(v), A.Var(var_ty))) for v in values
     ]
-    if not terms:
-        return A.Num(unit)
-    result = terms[0]
-    for term in terms[1:]:
-        result = A.BinOp(op, result, term)
-    return result
+    return ("+" if expr.op == "∑" else "*"), terms
 
 
 def _literal(value: int) -> A.Expr:
@@ -507,6 +578,8 @@ def _domain(domain: A.Expr | None, var_ty: str, scope: _Scope) -> list[int]:
     bounds = []
     for arg in domain.args:
         term = _term(arg, var_ty, scope.child())
+        if isinstance(term, T.Neg) and isinstance(term.operand, T.Const):  # ``(-2 : ℤ)``
+            term = T.Const(-term.operand.value, term.ty)
         if not isinstance(term, T.Const):
             raise Unsupported("big operator bounds must be literals")
         bounds.append(int(term.value))
