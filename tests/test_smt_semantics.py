@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 
 import pytest
 from afcheck_basic.prove import main
@@ -190,7 +191,7 @@ def test_irrational_counterexample_is_inconclusive() -> None:
 
 
 def test_outside_the_fragment_is_inconclusive_with_reason() -> None:
-    result = verdict("theorem t (f : ℕ → ℕ) (h : f 1 = 2) : f 1 = 2 := by sorry")
+    result = verdict("theorem t (s : Set ℕ) (h : 1 ∈ s) : 1 ∈ s := by sorry")
     assert result.kind is VerdictKind.INCONCLUSIVE
     assert result.reason.startswith("outside the SMT fragment")
     assert kind("theorem t : Real.pi > 3 := by sorry") is VerdictKind.INCONCLUSIVE
@@ -360,3 +361,60 @@ def test_dvd_elaborates_its_right_side_at_the_left_type() -> None:
 def test_a_big_operator_index_has_the_type_of_its_bounds() -> None:
     both("theorem t : ∑ i in Finset.Icc (-2 : ℤ) 2, i = 0 := by sorry",
          "theorem t : ∑ i in Finset.Icc (-2 : ℤ) 2, i = 3 := by sorry")
+
+
+# --- function-typed parameters: uninterpreted functions ---------------------------------------
+def test_a_statement_true_of_every_function_is_proved() -> None:
+    assert kind("theorem t (f : ℝ → ℝ) (h : ∀ x, f x = 2 * x + 3) : f 2 = 7 := by sorry") is (
+        VerdictKind.PROVED)
+    assert kind("theorem t (a : ℕ → ℝ) (h₀ : a 0 = 1) (h₁ : ∀ n, a (n + 1) = 2 * a n) :"
+                " a 3 = 8 := by sorry") is VerdictKind.PROVED
+    assert kind("theorem t (f : ℕ → ℕ → ℕ) (h : ∀ x y, f x y = x + y) : f 2 3 = 5 := by sorry"
+                ) is VerdictKind.PROVED
+
+
+def test_a_function_into_nat_has_natural_values() -> None:
+    # Lean's ``f : ℕ → ℕ`` has no negative value, and ℕ subtraction truncates at it.
+    assert kind("theorem t (f : ℕ → ℕ) : f 0 ≥ 0 := by sorry") is VerdictKind.PROVED
+    assert kind("theorem t (f : ℕ → ℕ) (h : f 1 = 2) : f 1 - 3 = 0 := by sorry") is (
+        VerdictKind.PROVED)
+    refuted = verdict("theorem t (f : ℕ → ℤ) : f 0 ≥ 0 := by sorry")
+    assert refuted.kind is VerdictKind.REFUTED
+    assert refuted.counterexample is not None and refuted.counterexample["f"].startswith("fun x")
+
+
+def test_a_function_counterexample_is_checked_exactly() -> None:
+    from afcheck_smt.symbols import FunctionTable
+
+    from afcheck.lean import parse_theorem
+    from afcheck.lean.elaborate import elaborate
+    from afcheck.lean.evaluate import holds
+
+    text = "theorem t (f : ℕ → ℕ) (h : f 1 = 2) (h2 : f 2 = 5) : f 1 + f 2 = 6 := by sorry"
+    refuted = verdict(text)
+    assert refuted.kind is VerdictKind.REFUTED
+    statement = elaborate(parse_theorem(text), symbols=True)
+    table = FunctionTable((((Fraction(1),), Fraction(2)), ((Fraction(2),), Fraction(5))),
+                          Fraction(0))
+    assert holds(statement, {}, {"f": table}) == (True, False)
+
+
+def test_a_model_whose_function_cannot_be_checked_exactly_is_inconclusive() -> None:
+    # The quantified hypothesis over ℝ cannot be checked exactly at z3's model.
+    result = verdict("theorem t (f : ℝ → ℝ) (h : ∀ x, f x = 2 * x + 3) : f 2 = 8 := by sorry")
+    assert result.kind is VerdictKind.INCONCLUSIVE
+
+
+def test_function_parameters_need_the_symbols_option() -> None:
+    from afcheck.lean import parse_theorem
+    from afcheck.lean.elaborate import Unsupported, elaborate
+
+    theorem = parse_theorem("theorem t (f : ℝ → ℝ) : f 1 = f 1 := by sorry")
+    with pytest.raises(Unsupported, match="parameter 'f' has type 'ℝ → ℝ'"):
+        elaborate(theorem)
+    assert elaborate(theorem, symbols=True).functions == (("f", ("ℝ",), "ℝ"),)
+
+
+def test_a_partial_application_is_outside_the_fragment() -> None:
+    result = verdict("theorem t (f : ℕ → ℕ → ℕ) (h : f 1 = f 1) : True := by sorry")
+    assert result.kind is VerdictKind.INCONCLUSIVE

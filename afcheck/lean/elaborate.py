@@ -95,8 +95,12 @@ class _Scope:
     kept beside it, so the identity is not reused): a tree's leaves and then the tree itself
     are read from the same expansion."""
 
+    functions: dict[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)
+    """Function-typed parameters: ``(domain, codomain)`` by name."""
+
     def child(self) -> _Scope:
-        return _Scope(dict(self.types), self.aliases, self.inferred, self.expansions)
+        return _Scope(dict(self.types), self.aliases, self.inferred, self.expansions,
+                      self.functions)
 
 
 def type_name(expr: A.Expr | None, scope: _Scope | None = None) -> str | None:
@@ -108,8 +112,12 @@ def type_name(expr: A.Expr | None, scope: _Scope | None = None) -> str | None:
     return None
 
 
-def elaborate(theorem: A.Theorem, header: str = "") -> T.Statement:
+def elaborate(theorem: A.Theorem, header: str = "", symbols: bool = False) -> T.Statement:
     """The typed statement; raises :class:`Unsupported` outside the fragment.
+
+    ``symbols`` admits what only an encoder with uninterpreted symbols can read: parameters
+    of function type (``f : ℝ → ℝ``, applied as :class:`afcheck.lean.typed.Apply`). A reader
+    that walks typed trees on its own leaves it off and never meets those nodes.
 
     The answer is a function of ``theorem`` and ``header`` alone (both immutable, compared by
     value), so the last :data:`_CACHE_SIZE` answers are kept, refusals included: a method
@@ -119,7 +127,7 @@ def elaborate(theorem: A.Theorem, header: str = "") -> T.Statement:
     """
     # The declaration's kind and name mean nothing here, so two statements that differ only
     # in them (a method's restatement of a conclusion under its own name) share an answer.
-    answer = _elaborated(theorem.binders, theorem.conclusion, header)
+    answer = _elaborated(theorem.binders, theorem.conclusion, header, symbols)
     if isinstance(answer, _Refusal):
         raise Unsupported(answer.reason)
     return answer
@@ -140,28 +148,36 @@ class _Refusal:
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
-def _elaborated(binders: tuple[A.Binder, ...], conclusion: A.Expr, header: str
-                ) -> T.Statement | _Refusal:
+def _elaborated(binders: tuple[A.Binder, ...], conclusion: A.Expr, header: str,
+                symbols: bool = False) -> T.Statement | _Refusal:
     # Only the refusal's text is kept: a fresh exception is raised each time, so no traceback
     # is shared between callers. A RecursionError is not kept (it depends on the stack).
     try:
-        return _elaborate(A.Theorem("theorem", "_", binders, conclusion), header)
+        return _elaborate(A.Theorem("theorem", "_", binders, conclusion), header, symbols)
     except Unsupported as error:
         return _Refusal(str(error))
 
 
-def _elaborate(theorem: A.Theorem, header: str) -> T.Statement:
+def _elaborate(theorem: A.Theorem, header: str, symbols: bool = False) -> T.Statement:
     scope = _Scope(aliases=_aliases(header))
     params: list[tuple[str, str]] = []
+    functions: list[tuple[str, tuple[str, ...], str]] = []
     hypotheses: list[tuple[str, T.Formula]] = []
     for binder in theorem.binders:
         if binder.kind == "instance":
             hypotheses.append((binder.name, _instance(binder, scope)))
             continue
+        signature = _function_type(binder.type, scope) if symbols else None
+        if signature is not None:
+            scope.types.pop(binder.name, None)
+            scope.functions[binder.name] = signature
+            functions.append((binder.name, signature[0], signature[1]))
+            continue
         ty = type_name(binder.type, scope) if binder.type is not None else None
         if binder.type is None and binder.default is not None:
             ty = _term(binder.default, None, scope.child()).ty
         if ty is not None:
+            scope.functions.pop(binder.name, None)
             scope.types[binder.name] = ty
             params.append((binder.name, ty))
             continue
@@ -177,7 +193,23 @@ def _elaborate(theorem: A.Theorem, header: str) -> T.Statement:
             raise Unsupported(f"parameter '{binder.name}' has type '{_show(binder.type)}', "
                               "outside the fragment (variables of type ℕ ℤ ℚ ℝ)") from None
     conclusion = _formula(theorem.conclusion, scope)
-    return T.Statement(tuple(params), tuple(hypotheses), conclusion)
+    return T.Statement(tuple(params), tuple(hypotheses), conclusion, tuple(functions))
+
+
+def _function_type(expr: A.Expr | None, scope: _Scope) -> tuple[tuple[str, ...], str] | None:
+    """``(domain, codomain)`` of ``ℕ → ℝ``, ``ℕ → ℕ → ℕ`` (curried); ``None`` for anything
+    else, a number type included."""
+    domain: list[str] = []
+    while isinstance(expr, A.BinOp) and expr.op == "→":
+        ty = type_name(expr.left, scope)
+        if ty is None:
+            return None
+        domain.append(ty)
+        expr = expr.right
+    codomain = type_name(expr, scope)
+    if not domain or codomain is None:
+        return None
+    return tuple(domain), codomain
 
 
 def _aliases(header: str) -> dict[str, str]:
@@ -501,8 +533,17 @@ def _function(name: str, scope: _Scope) -> str | None:
 def _call(expr: A.App, ty: str, scope: _Scope, expected: bool = False) -> T.Term:
     """A function application at type ``ty`` (see :func:`_leaf`); functions of a fixed
     result type ignore ``ty``."""
-    fn = _function(expr.fn, scope)
     args = expr.args
+    signature = scope.functions.get(expr.fn) if expr.fn not in scope.types else None
+    if signature is not None:
+        domain, codomain = signature
+        if len(args) != len(domain):
+            raise Unsupported(f"'{expr.fn}' applied to {len(args)} of its {len(domain)} "
+                              "arguments is outside the fragment")
+        return T.Apply(expr.fn, tuple(_term(a, d, scope) for a, d in zip(args, domain,
+                                                                          strict=True)),
+                       codomain)
+    fn = _function(expr.fn, scope)
     if fn is None:
         raise Unsupported(f"unknown function or name '{expr.fn}'")
     if fn == "sqrt" and len(args) == 1:

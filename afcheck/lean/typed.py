@@ -68,7 +68,18 @@ class Call:
     ty: str
 
 
-Term = Const | Sym | Cast | Arith | Neg | Pow | Call
+@dataclass(frozen=True)
+class Apply:
+    """``f a b``: a function-typed parameter applied to all its arguments (each at the
+    parameter's domain type). Only elaborated with ``symbols=True``: the function is
+    uninterpreted, so a statement about it holds when it holds for every function."""
+
+    fn: str
+    args: tuple[Term, ...]
+    ty: str
+
+
+Term = Const | Sym | Cast | Arith | Neg | Pow | Call | Apply
 
 
 @dataclass(frozen=True)
@@ -121,3 +132,6 @@ class Statement:
     hypotheses: tuple[tuple[str, Formula], ...]
     """``(name, proposition)`` of each hypothesis parameter, in order."""
     conclusion: Formula
+    functions: tuple[tuple[str, tuple[str, ...], str], ...] = ()
+    """``(name, domain types, codomain type)`` of each function-typed parameter
+    (``f : ℕ → ℝ``), in order; only with ``symbols=True``."""

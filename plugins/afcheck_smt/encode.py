@@ -17,16 +17,19 @@ from z3 import z3core
 
 from afcheck.lean import typed as T
 from afcheck.lean.elaborate import Unsupported
+from afcheck_smt.symbols import Vocabulary
 
 
 @dataclass
 class Encoding:
-    """Side conditions collected while encoding (ℕ ranges, definitions of ``√`` values)."""
+    """Side conditions collected while encoding (ℕ ranges, definitions of ``√`` values), and
+    the uninterpreted functions of the statement's function parameters."""
 
     variables: dict[str, Any] = field(default_factory=dict)
     side: list[Any] = field(default_factory=list)
     fresh: int = 0
     bound: frozenset[str] = frozenset()
+    vocabulary: Vocabulary = field(default_factory=Vocabulary)
 
 
 def sort_var(name: str, ty: str) -> Any:
@@ -176,6 +179,9 @@ def term(t: T.Term, enc: Encoding, env: dict[str, Any]) -> Any:
             if built is not None:
                 return built
         return _arith(t, left, right)
+    if isinstance(t, T.Apply):
+        decl = enc.vocabulary.functions[t.fn][0]
+        return decl(*(term(a, enc, env) for a in t.args))
     return _call(t, [term(a, enc, env) for a in t.args], enc)
 
 
@@ -287,7 +293,7 @@ def formula(f: T.Formula, enc: Encoding, env: dict[str, Any]) -> Any:
                    ">": _relation(z3core.Z3_mk_gt, a, b), "≥": _relation(z3core.Z3_mk_ge, a, b)}
         return ops[f.op]
     var = sort_var(f"{f.name}!{len(enc.bound)}", f.ty)
-    inner = Encoding(enc.variables, enc.side, enc.fresh, enc.bound | {f.name})
+    inner = Encoding(enc.variables, enc.side, enc.fresh, enc.bound | {f.name}, enc.vocabulary)
     body = formula(f.body, inner, {**env, f.name: var})
     enc.fresh = inner.fresh
     if f.ty == "ℕ":

@@ -152,7 +152,7 @@ def _decide(task: ProofTask, timeout_ms: int) -> Verdict:
         extracted = extract_statement(task.statement)
         theorem = parse_theorem(extracted.statement)
         header = "\n".join(filter(None, (task.header, extracted.header)))
-        statement = elaborate(theorem, header)
+        statement = elaborate(theorem, header, symbols=True)
     except (ExtractionError, ParseError) as error:
         return _inconclusive(f"cannot read the statement: {error}")
     except Unsupported as error:
@@ -168,42 +168,60 @@ def _solve(statement: Any, timeout_ms: int) -> Verdict:
 
     enc = Encoding()
     env = {name: declare(enc, name, ty) for name, ty in statement.params}
+    for name, domain, codomain in statement.functions:
+        enc.vocabulary.function(name, domain, codomain)
     try:
         hyps = [formula(h, enc, env) for _, h in statement.hypotheses]
         conclusion = formula(statement.conclusion, enc, env)
     except Unsupported as error:
         return _inconclusive(f"outside the SMT fragment: {error}")
-    side = list(enc.side)
+    side = list(enc.side) + enc.vocabulary.axioms
     result, payload = _check(side + hyps + [z3.Not(conclusion)], timeout_ms)
     if result == "unsat":
         return Verdict(VerdictKind.PROVED, BACKEND, reason="hypotheses ∧ ¬conclusion is unsat")
     if result == "unknown":
         return _inconclusive(f"z3 returned unknown ({payload}) on hypotheses ∧ ¬conclusion",
                              transient=stopped_at_limit(str(payload)))
-    if not statement.params and not statement.hypotheses:
+    if not statement.params and not statement.hypotheses and not statement.functions:
         again, detail = _check(side + [conclusion], timeout_ms)
         if again == "unsat":
             return Verdict(VerdictKind.REFUTED, BACKEND, reason="the statement is unsat")
         return _inconclusive(f"z3 could not prove the negation ({again} {detail or ''})".strip(),
                              transient=again == "unknown" and stopped_at_limit(str(detail)))
-    return _refutation(statement, payload, enc.variables)
+    return _refutation(statement, payload, enc)
 
 
-def _refutation(statement: Any, model: Any, variables: Mapping[str, Any]) -> Verdict:
+def _refutation(statement: Any, model: Any, enc: Any) -> Verdict:
+    """REFUTED only when z3's model, read exactly — the parameters' values and each function
+    parameter's table — satisfies the hypotheses and violates the conclusion under the exact
+    evaluator. Every function of the model is a parameter of the statement, so the model is
+    an instance of it."""
     from afcheck.lean.evaluate import NotExact, holds
+    from afcheck_smt.symbols import function_table
 
     types = dict(statement.params)
-    params = {name: var for name, var in variables.items() if name in types}
+    params = {name: var for name, var in enc.variables.items() if name in types}
     values = model_values(model, params, types)
     if values is None:
         return _inconclusive("z3's counterexample is irrational and cannot be checked exactly")
+    tables = {}
+    for name, domain, _ in statement.functions:
+        table = function_table(model, enc.vocabulary.functions[name][0])
+        if table is None:
+            return _inconclusive(f"z3's interpretation of '{name}' cannot be read exactly")
+        tables[name] = (table, domain)
     try:
-        hyps_hold, conclusion_holds = holds(statement, values)
+        hyps_hold, conclusion_holds = holds(
+            statement, values, {name: table for name, (table, _) in tables.items()})
     except NotExact as error:
         return _inconclusive(f"z3's counterexample cannot be checked exactly: {error}")
     if not hyps_hold or conclusion_holds:
         return _inconclusive("z3's counterexample fails the exact check; not trusted")
     shown = {name: render_value(values[name]) for name, _ in statement.params}
+    for name, (table, domain) in tables.items():
+        letters = ("x", "y", "z", "w")
+        names = tuple(letters[i] if len(domain) <= 4 else f"x{i}" for i in range(len(domain)))
+        shown[name] = table.lean(names)
     evidence = "counterexample: " + ", ".join(f"{k} = {v}" for k, v in shown.items())
     return Verdict(
         VerdictKind.REFUTED,
@@ -250,6 +268,6 @@ def model_values(
 
 def render_value(value: Fraction) -> str:
     """``3``, ``-1/2``: Lean-readable exact values."""
-    if value.denominator == 1:
-        return str(value.numerator)
-    return f"{value.numerator}/{value.denominator}"
+    from afcheck_smt.symbols import render_value as render
+
+    return render(value)
