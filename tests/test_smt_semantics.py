@@ -418,3 +418,15 @@ def test_function_parameters_need_the_symbols_option() -> None:
 def test_a_partial_application_is_outside_the_fragment() -> None:
     result = verdict("theorem t (f : ℕ → ℕ → ℕ) (h : f 1 = f 1) : True := by sorry")
     assert result.kind is VerdictKind.INCONCLUSIVE
+
+
+def test_an_untyped_bound_variable_takes_the_type_lean_unifies_it_with() -> None:
+    # ``∀ n ≥ 5, x n = …`` with ``x : ℕ → ℤ``: ``n`` is ℕ, from its use as an argument.
+    assert kind("theorem t (x : ℕ → ℤ) (h₀ : x 5 = 1) (h : ∀ n ≥ 5, x (n + 1) = x n + 2) :"
+                " x 7 = 5 := by sorry") is VerdictKind.PROVED
+    # ``x - 3 ≠ 0`` says nothing of ``x``; ``a / (x - 3)`` with ``a : ℝ`` makes it ℝ.
+    assert kind("theorem t (a : ℝ) (h : ∀ x, x - 3 ≠ 0 → a / (x - 3) = 2 / (x - 3)) :"
+                " a = 2 := by sorry") is VerdictKind.PROVED
+    # A use whose constraint is not read (an argument of ``min``) leaves the type unknown.
+    result = verdict("theorem t : ∀ x, x - 3 ≠ 0 → min x 1 ≤ 1 := by sorry")
+    assert result.kind is VerdictKind.INCONCLUSIVE and "bound variable 'x'" in result.reason

@@ -285,6 +285,9 @@ def _quantifier(expr: A.Quant, scope: _Scope) -> T.Formula:
             raise Unsupported(f"quantifier over '{_show(binder.type)}' is outside the fragment")
         inner.types[binder.name] = ty
         names.append(binder.name)
+    for name in names:
+        if inner.types[name] is None:
+            inner.types[name] = _bound_type(name, expr, inner)
     body: A.Expr = expr.body
     if expr.bound is not None:
         op, limit = expr.bound
@@ -310,6 +313,58 @@ def _quantifier(expr: A.Quant, scope: _Scope) -> T.Formula:
         else:
             formula = T.Quantified("∀" if expr.q == "∀" else "∃", name, ty, formula)
     return formula
+
+
+def _bound_type(name: str, quant: A.Quant, scope: _Scope) -> str | None:
+    """The type Lean unifies an untyped bound variable with over the whole body: the domain
+    of a function parameter it is an argument of, the type of a tree (a relation's both
+    sides) it is a leaf of, an ascription ``(x : T)``. ``None`` unless every use of the
+    variable is one of these and all agree, or when the name is bound again inside."""
+    var = A.Var(name)
+    parts = [quant.body] + ([quant.bound[1]] if quant.bound else [])
+    nodes = [n for part in parts for n in A.subterms(part)]
+    found: set[str] = set()
+    seen = 0
+    for node in nodes:
+        if isinstance(node, (A.Quant, A.Lambda)) and any(b.name == name for b in node.binders) \
+                or isinstance(node, A.BigOp) and node.var == name:
+            return None
+        if isinstance(node, A.App) and node.fn in scope.functions and node.fn not in scope.types:
+            for arg, ty in zip(node.args, scope.functions[node.fn][0], strict=False):
+                uses = _leaves(arg, scope).count(var)
+                if uses:
+                    found.add(ty)
+                    seen += uses
+        elif isinstance(node, A.App) and node.fn in ("Even", "Odd") and len(node.args) == 1:
+            seen += _leaves(node.args[0], scope).count(var)  # ``Even : α → Prop``: no type
+        elif isinstance(node, A.Ascription) and node.expr == var:
+            ty = type_name(node.type, scope)
+            if ty is None:
+                return None
+            found.add(ty)
+            seen += 1
+        elif isinstance(node, A.BinOp) and node.op in _RELATIONS:
+            leaves = _leaves(node.left, scope) + _leaves(node.right, scope)
+            uses = leaves.count(var)
+            if uses:
+                try:
+                    types = [_leaf_type(leaf, scope) for leaf in leaves if leaf != var]
+                except Unsupported:
+                    return None
+                ty = _max_type(types, None)
+                if ty is not None:
+                    found.add(ty)
+                seen += uses
+    if seen != sum(1 for n in nodes if n == var):
+        return None  # a use whose constraint is not read here (``min x 1``, ``Real.sqrt x``)
+    if quant.bound is not None:
+        try:
+            ty = _own_type(quant.bound[1], scope)
+        except Unsupported:
+            return None
+        if ty is not None:  # ``∀ x > (0 : ℝ)``: the guard is a relation with its bound
+            found.add(ty)
+    return found.pop() if len(found) == 1 else None
 
 
 def _exists_unique(name: str, ty: str, body: T.Formula) -> T.Formula:
