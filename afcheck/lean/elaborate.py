@@ -325,15 +325,16 @@ def _bound_type(name: str, quant: A.Quant, scope: _Scope) -> str | None:
     nodes = [n for part in parts for n in A.subterms(part)]
     found: set[str] = set()
     seen = 0
+    ty: str | None
     for node in nodes:
         if isinstance(node, (A.Quant, A.Lambda)) and any(b.name == name for b in node.binders) \
                 or isinstance(node, A.BigOp) and node.var == name:
             return None
         if isinstance(node, A.App) and node.fn in scope.functions and node.fn not in scope.types:
-            for arg, ty in zip(node.args, scope.functions[node.fn][0], strict=False):
+            for arg, domain in zip(node.args, scope.functions[node.fn][0], strict=False):
                 uses = _leaves(arg, scope).count(var)
                 if uses:
-                    found.add(ty)
+                    found.add(domain)
                     seen += uses
         elif isinstance(node, A.App) and node.fn in ("Even", "Odd") and len(node.args) == 1:
             seen += _leaves(node.args[0], scope).count(var)  # ``Even : α → Prop``: no type
