@@ -194,7 +194,7 @@ def test_outside_the_fragment_is_inconclusive_with_reason() -> None:
     result = verdict("theorem t (s : Set ℕ) (h : 1 ∈ s) : 1 ∈ s := by sorry")
     assert result.kind is VerdictKind.INCONCLUSIVE
     assert result.reason.startswith("outside the SMT fragment")
-    assert kind("theorem t : Real.pi > 3 := by sorry") is VerdictKind.INCONCLUSIVE
+    assert kind("theorem t : Real.tan 0 = 0 := by sorry") is VerdictKind.INCONCLUSIVE
 
 
 def test_header_definitions_make_statements_opaque() -> None:
@@ -430,3 +430,79 @@ def test_an_untyped_bound_variable_takes_the_type_lean_unifies_it_with() -> None
     # A use whose constraint is not read (an argument of ``min``) leaves the type unknown.
     result = verdict("theorem t : ∀ x, x - 3 ≠ 0 → min x 1 ≤ 1 := by sorry")
     assert result.kind is VerdictKind.INCONCLUSIVE and "bound variable 'x'" in result.reason
+
+
+# --- functions known through true facts (Mathlib lemmas) --------------------------------------
+def test_pow_succ_and_pow_pos_decide_variable_exponents() -> None:
+    assert kind("theorem t (n : ℕ) : 2 ^ (n + 1) = 2 * 2 ^ n := by sorry") is VerdictKind.PROVED
+    assert kind("theorem t (n : ℕ) (h : 0 < n) : 2 ^ n ≥ 2 := by sorry") is VerdictKind.PROVED
+    both("theorem t (n : ℕ) (h : n = 3) : 2 ^ n = 8 := by sorry",
+         "theorem t (n : ℕ) (h : n = 3) : 2 ^ n = 9 := by sorry")
+
+
+def test_a_power_of_constants_past_64_is_computed() -> None:
+    # 2 ^ 3 ≡ 1 (mod 7) and 2000 = 3 · 666 + 2, so 2 ^ 2000 % 7 = 4.
+    both("theorem t : 2 ^ 2000 % 7 = 4 := by sorry", "theorem t : 2 ^ 2000 % 7 = 2 := by sorry")
+
+
+def test_an_integer_exponent_is_zpow_and_outside() -> None:
+    result = verdict("theorem t (x : ℝ) (n : ℤ) (h : x = 2) : x ^ n > 0 := by sorry")
+    assert result.kind is VerdictKind.INCONCLUSIVE and "zpow" in result.reason
+
+
+def test_nat_factorial_succ_defines_the_factorial_of_a_variable() -> None:
+    both("theorem t (n : ℕ) (h : n = 5) : n ! = 120 := by sorry",
+         "theorem t (n : ℕ) (h : n = 5) : n ! = 24 := by sorry")
+    assert kind("theorem t (n : ℕ) : 0 < n ! := by sorry") is VerdictKind.PROVED
+
+
+def test_nat_gcd_rec_defines_the_gcd_of_variables() -> None:
+    both("theorem t (a b : ℕ) (ha : a = 12) (hb : b = 18) : Nat.gcd a b = 6 := by sorry",
+         "theorem t (a b : ℕ) (ha : a = 12) (hb : b = 18) : Nat.gcd a b = 5 := by sorry")
+
+
+def test_nat_gcd_mul_lcm() -> None:
+    assert kind("theorem t (a b : ℕ) (h : Nat.gcd a b = 6) (h2 : Nat.lcm a b = 36) :"
+                " a * b = 216 := by sorry") is VerdictKind.PROVED
+
+
+def test_nat_choose_succ_succ_defines_binomials_of_variables() -> None:
+    both("theorem t (n : ℕ) (h : n = 5) : Nat.choose n 2 = 10 := by sorry",
+         "theorem t (n : ℕ) (h : n = 5) : Nat.choose n 2 = 11 := by sorry")
+
+
+def test_real_pi_bounds() -> None:
+    assert kind("theorem t : Real.pi > 3.14 ∧ Real.pi < 3.15 := by sorry") is VerdictKind.PROVED
+    assert kind("theorem t : Real.pi > 3.1416 := by sorry") is VerdictKind.REFUTED
+    # π > 3.1415925 is true, but 3.141592 < π < 3.141593 does not say so: no verdict.
+    assert kind("theorem t : Real.pi > 3.1415925 := by sorry") is VerdictKind.INCONCLUSIVE
+
+
+def test_real_exp_log_facts() -> None:
+    assert kind("theorem t (x : ℝ) (h : 0 < x) : Real.exp (Real.log x) = x := by sorry") is (
+        VerdictKind.PROVED)
+    assert kind("theorem t (x : ℝ) : Real.exp x > 0 := by sorry") is VerdictKind.PROVED
+    assert kind("theorem t (x y : ℝ) (h : x < y) : Real.exp x < Real.exp y := by sorry") is (
+        VerdictKind.PROVED)
+    both("theorem t : Real.log 1 = 0 := by sorry", "theorem t : Real.log 1 = 1 := by sorry")
+
+
+def test_real_sin_sq_add_cos_sq() -> None:
+    assert kind("theorem t (x : ℝ) : Real.sin x ^ 2 + Real.cos x ^ 2 = 1 := by sorry") is (
+        VerdictKind.PROVED)
+    assert kind("theorem t (x : ℝ) : Real.cos x ≤ 1 := by sorry") is VerdictKind.PROVED
+
+
+def test_a_counterexample_through_a_transcendental_function_is_checked_exactly() -> None:
+    # exp 0 = 1 is exact, so x = 0 refutes ``exp x = 2``; at x = 1 nothing is exact.
+    assert kind("theorem t (x : ℝ) (h : x = 0) : Real.exp x = 2 := by sorry") is (
+        VerdictKind.REFUTED)
+    assert kind("theorem t (x : ℝ) (h : x = 1) : Real.exp x = 3 := by sorry") is (
+        VerdictKind.INCONCLUSIVE)
+
+
+def test_log_is_not_read_where_it_is_ambiguous() -> None:
+    # ``open Real Nat`` makes a bare ``log`` ambiguous (Real.log, Nat.log); ``exp`` is not.
+    header = "open BigOperators Real Nat Topology Rat"
+    assert kind("theorem t : log 1 = (0 : ℝ) := by sorry", header) is VerdictKind.INCONCLUSIVE
+    assert kind("theorem t : exp 0 = (1 : ℝ) := by sorry", header) is VerdictKind.PROVED

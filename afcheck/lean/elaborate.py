@@ -29,6 +29,7 @@ Int.natAbs Int.toNat``; ``Nat.factorial choose gcd lcm`` on literals; ``∑``/``
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -74,7 +75,19 @@ _FUNCTIONS = {
     "Nat.lcm": "lcm",
     "Nat.succ": "succ",
     "Int.gcd": "gcd_int",
+    "Real.exp": "exp",
+    "Real.log": "log",
+    "Real.sin": "sin",
+    "Real.cos": "cos",
+    "Real.pi": "pi",
+    "Real.logb": "logb",
 }
+_SYMBOLIC = frozenset(("exp", "log", "sin", "cos", "pi", "logb"))
+"""Functions read only with ``symbols=True``: the encoder knows them through true facts
+(Mathlib lemmas), not by value."""
+_SYMBOLIC_OPENED = {"Real": ("exp", "log", "sin", "cos", "logb")}
+"""Short names of :data:`_SYMBOLIC` an ``open`` makes available, when no other namespace
+Lean sees has the same short name (``log`` under ``open Real Nat`` is ambiguous)."""
 _OPENED = {
     "Real": ("sqrt",),
     "Nat": ("factorial", "choose", "gcd", "lcm", "succ"),
@@ -98,9 +111,13 @@ class _Scope:
     functions: dict[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)
     """Function-typed parameters: ``(domain, codomain)`` by name."""
 
+    symbols: bool = False
+    """Whether terms known only through facts (function parameters, ``Real.log``, ``x ^ n``
+    with a variable ``n``) are read: see :func:`elaborate`."""
+
     def child(self) -> _Scope:
         return _Scope(dict(self.types), self.aliases, self.inferred, self.expansions,
-                      self.functions)
+                      self.functions, self.symbols)
 
 
 def type_name(expr: A.Expr | None, scope: _Scope | None = None) -> str | None:
@@ -159,7 +176,7 @@ def _elaborated(binders: tuple[A.Binder, ...], conclusion: A.Expr, header: str,
 
 
 def _elaborate(theorem: A.Theorem, header: str, symbols: bool = False) -> T.Statement:
-    scope = _Scope(aliases=_aliases(header))
+    scope = _Scope(aliases=_aliases(header), symbols=symbols)
     params: list[tuple[str, str]] = []
     functions: list[tuple[str, tuple[str, ...], str]] = []
     hypotheses: list[tuple[str, T.Formula]] = []
@@ -223,6 +240,7 @@ def _header_aliases(header: str) -> tuple[tuple[str, str], ...]:
     from afcheck.lean.names import short_names
 
     found = short_names(header, _OPENED, known=_OPENED, roots=frozenset())
+    found.update(short_names(header, _SYMBOLIC_OPENED))
     return tuple((short, full) for short, full in found.items() if _FUNCTIONS.get(full)
                  or full.startswith("Finset."))
 
@@ -513,7 +531,7 @@ def _tree(expr: A.Expr, ty: str, scope: _Scope) -> T.Term:
     if isinstance(expr, A.BinOp) and expr.op in _ARITH:
         return T.Arith(expr.op, _tree(expr.left, ty, scope), _tree(expr.right, ty, scope), ty)
     if isinstance(expr, A.BinOp) and expr.op == "^":
-        return T.Pow(_tree(expr.left, ty, scope), _exponent(expr.right, scope), ty)
+        return _power(_tree(expr.left, ty, scope), expr.right, ty, scope)
     if isinstance(expr, A.UnOp) and expr.op == "-":
         if ty == "ℕ":
             raise Unsupported("unary minus on ℕ does not exist in Lean")
@@ -527,6 +545,31 @@ def _coerce(term: T.Term, ty: str) -> T.Term:
     if NUMERIC.index(term.ty) > NUMERIC.index(ty):
         raise Unsupported(f"no coercion from {term.ty} to {ty} (a type error in Lean)")
     return T.Cast(term, ty)
+
+
+_MAX_DIGITS = 1000
+"""The most digits a power of two constants is computed to (``2 ^ 2000`` has 603)."""
+
+
+def _power(base: T.Term, exponent: A.Expr, ty: str, scope: _Scope) -> T.Term:
+    """``base ^ exponent`` (``Monoid.npow``): a literal exponent up to 64 is a product; a
+    constant to a larger literal is computed; anything else with a natural exponent is the
+    ``npow`` function, known to the encoder through its facts (``symbols=True`` only)."""
+    if not scope.symbols:
+        return T.Pow(base, _exponent(exponent, scope), ty)
+    power = _term(exponent, None, scope)
+    if power.ty != "ℕ":
+        raise Unsupported(f"exponent '{_show(exponent)}' of type {power.ty} (zpow/rpow) is "
+                          "outside the fragment")
+    if isinstance(power, T.Const):
+        n = int(power.value)
+        if n <= _MAX_EXPONENT:
+            return T.Pow(base, n, ty)
+        if isinstance(base, T.Const):
+            size = max(abs(base.value.numerator), base.value.denominator)
+            if size <= 1 or n * math.log10(size) <= _MAX_DIGITS:
+                return T.Const(base.value ** n, ty)
+    return T.Call("npow", (base, power), ty)
 
 
 def _exponent(expr: A.Expr, scope: _Scope) -> int:
@@ -622,9 +665,14 @@ def _call(expr: A.App, ty: str, scope: _Scope, expected: bool = False) -> T.Term
     arity = {"factorial": 1, "choose": 2, "gcd": 2, "lcm": 2}.get(fn)
     if arity == len(args):
         consts = [_term(a, "ℕ", scope) for a in args]
-        if not all(isinstance(c, T.Const) for c in consts):
+        if not scope.symbols and not all(isinstance(c, T.Const) for c in consts):
             raise Unsupported(f"{expr.fn} is supported on literals only")
         return T.Call(fn, tuple(consts), "ℕ")
+    if fn in _SYMBOLIC and scope.symbols:
+        arity = {"pi": 0, "logb": 2}.get(fn, 1)
+        if len(args) != arity:
+            raise Unsupported(f"'{_show(expr)}' is outside the fragment")
+        return T.Call(fn, tuple(_term(a, "ℝ", scope) for a in args), "ℝ")
     raise Unsupported(f"'{_show(expr)}' is outside the fragment")
 
 

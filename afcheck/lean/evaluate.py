@@ -105,6 +105,20 @@ def _call(fn: str, args: list[Fraction]) -> Fraction:
         return abs(args[0])
     if fn == "toNat":
         return max(args[0], Fraction(0))
+    if fn in _EXACT_POINTS:
+        value = _EXACT_POINTS[fn].get(args[0]) if args else None
+        if value is None:
+            raise NotExact(f"{fn} is known exactly only at a few points")
+        return value
+    if fn == "logb":  # Real.logb b x = Real.log x / Real.log b
+        log_x, log_b = _call("log", [args[1]]), _call("log", [args[0]])
+        return Fraction(0) if log_b == 0 else log_x / log_b
+    if fn == "npow":
+        base, exponent = args[0], int(args[1])
+        size = max(abs(base.numerator), base.denominator)
+        if size > 1 and exponent * math.log10(size) > 10_000:
+            raise NotExact(f"{base} ^ {exponent} is too large to compute")
+        return base ** exponent
     n = [int(a) for a in args]
     if fn in ("factorial", "choose") and n and n[0] > 1000:
         raise NotExact(f"{fn} of {n[0]} is too large to compute")  # 10^6! takes ~25 s
@@ -117,6 +131,19 @@ def _call(fn: str, args: list[Fraction]) -> Fraction:
     if fn == "lcm":
         return Fraction(math.lcm(n[0], n[1]))
     raise NotExact(f"unknown function {fn}")
+
+
+_EXACT_POINTS: dict[str, dict[Fraction, Fraction]] = {
+    "exp": {Fraction(0): Fraction(1)},  # Real.exp_zero
+    "log": {Fraction(0): Fraction(0), Fraction(1): Fraction(0),  # Real.log_zero, log_one
+            Fraction(-1): Fraction(0)},  # Real.log_neg_eq_log
+    "sin": {Fraction(0): Fraction(0)},  # Real.sin_zero
+    "cos": {Fraction(0): Fraction(1)},  # Real.cos_zero
+    "pi": {},
+}
+"""The rational points where a transcendental function has a rational value (Lindemann:
+``exp`` is irrational at every other rational, ``log`` at every other positive rational …);
+elsewhere its value cannot be evaluated exactly."""
 
 
 def _sqrt(x: Fraction) -> Fraction:

@@ -17,6 +17,7 @@ from z3 import z3core
 
 from afcheck.lean import typed as T
 from afcheck.lean.elaborate import Unsupported
+from afcheck_smt import facts
 from afcheck_smt.symbols import Vocabulary
 
 
@@ -218,6 +219,9 @@ def _call(t: T.Call, args: list[Any], enc: Encoding) -> Any:
         return z3.If(args[0] >= 0, args[0], 0)
     if fn == "sqrt":
         return _sqrt(args[0], t, enc)
+    symbolic = _symbolic(t, args, enc)
+    if symbolic is not None:
+        return symbolic
     values = [_literal(a) for a in t.args]
     if fn in ("factorial", "choose") and values and values[0] > MAX_COMBINATORIAL:
         # 1000! has 2,568 digits; far larger ones take minutes to compute, and z3 reads
@@ -231,6 +235,27 @@ def _call(t: T.Call, args: list[Any], enc: Encoding) -> Any:
         "lcm": lambda v: math.lcm(*v),
     }
     return z3.IntVal(table[fn](values))
+
+
+def _symbolic(t: T.Call, args: list[Any], enc: Encoding) -> Any | None:
+    """A function known through its facts (:mod:`afcheck_smt.facts`); ``None`` for the
+    combinatorial functions of literals, which are computed."""
+    v = enc.vocabulary
+    fn = t.fn
+    if fn == "npow":
+        return facts.function(v, "npow_int" if t.ty in _INTEGRAL else "npow_real")(*args)
+    if fn == "pi":
+        return facts.function(v, "pi")
+    if fn in ("exp", "log", "sin", "cos"):
+        return facts.function(v, fn)(args[0])
+    if fn == "logb":  # ``Real.logb b x = Real.log x / Real.log b``, by definition
+        log = facts.function(v, "log")
+        numerator, denominator = log(args[1]), log(args[0])
+        return z3.If(denominator == 0, z3.RealVal(0), numerator / denominator)
+    if fn in ("factorial", "choose", "gcd", "lcm") and not all(
+            isinstance(a, T.Const) for a in t.args):
+        return facts.function(v, fn)(*args)
+    return None
 
 
 MAX_COMBINATORIAL = 1000

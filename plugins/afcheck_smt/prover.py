@@ -180,8 +180,9 @@ def _solve(statement: Any, timeout_ms: int) -> Verdict:
     if result == "unsat":
         return Verdict(VerdictKind.PROVED, BACKEND, reason="hypotheses ∧ ¬conclusion is unsat")
     if result == "unknown":
-        return _inconclusive(f"z3 returned unknown ({payload}) on hypotheses ∧ ¬conclusion",
-                             transient=stopped_at_limit(str(payload)))
+        unknown = _inconclusive(f"z3 returned unknown ({payload}) on hypotheses ∧ ¬conclusion",
+                                transient=stopped_at_limit(str(payload)))
+        return _without_facts(statement, enc, hyps, conclusion, timeout_ms) or unknown
     if not statement.params and not statement.hypotheses and not statement.functions:
         again, detail = _check(side + [conclusion], timeout_ms)
         if again == "unsat":
@@ -189,6 +190,24 @@ def _solve(statement: Any, timeout_ms: int) -> Verdict:
         return _inconclusive(f"z3 could not prove the negation ({again} {detail or ''})".strip(),
                              transient=again == "unknown" and stopped_at_limit(str(detail)))
     return _refutation(statement, payload, enc)
+
+
+def _without_facts(statement: Any, enc: Any, hyps: list[Any], conclusion: Any,
+                   timeout_ms: int) -> Verdict | None:
+    """A counterexample searched for without the quantified facts of functions known
+    through them (:mod:`afcheck_smt.facts`), which keep z3 from answering: its model is
+    only a candidate, which :func:`_refutation` keeps only if the exact evaluator confirms it
+    (it recomputes ``Nat.gcd a b`` from the model's ``a`` and ``b``). ``None`` otherwise."""
+    import z3
+
+    if not enc.vocabulary.axioms:
+        return None
+    ground = [fact for fact in enc.side + enc.vocabulary.axioms if not z3.is_quantifier(fact)]
+    result, payload = _check(ground + hyps + [z3.Not(conclusion)], timeout_ms)
+    if result != "sat":
+        return None
+    verdict = _refutation(statement, payload, enc)
+    return verdict if verdict.kind is VerdictKind.REFUTED else None
 
 
 def _refutation(statement: Any, model: Any, enc: Any) -> Verdict:
