@@ -506,3 +506,18 @@ def test_log_is_not_read_where_it_is_ambiguous() -> None:
     header = "open BigOperators Real Nat Topology Rat"
     assert kind("theorem t : log 1 = (0 : ℝ) := by sorry", header) is VerdictKind.INCONCLUSIVE
     assert kind("theorem t : exp 0 = (1 : ℝ) := by sorry", header) is VerdictKind.PROVED
+
+
+def test_real_sqrt_of_a_quantified_variable_is_the_function_with_its_facts() -> None:
+    # Real.sqrt_nonneg, Real.mul_self_sqrt, Real.sqrt_eq_zero_of_nonpos
+    assert kind("theorem t : ∀ x : ℝ, x ≥ 0 → Real.sqrt x * Real.sqrt x = x := by sorry") is (
+        VerdictKind.PROVED)
+    assert kind("theorem t : ∀ x : ℝ, Real.sqrt x ≥ 0 := by sorry") is VerdictKind.PROVED
+    assert kind("theorem t : ∃ x : ℝ, Real.sqrt x < 0 := by sorry") is not VerdictKind.PROVED
+
+
+def test_nat_prime_def_lt() -> None:
+    # Nat.Prime p ↔ 2 ≤ p ∧ ∀ m, 2 ≤ m → m < p → ¬m ∣ p
+    both("theorem t (p : ℕ) (hp : Nat.Prime p) (h : p ≤ 3) : p = 2 ∨ p = 3 := by sorry",
+         "theorem t (p : ℕ) (hp : p.Prime) (h : p ≤ 5) : p = 2 ∨ p = 3 := by sorry")
+    both("theorem t : Nat.Prime 7 := by sorry", "theorem t : Nat.Prime 9 := by sorry")

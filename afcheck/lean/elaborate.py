@@ -272,11 +272,41 @@ def _formula(expr: A.Expr, scope: _Scope) -> T.Formula:
             return _relation(expr, scope)
     if isinstance(expr, A.Quant):
         return _quantifier(expr, scope)
+    prime = _prime_argument(expr, scope)
+    if prime is not None:
+        return _prime(_term(prime, "ℕ", scope))
     if isinstance(expr, A.App) and expr.fn == "Even" and len(expr.args) == 1:
         return _relation(A.BinOp("∣", A.Num("2"), expr.args[0]), scope)
     if isinstance(expr, A.App) and expr.fn == "Odd" and len(expr.args) == 1:
         return T.Not(_relation(A.BinOp("∣", A.Num("2"), expr.args[0]), scope))
     raise Unsupported(f"proposition '{_show(expr)}' is outside the fragment")
+
+
+def _prime_argument(expr: A.Expr, scope: _Scope) -> A.Expr | None:
+    """``p`` of ``Nat.Prime p`` or ``p.Prime`` (``p`` a ℕ variable), with ``symbols``."""
+    if not scope.symbols:
+        return None
+    if isinstance(expr, A.App) and expr.fn == "Nat.Prime" and len(expr.args) == 1:
+        return expr.args[0]
+    if isinstance(expr, A.Var) and expr.name.endswith(".Prime"):
+        name = expr.name.removesuffix(".Prime")
+        if scope.types.get(name) == "ℕ":
+            return A.Var(name)
+    return None
+
+
+_DIVISOR = "Nat.Prime.m"
+"""The bound variable of :func:`_prime` (a dotted name: no Lean variable has it)."""
+
+
+def _prime(p: T.Term) -> T.Formula:
+    """``Nat.Prime p`` by ``Nat.prime_def_lt'``: ``2 ≤ p ∧ ∀ m, 2 ≤ m → m < p → ¬m ∣ p``
+    (the guard ``m < p`` first, so that the exact evaluator can range over it)."""
+    m = T.Sym(_DIVISOR, "ℕ")
+    two = T.Const(Fraction(2), "ℕ")
+    no_divisor = T.Logic("→", T.Cmp("≤", two, m), T.Not(T.Cmp("∣", m, p)))
+    body = T.Quantified("∀", _DIVISOR, "ℕ", T.Logic("→", T.Cmp("<", m, p), no_divisor))
+    return T.Logic("∧", T.Cmp("≤", two, p), body)
 
 
 def _relation(expr: A.BinOp, scope: _Scope) -> T.Formula:

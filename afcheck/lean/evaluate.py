@@ -194,7 +194,7 @@ def _compare(op: str, a: Fraction, b: Fraction) -> bool:
 
 def _quantified(formula: T.Quantified, env: Mapping[str, Fraction], functions: Functions
                 ) -> bool:
-    bound = _upper_bound(formula)
+    bound = _upper_bound(formula, env, functions)
     if formula.ty != "ℕ" or bound is None or bound > _QUANTIFIER_RANGE:
         raise NotExact(f"quantifier over {formula.ty} '{formula.name}' is not bounded")
     results = (
@@ -204,8 +204,10 @@ def _quantified(formula: T.Quantified, env: Mapping[str, Fraction], functions: F
     return all(results) if formula.q == "∀" else any(results)
 
 
-def _upper_bound(formula: T.Quantified) -> int | None:
-    """``c`` for ``∀ n, n < c → …`` / ``∃ n, n ≤ c ∧ …`` with a constant ``c``."""
+def _upper_bound(formula: T.Quantified, env: Mapping[str, Fraction], functions: Functions
+                 ) -> int | None:
+    """``c`` for ``∀ n, n < c → …`` / ``∃ n, n ≤ c ∧ …`` with ``c`` a constant or a term of
+    the variables in ``env``."""
     body = formula.body
     connective = "→" if formula.q == "∀" else "∧"
     if not (isinstance(body, T.Logic) and body.op == connective):
@@ -213,9 +215,12 @@ def _upper_bound(formula: T.Quantified) -> int | None:
     guard = body.left
     if not isinstance(guard, T.Cmp) or guard.op not in ("<", "≤"):
         return None
-    if guard.left != T.Sym(formula.name, "ℕ") or not isinstance(guard.right, T.Const):
+    if guard.left != T.Sym(formula.name, "ℕ"):
         return None
-    limit = int(guard.right.value)
+    try:
+        limit = int(eval_term(guard.right, env, functions))
+    except KeyError:  # a variable bound further out, not in ``env``
+        return None
     return limit - 1 if guard.op == "<" else limit
 
 

@@ -268,9 +268,11 @@ def _literal(t: T.Term) -> int:
 
 
 def _sqrt(x: Any, t: T.Call, enc: Encoding) -> Any:
-    """A fresh ``s`` with ``x < 0 → s = 0`` and ``x ≥ 0 → s ≥ 0 ∧ s² = x``."""
+    """A fresh ``s`` with ``x < 0 → s = 0`` and ``x ≥ 0 → s ≥ 0 ∧ s² = x``; under a
+    quantifier, where ``x`` varies, the function of :mod:`afcheck_smt.facts` with the same
+    three facts for every ``x``."""
     if _mentions(t, enc.bound):
-        raise Unsupported("Real.sqrt of a quantified variable is outside the fragment")
+        return facts.function(enc.vocabulary, "sqrt")(x)
     enc.fresh += 1
     s = z3.Real(f"sqrt!{enc.fresh}")
     enc.side.append(z3.If(x < 0, s == 0, z3.And(s >= 0, s * s == x)))

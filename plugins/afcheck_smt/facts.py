@@ -199,6 +199,18 @@ def _pi(v: Vocabulary, name: str, sort: str) -> list[Any]:
     ]
 
 
+def _sqrt(v: Vocabulary, name: str, sort: str) -> list[Any]:
+    sqrt = v.functions[name][0]
+    x = z3.Real("x")
+    return [
+        z3.ForAll([x], sqrt(x) >= 0, patterns=[sqrt(x)]),  # Real.sqrt_nonneg
+        z3.ForAll([x], z3.Implies(x >= 0, sqrt(x) * sqrt(x) == x),  # Real.mul_self_sqrt
+                  patterns=[sqrt(x)]),
+        z3.ForAll([x], z3.Implies(x <= 0, sqrt(x) == 0),  # Real.sqrt_eq_zero_of_nonpos
+                  patterns=[sqrt(x)]),
+    ]
+
+
 _Axioms = Callable[[Vocabulary, str, str], list[Any]]
 
 FACTS: dict[str, tuple[tuple[str, ...], str, _Axioms]] = {
@@ -213,6 +225,7 @@ FACTS: dict[str, tuple[tuple[str, ...], str, _Axioms]] = {
     "sin": (("ℝ",), "ℝ", _sin),
     "cos": (("ℝ",), "ℝ", _cos),
     "pi": ((), "ℝ", _pi),
+    "sqrt": (("ℝ",), "ℝ", _sqrt),
 }
 """Each function: its signature (ℕ ℤ as z3 integers, ℝ as reals) and its axioms."""
 
