@@ -597,7 +597,7 @@ def _power(base: T.Term, exponent: A.Expr, ty: str, scope: _Scope) -> T.Term:
             return T.Pow(base, n, ty)
         if isinstance(base, T.Const):
             size = max(abs(base.value.numerator), base.value.denominator)
-            if size <= 1 or n * math.log10(size) <= _MAX_DIGITS:
+            if size <= 1 or n <= _MAX_DIGITS * 4 and n * math.log10(size) <= _MAX_DIGITS:
                 return T.Const(base.value ** n, ty)
     return T.Call("npow", (base, power), ty)
 

@@ -116,7 +116,7 @@ def _call(fn: str, args: list[Fraction]) -> Fraction:
     if fn == "npow":
         base, exponent = args[0], int(args[1])
         size = max(abs(base.numerator), base.denominator)
-        if size > 1 and exponent * math.log10(size) > 10_000:
+        if size > 1 and (exponent > 40_000 or exponent * math.log10(size) > 10_000):
             raise NotExact(f"{base} ^ {exponent} is too large to compute")
         return base ** exponent
     n = [int(a) for a in args]
