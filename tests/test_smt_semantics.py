@@ -521,3 +521,26 @@ def test_nat_prime_def_lt() -> None:
     both("theorem t (p : ℕ) (hp : Nat.Prime p) (h : p ≤ 3) : p = 2 ∨ p = 3 := by sorry",
          "theorem t (p : ℕ) (hp : p.Prime) (h : p ≤ 5) : p = 2 ∨ p = 3 := by sorry")
     both("theorem t : Nat.Prime 7 := by sorry", "theorem t : Nat.Prime 9 := by sorry")
+
+
+def test_function_injective_by_its_definition() -> None:
+    # Function.Injective f ↔ ∀ x y, f x = f y → x = y
+    assert kind("theorem t (f : ℕ → ℕ) (h : Function.Injective f) (h1 : f 1 = 5)"
+                " (h2 : f 2 = 5) : False := by sorry") is VerdictKind.PROVED
+    # False, but the unbounded ∀ of the conclusion cannot be checked at z3's model.
+    assert kind("theorem t (f : ℕ → ℕ) (h1 : f 1 = 5) (h2 : f 2 = 5) : Function.Injective f"
+                " := by sorry") is VerdictKind.INCONCLUSIVE
+
+
+def test_finset_card_filter_counts_the_values_that_satisfy_the_predicate() -> None:
+    both("theorem t : (Finset.filter (fun n => n % 3 = 0) (Finset.range 10)).card = 4"
+         " := by sorry",
+         "theorem t : Finset.card (Finset.filter (fun n => n % 3 = 0) (Finset.range 10)) = 3"
+         " := by sorry")
+
+
+def test_finset_card_range_and_nat_card_icc() -> None:
+    assert kind("theorem t (n : ℕ) : (Finset.range n).card = n := by sorry") is (
+        VerdictKind.PROVED)
+    both("theorem t (a b : ℕ) (h : a ≤ b) : (Finset.Icc a b).card = b - a + 1 := by sorry",
+         "theorem t (a b : ℕ) : (Finset.Icc a b).card = b - a + 1 := by sorry")

@@ -272,6 +272,9 @@ def _formula(expr: A.Expr, scope: _Scope) -> T.Formula:
             return _relation(expr, scope)
     if isinstance(expr, A.Quant):
         return _quantifier(expr, scope)
+    injective = _injective(expr, scope)
+    if injective is not None:
+        return injective
     prime = _prime_argument(expr, scope)
     if prime is not None:
         return _prime(_term(prime, "ℕ", scope))
@@ -293,6 +296,27 @@ def _prime_argument(expr: A.Expr, scope: _Scope) -> A.Expr | None:
         if scope.types.get(name) == "ℕ":
             return A.Var(name)
     return None
+
+
+def _injective(expr: A.Expr, scope: _Scope) -> T.Formula | None:
+    """``Function.Injective f`` for a unary function parameter, by its definition:
+    ``∀ x y, f x = f y → x = y``."""
+    if not (scope.symbols and isinstance(expr, A.App) and expr.fn == "Function.Injective"
+            and len(expr.args) == 1):
+        return None
+    fn = expr.args[0]
+    if not isinstance(fn, A.Var) or fn.name in scope.types:
+        return None
+    signature = scope.functions.get(fn.name)
+    if signature is None or len(signature[0]) != 1:
+        return None
+    (domain,), codomain = signature
+    if domain == "ℚ":
+        raise Unsupported("quantifiers over ℚ inside a statement are outside the fragment")
+    x, y = T.Sym("Function.Injective.x", domain), T.Sym("Function.Injective.y", domain)
+    same = T.Cmp("=", T.Apply(fn.name, (x,), codomain), T.Apply(fn.name, (y,), codomain))
+    body = T.Logic("→", same, T.Cmp("=", x, y))
+    return T.Quantified("∀", x.name, domain, T.Quantified("∀", y.name, domain, body))
 
 
 _DIVISOR = "Nat.Prime.m"
@@ -489,6 +513,8 @@ def _leaf_type(expr: A.Expr, scope: _Scope) -> str | None:
         return target
     if isinstance(expr, A.Var):
         return _call(A.App(expr.name, ()), "ℕ", scope).ty
+    if _card_of(expr, scope) is not None:
+        return "ℕ"
     if isinstance(expr, A.App):
         fn = _function(expr.fn, scope)
         if fn in ("min", "max") and len(expr.args) == 2:
@@ -633,11 +659,56 @@ def _leaf(expr: A.Expr, ty: str, scope: _Scope, expected: bool = False) -> T.Ter
         if target is None:
             raise Unsupported(f"type '{_show(expr.type)}' is outside the fragment")
         return _term(expr.expr, target, scope)
+    finset = _card_of(expr, scope)
+    if finset is not None:
+        return _card(finset, scope)
     if isinstance(expr, A.App):
         return _call(expr, ty, scope, expected)
     if isinstance(expr, A.BigOp):
         return _big_operator(expr, ty, scope, expected)
     raise Unsupported(f"'{_show(expr)}' is outside the fragment")
+
+
+def _card_of(expr: A.Expr, scope: _Scope) -> A.Expr | None:
+    """``s`` of ``Finset.card s`` or ``s.card``, with ``symbols``."""
+    if not scope.symbols:
+        return None
+    if isinstance(expr, A.Proj) and expr.field == "card":
+        return expr.expr
+    if isinstance(expr, A.App) and scope.aliases.get(expr.fn, expr.fn) == "Finset.card" \
+            and len(expr.args) == 1:
+        return expr.args[0]
+    return None
+
+
+def _card(finset: A.Expr, scope: _Scope) -> T.Term:
+    """``(Finset.filter p s).card`` as ``∑ v ∈ s, if p v then 1 else 0`` over a domain with
+    literal bounds; ``(Finset.range n).card = n`` (``Finset.card_range``) and
+    ``(Finset.Icc a b).card = b + 1 - a`` (``Nat.card_Icc``) for any natural bounds."""
+    one, zero = T.Const(Fraction(1), "ℕ"), T.Const(Fraction(0), "ℕ")
+    predicate = finset.args[0] if isinstance(finset, A.App) and finset.args else None
+    if isinstance(finset, A.App) and scope.aliases.get(finset.fn, finset.fn) == "Finset.filter" \
+            and len(finset.args) == 2 and isinstance(predicate, A.Lambda) \
+            and len(predicate.binders) == 1:
+        domain = finset.args[1]
+        binder = predicate.binders[0]
+        var_ty = type_name(binder.type, scope) if binder.type is not None else "ℕ"
+        if var_ty not in ("ℕ", "ℤ"):
+            raise Unsupported("Finset.filter over this type is outside the fragment")
+        total: T.Term = zero
+        for value in _domain(domain, var_ty, scope):
+            literal = A.Ascription(_literal(value), A.Var(var_ty))
+            cond = _formula(_substitute(predicate.body, binder.name, literal), scope.child())
+            total = T.Arith("+", total, T.Ite(cond, one, zero, "ℕ"), "ℕ")
+        return total
+    if isinstance(finset, A.App):
+        name = scope.aliases.get(finset.fn, finset.fn)
+        if name == "Finset.range" and len(finset.args) == 1:
+            return _term(finset.args[0], "ℕ", scope)  # Finset.card_range
+        if name == "Finset.Icc" and len(finset.args) == 2:  # Nat.card_Icc
+            a, b = (_term(arg, "ℕ", scope) for arg in finset.args)
+            return T.Arith("-", T.Arith("+", b, one, "ℕ"), a, "ℕ")
+    raise Unsupported(f"the cardinality of '{_show(finset)}' is outside the fragment")
 
 
 def _big_operator(expr: A.BigOp, ty: str, scope: _Scope, expected: bool) -> T.Term:
