@@ -544,3 +544,12 @@ def test_finset_card_range_and_nat_card_icc() -> None:
         VerdictKind.PROVED)
     both("theorem t (a b : ℕ) (h : a ≤ b) : (Finset.Icc a b).card = b - a + 1 := by sorry",
          "theorem t (a b : ℕ) : (Finset.Icc a b).card = b - a + 1 := by sorry")
+
+
+def test_an_empty_big_operator_has_the_type_of_its_body() -> None:
+    # ``∑ i in Finset.range 0, (0 : ℕ)`` is a ℕ sum, terms or not: ``min`` of it and an ℤ is a
+    # type error in Lean; a body of numerals takes the surrounding type.
+    assert kind("theorem g : 0 = min (∑ i in Finset.range 0, (0 : ℕ)) (0 : ℤ) := by sorry") is (
+        VerdictKind.INCONCLUSIVE)
+    both("theorem g : (∑ i in Finset.range 0, 2) - 1 = (-1 : ℤ) := by sorry",
+         "theorem g : (∑ i in Finset.range 0, 2) - 1 = (0 : ℤ) := by sorry")

@@ -524,9 +524,8 @@ def _leaf_type(expr: A.Expr, scope: _Scope) -> str | None:
             return _own_type(expr.args[0], scope)
         return _call(expr, "ℕ", scope).ty
     if isinstance(expr, A.BigOp):
-        _, terms = _expand(expr, scope)
-        # Every term is the body at one index value: they share the body's type.
-        return _own_type(terms[0], scope) if terms else None
+        _expand(expr, scope)  # the domain is read (and refused) first
+        return _body_type(expr, scope)
     raise Unsupported(f"'{_show(expr)}' is outside the fragment")
 
 
@@ -716,7 +715,7 @@ def _big_operator(expr: A.BigOp, ty: str, scope: _Scope, expected: bool) -> T.Te
     when Lean propagates one, else on its own (at ``ty`` when that is unknown); the terms are
     the body at each index value, summed in the body's type."""
     op, terms = _expand(expr, scope)
-    own = None if expected else (_own_type(terms[0], scope) if terms else None)
+    own = None if expected else _body_type(expr, scope)
     at = own or ty
     if not terms:
         return T.Const(Fraction(0 if op == "+" else 1), at)
@@ -793,6 +792,15 @@ def _expand(expr: A.BigOp, scope: _Scope) -> tuple[str, list[A.Expr]]:
 
 
 def _expand_fresh(expr: A.BigOp, scope: _Scope) -> tuple[str, list[A.Expr]]:
+    var_ty = _index_type(expr, scope)
+    values = _domain(expr.domain, var_ty, scope)
+    terms = [
+        _substitute(expr.body, expr.var, A.Ascription(_literal(v), A.Var(var_ty))) for v in values
+    ]
+    return ("+" if expr.op == "∑" else "*"), terms
+
+
+def _index_type(expr: A.BigOp, scope: _Scope) -> str:
     if expr.op not in ("∑", "∏"):
         raise Unsupported(f"'{expr.op}' is outside the fragment")
     if expr.var_type is not None:
@@ -806,11 +814,14 @@ def _expand_fresh(expr: A.BigOp, scope: _Scope) -> tuple[str, list[A.Expr]]:
         var_ty = "ℕ"
     if var_ty is None or var_ty not in ("ℕ", "ℤ"):
         raise Unsupported("big operators over this index type are outside the fragment")
-    values = _domain(expr.domain, var_ty, scope)
-    terms = [
-        _substitute(expr.body, expr.var, A.Ascription(_literal(v), A.Var(var_ty))) for v in values
-    ]
-    return ("+" if expr.op == "∑" else "*"), terms
+    return var_ty
+
+
+def _body_type(expr: A.BigOp, scope: _Scope) -> str | None:
+    """The own type of a big operator's body (the index has its type; an empty domain has
+    a body too, which Lean elaborates all the same)."""
+    sample = A.Ascription(A.Num("0"), A.Var(_index_type(expr, scope)))
+    return _own_type(_substitute(expr.body, expr.var, sample), scope)
 
 
 def _literal(value: int) -> A.Expr:
