@@ -553,3 +553,12 @@ def test_an_empty_big_operator_has_the_type_of_its_body() -> None:
         VerdictKind.INCONCLUSIVE)
     both("theorem g : (∑ i in Finset.range 0, 2) - 1 = (-1 : ℤ) := by sorry",
          "theorem g : (∑ i in Finset.range 0, 2) - 1 = (0 : ℤ) := by sorry")
+
+
+def test_irrational_is_no_fraction() -> None:
+    # Irrational x ↔ ∀ p q : ℤ, 0 < q → x * q ≠ p (x is not in the range of ℚ → ℝ)
+    assert kind("theorem t (x : ℝ) (h : Irrational x) : x ≠ 1 / 2 := by sorry") is (
+        VerdictKind.PROVED)
+    assert kind("theorem t (x : ℝ) (h : Irrational x) (h2 : x * 3 = 2) : False := by sorry") is (
+        VerdictKind.PROVED)
+    assert kind("theorem t : Irrational (1 / 2 : ℝ) := by sorry") is not VerdictKind.PROVED

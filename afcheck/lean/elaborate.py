@@ -275,6 +275,9 @@ def _formula(expr: A.Expr, scope: _Scope) -> T.Formula:
     injective = _injective(expr, scope)
     if injective is not None:
         return injective
+    if scope.symbols and isinstance(expr, A.App) and expr.fn == "Irrational" \
+            and len(expr.args) == 1:
+        return _irrational(_term(expr.args[0], "ℝ", scope))
     prime = _prime_argument(expr, scope)
     if prime is not None:
         return _prime(_term(prime, "ℕ", scope))
@@ -317,6 +320,15 @@ def _injective(expr: A.Expr, scope: _Scope) -> T.Formula | None:
     same = T.Cmp("=", T.Apply(fn.name, (x,), codomain), T.Apply(fn.name, (y,), codomain))
     body = T.Logic("→", same, T.Cmp("=", x, y))
     return T.Quantified("∀", x.name, domain, T.Quantified("∀", y.name, domain, body))
+
+
+def _irrational(x: T.Term) -> T.Formula:
+    """``Irrational x`` (``x ∉ Set.range ((↑) : ℚ → ℝ)``) as ``∀ p q : ℤ, 0 < q → x * q ≠ p``:
+    no fraction ``p / q`` equals ``x``."""
+    p, q = T.Sym("Irrational.p", "ℤ"), T.Sym("Irrational.q", "ℤ")
+    differs = T.Cmp("≠", T.Arith("*", x, T.Cast(q, "ℝ"), "ℝ"), T.Cast(p, "ℝ"))
+    body = T.Logic("→", T.Cmp("<", T.Const(Fraction(0), "ℤ"), q), differs)
+    return T.Quantified("∀", p.name, "ℤ", T.Quantified("∀", q.name, "ℤ", body))
 
 
 _DIVISOR = "Nat.Prime.m"
