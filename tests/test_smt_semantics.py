@@ -562,3 +562,9 @@ def test_irrational_is_no_fraction() -> None:
     assert kind("theorem t (x : ℝ) (h : Irrational x) (h2 : x * 3 = 2) : False := by sorry") is (
         VerdictKind.PROVED)
     assert kind("theorem t : Irrational (1 / 2 : ℝ) := by sorry") is not VerdictKind.PROVED
+
+
+def test_a_filter_predicate_with_a_variable_is_outside() -> None:
+    result = verdict("theorem t (a : ℕ) (h : a = 3) :"
+                     " (Finset.filter (fun n => n % a = 0) (Finset.range 10)).card = 4 := by sorry")
+    assert result.kind is VerdictKind.INCONCLUSIVE and "mentions a variable" in result.reason

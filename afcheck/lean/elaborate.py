@@ -693,10 +693,13 @@ def _card_of(expr: A.Expr, scope: _Scope) -> A.Expr | None:
 
 
 def _card(finset: A.Expr, scope: _Scope) -> T.Term:
-    """``(Finset.filter p s).card`` as ``∑ v ∈ s, if p v then 1 else 0`` over a domain with
-    literal bounds; ``(Finset.range n).card = n`` (``Finset.card_range``) and
-    ``(Finset.Icc a b).card = b + 1 - a`` (``Nat.card_Icc``) for any natural bounds."""
-    one, zero = T.Const(Fraction(1), "ℕ"), T.Const(Fraction(0), "ℕ")
+    """``(Finset.filter p s).card`` over a domain with literal bounds and a predicate of
+    the index alone: the number of values that satisfy it, counted by the exact evaluator;
+    ``(Finset.range n).card = n`` (``Finset.card_range``) and ``(Finset.Icc a b).card =
+    b + 1 - a`` (``Nat.card_Icc``) for any natural bounds."""
+    from afcheck.lean.evaluate import NotExact, eval_formula
+
+    one = T.Const(Fraction(1), "ℕ")
     predicate = finset.args[0] if isinstance(finset, A.App) and finset.args else None
     if isinstance(finset, A.App) and scope.aliases.get(finset.fn, finset.fn) == "Finset.filter" \
             and len(finset.args) == 2 and isinstance(predicate, A.Lambda) \
@@ -706,12 +709,19 @@ def _card(finset: A.Expr, scope: _Scope) -> T.Term:
         var_ty = type_name(binder.type, scope) if binder.type is not None else "ℕ"
         if var_ty not in ("ℕ", "ℤ"):
             raise Unsupported("Finset.filter over this type is outside the fragment")
-        total: T.Term = zero
+        count = 0
         for value in _domain(domain, var_ty, scope):
             literal = A.Ascription(_literal(value), A.Var(var_ty))
             cond = _formula(_substitute(predicate.body, binder.name, literal), scope.child())
-            total = T.Arith("+", total, T.Ite(cond, one, zero, "ℕ"), "ℕ")
-        return total
+            try:
+                count += eval_formula(cond, {})
+            except KeyError:
+                raise Unsupported("a Finset.filter predicate that mentions a variable is "
+                                  "outside the fragment") from None
+            except NotExact as error:
+                raise Unsupported(f"a Finset.filter predicate that cannot be evaluated "
+                                  f"exactly ({error}) is outside the fragment") from None
+        return T.Const(Fraction(count), "ℕ")
     if isinstance(finset, A.App):
         name = scope.aliases.get(finset.fn, finset.fn)
         if name == "Finset.range" and len(finset.args) == 1:

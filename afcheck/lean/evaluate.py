@@ -43,9 +43,6 @@ def eval_term(term: T.Term, env: Mapping[str, Fraction], functions: Functions = 
     if isinstance(term, T.Arith):
         return _arith(term.op, eval_term(term.left, env, functions),
                       eval_term(term.right, env, functions), term.ty)
-    if isinstance(term, T.Ite):
-        chosen = term.then if eval_formula(term.cond, env, functions) else term.otherwise
-        return eval_term(chosen, env, functions)
     if isinstance(term, T.Apply):
         return _apply(term, tuple(eval_term(a, env, functions) for a in term.args), functions)
     return _call(term.fn, [eval_term(a, env, functions) for a in term.args])

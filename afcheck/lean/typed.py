@@ -79,18 +79,7 @@ class Apply:
     ty: str
 
 
-@dataclass(frozen=True)
-class Ite:
-    """``if cond then a else b`` (both branches of type ``ty``); built for the terms of
-    ``Finset.card (Finset.filter p s)``, only with ``symbols=True``."""
-
-    cond: Formula
-    then: Term
-    otherwise: Term
-    ty: str
-
-
-Term = Const | Sym | Cast | Arith | Neg | Pow | Call | Apply | Ite
+Term = Const | Sym | Cast | Arith | Neg | Pow | Call | Apply
 
 
 @dataclass(frozen=True)

@@ -57,9 +57,6 @@ def print_term(term: T.Term) -> str:
         return f"(-{print_term(term.operand)} : {term.ty})"
     if isinstance(term, T.Pow):
         return f"({print_term(term.base)} ^ {term.exponent} : {term.ty})"
-    if isinstance(term, T.Ite):
-        return (f"(if {print_formula(term.cond)} then {print_term(term.then)} "
-                f"else {print_term(term.otherwise)} : {term.ty})")
     if isinstance(term, T.Apply):
         return f"({' '.join([term.fn, *(print_term(a) for a in term.args)])} : {term.ty})"
     if term.fn == "abs":

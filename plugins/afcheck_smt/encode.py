@@ -180,9 +180,6 @@ def term(t: T.Term, enc: Encoding, env: dict[str, Any]) -> Any:
             if built is not None:
                 return built
         return _arith(t, left, right)
-    if isinstance(t, T.Ite):
-        return z3.If(formula(t.cond, enc, env), term(t.then, enc, env),
-                     term(t.otherwise, enc, env))
     if isinstance(t, T.Apply):
         decl = enc.vocabulary.functions[t.fn][0]
         return decl(*(term(a, enc, env) for a in t.args))
