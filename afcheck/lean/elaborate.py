@@ -24,7 +24,11 @@ cannot quantify over exactly); ``¬ ∧ ∨ → ↔ True False``; ``= ≠ < ≤ 
 ``+ - * / %``; ``^`` with a literal exponent; ``abs min max Real.sqrt Int.floor Int.ceil
 Int.natAbs Int.toNat``; ``Nat.factorial choose gcd lcm`` on literals; ``∑``/``∏`` over
 ``Finset.range``/``Icc``/``Ico``/``Ioc``/``Ioo`` with literal bounds (at most 1000 terms);
-``Fact P`` instance binders. Everything else raises :class:`Unsupported` with the reason.
+``Fact P`` instance binders. With ``symbols=True`` (see :func:`elaborate`) also function-typed
+parameters, ``x ^ n`` with a non-literal natural exponent (``npow``), ``Nat.factorial choose
+gcd lcm`` of any terms, ``Real.exp log sin cos logb pi``, ``Nat.Prime``, ``Irrational``,
+``Function.Injective`` and ``Finset.card`` of ranges and filters. Everything else raises
+:class:`Unsupported` with the reason.
 """
 
 from __future__ import annotations

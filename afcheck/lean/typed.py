@@ -61,7 +61,9 @@ class Pow:
 @dataclass(frozen=True)
 class Call:
     """A supported function: ``abs min max sqrt floor ceil natAbs toNat factorial choose gcd
-    lcm``. ``factorial``/``choose``/``gcd``/``lcm`` only on constants."""
+    lcm``, ``factorial``/``choose``/``gcd``/``lcm`` only on constants; with ``symbols=True``
+    also those of any terms and ``npow`` (``base ^ exponent``, a natural term), ``exp log sin
+    cos logb pi`` (on ℝ), which an encoder knows through facts, not by value."""
 
     fn: str
     args: tuple[Term, ...]
