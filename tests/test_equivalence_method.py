@@ -126,8 +126,8 @@ def test_a_suite_runs_end_to_end(tmp_path: Path) -> None:
          "candidate": "theorem b (x : ℝ) (h : x = 2) : x ^ 2 = 5 := by sorry"},
         {"id": "mislabelled", "reference": REF, "gold": "inequivalent", "group": "perturbation",
          "candidate": "theorem b (x : ℝ) (h : x = 2) : 4 = x ^ 2 := by sorry"},
-        {"id": "outside", "reference": "theorem a (x : ℝ) (h : 0 < x) : Real.log x < x := by "
-         "sorry", "candidate": "theorem b (x : ℝ) (h : 0 < x) : Real.log x < x + 0 := by sorry"},
+        {"id": "outside", "reference": "theorem a (x : ℝ) (h : 0 < x) : Real.tan x < x := by "
+         "sorry", "candidate": "theorem b (x : ℝ) (h : 0 < x) : Real.tan x < x + 0 := by sorry"},
         {"id": "broken", "reference": ""},
     ])
     out = tmp_path / "out.json"

@@ -105,7 +105,7 @@ def _formula(f: T.Formula, enc: Encoding, env: dict[str, Any]) -> Any:
     assert isinstance(f, T.Quantified)
     var = z3.Int(f"{f.name}!{len(enc.bound)}") if f.ty in ("ℕ", "ℤ") else \
         z3.Real(f"{f.name}!{len(enc.bound)}")
-    inner = Encoding(enc.variables, enc.side, enc.fresh, enc.bound | {f.name})
+    inner = Encoding(enc.variables, enc.side, enc.fresh, enc.bound | {f.name}, enc.vocabulary)
     body = _formula(f.body, inner, {**env, f.name: var})
     enc.fresh = inner.fresh
     if f.ty == "ℕ":

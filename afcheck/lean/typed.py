@@ -61,14 +61,27 @@ class Pow:
 @dataclass(frozen=True)
 class Call:
     """A supported function: ``abs min max sqrt floor ceil natAbs toNat factorial choose gcd
-    lcm``. ``factorial``/``choose``/``gcd``/``lcm`` only on constants."""
+    lcm``, ``factorial``/``choose``/``gcd``/``lcm`` only on constants; with ``symbols=True``
+    also those of any terms and ``npow`` (``base ^ exponent``, a natural term), ``exp log sin
+    cos logb pi`` (on ℝ), which an encoder knows through facts, not by value."""
 
     fn: str
     args: tuple[Term, ...]
     ty: str
 
 
-Term = Const | Sym | Cast | Arith | Neg | Pow | Call
+@dataclass(frozen=True)
+class Apply:
+    """``f a b``: a function-typed parameter applied to all its arguments (each at the
+    parameter's domain type). Only elaborated with ``symbols=True``: the function is
+    uninterpreted, so a statement about it holds when it holds for every function."""
+
+    fn: str
+    args: tuple[Term, ...]
+    ty: str
+
+
+Term = Const | Sym | Cast | Arith | Neg | Pow | Call | Apply
 
 
 @dataclass(frozen=True)
@@ -121,3 +134,6 @@ class Statement:
     hypotheses: tuple[tuple[str, Formula], ...]
     """``(name, proposition)`` of each hypothesis parameter, in order."""
     conclusion: Formula
+    functions: tuple[tuple[str, tuple[str, ...], str], ...] = ()
+    """``(name, domain types, codomain type)`` of each function-typed parameter
+    (``f : ℕ → ℝ``), in order; only with ``symbols=True``."""

@@ -27,6 +27,11 @@ _FUNCTION = {
     "lcm": "Nat.lcm",
     "min": "min",
     "max": "max",
+    "exp": "Real.exp",
+    "log": "Real.log",
+    "sin": "Real.sin",
+    "cos": "Real.cos",
+    "logb": "Real.logb",
 }
 
 
@@ -52,8 +57,14 @@ def print_term(term: T.Term) -> str:
         return f"(-{print_term(term.operand)} : {term.ty})"
     if isinstance(term, T.Pow):
         return f"({print_term(term.base)} ^ {term.exponent} : {term.ty})"
+    if isinstance(term, T.Apply):
+        return f"({' '.join([term.fn, *(print_term(a) for a in term.args)])} : {term.ty})"
     if term.fn == "abs":
         return f"(|{print_term(term.args[0])}| : {term.ty})"
+    if term.fn == "npow":
+        return f"({print_term(term.args[0])} ^ {print_term(term.args[1])} : {term.ty})"
+    if term.fn == "pi":
+        return f"(Real.pi : {term.ty})"
     args = " ".join(print_term(a) for a in term.args)
     return f"({_FUNCTION[term.fn]} {args} : {term.ty})"
 

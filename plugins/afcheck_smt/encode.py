@@ -17,16 +17,20 @@ from z3 import z3core
 
 from afcheck.lean import typed as T
 from afcheck.lean.elaborate import Unsupported
+from afcheck_smt import facts
+from afcheck_smt.symbols import Vocabulary
 
 
 @dataclass
 class Encoding:
-    """Side conditions collected while encoding (ℕ ranges, definitions of ``√`` values)."""
+    """Side conditions collected while encoding (ℕ ranges, definitions of ``√`` values), and
+    the uninterpreted functions of the statement's function parameters."""
 
     variables: dict[str, Any] = field(default_factory=dict)
     side: list[Any] = field(default_factory=list)
     fresh: int = 0
     bound: frozenset[str] = frozenset()
+    vocabulary: Vocabulary = field(default_factory=Vocabulary)
 
 
 def sort_var(name: str, ty: str) -> Any:
@@ -176,6 +180,9 @@ def term(t: T.Term, enc: Encoding, env: dict[str, Any]) -> Any:
             if built is not None:
                 return built
         return _arith(t, left, right)
+    if isinstance(t, T.Apply):
+        decl = enc.vocabulary.functions[t.fn][0]
+        return decl(*(term(a, enc, env) for a in t.args))
     return _call(t, [term(a, enc, env) for a in t.args], enc)
 
 
@@ -212,6 +219,9 @@ def _call(t: T.Call, args: list[Any], enc: Encoding) -> Any:
         return z3.If(args[0] >= 0, args[0], 0)
     if fn == "sqrt":
         return _sqrt(args[0], t, enc)
+    symbolic = _symbolic(t, args, enc)
+    if symbolic is not None:
+        return symbolic
     values = [_literal(a) for a in t.args]
     if fn in ("factorial", "choose") and values and values[0] > MAX_COMBINATORIAL:
         # 1000! has 2,568 digits; far larger ones take minutes to compute, and z3 reads
@@ -227,6 +237,27 @@ def _call(t: T.Call, args: list[Any], enc: Encoding) -> Any:
     return z3.IntVal(table[fn](values))
 
 
+def _symbolic(t: T.Call, args: list[Any], enc: Encoding) -> Any | None:
+    """A function known through its facts (:mod:`afcheck_smt.facts`); ``None`` for the
+    combinatorial functions of literals, which are computed."""
+    v = enc.vocabulary
+    fn = t.fn
+    if fn == "npow":
+        return facts.function(v, "npow_int" if t.ty in _INTEGRAL else "npow_real")(*args)
+    if fn == "pi":
+        return facts.function(v, "pi")
+    if fn in ("exp", "log", "sin", "cos"):
+        return facts.function(v, fn)(args[0])
+    if fn == "logb":  # ``Real.logb b x = Real.log x / Real.log b``, by definition
+        log = facts.function(v, "log")
+        numerator, denominator = log(args[1]), log(args[0])
+        return z3.If(denominator == 0, z3.RealVal(0), numerator / denominator)
+    if fn in ("factorial", "choose", "gcd", "lcm") and not all(
+            isinstance(a, T.Const) for a in t.args):
+        return facts.function(v, fn)(*args)
+    return None
+
+
 MAX_COMBINATORIAL = 1000
 """The largest ``n`` of ``n!`` and ``Nat.choose n k`` the encoder computes."""
 
@@ -237,9 +268,11 @@ def _literal(t: T.Term) -> int:
 
 
 def _sqrt(x: Any, t: T.Call, enc: Encoding) -> Any:
-    """A fresh ``s`` with ``x < 0 → s = 0`` and ``x ≥ 0 → s ≥ 0 ∧ s² = x``."""
+    """A fresh ``s`` with ``x < 0 → s = 0`` and ``x ≥ 0 → s ≥ 0 ∧ s² = x``; under a
+    quantifier, where ``x`` varies, the function of :mod:`afcheck_smt.facts` with the same
+    three facts for every ``x``."""
     if _mentions(t, enc.bound):
-        raise Unsupported("Real.sqrt of a quantified variable is outside the fragment")
+        return facts.function(enc.vocabulary, "sqrt")(x)
     enc.fresh += 1
     s = z3.Real(f"sqrt!{enc.fresh}")
     enc.side.append(z3.If(x < 0, s == 0, z3.And(s >= 0, s * s == x)))
@@ -287,7 +320,7 @@ def formula(f: T.Formula, enc: Encoding, env: dict[str, Any]) -> Any:
                    ">": _relation(z3core.Z3_mk_gt, a, b), "≥": _relation(z3core.Z3_mk_ge, a, b)}
         return ops[f.op]
     var = sort_var(f"{f.name}!{len(enc.bound)}", f.ty)
-    inner = Encoding(enc.variables, enc.side, enc.fresh, enc.bound | {f.name})
+    inner = Encoding(enc.variables, enc.side, enc.fresh, enc.bound | {f.name}, enc.vocabulary)
     body = formula(f.body, inner, {**env, f.name: var})
     enc.fresh = inner.fresh
     if f.ty == "ℕ":

@@ -152,7 +152,7 @@ def _decide(task: ProofTask, timeout_ms: int) -> Verdict:
         extracted = extract_statement(task.statement)
         theorem = parse_theorem(extracted.statement)
         header = "\n".join(filter(None, (task.header, extracted.header)))
-        statement = elaborate(theorem, header)
+        statement = elaborate(theorem, header, symbols=True)
     except (ExtractionError, ParseError) as error:
         return _inconclusive(f"cannot read the statement: {error}")
     except Unsupported as error:
@@ -168,42 +168,79 @@ def _solve(statement: Any, timeout_ms: int) -> Verdict:
 
     enc = Encoding()
     env = {name: declare(enc, name, ty) for name, ty in statement.params}
+    for name, domain, codomain in statement.functions:
+        enc.vocabulary.function(name, domain, codomain)
     try:
         hyps = [formula(h, enc, env) for _, h in statement.hypotheses]
         conclusion = formula(statement.conclusion, enc, env)
     except Unsupported as error:
         return _inconclusive(f"outside the SMT fragment: {error}")
-    side = list(enc.side)
+    side = list(enc.side) + enc.vocabulary.axioms
     result, payload = _check(side + hyps + [z3.Not(conclusion)], timeout_ms)
     if result == "unsat":
         return Verdict(VerdictKind.PROVED, BACKEND, reason="hypotheses ∧ ¬conclusion is unsat")
     if result == "unknown":
-        return _inconclusive(f"z3 returned unknown ({payload}) on hypotheses ∧ ¬conclusion",
-                             transient=stopped_at_limit(str(payload)))
-    if not statement.params and not statement.hypotheses:
+        unknown = _inconclusive(f"z3 returned unknown ({payload}) on hypotheses ∧ ¬conclusion",
+                                transient=stopped_at_limit(str(payload)))
+        return _without_facts(statement, enc, hyps, conclusion, timeout_ms) or unknown
+    if not statement.params and not statement.hypotheses and not statement.functions:
         again, detail = _check(side + [conclusion], timeout_ms)
         if again == "unsat":
             return Verdict(VerdictKind.REFUTED, BACKEND, reason="the statement is unsat")
         return _inconclusive(f"z3 could not prove the negation ({again} {detail or ''})".strip(),
                              transient=again == "unknown" and stopped_at_limit(str(detail)))
-    return _refutation(statement, payload, enc.variables)
+    return _refutation(statement, payload, enc)
 
 
-def _refutation(statement: Any, model: Any, variables: Mapping[str, Any]) -> Verdict:
+def _without_facts(statement: Any, enc: Any, hyps: list[Any], conclusion: Any,
+                   timeout_ms: int) -> Verdict | None:
+    """A counterexample searched for without the quantified facts of functions known
+    through them (:mod:`afcheck_smt.facts`), which keep z3 from answering: its model is
+    only a candidate, which :func:`_refutation` keeps only if the exact evaluator confirms it
+    (it recomputes ``Nat.gcd a b`` from the model's ``a`` and ``b``). ``None`` otherwise."""
+    import z3
+
+    if not enc.vocabulary.axioms:
+        return None
+    ground = [fact for fact in enc.side + enc.vocabulary.axioms if not z3.is_quantifier(fact)]
+    result, payload = _check(ground + hyps + [z3.Not(conclusion)], timeout_ms)
+    if result != "sat":
+        return None
+    verdict = _refutation(statement, payload, enc)
+    return verdict if verdict.kind is VerdictKind.REFUTED else None
+
+
+def _refutation(statement: Any, model: Any, enc: Any) -> Verdict:
+    """REFUTED only when z3's model, read exactly — the parameters' values and each function
+    parameter's table — satisfies the hypotheses and violates the conclusion under the exact
+    evaluator. Every function of the model is a parameter of the statement, so the model is
+    an instance of it."""
     from afcheck.lean.evaluate import NotExact, holds
+    from afcheck_smt.symbols import function_table
 
     types = dict(statement.params)
-    params = {name: var for name, var in variables.items() if name in types}
+    params = {name: var for name, var in enc.variables.items() if name in types}
     values = model_values(model, params, types)
     if values is None:
         return _inconclusive("z3's counterexample is irrational and cannot be checked exactly")
+    tables = {}
+    for name, domain, _ in statement.functions:
+        table = function_table(model, enc.vocabulary.functions[name][0])
+        if table is None:
+            return _inconclusive(f"z3's interpretation of '{name}' cannot be read exactly")
+        tables[name] = (table, domain)
     try:
-        hyps_hold, conclusion_holds = holds(statement, values)
+        hyps_hold, conclusion_holds = holds(
+            statement, values, {name: table for name, (table, _) in tables.items()})
     except NotExact as error:
         return _inconclusive(f"z3's counterexample cannot be checked exactly: {error}")
     if not hyps_hold or conclusion_holds:
         return _inconclusive("z3's counterexample fails the exact check; not trusted")
     shown = {name: render_value(values[name]) for name, _ in statement.params}
+    for name, (table, domain) in tables.items():
+        letters = ("x", "y", "z", "w")
+        names = tuple(letters[i] if len(domain) <= 4 else f"x{i}" for i in range(len(domain)))
+        shown[name] = table.lean(names)
     evidence = "counterexample: " + ", ".join(f"{k} = {v}" for k, v in shown.items())
     return Verdict(
         VerdictKind.REFUTED,
@@ -250,6 +287,6 @@ def model_values(
 
 def render_value(value: Fraction) -> str:
     """``3``, ``-1/2``: Lean-readable exact values."""
-    if value.denominator == 1:
-        return str(value.numerator)
-    return f"{value.numerator}/{value.denominator}"
+    from afcheck_smt.symbols import render_value as render
+
+    return render(value)
