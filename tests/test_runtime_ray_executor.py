@@ -61,7 +61,7 @@ SMT_STATEMENTS = [
 ] + [
     f"theorem s (x : ℝ) (h : 2 * x + {i} = {i + 8}) : x = {4 + i % 2} := by sorry"
     for i in range(10)
-] + ["theorem s (f : ℕ → ℕ) : f 1 = f 1 + 0 := by sorry"]
+] + ["theorem s (z : ℂ) : z = z + 0 := by sorry"]  # ℂ: outside the fragment
 
 
 @pytest.fixture(scope="module")
