@@ -743,6 +743,9 @@ def _big_operator(expr: A.BigOp, ty: str, scope: _Scope, expected: bool) -> T.Te
     op, terms = _expand(expr, scope)
     own = None if expected else _body_type(expr, scope)
     at = own or ty
+    count = _unrolled_count(expr, scope)
+    if count is not None:
+        return T.Unrolled(op, count, tuple(_term(term, at, scope) for term in terms), at)
     if not terms:
         return T.Const(Fraction(0 if op == "+" else 1), at)
     result = _term(terms[0], at, scope)
@@ -821,7 +824,14 @@ def _expand(expr: A.BigOp, scope: _Scope) -> tuple[str, list[A.Expr]]:
 
 def _expand_fresh(expr: A.BigOp, scope: _Scope) -> tuple[str, list[A.Expr]]:
     var_ty = _index_type(expr, scope)
-    values = _domain(expr.domain, var_ty, scope)
+    lo, hi, ends = _bounds(expr.domain, var_ty, scope)
+    if isinstance(hi, int):
+        hi -= ends
+        if hi - lo + 1 > _MAX_TERMS:
+            raise Unsupported(f"big operator with more than {_MAX_TERMS} terms")
+        values = list(range(lo, hi + 1))
+    else:  # the first terms of a domain whose upper end is a term (see ``_unrolled_count``)
+        values = list(range(lo, lo + UNROLL_LIMIT))
     terms = [
         _substitute(expr.body, expr.var, A.Ascription(_literal(v), A.Var(var_ty))) for v in values
     ]
@@ -856,28 +866,61 @@ def _literal(value: int) -> A.Expr:
     return A.Num(str(value)) if value >= 0 else A.UnOp("-", A.Num(str(-value)))
 
 
+UNROLL_LIMIT = 64
+"""The most terms a big operator over a domain with a non-literal upper end is unrolled to
+(:class:`afcheck.lean.typed.Unrolled`): beyond it, its value is unknown to the encoder."""
+
+
 def _domain(domain: A.Expr | None, var_ty: str, scope: _Scope) -> list[int]:
+    lo, hi, ends = _bounds(domain, var_ty, scope)
+    if not isinstance(hi, int):
+        raise Unsupported("big operator bounds must be literals")
+    hi -= ends
+    if hi - lo + 1 > _MAX_TERMS:
+        raise Unsupported(f"big operator with more than {_MAX_TERMS} terms")
+    return list(range(lo, hi + 1))
+
+
+def _bounds(domain: A.Expr | None, var_ty: str, scope: _Scope
+            ) -> tuple[int, int | T.Term, int]:
+    """``(first, end, shift)``: the first index of a domain and its written upper end, whose
+    last index is ``end - shift`` (an integer difference, never ℕ's truncating one); with
+    ``symbols``, the end may be a term (elaborated at the index type) when the lower one is a
+    literal: ``Finset.range n`` is ``(0, n, 1)``, ``Finset.Icc 1 n`` is ``(1, n, 0)``."""
     if not isinstance(domain, A.App):
         raise Unsupported("a big operator needs a Finset.range/Icc/Ico/Ioc/Ioo domain")
     name = scope.aliases.get(domain.fn, domain.fn)
-    bounds = []
+    bounds: list[int | T.Term] = []
     for arg in domain.args:
         term = _term(arg, var_ty, scope.child())
         if isinstance(term, T.Neg) and isinstance(term.operand, T.Const):  # ``(-2 : ℤ)``
             term = T.Const(-term.operand.value, term.ty)
-        if not isinstance(term, T.Const):
-            raise Unsupported("big operator bounds must be literals")
-        bounds.append(int(term.value))
+        bounds.append(int(term.value) if isinstance(term, T.Const) else term)
+    if not all(isinstance(b, int) for b in bounds[:-1]) or bounds and not (
+            isinstance(bounds[-1], int) or scope.symbols):
+        raise Unsupported("big operator bounds must be literals, or a term as the upper end")
     if name == "Finset.range" and len(bounds) == 1:
-        lo, hi = 0, bounds[0] - 1
+        lo, hi = 0, bounds[0]
+        ends = 1
     elif name in ("Finset.Icc", "Finset.Ico", "Finset.Ioc", "Finset.Ioo") and len(bounds) == 2:
-        lo = bounds[0] + (1 if name in ("Finset.Ioc", "Finset.Ioo") else 0)
-        hi = bounds[1] - (1 if name in ("Finset.Ico", "Finset.Ioo") else 0)
+        first = bounds[0]
+        assert isinstance(first, int)
+        lo = first + (1 if name in ("Finset.Ioc", "Finset.Ioo") else 0)
+        hi = bounds[1]
+        ends = 1 if name in ("Finset.Ico", "Finset.Ioo") else 0
     else:
         raise Unsupported(f"big operator domain '{_show(domain)}' is outside the fragment")
-    if hi - lo + 1 > _MAX_TERMS:
-        raise Unsupported(f"big operator with more than {_MAX_TERMS} terms")
-    return list(range(lo, hi + 1))
+    return lo, hi, ends
+
+
+def _unrolled_count(expr: A.BigOp, scope: _Scope) -> T.Term | None:
+    """The number of terms of a big operator whose upper end is a term, as a ℤ term
+    (``≤ 0`` for an empty domain); ``None`` when both ends are literals."""
+    var_ty = _index_type(expr, scope)
+    lo, hi, ends = _bounds(expr.domain, var_ty, scope)
+    if isinstance(hi, int):
+        return None
+    return T.Arith("-", _coerce(hi, "ℤ"), T.Const(Fraction(lo - 1 + ends), "ℤ"), "ℤ")
 
 
 def _substitute(expr: A.Expr, name: str, value: A.Expr) -> A.Expr:

@@ -81,7 +81,23 @@ class Apply:
     ty: str
 
 
-Term = Const | Sym | Cast | Arith | Neg | Pow | Call | Apply
+@dataclass(frozen=True)
+class Unrolled:
+    """``∑``/``∏`` over a domain whose upper end is a term (``Finset.range n``, ``Finset.Icc 1
+    n``), as the case split over its number of terms: ``count`` (a ℤ term) is that number
+    (none when it is ``≤ 0``), ``terms`` are the first ``len(terms)`` terms in order, and the
+    value for ``count = m ≤ len(terms)`` is ``op`` over the first ``m`` of them, ``empty``
+    when ``m ≤ 0``. Beyond ``len(terms)`` the value is not known here: an encoder proves
+    only where its hypotheses keep ``count`` within it. Only elaborated with
+    ``symbols=True``."""
+
+    op: str
+    count: Term
+    terms: tuple[Term, ...]
+    ty: str
+
+
+Term = Const | Sym | Cast | Arith | Neg | Pow | Call | Apply | Unrolled
 
 
 @dataclass(frozen=True)

@@ -23,14 +23,17 @@ from afcheck_smt.symbols import Vocabulary
 
 @dataclass
 class Encoding:
-    """Side conditions collected while encoding (ℕ ranges, definitions of ``√`` values), and
-    the uninterpreted functions of the statement's function parameters."""
+    """Side conditions collected while encoding (ℕ ranges, definitions of ``√`` values), the
+    uninterpreted functions of the statement's function parameters, and the ``limits``: one
+    ``count ≤ len(terms)`` for each unrolled big operator (:class:`T.Unrolled`), within which
+    its encoded value is exact."""
 
     variables: dict[str, Any] = field(default_factory=dict)
     side: list[Any] = field(default_factory=list)
     fresh: int = 0
     bound: frozenset[str] = frozenset()
     vocabulary: Vocabulary = field(default_factory=Vocabulary)
+    limits: list[Any] = field(default_factory=list)
 
 
 def sort_var(name: str, ty: str) -> Any:
@@ -183,6 +186,8 @@ def term(t: T.Term, enc: Encoding, env: dict[str, Any]) -> Any:
     if isinstance(t, T.Apply):
         decl = enc.vocabulary.functions[t.fn][0]
         return decl(*(term(a, enc, env) for a in t.args))
+    if isinstance(t, T.Unrolled):
+        return _unrolled(t, enc, env)
     return _call(t, [term(a, enc, env) for a in t.args], enc)
 
 
@@ -258,6 +263,37 @@ def _symbolic(t: T.Call, args: list[Any], enc: Encoding) -> Any | None:
     return None
 
 
+def _unrolled(t: T.Unrolled, enc: Encoding, env: dict[str, Any]) -> Any:
+    """``ite(count ≤ 0, empty, ite(count = 1, t₀, ite(count = 2, t₀ ∘ t₁, … , rest)))``, with
+    ``rest`` a fresh unconstrained value standing for every count beyond the terms: the
+    encoding says nothing false there, and ``count ≤ len(terms)`` joins ``enc.limits``, for
+    the prover to check that the hypotheses keep it so. ``rest`` is one value, not a function
+    of a quantified variable, so an unrolled operator under a quantifier that binds a
+    variable it mentions is refused."""
+    if _mentions(t, enc.bound):
+        raise Unsupported("a big operator whose bound or body mentions a quantified variable "
+                          "is outside the fragment (it would need induction)")
+    count = term(t.count, enc, env)
+    integral = t.ty in _INTEGRAL
+    enc.fresh += 1
+    rest = z3.Int(f"unrolled!{enc.fresh}") if integral else z3.Real(f"unrolled!{enc.fresh}")
+    if t.ty == "ℕ":
+        enc.side.append(rest >= 0)
+    enc.limits.append(count <= len(t.terms))
+    partial = z3.IntVal(0 if t.op == "+" else 1) if integral else \
+        z3.RealVal(0 if t.op == "+" else 1)
+    values = [partial]
+    for part in t.terms:
+        value = term(part, enc, env)
+        partial = value if len(values) == 1 else (
+            partial + value if t.op == "+" else partial * value)
+        values.append(partial)
+    result = rest
+    for m in range(len(values) - 1, 0, -1):
+        result = z3.If(count == m, values[m], result)
+    return z3.If(count <= 0, values[0], result)
+
+
 MAX_COMBINATORIAL = 1000
 """The largest ``n`` of ``n!`` and ``Nat.choose n k`` the encoder computes."""
 
@@ -320,7 +356,8 @@ def formula(f: T.Formula, enc: Encoding, env: dict[str, Any]) -> Any:
                    ">": _relation(z3core.Z3_mk_gt, a, b), "≥": _relation(z3core.Z3_mk_ge, a, b)}
         return ops[f.op]
     var = sort_var(f"{f.name}!{len(enc.bound)}", f.ty)
-    inner = Encoding(enc.variables, enc.side, enc.fresh, enc.bound | {f.name}, enc.vocabulary)
+    inner = Encoding(enc.variables, enc.side, enc.fresh, enc.bound | {f.name}, enc.vocabulary,
+                     enc.limits)
     body = formula(f.body, inner, {**env, f.name: var})
     enc.fresh = inner.fresh
     if f.ty == "ℕ":

@@ -4,7 +4,11 @@ PROVED when hypotheses ∧ ¬conclusion is unsatisfiable. REFUTED when the negat
 for a statement with parameters, z3's model of hypotheses ∧ ¬conclusion — but only after the
 exact evaluator (:mod:`afcheck.lean.evaluate`) confirms that the model satisfies every
 hypothesis and violates the conclusion; for a statement without parameters, when the body is
-unsatisfiable. Everything else — outside the fragment, z3 ``unknown``, a timeout, a model
+unsatisfiable. A big operator over a domain with a term as its upper end is unrolled up to
+:data:`afcheck.lean.elaborate.UNROLL_LIMIT` terms (:class:`afcheck.lean.typed.Unrolled`): then
+PROVED also needs hypotheses ∧ (some operator has more terms) to be unsat — the hypotheses pin
+every such operator within the unrolled range — and the counterexample is searched for within
+it. Everything else — outside the fragment, z3 ``unknown``, a timeout, a model
 that cannot be checked exactly — is INCONCLUSIVE with the reason.
 """
 
@@ -175,9 +179,12 @@ def _solve(statement: Any, timeout_ms: int) -> Verdict:
         conclusion = formula(statement.conclusion, enc, env)
     except Unsupported as error:
         return _inconclusive(f"outside the SMT fragment: {error}")
-    side = list(enc.side) + enc.vocabulary.axioms
+    side = list(enc.side) + enc.vocabulary.axioms + enc.limits
     result, payload = _check(side + hyps + [z3.Not(conclusion)], timeout_ms)
     if result == "unsat":
+        unpinned = _unpinned(enc, hyps, timeout_ms)
+        if unpinned is not None:
+            return unpinned
         return Verdict(VerdictKind.PROVED, BACKEND, reason="hypotheses ∧ ¬conclusion is unsat")
     if result == "unknown":
         unknown = _inconclusive(f"z3 returned unknown ({payload}) on hypotheses ∧ ¬conclusion",
@@ -192,6 +199,28 @@ def _solve(statement: Any, timeout_ms: int) -> Verdict:
     return _refutation(statement, payload, enc)
 
 
+def _unpinned(enc: Any, hyps: list[Any], timeout_ms: int) -> Verdict | None:
+    """``None`` when the hypotheses keep every unrolled big operator within its unrolled
+    terms (hypotheses ∧ some count beyond them is unsat); else the INCONCLUSIVE verdict: the
+    proof covered only those counts."""
+    import z3
+
+    from afcheck.lean.elaborate import UNROLL_LIMIT
+
+    if not enc.limits:
+        return None
+    side = list(enc.side) + enc.vocabulary.axioms
+    result, payload = _check(side + hyps + [z3.Not(z3.And(*enc.limits))], timeout_ms)
+    if result == "unsat":
+        return None
+    why = f"a bound of a big operator may exceed {UNROLL_LIMIT} under the hypotheses"
+    if result == "unknown":
+        return _inconclusive(f"{why} (z3 returned unknown: {payload}); the conclusion holds "
+                             f"for every bound up to {UNROLL_LIMIT}",
+                             transient=stopped_at_limit(str(payload)))
+    return _inconclusive(f"{why}; the conclusion holds for every bound up to {UNROLL_LIMIT}")
+
+
 def _without_facts(statement: Any, enc: Any, hyps: list[Any], conclusion: Any,
                    timeout_ms: int) -> Verdict | None:
     """A counterexample searched for without the quantified facts of functions known
@@ -202,7 +231,8 @@ def _without_facts(statement: Any, enc: Any, hyps: list[Any], conclusion: Any,
 
     if not enc.vocabulary.axioms:
         return None
-    ground = [fact for fact in enc.side + enc.vocabulary.axioms if not z3.is_quantifier(fact)]
+    ground = [fact for fact in enc.side + enc.vocabulary.axioms + enc.limits
+              if not z3.is_quantifier(fact)]
     result, payload = _check(ground + hyps + [z3.Not(conclusion)], timeout_ms)
     if result != "sat":
         return None
