@@ -7,8 +7,9 @@ leaves, ``binrel%`` over both sides of a relation), from Lean's application elab
 argument elaborated against the type fixed by the arguments before it; the expected type of
 a whole application propagated to its result type) and from the definitions of ``Nat.sub``,
 ``Int.ediv``/``Int.emod``, ``x / 0 = 0``, ``min``, ``max``, ``abs``, ``Finset.sum`` and
-``Finset.prod`` over ``Finset.range``. It reads its own expression trees, never afcheck's
-parser, elaborator or encoder. The prover may answer INCONCLUSIVE; it may never disagree.
+``Finset.prod`` over ``Finset.range`` (of a literal or of a parameter the hypotheses pin). It
+reads its own expression trees, never afcheck's parser, elaborator or encoder. The prover may
+answer INCONCLUSIVE; it may never disagree.
 """
 
 from __future__ import annotations
@@ -79,10 +80,11 @@ class Fn:  # ``min a b``, ``max a b``, ``|a|``: applications, hence leaves
 
 
 @dataclass(frozen=True)
-class Big:  # ``∑ i in Finset.range n, body`` / ``∏ …``
+class Big:  # ``∑ i in Finset.range n, body`` / ``∏ …``; ``n`` a literal or a ℕ parameter
     op: str
     count: int
     body: Expr
+    bound: str | None = None  # the ℕ parameter whose value is the count, if any
 
 
 @dataclass(frozen=True)
@@ -111,12 +113,12 @@ def render(e: Expr) -> str:
     if isinstance(e, Pow):
         return f"({render(e.base)} ^ {e.exponent})"
     if isinstance(e, Fn):
-        if e.fn == "abs":
-            return f"|{render(e.args[0])}|"
+        if e.fn == "abs":  # bracketed: the parser reads ``|a|`` as an argument only so
+            return f"(|{render(e.args[0])}|)"
         return f"({e.fn} {' '.join(render(a) for a in e.args)})"
     if isinstance(e, Big):
         symbol = "∑" if e.op == "+" else "∏"
-        return f"({symbol} i in Finset.range {e.count}, {render(e.body)})"
+        return f"({symbol} i in Finset.range {e.bound or e.count}, {render(e.body)})"
     return f"({render(e.expr)} : {e.ty})"
 
 
@@ -244,7 +246,7 @@ def leaf_value(e: Expr, ty: str, env: Env, expected: bool) -> Fraction:
     assert isinstance(e, Big)
     at = ty if expected else (own_type(e.body, env) or ty)
     total = Fraction(0 if e.op == "+" else 1)
-    for i in range(e.count):
+    for i in range(e.count if e.bound is None else int(env.values[e.bound])):
         term = with_expected(e.body, at, Env(env.values, Fraction(i)))
         total = total + term if e.op == "+" else total * term
     return total
@@ -286,8 +288,9 @@ def expressions(in_body: bool = False) -> st.SearchStrategy[Expr]:
             st.builds(Asc, inner, st.sampled_from(list(RANK))),
         ]
         if not in_body:
+            bounds = st.sampled_from([None, None, "a", "b"])  # a, b: ℕ, pinned below 7
             options.append(st.builds(Big, st.sampled_from(["+", "*"]), st.integers(0, 4),
-                                     expressions(in_body=True)))
+                                     expressions(in_body=True), bounds))
         return st.one_of(*options)
 
     return st.recursive(base, extend, max_leaves=6)

@@ -745,7 +745,8 @@ def _big_operator(expr: A.BigOp, ty: str, scope: _Scope, expected: bool) -> T.Te
     at = own or ty
     count = _unrolled_count(expr, scope)
     if count is not None:
-        return T.Unrolled(op, count, tuple(_term(term, at, scope) for term in terms), at)
+        fn = "sum_first" if op == "+" else "prod_first"
+        return T.Call(fn, (count, *(_term(term, at, scope) for term in terms)), at)
     if not terms:
         return T.Const(Fraction(0 if op == "+" else 1), at)
     result = _term(terms[0], at, scope)
@@ -868,7 +869,7 @@ def _literal(value: int) -> A.Expr:
 
 UNROLL_LIMIT = 64
 """The most terms a big operator over a domain with a non-literal upper end is unrolled to
-(:class:`afcheck.lean.typed.Unrolled`): beyond it, its value is unknown to the encoder."""
+(:data:`afcheck.lean.typed.UNROLLED`): beyond it, its value is unknown to the encoder."""
 
 
 def _domain(domain: A.Expr | None, var_ty: str, scope: _Scope) -> list[int]:

@@ -45,22 +45,21 @@ def eval_term(term: T.Term, env: Mapping[str, Fraction], functions: Functions = 
                       eval_term(term.right, env, functions), term.ty)
     if isinstance(term, T.Apply):
         return _apply(term, tuple(eval_term(a, env, functions) for a in term.args), functions)
-    if isinstance(term, T.Unrolled):
+    if term.fn in T.UNROLLED:
         return _unrolled(term, env, functions)
     return _call(term.fn, [eval_term(a, env, functions) for a in term.args])
 
 
-def _unrolled(term: T.Unrolled, env: Mapping[str, Fraction], functions: Functions
+def _unrolled(term: T.Call, env: Mapping[str, Fraction], functions: Functions
               ) -> Fraction:
     """``Finset.sum``/``Finset.prod`` over the first ``count`` terms (none when ``count ≤
     0``); a count beyond the terms elaborated is not known here."""
-    count = eval_term(term.count, env, functions)
-    if count > len(term.terms):
-        raise NotExact(f"a big operator of {count} terms, more than the {len(term.terms)} "
-                       "unrolled")
-    value = Fraction(0 if term.op == "+" else 1)
-    for part in term.terms[:max(int(count), 0)]:
-        value = _arith(term.op, value, eval_term(part, env, functions), term.ty)
+    count, terms, op = eval_term(term.args[0], env, functions), term.args[1:], T.UNROLLED[term.fn]
+    if count > len(terms):
+        raise NotExact(f"a big operator of {count} terms, more than the {len(terms)} unrolled")
+    value = Fraction(0 if op == "+" else 1)
+    for part in terms[:max(int(count), 0)]:
+        value = _arith(op, value, eval_term(part, env, functions), term.ty)
     return value
 
 

@@ -63,11 +63,21 @@ class Call:
     """A supported function: ``abs min max sqrt floor ceil natAbs toNat factorial choose gcd
     lcm``, ``factorial``/``choose``/``gcd``/``lcm`` only on constants; with ``symbols=True``
     also those of any terms and ``npow`` (``base ^ exponent``, a natural term), ``exp log sin
-    cos logb pi`` (on ℝ), which an encoder knows through facts, not by value."""
+    cos logb pi`` (on ℝ), which an encoder knows through facts, not by value, and
+    ``sum_first``/``prod_first`` (see :data:`UNROLLED`)."""
 
     fn: str
     args: tuple[Term, ...]
     ty: str
+
+
+UNROLLED = {"sum_first": "+", "prod_first": "*"}
+"""``Call(fn, (count, t₀, …, t₆₃), ty)`` with these ``fn`` (``symbols=True`` only): ``∑``/``∏``
+over a domain whose upper end is a term (``Finset.range n``, ``Finset.Icc 1 n``), as the case
+split over its number of terms. ``count`` (a ℤ term) is that number (none when it is ``≤ 0``),
+the ``tᵢ`` are its first terms in order, and the value for ``count = m`` up to their number is
+the sum (product) of the first ``m`` of them. Beyond them the value is not known here: an
+encoder proves only where the hypotheses keep ``count`` within them."""
 
 
 @dataclass(frozen=True)
@@ -81,23 +91,7 @@ class Apply:
     ty: str
 
 
-@dataclass(frozen=True)
-class Unrolled:
-    """``∑``/``∏`` over a domain whose upper end is a term (``Finset.range n``, ``Finset.Icc 1
-    n``), as the case split over its number of terms: ``count`` (a ℤ term) is that number
-    (none when it is ``≤ 0``), ``terms`` are the first ``len(terms)`` terms in order, and the
-    value for ``count = m ≤ len(terms)`` is ``op`` over the first ``m`` of them, ``empty``
-    when ``m ≤ 0``. Beyond ``len(terms)`` the value is not known here: an encoder proves
-    only where its hypotheses keep ``count`` within it. Only elaborated with
-    ``symbols=True``."""
-
-    op: str
-    count: Term
-    terms: tuple[Term, ...]
-    ty: str
-
-
-Term = Const | Sym | Cast | Arith | Neg | Pow | Call | Apply | Unrolled
+Term = Const | Sym | Cast | Arith | Neg | Pow | Call | Apply
 
 
 @dataclass(frozen=True)

@@ -59,7 +59,7 @@ def print_term(term: T.Term) -> str:
         return f"({print_term(term.base)} ^ {term.exponent} : {term.ty})"
     if isinstance(term, T.Apply):
         return f"({' '.join([term.fn, *(print_term(a) for a in term.args)])} : {term.ty})"
-    if isinstance(term, T.Unrolled):
+    if term.fn in T.UNROLLED:
         # Only the symbols fragment builds it, and its value past the unrolled terms has no
         # text: the body is kept only as the terms it was unrolled to.
         raise ValueError("an unrolled big operator has no Lean text of its own")

@@ -25,7 +25,7 @@ from afcheck_smt.symbols import Vocabulary
 class Encoding:
     """Side conditions collected while encoding (ℕ ranges, definitions of ``√`` values), the
     uninterpreted functions of the statement's function parameters, and the ``limits``: one
-    ``count ≤ len(terms)`` for each unrolled big operator (:class:`T.Unrolled`), within which
+    ``count ≤ len(terms)`` for each unrolled big operator (:data:`T.UNROLLED`), within which
     its encoded value is exact."""
 
     variables: dict[str, Any] = field(default_factory=dict)
@@ -186,7 +186,7 @@ def term(t: T.Term, enc: Encoding, env: dict[str, Any]) -> Any:
     if isinstance(t, T.Apply):
         decl = enc.vocabulary.functions[t.fn][0]
         return decl(*(term(a, enc, env) for a in t.args))
-    if isinstance(t, T.Unrolled):
+    if t.fn in T.UNROLLED:
         return _unrolled(t, enc, env)
     return _call(t, [term(a, enc, env) for a in t.args], enc)
 
@@ -263,7 +263,7 @@ def _symbolic(t: T.Call, args: list[Any], enc: Encoding) -> Any | None:
     return None
 
 
-def _unrolled(t: T.Unrolled, enc: Encoding, env: dict[str, Any]) -> Any:
+def _unrolled(t: T.Call, enc: Encoding, env: dict[str, Any]) -> Any:
     """``ite(count ≤ 0, empty, ite(count = 1, t₀, ite(count = 2, t₀ ∘ t₁, … , rest)))``, with
     ``rest`` a fresh unconstrained value standing for every count beyond the terms: the
     encoding says nothing false there, and ``count ≤ len(terms)`` joins ``enc.limits``, for
@@ -273,20 +273,21 @@ def _unrolled(t: T.Unrolled, enc: Encoding, env: dict[str, Any]) -> Any:
     if _mentions(t, enc.bound):
         raise Unsupported("a big operator whose bound or body mentions a quantified variable "
                           "is outside the fragment (it would need induction)")
-    count = term(t.count, enc, env)
+    count = term(t.args[0], enc, env)
+    terms, op = t.args[1:], T.UNROLLED[t.fn]
     integral = t.ty in _INTEGRAL
     enc.fresh += 1
     rest = z3.Int(f"unrolled!{enc.fresh}") if integral else z3.Real(f"unrolled!{enc.fresh}")
     if t.ty == "ℕ":
         enc.side.append(rest >= 0)
-    enc.limits.append(count <= len(t.terms))
-    partial = z3.IntVal(0 if t.op == "+" else 1) if integral else \
-        z3.RealVal(0 if t.op == "+" else 1)
+    enc.limits.append(count <= len(terms))
+    partial = z3.IntVal(0 if op == "+" else 1) if integral else \
+        z3.RealVal(0 if op == "+" else 1)
     values = [partial]
-    for part in t.terms:
+    for part in terms:
         value = term(part, enc, env)
         partial = value if len(values) == 1 else (
-            partial + value if t.op == "+" else partial * value)
+            partial + value if op == "+" else partial * value)
         values.append(partial)
     result = rest
     for m in range(len(values) - 1, 0, -1):

@@ -5,7 +5,7 @@ for a statement with parameters, z3's model of hypotheses ∧ ¬conclusion — b
 exact evaluator (:mod:`afcheck.lean.evaluate`) confirms that the model satisfies every
 hypothesis and violates the conclusion; for a statement without parameters, when the body is
 unsatisfiable. A big operator over a domain with a term as its upper end is unrolled up to
-:data:`afcheck.lean.elaborate.UNROLL_LIMIT` terms (:class:`afcheck.lean.typed.Unrolled`): then
+:data:`afcheck.lean.elaborate.UNROLL_LIMIT` terms (:data:`afcheck.lean.typed.UNROLLED`): then
 PROVED also needs hypotheses ∧ (some operator has more terms) to be unsat — the hypotheses pin
 every such operator within the unrolled range — and the counterexample is searched for within
 it. Everything else — outside the fragment, z3 ``unknown``, a timeout, a model
@@ -179,8 +179,8 @@ def _solve(statement: Any, timeout_ms: int) -> Verdict:
         conclusion = formula(statement.conclusion, enc, env)
     except Unsupported as error:
         return _inconclusive(f"outside the SMT fragment: {error}")
-    side = list(enc.side) + enc.vocabulary.axioms + enc.limits
-    result, payload = _check(side + hyps + [z3.Not(conclusion)], timeout_ms)
+    side = list(enc.side) + enc.vocabulary.axioms
+    result, payload = _check(side + enc.limits + hyps + [z3.Not(conclusion)], timeout_ms)
     if result == "unsat":
         unpinned = _unpinned(enc, hyps, timeout_ms)
         if unpinned is not None:
