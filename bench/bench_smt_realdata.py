@@ -1,13 +1,14 @@
 """What the ``smt`` prover decides on true statements nobody here wrote.
 
-Corpora (from ``AFCHECK_DATA_DIR``, default ``../shared/data``), every statement true:
+Corpora (from ``AFCHECK_DATA_DIR``, default ``../shared/data``), every statement true but one:
 
-- ``minif2f``: the 244 miniF2F valid statements;
+- ``minif2f``: the 244 miniF2F valid statements (``induction_sum_odd`` is false as written:
+  ``(∑ k in Finset.range n, 2 * k) + 1 = n ^ 2``, the body stopping before ``+``);
 - ``prover_v2``: the statements of the 221 miniF2F valid proofs DeepSeek-Prover-V2 published
   (kernel-checked; a few fix a miniF2F formalisation).
 
-Per corpus: ``<corpus>_statements``, ``_decided``, ``_proved``, ``_refuted`` (target 0: every
-statement is true, so a refutation is a wrong verdict), ``_inconclusive`` and
+Per corpus: ``<corpus>_statements``, ``_decided``, ``_proved``, ``_refuted`` (target 0 but that one:
+any other refutation is a wrong verdict), ``_inconclusive`` and
 ``<corpus>_inconclusive_<reason>`` for each kind of reason (the statement's own names and
 numbers left out of the reason). The names of refuted statements go to standard error.
 

@@ -27,7 +27,8 @@ Int.natAbs Int.toNat``; ``Nat.factorial choose gcd lcm`` on literals; ``∑``/``
 ``Fact P`` instance binders. With ``symbols=True`` (see :func:`elaborate`) also function-typed
 parameters, ``x ^ n`` with a non-literal natural exponent (``npow``), ``Nat.factorial choose
 gcd lcm`` of any terms, ``Real.exp log sin cos logb pi``, ``Nat.Prime``, ``Irrational``,
-``Function.Injective`` and ``Finset.card`` of ranges and filters. Everything else raises
+``Function.Injective``, ``Finset.card`` of ranges and filters, and ``∑``/``∏`` whose domain's
+upper end is a term, unrolled to :data:`UNROLL_LIMIT` terms. Everything else raises
 :class:`Unsupported` with the reason.
 """
 
