@@ -8,10 +8,13 @@ where the hypotheses keep that number within the unrolled terms.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import pytest
 from afcheck_smt.prover import SmtProver
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from afcheck.lean import parse_theorem
 from afcheck.lean.elaborate import UNROLL_LIMIT, Unsupported, elaborate
@@ -128,3 +131,28 @@ def test_without_symbols_a_term_bound_stays_outside_the_fragment() -> None:
     with pytest.raises(Unsupported, match="literals"):
         elaborate(parse_theorem(
             "theorem t (n : ℕ) : ∑ k in Finset.range n, k = 0 := by sorry"))
+
+
+_DOMAINS = {  # Finset.Icc a b = {a, …, b}, Ico: b excluded, Ioc: a excluded, Ioo: both
+    "Icc": lambda a, b: range(a, b + 1),
+    "Ico": lambda a, b: range(a, b),
+    "Ioc": lambda a, b: range(a + 1, b + 1),
+    "Ioo": lambda a, b: range(a + 1, b),
+}
+
+
+@given(st.sampled_from(sorted(_DOMAINS)), st.integers(-3, 3), st.integers(-4, 9),
+       st.sampled_from(["+", "*"]), st.integers(-20, 400))
+@settings(max_examples=40, deadline=None)
+def test_an_interval_over_a_pinned_integer_bound_agrees_with_its_definition(
+        domain: str, lo: int, n: int, op: str, claimed: int) -> None:
+    values = _DOMAINS[domain](lo, n)
+    total = sum(values) if op == "+" else math.prod(values)
+    symbol = "∑" if op == "+" else "∏"
+    lo_text = f"({lo} : ℤ)" if lo >= 0 else f"(-{-lo} : ℤ)"
+    n_text = str(n) if n >= 0 else f"-{-n}"
+    for value in (claimed, total):
+        got = verdict(f"(n : ℤ) (h : n = {n_text}) : "
+                      f"{symbol} i in Finset.{domain} {lo_text} n, i = {value}")
+        want = VerdictKind.PROVED if value == total else VerdictKind.REFUTED
+        assert got.kind is want, (domain, lo, n, op, value, got.reason)
