@@ -898,9 +898,10 @@ def _bounds(domain: A.Expr | None, var_ty: str, scope: _Scope
         if isinstance(term, T.Neg) and isinstance(term.operand, T.Const):  # ``(-2 : ℤ)``
             term = T.Const(-term.operand.value, term.ty)
         bounds.append(int(term.value) if isinstance(term, T.Const) else term)
-    if not all(isinstance(b, int) for b in bounds[:-1]) or bounds and not (
-            isinstance(bounds[-1], int) or scope.symbols):
-        raise Unsupported("big operator bounds must be literals, or a term as the upper end")
+    if not scope.symbols and not all(isinstance(b, int) for b in bounds):
+        raise Unsupported("big operator bounds must be literals")
+    if not all(isinstance(b, int) for b in bounds[:-1]):
+        raise Unsupported("the lower end of a big operator's domain must be a literal")
     if name == "Finset.range" and len(bounds) == 1:
         lo, hi = 0, bounds[0]
         ends = 1
