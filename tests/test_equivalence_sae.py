@@ -13,6 +13,8 @@ pytest.importorskip("z3")
 from afcheck_equivalence.records import Eq, Inconclusive, Noneq, Pair  # noqa: E402
 from afcheck_equivalence.sae import Sae  # noqa: E402
 from afcheck_smt.prover import SmtProver  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 
 from afcheck.types import ProofTask, Verdict, VerdictKind  # noqa: E402
 
@@ -460,3 +462,53 @@ def test_the_premises_under_which_conclusions_are_compared_include_the_candidate
     assert isinstance(d, Noneq) and d.component == "conclusion"
     assert d.failed is not None and "(h1 : x ≥ 3)" in d.failed.statement
     assert d.counterexample == {"x": "4"}
+
+
+_OPS = ("=", "<", "≤", ">", "≥")
+_FLIP = {"=": "=", "<": ">", "≤": "≥", ">": "<", "≥": "≤"}
+
+
+def _linear(c: int, d: int, k: int, op: str, x: str, y: str, flipped: bool = False) -> str:
+    left = f"{c} * {x} + {d} * {y}".replace("+ -", "- ")
+    return f"{k} {_FLIP[op]} {left}" if flipped else f"{left} {op} {k}"
+
+
+_atom = st.tuples(st.integers(-3, 3).filter(bool), st.integers(-3, 3), st.integers(-6, 6),
+                  st.sampled_from(_OPS))
+
+
+@settings(max_examples=15, deadline=None)
+@given(premises=st.lists(_atom, min_size=1, max_size=2), ours=_atom, theirs=_atom,
+       flip=st.booleans(), swap=st.booleans())
+def test_a_refuted_noneq_counter_model_satisfies_both_sides_premises(
+        premises: list[tuple[int, int, int, str]], ours: tuple[int, int, int, str],
+        theirs: tuple[int, int, int, str], flip: bool, swap: bool) -> None:
+    # The candidate states the same premises in its own words (renamed binders, flipped
+    # relations, another order); whatever its conclusion, a refuted Noneq's counter-model is
+    # a point where both sides' premises hold and the conclusions differ, evaluated exactly.
+    from fractions import Fraction
+
+    from afcheck.lean import parse_theorem
+    from afcheck.lean.elaborate import elaborate
+    from afcheck.lean.evaluate import holds
+
+    def text(name: str, x: str, y: str, hyps: list[str], conclusion: str) -> str:
+        binders = " ".join(f"(h{i} : {h})" for i, h in enumerate(hyps))
+        return f"theorem {name} ({x} {y} : ℤ) {binders} : {conclusion} := by sorry"
+
+    reference = text("a", "x", "y", [_linear(*p, "x", "y") for p in premises],
+                     _linear(*ours, "x", "y"))
+    theirs_hyps = [_linear(*p, "u", "v", flipped=flip) for p in premises]
+    candidate = text("b", "u", "v", theirs_hyps[::-1] if swap else theirs_hyps,
+                     _linear(*theirs, "u", "v"))
+    d = decide(reference, candidate)
+    if not isinstance(d, Noneq) or d.evidence != "refuted":
+        return
+    assert d.counterexample is not None
+    point = {k: Fraction(v.strip("()").replace(" ", "")) for k, v in d.counterexample.items()}
+    assert set(point) == {"x", "y"}
+    renamed = {c: point[r] for c, r in d.alignment}
+    ref_premises, ref_conclusion = holds(elaborate(parse_theorem(reference)), point)
+    cand_premises, cand_conclusion = holds(elaborate(parse_theorem(candidate)), renamed)
+    assert ref_premises and cand_premises
+    assert ref_conclusion != cand_conclusion
