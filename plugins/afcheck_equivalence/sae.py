@@ -6,7 +6,10 @@ the obligations below are built as Lean theorem statements over the reference's 
 all obligations of all pairs go to the prover in one batch.
 
 - Premise-bearing statements (both have premises), Definition 2.1:
-  ``Δ ⊢ (⋀Γ) ↔ (⋀Γ'π)`` (component ``premises``) and ``Δ ⊢ C ↔ C'π`` (``conclusion``).
+  ``Δ ⊢ (⋀Γ) ↔ (⋀Γ'π)`` (component ``premises``) and ``Δ ⊢ C ↔ C'π`` (``conclusion``). A
+  refutation of the latter is evidence only where the premises hold: its Noneq needs
+  ``Δ, Γ, Γ'π ⊢ C ↔ C'π`` refuted; proved, the pair is Inconclusive (the same proposition,
+  not SAE-equivalent).
 - Premise-free statements (neither has premises), Definition 2.2: the conclusion trees must
   have the same connectives and quantifiers (``a ≠ b`` read as ``¬ a = b``, ``¬ a < b`` as
   ``b ≤ a``), and each relational leaf ``E₁ ρ E₂`` / ``E₁' ρ' E₂'`` either has ``ρ' = ρ`` and
@@ -208,12 +211,14 @@ class Sae:
         1. the obligations of each pair's likeliest alignment (most premises and names
            already matching);
         2. the other alignments, where they can still change the decision: all of them when
-           the first was refuted (Noneq needs every alignment refuted), otherwise only those
+           the first was refuted, under the premises or perhaps only without them (Noneq
+           needs every alignment refuted), otherwise only those
            as likely as the first (an Eq under a less natural alignment is rare, and each
            costs a prover call per obligation); untried ones rule out Noneq, as a cap does;
         3. what the answers leave open: vacuity of the pairs about to be Eq, whether their
-           reference conclusion holds (or fails) whatever the binders, and the refutation aid
-           of conclusions still undecided;
+           reference conclusion holds (or fails) whatever the binders, and, for conclusions
+           still undecided or refuted only without the premises, ``C ↔ C'`` under both
+           sides' premises (with the vacuity checks for the latter);
         4. the leaf equations of the conclusions found to be such constants (only those pairs):
            ``C ↔ C'`` between two constants says nothing about relational content.
         """
