@@ -191,7 +191,7 @@ class Sae:
     """See the module docstring."""
 
     name = "sae"
-    version = "2"
+    version = "3"
 
     def __init__(self, prover: Prover, cap: int = 64) -> None:
         self.prover = prover
