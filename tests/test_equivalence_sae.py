@@ -13,6 +13,8 @@ pytest.importorskip("z3")
 from afcheck_equivalence.records import Eq, Inconclusive, Noneq, Pair  # noqa: E402
 from afcheck_equivalence.sae import Sae  # noqa: E402
 from afcheck_smt.prover import SmtProver  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 
 from afcheck.types import ProofTask, Verdict, VerdictKind  # noqa: E402
 
@@ -170,7 +172,7 @@ def test_a_point_where_the_premises_hold_refutes_the_conclusion_obligation() -> 
     d = decide("theorem a (x : ℝ) (h : x = 2) : x ^ 2 = 4 := by sorry",
                "theorem a (x : ℝ) (h : x = 2) : x ^ 3 = 4 := by sorry")
     assert isinstance(d, Noneq) and d.component == "conclusion"
-    assert d.failed is not None and "refutation only" in d.failed.role
+    assert d.failed is not None and d.failed.role == "conclusion under premises"
     assert d.counterexample == {"x": "2"}
 
 
@@ -390,3 +392,123 @@ def test_leaf_equations_over_function_parameters_go_to_the_prover_as_lean_statem
     assert equation in prover.asked
     assert isinstance(d, Eq)
     assert {o.role for o in d.certificate} >= {"leaf 1 direct left", "leaf 1 direct right"}
+
+
+# --- a refuted conclusion is a Noneq only where the premises hold ----------------------------
+def _role(d: Noneq | Inconclusive, role: str) -> Verdict | None:
+    return next((o.verdict for o in d.obligations if o.role == role), None)
+
+
+def test_conclusions_agreeing_wherever_the_premises_hold_are_never_noneq() -> None:
+    # ``x * 2 = 6 ↔ x ≥ 3`` fails at x = 4, which ``h`` excludes: under ``x = 3`` both
+    # conclusions hold, the same proposition in Lean's sense, but not SAE (Definition 2.1).
+    d = decide("theorem a (x : ℕ) (h : x = 3) : x * 2 = 6 := by sorry",
+               "theorem b (x : ℕ) (h : x = 3) : x ≥ 3 := by sorry")
+    assert isinstance(d, Inconclusive) and d.component == "conclusion"
+    assert "agree wherever the premises hold" in d.reason
+    conclusion, under = _role(d, "conclusion"), _role(d, "conclusion under premises")
+    assert conclusion is not None and conclusion.kind is VerdictKind.REFUTED
+    assert under is not None and under.kind is VerdictKind.PROVED
+    assert not any(f.startswith("vacuous") for f in d.flags)
+
+
+def test_function_conclusions_agreeing_wherever_the_premises_hold_are_never_noneq() -> None:
+    # z3 refutes ``f 3 = 6 ↔ f 4 = 8`` with an ``f`` that is not ``2 * ·``.
+    d = decide("theorem a (f : ℝ → ℝ) (h : ∀ y, f y = 2 * y) : f 3 = 6 := by sorry",
+               "theorem b (f : ℝ → ℝ) (h : ∀ y, f y = 2 * y) : f 4 = 8 := by sorry")
+    assert isinstance(d, Inconclusive) and d.component == "conclusion"
+    under = _role(d, "conclusion under premises")
+    assert under is not None and under.kind is VerdictKind.PROVED
+
+
+def test_a_conclusion_refuted_where_the_premises_hold_stays_noneq() -> None:
+    d = decide("theorem a (x : ℕ) (h : x > 2) : x > 3 := by sorry",
+               "theorem b (y : ℕ) (h : y > 2) : y > 4 := by sorry")
+    assert isinstance(d, Noneq) and d.evidence == "refuted" and d.component == "conclusion"
+    assert d.failed is not None and d.failed.role == "conclusion under premises"
+    assert d.counterexample == {"x": "4"}
+
+
+def test_a_function_conclusion_refuted_where_the_premises_hold_stays_noneq() -> None:
+    d = decide("theorem a (f : ℕ → ℕ) (h : f 1 = 2) : f 1 > 1 := by sorry",
+               "theorem b (g : ℕ → ℕ) (h : g 1 = 2) : g 1 > 2 := by sorry")
+    assert isinstance(d, Noneq) and d.component == "conclusion"
+    assert d.failed is not None and d.failed.role == "conclusion under premises"
+    assert d.counterexample is not None and "f" in d.counterexample
+
+
+def test_a_refutation_under_undecided_premises_is_inconclusive_not_noneq() -> None:
+    # z3 cannot read back an ``f`` with ``∀ y, f y = 2 * y``: under the premises nothing is
+    # decided, and the unconditional refutation (``f = fun x => 6``) violates them.
+    d = decide("theorem a (f : ℝ → ℝ) (h : ∀ y, f y = 2 * y) : f 3 = 6 := by sorry",
+               "theorem b (g : ℝ → ℝ) (h : ∀ y, g y = 2 * y) : g 3 = 7 := by sorry")
+    assert isinstance(d, Inconclusive) and d.component == "conclusion"
+    assert "conclusion under premises undecided" in d.reason
+
+
+def test_conclusions_under_inconsistent_premises_are_flagged_vacuous_not_noneq() -> None:
+    d = decide("theorem a (x : ℕ) (h : x > 2) (h2 : x < 1) : x > 3 := by sorry",
+               "theorem b (x : ℕ) (h : x > 2) (h2 : x < 1) : x > 4 := by sorry")
+    assert isinstance(d, Inconclusive)
+    assert {"vacuous-reference", "vacuous-candidate"} <= set(d.flags)
+    assert "vacuous statement" in d.reason
+
+
+def test_the_premises_under_which_conclusions_are_compared_include_the_candidates() -> None:
+    # The candidate's premise ``x ≥ 3`` is equivalent to the reference's over ℤ but written
+    # otherwise; the counter-model must satisfy it as written.
+    d = decide("theorem a (x : ℤ) (h : x > 2) : x > 3 := by sorry",
+               "theorem b (x : ℤ) (h : x ≥ 3) : x > 4 := by sorry")
+    assert isinstance(d, Noneq) and d.component == "conclusion"
+    assert d.failed is not None and "(h1 : x ≥ 3)" in d.failed.statement
+    assert d.counterexample == {"x": "4"}
+
+
+_OPS = ("=", "<", "≤", ">", "≥")
+_FLIP = {"=": "=", "<": ">", "≤": "≥", ">": "<", "≥": "≤"}
+
+
+def _linear(c: int, d: int, k: int, op: str, x: str, y: str, flipped: bool = False) -> str:
+    left = f"{c} * {x} + {d} * {y}".replace("+ -", "- ")
+    return f"{k} {_FLIP[op]} {left}" if flipped else f"{left} {op} {k}"
+
+
+_atom = st.tuples(st.integers(-3, 3).filter(bool), st.integers(-3, 3), st.integers(-6, 6),
+                  st.sampled_from(_OPS))
+
+
+@settings(max_examples=15, deadline=None)
+@given(premises=st.lists(_atom, min_size=1, max_size=2), ours=_atom, theirs=_atom,
+       flip=st.booleans(), swap=st.booleans())
+def test_a_refuted_noneq_counter_model_satisfies_both_sides_premises(
+        premises: list[tuple[int, int, int, str]], ours: tuple[int, int, int, str],
+        theirs: tuple[int, int, int, str], flip: bool, swap: bool) -> None:
+    # The candidate states the same premises in its own words (renamed binders, flipped
+    # relations, another order); whatever its conclusion, a refuted Noneq's counter-model is
+    # a point where both sides' premises hold and the conclusions differ, evaluated exactly.
+    from fractions import Fraction
+
+    from afcheck.lean import parse_theorem
+    from afcheck.lean.elaborate import elaborate
+    from afcheck.lean.evaluate import holds
+
+    def text(name: str, x: str, y: str, hyps: list[str], conclusion: str) -> str:
+        binders = " ".join(f"(h{i} : {h})" for i, h in enumerate(hyps))
+        return f"theorem {name} ({x} {y} : ℤ) {binders} : {conclusion} := by sorry"
+
+    reference = text("a", "x", "y", [_linear(*p, "x", "y") for p in premises],
+                     _linear(*ours, "x", "y"))
+    theirs_hyps = [_linear(*p, "u", "v", flipped=flip) for p in premises]
+    candidate = text("b", "u", "v", theirs_hyps[::-1] if swap else theirs_hyps,
+                     _linear(*theirs, "u", "v"))
+    d = decide(reference, candidate)
+    if not isinstance(d, Noneq) or d.evidence != "refuted":
+        return
+    assert d.counterexample is not None
+    point = {k: Fraction(v.strip("()").replace(" ", "")) for k, v in d.counterexample.items()}
+    assert set(point) == {"x", "y"}
+    renamed = {c: point[r] for c, r in d.alignment}
+    ref_premises, ref_conclusion = holds(elaborate(parse_theorem(reference)), point)
+    cand_premises, cand_conclusion = holds(elaborate(parse_theorem(candidate)), renamed)
+    assert ref_premises and cand_premises
+    assert ref_conclusion != cand_conclusion

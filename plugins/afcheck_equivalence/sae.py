@@ -6,7 +6,10 @@ the obligations below are built as Lean theorem statements over the reference's 
 all obligations of all pairs go to the prover in one batch.
 
 - Premise-bearing statements (both have premises), Definition 2.1:
-  ``Δ ⊢ (⋀Γ) ↔ (⋀Γ'π)`` (component ``premises``) and ``Δ ⊢ C ↔ C'π`` (``conclusion``).
+  ``Δ ⊢ (⋀Γ) ↔ (⋀Γ'π)`` (component ``premises``) and ``Δ ⊢ C ↔ C'π`` (``conclusion``). A
+  refutation of the latter is evidence only where the premises hold: its Noneq needs
+  ``Δ, Γ, Γ'π ⊢ C ↔ C'π`` refuted; proved, the pair is Inconclusive (the same proposition,
+  not SAE-equivalent).
 - Premise-free statements (neither has premises), Definition 2.2: the conclusion trees must
   have the same connectives and quantifiers (``a ≠ b`` read as ``¬ a = b``, ``¬ a < b`` as
   ``b ≤ a``), and each relational leaf ``E₁ ρ E₂`` / ``E₁' ρ' E₂'`` either has ``ρ' = ρ`` and
@@ -188,7 +191,7 @@ class Sae:
     """See the module docstring."""
 
     name = "sae"
-    version = "2"
+    version = "3"
 
     def __init__(self, prover: Prover, cap: int = 64) -> None:
         self.prover = prover
@@ -208,12 +211,14 @@ class Sae:
         1. the obligations of each pair's likeliest alignment (most premises and names
            already matching);
         2. the other alignments, where they can still change the decision: all of them when
-           the first was refuted (Noneq needs every alignment refuted), otherwise only those
+           the first was refuted, under the premises or perhaps only without them (Noneq
+           needs every alignment refuted), otherwise only those
            as likely as the first (an Eq under a less natural alignment is rare, and each
            costs a prover call per obligation); untried ones rule out Noneq, as a cap does;
         3. what the answers leave open: vacuity of the pairs about to be Eq, whether their
-           reference conclusion holds (or fails) whatever the binders, and the refutation aid
-           of conclusions still undecided;
+           reference conclusion holds (or fails) whatever the binders, and, for conclusions
+           still undecided or refuted only without the premises, ``C ↔ C'`` under both
+           sides' premises (with the vacuity checks for the latter);
         4. the leaf equations of the conclusions found to be such constants (only those pairs):
            ``C ↔ C'`` between two constants says nothing about relational content.
         """
@@ -229,7 +234,8 @@ class Sae:
             if first.status == "proved":
                 case.skipped, case.plans = len(case.plans) - 1, case.plans[:1]
                 continue
-            if first.status != "refuted" or case.capped:
+            # ``pending``: refuted without the premises; may yet be refuted under them.
+            if first.status not in ("refuted", "pending") or case.capped:
                 keep = [p for p, sc in zip(case.plans, case.scores, strict=True)
                         if sc >= case.scores[0]][:_TIES]
                 case.skipped, case.plans = len(case.plans) - len(keep), keep
@@ -248,8 +254,13 @@ class Sae:
                             for o in plan.trivial + plan.trivial_premises)
                 continue
             for plan, judged in zip(case.plans, outcomes, strict=True):
-                if judged.status == "undecided" and judged.component == "conclusion":
+                if judged.status == "pending" or (judged.status == "undecided"
+                                                  and judged.component == "conclusion"):
                     last.extend((o.statement, case.header) for o in plan.witness)
+            if any(o.status == "pending" for o in outcomes):
+                # The conclusions may agree wherever the premises hold only because nothing
+                # satisfies them: the vacuity checks tell.
+                last.extend((o.statement, case.header) for o in case.vacuity)
         verdicts.update(discharge(self.prover, last))
         relational: list[tuple[str, str]] = []
         for case in cases:
@@ -368,11 +379,15 @@ class Sae:
             plan.conclusion.append(Obligation("conclusion", _theorem(
                 "sae_conclusion", binders, claim), same))
             plan.conclusion.extend(steps)
-            # Only a refutation of this one counts: a point where the premises hold and the
-            # conclusions differ refutes the obligation above too, and such points are the
-            # natural counterexamples (the premises often pin the values down).
-            hyps = tuple(A.Binder(f"h{i}", p) for i, p in enumerate(ref.premises))
-            plan.witness.append(Obligation("conclusion under premises (refutation only)",
+            # ``C ↔ C′`` is stated without the premises (Definition 2.1), so its refutation
+            # may sit where the premises fail, which says nothing of what the statements
+            # mean. Its Noneq needs this one refuted: a point where both sides' premises hold
+            # and the conclusions differ, so one statement holds there and the other fails.
+            # Its proof never makes an Eq (see :func:`_judge`).
+            seen = {forms.printed(p) for p in ref.premises}
+            extra = [p for p in cand_premises if forms.printed(p) not in seen]
+            hyps = tuple(A.Binder(f"h{i}", p) for i, p in enumerate([*ref.premises, *extra]))
+            plan.witness.append(Obligation("conclusion under premises",
                                            _theorem("sae_conclusion_witness", binders + hyps,
                                                     claim)))
             if same is None:
@@ -431,10 +446,13 @@ class Sae:
             return Noneq(self.name, first.reason + more, first.component, first.failed,
                          first.alignment, tuple(first.obligations) + tuple(vacuity), flags,
                          evidence=evidence)
-        open_ = [o for o in outcomes if o.status == "undecided"]
+        open_ = [o for o in outcomes if o.status in ("undecided", "pending")]
         if open_:
             first = open_[0]
-            return Inconclusive(self.name, first.reason, first.component, first.alignment,
+            reason = first.reason
+            if first.under_premises and any(f.startswith("vacuous") for f in flags):
+                reason = f"the premises are provably inconsistent (vacuous statement); {reason}"
+            return Inconclusive(self.name, reason, first.component, first.alignment,
                                 tuple(first.obligations) + tuple(vacuity), flags)
         return Inconclusive(
             self.name, f"every alignment failed, but the enumeration stopped at {self.cap}",
@@ -486,6 +504,9 @@ class _Outcome:
     failed: Obligation | None = None
     evidence: str = "refuted"
     """For a refuted outcome: ``refuted`` (an obligation) or ``structural``."""
+    under_premises: bool = False
+    """Undecided because the conclusions agree wherever the premises hold (proved) though
+    not without them: with inconsistent premises that proof is vacuous."""
 
 
 def _show(outcome: _Outcome) -> str:
@@ -676,11 +697,16 @@ def _judge(plan: _Plan, fill: Callable[[Obligation], Obligation]) -> _Outcome:
         return _Outcome("undecided", plan.alignment, obligations, component, why)
     if plan.undecided:
         return _Outcome("undecided", plan.alignment, obligations, "conclusion", plan.undecided)
-    for part, name in ((premises, "premises"), (conclusion, "conclusion")):
-        for o in part:
-            if o.refuted:
-                return _Outcome("refuted", plan.alignment, obligations, name,
-                                f"{name} obligation refuted: {_verdict_text(o)}", o)
+    for o in premises:
+        if o.refuted:
+            return _Outcome("refuted", plan.alignment, obligations, "premises",
+                            f"premises obligation refuted: {_verdict_text(o)}", o)
+    refuted = next((o for o in conclusion if o.refuted), None)
+    if refuted is not None and plan.witness:
+        return _under_premises(plan, refuted, obligations, witness)
+    if refuted is not None:
+        return _Outcome("refuted", plan.alignment, obligations, "conclusion",
+                        f"conclusion obligation refuted: {_verdict_text(refuted)}", refuted)
     for o in witness:
         if o.refuted:
             return _Outcome("refuted", plan.alignment, obligations + [o], "conclusion",
@@ -706,6 +732,35 @@ def _judge(plan: _Plan, fill: Callable[[Obligation], Obligation]) -> _Outcome:
                 reason = f"{leaf.label}: {pending.role} undecided: {_verdict_text(pending)}"
             return _Outcome("undecided", plan.alignment, obligations, "conclusion", reason)
     return _Outcome("proved", plan.alignment, obligations)
+
+
+def _under_premises(plan: _Plan, refuted: Obligation, obligations: list[Obligation],
+                    witness: list[Obligation]) -> _Outcome:
+    """``C ↔ C′`` is refuted, but at a point the premises may exclude: only the refutation of
+    ``Δ, Γ, Γ′ ⊢ C ↔ C′`` is evidence that the statements differ. Proved, the conclusions
+    agree wherever the premises hold — the same proposition in Lean's sense, yet not SAE
+    (Definition 2.1 compares the conclusions without the premises, or ``(h : x = 2) : x² = 4``
+    would be ``(h : x = 2) : x + 2 = 4``): Inconclusive, never Noneq. ``pending`` until asked."""
+    text = _verdict_text(refuted)
+    if not witness:
+        return _Outcome("pending", plan.alignment, obligations, "conclusion",
+                        f"conclusion obligation refuted ({text}); "
+                        f"{plan.witness[0].role} not yet asked", refuted)
+    under = witness[0]
+    obligations = obligations + [under]
+    if under.refuted:
+        return _Outcome("refuted", plan.alignment, obligations, "conclusion",
+                        f"conclusions differ where the premises hold: {_verdict_text(under)}",
+                        under)
+    if under.proved:
+        return _Outcome("undecided", plan.alignment, obligations, "conclusion",
+                        "the conclusions agree wherever the premises hold and differ only "
+                        f"where they fail ({text}): not SAE-equivalent (the conclusions must "
+                        "agree without the premises), and no evidence that the meanings differ",
+                        refuted, under_premises=True)
+    return _Outcome("undecided", plan.alignment, obligations, "conclusion",
+                    f"conclusion obligation refuted ({text}), perhaps only where the premises "
+                    f"fail; {under.role} undecided: {_verdict_text(under)}", refuted)
 
 
 def _verdict_text(o: Obligation) -> str:
