@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from afcheck.method import AnyMethod, ItemOutcome, ItemResult
+from afcheck.printable import one_line
 from afcheck.types import Status
 
 NOTHING_DECIDED_EXIT = 6
@@ -21,6 +22,8 @@ NOTHING_DECIDED_EXIT = 6
 
 REASONS = 3
 """The commonest skip reasons the line names."""
+REASON_WIDTH = 160
+"""How much of each reason the line shows."""
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
@@ -34,7 +37,7 @@ def undecided_line(items: Sequence[ItemResult[object]]) -> str | None:
     for item in items:
         # Reasons that differ only in their numbers (sizes, lines, seconds) count as one,
         # shown as the first of them.
-        text = _reason(item.outcome.message)
+        text = one_line(item.outcome.message, REASON_WIDTH) or "no reason given"
         shape = _NUMBER.sub("N", text)
         reasons[shape] += 1
         example.setdefault(shape, text)
@@ -45,11 +48,6 @@ def undecided_line(items: Sequence[ItemResult[object]]) -> str | None:
         shown += f"; {more} other reason{'s' if more > 1 else ''}"
     return (f"NOTHING DECIDED: all {len(items)} items were skipped ({shown}); no metric "
             f"measures anything, so the run fails with exit status {NOTHING_DECIDED_EXIT}")
-
-
-def _reason(message: str, width: int = 160) -> str:
-    line = " ".join(message.split()) or "no reason given"
-    return line if len(line) <= width else line[:width - 1] + "…"
 
 
 def judged(method: AnyMethod, result: object) -> ItemOutcome:

@@ -14,7 +14,7 @@ import json
 import re
 from typing import Any
 
-__all__ = ["name_problem", "printable", "printable_json"]
+__all__ = ["name_problem", "one_line", "printable", "printable_json"]
 
 _UNSAFE = re.compile(
     "[\x00-\x08\x0b-\x1f\x7f-\x9f"  # C0 (but tab and newline) and C1 controls, DEL
@@ -39,6 +39,14 @@ def printable(text: str, *, newlines: bool = True) -> str:
         return text
     out = _UNSAFE.sub(_escape, text)
     return out if newlines else out.replace("\n", "\\n")
+
+
+def one_line(text: str, limit: int = 300) -> str:
+    """``text`` on one line (each run of whitespace a space) of at most ``limit``
+    characters, ending in ``…`` where it was cut: a reason or a statement shown in a
+    message."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def printable_json(value: Any, indent: int | None = None) -> str:

@@ -49,3 +49,12 @@ def test_every_character_the_escapes_touch_is_one_isprintable_refuses() -> None:
         assert printable(c) == _UNSAFE.sub(
             lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100
             else f"\\u{ord(m.group()):04x}", c)
+
+
+def test_one_line_joins_whitespace_and_cuts_at_the_limit_with_an_ellipsis() -> None:
+    from afcheck.printable import one_line
+
+    assert one_line("a\n  b\tc") == "a b c"
+    assert one_line("x" * 10, 10) == "x" * 10
+    assert one_line("x" * 11, 10) == "x" * 9 + "…"
+    assert len(one_line("word " * 100)) == 300

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from afcheck.errors import AfcheckError
+from afcheck.printable import one_line
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -72,7 +73,5 @@ class Isolated(Generic[T, R]):
         return out
 
     def reason(self, exc: BaseException) -> str:
-        text = " ".join(str(exc).split())
-        if len(text) > 300:
-            text = text[:299] + "…"
-        return f"{self.where} crashed on this item: {type(exc).__name__}: {text}"
+        return (f"{self.where} crashed on this item: {type(exc).__name__}: "
+                f"{one_line(str(exc))}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 
+from afcheck.printable import one_line as squash
 from afcheck.types import Formalisation, Verdict, VerdictKind
 from afcheck_faithfulness.records import CaseResult
 
@@ -62,8 +63,8 @@ def details(result: CaseResult, line: str | None = None) -> str:
         edit = f"  [{perturbation.rule}]"
     lines = [
         f"{result.case_id}: {one_line(result) if line is None else line}",
-        f"  step        : {_squash(result.step.text)}",
-        f"  perturbed   : {_squash(perturbation.text or '(none)')}{edit}",
+        f"  step        : {squash(result.step.text)}",
+        f"  perturbed   : {squash(perturbation.text or '(none)')}{edit}",
         f"  AF(x)       : {_statement(result.original)}",
         f"  AF(x̄)       : {_statement(result.perturbed)}",
         f"  z  = Prove(AF(x)) : {verdict_text(result.z, result.original)}",
@@ -71,7 +72,7 @@ def details(result: CaseResult, line: str | None = None) -> str:
     ]
     for name, verdict in (("z", result.z), ("z̄", result.z_bar)):
         if verdict is not None and verdict.evidence:
-            lines.append(f"  evidence {name:<2}: {_squash(verdict.evidence, 400)}")
+            lines.append(f"  evidence {name:<2}: {squash(verdict.evidence, 400)}")
     if result.step.source is not None:
         lines.append(f"  source      : {result.step.source}")
     return "\n".join(lines)
@@ -81,7 +82,7 @@ def _statement(formalisation: Formalisation | None) -> str:
     if formalisation is None:
         return "(no perturbation)"
     if formalisation.statement:
-        return _squash(formalisation.statement, 400)
+        return squash(formalisation.statement, 400)
     return f"(none: {formalisation.reason})"
 
 
@@ -95,11 +96,6 @@ def _evidence(verdict: Verdict | None) -> str:
     return f" ({verdict.backend})"
 
 
-def _squash(text: str, limit: int = 300) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
-
-
-_squashed_part = functools.lru_cache(maxsize=1024)(_squash)
+_squashed_part = functools.lru_cache(maxsize=1024)(squash)
 """A part of :func:`one_line`, squashed once per text: most parts are a failure's reason
 that many cases share word for word (``AF failure on the step: no equation …``)."""
