@@ -31,10 +31,10 @@ class UnknownComponent(UsageError):
     """A plugin name given on the command line that nothing registered."""
 
     def __init__(self, kind: str, name: str, known: list[str], why: str = "") -> None:
-        import difflib
+        from afcheck.suggest import nearest
 
-        close = difflib.get_close_matches(name, known, n=1)
-        hint = f" Did you mean '{close[0]}'?" if close else ""
+        close = nearest(name, known)
+        hint = f" Did you mean '{close}'?" if close else ""
         listing = ", ".join(sorted(known)) or "none"
         super().__init__(
             f"unknown {kind} '{name}'.{hint} Known {_PLURAL.get(kind, kind + 's')}: {listing} "

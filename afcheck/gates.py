@@ -18,7 +18,6 @@ so only new failures fail the run; ``--update-baseline`` writes the current fail
 
 from __future__ import annotations
 
-import difflib
 import json
 import math
 import re
@@ -85,8 +84,10 @@ def check_metrics(gates: Iterable[Gate], metrics: Mapping[str, Mapping[str, str]
     for gate in gates:
         if gate.method is not None and gate.method not in metrics:
             if methods and gate.method not in methods:
-                close = difflib.get_close_matches(gate.method, sorted(methods), n=1)
-                advice = f"did you mean '{close[0]}'? " if close else ""
+                from afcheck.suggest import nearest
+
+                close = nearest(gate.method, methods)
+                advice = f"did you mean '{close}'? " if close else ""
                 raise UsageError(f"{gate.origin}: no method '{gate.method}'; {advice}"
                                  f"methods: {', '.join(sorted(methods))} "
                                  "(afcheck list methods)")
@@ -103,8 +104,9 @@ def check_metrics(gates: Iterable[Gate], metrics: Mapping[str, Mapping[str, str]
         else:
             missing = f"the method '{gate.method}' has no metric '{gate.metric}'"
             near = list(metrics[gate.method])
-        close = difflib.get_close_matches(gate.metric, sorted(set(near)), n=1)
-        advice = f"; did you mean '{close[0]}'?" if close else ""
+        from afcheck.suggest import hint
+
+        advice = hint(gate.metric, near)
         has = "; ".join(f"{method}: {', '.join(names) or 'none'}"
                         for method, names in metrics.items())
         raise UsageError(f"{gate.origin}: {missing}; gates can bound "

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import math
 import os
 import warnings
@@ -66,8 +65,10 @@ class Options:
         known = {**CLIENT_OPTIONS, **SAMPLING_OPTIONS, **extra}
         for key in self.values:
             if key not in known:
-                close = difflib.get_close_matches(key, list(known), n=1)
-                hint = f" Did you mean '{close[0]}'?" if close else ""
+                from afcheck.suggest import nearest
+
+                close = nearest(key, known)
+                hint = f" Did you mean '{close}'?" if close else ""
                 raise UsageError(
                     f"{self.owner}: unknown option '{key}'.{hint} "
                     f"Known options: {', '.join(sorted(known))}."
