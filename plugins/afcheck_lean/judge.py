@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Protocol, runtime_checkable
 
+from afcheck_lean.lake_project import read_toolchain
 from afcheck_lean.sandbox import Completed, Limits, Mode, Policy, Sandbox, SandboxError, kill
 
 CHALLENGE_MODULE = "Challenge"
@@ -190,13 +191,6 @@ class Toolchain:
     def version(self) -> str:
         """The project's pinned toolchain (its ``lean-toolchain``), or ``""``."""
         return read_toolchain(self.project)
-
-
-def read_toolchain(directory: Path) -> str:
-    try:
-        return (directory / "lean-toolchain").read_text(encoding="utf-8").strip()
-    except OSError:
-        return ""
 
 
 @dataclass(frozen=True)

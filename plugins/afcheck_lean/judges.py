@@ -33,8 +33,8 @@ from afcheck_lean.judge import (
     Step,
     Toolchain,
     Workspace,
-    read_toolchain,
 )
+from afcheck_lean.lake_project import read_toolchain
 from afcheck_lean.sandbox import as_mode, default_mode
 from afcheck_lean.settings import LeanSettings, parse_settings
 

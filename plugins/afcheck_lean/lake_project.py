@@ -107,12 +107,19 @@ class ProjectState:
         return out
 
 
+def read_toolchain(directory: Path) -> str:
+    """The toolchain ``directory``'s ``lean-toolchain`` pins, or ``""`` without one."""
+    try:
+        return (directory / "lean-toolchain").read_text(encoding="utf-8").strip()
+    except OSError:
+        return ""
+
+
 def inspect_project(directory: Path) -> ProjectState:
-    toolchain = directory / "lean-toolchain"
     return ProjectState(
         directory=directory,
         exists=directory.is_dir(),
         lakefile=is_lake_project(directory),
-        toolchain=toolchain.read_text(encoding="utf-8").strip() if toolchain.is_file() else "",
+        toolchain=read_toolchain(directory),
         mathlib=(directory / ".lake" / "packages" / "mathlib").is_dir(),
     )
