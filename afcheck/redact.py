@@ -50,6 +50,13 @@ _KEY_LIKE = re.compile(
     r"|\beyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_.-]+")  # a JWT
 """Key shapes, each with its vendor's prefix and no underscore where a Lean name would have
 one (``hf_mono`` is a hypothesis, ``hf_AbC…`` a token)."""
+_ASSIGNED = re.compile(r"(?:key|token|secret|passw(?:or)?d)\s*=")
+"""What :data:`_SECRET_ASSIGNMENT` cannot match without, in case-folded text."""
+_CREDENTIAL_SCHEME = re.compile(r"(?:bearer|basic)\s+[A-Za-z0-9._~+/=-]{8}", re.IGNORECASE)
+"""What :data:`_BEARER` cannot match without."""
+_KEY_PREFIXES = ("sk-", "pk-", "rk-", "hf_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_",
+                 "github_pat_", "gsk_", "xai-", "AIza", "AKIA", "eyJ")
+"""The prefix each shape of :data:`_KEY_LIKE` starts with."""
 _MAY_HOLD_SECRET = re.compile(r"://|[=@]|\b(?:sk|pk|rk|hf|gsk|xai|gh[a-z]|github|AIza|AKIA|eyJ"
                               r"|Bearer|Basic)", re.IGNORECASE)
 """A cheap first look: text with none of these holds nothing the patterns mask (most record
@@ -80,12 +87,24 @@ def redact_text(text: str) -> str:
             text = text.replace(secret, MASK)
     if not _MAY_HOLD_SECRET.search(text):
         return text
-    text = _URL_CREDENTIALS.sub(rf"\g<scheme>{MASK}@", text)
-    text = _URL_CUT_CREDENTIALS.sub(rf"\g<scheme>{MASK}", text)
-    text = _URL_SECRET_PARAM.sub(rf"\g<name>{MASK}", text)
-    text = _SECRET_ASSIGNMENT.sub(rf"\g<name>{MASK}", text)
-    text = _BEARER.sub(rf"\g<name>{MASK}", text)
-    return _KEY_LIKE.sub(MASK, text)
+    # Each pattern runs only where what it cannot match without is there: a result file is
+    # megabytes of text in which most patterns have nothing to find, and a scan of it by
+    # each costs far more than these searches. The look for an assignment reads the text
+    # case-folded, which folds every letter the case-blind pattern takes for one of its
+    # words' letters (``K`` for ``k``, ``ſ`` for ``s``) onto it.
+    if "://" in text:
+        text = _URL_CREDENTIALS.sub(rf"\g<scheme>{MASK}@", text)
+        text = _URL_CUT_CREDENTIALS.sub(rf"\g<scheme>{MASK}", text)
+    folded = text.casefold()
+    if "=" in text:
+        text = _URL_SECRET_PARAM.sub(rf"\g<name>{MASK}", text)
+        if _ASSIGNED.search(folded):
+            text = _SECRET_ASSIGNMENT.sub(rf"\g<name>{MASK}", text)
+    if _CREDENTIAL_SCHEME.search(text):
+        text = _BEARER.sub(rf"\g<name>{MASK}", text)
+    if any(prefix in text for prefix in _KEY_PREFIXES):
+        text = _KEY_LIKE.sub(MASK, text)
+    return text
 
 
 def is_secret_name(name: str) -> bool:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from afcheck.redact import redact_options, redact_text
 
@@ -53,3 +55,24 @@ def test_an_llm_client_makes_every_output_mask_its_key_and_url_password(
                             model="m", api_key_env="AFCHECK_TEST_KEY"))
     assert redact_text("said kq8-EnvKeyOfNoKnownShape and pw8-UrlPassOfNoShape") == (
         "said *** and ***")
+
+
+_PIECES = ["api_key=", "API_KEY = ", "token=", "paſſword=", "\u212aey=", "hf_token=abc12345678",
+           "Bearer abc123456789", "BASIC dXNlcjpwYXNz==", "sk-abcdefghijk", "http://u:p@h/v1",
+           "https://a:b…", "?key=zzz&x=1", "eyJabcdefghijklmnopqrstu.abc",
+           "AKIAABCDEFGHIJKLMNOP", "ghp_" + "a" * 20, "max_tokens=5", "İ", " ", "x", "=", "\n"]
+
+
+@given(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=6).map("".join))
+def test_the_first_looks_skip_no_pattern_that_would_match(text: str) -> None:
+    # Every pattern run on the whole text, as if no look came first: the same result.
+    from afcheck import redact
+
+    full = text
+    for pattern, kept in ((redact._URL_CREDENTIALS, r"\g<scheme>***@"),
+                          (redact._URL_CUT_CREDENTIALS, r"\g<scheme>***"),
+                          (redact._URL_SECRET_PARAM, r"\g<name>***"),
+                          (redact._SECRET_ASSIGNMENT, r"\g<name>***"),
+                          (redact._BEARER, r"\g<name>***"), (redact._KEY_LIKE, "***")):
+        full = pattern.sub(kept, full)
+    assert redact_text(text) == full
