@@ -28,7 +28,8 @@ SUITES = ("equivalence-unrelated", "equivalence-perturbations", "equivalence-rew
 
 
 def main(argv: list[str] | None = None) -> int:
-    from afcheck_equivalence.method import Item, decide
+    from afcheck_equivalence.decide import decide
+    from afcheck_equivalence.suite import Item
 
     from afcheck.errors import LoadError
     from afcheck.plugins import get_plugins
@@ -85,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _load(path: Path) -> list[object]:
-    from afcheck_equivalence.method import load
+    from afcheck_equivalence.suite import load
 
     return list(load(path))
 

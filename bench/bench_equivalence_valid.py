@@ -35,7 +35,7 @@ SPLITS = (("minif2f", "minif2f/minif2f_valid.jsonl"), ("proofnet", "proofnet/pro
 
 
 def main(argv: list[str] | None = None) -> int:
-    from afcheck_equivalence.method import Item
+    from afcheck_equivalence.suite import Item
     from afcheck_equivalence.suitegen import build
 
     from afcheck.lean.coverage import measure
@@ -105,7 +105,7 @@ def _identities(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _measure(split: str, items: dict[str, list[Any]], plugins: Any) -> None:
-    from afcheck_equivalence.method import decide
+    from afcheck_equivalence.decide import decide
 
     everything = [i for group in items.values() for i in group]
     for name in ("sae", "syntactic"):

@@ -303,7 +303,8 @@ def equivalence_floor(problems: Sequence[tuple[list[Any], int]]) -> Callable[[],
 
 
 def equivalence(quick: bool, rounds: int) -> None:
-    from afcheck_equivalence.method import Item, decide, load
+    from afcheck_equivalence.decide import decide
+    from afcheck_equivalence.suite import Item, load
 
     from afcheck.lean.elaborate import clear_cache
     from afcheck.plugins import get_plugins

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 from afcheck_equivalence.balance import bracket_problem
-from afcheck_equivalence.method import Item, Result, load, outcome
-from afcheck_equivalence.records import Inconclusive
+from afcheck_equivalence.outcome import outcome
+from afcheck_equivalence.records import Inconclusive, Result
+from afcheck_equivalence.suite import Item, load
 
 from afcheck.errors import LoadError
 from afcheck.types import Status

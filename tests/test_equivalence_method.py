@@ -1,4 +1,5 @@
-"""The ``equivalence`` method: loading, outcomes, metrics, and a run end to end."""
+"""The ``equivalence`` method: runs end to end, its budgets, candidates written by a
+formaliser."""
 
 from __future__ import annotations
 
@@ -6,23 +7,9 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from afcheck_equivalence.method import Item, Result, load, outcome, summarise
-from afcheck_equivalence.records import (
-    DecisionKind,
-    Eq,
-    Inconclusive,
-    Noneq,
-    Obligation,
-    decision_from_json,
-)
-
-from afcheck.errors import LoadError
-from afcheck.metrics import wilson
-from afcheck.types import ProofTask, Status, Verdict, VerdictKind
 
 REF = "theorem a (x : ℝ) (h : x = 2) : x ^ 2 = 4 := by sorry"
 
@@ -31,74 +18,6 @@ def write(path: Path, rows: list[object]) -> Path:
     path.write_text("".join((r if isinstance(r, str) else json.dumps(r, ensure_ascii=False))
                             + "\n" for r in rows), encoding="utf-8")
     return path
-
-
-def test_load_reports_each_bad_line_and_keeps_the_rest(tmp_path: Path) -> None:
-    path = write(tmp_path / "items.jsonl", [
-        {"id": "a", "reference": REF, "candidate": REF, "gold": "equivalent"},
-        "{not json",
-        {"id": "b", "reference": REF},
-        {"id": "c", "reference": REF, "candidate": REF, "gold": "yes"},
-        {"id": "a", "reference": REF, "candidate": REF},
-        {"id": "d", "reference": REF, "informal": "Show that 2 squared is 4."},
-    ])
-    loaded = list(load(path))
-    errors = [x for x in loaded if isinstance(x, LoadError)]
-    items = [x for x in loaded if isinstance(x, Item)]
-    assert [i.id for i in items] == ["a", "d"]
-    assert [e.location.line for e in errors] == [2, 3, 4, 5]
-    assert "no 'candidate' and no 'informal'" in errors[1].message
-    assert "expected \"equivalent\"" in errors[2].message
-    assert "appears twice" in errors[3].message
-    assert str(errors[0]).startswith(f"{path}:2: not JSON")
-
-
-def _result(gold: str | None, decision: Eq | Noneq | Inconclusive) -> Result:
-    return Result(Item("i", REF, gold=gold, candidate=REF), REF, decision)
-
-
-def test_outcome_follows_the_gold_label() -> None:
-    eq, noneq = Eq("sae", "proved"), Noneq("sae", "refuted", "conclusion")
-    assert outcome(_result("equivalent", eq)).status is Status.PASSED
-    assert outcome(_result("inequivalent", noneq)).status is Status.PASSED
-    assert outcome(_result(None, eq)).status is Status.PASSED
-    failed = outcome(_result("inequivalent", eq))
-    assert failed.status is Status.FAILED and "gold inequivalent, got Eq" in failed.message
-    assert REF in failed.details
-    assert outcome(_result(None, noneq)).status is Status.FAILED
-    structural = outcome(_result("equivalent", Noneq("sae", "different computations",
-                                                     "conclusion", evidence="structural")))
-    assert "got Noneq [structural] (sae)" in structural.message
-    assert '"evidence": "structural"' in structural.details
-    skipped = outcome(_result("equivalent", Inconclusive("sae", "z3 unknown")))
-    assert skipped.status is Status.SKIPPED and "z3 unknown" in skipped.message
-
-
-def test_metrics_with_wilson_intervals_and_confusion() -> None:
-    results = ([_result("equivalent", Eq("sae", ""))] * 3
-               + [_result("equivalent", Inconclusive("sae", ""))]
-               + [_result("inequivalent", Noneq("sae", "", "prefix"))] * 5
-               + [_result("inequivalent", Eq("sae", ""))])
-    summary = summarise(results)["sae"]
-    assert (summary.coverage.count, summary.coverage.total) == (3, 4)
-    assert summary.coverage.interval == wilson(3, 4)
-    assert summary.false_positive_rate.value == pytest.approx(1 / 6)
-    assert summary.noneq_rate.value == pytest.approx(5 / 10)
-    assert summary.confusion["equivalent"] == {"Eq": 3, "Noneq": 0, "Inconclusive": 1}
-    assert summary.to_json()["false_positive_rate"]["ci95"] == list(
-        (wilson(1, 6).low, wilson(1, 6).high))
-
-
-def test_decisions_survive_the_result_cache() -> None:
-    verdict = Verdict(VerdictKind.REFUTED, "smt", reason="r", evidence="x = 2",
-                      counterexample={"x": "2"})
-    failed = Obligation("conclusion", "theorem t : False := by sorry", verdict)
-    for decision in (Noneq("sae", "why", "conclusion", failed, (("y", "x"),), (failed,),
-                           ("alignments-capped",)),
-                     Eq("sae", "ok", (("y", "x"),), (failed,)),
-                     Inconclusive("sae", "unknown", "premises")):
-        again = decision_from_json(json.loads(json.dumps(decision.to_json())))
-        assert again == decision
 
 
 SUITE = """[afcheck]
@@ -277,37 +196,6 @@ def test_the_pair_limit_is_on_by_default_and_keeps_only_decisions_in_the_cache(
         k: v["decision"] for k, v in first.items()}
 
 
-def test_the_summary_prints_the_share_of_statements_the_front_end_reads() -> None:
-    from afcheck_equivalence.method import EquivalenceSummary, share_read
-
-    unreadable = "theorem b (x : ℝ) : x = := by sorry"
-    results = [
-        Result(Item("1", REF, gold="equivalent"), REF, Eq("sae", "same")),
-        Result(Item("2", REF, gold="inequivalent"), unreadable, Inconclusive("sae", "unread")),
-        Result(Item("3", REF), None, Inconclusive("sae", "no candidate")),
-    ]
-    # REF counted once, the unreadable candidate and the missing one as not read
-    assert share_read(results) == (1, 3)
-    summary = EquivalenceSummary(summarise(results), {}, read=share_read(results))
-    assert "  front end: read 1 of 3 statements (33.3%)" in summary.lines()
-    assert summary.sections()["metrics"]["read"] == {"statements": 3, "read": 1}
-
-
-def test_the_share_read_counts_what_the_decisions_record_without_reading_again() -> None:
-    from afcheck_equivalence.method import share_read
-
-    other = "theorem c (y : ℝ) : y = y := by sorry"
-    # both statements read fine; the decision's record is what is counted
-    recorded = [Result(Item("1", REF), other, Eq("sae", "same", read=(True, False)))]
-    assert share_read(recorded) == (1, 2)
-    # a decision that records nothing (a stopped pair) is read here
-    stopped = [Result(Item("1", REF), other, Inconclusive("sae", "time limit: …"))]
-    assert share_read(stopped) == (2, 2)
-    again = decision_from_json(Eq("sae", "same", read=(True, False)).to_json())
-    assert again.read == (True, False)
-    assert decision_from_json(Eq("sae", "same").to_json()).read is None
-
-
 def test_a_formalise_budget_reaches_the_formaliser_and_one_without_refuses_it() -> None:
     from afcheck_equivalence.method import Equivalence
 
@@ -366,105 +254,3 @@ def test_a_stalled_formaliser_request_leaves_its_pair_inconclusive_and_uncached(
                            "--cache-dir", str(cache)], capture_output=True, text=True,
                           timeout=300)
     assert json.loads(info.stdout)["entries"]["formalise"] == 1
-
-
-class StallingProver:
-    """A prover in this process that a limit stops on every statement naming ``stuck``
-    (a transient INCONCLUSIVE, as a z3 timeout or a killed worker gives) and that proves
-    every other one; it records what it was asked."""
-
-    name = "stalling"
-    version = "1"
-
-    def __init__(self) -> None:
-        self.asked: list[str] = []
-
-    def prove(self, tasks: Sequence[ProofTask]) -> list[Verdict]:
-        self.asked.extend(t.statement for t in tasks)
-        return [Verdict(VerdictKind.INCONCLUSIVE, self.name, transient=True,
-                        reason="stopped at a resource limit: MemoryError")
-                if "stuck" in t.statement else Verdict(VerdictKind.PROVED, self.name)
-                for t in tasks]
-
-
-@pytest.mark.parametrize("criterion", ["sae", "logical"])
-def test_a_decision_on_a_transient_verdict_is_asked_again_and_a_decided_one_is_cached(
-        tmp_path: Path, criterion: str) -> None:
-    from afcheck_equivalence.method import _decide_pairs
-
-    from afcheck import hookimpl
-    from afcheck.method import Choice
-    from afcheck.plugins import Plugins
-    from afcheck.runtime import Components, Runtime
-    from afcheck.runtime.cache import Cache
-
-    prover = StallingProver()
-
-    class Provers:
-        @staticmethod
-        @hookimpl(specname="afcheck_register_provers")
-        def register(register):  # type: ignore[no-untyped-def]
-            register("stalling", lambda options: prover)
-
-    pairs = [(Item("decided", "theorem a (x : ℕ) : x + 1 = 1 + x := by sorry"),
-              "theorem b (x : ℕ) : x + 1 = 1 + x * 1 := by sorry"),
-             (Item("stopped", "theorem c (stuck : ℕ) : stuck + 2 = 2 + stuck := by sorry"),
-              "theorem d (stuck : ℕ) : stuck + 2 = 2 + stuck * 1 := by sorry")]
-    choice = Choice.of(criterion, {"prover": "stalling"})
-    cache = Cache(tmp_path / "cache.sqlite")
-    asked: list[list[str]] = []
-    for _ in range(2):
-        plugins = Plugins(autoload=True)
-        plugins.register(Provers, "stalling")
-        prover.asked = []
-        decided = _decide_pairs(Runtime(Components(plugins), cache=cache), choice, pairs)
-        asked.append(prover.asked)
-        assert decided["decided"].kind is DecisionKind.EQ
-        assert not decided["decided"].transient
-        assert decided["stopped"].kind is DecisionKind.INCONCLUSIVE
-        assert decided["stopped"].transient
-    assert any("stuck" not in s for s in asked[0])
-    # The second run takes the decided pair from the cache and asks again for the other.
-    assert asked[1] and all("stuck" in s for s in asked[1])
-    stopped = decided["stopped"]
-    assert decision_from_json(json.loads(json.dumps(stopped.to_json()))) == stopped
-    assert stopped.obligations[0].verdict is not None
-    assert stopped.obligations[0].verdict.transient
-
-
-def test_the_junit_properties_count_the_obligations_verdicts_by_judge() -> None:
-    from afcheck_equivalence.method import Equivalence
-
-    from afcheck.method import Case, ItemOutcome, ItemResult
-
-    judged = Verdict(VerdictKind.PROVED, "deepseek", certified=True, judged_by="afcheck")
-    unjudged = Verdict(VerdictKind.INCONCLUSIVE, "deepseek", unjudged=VerdictKind.PROVED)
-    smt = Verdict(VerdictKind.REFUTED, "smt", counterexample={"x": "3"})
-    nothing = Verdict(VerdictKind.INCONCLUSIVE, "smt", reason="timeout")
-    failed = Obligation("conclusion", "theorem c : False := by sorry", smt)
-    decisions: dict[str, Eq | Noneq | Inconclusive] = {
-        "1": Eq("sae", "same", certificate=(Obligation("premises", REF, judged),
-                                            Obligation("conclusion", REF, judged))),
-        # The failed obligation is also among the obligations: counted once.
-        "2": Noneq("sae", "differs", "conclusion", failed, obligations=(failed,)),
-        "3": Inconclusive("sae", "open", obligations=(Obligation("premises", REF, unjudged),
-                                                      Obligation("conclusion", REF, nothing))),
-    }
-    items = []
-    for key, decision in decisions.items():
-        item = Item(key, REF, candidate=REF, gold="equivalent", group="minif2f")
-        result = Result(item, REF, decision)
-        case = Case(f"s::{key}", key, "equivalence", "s", "minif2f", None, object())
-        items.append(ItemResult(case, result, ItemOutcome(Status.PASSED), Status.PASSED))
-    summary = Equivalence().summarise(items)
-    props = summary.properties("minif2f")
-    assert {k: v for k, v in props.items() if k.startswith("verdicts.")} == {
-        "verdicts.judged:afcheck": "2", "verdicts.uncertified": "1", "verdicts.unjudged": "1"}
-    assert props["sae.N"] == "3"
-    assert summary.sections()["verdicts"] == {
-        "minif2f": {"judged:afcheck": 2, "uncertified": 1, "unjudged": 1}}
-    assert ("  obligation verdicts: 2 certified by the judge afcheck, 1 decided without a judge "
-            "(smt), 1 proved or refuted in a Lean REPL without a judge") in summary.lines()
-    only_smt = Equivalence().summarise(items[1:2])
-    assert only_smt.properties("minif2f")["verdicts.uncertified"] == "1"
-    assert not any("obligation verdicts" in line for line in only_smt.lines())

@@ -8,7 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from afcheck_equivalence.method import Item, load
+from afcheck_equivalence.suite import Item, load
 from afcheck_equivalence.suitegen import HARD_CASES
 
 from afcheck.errors import LoadError

@@ -44,7 +44,7 @@ def afcheck_register_methods(register: Register) -> None:
 @hookimpl
 def afcheck_register_suite_kinds(register: Register) -> None:
     register("equivalence",
-             lazy("afcheck_equivalence.suite_kind:EquivalenceSuite", takes_options=False),
+             lazy("afcheck_equivalence.suite:EquivalenceSuite", takes_options=False),
              description="pairs of Lean statements with gold labels, one per line")
 
 

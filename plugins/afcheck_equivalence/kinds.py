@@ -15,17 +15,21 @@ if TYPE_CHECKING:
 @runtime_checkable
 class EquivalenceCriterion(Protocol):
     """Judges whether pairs of Lean statements mean the same (see
-    :mod:`afcheck_equivalence.records`).
-
-    Optional member, read by the method: ``contained: bool``, true when ``decide`` cannot
-    outlive the pair limit in the run's process: it runs no solver and searches nothing
-    (``syntactic``: one read and one pass over each tree), or every step of it that can run
-    long runs in processes the criterion (or its prover) bounds itself in time and memory
-    (Lean REPLs). Such a criterion is decided in the run's process; any other in the pair
-    limit's workers (:mod:`afcheck_equivalence.limit`)."""
+    :mod:`afcheck_equivalence.records`)."""
 
     name: str
     version: str
+
+    @property
+    def contained(self) -> bool:
+        """True when ``decide`` cannot outlive the pair limit in the run's process: it runs
+        no solver and searches nothing (``syntactic``: one read and one pass over each
+        tree), or every step of it that can run long runs in processes the criterion (or its
+        prover) bounds itself in time and memory (Lean REPLs). Such a criterion is decided in the
+        run's process; any other (``False``, what a criterion that cannot say declares) in
+        the pair limit's workers (:mod:`afcheck_equivalence.limit`). A class attribute
+        (``contained = True``) declares it as well as a property."""
+        ...
 
     def decide(self, pairs: Sequence[Pair]) -> list[Decision]:
         """One :class:`Decision` per pair, in order: Eq with its certificate, Noneq with the

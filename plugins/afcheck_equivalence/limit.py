@@ -147,7 +147,7 @@ class PairLimit:
         return f"{FAILED}: {answer.why}"
 
 
-def limit_for(components: Components, criterion: object, name: str,
+def limit_for(components: Components, criterion: EquivalenceCriterion, name: str,
               budget: Budget | None, asked: bool = False) -> PairLimit | None:
     """The limit ``criterion`` (built by ``components`` as ``name``) is decided under, or
     ``None`` when it is decided in this process: no ``seconds`` in ``budget``, a criterion
@@ -170,7 +170,7 @@ def limit_for(components: Components, criterion: object, name: str,
                              "the limit; install it as a plugin, or leave equivalence.pair "
                              "at its default")
         return None
-    if getattr(criterion, "contained", False) and not asked:
+    if criterion.contained and not asked:
         return None
     return PairLimit(name, recipe, components.plugins.rebuilder(), budget)
 

@@ -18,26 +18,31 @@ A :class:`Pair` is a reference and a candidate Lean statement; a criterion answe
 was ``transient`` (a timeout, a killed worker, a solver out of memory) or the pair limit
 stopping the pair. It is this run's answer only: the result cache never keeps it.
 
+A :class:`Result` is one item's pair with its criterion's decision: the one record of a
+pair that the run, the result cache, the result file, observers, the metrics and the report
+view all use.
+
 The codec: each decision's ``to_json`` writes it whole (alignment, obligations) and
-:func:`decision_from_json` reads it back (the result cache).
-:func:`afcheck_equivalence.method.to_json` writes each pair of a result file with its
-criterion's decision; :class:`ResultRecord` reads what the metrics count of it
-(:class:`afcheck_equivalence.method.Counted`, as a run's
-:class:`~afcheck_equivalence.method.Result` is), so the report and ``afcheck compare`` count a
-file exactly as the run did: three fields of the decision, whatever else the record holds.
+:func:`decision_from_json` reads it back (the result cache keeps decisions). :func:`to_json`
+writes a result as a result file's record of the pair (the item's fields and its decision's);
+:func:`from_json` reads that record back into a :class:`Result`, so that the report and
+``afcheck compare`` count a file with the run's own code
+(:func:`afcheck_equivalence.metrics.summarise`).
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from afcheck.types import Verdict, VerdictKind
+from afcheck_equivalence.suite import GOLD, Item
 
-__all__ = ["EVIDENCE", "GOLD", "Decision", "DecisionKind", "Eq", "Inconclusive", "Noneq",
-           "Obligation", "Pair", "ResultRecord", "Settled", "decision_from_json", "from_json"]
+__all__ = ["EVIDENCE", "Decision", "DecisionKind", "Eq", "Inconclusive", "Noneq",
+           "Obligation", "Pair", "Result", "Settled", "decision_from_json", "from_json",
+           "to_json"]
 
 
 EVIDENCE = ("refuted", "structural")
@@ -243,43 +248,38 @@ def decision_from_json(data: Mapping[str, Any]) -> Decision:
                         transient)
 
 
-# -- the result file ----------------------------------------------------------------------
-
-
-GOLD = ("equivalent", "inequivalent")
+# -- the result of one item ------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class ResultRecord:
-    case_id: str
-    group: str
-    criterion: str
-    gold: str | None
-    """``equivalent``, ``inequivalent`` or ``None`` (no gold label, or one not known)."""
-    kind: str
-    """The decision: ``Eq``, ``Noneq`` or ``Inconclusive``."""
-    status: str
+class Result:
+    """One item's pair and its criterion's decision."""
 
-    @classmethod
-    def from_json(cls, step: Mapping[str, object]) -> ResultRecord:
-        gold = step.get("gold")
-        return cls(
-            case_id=_text(step, "case_id", "id"),
-            group=_text(step, "dataset", "group") or "(none)",
-            criterion=_text(step, "criterion") or "(none)",
-            gold=gold if isinstance(gold, str) and gold in GOLD else None,
-            kind=_text(step, "decision"),
-            status=_text(step, "status"),
-        )
+    item: Item
+    candidate: str | None
+    """The candidate decided: the item's own, or the one the formaliser wrote (``None``: it
+    wrote none)."""
+    decision: Decision
 
 
-def from_json(steps: Iterable[Mapping[str, object]]) -> list[ResultRecord]:
-    return [ResultRecord.from_json(step) for step in steps]
+def to_json(result: Result) -> dict[str, Any]:
+    """The result file's record of the pair: the item's id, group, gold label, reference and
+    the candidate decided, with its decision's fields (:meth:`Eq.to_json` …)."""
+    return {"id": result.item.id, "group": result.item.group, "gold": result.item.gold,
+            "reference": result.item.reference, "candidate": result.candidate,
+            **result.decision.to_json()}
 
 
-def _text(step: Mapping[str, object], *keys: str) -> str:
-    for key in keys:
-        value = step.get(key)
-        if isinstance(value, str) and value:
-            return value
-    return ""
+def from_json(data: Mapping[str, Any]) -> Result:
+    """The result :func:`to_json` wrote, from a result file's record of a pair (the keys the
+    run adds to it, ``case_id``, ``method`` and ``status``, are not read). The record holds
+    the pair as it was decided: the candidate read back is the item's, and the item's header,
+    informal text and source, which the record does not hold, are read back empty. A gold
+    label other than :data:`~afcheck_equivalence.suite.GOLD`'s reads as none."""
+    gold = data.get("gold")
+    candidate = data.get("candidate")
+    written = candidate if isinstance(candidate, str) else None
+    item = Item(str(data["id"]), str(data["reference"]), candidate=written,
+                gold=gold if isinstance(gold, str) and gold in GOLD else None,
+                group=str(data.get("group") or ""))
+    return Result(item, written, decision_from_json(data))

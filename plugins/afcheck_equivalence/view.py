@@ -7,8 +7,8 @@ labels; and the step browser's record of each pair: reference and candidate, the
 with its reason, the component that decided it and a Noneq's evidence (a refuted obligation
 or a structural difference), the binder alignment, and each proof
 obligation with its verdict (the one that failed marked, its counterexample shown; drawn by
-``view.js``). Pairs are read with :class:`afcheck_equivalence.records.ResultRecord` and
-counted per criterion by :func:`afcheck_equivalence.method.summarise`, exactly as the run
+``view.js``). Pairs are read back with :func:`afcheck_equivalence.records.from_json` and
+counted per criterion by :func:`afcheck_equivalence.metrics.summarise`, exactly as the run
 counts them; ``afcheck compare`` shows those figures over the pairs two runs share, and names
 a pair's outcome by its decision.
 """
@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from html import escape
 from importlib import resources
-from typing import TYPE_CHECKING
 
 from afcheck_report.plots import Bar, interval_bars, rate_cell
 from afcheck_report.view import (
@@ -32,10 +31,8 @@ from afcheck_report.view import (
 )
 
 from afcheck.metrics import Rate
-from afcheck_equivalence.records import from_json
-
-if TYPE_CHECKING:
-    from afcheck_equivalence.method import Summary
+from afcheck_equivalence.metrics import Summary, summarise
+from afcheck_equivalence.records import Result, from_json
 
 DECISIONS = ("Eq", "Noneq", "Inconclusive")
 GOLDS = ("equivalent", "inequivalent", "none")
@@ -44,12 +41,16 @@ AGREES = {"equivalent": "Eq", "inequivalent": "Noneq"}
 """The decision each gold label calls right."""
 
 
-def summary(steps: Sequence[Record]) -> dict[str, Summary]:
-    """The metrics of ``steps`` per criterion, by the method's own counting (imported when
-    first needed)."""
-    from afcheck_equivalence.method import summarise
+def results(steps: Sequence[Record]) -> list[Result]:
+    """The pairs among ``steps``: each record with a decision, read back as the run's result
+    (a record of a suite line that could not be read is no pair, and the run counts none)."""
+    return [from_json(step) for step in steps if "decision" in step]
 
-    return summarise(from_json(steps))
+
+def summary(steps: Sequence[Record]) -> dict[str, Summary]:
+    """The metrics of ``steps`` per criterion, by the method's own counting."""
+    return summarise(results(steps))
+
 
 _RATES = (("coverage", "coverage"), ("false_positive_rate", "false-positive rate"),
           ("noneq_rate", "Noneq rate"))

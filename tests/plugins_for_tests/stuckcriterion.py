@@ -27,6 +27,7 @@ from afcheck.registry import Register
 class StuckCriterion:
     name = "stuck"
     version = "1"
+    contained = False
 
     def __init__(self, log: str = "") -> None:
         self.log = log

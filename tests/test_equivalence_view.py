@@ -1,5 +1,5 @@
-"""The equivalence records, metrics per criterion and report section, on records in the form
-the method writes them."""
+"""The equivalence report view: metrics per criterion and the report section, counted from
+records in the form the method writes them."""
 
 from __future__ import annotations
 
@@ -44,6 +44,15 @@ def test_metrics_per_criterion() -> None:
                              "inequivalent": {"Eq": 1, "Noneq": 3, "Inconclusive": 0}}
     assert result["syntactic"].false_positive_rate.value == 1.0
     assert summary([pair(0, None, "Eq")])["sae"].coverage.to_json()["value"] is None
+
+
+def test_a_record_of_an_unreadable_line_is_no_pair() -> None:
+    # The run counts no unreadable suite line in its metrics; neither does the report.
+    steps = [pair(i, g, d) for i, (g, d) in enumerate(PLAN)]
+    bad = {"unreadable": {"file": "items.jsonl", "line": 3, "message": "not JSON"},
+           "case_id": "suites/eq::items.jsonl:3", "group": "", "method": "equivalence",
+           "status": "failed"}
+    assert summary([*steps, bad]) == summary(steps)
 
 
 def test_section_shows_rates_and_the_confusion_table(tmp_path: Path) -> None:
