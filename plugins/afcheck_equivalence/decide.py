@@ -12,8 +12,7 @@ from afcheck.method import Choice
 from afcheck.registry import FORMALISER
 from afcheck.runtime import Runtime
 from afcheck_equivalence.candidates import NOTHING, Written, write_candidates
-from afcheck_equivalence.criterion import Criterion
-from afcheck_equivalence.kinds import CRITERION
+from afcheck_equivalence.kinds import CRITERION, EquivalenceCriterion
 from afcheck_equivalence.limit import limit_for
 from afcheck_equivalence.records import (
     Decision,
@@ -38,7 +37,7 @@ class CaseSpec:
     """Set only when the item has no candidate and the formaliser must write one."""
 
 
-def decide(items: Sequence[Item], criterion: Criterion,
+def decide(items: Sequence[Item], criterion: EquivalenceCriterion,
            candidates: Mapping[str, str | None] | None = None) -> list[Result]:
     """Every item in one criterion batch, in this process and without a cache.
     ``candidates`` supplies the formaliser's statements for items without one (``None``: the

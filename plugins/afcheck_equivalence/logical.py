@@ -15,7 +15,7 @@ from afcheck.components import Prover
 from afcheck.lean import ast as A
 from afcheck.lean.printer import print_theorem
 from afcheck.types import VerdictKind
-from afcheck_equivalence.criterion import discharge
+from afcheck_equivalence.discharge import discharge
 from afcheck_equivalence.normal import NotNormalisable, normalise
 from afcheck_equivalence.read import PairRead, ReadError, read_pair, shared_header
 from afcheck_equivalence.records import Decision, Eq, Inconclusive, Noneq, Obligation, Pair

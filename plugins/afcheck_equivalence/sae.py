@@ -47,7 +47,7 @@ from afcheck.lean.printer import print_expr, print_theorem
 from afcheck.lean.rename import free_names, rename
 from afcheck.types import Verdict, VerdictKind
 from afcheck_equivalence.align import alignments
-from afcheck_equivalence.criterion import discharge
+from afcheck_equivalence.discharge import discharge
 from afcheck_equivalence.normal import NormalForm, NotNormalisable, normalise
 from afcheck_equivalence.read import ReadError, read_pair, shared_header
 from afcheck_equivalence.records import Decision, Eq, Inconclusive, Noneq, Obligation, Pair

@@ -1,4 +1,4 @@
-"""How a criterion's obligations reach a prover (the interface it implements is
+"""How a criterion's obligations reach a prover (the interface a criterion implements is
 :class:`afcheck_equivalence.kinds.EquivalenceCriterion`).
 
 A criterion receives a batch of pairs in one call (a chunk of the run's, or a few at a time in
@@ -13,9 +13,8 @@ from collections.abc import Sequence
 
 from afcheck.components import Prover
 from afcheck.types import ProofTask, Verdict
-from afcheck_equivalence.kinds import EquivalenceCriterion as Criterion
 
-__all__ = ["Criterion", "discharge"]
+__all__ = ["discharge"]
 
 
 def discharge(prover: Prover, statements: Sequence[tuple[str, str]]) -> dict[tuple[str, str],
