@@ -285,7 +285,7 @@ def test_an_unknown_theory_in_the_suite_names_the_suite_not_an_option(suite: Pat
 
 def test_a_formalise_budget_reaches_the_llm_fol_formalisers_as_their_deadline() -> None:
     from afcheck_fol.kinds import FOL_FORMALISER
-    from afcheck_fol.method import Nl2FolMethod
+    from afcheck_nl2fol.method import Nl2FolMethod
 
     from afcheck.budget import resolve
     from afcheck.errors import UsageError
