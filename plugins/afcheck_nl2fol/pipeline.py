@@ -39,6 +39,9 @@ from afcheck_nl2fol.suite import Item
 
 @dataclass(frozen=True)
 class Nl2FolCase:
+    """One item as the run decides it: the sentence, the FOL formaliser that writes its
+    candidate and the settings of its decision."""
+
     item: Item
     formaliser: Choice
     settings: Settings
@@ -65,9 +68,8 @@ class Evaluator:
             for path in sorted((language / folder).iterdir()):
                 digest.update(path.name.encode() + b"\0" + path.read_bytes())
         for module in (own / "align.py", own / "decide.py", own / "records.py",
-                       language / "equiv.py",
-                       language / "grid.py", language / "syntax.py", language / "taxonomy.py",
-                       language / "ted.py"):
+                       language / "equiv.py", language / "grid.py", language / "syntax.py",
+                       language / "taxonomy.py", language / "ted.py"):
             digest.update(module.read_bytes())
         self.version = f"z3 {z3.get_version_string()}; taxonomy {TABLE_VERSION}"
         self.fingerprint = f"nl2fol-evaluator:{self.version}:{digest.hexdigest()[:16]}"
