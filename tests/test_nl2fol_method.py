@@ -119,12 +119,6 @@ def test_folio_suite_reports_rejected_golds_by_class(data_dir: Path) -> None:
     assert "[free-variable]" in done.stdout
 
 
-def test_fol_command_is_registered() -> None:
-    done = afcheck("fol", "equiv", "--json", "∀x Cube(x)", "∀y Cube(y)")
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["equivalent"] is True
-
-
 @pytest.mark.llm_server
 def test_seed_prompt_against_a_real_local_server(llm_server_url: str, tmp_path: Path) -> None:  # noqa: F811
     # SmolLM2-135M is useless at logic: the point is that every item ends classified.
