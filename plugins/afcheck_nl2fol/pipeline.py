@@ -121,8 +121,9 @@ def run(method: str, cases: Sequence[Case[Nl2FolCase]], runtime: Runtime,
             entry[0].settings.max_domain,
             entry[0].settings.ted.size, entry[0].settings.search.size,
             entry[0].settings.search.seconds,
-            None if entry[2] is None else (entry[2].predicates, entry[2].constants,
-                                           entry[2].why, entry[2].rejected),
+            # The group too: the decision's record names it.
+            None if entry[2] is None else (entry[2].group, entry[2].predicates,
+                                           entry[2].constants, entry[2].why, entry[2].rejected),
         ),
         call=lambda chunk: [to_json(decide(spec.item, cand, spec.settings, own))
                             for spec, cand, own in chunk],
