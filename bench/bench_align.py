@@ -3,8 +3,8 @@
 For every story of ``$AFCHECK_DATA_DIR/folio/folio-train.jsonl`` whose gold formulas parse,
 one of its predicates (the one its premises use most, ties by name) is renamed in every gold
 formula of the story, and the renamed golds are judged as a model's candidates, story by
-story, exactly as a run judges them (:func:`afcheck_fol.method.align_groups`, then
-:func:`afcheck_fol.decide.decide`):
+story, exactly as a run judges them (:func:`afcheck_nl2fol.pipeline.align_groups`, then
+:func:`afcheck_nl2fol.decide.decide`):
 
 - *true renamings*, as models write them (``HasX``, ``IsX``, ``X`` in snake case, a noun's
   plural):
@@ -26,12 +26,13 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from afcheck_fol.align import Alignment
-from afcheck_fol.decide import CORRECT, Candidate, decide
 from afcheck_fol.formula import Pred, subformulas
-from afcheck_fol.method import align_groups
 from afcheck_fol.printer import folio as printed
-from afcheck_fol.suite import Item, folio_path, load_folio
+from afcheck_nl2fol.align import Alignment
+from afcheck_nl2fol.decide import decide
+from afcheck_nl2fol.pipeline import align_groups
+from afcheck_nl2fol.records import CORRECT, Candidate
+from afcheck_nl2fol.suite import Item, folio_path, load_folio
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -140,9 +140,10 @@ def nl2fol_floor(pairs: Sequence[tuple[str, Sequence[str], object]]) -> Callable
 
 def nl2fol_method(pairs: Sequence[tuple[str, Sequence[str], object]]) -> Callable[[], object]:
     """The evaluator on the same pairs: the golds parsed as a suite loads them, then decided."""
-    from afcheck_fol.decide import Candidate, decide
-    from afcheck_fol.suite import Item
     from afcheck_fol.syntax import parse
+    from afcheck_nl2fol.decide import decide
+    from afcheck_nl2fol.records import Candidate
+    from afcheck_nl2fol.suite import Item
 
     def run() -> object:
         decisions = []
@@ -157,9 +158,9 @@ def nl2fol_method(pairs: Sequence[tuple[str, Sequence[str], object]]) -> Callabl
 
 
 def nl2fol(quick: bool, rounds: int) -> None:
-    from afcheck_fol.labels import load_labels
     from afcheck_fol.language import TARSKI
-    from afcheck_fol.suite import folio_path, load_folio, load_jsonl
+    from afcheck_nl2fol.labels import load_labels
+    from afcheck_nl2fol.suite import folio_path, load_folio, load_jsonl
 
     suite = ROOT / "suites" / "tarski"
     items = {item.id: item for item in load_jsonl(suite / "sentences.jsonl", TARSKI).items}

@@ -16,10 +16,11 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from afcheck_fol.decide import Candidate, decide
-from afcheck_fol.labels import label_of, load_labels
 from afcheck_fol.language import TARSKI
-from afcheck_fol.suite import folio_path, load_folio, load_jsonl
+from afcheck_nl2fol.decide import decide
+from afcheck_nl2fol.labels import label_of, load_labels
+from afcheck_nl2fol.records import Candidate
+from afcheck_nl2fol.suite import folio_path, load_folio, load_jsonl
 
 ROOT = Path(__file__).resolve().parent.parent
 SUITE = ROOT / "suites" / "tarski"

@@ -18,10 +18,10 @@ from afcheck_fol.formalisers import (
     sampling_of,
 )
 from afcheck_fol.language import TARSKI
-from afcheck_fol.method import task
 from afcheck_fol.presets import GEMMA, LLAMA
-from afcheck_fol.suite import Item
 from afcheck_fol.syntax import parse
+from afcheck_nl2fol.pipeline import task
+from afcheck_nl2fol.suite import Item
 from llm_fixtures import FakeEngine, FakeSamplingParams
 
 from afcheck.errors import UsageError

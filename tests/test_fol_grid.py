@@ -59,10 +59,11 @@ def test_listing_from_numbers_changes_no_decision_of_the_labelled_set(
     outside the slow profile: deciding them all twice takes minutes), counter-models
     included, is the one z3's evaluation of each atom gives."""
     import afcheck_fol.equiv as equiv
-    from afcheck_fol.decide import Candidate, decide, to_json
-    from afcheck_fol.labels import load_labels
     from afcheck_fol.language import TARSKI
-    from afcheck_fol.suite import load_jsonl
+    from afcheck_nl2fol.decide import decide
+    from afcheck_nl2fol.labels import load_labels
+    from afcheck_nl2fol.records import Candidate, to_json
+    from afcheck_nl2fol.suite import load_jsonl
 
     folder = Path(__file__).resolve().parent.parent / "suites" / "tarski"
     items = {item.id: item for item in load_jsonl(folder / "sentences.jsonl", TARSKI).items}

@@ -26,8 +26,8 @@ from afcheck_fol.formula import (
 )
 from afcheck_fol.grid import Board
 from afcheck_fol.language import TARSKI
-from afcheck_fol.suite import load_jsonl
 from afcheck_fol.z3_encode import Encoder
+from afcheck_nl2fol.suite import load_jsonl
 
 
 def same(built: z3.ExprRef, made: z3.ExprRef) -> bool:

@@ -1,13 +1,13 @@
-"""Built-in afcheck plugin: fol — first-order languages (Tarski's World, FOLIO), their parsers
-and syntax-error taxonomy, z3 equivalence under background theories, tree edit distance; the
-``nl2fol`` evaluation method and suite kind; the ``afcheck fol equiv`` command.
+"""Built-in afcheck plugin: fol — the first-order language every FOL method uses: formulas,
+the languages Tarski's World and FOLIO with their parsers and syntax-error taxonomy, printers
+(FOLIO text, TPTP), z3 equivalence under background theories, tree edit distance, FOLIO's
+reader, provers; the ``afcheck fol equiv`` command. It knows no method: the ``nl2fol`` method
+(:mod:`afcheck_nl2fol`) and the ``chains`` method (:mod:`afcheck_chains`) use it.
 
 Declared here: the kinds ``fol_formaliser`` (``--fol-formaliser``, else the model of
-``--formaliser``) and ``fol_prover`` (``--fol-prover``), used by nl2fol and chains.
-Registered here: the method and suite kind ``nl2fol`` and its report view, the FOL
-formalisers ``reference``, ``replay``, ``llm`` and the nl2fol presets, the FOL provers
-``eprover`` and ``z3-fol``, the options ``--nl2fol-theory`` and ``--nl2fol-align-judge``, and
-the command ``afcheck fol``.
+``--formaliser``) and ``fol_prover`` (``--fol-prover``).
+Registered here: the FOL formalisers ``reference``, ``replay``, ``llm`` and the presets, the
+FOL provers ``eprover`` and ``z3-fol``, and the command ``afcheck fol``.
 """
 
 from __future__ import annotations
@@ -22,8 +22,6 @@ from afcheck.registry import Kinds, Register, lazy
 
 if TYPE_CHECKING:
     from afcheck.budget import Budget
-    from afcheck.options import OptionGroup
-    from afcheck_fol.method import Nl2FolMethod, Nl2FolSuite
     from afcheck_fol.provers import FolProver
 
 
@@ -36,20 +34,6 @@ def require() -> None:
             raise MissingDependency("fol", package, "pip install 'afcheck[fol]'")
 
 
-def _method(options: Mapping[str, str]) -> Nl2FolMethod:
-    require()
-    from afcheck_fol.method import Nl2FolMethod
-
-    return Nl2FolMethod()
-
-
-def _suite(options: Mapping[str, str]) -> Nl2FolSuite:
-    require()
-    from afcheck_fol.method import Nl2FolSuite
-
-    return Nl2FolSuite()
-
-
 @hookimpl
 def afcheck_addkinds(kinds: Kinds) -> None:
     from afcheck_fol import hookspecs
@@ -57,29 +41,6 @@ def afcheck_addkinds(kinds: Kinds) -> None:
 
     kinds.add(FOL_FORMALISER, hookspecs)
     kinds.add(FOL_PROVER, hookspecs)
-
-
-@hookimpl
-def afcheck_register_methods(register: Register) -> None:
-    register("nl2fol", _method,
-             description="NL→FOL: parse (syntax-error class), nearest gold by tree edit "
-             "distance, z3 equivalence under a background theory, exact and up to a "
-             "signature alignment")
-
-
-@hookimpl
-def afcheck_register_suite_kinds(register: Register) -> None:
-    register("nl2fol", _suite,
-             description="sentences with gold FOL formulas (jsonl written for afcheck, or "
-             "FOLIO's premises and, in its validation split, conclusions)")
-
-
-@hookimpl
-def afcheck_register_views(register: Register) -> None:
-    register("nl2fol", lazy("afcheck_fol.view:Nl2FolView", takes_options=False),
-             description="exact and aligned accuracy by difficulty, syntax errors by class "
-             "and rule, TED of semantic errors; each item with its candidate, golds, "
-             "counter-model and renaming")
 
 
 @hookimpl
@@ -157,18 +118,6 @@ def afcheck_register_fol_provers(register: Register) -> None:
              description="z3 over an uninterpreted sort; unsat of axioms ∧ ¬goal is Theorem",
              details={"install": "pip install 'afcheck[fol]'", "options": "timeout_ms (5000)"},
              budget=_z3_fol_budget)
-
-
-@hookimpl
-def afcheck_addoption(group: OptionGroup) -> None:
-    group.addoption("--nl2fol-theory", metavar="NAME", section="components",
-                    help="nl2fol method: background theory of the equivalence check (none, "
-                    "converse, shapes, analytic for Tarski's World; default: the suite's, "
-                    "else the language's)")
-    group.addoption("--nl2fol-align-judge", action="store_true", section="components",
-                    help="nl2fol method: ask the run's model (--formaliser) to confirm each "
-                    "renaming of the signature alignment; a renaming it does not confirm is "
-                    "not used")
 
 
 @hookimpl

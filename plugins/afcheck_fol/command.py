@@ -28,7 +28,7 @@ def configure(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace],
     from afcheck_fol.equiv import DEFAULT_MAX_DOMAIN, DEFAULT_RLIMIT
     from afcheck_fol.language import LANGUAGES
 
-    parser.description = "First-order logic tools of the nl2fol method."
+    parser.description = "First-order logic tools."
     sub = parser.add_subparsers(dest="fol_command", metavar="COMMAND")
     sub.required = True
     equiv = sub.add_parser(

@@ -28,7 +28,7 @@ formaliser exactly as a live model's answer is read):
   ``finish_reason``, gold ``premises_fol`` / ``conclusion_fol`` / ``steps_fol``); the
   translation is the seed's answer layout (``formula ::: (i) sentence`` lines under
   ``Premises`` and ``Conclusions``);
-- ``nl2fol``: a sentence as :func:`afcheck_fol.suite.load_jsonl` reads it (``sentence``,
+- ``nl2fol``: a sentence as :func:`afcheck_nl2fol.suite.load_jsonl` reads it (``sentence``,
   ``gold``, ``difficulty``); the translation is the model's answer to that sentence.
 
 Without ``translation`` (or with another ``--fol-formaliser``) the responses are still
@@ -131,7 +131,7 @@ def _chains(path: Path, origins: Mapping[int, Origin]) -> Iterator[Record | Load
 def _nl2fol(path: Path, origins: Mapping[int, Origin],
             spec: SuiteSpec) -> Iterator[Record | LoadError]:
     from afcheck_fol.language import language_named
-    from afcheck_fol.suite import load_jsonl
+    from afcheck_nl2fol.suite import load_jsonl
 
     name = str(spec.options.get("language", "folio"))
     try:

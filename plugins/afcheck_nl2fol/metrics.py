@@ -1,9 +1,10 @@
-"""The ``nl2fol`` method's metrics over a batch of decisions.
+"""The ``nl2fol`` method's metrics over a batch of decisions (:mod:`afcheck_nl2fol.records`),
+those of a run or those read back from its result file.
 
 * accuracy: correct / decided, overall and per difficulty tag, with 95% Wilson intervals;
   undecided items are left out of the denominator and counted on their own (a verdict z3 could
   not reach is neither right nor wrong), and so are items whose gold formula does not parse;
-* aligned accuracy: the same up to the group's signature alignment (:mod:`afcheck_fol.align`):
+* aligned accuracy: the same up to the group's signature alignment (:mod:`afcheck_nl2fol.align`):
   correct when the candidate, its symbols renamed onto the gold's by name similarity, is
   equivalent to a gold formula. Exact accuracy is the strict metric; the aligned one says how
   often the meaning is right on open-vocabulary data, where the names are the model's own;
@@ -18,10 +19,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+
+from afcheck_fol.taxonomy import ErrorClass
 
 from afcheck.metrics import Interval, wilson
-from afcheck_fol.decide import (
+from afcheck_nl2fol.records import (
     CORRECT,
     GOLD_ERROR,
     NO_OUTPUT,
@@ -30,7 +32,6 @@ from afcheck_fol.decide import (
     UNDECIDED,
     Decision,
 )
-from afcheck_fol.taxonomy import ErrorClass
 
 
 @dataclass(frozen=True)
@@ -252,35 +253,18 @@ class Nl2FolSummary:
         return "\n".join(lines)
 
 
-class Counted(Protocol):
-    """What the metrics count of one item: a run's :class:`Decision`, or an item read back
-    from a JSON result file (the report counts those with the same code)."""
-
-    @property
-    def decision(self) -> str: ...
-    @property
-    def aligned_decision(self) -> str: ...
-    @property
-    def error_class(self) -> str | None: ...
-    @property
-    def error_rule(self) -> str | None: ...
-    @property
-    def ted(self) -> int | None: ...
-    @property
-    def theory(self) -> str | None: ...
-
-
 ERROR_CLASSES = tuple(c.value for c in ErrorClass)
 
 
-def group(items: Sequence[Counted]) -> Group:
-    """The metrics of a group of items."""
-    decisions = Counter(r.decision for r in items)
+def group(items: Sequence[Decision]) -> Group:
+    """The metrics of a group of decisions: a run's, or a result file's read back
+    (:func:`afcheck_nl2fol.records.from_json`)."""
+    decisions = Counter(r.status for r in items)
     aligned = Counter(r.aligned_decision for r in items)
     classes = Counter(r.error_class for r in items
-                      if r.decision == SYNTAX_ERROR and r.error_class is not None)
+                      if r.status == SYNTAX_ERROR and r.error_class is not None)
     rules = Counter(r.error_rule for r in items
-                    if r.decision == SYNTAX_ERROR and r.error_rule is not None)
+                    if r.status == SYNTAX_ERROR and r.error_rule is not None)
     # Every class listed, in the taxonomy's order, so distributions line up across runs.
     known = [*ERROR_CLASSES, *sorted(str(c) for c in set(classes) - set(ERROR_CLASSES))]
     return Group(
@@ -294,12 +278,12 @@ def group(items: Sequence[Counted]) -> Group:
         aligned_correct=aligned[CORRECT],
         aligned_undecided=aligned[UNDECIDED],
         by_theory=dict(sorted(Counter(str(r.theory) for r in items
-                                      if r.decision == CORRECT and r.theory).items())),
+                                      if r.status == CORRECT and r.theory).items())),
         error_classes={c: classes.get(c, 0) for c in known} if classes else {},
         error_rules=dict(sorted((str(k), v) for k, v in rules.items())),
         rule_classes={str(r.error_rule): str(r.error_class) for r in items
                       if r.error_rule is not None and r.error_class is not None},
-        teds=tuple(r.ted for r in items if r.decision == SEMANTIC_ERROR and r.ted is not None),
+        teds=tuple(r.ted for r in items if r.status == SEMANTIC_ERROR and r.ted is not None),
     )
 
 

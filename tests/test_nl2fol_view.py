@@ -1,5 +1,6 @@
-"""The nl2fol records, metrics and report section, on a real run of the Tarski suite whose
-candidates are its hand-labelled ones (every kind of decision occurs)."""
+"""The nl2fol report view (records read back, metrics and the report section), on a real run
+of the Tarski suite whose candidates are its hand-labelled ones (every kind of decision
+occurs)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from afcheck_fol.records import ResultRecord as FolRecord
-from afcheck_fol.records import from_json as records
-from afcheck_fol.view import ERROR_CLASSES, Nl2FolView, by_difficulty, group
+from afcheck_nl2fol.records import from_json
+from afcheck_nl2fol.view import ERROR_CLASSES, Nl2FolView, by_difficulty, group
+from afcheck_nl2fol.view import decisions as records
 from afcheck_report.embed import Strings
 from afcheck_report.page import build
 from afcheck_report.runfile import RunFile, load
@@ -38,20 +39,20 @@ def test_recomputed_metrics_are_the_runs_own(run: RunFile) -> None:
     own = run.header["methods"]["nl2fol"]["metrics"]
     assert group(recs).to_json() == own["overall"]
     assert {k: v.to_json() for k, v in by_difficulty(recs).items()} == own["by_difficulty"]
-    decisions = {r.decision for r in recs}
+    decisions = {r.status for r in recs}
     assert {"correct", "syntax-error", "not-equivalent"} <= decisions
 
 
 def test_every_record_names_its_case_and_group(run: RunFile) -> None:
     step = run.steps_of("nl2fol")[0]
     assert step["case_id"] == f"suites/tarski::{step['id']}" and step["group"] == "tarski"
-    assert FolRecord.from_json(step).dataset == "tarski"
+    assert from_json(step).item.dataset == "tarski"
 
 
 def test_a_malformed_record_reads_as_nothing_known() -> None:
-    record = FolRecord.from_json({"id": "x", "decision": "not-equivalent", "ted": "3",
-                                  "syntax_error": "oops", "equivalence": [1]})
-    assert (record.case_id, record.ted, record.error_class, record.theory) == \
+    record = from_json({"id": "x", "decision": "not-equivalent", "ted": "3",
+                        "syntax_error": "oops", "equivalence": [1]})
+    assert (record.item.id, record.ted, record.error_class, record.theory) == \
         ("x", None, None, None)
     assert group([record]).mean_ted is None and group([record]).semantic_errors == 1
 

@@ -1,4 +1,5 @@
-"""Items of the ``nl2fol`` method: a sentence, its gold formulas, a difficulty tag, a language.
+"""The suite kind ``nl2fol`` (:class:`Nl2FolSuite`) and its items: a sentence, its gold
+formulas, a difficulty tag, a language.
 
 Two sources:
 
@@ -12,7 +13,7 @@ Two sources:
   formula or a non-empty list of them (all correct translations); ``difficulty``
   and ``language`` are optional (``unrated`` and the suite's language); ``group`` (optional)
   names the story or problem the sentence belongs to: its items share one signature alignment
-  (:mod:`afcheck_fol.align`); ``vocabulary`` (optional) is given to a model in its prompt.
+  (:mod:`afcheck_nl2fol.align`); ``vocabulary`` (optional) is given to a model in its prompt.
 * :func:`load_folio` reads FOLIO (:mod:`afcheck_fol.folio`): one item per distinct premise
   of each story with its gold FOL (``premises-FOL``), and, where the split has
   ``conclusion-FOL`` (validation), one item per distinct conclusion. A story is a group. The
@@ -31,13 +32,16 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from afcheck.errors import LoadError
-from afcheck.jsonlines import place_name, read_json_lines
-from afcheck.types import Location
 from afcheck_fol.folio import SPLITS, folio_file, read_folio
 from afcheck_fol.formula import Formula, Pred, constants, predicates, subformulas
-from afcheck_fol.language import LANGUAGES, Language
+from afcheck_fol.language import LANGUAGES, Language, language_named
 from afcheck_fol.syntax import FolSyntaxError, parse
+
+from afcheck.errors import LoadError, SuiteError
+from afcheck.jsonlines import place_name, read_json_lines
+from afcheck.suites import Record, SuiteSpec
+from afcheck.types import Location
+from afcheck_nl2fol.records import GoldError
 
 UNRATED = "unrated"
 FOLIO_FILES = SPLITS["train"]
@@ -81,15 +85,6 @@ class Vocabulary:
         if not all(isinstance(c, str) and c for c in constants_raw):
             return None
         return cls(tuple(found), tuple(constants_raw))
-
-
-@dataclass(frozen=True)
-class GoldError:
-    """A gold formula of an item that is not a sentence of its language."""
-
-    index: int
-    text: str
-    error: FolSyntaxError = field(compare=False)
 
 
 @dataclass(frozen=True)
@@ -324,3 +319,52 @@ def with_gold_vocabulary(items: Iterable[Item]) -> list[Item]:
         golds.setdefault(item.alignment_group, []).extend(item.formulas)
     return [replace(item, vocabulary=Vocabulary.of(golds[item.alignment_group]))
             for item in listed]
+
+
+class Nl2FolSuite:
+    """The suite kind ``nl2fol``: ``data = FILE`` (jsonl written for afcheck, see
+    the module docstring) or ``source = "folio"`` (FOLIO from ``$AFCHECK_DATA_DIR``, the
+    split of ``[afcheck.options] split``: ``train``, default, or ``validation``).
+    ``[afcheck.options] language`` names the language of records that do not (default
+    ``tarski``); ``vocabulary = "gold"`` gives each item its group's gold symbols, which the
+    model's prompt lists."""
+
+    name = "nl2fol"
+    method = "nl2fol"
+
+    def load(self, spec: SuiteSpec) -> Iterable[Record | LoadError]:
+        language_name = str(spec.options.get("language", "tarski"))
+        try:
+            language = language_named(language_name)
+        except KeyError as exc:
+            raise SuiteError(spec.manifest, str(exc.args[0])) from None
+        vocabulary = spec.options.get("vocabulary")
+        if vocabulary not in (None, "gold"):
+            raise SuiteError(spec.manifest, f"[afcheck.options] vocabulary = {vocabulary!r}: "
+                             "use \"gold\" (tell the model the symbols of the gold formulas "
+                             "of its story) or leave it out")
+        if spec.source == "folio":
+            split = str(spec.options.get("split", "train"))
+            if split not in SPLITS:
+                raise SuiteError(spec.manifest, f"[afcheck.options] split = {split!r}: use "
+                                 f"one of {', '.join(SPLITS)}")
+            path = folio_path(split=split)
+            if path is None:
+                raise SuiteError(spec.manifest, "FOLIO is not shipped: set AFCHECK_DATA_DIR to "
+                                 f"a folder holding {SPLITS[split][0]} (Yale-LILY/FOLIO)")
+            loaded = load_folio(path, language)
+        elif spec.source is not None:
+            raise SuiteError(spec.manifest, f"unknown source {spec.source!r} for kind nl2fol; "
+                             "use source = \"folio\" or data = FILE")
+        else:
+            loaded = load_jsonl(spec.data_path(), language)
+        items = list(loaded.items)
+        if vocabulary == "gold":
+            items = with_gold_vocabulary(items)
+        for item in items:
+            yield _in_suite(item, spec.name)
+        yield from loaded.errors
+
+
+def _in_suite(item: Item, suite: str) -> Item:
+    return replace(item, dataset=suite)

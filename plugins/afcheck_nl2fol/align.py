@@ -44,7 +44,7 @@ mapping of the candidate's predicate symbols (name and arity) and constants onto
 :func:`align` builds the mapping from the group's :class:`Evidence` (:func:`propose`: from
 formulas alone); :meth:`Alignment.rename` applies it; the nl2fol decision then asks z3, exactly
 as for exact equivalence, whether the renamed candidate is equivalent to a gold formula
-(:func:`afcheck_fol.decide.decide`). Symbols no rule maps keep their names.
+(:func:`afcheck_nl2fol.decide.decide`). Symbols no rule maps keep their names.
 
 A candidate equivalent to its gold as written stays equivalent after the renaming: every
 renamed symbol has no same-named gold symbol (same-named ones map onto themselves), so the

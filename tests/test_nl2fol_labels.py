@@ -6,10 +6,11 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from afcheck_fol.decide import Candidate, decide
-from afcheck_fol.labels import LABELS, label_of, load_labels
 from afcheck_fol.language import TARSKI
-from afcheck_fol.suite import load_jsonl
+from afcheck_nl2fol.decide import decide
+from afcheck_nl2fol.labels import LABELS, label_of, load_labels
+from afcheck_nl2fol.records import Candidate
+from afcheck_nl2fol.suite import load_jsonl
 
 SUITE = Path(__file__).resolve().parent.parent / "suites" / "tarski"
 

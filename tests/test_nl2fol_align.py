@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from afcheck_fol.align import (
+from afcheck_fol.language import FOLIO
+from afcheck_fol.syntax import parse
+from afcheck_nl2fol.align import (
     Alignment,
     Evidence,
     align,
@@ -17,11 +19,10 @@ from afcheck_fol.align import (
     similarity,
     verdict_of,
 )
-from afcheck_fol.decide import CORRECT, SEMANTIC_ERROR, Candidate, decide, outcome
-from afcheck_fol.language import FOLIO
-from afcheck_fol.method import align_groups
-from afcheck_fol.suite import Item
-from afcheck_fol.syntax import parse
+from afcheck_nl2fol.decide import decide, outcome
+from afcheck_nl2fol.pipeline import align_groups
+from afcheck_nl2fol.records import CORRECT, SEMANTIC_ERROR, Candidate
+from afcheck_nl2fol.suite import Item
 
 
 def item(item_id: str, gold: str, group: str = "story-1") -> Item:
@@ -293,7 +294,7 @@ def test_an_answer_that_is_neither_yes_nor_no_confirms_nothing() -> None:
 
 
 def test_the_aligned_figure_lists_the_renamings_it_used_and_what_accepted_each() -> None:
-    from afcheck_fol.summary import summarise
+    from afcheck_nl2fol.metrics import summarise
 
     items = [item("p1", "Feud(ann, bo)"), item("p2", "∀x (Striker(x) → Player(x))")]
     candidates = [Candidate("p1", "HasFeud(ann, bo)"),

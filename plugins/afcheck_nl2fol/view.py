@@ -5,10 +5,11 @@ and a table), the syntax-error distribution by class and by rule, the semantic e
 their mean tree edit distance to the nearest gold; and the step browser's record of each item:
 the sentence, the candidate (a syntax error's span marked), the decision, the gold formulas
 with the nearest one and the one the verdict is about, the solver's steps and the
-counter-model (for a grid world, drawn as a board, by ``view.js``). Items are read with
-:class:`afcheck_fol.records.ResultRecord` and counted by :func:`afcheck_fol.summary.group`,
-exactly as the run counts its decisions; ``afcheck compare`` shows those figures over the
-items two runs share, and names an item's outcome by its decision.
+counter-model (for a grid world, drawn as a board, by ``view.js``). Items are read back into
+decisions (:func:`afcheck_nl2fol.records.from_json`) and counted by
+:func:`afcheck_nl2fol.metrics.group`, exactly as the run counts its decisions; ``afcheck
+compare`` shows those figures over the items two runs share, and names an item's outcome by
+its decision.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from html import escape
 from importlib import resources
 from typing import TYPE_CHECKING
 
+from afcheck_fol.taxonomy import ErrorClass
 from afcheck_report.plots import Bar, colours_for, interval_bars, legend, rate_cell, share_bars
 from afcheck_report.view import (
     BrowseRecord,
@@ -30,38 +32,41 @@ from afcheck_report.view import (
     flatten,
 )
 
-from afcheck_fol.records import ResultRecord, from_json
-from afcheck_fol.taxonomy import ErrorClass
+from afcheck_nl2fol.records import Decision, from_json
 
 if TYPE_CHECKING:
-    from afcheck_fol.summary import Group
+    from afcheck_nl2fol.metrics import Group
 
 ERROR_CLASSES = tuple(c.value for c in ErrorClass)
 CLASS_COLOURS = colours_for(ERROR_CLASSES)
 
 
-def group(items: Sequence[ResultRecord]) -> Group:
-    """The metrics of ``items``, by the method's own counting (imported when first needed:
-    it brings the parser and the solver's modules)."""
-    from afcheck_fol.summary import group as count
+def decisions(steps: Sequence[Record]) -> list[Decision]:
+    """The decisions of a result file's items."""
+    return [from_json(step) for step in steps]
+
+
+def group(items: Sequence[Decision]) -> Group:
+    """The metrics of ``items``, by the method's own counting."""
+    from afcheck_nl2fol.metrics import group as count
 
     return count(items)
 
 
-def by_difficulty(items: Sequence[ResultRecord]) -> dict[str, Group]:
+def by_difficulty(items: Sequence[Decision]) -> dict[str, Group]:
     """Metrics per difficulty tag, the seed's levels first, easiest first."""
-    from afcheck_fol.summary import tag_order
+    from afcheck_nl2fol.metrics import tag_order
 
-    tags: dict[str, list[ResultRecord]] = {}
-    for record in items:
-        tags.setdefault(record.difficulty, []).append(record)
+    tags: dict[str, list[Decision]] = {}
+    for decision in items:
+        tags.setdefault(decision.item.difficulty, []).append(decision)
     return {tag: group(tags[tag]) for tag in sorted(tags, key=tag_order)}
 
 
-def by_dataset(items: Sequence[ResultRecord]) -> dict[str, Group]:
-    datasets: dict[str, list[ResultRecord]] = {}
-    for record in items:
-        datasets.setdefault(record.dataset, []).append(record)
+def by_dataset(items: Sequence[Decision]) -> dict[str, Group]:
+    datasets: dict[str, list[Decision]] = {}
+    for decision in items:
+        datasets.setdefault(decision.item.dataset, []).append(decision)
     return {name: group(datasets[name]) for name in sorted(datasets)}
 
 
@@ -70,7 +75,7 @@ class Nl2FolView(MethodView):
     filters = (("syntax", "syntax-error class"), ("difficulty", "difficulty"))
 
     def __init__(self) -> None:
-        self.script = resources.files("afcheck_fol").joinpath("view.js").read_text("utf-8")
+        self.script = resources.files("afcheck_nl2fol").joinpath("view.js").read_text("utf-8")
 
     def outcome_of(self, step: Record) -> str:
         decision = step.get("decision")
@@ -78,10 +83,10 @@ class Nl2FolView(MethodView):
             str(step.get("status") or "")
 
     def metrics(self, steps: Sequence[Record]) -> Mapping[str, Metric]:
-        return flatten(group(from_json(steps)).to_json())
+        return flatten(group(decisions(steps)).to_json())
 
     def render(self, runs: Sequence[RunSteps]) -> str:
-        groups = [(item, from_json(item.steps)) for item in runs]
+        groups = [(item, decisions(item.steps)) for item in runs]
         multiple = len(runs) > 1
         panels = [interval_bars(item.run.label, _accuracy_bars(recs), "accuracy", "accuracy")
                   for item, recs in groups]
@@ -99,7 +104,7 @@ class Nl2FolView(MethodView):
                "its vocabulary (Tarski's World) nothing is renamed and the two are equal.</p>",
                _table([(item, by_difficulty(recs), group(recs)) for item, recs in groups],
                       "difficulty", multiple)]
-        datasets = {r.dataset for _, recs in groups for r in recs}
+        datasets = {r.item.dataset for _, recs in groups for r in recs}
         if len(datasets) > 1:
             out += ["<h3>By dataset</h3>",
                     _table([(item, by_dataset(recs), group(recs)) for item, recs in groups],
@@ -107,7 +112,7 @@ class Nl2FolView(MethodView):
         out += [self._syntax(groups), self._semantic(groups)]
         return "\n".join(out)
 
-    def _syntax(self, groups: Sequence[tuple[RunSteps, list[ResultRecord]]]) -> str:
+    def _syntax(self, groups: Sequence[tuple[RunSteps, list[Decision]]]) -> str:
         totals = [(item, group(recs)) for item, recs in groups]
         if not any(g.syntax_errors for _, g in totals):
             return "<h3>Syntax errors</h3><p class=note>No candidate failed to parse.</p>"
@@ -140,7 +145,7 @@ class Nl2FolView(MethodView):
                 "and the rule that named the error; the share is of the run's syntax errors. "
                 "Filter the step browser by class to read them.</p>")
 
-    def _semantic(self, groups: Sequence[tuple[RunSteps, list[ResultRecord]]]) -> str:
+    def _semantic(self, groups: Sequence[tuple[RunSteps, list[Decision]]]) -> str:
         rows = []
         for item, recs in groups:
             g = group(recs)
@@ -216,7 +221,7 @@ class Nl2FolView(MethodView):
 def _aligned(aligned: Mapping[str, object], tables: BrowseTables) -> BrowseRecord:
     """The aligned outcome: the group, the renaming and what accepted each part of it, the
     decision and z3's verdict."""
-    from afcheck_fol.align import Alignment
+    from afcheck_nl2fol.align import Alignment
 
     raw = aligned.get("alignment")
     alignment = Alignment.from_json(raw if isinstance(raw, dict) else {})
@@ -275,7 +280,7 @@ def _int(value: object) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else -1
 
 
-def _accuracy_bars(recs: Sequence[ResultRecord]) -> list[Bar]:
+def _accuracy_bars(recs: Sequence[Decision]) -> list[Bar]:
     bars = [Bar(tag, g.accuracy, g.accuracy_interval if g.decided else None,
                 f"{g.correct} of {g.decided} decided")
             for tag, g in by_difficulty(recs).items()]

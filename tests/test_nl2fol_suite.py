@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from afcheck_fol.language import FOLIO, TARSKI
-from afcheck_fol.suite import folio_path, load_folio, load_jsonl
+from afcheck_nl2fol.suite import folio_path, load_folio, load_jsonl
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -116,7 +116,7 @@ def test_groups_and_vocabularies_of_records(tmp_path: Path) -> None:
 
 
 def test_gold_vocabulary_is_the_story_s_symbols(tmp_path: Path) -> None:
-    from afcheck_fol.suite import with_gold_vocabulary
+    from afcheck_nl2fol.suite import with_gold_vocabulary
 
     path = write(tmp_path, [
         json.dumps({"id": "a", "group": "s", "sentence": "x",

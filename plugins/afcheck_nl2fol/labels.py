@@ -9,7 +9,7 @@ A label file holds one JSON object a line, ``{"id": …, "item": ITEM_ID, "candi
 * ``syntax:<class>``: not a sentence of the language, with the syntax-error class a careful
   reader gives it (``syntax:structure``, ``syntax:relation/arity`` …).
 
-:func:`label_of` reads the same label off a :class:`~afcheck_fol.decide.Decision`, so agreement
+:func:`label_of` reads the same label off a :class:`~afcheck_nl2fol.decide.Decision`, so agreement
 is plain equality.
 """
 
@@ -18,11 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from afcheck_fol.taxonomy import ErrorClass
+
 from afcheck.errors import LoadError
 from afcheck.jsonlines import read_json_lines
 from afcheck.types import Location
-from afcheck_fol.decide import CORRECT, SEMANTIC_ERROR, SYNTAX_ERROR, Decision
-from afcheck_fol.taxonomy import ErrorClass
+from afcheck_nl2fol.records import CORRECT, SEMANTIC_ERROR, SYNTAX_ERROR, Decision
 
 EQUIVALENT = "equivalent"
 ANALYTIC = "analytic"

@@ -6,23 +6,19 @@ import json
 from pathlib import Path
 
 import pytest
-from afcheck_fol.decide import (
+from afcheck_fol.language import TARSKI
+from afcheck_fol.syntax import parse
+from afcheck_nl2fol.decide import Settings, decide, decide_all, outcome
+from afcheck_nl2fol.metrics import summarise
+from afcheck_nl2fol.records import (
     CORRECT,
     NO_OUTPUT,
     SEMANTIC_ERROR,
     SYNTAX_ERROR,
     Candidate,
-    Settings,
-    decide,
-    decide_all,
-    outcome,
     to_json,
-    verdict_record,
 )
-from afcheck_fol.language import TARSKI
-from afcheck_fol.suite import Item
-from afcheck_fol.summary import summarise
-from afcheck_fol.syntax import parse
+from afcheck_nl2fol.suite import Item
 
 
 def item(item_id: str, difficulty: str, *gold: str) -> Item:
@@ -127,15 +123,15 @@ def _records_fast_and_fresh(pairs: list[tuple[Item, str]],
     the nearest gold known without distances), in order, and with every quick call in a new
     context and every distance computed first, in reverse order: whether the kept context's
     history can show in a record. (What the decisions are is pinned apart: by the hand labels
-    in ``tests/test_fol_labels.py``.)"""
-    import afcheck_fol.decide as decide_module
+    in ``tests/test_nl2fol_labels.py``.)"""
     import afcheck_fol.equiv as equiv
+    import afcheck_nl2fol.decide as decide_module
     import z3
 
     def records(order: list[tuple[Item, str]]) -> list[object]:
         found = []
         for one, text in order:
-            record = verdict_record(decide(one, Candidate(one.id, text)))
+            record = to_json(decide(one, Candidate(one.id, text)))
             record.pop("seconds")
             found.append(record)
         return found
@@ -158,8 +154,8 @@ def test_the_shortcuts_change_no_record_of_the_labelled_set(
     """Every record (decision, theory, steps, counter-model) of the 374 labelled candidates
     and the 87 gold-as-candidate items of ``suites/tarski`` is the one of the path without
     the shortcuts, run in the other order (every seventh outside the slow profile)."""
-    from afcheck_fol.labels import load_labels
-    from afcheck_fol.suite import load_jsonl
+    from afcheck_nl2fol.labels import load_labels
+    from afcheck_nl2fol.suite import load_jsonl
 
     folder = Path(__file__).resolve().parent.parent / "suites" / "tarski"
     items = {one.id: one for one in load_jsonl(folder / "sentences.jsonl", TARSKI).items}
@@ -179,7 +175,7 @@ def test_the_shortcuts_change_no_record_of_folio(
         every: int, data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The same on FOLIO's gold premises, each its own candidate (every tenth outside the slow
     profile)."""
-    from afcheck_fol.suite import folio_path, load_folio
+    from afcheck_nl2fol.suite import folio_path, load_folio
 
     path = folio_path(str(data_dir))
     if path is None:

@@ -12,11 +12,12 @@ The seed's pipeline, per item:
    reported with the nearest gold, its distance and the counter-model. Undecided against some
    gold and equivalent to none: undecided (skipped, never counted as wrong).
 
-Then, where the item's group has a signature alignment (:mod:`afcheck_fol.align`) that renames
-a symbol of the candidate, the same judgement of the renamed candidate: the *aligned* outcome,
-reported beside the exact one (:class:`Aligned`). The test item passes on exact equivalence
-only; the aligned outcome is evidence and a metric of its own. An item whose gold formula does
-not parse is decided as ``gold-error``: it cannot be judged and is counted apart.
+Then, where the item's group has a signature alignment (:mod:`afcheck_nl2fol.align`) that
+renames a symbol of the candidate, the same judgement of the renamed candidate: the *aligned*
+outcome, reported beside the exact one (:class:`~afcheck_nl2fol.records.Aligned`). The test
+item passes on exact equivalence only; the aligned outcome is evidence and a metric of its
+own. An item whose gold formula does not parse is decided as ``gold-error``: it cannot be
+judged and is counted apart.
 """
 
 from __future__ import annotations
@@ -25,9 +26,6 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from afcheck.budget import Budget
-from afcheck.types import Status
-from afcheck_fol.align import Alignment
 from afcheck_fol.equiv import (
     DEFAULT_MAX_DOMAIN,
     DEFAULT_RLIMIT,
@@ -37,31 +35,26 @@ from afcheck_fol.equiv import (
     scope,
 )
 from afcheck_fol.formula import Formula
-from afcheck_fol.suite import Item
 from afcheck_fol.syntax import FolSyntaxError, parse
 from afcheck_fol.ted import BUDGET as TED_BUDGET
 from afcheck_fol.ted import nearest_known, rank
 
-CORRECT = "correct"
-SYNTAX_ERROR = "syntax-error"
-SEMANTIC_ERROR = "not-equivalent"
-UNDECIDED = "undecided"
-NO_OUTPUT = "no-output"
-GOLD_ERROR = "gold-error"
-STATUSES = (CORRECT, SYNTAX_ERROR, SEMANTIC_ERROR, UNDECIDED, NO_OUTPUT, GOLD_ERROR)
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """The formula an nl2fol item is judged on: what the FOL formaliser wrote for it."""
-
-    item_id: str
-    formula: str | None
-    """The formula text to judge; ``None`` when the formaliser produced nothing."""
-    output: str = ""
-    """The raw output it came from."""
-    error: str = ""
-    """Why there is no formula."""
+from afcheck.budget import Budget
+from afcheck.types import Status
+from afcheck_nl2fol.align import Alignment
+from afcheck_nl2fol.records import (
+    CORRECT,
+    GOLD_ERROR,
+    NO_OUTPUT,
+    SEMANTIC_ERROR,
+    SYNTAX_ERROR,
+    UNDECIDED,
+    Aligned,
+    Candidate,
+    Decision,
+    Subject,
+)
+from afcheck_nl2fol.suite import Item
 
 
 @dataclass(frozen=True)
@@ -76,107 +69,19 @@ class Settings:
     """The finite-model search's budget (:mod:`afcheck_fol.equiv`)."""
 
 
-@dataclass(frozen=True)
-class Aligned:
-    """The judgement of the candidate after its group's renaming (:mod:`afcheck_fol.align`)."""
-
-    alignment: Alignment
-    """The renamings of the symbols this candidate uses (the group's mapping, restricted)."""
-    status: str
-    """``correct``, ``not-equivalent`` or ``undecided``."""
-    nearest: int | None = None
-    ted: int | None = None
-    gold: int | None = None
-    verdict: Equivalence | None = None
-    """z3's verdict on the renamed candidate; ``None`` when it follows from the exact one (a
-    candidate equivalent as written is equivalent after the renaming)."""
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "decision": self.status,
-            "alignment": self.alignment.to_json(),
-            "nearest_gold": self.nearest,
-            "ted": self.ted,
-            "gold_index": self.gold,
-            "equivalence": None if self.verdict is None else self.verdict.to_json(),
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, object]) -> Aligned:
-        """The record :meth:`to_json` wrote."""
-        alignment = data.get("alignment")
-        verdict = data.get("equivalence")
-
-        def number(key: str) -> int | None:
-            value = data.get(key)
-            return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-        return cls(
-            Alignment.from_json(alignment if isinstance(alignment, dict) else {}),
-            str(data.get("decision")), nearest=number("nearest_gold"), ted=number("ted"),
-            gold=number("gold_index"),
-            verdict=Equivalence.from_json(verdict) if isinstance(verdict, dict) else None,
-        )
-
-
-@dataclass(frozen=True)
-class Decision:
-    """Everything decided about one item."""
-
-    item: Item
-    candidate: Candidate
-    status: str
-    """One of :data:`STATUSES`."""
-    syntax_error: FolSyntaxError | None = None
-    nearest: int | None = None
-    """Index of the gold nearest the candidate by tree edit distance."""
-    ted: int | None = None
-    """Its distance; ``None`` when not computed (:attr:`ted_skipped` says why)."""
-    ted_skipped: str = ""
-    gold: int | None = None
-    """The gold the verdict is about: the one found equivalent, else the nearest."""
-    verdict: Equivalence | None = None
-    seconds: float = 0.0
-    aligned: Aligned | None = None
-    """The outcome after the group's renaming; ``None`` when the renaming changes nothing of
-    this candidate (the aligned outcome is then the exact one)."""
-
-    @property
-    def aligned_decision(self) -> str:
-        """The decision up to the signature alignment, as metrics count it."""
-        return self.status if self.aligned is None else self.aligned.status
-
-    @property
-    def error_class(self) -> str | None:
-        return None if self.syntax_error is None else self.syntax_error.error_class.value
-
-    @property
-    def decision(self) -> str:
-        """The decision's name (``correct``, ``syntax-error`` …), as metrics count it."""
-        return self.status
-
-    @property
-    def error_rule(self) -> str | None:
-        return None if self.syntax_error is None else self.syntax_error.rule
-
-    @property
-    def theory(self) -> str | None:
-        """The theory of the verdict (for a correct item: the one that decided it)."""
-        return None if self.verdict is None else self.verdict.theory
-
-
 def decide(item: Item, candidate: Candidate, settings: Settings = Settings(),
            alignment: Alignment | None = None) -> Decision:
     """The decision for one item (see the module docstring); ``alignment`` is its group's."""
     started = time.perf_counter()
+    subject = Subject.of(item)
     if item.gold_error is not None:
-        return Decision(item, candidate, GOLD_ERROR, seconds=time.perf_counter() - started)
+        return Decision(subject, candidate, GOLD_ERROR, seconds=time.perf_counter() - started)
     if candidate.formula is None:
-        return Decision(item, candidate, NO_OUTPUT, seconds=time.perf_counter() - started)
+        return Decision(subject, candidate, NO_OUTPUT, seconds=time.perf_counter() - started)
     try:
         formula = parse(candidate.formula, item.language)
     except FolSyntaxError as exc:
-        return Decision(item, candidate, SYNTAX_ERROR, syntax_error=exc,
+        return Decision(subject, candidate, SYNTAX_ERROR, syntax_error=exc,
                         seconds=time.perf_counter() - started)
     (status, nearest, ted, chosen, verdict), skipped = _judge(formula, item, settings)
     aligned = None
@@ -190,7 +95,7 @@ def decide(item: Item, candidate: Candidate, settings: Settings = Settings(),
         else:
             judged, _ = _judge(own.rename(formula), item, settings)
             aligned = Aligned(own, *judged)
-    return Decision(item, candidate, status, nearest=nearest, ted=ted, ted_skipped=skipped,
+    return Decision(subject, candidate, status, nearest=nearest, ted=ted, ted_skipped=skipped,
                     gold=chosen, verdict=verdict, seconds=time.perf_counter() - started,
                     aligned=aligned)
 
@@ -289,7 +194,7 @@ def outcome(decision: Decision) -> Outcome:
         wrong = bad.error
         return Outcome(
             Status.FAILED,
-            f"gold formula {bad.index} is not a sentence of {item.language.name} "
+            f"gold formula {bad.index} is not a sentence of {item.language} "
             f"({wrong.error_class.value} [{wrong.rule}]: {wrong.message}); the item cannot "
             "be judged: fix the gold formula",
             "\n".join([*head, *golds, _pointer(bad.text, wrong.span)]),
@@ -361,84 +266,3 @@ def _aligned_lines(decision: Decision) -> list[str]:
         if aligned.verdict is not None and aligned.verdict.model is not None:
             lines.append(aligned.verdict.model.render())
     return lines
-
-
-def verdict_record(decision: Decision) -> dict[str, object]:
-    """What a decision adds to its item and candidate, as JSON (the run's result cache)."""
-    return {
-        "status": decision.status,
-        "syntax_error": None if decision.syntax_error is None else decision.syntax_error.to_json(),
-        "nearest": decision.nearest,
-        "ted": decision.ted,
-        "ted_skipped": decision.ted_skipped,
-        "gold": decision.gold,
-        "verdict": None if decision.verdict is None else decision.verdict.to_json(),
-        "aligned": None if decision.aligned is None else decision.aligned.to_json(),
-        "seconds": decision.seconds,
-    }
-
-
-def checked_record(data: Mapping[str, object]) -> dict[str, object]:
-    """``data`` as a decision record :func:`verdict_record` could have written; ``ValueError``
-    for one it could not (a damaged or hand-edited cache row, read as a miss)."""
-    record = dict(data)
-    status = record.get("status")
-    needs = {CORRECT: ("verdict", "gold"), SEMANTIC_ERROR: ("verdict", "gold"),
-             UNDECIDED: ("verdict", "gold"), SYNTAX_ERROR: ("syntax_error",),
-             NO_OUTPUT: (), GOLD_ERROR: ()}
-    if not isinstance(status, str) or status not in needs:
-        raise ValueError(f"not a decision record: status {status!r}")
-    for key in needs[status]:
-        kind = int if key == "gold" else dict
-        if not isinstance(record.get(key), kind):
-            raise ValueError(f"a {status} decision record without its {key}")
-    return record
-
-
-def from_record(item: Item, candidate: Candidate, data: Mapping[str, object]) -> Decision:
-    """The decision :func:`verdict_record` wrote, for ``item`` and ``candidate``."""
-
-    def number(key: str) -> int | None:
-        value = data.get(key)
-        return value if isinstance(value, int) else None
-
-    error = data.get("syntax_error")
-    verdict = data.get("verdict")
-    seconds = data.get("seconds")
-    aligned = data.get("aligned")
-    return Decision(
-        item, candidate, str(data.get("status")),
-        syntax_error=FolSyntaxError.from_json(error) if isinstance(error, dict) else None,
-        nearest=number("nearest"), ted=number("ted"), gold=number("gold"),
-        ted_skipped=str(data.get("ted_skipped") or ""),
-        verdict=Equivalence.from_json(verdict) if isinstance(verdict, dict) else None,
-        seconds=float(seconds) if isinstance(seconds, (int, float)) else 0.0,
-        aligned=Aligned.from_json(aligned) if isinstance(aligned, dict) else None,
-    )
-
-
-def to_json(decision: Decision) -> dict[str, object]:
-    """The decision's record in the run's JSON file."""
-    item, candidate = decision.item, decision.candidate
-    return {
-        "id": item.id,
-        "sentence": item.sentence,
-        "language": item.language.name,
-        "difficulty": item.difficulty,
-        "gold": list(item.gold),
-        "output": candidate.output,
-        "candidate": candidate.formula,
-        "decision": decision.status,
-        "syntax_error": None if decision.syntax_error is None else decision.syntax_error.to_json(),
-        "nearest_gold": decision.nearest,
-        "ted": decision.ted,
-        "gold_index": decision.gold,
-        "equivalence": None if decision.verdict is None else decision.verdict.to_json(),
-        "aligned": None if decision.aligned is None else decision.aligned.to_json(),
-        "aligned_decision": decision.aligned_decision,
-        "gold_error": None if item.gold_error is None else {
-            "index": item.gold_error.index, **item.gold_error.error.to_json()},
-        "alignment_group": item.alignment_group,
-        "error": candidate.error or None,
-        "seconds": round(decision.seconds, 4),
-    }

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from afcheck_fol.language import FOLIO
-from afcheck_fol.method import task
-from afcheck_fol.prompts import FOLIO_SYSTEM, TARSKI_SYSTEM, folio_system
-from afcheck_fol.suite import Item, Vocabulary
 from afcheck_fol.syntax import parse
+from afcheck_nl2fol.pipeline import task
+from afcheck_nl2fol.prompts import FOLIO_SYSTEM, TARSKI_SYSTEM, folio_system
+from afcheck_nl2fol.suite import Item, Vocabulary
 
 
 def test_a_given_vocabulary_is_listed_as_the_seed_lists_tarski_s_world() -> None:
