@@ -4,14 +4,14 @@ A :class:`Collector` reads a suite (its ``suite.toml`` and, through its suite ki
 records), merges the run's settings into it, and asks the suite's method for the cases of each
 record, with a :class:`~afcheck.method.Selection` whose choices the run's
 :class:`~afcheck.chooser.Chooser` makes. The flow is one way: collector → suite → method →
-chooser; nothing here calls back into the run. What it read is kept for the plan: each
-suite's spec (to point a message at its ``suite.toml``) and the suites' settings for the run
-record.
+chooser; nothing here calls back into the run. What it read is kept for the plan: the methods
+it made, each suite's spec (to point a message at its ``suite.toml``) and the suites'
+settings for the run record.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from afcheck.chooser import Chooser, OptionReader
@@ -20,7 +20,7 @@ from afcheck.errors import LoadError, SuiteError, UnknownComponent, UsageError
 from afcheck.method import AnyMethod, BadRecord, Case, Choice, Selection, settings_of
 from afcheck.plugins import Plugins
 from afcheck.printable import name_problem, printable
-from afcheck.registry import SUITE_KIND
+from afcheck.registry import METHOD, SUITE_KIND
 from afcheck.suites import SuiteSpec, check_defaults, load_spec
 from afcheck.types import Location
 
@@ -28,15 +28,25 @@ from afcheck.types import Location
 class Collector:
     """Turns the run's suite folders into cases, one folder at a time."""
 
-    def __init__(self, plugins: Plugins, option: OptionReader, chooser: Chooser,
-                 method: Callable[[str], AnyMethod]) -> None:
+    def __init__(self, plugins: Plugins, option: OptionReader, chooser: Chooser) -> None:
         self.plugins = plugins
         self._option = option
         self._chooser = chooser
-        self._method = method
+        self._methods: dict[str, AnyMethod] = {}
         self._kinds: dict[str, SuiteKind] = {}
         self._specs: dict[str, SuiteSpec] = {}
         self._settings: dict[str, dict[str, object]] = {}
+
+    def method(self, name: str) -> AnyMethod:
+        """The method called ``name``, made once per run (a suite names it, or its kind)."""
+        if name not in self._methods:
+            self._methods[name] = self.plugins.create(METHOD, name)
+        return self._methods[name]
+
+    @property
+    def methods(self) -> Mapping[str, AnyMethod]:
+        """Every method made so far, by name."""
+        return dict(self._methods)
 
     @property
     def specs(self) -> Mapping[str, SuiteSpec]:
@@ -64,7 +74,7 @@ class Collector:
             raise UsageError(f"{spec.where('kind')}: {exc}") from None
         method_name = spec.method or kind.method
         try:
-            method = self._method(method_name)
+            method = self.method(method_name)
         except UnknownComponent as exc:
             raise UsageError(f"{spec.where('method')}: {exc}") from None
         self._specs[spec.name] = spec

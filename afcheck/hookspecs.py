@@ -71,6 +71,7 @@ def afcheck_addkinds(kinds: Kinds) -> None:
     Historic: called for every plugin as it is registered, before any registry is built.
     Not firstresult. Example::
 
+        from afcheck.model import ModelAdapter
         from afcheck.registry import Kind
         from my_method import hookspecs
 

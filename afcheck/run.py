@@ -2,11 +2,12 @@
 exit status.
 
 A run is three steps, each in the module named after it: :func:`afcheck.plan.plan` (the
-collected cases frozen with their chosen, checked components), :func:`afcheck.execution.
-execute` (one batched execution per method) and :func:`afcheck.finish.finish` (the summary,
-its gates and files). Collection is :class:`afcheck.collect.Collector`'s and the choice of
-components :class:`afcheck.chooser.Chooser`'s. A :class:`Run` holds what the bridge hands it
-between pytest's hooks (the cases, the items reported) and what plugins add at configure time
+collected cases frozen with their chosen, checked components),
+:func:`afcheck.execution.execute` (one batched execution per method) and
+:func:`afcheck.finish.finish` (the summary, its gates and files). Collection is
+:class:`afcheck.collect.Collector`'s (it makes the methods) and the choice of components
+:class:`afcheck.chooser.Chooser`'s. A :class:`Run` holds what the bridge hands it between
+pytest's hooks (the cases, the items reported) and what plugins add at configure time
 (reporters, gates), and delegates the rest. Nothing here names a built-in plugin: methods,
 suite kinds, components and reporters all come from the run's own
 :class:`~afcheck.plugins.Plugins`.
@@ -30,7 +31,6 @@ from afcheck.method import AnyMethod, BadRecord, Case, ItemResult
 from afcheck.plan import Plan, executor_choice, plan
 from afcheck.plugins import Plugins
 from afcheck.redact import redact_options
-from afcheck.registry import METHOD
 from afcheck.runtime import Components, StageTimes
 from afcheck.runtime.cache import Cache
 from afcheck.runtime.progress import Progress
@@ -63,9 +63,8 @@ class Run:
         """Results of this run the result cache committed (None: no cache was used)."""
         self.start: RunStart | None = None
         """The command line, start time and paths, set by whoever starts the run."""
-        self._methods: dict[str, AnyMethod] = {}
         self._chooser = Chooser(plugins, option)
-        self._collector = Collector(plugins, option, self._chooser, self.method)
+        self._collector = Collector(plugins, option, self._chooser)
         self._reporters: list[tuple[Reporter, str]] = []
         self._added_gates: list[gating.Gate] = []
         self._plan: Plan | None = None
@@ -102,9 +101,7 @@ class Run:
 
     def method(self, name: str) -> AnyMethod:
         """The run's method called ``name``, made once."""
-        if name not in self._methods:
-            self._methods[name] = self.plugins.create(METHOD, name)
-        return self._methods[name]
+        return self._collector.method(name)
 
     @property
     def expected_failures(self) -> frozenset[str]:
@@ -125,7 +122,8 @@ class Run:
         opened, unless only collecting (``build=False``)."""
         self._plan = plan(
             cases, plugins=self.plugins, option=self._option, chooser=self._chooser,
-            methods=self._methods, method=self.method, specs=self._collector.specs,
+            methods=self._collector.methods, method=self._collector.method,
+            specs=self._collector.specs,
             suites=self._collector.settings, components=self.components if build else None,
             reporters=self._reporters, added_gates=self._added_gates, unreadable=unreadable)
         if build:
@@ -210,7 +208,7 @@ class Run:
 
     def _unchecked(self, cases: Sequence[Case[object]]) -> Plan:
         """The plan of cases that were never validated: their methods, nothing checked."""
-        return Plan(cases=tuple(cases), methods=dict(self._methods),
+        return Plan(cases=tuple(cases), methods=self._collector.methods,
                     executor=executor_choice(self.plugins, self._option),
                     suites=self._collector.settings)
 
@@ -239,7 +237,7 @@ class Run:
         return observe
 
     def _config(self, planned: Plan) -> dict[str, object]:
-        kinds = {kind for method in self._methods.values() for kind in method.kinds}
+        kinds = {kind for method in self._collector.methods.values() for kind in method.kinds}
         return config_record(
             planned,
             options={kind.name: redact_options(self._chooser.kind_options(kind.name))

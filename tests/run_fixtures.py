@@ -10,10 +10,9 @@ from pathlib import Path
 from afcheck.chooser import Chooser
 from afcheck.collect import Collector
 from afcheck.execution import Results, close_runtime, execute, open_runtime
-from afcheck.method import AnyMethod, BadRecord, Case
+from afcheck.method import BadRecord, Case
 from afcheck.plan import Plan, plan
 from afcheck.plugins import Plugins
-from afcheck.registry import METHOD
 from afcheck.runtime import Components, StageTimes
 from afcheck.runtime.progress import Progress
 
@@ -47,14 +46,8 @@ class Steps:
         self.plugins.register_module("toymethod")
         self.options = dict(options or {})
         self.chooser = Chooser(self.plugins, self.options.get)
-        self.methods: dict[str, AnyMethod] = {}
-        self.collector = Collector(self.plugins, self.options.get, self.chooser, self.method)
+        self.collector = Collector(self.plugins, self.options.get, self.chooser)
         self.components = Components(self.plugins)
-
-    def method(self, name: str) -> AnyMethod:
-        if name not in self.methods:
-            self.methods[name] = self.plugins.create(METHOD, name)
-        return self.methods[name]
 
     def collect(self, *folders: Path) -> tuple[list[Case[object]], list[BadRecord]]:
         cases: list[Case[object]] = []
@@ -70,7 +63,8 @@ class Steps:
     def plan(self, *folders: Path, build: bool = True) -> Plan:
         cases, bad = self.collect(*folders)
         return plan(cases, plugins=self.plugins, option=self.options.get, chooser=self.chooser,
-                    methods=self.methods, method=self.method, specs=self.collector.specs,
+                    methods=self.collector.methods, method=self.collector.method,
+                    specs=self.collector.specs,
                     suites=self.collector.settings,
                     components=self.components if build else None, unreadable=bad)
 
