@@ -27,7 +27,7 @@ CLAIMS = [
 def claims_suite(root: Path, name: str = "claims", rows: Sequence[object] = CLAIMS,
                  defaults: str = "") -> Path:
     folder = root / name
-    folder.mkdir()
+    folder.mkdir(parents=True)
     (folder / "suite.toml").write_text(
         f'[afcheck]\nname = "{name}"\nkind = "claims"\ndata = "claims.jsonl"\n'
         + (f"\n[afcheck.defaults]\n{defaults}\n" if defaults else ""))
