@@ -259,7 +259,7 @@ def all_options(plugins: Plugins) -> list[opts.OptionSpec]:
     """The core's options and those every loaded plugin adds."""
     group = opts.OptionGroup(add=lambda spec: None)
     plugins.pm.hook.afcheck_addoption.call_historic(kwargs={"group": group})
-    return [*opts.component_options(list(plugins.kinds)), *opts.CORE_OPTIONS, *group.specs]
+    return [*opts.component_options(plugins.kinds), *opts.CORE_OPTIONS, *group.specs]
 
 
 # -- help ------------------------------------------------------------------------------------
@@ -353,7 +353,9 @@ def list_command(args: argparse.Namespace) -> int:
         suites()
         return 0
     if args.kind == "kinds":
-        rows = [[kind.name, "yes" if kind.selectable else "", kind.follows or "",
+        models = plugins.kinds.models
+        rows = [[kind.name, "yes" if kind.selectable else "",
+                 (models[kind.name].follows if kind.name in models else None) or "",
                  kind.description] for kind in plugins.kinds]
         print("kinds:")
         print(tabulate(rows, headers=("name", "chosen with --NAME", "follows", "description"),

@@ -52,7 +52,12 @@ def afcheck_addkinds(kinds: Kinds) -> None:
         ``kinds.add(kind, hookspecs)`` declares a :class:`afcheck.registry.Kind` and adds the
         hookspec of its registration hook (``hookspecs`` is a module or class holding an
         ``@hookspec`` function named ``kind.hook``, documented there, as this module documents
-        the core's).
+        the core's). A kind whose components write the candidates a method scores (a
+        formaliser into another language) is declared with ``model=``, a
+        :class:`afcheck.model.ModelAdapter`: which kind's option names the model under test
+        (``follows="formaliser"``) and which of its components asks a model (``entry``), so
+        that ``--formaliser NAME`` reaches its methods too and the run says who wrote their
+        candidates.
 
     The core declares the kinds every method shares: ``formaliser``, ``prover``, ``checker``
     (the Lean statement front end), ``method``, ``suite_kind`` and ``reporter``. A method
@@ -66,6 +71,7 @@ def afcheck_addkinds(kinds: Kinds) -> None:
     Historic: called for every plugin as it is registered, before any registry is built.
     Not firstresult. Example::
 
+        from afcheck.model import ModelAdapter
         from afcheck.registry import Kind
         from my_method import hookspecs
 
@@ -75,6 +81,9 @@ def afcheck_addkinds(kinds: Kinds) -> None:
         @hookimpl
         def afcheck_addkinds(kinds):
             kinds.add(GRADER, hookspecs)
+            # a formaliser kind of its own that takes the run's model as ``llm``:
+            kinds.add(SQL_FORMALISER, hookspecs,
+                      model=ModelAdapter(follows="formaliser", entry="llm"))
     """
 
 

@@ -1,31 +1,37 @@
 """The model under test: one ``--formaliser`` for every method of a run that formalises.
 
 ``--formaliser NAME --formaliser-opt K=V`` names the model (or other formaliser) a run tests.
-The faithfulness and equivalence methods ask it for Lean statements directly. A kind that
-*follows* ``formaliser`` (:attr:`afcheck.registry.Kind.follows`: the FOL formalisers of the
-nl2fol and chains methods) takes the same choice when its own option (``--fol-formaliser``)
-is not given:
+Every kind whose components write the candidates a method scores has a :class:`ModelAdapter`,
+declared with the kind (``kinds.add(KIND, hookspecs, model=ModelAdapter(...))``, see
+:func:`afcheck.hookspecs.afcheck_addkinds`): the core's ``formaliser`` has the plain one
+(:data:`MODEL_UNDER_TEST`: its own option names the model). A plugin's formaliser kind that
+writes another language says which option names the model (:attr:`ModelAdapter.follows`) and
+which of its registered components asks a model (:attr:`ModelAdapter.entry`); when its own
+option (``--fol-formaliser``) is not given it takes the run's model (:func:`adopt`):
 
-- a name registered in the following kind too (``reference``, ``replay``) is that entry,
+- a name registered in the adapted kind too (``reference``, ``replay``) is that entry,
   with the same options;
 - a name registered as a model (an entry with a :class:`ModelRef`: the LLM presets
-  ``kimina``, ``frontier`` …) is the following kind's :attr:`~afcheck.registry.Kind.model_entry`
-  (``llm``) with the model's id and the client options given, so the same model is asked
-  with the method's own prompt;
+  ``kimina``, ``frontier`` …) is the adapter's :attr:`~ModelAdapter.entry` (``llm``) with the
+  model's id and the client options given, so the same model is asked with the method's own
+  prompt;
 - anything else (``literal`` writes Lean only) is a usage error that names what to give.
 
 So a run never scores fixed candidates while the user believes a model was asked. A method
 that asks the run's model for something besides its kind's own choice (a judge) chooses the
-following kind by the model's name, and gets it adopted the same way.
+adapted kind by the model's name, and gets it adopted the same way.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from afcheck.errors import UsageError
-from afcheck.registry import Entry, Kind, Registry
+
+if TYPE_CHECKING:
+    from afcheck.registry import Entry, Kind, Registry
 
 
 @dataclass(frozen=True)
@@ -39,23 +45,48 @@ class ModelRef:
     """The model's context window (vLLM's ``max_model_len`` default); 0: unknown."""
 
 
-def adopt(kind: Kind[object], own: Registry[object], followed: Registry[object], name: str,
-          options: Mapping[str, str], method: str) -> tuple[str, dict[str, str]]:
+@dataclass(frozen=True)
+class ModelAdapter:
+    """How the components of one kind take the model under test.
+
+    A kind with an adapter writes the candidates its methods score: the run says per method
+    which of its components (and which model) wrote them, or that the suite's fixed
+    candidates were scored (:class:`afcheck.summary.Candidates`).
+    """
+
+    follows: str | None = None
+    """The kind whose command-line choice names the model when this kind's own option is not
+    given (``formaliser``); ``None``: this kind's own option names it."""
+    entry: str | None = None
+    """The registered component of this kind that asks a model of the followed kind with this
+    kind's own prompt (``llm``): a model given with ``--formaliser kimina`` becomes that entry
+    with the model's id and client options. ``None``: only names both kinds register."""
+
+
+MODEL_UNDER_TEST = ModelAdapter()
+"""The adapter of the core's ``formaliser`` kind: ``--formaliser`` names the model."""
+
+
+def adopt(kind: Kind[object], adapter: ModelAdapter, own: Registry[object],
+          followed: Registry[object], name: str, options: Mapping[str, str],
+          method: str) -> tuple[str, dict[str, str]]:
     """The entry of ``kind`` and its options for ``--<followed> NAME`` with ``options``.
 
-    ``own`` is the registry of ``kind``, ``followed`` that of the kind it follows; ``method``
-    names the method asking, for the message when ``name`` cannot serve it.
+    ``adapter`` is ``kind``'s, ``own`` the registry of ``kind``, ``followed`` that of the kind
+    it follows; ``method`` names the method asking, for the message when ``name`` cannot
+    serve it.
     """
     if name in own:
         return name, dict(options)
     source: Entry[object] = followed.get(name)
-    if source.model is not None and kind.model_entry is not None and kind.model_entry in own:
-        return kind.model_entry, model_options(source.model, options)
+    if source.model is not None and adapter.entry is not None and adapter.entry in own:
+        return adapter.entry, model_options(source.model, options)
+    flag = (adapter.follows or "formaliser").replace("_", "-")
     raise UsageError(
-        f"--{kind.follows or 'formaliser'} {name}: the {method} method needs a "
+        f"--{flag} {name}: the {method} method needs a "
         f"{kind.name.replace('_', ' ')} and '{name}' is not one or a model; give "
         f"--{kind.option} NAME ({', '.join(own.names())}) or a model "
-        f"(--{kind.follows or 'formaliser'} {_models(followed) or 'NAME'})")
+        f"(--{flag} {_models(followed) or 'NAME'})")
 
 
 def model_options(model: ModelRef, options: Mapping[str, str]) -> dict[str, str]:

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from afcheck.errors import UsageError
+from afcheck.model import ModelAdapter
 from afcheck.option_values import whole_number
-from afcheck.registry import Kind
+from afcheck.registry import Kind, Kinds
 
 PREFIX = "--afcheck-"
 
@@ -55,11 +56,13 @@ def _opt(section: str, name: str, **kwargs: Any) -> OptionSpec:
     return OptionSpec(name, kwargs, section)
 
 
-def kind_options(kind: Kind[object]) -> tuple[OptionSpec, OptionSpec]:
-    """``--<kind> NAME`` and ``--<kind>-opt K=V`` of a selectable kind."""
+def kind_options(kind: Kind[object], model: ModelAdapter | None = None
+                 ) -> tuple[OptionSpec, OptionSpec]:
+    """``--<kind> NAME`` and ``--<kind>-opt K=V`` of a selectable kind; ``model`` is how it
+    takes the model under test, if it does."""
     words = kind.name.replace("_", " ")
-    if kind.follows is not None:
-        default = f"the model of --{kind.follows.replace('_', '-')}, else the suite's"
+    if model is not None and model.follows is not None:
+        default = f"the model of --{model.follows.replace('_', '-')}, else the suite's"
     else:
         default = "the suite's, else its method's"
     return (
@@ -72,9 +75,12 @@ def kind_options(kind: Kind[object]) -> tuple[OptionSpec, OptionSpec]:
     )
 
 
-def component_options(kinds: Sequence[Kind[object]]) -> tuple[OptionSpec, ...]:
-    """The options of every selectable kind among ``kinds``, in order."""
-    return tuple(spec for kind in kinds if kind.selectable for spec in kind_options(kind))
+def component_options(kinds: Sequence[Kind[object]] | Kinds) -> tuple[OptionSpec, ...]:
+    """The options of every selectable kind among ``kinds``, in order (given the declared
+    :class:`~afcheck.registry.Kinds`, a kind that follows the model under test says so)."""
+    models = kinds.models if isinstance(kinds, Kinds) else {}
+    return tuple(spec for kind in kinds if kind.selectable
+                 for spec in kind_options(kind, models.get(kind.name)))
 
 
 CORE_OPTIONS: tuple[OptionSpec, ...] = (

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from afcheck.errors import UnknownComponent, UsageError
+from afcheck.model import MODEL_UNDER_TEST, ModelAdapter
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -101,17 +102,6 @@ class Kind(Generic[T_co]):
     component that does not is refused before any work, in one line."""
     many: bool = False
     """Whether a run may choose several at once (``--perturber regex,llm``)."""
-    follows: str | None = None
-    """Another kind whose command-line choice this one takes when its own is not given: the
-    FOL formalisers follow ``formaliser``, so the model under test given with
-    ``--formaliser`` reaches the FOL methods too (see :mod:`afcheck.model`)."""
-    model_entry: str | None = None
-    """The entry of this kind that asks a model of the followed kind with this kind's own
-    prompt (``llm`` for the FOL formalisers): a model given with ``--formaliser kimina``
-    becomes that entry with the model's id and client options."""
-    candidates: bool = False
-    """Whether its components write the candidates a method scores (the model under test);
-    the run says per method which one did, or that the suite's fixed candidates were scored."""
     description: str = ""
     """One line for ``afcheck list kinds`` and the option's help."""
 
@@ -122,7 +112,7 @@ class Kind(Generic[T_co]):
 
 
 FORMALISER: Kind[Formaliser] = Kind(
-    "formaliser", "formalisers", "afcheck_register_formalisers", True, candidates=True,
+    "formaliser", "formalisers", "afcheck_register_formalisers", True,
     description="natural language → Lean statements: the model under test")
 PROVER: Kind[Prover] = Kind("prover", "provers", "afcheck_register_provers", True,
                             description="decides Lean statements: proved, refuted or neither")
@@ -143,6 +133,8 @@ SUITE: Kind[Path] = Kind("suite", "suites", "afcheck_register_suites",
 CORE_KINDS: tuple[Kind[object], ...] = (FORMALISER, PROVER, CHECKER, METHOD, SUITE_KIND,
                                          REPORTER, EXECUTOR, SUITE)
 """The kinds the core declares; plugins declare the others (:class:`Kinds`)."""
+CORE_MODELS: Mapping[str, ModelAdapter] = {FORMALISER.name: MODEL_UNDER_TEST}
+"""The core's kinds that take the model under test: ``--formaliser`` names it."""
 
 
 class Kinds:
@@ -150,27 +142,33 @@ class Kinds:
 
     What :func:`afcheck.hookspecs.afcheck_addkinds` receives: ``kinds.add(KIND, hookspecs)``
     declares a kind and adds the hookspec of its registration hook (a module or class with
-    the ``@hookspec`` function named ``KIND.hook``).
+    the ``@hookspec`` function named ``KIND.hook``); ``model=`` says how the kind's components
+    take the model under test (:class:`afcheck.model.ModelAdapter`).
     """
 
     def __init__(self, add_hookspecs: Callable[[object], None]) -> None:
         self._add_hookspecs = add_hookspecs
         self._kinds: dict[str, Kind[object]] = {}
+        self._models: dict[str, ModelAdapter] = dict(CORE_MODELS)
         self._listeners: list[Callable[[Kind[object]], None]] = []
         for kind in CORE_KINDS:
             self._kinds[kind.name] = kind
 
-    def add(self, kind: Kind[object], hookspecs: object | None = None) -> None:
-        """Declare ``kind``; ``hookspecs`` holds the spec of its registration hook."""
+    def add(self, kind: Kind[object], hookspecs: object | None = None, *,
+            model: ModelAdapter | None = None) -> None:
+        """Declare ``kind``; ``hookspecs`` holds the spec of its registration hook, ``model``
+        is given for a kind whose components write the candidates a method scores."""
         previous = self._kinds.get(kind.name)
         if previous is not None:
-            if previous == kind:
+            if previous == kind and self._models.get(kind.name) == model:
                 return
             raise UsageError(f"the kind '{kind.name}' is declared twice, differently; "
                              "uninstall or disable one of the plugins that declare it")
         if hookspecs is not None:
             self._add_hookspecs(hookspecs)
         self._kinds[kind.name] = kind
+        if model is not None:
+            self._models[kind.name] = model
         for listener in self._listeners:
             listener(kind)
 
@@ -197,6 +195,15 @@ class Kinds:
     def selectable(self) -> list[Kind[object]]:
         """The kinds a run selects by name on the command line or in a suite's defaults."""
         return [kind for kind in self if kind.selectable]
+
+    def model(self, name: str) -> ModelAdapter | None:
+        """How the kind called ``name`` takes the model under test; ``None``: it does not."""
+        return self._models.get(name)
+
+    @property
+    def models(self) -> Mapping[str, ModelAdapter]:
+        """The adapter of each kind that takes the model under test, by kind name."""
+        return dict(self._models)
 
 
 @dataclass(frozen=True)

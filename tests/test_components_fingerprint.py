@@ -138,13 +138,14 @@ def test_two_servers_under_one_model_name_never_share_an_fol_answer(
         plugins: Plugins, name: str) -> None:
     """``--formaliser NAME --formaliser-opt base_url=…,model=…`` reaches the FOL methods as
     the ``llm`` FOL formaliser; its fingerprint names the server."""
-    from afcheck.model import adopt
+    from afcheck.model import ModelAdapter, adopt
 
     kind = plugins.kinds.get("fol_formaliser")
     followed = plugins.kinds.get("formaliser")
     prints = set()
     for url in ("http://127.0.0.1:9/v1", "http://127.0.0.1:10/v1"):
-        chosen, options = adopt(kind, plugins.registry(kind), plugins.registry(followed), name,
+        chosen, options = adopt(kind, plugins.kinds.model(kind.name) or ModelAdapter(),
+                                plugins.registry(kind), plugins.registry(followed), name,
                                 {"base_url": url, "model": "smollm2"}, "nl2fol")
         prints.add(fingerprint(plugins, kind, chosen, options))
     assert None not in prints and len(prints) == 2

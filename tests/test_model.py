@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from afcheck.errors import UsageError
-from afcheck.model import ModelRef, adopt, model_options
+from afcheck.model import ModelAdapter, ModelRef, adopt, model_options
 from afcheck.plugins import Plugins
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,18 +21,25 @@ def plugins() -> Plugins:
     return Plugins()
 
 
+def _adapter(plugins: Plugins) -> ModelAdapter:
+    adapter = plugins.kinds.model("fol_formaliser")
+    assert adapter is not None
+    return adapter
+
+
 def test_a_name_both_kinds_have_is_that_entry_with_the_same_options(plugins: Plugins) -> None:
     kind = plugins.kinds.get("fol_formaliser")
-    chosen = adopt(kind, plugins.registry(kind), plugins.registry("formaliser"), "reference",
-                   {"gold": "1"}, "nl2fol")
+    chosen = adopt(kind, _adapter(plugins), plugins.registry(kind),
+                   plugins.registry("formaliser"), "reference", {"gold": "1"}, "nl2fol")
     assert chosen == ("reference", {"gold": "1"})
 
 
 def test_a_model_preset_becomes_the_model_entry_with_its_id(plugins: Plugins) -> None:
     kind = plugins.kinds.get("fol_formaliser")
-    name, options = adopt(kind, plugins.registry(kind), plugins.registry("formaliser"),
-                          "kimina", {"base_url": "http://127.0.0.1:1/v1", "theorem_name": "t",
-                                     "temperature": "0.5"}, "chains")
+    name, options = adopt(kind, _adapter(plugins), plugins.registry(kind),
+                          plugins.registry("formaliser"), "kimina",
+                          {"base_url": "http://127.0.0.1:1/v1", "theorem_name": "t",
+                           "temperature": "0.5"}, "chains")
     assert name == "llm"
     # The preset's model id; the client and sampling options; not the Lean-only ones.
     assert options == {"model": "AI-MO/Kimina-Autoformalizer-7B",
@@ -43,8 +50,8 @@ def test_a_lean_only_formaliser_is_a_usage_error_that_says_what_to_give(
         plugins: Plugins) -> None:
     kind = plugins.kinds.get("fol_formaliser")
     with pytest.raises(UsageError) as caught:
-        adopt(kind, plugins.registry(kind), plugins.registry("formaliser"), "literal", {},
-              "nl2fol")
+        adopt(kind, _adapter(plugins), plugins.registry(kind), plugins.registry("formaliser"),
+              "literal", {}, "nl2fol")
     message = str(caught.value)
     assert message.startswith("--formaliser literal: the nl2fol method needs a fol formaliser")
     assert "--fol-formaliser NAME" in message and "kimina" in message

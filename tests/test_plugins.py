@@ -108,8 +108,10 @@ def test_every_kind_has_a_declared_registration_hook() -> None:
 def test_plugins_declare_the_kinds_of_their_methods() -> None:
     """The FOL plugin declares the FOL kinds (used by nl2fol and chains), the faithfulness
     plugin its perturbers and detectors, the equivalence plugin its criteria."""
-    declared = {kind.name: kind for kind in Plugins().kinds}
-    assert declared["fol_formaliser"].follows == "formaliser"
+    loaded = Plugins()
+    declared = {kind.name: kind for kind in loaded.kinds}
+    adapter = loaded.kinds.model("fol_formaliser")
+    assert adapter is not None and adapter.follows == "formaliser"
     assert {"fol_prover", "perturber", "detector", "criterion"} <= set(declared)
     assert declared["perturber"].many
     only_core = Plugins(autoload=False)

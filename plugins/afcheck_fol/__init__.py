@@ -37,9 +37,9 @@ def require() -> None:
 @hookimpl
 def afcheck_addkinds(kinds: Kinds) -> None:
     from afcheck_fol import hookspecs
-    from afcheck_fol.kinds import FOL_FORMALISER, FOL_PROVER
+    from afcheck_fol.kinds import FOL_FORMALISER, FOL_FORMALISER_MODEL, FOL_PROVER
 
-    kinds.add(FOL_FORMALISER, hookspecs)
+    kinds.add(FOL_FORMALISER, hookspecs, model=FOL_FORMALISER_MODEL)
     kinds.add(FOL_PROVER, hookspecs)
 
 

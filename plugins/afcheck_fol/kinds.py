@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+from afcheck.model import ModelAdapter
 from afcheck.registry import Kind
 from afcheck_fol.formaliser import FolFormaliser
 
@@ -30,8 +31,11 @@ class FolProver(Protocol):
 
 FOL_FORMALISER: Kind[FolFormaliser] = Kind(
     "fol_formaliser", "fol_formalisers", "afcheck_register_fol_formalisers", True,
-    protocol=FolFormaliser, follows="formaliser", model_entry="llm", candidates=True,
-    description="natural language → first-order logic")
+    protocol=FolFormaliser, description="natural language → first-order logic")
+FOL_FORMALISER_MODEL = ModelAdapter(follows="formaliser", entry="llm")
+"""The FOL formalisers write the candidates nl2fol and chains score, and take the model of
+``--formaliser`` (a model preset becomes ``llm`` with its id) when ``--fol-formaliser`` is
+not given."""
 FOL_PROVER: Kind[FolProver] = Kind(
     "fol_prover", "fol_provers", "afcheck_register_fol_provers", True, protocol=FolProver,
     description="decide TPTP problems (SZS statuses)")
