@@ -88,9 +88,10 @@ def test_replayed_output_keeps_auxiliary_definitions_like_a_live_one() -> None:
 
 
 def test_a_damaged_line_loses_only_its_own_record(tmp_path: Path) -> None:
+    from afcheck_faithfulness.records import Side
     from afcheck_replay.replay import make_replay
 
-    from afcheck.types import FormalisationStatus, FormaliseRequest, Side
+    from afcheck.types import FormalisationStatus, FormaliseRequest
 
     good = [json.dumps(r, ensure_ascii=False).encode() for r in RECORDS[:4]]
     lines = [
@@ -109,7 +110,8 @@ def test_a_damaged_line_loses_only_its_own_record(tmp_path: Path) -> None:
     replay = make_replay({"path": str(path)})
 
     def request(step: str, side: Side) -> FormaliseRequest:
-        return FormaliseRequest(f"{step}#{side.value}", step, side, "t", (), "p", {})
+        return FormaliseRequest(f"{step}#{side.value}", "t", (), "p",
+                                {"step_id": step, "side": side.value})
 
     made = replay.formalise([request("gsm8k/gsm8k-1/0", Side.ORIGINAL),
                              request("gsm8k/gsm8k-1/0", Side.PERTURBED),

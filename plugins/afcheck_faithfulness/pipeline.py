@@ -26,7 +26,6 @@ from afcheck.types import (
     FormalisationStatus,
     FormaliseRequest,
     ProofTask,
-    Side,
     Verdict,
     VerdictKind,
 )
@@ -37,6 +36,7 @@ from afcheck_faithfulness.records import (
     DetectTask,
     DriftWarning,
     Perturbation,
+    Side,
     Step,
     load_perturbation,
 )
@@ -235,6 +235,9 @@ def _request_keys(case: CaseSpec) -> tuple[str, str]:
 
 def _requests_of(case: CaseSpec, perturbation: Perturbation, keys: tuple[str, str]
                  ) -> Iterable[FormaliseRequest]:
+    """The requests of a case's sides: each names its step and side in its metadata
+    (:class:`~afcheck_faithfulness.records.Side`), for the formalisers that answer by them
+    (``reference``, ``replay``)."""
     step = case.step
     metadata = {
         **step.metadata,
@@ -242,12 +245,13 @@ def _requests_of(case: CaseSpec, perturbation: Perturbation, keys: tuple[str, st
         "perturber": case.perturber.name,
         "perturbation_rule": perturbation.rule,
         "given_perturbation": step.perturbed_text,
+        "step_id": step.id,
+        "side": Side.ORIGINAL.value,
     }
-    yield FormaliseRequest(keys[0], step.id, Side.ORIGINAL, step.text, step.context,
-                           step.problem, metadata)
+    yield FormaliseRequest(keys[0], step.text, step.context, step.problem, metadata)
     if perturbation.text is not None:
-        yield FormaliseRequest(keys[1], step.id, Side.PERTURBED, perturbation.text,
-                               step.context, step.problem, metadata)
+        yield FormaliseRequest(keys[1], perturbation.text, step.context, step.problem,
+                               {**metadata, "side": Side.PERTURBED.value})
 
 
 def _formalise(cases: Sequence[CaseSpec], perturbed: Sequence[tuple[Perturbation, float]],

@@ -28,13 +28,20 @@ from afcheck.types import (
     Formalisation,
     FormalisationStatus,
     Location,
-    Side,
     Status,
     Verdict,
     VerdictKind,
     to_json,
     to_json_text,
 )
+
+
+class Side(str, enum.Enum):
+    """Which version of a step a formal statement stands for. A formalise request names its
+    side as ``metadata["side"]`` (the value), with its step as ``metadata["step_id"]``."""
+
+    ORIGINAL = "original"
+    PERTURBED = "perturbed"
 
 
 @dataclass(frozen=True)
