@@ -10,14 +10,13 @@ from afcheck.budget import Budget
 from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, Selection
 from afcheck.registry import CHECKER, FORMALISER, PROVER
 from afcheck.runtime import Runtime
-from afcheck.runtime.spool import Spool
 from afcheck.suites import Record
 from afcheck.types import Status
-from afcheck_faithfulness import pipeline
+from afcheck_faithfulness import pipeline, records
 from afcheck_faithfulness.kinds import PERTURBER
 from afcheck_faithfulness.metrics import FaithfulnessSummary, summarise
 from afcheck_faithfulness.pipeline import CaseSpec
-from afcheck_faithfulness.records import CaseResult, Step, record, record_text
+from afcheck_faithfulness.records import CaseResult, Step
 from afcheck_faithfulness.render import details, one_line
 
 _NO_STEP = Step("", "", "", "", "", "")
@@ -113,7 +112,6 @@ class Faithfulness:
         return steps
 
     def __init__(self) -> None:
-        self._spool: Spool | None = None
         self._templates: dict[int, tuple[tuple[CaseSpec, ...], Selection]] = {}
 
     def cases(self, record: Record, selection: Selection) -> Iterable[tuple[str, CaseSpec]]:
@@ -152,7 +150,6 @@ class Faithfulness:
 
     def run(self, cases: Sequence[Case[CaseSpec]], runtime: Runtime,
             notify: Callable[[CaseResult], None] | None) -> list[CaseResult]:
-        self._spool = runtime.spool
         # The choices under their stages' budgets, asked of the runtime once per set of
         # choices: the cases of a suite share one set (their template's).
         bound: dict[_Choices, _Choices] = {}
@@ -191,11 +188,15 @@ class Faithfulness:
         return result.timings
 
     def to_json(self, result: CaseResult) -> JsonObject:
-        return record(result, self._spool.get if self._spool is not None else None)
+        return records.to_json(result)
 
     def to_json_text(self, result: CaseResult) -> str:
         """The JSON text of :meth:`to_json`, for the result file."""
-        return record_text(result, self._spool.get if self._spool is not None else None)
+        return records.to_json_text(result)
+
+    def from_json(self, data: JsonObject) -> CaseResult:
+        """The result :meth:`to_json` wrote (:func:`afcheck_faithfulness.records.from_json`)."""
+        return records.from_json(data)
 
     def summarise(self, items: Sequence[ItemResult[CaseResult]]) -> FaithfulnessSummary:
         return summarise([item.result for item in items])

@@ -36,6 +36,7 @@ from afcheck_faithfulness.records import (
     DetectTask,
     DriftWarning,
     Perturbation,
+    RawOutputs,
     Side,
     Step,
     load_perturbation,
@@ -81,25 +82,29 @@ def run(
                 for case, (perturbation, _), sides in zip(cases, perturbed, checked,
                                                           strict=True)]
     proved = _prove(cases, checked, screened, rt)
+    # The results name where their raw outputs are while the run keeps them apart, so that
+    # their records (:func:`afcheck_faithfulness.records.to_json`) can put them back.
+    raw_outputs = rt.spool.get if rt.spool is not None else None
     results = []
     for i, case in enumerate(cases):
         result = _assemble(case, perturbed[i], formalised[i], checked[i], proved[i],
-                           screened[i], drift[i])
+                           screened[i], drift[i], raw_outputs)
         results.append(result)
         if on_result is not None:
-            on_result(_with_raw_outputs(result, rt.spool))
+            on_result(_with_raw_outputs(result))
     return results
 
 
-def _with_raw_outputs(result: CaseResult, spool: Spool | None) -> CaseResult:
+def _with_raw_outputs(result: CaseResult) -> CaseResult:
     """The result with the raw outputs the run moved to the spool put back."""
-    if spool is None:
+    raw_outputs = result.raw_outputs
+    if raw_outputs is None:
         return result
 
     def restored(formalisation: Formalisation | None) -> Formalisation | None:
         if formalisation is None or formalisation.raw_output:
             return formalisation
-        raw = spool.get(formalisation.key)
+        raw = raw_outputs(formalisation.key)
         return formalisation if raw is None else replace(formalisation, raw_output=raw)
 
     original = restored(result.original)
@@ -495,9 +500,11 @@ def _screened(case: CaseSpec, perturbation: Perturbation, checked: _Sides) -> st
 
 def _assemble(case: CaseSpec, perturbed: tuple[Perturbation, float], formalised: _Sides,
               checked: _Sides, proved: _Proved, screened: str | None,
-              drift: tuple[tuple[DriftWarning, ...], float] | None = None) -> CaseResult:
+              drift: tuple[tuple[DriftWarning, ...], float] | None = None,
+              raw_outputs: RawOutputs | None = None) -> CaseResult:
     """The case's result; ``drift``: the detectors' warnings and seconds, when it has
-    detectors."""
+    detectors; ``raw_outputs``: where the run keeps the raw outputs it moved out of the
+    formalisations."""
     perturbation, perturb_seconds = perturbed
     timings = {
         "perturb": perturb_seconds,
@@ -531,6 +538,7 @@ def _assemble(case: CaseSpec, perturbed: tuple[Perturbation, float], formalised:
         excluded=_exclusion(case, perturbation, why),
         timings=timings,
         warnings=warnings,
+        raw_outputs=raw_outputs,
     )
 
 
