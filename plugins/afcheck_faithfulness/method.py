@@ -19,8 +19,6 @@ from afcheck_faithfulness.pipeline import CaseSpec
 from afcheck_faithfulness.records import CaseResult, Step
 from afcheck_faithfulness.render import details, one_line
 
-_NO_STEP = Step("", "", "", "", "", "")
-
 _Choices = tuple[Choice, Choice, Choice, Choice]
 """A case's perturber, formaliser, checker and prover."""
 
@@ -111,37 +109,24 @@ class Faithfulness:
             del steps["oracle run"]
         return steps
 
-    def __init__(self) -> None:
-        self._templates: dict[int, tuple[tuple[CaseSpec, ...], Selection]] = {}
-
     def cases(self, record: Record, selection: Selection) -> Iterable[tuple[str, CaseSpec]]:
+        """One case per perturber of the suite. Everything but the step is read from the
+        selection again for each record (its choices are made once, by the selection): the
+        method object keeps nothing of a run, neither here nor in :meth:`run`."""
         if not isinstance(record, Step):
             raise TypeError(f"the faithfulness method reads steps, got {type(record).__name__}")
-        templates = self._templates_of(selection)
-        several = len(templates) > 1
-        for template in templates:
-            name = record.case_name + (f"[{template.perturber.name}]" if several else "")
-            yield name, CaseSpec("", record, template.perturber, template.formaliser,
-                                 template.checker, template.prover, template.seed,
-                                 template.keep_ineffective, template.detectors)
-
-    def _templates_of(self, selection: Selection) -> tuple[CaseSpec, ...]:
-        """One case per perturber with everything but the step: the same for every record of
-        a suite, so it is made once."""
-        known = self._templates.get(id(selection))
-        if known is not None and known[1] is selection:
-            return known[0]
+        perturbers = selection.choices("perturber")
         formaliser, checker = selection.choice("formaliser"), selection.choice("checker")
         prover = selection.choice("prover")
         seed = int(str(selection.setting("seed") or 0))
         keep = bool(selection.option("keep_ineffective"))
         detectors = tuple(selection.choose("detector", name)
                           for name in _detector_names(selection))
-        templates = tuple(CaseSpec("", _NO_STEP, perturber, formaliser, checker, prover, seed,
-                                   keep, detectors)
-                          for perturber in selection.choices("perturber"))
-        self._templates[id(selection)] = (templates, selection)
-        return templates
+        several = len(perturbers) > 1
+        for perturber in perturbers:
+            name = record.case_name + (f"[{perturber.name}]" if several else "")
+            yield name, CaseSpec("", record, perturber, formaliser, checker, prover, seed,
+                                 keep, detectors)
 
     def choices(self, case: CaseSpec) -> Iterable[tuple[str, Choice]]:
         return (("perturber", case.perturber), ("formaliser", case.formaliser),
