@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import pickle
 
 import pytest
 from afcheck_faithfulness import synthetic
@@ -20,6 +21,7 @@ from afcheck_faithfulness.records import (
     to_json_text,
 )
 
+from afcheck.runtime.spool import Spool
 from afcheck.types import (
     Formalisation,
     FormalisationStatus,
@@ -128,3 +130,18 @@ def test_a_record_with_missing_or_damaged_parts_reads_as_nothing_happened() -> N
 def test_a_source_reads_back_as_the_location_it_names(location: Location) -> None:
     case = dataclasses.replace(CASES[0], step=dataclasses.replace(STEP, source=location))
     assert from_json(to_json(case)).step.source == location
+
+
+def test_a_result_pickles_with_the_raw_outputs_the_run_kept_apart() -> None:
+    spool = Spool()
+    try:
+        spool.put_many([(ORIGINAL.key, "the model's reply ⊤")])
+        case = dataclasses.replace(CASES[0], raw_outputs=spool.get)
+        shown = case.with_raw_outputs()
+        assert shown.original.raw_output == "the model's reply ⊤"
+        assert shown.perturbed is CASES[0].perturbed  # nothing kept apart for that side
+        copied = pickle.loads(pickle.dumps(case))
+    finally:
+        spool.close()
+    assert copied == shown and copied.raw_outputs is None
+    assert to_json_text(copied) == _text(shown)

@@ -91,28 +91,8 @@ def run(
                            screened[i], drift[i], raw_outputs)
         results.append(result)
         if on_result is not None:
-            on_result(_with_raw_outputs(result))
+            on_result(result.with_raw_outputs())
     return results
-
-
-def _with_raw_outputs(result: CaseResult) -> CaseResult:
-    """The result with the raw outputs the run moved to the spool put back."""
-    raw_outputs = result.raw_outputs
-    if raw_outputs is None:
-        return result
-
-    def restored(formalisation: Formalisation | None) -> Formalisation | None:
-        if formalisation is None or formalisation.raw_output:
-            return formalisation
-        raw = raw_outputs(formalisation.key)
-        return formalisation if raw is None else replace(formalisation, raw_output=raw)
-
-    original = restored(result.original)
-    assert original is not None
-    perturbed = restored(result.perturbed)
-    if original is result.original and perturbed is result.perturbed:
-        return result
-    return replace(result, original=original, perturbed=perturbed)
 
 
 def _call(rt: Runtime, stage: str, kind: Kind[C], choice: Choice, batch: Sequence[T], *,

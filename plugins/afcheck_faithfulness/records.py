@@ -167,6 +167,31 @@ class CaseResult:
     formalisations (the run's spool, by formalisation key), for :func:`to_json` to write
     them back in place; ``None`` where the formalisations hold their own."""
 
+    def with_raw_outputs(self) -> CaseResult:
+        """This result with the raw outputs the run kept apart put back in its
+        formalisations: what observers receive, and what a pickle of it holds."""
+        raw_outputs = self.raw_outputs
+        if raw_outputs is None:
+            return self
+
+        def restored(formalisation: Formalisation | None) -> Formalisation | None:
+            if formalisation is None or formalisation.raw_output:
+                return formalisation
+            raw = raw_outputs(formalisation.key)
+            return (formalisation if raw is None
+                    else dataclasses.replace(formalisation, raw_output=raw))
+
+        original = restored(self.original)
+        assert original is not None
+        perturbed = restored(self.perturbed)
+        if original is self.original and perturbed is self.perturbed:
+            return self
+        return dataclasses.replace(self, original=original, perturbed=perturbed)
+
+    def __getstate__(self) -> dict[str, object]:
+        # Where the run keeps the raw outputs is this process's: a pickle carries them.
+        return {**self.with_raw_outputs().__dict__, "raw_outputs": None}
+
     @property
     def af_fail_original(self) -> bool:
         return not self.original.ok
