@@ -23,13 +23,6 @@ from typing import Any
 from afcheck import json_text
 
 
-class Side(str, enum.Enum):
-    """Which version of a step a formal statement stands for."""
-
-    ORIGINAL = "original"
-    PERTURBED = "perturbed"
-
-
 @dataclass(frozen=True)
 class Location:
     """Where a record came from, for error messages and reports."""
@@ -57,16 +50,24 @@ class FormalisationStatus(str, enum.Enum):
 
 @dataclass(frozen=True)
 class FormaliseRequest:
-    """One input to formalise. Formalisers receive all requests of a run in one batch."""
+    """One input to formalise. Formalisers receive all requests of a run in one batch.
+
+    The record is the same for every method: what a request stands for in its method (a
+    step's original or perturbed side, an item's candidate) is the method's to say, in
+    :attr:`metadata`."""
 
     key: str
-    """``<step id>#<side>``, unique within a batch."""
-    step_id: str
-    side: Side
+    """The method's name for the request, unique within a batch (``<item id>#<what of
+    it>``: ``gsm8k/gsm8k-216/4#original``): a formaliser answers under it, and may seed its
+    sampling from it."""
     text: str
     context: tuple[str, ...] = ()
+    """Earlier or parent texts, in order, given with :attr:`text`."""
     problem: str = ""
     metadata: Mapping[str, Any] = field(default_factory=dict)
+    """What the method knows of the input beyond its text, for the formalisers that read it
+    (the faithfulness method: the step's data, its ``step_id`` and ``side``, ``original``
+    or ``perturbed``)."""
 
 
 @dataclass(frozen=True)

@@ -44,7 +44,7 @@ def statements(limit: int) -> list[str]:
     from afcheck.plugins import Plugins
     from afcheck.registry import FORMALISER, SUITE_KIND
     from afcheck.suites import load_spec
-    from afcheck.types import FormaliseRequest, Side
+    from afcheck.types import FormaliseRequest
 
     plugins = Plugins()
     formaliser = plugins.create(FORMALISER, "literal", {})
@@ -54,8 +54,8 @@ def statements(limit: int) -> list[str]:
         spec = replace(spec, settings={**spec.defaults, "steps": "claims"})
         kind = plugins.create(SUITE_KIND, spec.kind, {})
         steps = [r for r in kind.load(spec) if isinstance(r, Step)]
-        requests = [FormaliseRequest(f"{s.id}#original", s.id, Side.ORIGINAL, s.text,
-                                     s.context, s.problem) for s in steps]
+        requests = [FormaliseRequest(f"{s.id}#original", s.text, s.context,
+                                     s.problem) for s in steps]
         for made in formaliser.formalise(requests):
             if made.ok and made.statement:
                 found.setdefault(made.statement, None)

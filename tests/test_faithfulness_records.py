@@ -1,9 +1,11 @@
-"""A case's record in the result file: :func:`record_text` is the text of :func:`record`."""
+"""A case's record in the result file: :func:`to_json_text` is the text of :func:`to_json`,
+and :func:`from_json` reads back the result :func:`to_json` wrote."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import pickle
 
 import pytest
 from afcheck_faithfulness import synthetic
@@ -12,25 +14,26 @@ from afcheck_faithfulness.records import (
     DriftWarning,
     Edit,
     Perturbation,
-    RawOutputs,
+    Side,
     Step,
-    record,
-    record_text,
+    from_json,
+    to_json,
+    to_json_text,
 )
 
+from afcheck.runtime.spool import Spool
 from afcheck.types import (
     Formalisation,
     FormalisationStatus,
     Location,
-    Side,
     Usage,
     Verdict,
     VerdictKind,
 )
 
 
-def _text(result: CaseResult, raw_outputs: RawOutputs | None = None) -> str:
-    return json.dumps(record(result, raw_outputs), ensure_ascii=False)
+def _text(result: CaseResult) -> str:
+    return json.dumps(to_json(result), ensure_ascii=False)
 
 
 STEP = Step("s/p/1", "s", "gsm8k", "p", "1", "So \\(2 + 3 = 5\\) \"é\" ⊤ \ud800",
@@ -62,20 +65,21 @@ CASES = [
 
 @pytest.mark.parametrize("index", range(len(CASES)))
 def test_the_text_is_json_dumps_text_of_the_record(index: int) -> None:
-    assert record_text(CASES[index]) == _text(CASES[index])
+    assert to_json_text(CASES[index]) == _text(CASES[index])
 
 
 def test_the_text_of_synthetic_cases_is_the_records_text() -> None:
     for result in synthetic.results(300, seed=3):
-        assert record_text(result) == _text(result)
+        assert to_json_text(result) == _text(result)
 
 
 def test_a_raw_output_moved_to_the_spool_is_written_back_in_its_place() -> None:
     spooled = {ORIGINAL.key: "the model's reply ⊤ \ud800"}
-    case = CASES[0]
-    assert record_text(case, spooled.get) == _text(case, spooled.get)
-    assert json.loads(record_text(case, spooled.get))["original"]["raw_output"] == \
-        spooled[ORIGINAL.key]
+    case = dataclasses.replace(CASES[0], raw_outputs=spooled.get)
+    assert case == CASES[0]  # where the raw outputs are is no part of the result's value
+    assert to_json_text(case) == _text(case)
+    assert json.loads(to_json_text(case))["original"]["raw_output"] == spooled[ORIGINAL.key]
+    assert from_json(to_json(case)).original.raw_output == spooled[ORIGINAL.key]
 
 
 def test_an_equal_context_of_another_step_and_a_list_context_are_written_alike() -> None:
@@ -84,4 +88,60 @@ def test_an_equal_context_of_another_step_and_a_list_context_are_written_alike()
         STEP, context=tuple(list(STEP.context))))
     listed = dataclasses.replace(case, step=dataclasses.replace(
         STEP, context=list(STEP.context)))
-    assert record_text(case) == record_text(again) == record_text(listed) == _text(listed)
+    assert to_json_text(case) == to_json_text(again) == to_json_text(listed) == _text(listed)
+
+
+def _as_recorded(result: CaseResult) -> CaseResult:
+    """``result`` without what its record leaves out: the step's problem, metadata and given
+    perturbation."""
+    step = dataclasses.replace(result.step, problem="", metadata={}, perturbed_text=None)
+    return dataclasses.replace(result, step=step)
+
+
+@pytest.mark.parametrize("index", [0, 1])
+def test_from_json_reads_back_the_result_to_json_wrote(index: int) -> None:
+    case = CASES[index]
+    assert from_json(json.loads(_text(case))) == _as_recorded(case)
+
+
+def test_synthetic_cases_read_back_as_they_were_written() -> None:
+    for result in synthetic.results(300, seed=5):
+        read = from_json(json.loads(to_json_text(result)))
+        assert read == _as_recorded(result)
+        assert (read.outcome, read.status, read.failure_events) == (
+            result.outcome, result.status, result.failure_events)
+
+
+def test_a_record_with_missing_or_damaged_parts_reads_as_nothing_happened() -> None:
+    read = from_json({"case_id": "s::p/1", "original": "?", "z": {"kind": "maybe"},
+                      "z_bar": [], "perturbation": {"rule": 3, "edit": {"start": "0"}},
+                      "warnings": [{"side": "left"}, "x"], "timings": {"prove": "1"},
+                      "excluded": None, "source": "s/a.json:4 (record 2)"})
+    assert read.step.dataset == "(none)" and read.perturbation.rule == "3"
+    assert read.af_fail_original and read.af_fail_perturbed and read.perturbation.edit is None
+    assert (read.z, read.z_bar, read.excluded, dict(read.timings)) == (None, None, "", {})
+    assert read.warnings == (DriftWarning("", Side.ORIGINAL, ""),)
+    assert read.step.source == Location("s/a.json", 4, 2)
+    assert read.failure_events == ("AF failure",) and read.failed
+
+
+@pytest.mark.parametrize("location", [Location("a/b.json"), Location("a:b.jsonl", 7),
+                                      Location("c.json", 3, 12)])
+def test_a_source_reads_back_as_the_location_it_names(location: Location) -> None:
+    case = dataclasses.replace(CASES[0], step=dataclasses.replace(STEP, source=location))
+    assert from_json(to_json(case)).step.source == location
+
+
+def test_a_result_pickles_with_the_raw_outputs_the_run_kept_apart() -> None:
+    spool = Spool()
+    try:
+        spool.put_many([(ORIGINAL.key, "the model's reply ⊤")])
+        case = dataclasses.replace(CASES[0], raw_outputs=spool.get)
+        shown = case.with_raw_outputs()
+        assert shown.original.raw_output == "the model's reply ⊤"
+        assert shown.perturbed is CASES[0].perturbed  # nothing kept apart for that side
+        copied = pickle.loads(pickle.dumps(case))
+    finally:
+        spool.close()
+    assert copied == shown and copied.raw_outputs is None
+    assert to_json_text(copied) == _text(shown)

@@ -11,11 +11,12 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from afcheck_faithfulness.records import Side
 from afcheck_literal.formaliser import LiteralFormaliser
 
 from afcheck.errors import AfcheckError
 from afcheck.plugins import get_plugins
-from afcheck.types import FormaliseRequest, ProofTask, Side, VerdictKind
+from afcheck.types import FormaliseRequest, ProofTask, VerdictKind
 
 SUITE = Path(__file__).resolve().parent.parent / "suites" / "competition" / "steps.jsonl"
 CLASSES = {"binding", "label", "condition", "dropped", "prose", "display", "alternatives",
@@ -33,7 +34,7 @@ def _request(row: dict[str, object], side: Side) -> FormaliseRequest:
     text = row["step"] if side is Side.ORIGINAL else row["perturbed"]
     context = row["context"]
     assert isinstance(text, str) and isinstance(context, list)
-    return FormaliseRequest(f"{step_id}#{side.value}", step_id, side, text, tuple(context),
+    return FormaliseRequest(f"{step_id}#{side.value}", text, tuple(context),
                             str(row["problem"]))
 
 

@@ -9,11 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from afcheck_faithfulness.records import Side
 
 from afcheck.components import Formaliser, Prover
 from afcheck.errors import AfcheckError
 from afcheck.plugins import get_plugins
-from afcheck.types import FormaliseRequest, ProofTask, Side, VerdictKind
+from afcheck.types import FormaliseRequest, ProofTask, VerdictKind
 
 STEPS = Path(__file__).resolve().parent.parent / "suites" / "examples" / "steps.jsonl"
 
@@ -30,7 +31,8 @@ def _requests(rows: list[dict[str, Any]]) -> list[FormaliseRequest]:
         for side, text in ((Side.ORIGINAL, row["step"]), (Side.PERTURBED, row["perturbed"])):
             requests.append(
                 FormaliseRequest(
-                    f"{step_id}#{side.value}", step_id, side, text, context, row["problem"]
+                    f"{step_id}#{side.value}", text, context, row["problem"],
+                    {"step_id": step_id, "side": side.value},
                 )
             )
     return requests
@@ -56,7 +58,8 @@ def test_no_error_induction_and_no_silent_correction(
     verdicts = prover.prove([ProofTask(r.key, r.statement or "") for _, r in formalised])
     offenders = []
     for (request, result), verdict in zip(formalised, verdicts, strict=True):
-        wrong = VerdictKind.REFUTED if request.side is Side.ORIGINAL else VerdictKind.PROVED
+        original = request.metadata["side"] == Side.ORIGINAL
+        wrong = VerdictKind.REFUTED if original else VerdictKind.PROVED
         if verdict.kind is wrong:
             offenders.append(
                 f"{request.key} {verdict.kind.value}: {request.text!r} -> {result.statement}"

@@ -10,11 +10,11 @@ from afcheck_literal.scope import UnknownName
 from afcheck.components import Formaliser
 from afcheck.errors import UsageError
 from afcheck.plugins import get_plugins
-from afcheck.types import FormalisationStatus, FormaliseRequest, Side
+from afcheck.types import FormalisationStatus, FormaliseRequest
 
 
 def _one(text: str, context: tuple[str, ...] = ()) -> tuple[FormalisationStatus, str]:
-    request = FormaliseRequest("s#original", "s", Side.ORIGINAL, text, context)
+    request = FormaliseRequest("s#original", text, context)
     (result,) = LiteralFormaliser().formalise([request])
     return result.status, result.statement or result.reason
 
@@ -247,7 +247,7 @@ def test_a_premise_in_prose_may_restate_the_problem() -> None:
     assert formalise_text("There are 5 more blue sticks than red, so \\(9 + 5 = 14\\).") == (
         "theorem step : (9 : ℚ) + 5 = 14 := by sorry"
     )
-    request = FormaliseRequest("s#perturbed", "s", Side.PERTURBED, text.format(9), (), problem)
+    request = FormaliseRequest("s#perturbed", text.format(9), (), problem)
     (result,) = LiteralFormaliser().formalise([request])
     assert result.status is FormalisationStatus.AF_FAIL
     expected = "'9' in 'She buys 9 apples and eats 3' is outside any claim and is written neither"
@@ -272,7 +272,7 @@ def test_a_name_an_earlier_equation_constrains_is_not_a_label() -> None:
 
 def test_batch_keeps_order_and_keys() -> None:
     texts = ["1 + 1 = 2", "no claim here", "2 * 3 = 7"]
-    requests = [FormaliseRequest(f"k{i}", f"s{i}", Side.PERTURBED, t) for i, t in enumerate(texts)]
+    requests = [FormaliseRequest(f"k{i}", t) for i, t in enumerate(texts)]
     results = LiteralFormaliser().formalise(requests)
     assert [r.key for r in results] == ["k0", "k1", "k2"]
     assert [r.status for r in results] == [

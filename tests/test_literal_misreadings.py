@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from afcheck_literal.formaliser import LiteralFormaliser, formalise_text
 
-from afcheck.types import FormalisationStatus, FormaliseRequest, Side
+from afcheck.types import FormalisationStatus, FormaliseRequest
 
 
 def _refusal(text: str, context: tuple[str, ...] = ()) -> str:
-    request = FormaliseRequest("s#original", "s", Side.ORIGINAL, text, context)
+    request = FormaliseRequest("s#original", text, context)
     (result,) = LiteralFormaliser().formalise([request])
     assert result.status is FormalisationStatus.AF_FAIL, result.statement
     assert result.reason and "\n" not in result.reason

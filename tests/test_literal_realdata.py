@@ -15,7 +15,7 @@ from afcheck_suites.claims import CLAIM, DECLARATIVE, split_claims
 
 from afcheck.errors import AfcheckError
 from afcheck.plugins import get_plugins
-from afcheck.types import FormaliseRequest, ProofTask, Side, VerdictKind
+from afcheck.types import FormaliseRequest, ProofTask, VerdictKind
 
 SHARE_FLOOR = 0.43
 """Measured: 428 of 976 error-free steps (43.9%) are formalised (457 before the rules on bound
@@ -42,8 +42,6 @@ def _requests(data_dir: Path) -> list[FormaliseRequest]:
             requests.append(
                 FormaliseRequest(
                     f"{step_id}#original",
-                    step_id,
-                    Side.ORIGINAL,
                     text,
                     tuple(steps[:i]),
                     record["problem"],
@@ -88,8 +86,6 @@ def _math_claims(data_dir: Path) -> list[FormaliseRequest]:
                 requests.append(
                     FormaliseRequest(
                         f"{step_id}#original",
-                        step_id,
-                        Side.ORIGINAL,
                         claim.text,
                         context,
                         record["problem"],

@@ -13,7 +13,7 @@ from afcheck.lean.extract import ExtractionError
 from afcheck.llm import Preset, PresetFormaliser, lean_source
 from afcheck.llm.postprocess import OutputRule, answer_part, code_blocks
 from afcheck.llm.vllm_client import VLLMClient
-from afcheck.types import FormalisationStatus, FormaliseRequest, Side
+from afcheck.types import FormalisationStatus, FormaliseRequest
 
 KIMINA_UNFENCED = """import Mathlib
 
@@ -175,7 +175,7 @@ def _formalise(case: Case) -> tuple[FormalisationStatus, str | None, str, str]:
 
     client = VLLMClient("m", engine=FakeEngine(respond), sampling_params=FakeSamplingParams)
     formaliser = PresetFormaliser(case.preset, client)
-    request = FormaliseRequest("s/p/1#original", "s/p/1", Side.ORIGINAL, "2 * 54 = 118")
+    request = FormaliseRequest("s/p/1#original", "2 * 54 = 118")
     [result] = formaliser.formalise([request])
     return result.status, result.statement, result.reason, result.header
 

@@ -19,7 +19,7 @@ from afcheck.llm import BackendError, BackendRefused, Options, Prompt, Sampling,
 from afcheck.llm.http_client import HTTPClient, HTTPSettings  # noqa: E402
 from afcheck.llm.retry import Backoff  # noqa: E402
 from afcheck.plugins import get_plugins  # noqa: E402
-from afcheck.types import FormalisationStatus, FormaliseRequest, Side  # noqa: E402
+from afcheck.types import FormalisationStatus, FormaliseRequest  # noqa: E402
 
 FAST = Sampling(max_tokens=8)
 
@@ -219,7 +219,7 @@ def test_backend_errors_become_af_fail_with_a_reason() -> None:
             "formaliser", "kimina", {"base_url": url, "max_retries": "0"}
         )
         [result] = formaliser.formalise(
-            [FormaliseRequest("a#original", "a", Side.ORIGINAL, "1 + 1 = 2")]
+            [FormaliseRequest("a#original", "1 + 1 = 2")]
         )
     assert result.status is FormalisationStatus.AF_FAIL
     assert result.reason.startswith("backend error: HTTP 500")
@@ -289,7 +289,7 @@ def test_frontier_formaliser_end_to_end_on_the_real_server(llm_server_url: str) 
         {"base_url": llm_server_url, "model": "smollm2", "max_tokens": "24", "concurrency": "2"},
     )
     requests = [
-        FormaliseRequest(f"s/p/{i}#original", f"s/p/{i}", Side.ORIGINAL, text, context=("a = 2",))
+        FormaliseRequest(f"s/p/{i}#original", text, context=("a = 2",))
         for i, text in enumerate(["a + 3 = 5", "2 * a = 5"])
     ]
     results = formaliser.formalise(requests)

@@ -24,7 +24,7 @@ from afcheck.llm import (  # noqa: E402
 )
 from afcheck.llm.records import is_backend_failure  # noqa: E402
 from afcheck.plugins import get_plugins  # noqa: E402
-from afcheck.types import Formalisation, FormalisationStatus, FormaliseRequest, Side  # noqa: E402
+from afcheck.types import Formalisation, FormalisationStatus, FormaliseRequest  # noqa: E402
 
 FAST = Sampling(max_tokens=8)
 
@@ -38,7 +38,7 @@ def _formalise(url: str, texts: list[str], **options: str) -> list[Formalisation
     values = {"base_url": url, "model": "fake-formaliser", "max_retries": "0",
               "backoff_s": "0", **options}
     formaliser = get_plugins().create("formaliser", "frontier", values)
-    requests = [FormaliseRequest(f"s/p/{i}#original", f"s/p/{i}", Side.ORIGINAL, text)
+    requests = [FormaliseRequest(f"s/p/{i}#original", text)
                 for i, text in enumerate(texts)]
     try:
         return list(formaliser.formalise(requests))

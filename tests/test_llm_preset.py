@@ -65,12 +65,12 @@ def _with_prompt_file(tmp_path, text: str, preset=None):  # type: ignore[no-unty
 
 
 def test_a_prompt_file_replaces_a_chat_presets_prompt(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from afcheck.types import FormaliseRequest, Side
+    from afcheck.types import FormaliseRequest
 
     formaliser, client = _with_prompt_file(
         tmp_path,
         'system = "You write Lean 4."\nuser = "Formalise {statement} as {name}. {{ok}}"\n')
-    [made] = formaliser.formalise([FormaliseRequest("k", "p", Side.ORIGINAL, "1 + 1 = 2")])
+    [made] = formaliser.formalise([FormaliseRequest("k", "1 + 1 = 2")])
     assert made.statement.startswith("theorem my_favorite_theorem")
     [prompt] = client.prompts
     assert [(m.role, m.content) for m in prompt.messages] == [  # type: ignore[attr-defined]

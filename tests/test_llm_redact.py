@@ -68,7 +68,7 @@ def test_a_server_echoing_the_basic_token_leaves_no_credential_in_the_raw_output
     from fake_openai import FakeOpenAI
 
     from afcheck.plugins import get_plugins
-    from afcheck.types import FormaliseRequest, Side
+    from afcheck.types import FormaliseRequest
 
     password = "p@ss-W0rdSecret"
     token = base64.b64encode(f"user:{password}".encode()).decode()
@@ -79,7 +79,7 @@ def test_a_server_echoing_the_basic_token_leaves_no_credential_in_the_raw_output
             "base_url": base, "model": "fake-formaliser", "max_retries": "0", "backoff_s": "0"})
         try:
             [result] = formaliser.formalise(
-                [FormaliseRequest("s/p/0#original", "s/p/0", Side.ORIGINAL, "1 + 1 = 2")])
+                [FormaliseRequest("s/p/0#original", "1 + 1 = 2")])
         finally:
             formaliser.client.close()  # type: ignore[attr-defined]
     assert result.ok, result

@@ -10,14 +10,14 @@ from afcheck.errors import UsageError
 from afcheck.llm import PresetFormaliser, Prompt, Sampling, chat, derive_seed
 from afcheck.llm.preset import preset_factory
 from afcheck.llm.vllm_client import VLLMClient
-from afcheck.types import FormalisationStatus, FormaliseRequest, Side
+from afcheck.types import FormalisationStatus, FormaliseRequest
 
 THEOREM = "theorem my_favorite_theorem : (1 : ℕ) + 1 = 2 := by sorry"
 
 
 def _requests(count: int, text: str = "1 + 1 = 2") -> list[FormaliseRequest]:
     return [
-        FormaliseRequest(f"s/p/{i}#original", f"s/p/{i}", Side.ORIGINAL, text)
+        FormaliseRequest(f"s/p/{i}#original", text)
         for i in range(count)
     ]
 
@@ -75,7 +75,7 @@ def test_herald_sends_its_raw_prompt_with_a_2048_token_cap() -> None:
 def test_goedel_prompt_has_no_system_turn_and_context_is_wrapped() -> None:
     engine = FakeEngine(lambda prompt, params, i: (f"```lean4\n{THEOREM}\n```", "stop"))
     request = FormaliseRequest(
-        "s/p/2#perturbed", "s/p/2", Side.PERTURBED, "so x = 5", context=("x + 1 = 6",)
+        "s/p/2#perturbed", "so x = 5", context=("x + 1 = 6",)
     )
     PresetFormaliser(GOEDEL, _client(engine)).formalise([request])
     [(_, conversations, params, _)] = engine.calls

@@ -16,7 +16,7 @@ from afcheck.errors import UsageError
 from afcheck.llm import BackendError, Options, Sampling, chat, make_client
 from afcheck.llm.preset import preset_factory
 from afcheck.llm.vllm_client import VLLMClient, load_engine, release_engines
-from afcheck.types import FormalisationStatus, FormaliseRequest, Side
+from afcheck.types import FormalisationStatus, FormaliseRequest
 
 VERSIONS = ("0.6.0", "0.8.5", "0.9.0")
 THEOREM = "theorem my_favorite_theorem : (1 : ℕ) + 1 = 2 := by sorry"
@@ -37,7 +37,7 @@ def _install(monkeypatch: pytest.MonkeyPatch, version: str, gpu: GPU) -> type:
 
 
 def _requests(count: int) -> list[FormaliseRequest]:
-    return [FormaliseRequest(f"s/p/{i}#original", f"s/p/{i}", Side.ORIGINAL, "1 + 1 = 2")
+    return [FormaliseRequest(f"s/p/{i}#original", "1 + 1 = 2")
             for i in range(count)]
 
 

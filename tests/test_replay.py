@@ -88,9 +88,10 @@ def test_replayed_output_keeps_auxiliary_definitions_like_a_live_one() -> None:
 
 
 def test_a_damaged_line_loses_only_its_own_record(tmp_path: Path) -> None:
+    from afcheck_faithfulness.records import Side
     from afcheck_replay.replay import make_replay
 
-    from afcheck.types import FormalisationStatus, FormaliseRequest, Side
+    from afcheck.types import FormalisationStatus, FormaliseRequest
 
     good = [json.dumps(r, ensure_ascii=False).encode() for r in RECORDS[:4]]
     lines = [
@@ -109,7 +110,8 @@ def test_a_damaged_line_loses_only_its_own_record(tmp_path: Path) -> None:
     replay = make_replay({"path": str(path)})
 
     def request(step: str, side: Side) -> FormaliseRequest:
-        return FormaliseRequest(f"{step}#{side.value}", step, side, "t", (), "p", {})
+        return FormaliseRequest(f"{step}#{side.value}", "t", (), "p",
+                                {"step_id": step, "side": side.value})
 
     made = replay.formalise([request("gsm8k/gsm8k-1/0", Side.ORIGINAL),
                              request("gsm8k/gsm8k-1/0", Side.PERTURBED),
@@ -129,3 +131,22 @@ def test_a_damaged_line_loses_only_its_own_record(tmp_path: Path) -> None:
     assert replay.summary_lines() == [
         f"replay: 5 line(s) of {path} are not records and were left out; first: "
         f"{replay.problems[0]}"]
+
+
+def test_a_request_that_names_no_step_is_its_keys_item_on_the_original_side() -> None:
+    from afcheck_replay.replay import ReplayFormaliser
+
+    from afcheck.types import FormaliseRequest
+
+    replay = ReplayFormaliser({
+        ("tarski/7", "original"): {"statement": "theorem t : True"},
+        ("tarski/7", "perturbed"): {"statement": "theorem u : False"},
+    })
+    named, unnamed, missing = replay.formalise([
+        FormaliseRequest("x#perturbed", "t", metadata={"step_id": "tarski/7",
+                                                       "side": "perturbed"}),
+        FormaliseRequest("tarski/7#candidate", "t"),  # an equivalence item with no candidate
+        FormaliseRequest("tarski/8#candidate", "t"),
+    ])
+    assert (named.statement, unnamed.statement) == ("theorem u : False", "theorem t : True")
+    assert missing.reason == "no recorded original output for tarski/8"

@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 from afcheck_faithfulness.synthetic import document
-from afcheck_faithfulness.view import with_drift_warnings
 from afcheck_report.headless import Browser, browser, chromium_path
 from afcheck_report.page import build
-from afcheck_report.runfile import RunFile, load, unique_labels
+from afcheck_report.runfile import load, unique_labels
 from report_fixtures import case, run_document, write
 
 pytest.importorskip("websocket")
@@ -39,12 +38,13 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
                               perturbed=PAYLOAD.replace("2", "3")),
                          *[case(f"p/{i}", "P", "R") for i in range(5)]], "herald")
     evil["steps"][1]["perturbation"]["text"] = "So \\(2 + 3 = 7\\)."  # formalised as = 6
+    # What the numeral-fidelity detector of the run recorded for that side.
+    evil["steps"][1]["warnings"] = [{"detector": "numeral_fidelity", "side": "perturbed",
+                                     "message": "the step's result 7 is not in the statement "
+                                                "(it has 6 instead)"}]
     small = write(folder / "herald.json", evil)
     page = folder / "report.html"
-    herald = load(small)
-    herald = RunFile(herald.path, herald.label, herald.header,
-                     tuple(with_drift_warnings(herald.steps)))
-    runs = unique_labels([load(big), herald])
+    runs = unique_labels([load(big), load(small)])
     page.write_text(build(runs), encoding="utf-8")
     return page
 

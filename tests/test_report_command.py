@@ -41,24 +41,30 @@ def test_report_of_a_real_run(examples_run: Path, tmp_path: Path) -> None:
                      rf"<td class=num>{overall['FNR']:.3f} ", html)
 
 
-def test_drift_warnings_are_added_on_request(tmp_path: Path) -> None:
+def test_the_page_shows_the_drift_warnings_the_run_recorded(tmp_path: Path) -> None:
     silent = case("gsm8k-390/3", "P", "P", text="Compute orange candies: O = 2× 54 = 108.",
                   perturbed="Compute orange candies: O = 2× 54 = 118.")
     data = run_document([silent])
     for side in ("original", "perturbed"):  # the formaliser wrote the correct value twice
         data["steps"][0][side]["statement"] = "theorem t : 2 * 54 = 108 := by sorry"
-    run = write(tmp_path / "r.json", data)
+    unchecked = write(tmp_path / "unchecked.json", data)  # a run with --detectors none
+    warning = {"detector": "numeral_fidelity", "side": "perturbed",
+               "message": "the step's result 118 is not in the statement (it has 108 instead)"}
+    data["steps"][0]["warnings"] = [warning]
+    checked = write(tmp_path / "checked.json", data)
     page = tmp_path / "r.html"
-    assert afcheck("report", str(run), "--html", str(page), "--drift").returncode == 0
+    assert afcheck("report", str(checked), "--html", str(page)).returncode == 0
     blob = re.search(r'id="afcheck-steps">(.*?)</script>', page.read_text(), re.S)
     assert blob is not None
     [record] = json.loads(blob.group(1))["steps"]
     assert record["w"] == [{"d": "numeral_fidelity", "sd": "perturbed",
-                            "g": "the step's result 118 is not in the statement "
-                                 "(it has 108 instead)"}]
+                            "g": warning["message"]}]
+    # The report shows what the run found: it runs no detector of its own.
     plain = tmp_path / "plain.html"
-    assert afcheck("report", str(run), "--html", str(plain)).returncode == 0
+    assert afcheck("report", str(unchecked), "--html", str(plain)).returncode == 0
     assert "numeral_fidelity" not in plain.read_text()
+    refused = afcheck("report", str(unchecked), "--html", str(plain), "--drift")
+    assert refused.returncode != 0 and "--drift" in refused.stderr
 
 
 def test_bad_arguments_are_one_line(examples_run: Path, tmp_path: Path) -> None:

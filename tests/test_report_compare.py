@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from afcheck_faithfulness.metrics import compute as metrics
-from afcheck_faithfulness.records import from_json as records
+from afcheck_faithfulness.records import from_json
 from afcheck_report.compare import compare
 from afcheck_report.runfile import RunFileError, load
 from report_fixtures import case, run_document, write
@@ -65,7 +65,7 @@ def test_metric_values_differences_and_mcnemar(pair: tuple[Path, Path]) -> None:
 
 def test_recomputed_metrics_match_the_runs_own(pair: tuple[Path, Path]) -> None:
     run = load(pair[0])
-    assert metrics(records(run.steps)).to_json() == run.header["metrics"]["overall"]
+    assert metrics(map(from_json, run.steps)).to_json() == run.header["metrics"]["overall"]
 
 
 def test_no_change_is_no_regression(tmp_path: Path) -> None:

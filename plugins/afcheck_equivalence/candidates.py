@@ -25,10 +25,10 @@ def formalise_missing(items: Sequence[Item], formaliser: Formaliser) -> dict[str
 
 def _written_by(items: Sequence[Item], formaliser: Formaliser) -> dict[str, Written]:
     """What ``formaliser`` wrote for each item that has no candidate, in one batch."""
-    from afcheck.types import FormaliseRequest, Side
+    from afcheck.types import FormaliseRequest
 
     todo = [item for item in items if item.candidate is None]
-    requests = [FormaliseRequest(f"{item.id}#candidate", item.id, Side.ORIGINAL, item.informal,
+    requests = [FormaliseRequest(f"{item.id}#candidate", item.informal,
                                  metadata={"header": item.header}) for item in todo]
     answers = formaliser.formalise(requests) if requests else []
     out: dict[str, Written] = {}

@@ -10,17 +10,14 @@ from afcheck.budget import Budget
 from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, Selection
 from afcheck.registry import CHECKER, FORMALISER, PROVER
 from afcheck.runtime import Runtime
-from afcheck.runtime.spool import Spool
 from afcheck.suites import Record
 from afcheck.types import Status
-from afcheck_faithfulness import pipeline
+from afcheck_faithfulness import pipeline, records
 from afcheck_faithfulness.kinds import PERTURBER
 from afcheck_faithfulness.metrics import FaithfulnessSummary, summarise
 from afcheck_faithfulness.pipeline import CaseSpec
-from afcheck_faithfulness.records import CaseResult, Step, record, record_text
+from afcheck_faithfulness.records import CaseResult, Step
 from afcheck_faithfulness.render import details, one_line
-
-_NO_STEP = Step("", "", "", "", "", "")
 
 _Choices = tuple[Choice, Choice, Choice, Choice]
 """A case's perturber, formaliser, checker and prover."""
@@ -112,38 +109,24 @@ class Faithfulness:
             del steps["oracle run"]
         return steps
 
-    def __init__(self) -> None:
-        self._spool: Spool | None = None
-        self._templates: dict[int, tuple[tuple[CaseSpec, ...], Selection]] = {}
-
     def cases(self, record: Record, selection: Selection) -> Iterable[tuple[str, CaseSpec]]:
+        """One case per perturber of the suite. Everything but the step is read from the
+        selection again for each record (its choices are made once, by the selection): the
+        method object keeps nothing of a run, neither here nor in :meth:`run`."""
         if not isinstance(record, Step):
             raise TypeError(f"the faithfulness method reads steps, got {type(record).__name__}")
-        templates = self._templates_of(selection)
-        several = len(templates) > 1
-        for template in templates:
-            name = record.case_name + (f"[{template.perturber.name}]" if several else "")
-            yield name, CaseSpec("", record, template.perturber, template.formaliser,
-                                 template.checker, template.prover, template.seed,
-                                 template.keep_ineffective, template.detectors)
-
-    def _templates_of(self, selection: Selection) -> tuple[CaseSpec, ...]:
-        """One case per perturber with everything but the step: the same for every record of
-        a suite, so it is made once."""
-        known = self._templates.get(id(selection))
-        if known is not None and known[1] is selection:
-            return known[0]
+        perturbers = selection.choices("perturber")
         formaliser, checker = selection.choice("formaliser"), selection.choice("checker")
         prover = selection.choice("prover")
         seed = int(str(selection.setting("seed") or 0))
         keep = bool(selection.option("keep_ineffective"))
         detectors = tuple(selection.choose("detector", name)
                           for name in _detector_names(selection))
-        templates = tuple(CaseSpec("", _NO_STEP, perturber, formaliser, checker, prover, seed,
-                                   keep, detectors)
-                          for perturber in selection.choices("perturber"))
-        self._templates[id(selection)] = (templates, selection)
-        return templates
+        several = len(perturbers) > 1
+        for perturber in perturbers:
+            name = record.case_name + (f"[{perturber.name}]" if several else "")
+            yield name, CaseSpec("", record, perturber, formaliser, checker, prover, seed,
+                                 keep, detectors)
 
     def choices(self, case: CaseSpec) -> Iterable[tuple[str, Choice]]:
         return (("perturber", case.perturber), ("formaliser", case.formaliser),
@@ -152,7 +135,6 @@ class Faithfulness:
 
     def run(self, cases: Sequence[Case[CaseSpec]], runtime: Runtime,
             notify: Callable[[CaseResult], None] | None) -> list[CaseResult]:
-        self._spool = runtime.spool
         # The choices under their stages' budgets, asked of the runtime once per set of
         # choices: the cases of a suite share one set (their template's).
         bound: dict[_Choices, _Choices] = {}
@@ -191,11 +173,15 @@ class Faithfulness:
         return result.timings
 
     def to_json(self, result: CaseResult) -> JsonObject:
-        return record(result, self._spool.get if self._spool is not None else None)
+        return records.to_json(result)
 
     def to_json_text(self, result: CaseResult) -> str:
         """The JSON text of :meth:`to_json`, for the result file."""
-        return record_text(result, self._spool.get if self._spool is not None else None)
+        return records.to_json_text(result)
+
+    def from_json(self, data: JsonObject) -> CaseResult:
+        """The result :meth:`to_json` wrote (:func:`afcheck_faithfulness.records.from_json`)."""
+        return records.from_json(data)
 
     def summarise(self, items: Sequence[ItemResult[CaseResult]]) -> FaithfulnessSummary:
         return summarise([item.result for item in items])

@@ -22,7 +22,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
 
 from afcheck.method import JsonObject
 from afcheck.metrics import Interval, ratio, wilson
@@ -112,30 +111,9 @@ def faithfulness_index(tpr: float, fpr: float) -> float:
     return 0.0 if denominator == 0 else 2 * tpr * (1 - fpr) / denominator
 
 
-class Counted(Protocol):
-    """What the metrics count of one case: a run's :class:`CaseResult`, or a case read back
-    from a JSON result file."""
-
-    @property
-    def excluded(self) -> object: ...
-    @property
-    def error_induction(self) -> bool: ...
-    @property
-    def silent_correction(self) -> bool: ...
-    @property
-    def af_fail_original(self) -> bool: ...
-    @property
-    def af_fail_perturbed(self) -> bool: ...
-    @property
-    def proved_original(self) -> bool: ...
-    @property
-    def tc_fail(self) -> int: ...
-    @property
-    def outcome(self) -> str: ...
-
-
-def compute(results: Iterable[Counted]) -> Metrics:
-    """The metrics of a group of cases; excluded cases are counted apart."""
+def compute(results: Iterable[CaseResult]) -> Metrics:
+    """The metrics of a group of cases (a run's, or a result file's read back with
+    :func:`afcheck_faithfulness.records.from_json`); excluded cases are counted apart."""
     n = ei = sc = afo = afp = proved = excluded = tc = 0
     contingency: Counter[str] = Counter({o.value: 0 for o in Outcome})
     for result in results:
@@ -234,8 +212,8 @@ def summarise(results: Sequence[CaseResult]) -> FaithfulnessSummary:
         cases=len(results),
         perturbation_rules=dict(sorted(rules.items())),
         perturbation_effect={name: effect[name] for name in _EFFECT.values()},
-        warnings=_warning_counts(results),
-        by_dataset_warnings={name: _warning_counts(group)
+        warnings=warning_counts(results),
+        by_dataset_warnings={name: warning_counts(group)
                              for name, group in sorted(datasets.items())},
         standing={name: _standing_counts(group) for name, group in sorted(datasets.items())},
     )
@@ -266,6 +244,7 @@ def _standing_counts(results: Iterable[CaseResult]) -> dict[str, int]:
     return dict(sorted(counts.items()))
 
 
-def _warning_counts(results: Iterable[CaseResult]) -> dict[str, int]:
+def warning_counts(results: Iterable[CaseResult]) -> dict[str, int]:
+    """Semantic-drift warnings by detector, detectors in name order."""
     counts = Counter(w.detector for r in results for w in r.warnings)
     return dict(sorted(counts.items()))

@@ -26,7 +26,6 @@ from afcheck.types import (
     FormalisationStatus,
     FormaliseRequest,
     ProofTask,
-    Side,
     Verdict,
     VerdictKind,
 )
@@ -37,6 +36,8 @@ from afcheck_faithfulness.records import (
     DetectTask,
     DriftWarning,
     Perturbation,
+    RawOutputs,
+    Side,
     Step,
     load_perturbation,
 )
@@ -81,33 +82,17 @@ def run(
                 for case, (perturbation, _), sides in zip(cases, perturbed, checked,
                                                           strict=True)]
     proved = _prove(cases, checked, screened, rt)
+    # The results name where their raw outputs are while the run keeps them apart, so that
+    # their records (:func:`afcheck_faithfulness.records.to_json`) can put them back.
+    raw_outputs = rt.spool.get if rt.spool is not None else None
     results = []
     for i, case in enumerate(cases):
         result = _assemble(case, perturbed[i], formalised[i], checked[i], proved[i],
-                           screened[i], drift[i])
+                           screened[i], drift[i], raw_outputs)
         results.append(result)
         if on_result is not None:
-            on_result(_with_raw_outputs(result, rt.spool))
+            on_result(result.with_raw_outputs())
     return results
-
-
-def _with_raw_outputs(result: CaseResult, spool: Spool | None) -> CaseResult:
-    """The result with the raw outputs the run moved to the spool put back."""
-    if spool is None:
-        return result
-
-    def restored(formalisation: Formalisation | None) -> Formalisation | None:
-        if formalisation is None or formalisation.raw_output:
-            return formalisation
-        raw = spool.get(formalisation.key)
-        return formalisation if raw is None else replace(formalisation, raw_output=raw)
-
-    original = restored(result.original)
-    assert original is not None
-    perturbed = restored(result.perturbed)
-    if original is result.original and perturbed is result.perturbed:
-        return result
-    return replace(result, original=original, perturbed=perturbed)
 
 
 def _call(rt: Runtime, stage: str, kind: Kind[C], choice: Choice, batch: Sequence[T], *,
@@ -235,6 +220,9 @@ def _request_keys(case: CaseSpec) -> tuple[str, str]:
 
 def _requests_of(case: CaseSpec, perturbation: Perturbation, keys: tuple[str, str]
                  ) -> Iterable[FormaliseRequest]:
+    """The requests of a case's sides: each names its step and side in its metadata
+    (:class:`~afcheck_faithfulness.records.Side`), for the formalisers that answer by them
+    (``reference``, ``replay``)."""
     step = case.step
     metadata = {
         **step.metadata,
@@ -242,12 +230,13 @@ def _requests_of(case: CaseSpec, perturbation: Perturbation, keys: tuple[str, st
         "perturber": case.perturber.name,
         "perturbation_rule": perturbation.rule,
         "given_perturbation": step.perturbed_text,
+        "step_id": step.id,
+        "side": Side.ORIGINAL.value,
     }
-    yield FormaliseRequest(keys[0], step.id, Side.ORIGINAL, step.text, step.context,
-                           step.problem, metadata)
+    yield FormaliseRequest(keys[0], step.text, step.context, step.problem, metadata)
     if perturbation.text is not None:
-        yield FormaliseRequest(keys[1], step.id, Side.PERTURBED, perturbation.text,
-                               step.context, step.problem, metadata)
+        yield FormaliseRequest(keys[1], perturbation.text, step.context, step.problem,
+                               {**metadata, "side": Side.PERTURBED.value})
 
 
 def _formalise(cases: Sequence[CaseSpec], perturbed: Sequence[tuple[Perturbation, float]],
@@ -491,9 +480,11 @@ def _screened(case: CaseSpec, perturbation: Perturbation, checked: _Sides) -> st
 
 def _assemble(case: CaseSpec, perturbed: tuple[Perturbation, float], formalised: _Sides,
               checked: _Sides, proved: _Proved, screened: str | None,
-              drift: tuple[tuple[DriftWarning, ...], float] | None = None) -> CaseResult:
+              drift: tuple[tuple[DriftWarning, ...], float] | None = None,
+              raw_outputs: RawOutputs | None = None) -> CaseResult:
     """The case's result; ``drift``: the detectors' warnings and seconds, when it has
-    detectors."""
+    detectors; ``raw_outputs``: where the run keeps the raw outputs it moved out of the
+    formalisations."""
     perturbation, perturb_seconds = perturbed
     timings = {
         "perturb": perturb_seconds,
@@ -527,6 +518,7 @@ def _assemble(case: CaseSpec, perturbed: tuple[Perturbation, float], formalised:
         excluded=_exclusion(case, perturbation, why),
         timings=timings,
         warnings=warnings,
+        raw_outputs=raw_outputs,
     )
 
 

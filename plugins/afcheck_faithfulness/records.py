@@ -6,11 +6,12 @@ suite → :class:`Step` → (perturber) → :class:`Perturbation` → (formalise
 
 The records are frozen dataclasses with no behaviour beyond small derived properties; the
 Lean records they hold are the core's (:mod:`afcheck.types`), shared with the other Lean
-methods. The codec: :func:`load_perturbation` reads a perturbation back from the result
-cache (the core's :mod:`afcheck.runtime.cache` reads the shared records); :func:`record`
-writes one case to the JSON result file (:func:`record_text` writes its text) and
-:class:`CaseRecord` reads what the metrics count
-of it (for the report and ``afcheck compare``).
+methods. :class:`CaseResult` is the one result type: the run makes it, observers receive it,
+the summary counts it, and the report view and ``afcheck compare`` read it back from a
+result file. The codec: :func:`to_json` writes one case to the JSON result file
+(:func:`to_json_text` writes its text), :func:`from_json` reads it back, and
+:func:`load_perturbation` reads a perturbation back from the result cache (the core's
+:mod:`afcheck.runtime.cache` reads the shared records).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from __future__ import annotations
 import dataclasses
 import enum
 import functools
-from collections.abc import Callable, Iterable, Mapping
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,13 +30,24 @@ from afcheck.types import (
     Formalisation,
     FormalisationStatus,
     Location,
-    Side,
     Status,
+    Usage,
     Verdict,
     VerdictKind,
-    to_json,
-    to_json_text,
 )
+from afcheck.types import to_json as data_of
+from afcheck.types import to_json_text as text_of
+
+RawOutputs = Callable[[str], str | None]
+"""Raw model outputs kept out of the records during the run, by formalisation key."""
+
+
+class Side(str, enum.Enum):
+    """Which version of a step a formal statement stands for. A formalise request names its
+    side as ``metadata["side"]`` (the value), with its step as ``metadata["step_id"]``."""
+
+    ORIGINAL = "original"
+    PERTURBED = "perturbed"
 
 
 @dataclass(frozen=True)
@@ -149,6 +162,35 @@ class CaseResult:
     warnings: tuple[DriftWarning, ...] = ()
     """What the semantic-drift detectors noticed in either statement; never part of the
     outcome, the status or the metrics."""
+    raw_outputs: RawOutputs | None = field(default=None, compare=False, repr=False)
+    """Where the run keeps this case's raw model outputs while they are out of its
+    formalisations (the run's spool, by formalisation key), for :func:`to_json` to write
+    them back in place; ``None`` where the formalisations hold their own."""
+
+    def with_raw_outputs(self) -> CaseResult:
+        """This result with the raw outputs the run kept apart put back in its
+        formalisations: what observers receive, and what a pickle of it holds."""
+        raw_outputs = self.raw_outputs
+        if raw_outputs is None:
+            return self
+
+        def restored(formalisation: Formalisation | None) -> Formalisation | None:
+            if formalisation is None or formalisation.raw_output:
+                return formalisation
+            raw = raw_outputs(formalisation.key)
+            return (formalisation if raw is None
+                    else dataclasses.replace(formalisation, raw_output=raw))
+
+        original = restored(self.original)
+        assert original is not None
+        perturbed = restored(self.perturbed)
+        if original is self.original and perturbed is self.perturbed:
+            return self
+        return dataclasses.replace(self, original=original, perturbed=perturbed)
+
+    def __getstate__(self) -> dict[str, object]:
+        # Where the run keeps the raw outputs is this process's: a pickle carries them.
+        return {**self.with_raw_outputs().__dict__, "raw_outputs": None}
 
     @property
     def af_fail_original(self) -> bool:
@@ -171,6 +213,21 @@ class CaseResult:
     @property
     def af_failure(self) -> bool:
         return self.af_fail_original or self.af_fail_perturbed
+
+    @property
+    def original_failed(self) -> bool:
+        """The original side has a failure event (error induction or AF failure)."""
+        return self.error_induction or self.af_fail_original
+
+    @property
+    def perturbed_failed(self) -> bool:
+        """The perturbed side has a failure event (silent correction or AF failure)."""
+        return self.silent_correction or self.af_fail_perturbed
+
+    @property
+    def failed(self) -> bool:
+        """An included case with a failure event: what fails the test."""
+        return not self.excluded and (self.original_failed or self.perturbed_failed)
 
     @property
     def proved_original(self) -> bool:
@@ -242,13 +299,11 @@ def load_perturbation(data: Mapping[str, Any]) -> Perturbation:
 # -- the result file ----------------------------------------------------------------------
 
 
-RawOutputs = Callable[[str], str | None]
-"""Raw model outputs kept out of the records during the run, by formalisation key."""
-
-
-def record(result: CaseResult, raw_outputs: RawOutputs | None = None) -> JsonObject:
-    """Both inputs, the perturbation, both formalisations, both verdicts and the outcome."""
+def to_json(result: CaseResult) -> JsonObject:
+    """Both inputs, the perturbation, both formalisations (with the raw outputs the run kept
+    apart put back), both verdicts and the outcome."""
     step = result.step
+    raw_outputs = result.raw_outputs
     return {
         "case_id": result.case_id,
         "step_id": step.id,
@@ -258,11 +313,11 @@ def record(result: CaseResult, raw_outputs: RawOutputs | None = None) -> JsonObj
         "node_id": step.node_id,
         "text": step.text,
         "context": list(step.context),
-        "perturbation": to_json(result.perturbation),
-        "original": _formalisation(result.original, raw_outputs),
-        "perturbed": _formalisation(result.perturbed, raw_outputs),
-        "z": _verdict(result.z),
-        "z_bar": _verdict(result.z_bar),
+        "perturbation": data_of(result.perturbation),
+        "original": _formalisation_data(result.original, raw_outputs),
+        "perturbed": _formalisation_data(result.perturbed, raw_outputs),
+        "z": _verdict_data(result.z),
+        "z_bar": _verdict_data(result.z_bar),
         "outcome": result.outcome.value,
         "events": list(result.failure_events),
         "excluded": result.excluded,
@@ -273,11 +328,11 @@ def record(result: CaseResult, raw_outputs: RawOutputs | None = None) -> JsonObj
     }
 
 
-def _formalisation(formalisation: Formalisation | None,
-                   raw_outputs: RawOutputs | None) -> JsonObject | None:
+def _formalisation_data(formalisation: Formalisation | None,
+                        raw_outputs: RawOutputs | None) -> JsonObject | None:
     if formalisation is None:
         return None
-    data: JsonObject = to_json(formalisation)
+    data: JsonObject = data_of(formalisation)
     if raw_outputs is not None and not formalisation.raw_output:
         stored = raw_outputs(formalisation.key)  # moved to the spool during the run
         if stored is not None:
@@ -285,13 +340,13 @@ def _formalisation(formalisation: Formalisation | None,
     return data
 
 
-def _verdict(verdict: Verdict | None) -> JsonObject | None:
-    return None if verdict is None else to_json(verdict)
+def _verdict_data(verdict: Verdict | None) -> JsonObject | None:
+    return None if verdict is None else data_of(verdict)
 
 
-def record_text(result: CaseResult, raw_outputs: RawOutputs | None = None) -> str:
-    """The JSON text of :func:`record` (what ``json_text.encoder(ensure_ascii=False)`` writes
-    for it, character for character), made without the record's dicts.
+def to_json_text(result: CaseResult) -> str:
+    """The JSON text of :func:`to_json` (what ``json_text.encoder(ensure_ascii=False)``
+    writes for it, character for character), made without the record's dicts.
 
     The result file holds one per case: building the record (about nine dicts) and encoding
     it cost about the same, and most of both is per value, not per character. Here each
@@ -300,22 +355,23 @@ def record_text(result: CaseResult, raw_outputs: RawOutputs | None = None) -> st
     paragraph (the same tuple, or an equal one), is encoded once."""
     step = result.step
     source = step.source
+    raw_outputs = result.raw_outputs
     return (
-        f'{{"case_id": {to_json_text(result.case_id)}, "step_id": {to_json_text(step.id)}, '
-        f'"suite": {to_json_text(step.suite)}, "dataset": {to_json_text(step.dataset)}, '
-        f'"problem_id": {to_json_text(step.problem_id)}, '
-        f'"node_id": {to_json_text(step.node_id)}, '
-        f'"text": {to_json_text(step.text)}, "context": {_context(step.context)}, '
-        f'"perturbation": {to_json_text(result.perturbation)}, '
+        f'{{"case_id": {text_of(result.case_id)}, "step_id": {text_of(step.id)}, '
+        f'"suite": {text_of(step.suite)}, "dataset": {text_of(step.dataset)}, '
+        f'"problem_id": {text_of(step.problem_id)}, '
+        f'"node_id": {text_of(step.node_id)}, '
+        f'"text": {text_of(step.text)}, "context": {_context(step.context)}, '
+        f'"perturbation": {text_of(result.perturbation)}, '
         f'"original": {_formalisation_text(result.original, raw_outputs)}, '
         f'"perturbed": {_formalisation_text(result.perturbed, raw_outputs)}, '
-        f'"z": {to_json_text(result.z)}, "z_bar": {to_json_text(result.z_bar)}, '
-        f'"outcome": {to_json_text(result.outcome.value)}, '
+        f'"z": {text_of(result.z)}, "z_bar": {text_of(result.z_bar)}, '
+        f'"outcome": {text_of(result.outcome.value)}, '
         f'"events": {_events_text(result.failure_events)}, '
-        f'"excluded": {to_json_text(result.excluded)}, '
+        f'"excluded": {text_of(result.excluded)}, '
         f'"timings": {_ENCODE(_dict(result.timings))}, '
         f'"warnings": {_warnings_text(result.warnings)}, '
-        f'"source": {to_json_text(str(source)) if source else "null"}}}')
+        f'"source": {text_of(str(source)) if source else "null"}}}')
 
 
 def _dict(mapping: Mapping[str, float]) -> dict[str, float]:
@@ -339,7 +395,7 @@ def _formalisation_text(formalisation: Formalisation | None,
         stored = raw_outputs(formalisation.key)
         if stored is not None:
             formalisation = dataclasses.replace(formalisation, raw_output=stored)
-    return to_json_text(formalisation)
+    return text_of(formalisation)
 
 
 @functools.cache
@@ -359,81 +415,136 @@ def _warnings_text(warnings: tuple[DriftWarning, ...]) -> str:
 _ENCODE = json_text.encoder(ensure_ascii=False)
 
 
-@dataclass(frozen=True)
-class CaseRecord:
-    """What the metrics count of one case read back from a result file (a
-    :class:`afcheck_faithfulness.metrics.Counted`, as a run's :class:`CaseResult` is)."""
-
-    case_id: str
-    dataset: str
-    rule: str
-    outcome: str
-    status: str
-    excluded: bool
-    error_induction: bool
-    """z = ⊥: the valid step's statement was refuted."""
-    silent_correction: bool
-    """z̄ = ⊤: the invalid step's statement was proved."""
-    af_fail_original: bool
-    af_fail_perturbed: bool
-    proved_original: bool
-    tc_fail: int = 0
-    warnings: int = 0
-
-    @property
-    def original_failed(self) -> bool:
-        """The original side has a failure event (error induction or AF failure)."""
-        return self.error_induction or self.af_fail_original
-
-    @property
-    def perturbed_failed(self) -> bool:
-        return self.silent_correction or self.af_fail_perturbed
-
-    @property
-    def af_failure(self) -> bool:
-        return self.af_fail_original or self.af_fail_perturbed
-
-    @property
-    def failed(self) -> bool:
-        """Any failure event (what fails the test)."""
-        return not self.excluded and (self.original_failed or self.perturbed_failed)
-
-    @classmethod
-    def from_json(cls, step: Mapping[str, object]) -> CaseRecord:
-        """Read the record :func:`record` wrote; a part that is missing or of the wrong type
-        reads as "nothing happened" (a file edited by hand, or written by an older afcheck)."""
-        original = _json_object(step.get("original"))
-        perturbed = _json_object(step.get("perturbed"))
-        z = _verdict_kind(step.get("z"))
-        z_bar = _verdict_kind(step.get("z_bar"))
-        perturbation = _json_object(step.get("perturbation"))
-        warnings = step.get("warnings")
-        return cls(
-            case_id=str(step.get("case_id", "")),
-            dataset=str(step.get("dataset") or "(none)"),
-            rule=str(perturbation.get("rule") or "(none)"),
-            outcome=str(step.get("outcome") or "inconclusive"),
-            status=str(step.get("status") or ""),
-            excluded=bool(step.get("excluded")),
-            error_induction=z == "refuted",
-            silent_correction=z_bar == "proved",
-            af_fail_original=original.get("status") != "ok",
-            af_fail_perturbed=perturbed.get("status") != "ok",
-            proved_original=z == "proved",
-            tc_fail=sum(side.get("status") == "tc_fail" for side in (original, perturbed)),
-            warnings=len(warnings) if isinstance(warnings, list) else 0,
-        )
+def from_json(data: Mapping[str, object]) -> CaseResult:
+    """The case :func:`to_json` wrote, read back from a result file (for the report view and
+    ``afcheck compare``): the same result but for what the record leaves out (the step's
+    problem, metadata and given perturbation). A part that is missing or of the wrong type
+    reads as "nothing happened" (a file edited by hand, or written by an older afcheck): no
+    formalisation is an AF failure, no verdict is none, a missing dataset or rule is
+    ``(none)``."""
+    perturbation = _object(data.get("perturbation"))
+    edit = _object(perturbation.get("edit"))
+    context = data.get("context")
+    step_id = _str(data.get("step_id"))
+    step = Step(
+        id=step_id, suite=_str(data.get("suite")),
+        dataset=_str(data.get("dataset")) or "(none)",
+        problem_id=_str(data.get("problem_id")), node_id=_str(data.get("node_id")),
+        text=_str(data.get("text")),
+        context=tuple(map(str, context)) if isinstance(context, list) else (),
+        source=_location(data.get("source")))
+    effective = perturbation.get("effective")
+    perturbed_text = perturbation.get("text")
+    warnings = data.get("warnings")
+    timings = data.get("timings")
+    return CaseResult(
+        case_id=_str(data.get("case_id")),
+        step=step,
+        perturbation=Perturbation(
+            step_id=_str(perturbation.get("step_id")) or step_id,
+            perturber=_str(perturbation.get("perturber")),
+            text=perturbed_text if isinstance(perturbed_text, str) else None,
+            rule=_str(perturbation.get("rule")) or "(none)",
+            edit=_edit(edit) if edit else None,
+            reason=_str(perturbation.get("reason")),
+            effective=effective if isinstance(effective, bool) else None,
+            transient=perturbation.get("transient") is True),
+        original=_formalisation(data.get("original")) or _NOT_RECORDED,
+        perturbed=_formalisation(data.get("perturbed")),
+        z=_verdict(data.get("z")),
+        z_bar=_verdict(data.get("z_bar")),
+        excluded=_str(data.get("excluded")),
+        timings=({str(k): v for k, v in timings.items() if isinstance(v, (int, float))}
+                 if isinstance(timings, dict) else {}),
+        warnings=tuple(_warning(w) for w in warnings if isinstance(w, dict))
+        if isinstance(warnings, list) else (),
+    )
 
 
-def from_json(steps: Iterable[Mapping[str, object]]) -> list[CaseRecord]:
-    """Every case of ``steps`` (records of a result file) as the metrics count them."""
-    return [CaseRecord.from_json(step) for step in steps]
+_NOT_RECORDED = Formalisation("", "", FormalisationStatus.AF_FAIL, reason="not recorded")
+"""The original side of a record that has none."""
 
 
-def _json_object(value: object) -> Mapping[str, object]:
+def _object(value: object) -> Mapping[str, object]:
     return value if isinstance(value, dict) else {}
 
 
-def _verdict_kind(value: object) -> str | None:
+def _str(value: object) -> str:
+    """A string field; anything else that is not empty is its ``str``, nothing is ``""``."""
+    return value if isinstance(value, str) else ("" if value is None or value is False
+                                                 else str(value))
+
+
+def _float(value: object) -> float:
+    return float(value) if isinstance(value, (int, float)) else 0.0
+
+
+_LOCATION = re.compile(r"(?P<path>.*?)(?::(?P<line>\d+))?(?: \(record (?P<record>\d+)\))?")
+
+
+def _location(value: object) -> Location | None:
+    """The :class:`~afcheck.types.Location` whose ``str`` is ``value``."""
+    if not isinstance(value, str) or not value:
+        return None
+    found = _LOCATION.fullmatch(value)
+    assert found is not None  # every text matches: the path takes what the rest does not
+    line, record = found["line"], found["record"]
+    return Location(found["path"], int(line) if line else 0,
+                    int(record) if record else None)
+
+
+def _edit(data: Mapping[str, object]) -> Edit | None:
+    start, end = data.get("start"), data.get("end")
+    if not isinstance(start, int) or not isinstance(end, int):
+        return None
+    return Edit(start, end, _str(data.get("old")), _str(data.get("new")))
+
+
+def _formalisation(value: object) -> Formalisation | None:
+    if not isinstance(value, dict):
+        return None
+    status, statement, usage = value.get("status"), value.get("statement"), value.get("usage")
+    return Formalisation(
+        key=_str(value.get("key")), formaliser=_str(value.get("formaliser")),
+        status=(FormalisationStatus(status) if status in _FORMALISATION_STATUSES
+                else FormalisationStatus.AF_FAIL),
+        statement=statement if isinstance(statement, str) else None,
+        header=_str(value.get("header")), raw_output=_str(value.get("raw_output")),
+        reason=_str(value.get("reason")),
+        usage=_usage(usage) if isinstance(usage, dict) else None,
+        transient=value.get("transient") is True)
+
+
+_FORMALISATION_STATUSES = frozenset(s.value for s in FormalisationStatus)
+_VERDICT_KINDS = frozenset(k.value for k in VerdictKind)
+
+
+def _usage(data: Mapping[str, object]) -> Usage:
+    cost = data.get("cost_usd")
+    return Usage(int(_float(data.get("prompt_tokens"))),
+                 int(_float(data.get("completion_tokens"))), _float(data.get("latency_s")),
+                 float(cost) if isinstance(cost, (int, float)) else None,
+                 _str(data.get("finish_reason")))
+
+
+def _verdict(value: object) -> Verdict | None:
     kind = value.get("kind") if isinstance(value, dict) else None
-    return kind if isinstance(kind, str) else None
+    if not isinstance(value, dict) or kind not in _VERDICT_KINDS:
+        return None
+    unjudged, counterexample = value.get("unjudged"), value.get("counterexample")
+    return Verdict(
+        kind=VerdictKind(kind), backend=_str(value.get("backend")),
+        certified=value.get("certified") is True, reason=_str(value.get("reason")),
+        evidence=_str(value.get("evidence")),
+        counterexample=({str(k): _str(v) for k, v in counterexample.items()}
+                        if isinstance(counterexample, dict) else None),
+        elapsed_s=_float(value.get("elapsed_s")), transient=value.get("transient") is True,
+        judged_by=_str(value.get("judged_by")),
+        unjudged=VerdictKind(unjudged) if unjudged in _VERDICT_KINDS else None)
+
+
+def _warning(data: Mapping[str, object]) -> DriftWarning:
+    side = data.get("side")
+    return DriftWarning(_str(data.get("detector")),
+                        Side.PERTURBED if side == "perturbed" else Side.ORIGINAL,
+                        _str(data.get("message")))

@@ -9,6 +9,10 @@ The file holds one JSON object per line::
 ``statement`` is an already extracted theorem. A perturbed record may name its ``perturber``
 when a step was perturbed in several ways. A step with no record is AF-Fail.
 
+A request is answered by the step and side it names in its metadata (``step_id`` and
+``side``, as the faithfulness method gives them); a request that names none (another
+method's) is the original side of the id its key starts with (``<id>#…``).
+
 Lines are read one at a time (:mod:`afcheck.jsonlines`: bounded in size and depth): a line
 that cannot be read or is not a record loses only itself; the steps it would have answered
 are AF-Fail with the line's problem in their reason, and the end of the run says how many
@@ -24,7 +28,7 @@ from typing import cast
 from afcheck.errors import UsageError
 from afcheck.jsonlines import read_json_lines
 from afcheck.printable import printable
-from afcheck.types import Formalisation, FormalisationStatus, FormaliseRequest, Side
+from afcheck.types import Formalisation, FormalisationStatus, FormaliseRequest
 
 _FIELDS = {"step_id", "side", "output", "statement", "perturber", "formaliser", "usage"}
 
@@ -105,24 +109,35 @@ class ReplayFormaliser:
         return [self._one(request) for request in requests]
 
     def _one(self, request: FormaliseRequest) -> Formalisation:
-        row = self._find(request)
+        step_id, side = _step_and_side(request)
+        row = self._find(request, step_id, side)
         if row is None:
             hint = (f" ({len(self.problems)} line(s) of the file are not records, first: "
                     f"{self.problems[0]})") if self.problems else ""
             return Formalisation(request.key, self.name, FormalisationStatus.AF_FAIL,
-                                 reason=f"no recorded {request.side.value} output for "
-                                 f"{request.step_id}{hint}")
+                                 reason=f"no recorded {side} output for {step_id}{hint}")
         if "statement" in row:
             return Formalisation(request.key, self.name, FormalisationStatus.OK,
                                  statement=row["statement"], raw_output=row["statement"])
         return extract(request.key, self.name, row["output"])
 
-    def _find(self, request: FormaliseRequest) -> dict[str, str] | None:
-        if request.side is Side.ORIGINAL:
-            return self.records.get((request.step_id, "original"))
+    def _find(self, request: FormaliseRequest, step_id: str, side: str
+              ) -> dict[str, str] | None:
+        if side != "perturbed":
+            return self.records.get((step_id, "original"))
         perturber = request.metadata.get("perturber", "")
-        return self.records.get((request.step_id, f"perturbed@{perturber}")) or self.records.get(
-            (request.step_id, "perturbed"))
+        return self.records.get((step_id, f"perturbed@{perturber}")) or self.records.get(
+            (step_id, "perturbed"))
+
+
+def _step_and_side(request: FormaliseRequest) -> tuple[str, str]:
+    """The step id and side a request is answered by (see the module's docstring)."""
+    metadata = request.metadata
+    step_id = metadata.get("step_id")
+    side = metadata.get("side")
+    return (step_id if isinstance(step_id, str) and step_id
+            else request.key.partition("#")[0],
+            side if side == "perturbed" else "original")
 
 
 def extract(key: str, formaliser: str, output: str) -> Formalisation:

@@ -3,8 +3,8 @@ several side by side (see :mod:`afcheck_report.page`).
 
 The command reads views from the process's plugins (:func:`afcheck.plugins.get_plugins`: the
 installed ones and those ``--plugin`` names, which ``afcheck`` registers there before it runs
-a command). Each method's view may add options of its own (the faithfulness view's
-``--drift``) and prepare its items by them before the page is drawn.
+a command). Each method's view may add options of its own and prepare its items by them
+before the page is drawn.
 """
 
 from __future__ import annotations
