@@ -33,7 +33,7 @@ from typing import cast
 from afcheck.budget import Budget
 from afcheck.components import Built, describe
 from afcheck.errors import LoadError, SuiteError, UsageError
-from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, Selection
+from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, MethodBase, Selection
 from afcheck.runtime import Runtime
 from afcheck.suites import Record, SuiteSpec
 from afcheck.types import Status
@@ -96,7 +96,7 @@ class Evaluator:
         self.fingerprint = f"nl2fol-evaluator:{self.version}:{digest.hexdigest()[:16]}"
 
 
-class Nl2FolMethod:
+class Nl2FolMethod(MethodBase[Nl2FolCase, Decision]):
     """Parse → syntax-error class, or nearest gold by tree edit distance → z3 equivalence."""
 
     name = "nl2fol"

@@ -27,7 +27,6 @@ from afcheck_report.view import (
     Metric,
     Record,
     RunSteps,
-    flatten,
 )
 
 from afcheck_fol.records import ResultRecord, from_json
@@ -78,7 +77,7 @@ class Nl2FolView(MethodView):
             str(step.get("status") or "")
 
     def metrics(self, steps: Sequence[Record]) -> Mapping[str, Metric]:
-        return flatten(group(from_json(steps)).to_json())
+        return group(from_json(steps)).typed()
 
     def render(self, runs: Sequence[RunSteps]) -> str:
         groups = [(item, from_json(item.steps)) for item in runs]
