@@ -139,7 +139,7 @@ def test_a_suite_runs_end_to_end(tmp_path: Path) -> None:
     assert "items.jsonl:5: missing or empty 'reference'" in done.stdout
     assert "outside the SMT fragment" in done.stdout
     record = json.loads(out.read_text(encoding="utf-8"))
-    sae = record["methods"]["equivalence"]["metrics"]["overall"]["sae"]
+    sae = record["methods"]["equivalence"]["details"]["overall"]["sae"]
     assert sae["coverage"]["count"] == 1 and sae["false_positive_rate"]["count"] == 1
     steps = {s["id"]: s for s in record["steps"] if "unreadable" not in s}
     [bad] = [s for s in record["steps"] if "unreadable" in s]
@@ -290,7 +290,7 @@ def test_the_summary_prints_the_share_of_statements_the_front_end_reads() -> Non
     assert share_read(results) == (1, 3)
     summary = EquivalenceSummary(summarise(results), {}, read=share_read(results))
     assert "  front end: read 1 of 3 statements (33.3%)" in summary.lines()
-    assert summary.sections()["metrics"]["read"] == {"statements": 3, "read": 1}
+    assert summary.sections()["details"]["read"] == {"statements": 3, "read": 1}
 
 
 def test_the_share_read_counts_what_the_decisions_record_without_reading_again() -> None:

@@ -140,26 +140,24 @@ class ChainMetrics:
     def typed(self) -> dict[str, Metric]:
         """The group's figures as typed metrics: N, the analysis rates, each class's share
         (``T1_rate`` …), execution rate and accuracy, expected-class accuracy and logical
-        equivalence where the items say, step-label macro-F1 and FOL-BLEU (scores, unmeasured
-        without gold), the path-dependence diagnostic."""
+        equivalence, step-label macro-F1 and FOL-BLEU (scores), the path-dependence
+        diagnostic; each unmeasured (``None``) where the items give nothing to measure it
+        on."""
         out: dict[str, Metric] = {"N": Count(self.n),
                                   "analysis_failure_rate": self.analysis_failure,
                                   "undecided_rate": self.undecided,
                                   "no_answer_rate": self.no_answer,
                                   "no_reasoning_rate": self.no_reasoning,
                                   "cut_off_rate": self.cut_off}
-        if self.execution_rate is not None:
-            out["execution_rate"] = self.execution_rate
-        if self.execution_accuracy is not None:
-            out["execution_accuracy"] = self.execution_accuracy
+        # A rate the items do not measure (no gold formula, no expected class) is one over
+        # no item: its value is None, and a gate over it says so.
+        out["execution_rate"] = self.execution_rate or Rate(0, 0)
+        out["execution_accuracy"] = self.execution_accuracy or Rate(0, 0)
         out["step_label_macro_f1"] = Score(self.step_macro_f1)
         out["fol_bleu"] = Score(self.fol_bleu)
-        if self.logical_equivalence is not None:
-            out["logical_equivalence"] = self.logical_equivalence
+        out["logical_equivalence"] = self.logical_equivalence or Rate(0, 0)
         out.update({f"{name}_rate": rate for name, rate in self.classes.items()})
-        accuracy = self.expected_accuracy
-        if accuracy is not None:
-            out["expected_class_accuracy"] = accuracy
+        out["expected_class_accuracy"] = self.expected_accuracy or Rate(0, 0)
         out["T2_valid_only_by_restating"] = self.t2_restatement
         return out
 
