@@ -32,9 +32,6 @@ if TYPE_CHECKING:
     from afcheck.metrics import Metric
     from afcheck.metrics import Metrics as TypedMetrics
 
-NAMES = ("N", "FNR", "FPR", "AFFR", "UFLB", "TPR", "FI")
-
-
 @dataclass(frozen=True)
 class Metrics:
     """The metrics of one group of cases, with the counts they come from."""
