@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, replace
 
 from afcheck.errors import UsageError
-from afcheck.method import declared
+from afcheck.method import AnyMethod, checked
 
 KEYS = ("seconds", "memory_mb", "size")
 """The settings of a budget, as ``--budget`` names them."""
@@ -109,9 +109,9 @@ class Clock:
 UNBOUNDED_CLOCK = Clock("", None)
 
 
-def budgets_of(method: object) -> Mapping[str, Budget]:
-    """A method's declared budgets by stage (``budgets``); none when it declares none."""
-    return declared(method, "budgets", Budget)
+def budgets_of(method: AnyMethod) -> Mapping[str, Budget]:
+    """A method's declared budgets by stage (:attr:`~afcheck.method.Method.budgets`)."""
+    return checked(method, "budgets", method.budgets, Budget)
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from pathlib import Path
 from afcheck.errors import UsageError
 from afcheck.jsonlines import read_json_document
 from afcheck.method import ItemResult, MethodSummary
+from afcheck.metrics import Metrics
 from afcheck.types import Status
 
 BASELINE_VERSION = 1
@@ -114,21 +115,27 @@ def check_metrics(gates: Iterable[Gate], metrics: Mapping[str, Mapping[str, str]
 
 
 def evaluate(gates: Iterable[Gate], summaries: Mapping[str, MethodSummary]) -> tuple[str, ...]:
-    """One line per gate that fails; empty when all hold."""
+    """One line per gate that fails; empty when all hold. A gate reads the overall typed
+    metrics of its method (:meth:`~afcheck.method.MethodSummary.metrics`)."""
     failures = []
+    measured = _measured(summaries)
     for gate in gates:
-        summary = _summary_for(gate, summaries)
-        if summary is None:
+        found = _metrics_for(gate, measured)
+        if found is None:
             where = f"method '{gate.method}'" if gate.method else "no method of this run"
             failures.append(f"{gate.metric}: {where} has no such metric or no item "
                             f"in this run ({gate.origin})")
             continue
+        summary, metrics = found
         if summary.evaluated == 0:
             failures.append(f"{gate.metric}: no evaluated item, nothing to hold the gate "
                             f"to ({gate.origin})")
             continue
-        value = summary.metric(gate.metric)
-        assert value is not None
+        value = metrics.value(gate.metric)
+        if value is None:
+            failures.append(f"{gate.metric}: not measured in this run (no item it counts), "
+                            f"nothing to hold the gate to ({gate.origin})")
+            continue
         broken = value > gate.threshold if gate.op == "<=" else value < gate.threshold
         if broken or math.isnan(value):
             relation = ">" if gate.op == "<=" else "<"
@@ -141,11 +148,12 @@ def held(gates: Iterable[Gate], summaries: Mapping[str, MethodSummary]) -> tuple
     """One line per gate that holds (``UFLB = 0.2100 ≤ 0.35 (--max-uflb 0.35)``), so that
     a log under "53 failed" says why the job is green."""
     lines = []
+    measured = _measured(summaries)
     for gate in gates:
-        summary = _summary_for(gate, summaries)
-        if summary is None or summary.evaluated == 0:
+        found = _metrics_for(gate, measured)
+        if found is None or found[0].evaluated == 0:
             continue
-        value = summary.metric(gate.metric)
+        value = found[1].value(gate.metric)
         if value is None or math.isnan(value):
             continue
         holds = value <= gate.threshold if gate.op == "<=" else value >= gate.threshold
@@ -156,14 +164,23 @@ def held(gates: Iterable[Gate], summaries: Mapping[str, MethodSummary]) -> tuple
     return tuple(lines)
 
 
-def _summary_for(gate: Gate, summaries: Mapping[str, MethodSummary]) -> MethodSummary | None:
+Measured = Mapping[str, tuple[MethodSummary, Metrics]]
+
+
+def _measured(summaries: Mapping[str, MethodSummary]) -> Measured:
+    """Each method's summary with its typed metrics, computed once."""
+    return {name: (summary, summary.metrics()) for name, summary in summaries.items()}
+
+
+def _metrics_for(gate: Gate, measured: Measured) -> tuple[MethodSummary, Metrics] | None:
+    """The summary and metrics of the gate's method, or of the first method of the run whose
+    overall metrics name the gate's metric."""
     if gate.method is not None:
-        summary = summaries.get(gate.method)
-        return summary if summary is not None and summary.metric(gate.metric) is not None \
-            else None
-    for summary in summaries.values():
-        if summary.metric(gate.metric) is not None:
-            return summary
+        found = measured.get(gate.method)
+        return found if found is not None and gate.metric in found[1].overall else None
+    for found in measured.values():
+        if gate.metric in found[1].overall:
+            return found
     return None
 
 

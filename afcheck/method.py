@@ -24,6 +24,8 @@ from afcheck.errors import LoadError
 from afcheck.types import Location, Status
 
 if TYPE_CHECKING:
+    from afcheck.budget import Budget
+    from afcheck.metrics import Metrics
     from afcheck.runtime import Runtime
     from afcheck.suites import Record, SuiteSpec
 
@@ -205,8 +207,11 @@ class MethodSummary(Protocol):
         """How many items entered the metrics (N); a gate over no item fails."""
         ...
 
-    def metric(self, name: str) -> float | None:
-        """The overall value of a metric, ``None`` when the method has no such metric."""
+    def metrics(self) -> Metrics:
+        """The method's typed metrics, overall and per group (dataset): every figure a gate
+        may bound (:attr:`Method.gates`) is in ``overall``. What gates read, what the result
+        file writes as ``methods.<name>.metrics``, what JUnit writes as each group's
+        properties and what the report shows: none of them reads a figure any other way."""
         ...
 
     def lines(self) -> list[str]:
@@ -214,11 +219,14 @@ class MethodSummary(Protocol):
         ...
 
     def sections(self) -> JsonObject:
-        """Top-level sections of the JSON result file (``metrics`` and the method's own)."""
+        """The method's own top-level sections of the JSON result file (``perturbations``,
+        ``details``), written beside ``metrics`` (written from :meth:`metrics`, which
+        replaces a section of that name)."""
         ...
 
     def properties(self, group: str) -> dict[str, str]:
-        """JUnit testsuite properties of one group (the metrics of that dataset)."""
+        """JUnit testsuite properties of one group beyond its metrics (which are written from
+        :meth:`metrics`): counts of its own (a contingency table, warnings); may be empty."""
         ...
 
 
@@ -231,12 +239,21 @@ class Method(Protocol[CaseT, ResultT]):
     """The component kinds its items use; the run validates and builds each choice before
     any work, and ``afcheck list methods`` shows them."""
     defaults: Mapping[str, object]
-    """The method's default settings: a component name per kind, and its own settings.
-    A method may also declare ``settings: Mapping[str, type]``, its own settings with their
-    types (``{"seed": int}``), read by :func:`settings_of`; its plugin adds their options."""
+    """The method's default settings: a component name per kind, and its own settings."""
     gates: Mapping[str, str]
     """The metrics a gate may bound, each with the direction that is good: ``"max"`` for a
-    rate to keep low (``--gate UFLB<=0.3``), ``"min"`` for one to keep high."""
+    rate to keep low (``--gate UFLB<=0.3``), ``"min"`` for one to keep high. Each is in
+    the overall :meth:`MethodSummary.metrics` of the method's summary."""
+    settings: Mapping[str, type]
+    """The method's own settings with their types (``{"seed": int}``), read by
+    :func:`settings_of`; its plugin adds their options. Default (:class:`MethodBase`):
+    none."""
+    budgets: Mapping[str, Budget]
+    """The limits of its stages, by stage (``prove``), read by
+    :func:`afcheck.budget.budgets_of` and changed with ``--budget``. Default: none."""
+    next_steps: NextSteps
+    """What to run after a first run of the method, read by :func:`next_steps_of`.
+    Default: nothing."""
 
     def cases(self, record: Record, selection: Selection) -> Iterable[tuple[str, CaseT]]:
         """The test items of one loaded record: ``(name, case)`` pairs. Collection only: no
@@ -268,30 +285,62 @@ class Method(Protocol[CaseT, ResultT]):
         """The result's record in the JSON result file (``status`` and ``method`` are added)."""
         ...
 
+    def to_json_text(self, result: ResultT) -> str | None:
+        """The JSON text of :meth:`to_json`, written without building the record (a record
+        with the same top-level keys for every result), or ``None``: the record is built and
+        encoded (:meth:`afcheck.summary.RunSummary.record_texts`). Default: ``None``."""
+        ...
+
+    def from_json(self, data: JsonObject) -> ResultT:
+        """The result :meth:`to_json` wrote (the keys the run adds ignored): its inverse, the
+        one codec of the method's records. Default: :class:`NotImplementedError`."""
+        ...
+
     def summarise(self, items: Sequence[ItemResult[ResultT]]) -> MethodSummary:
         """The method's metrics over the items of a run."""
         ...
 
 
+NextSteps = Mapping[str, str] | Callable[[Sequence[ItemResult[object]]], Mapping[str, str]]
+"""A method's next steps: a short label (``"oracle run"``) → a command with ``{paths}``
+where the paths of the run's suites of this method go; or, for steps that depend on the
+suites at hand (an oracle that only some suites' data can feed), a function of the
+method's items of the run that returns them."""
+
+
+class MethodBase(Generic[CaseT, ResultT]):
+    """The defaults of a :class:`Method`'s declared members that a method may leave out:
+    subclass it and define the rest (``name``, ``version``, ``kinds``, ``defaults``,
+    ``gates``, :meth:`~Method.cases`, :meth:`~Method.choices`, :meth:`~Method.run`,
+    :meth:`~Method.outcome`, :meth:`~Method.timings`, :meth:`~Method.to_json`,
+    :meth:`~Method.summarise`)."""
+
+    name: str
+    settings: Mapping[str, type] = {}
+    budgets: Mapping[str, Budget] = {}
+    next_steps: NextSteps = {}
+
+    def to_json_text(self, result: ResultT) -> str | None:
+        return None
+
+    def from_json(self, data: JsonObject) -> ResultT:
+        raise NotImplementedError(f"the method {self.name!r} reads no record back")
+
+
 V = TypeVar("V")
 
 
-def declared(method: object, attribute: str, of: type[V]) -> dict[str, V]:
-    """One of a method's optional declarations (``settings``, ``next_steps``, ``budgets``):
-    the mapping named ``attribute`` (name → ``of``), a new dict; empty when the method does
-    not declare it or declares ``None``. The one reader of them all, so that an optional
-    declaration means the same whichever part of the run reads it.
+def checked(method: AnyMethod, attribute: str, declaration: object,
+            of: type[V]) -> dict[str, V]:
+    """One of a method's declarations (``settings``, ``next_steps``, ``budgets``), given as
+    ``declaration``, as a new dict of name → ``of``; empty for ``None``. The one check of
+    them all, so that a declaration means the same whichever part of the run reads it.
 
     :class:`~afcheck.errors.AfcheckError` (one line naming the method) when a value is not
     an ``of``: a plugin's mistake is found where it is read, not later as a traceback."""
-    return _checked(method, attribute, getattr(method, attribute, None), of)
-
-
-def _checked(method: object, attribute: str, declaration: object, of: type[V]) -> dict[str, V]:
-    """``declaration`` as a new dict of name → ``of``; one line naming the method if not."""
     from afcheck.errors import AfcheckError
 
-    name = getattr(method, "name", type(method).__name__)
+    name = method.name
     if declaration is not None and not isinstance(declaration, Mapping):
         raise AfcheckError(f"method {name!r} declares {attribute} = {declaration!r}; "
                            "expected a mapping")
@@ -303,27 +352,22 @@ def _checked(method: object, attribute: str, declaration: object, of: type[V]) -
     return found
 
 
-def settings_of(method: object) -> Mapping[str, type]:
+def settings_of(method: AnyMethod) -> Mapping[str, type]:
     """A method's own settings (``settings``: name → ``int`` or ``str``), given on the command
-    line by the options its plugin adds and in ``[afcheck.defaults]``; optional, none when a
-    method declares none."""
-    return declared(method, "settings", type)
+    line by the options its plugin adds and in ``[afcheck.defaults]``."""
+    return checked(method, "settings", method.settings, type)
 
 
-def next_steps_of(method: object,
+def next_steps_of(method: AnyMethod,
                   items: Sequence[ItemResult[object]] = ()) -> Mapping[str, str]:
-    """What to run after a first run of a method (optional ``next_steps``): a short label
-    (``"oracle run"``) → a command with ``{paths}`` where the paths of the run's suites of
-    this method go. The end of a run without gates prints them, so that the first run says
-    where to go from there; each must work as printed on the suites it is printed for.
-
-    ``next_steps`` is that mapping, or, for steps that depend on the suites at hand (an
-    oracle that only some suites' data can feed), a callable given the method's ``items`` of
-    the run that returns it."""
-    declaration = getattr(method, "next_steps", None)
+    """What to run after a first run of a method (:attr:`Method.next_steps`, given the
+    method's ``items`` of the run when it is a function). The end of a run without gates
+    prints them, so that the first run says where to go from there; each must work as
+    printed on the suites it is printed for."""
+    declaration: object = method.next_steps
     if callable(declaration):
         declaration = declaration(items)
-    return _checked(method, "next_steps", declaration, str)
+    return checked(method, "next_steps", declaration, str)
 
 
 AnyMethod = Method[object, object]

@@ -89,32 +89,32 @@ class RunSummary:
         (:func:`~afcheck.json_text.utf8_safe`) unless ``utf8_safe`` is false, for a writer that
         makes it so as it encodes (:func:`~afcheck.json_text.utf8`).
 
-        A method may have ``to_json_text(result)``: the text of its ``to_json(result)``, a
-        record with the same top-level keys for every result. Its items' texts are then that
-        text with the keys :meth:`record` adds written after it; which of ``case_id`` and
-        ``group`` those are is read once, from the method's record of its first item. A
-        method whose record names ``method`` or ``status`` (which :meth:`record` overwrites in
-        place) has its items written from :meth:`record`."""
+        A method's :meth:`~afcheck.method.Method.to_json_text` of a result, when it gives one,
+        is the text of its ``to_json(result)``, a record with the same top-level keys for
+        every result. Its items' texts are then that text with the keys :meth:`record` adds
+        written after it; which of ``case_id`` and ``group`` those are is read once, from the
+        method's record of its first item. A method whose record names ``method`` or
+        ``status`` (which :meth:`record` overwrites in place) has its items written from
+        :meth:`record`."""
         safe: Callable[[str], str] = json_text.utf8_safe if utf8_safe else str
         named: dict[str, tuple[bool, bool, str] | None] = {}
         """Per method with a text: whether its records name ``case_id`` and ``group``, and the
         text of its ``method`` member; ``None`` when its texts cannot be used."""
         for item in self.items:
             method = item.case.method
-            text_of: Callable[[object], str] | None = getattr(
-                self.implementations.get(method), "to_json_text", None)
-            names = None
-            if text_of is not None and not isinstance(item.result, LoadError):
-                if method not in named:
-                    keys = self.implementations[method].to_json(item.result)
+            text = None
+            if not isinstance(item.result, LoadError) and named.get(method, ()) is not None:
+                implementation = self.implementations[method]
+                text = implementation.to_json_text(item.result)
+                if text is not None and method not in named:
+                    keys = implementation.to_json(item.result)
                     named[method] = (None if "method" in keys or "status" in keys
                                      else ("case_id" in keys, "group" in keys,
                                            f'"method": {_STRING(method)}'))
-                names = named[method]
-            if text_of is None or names is None:
+            names = named.get(method)
+            if text is None or names is None:
                 yield safe(_ENCODE(self.record(item)))
                 continue
-            text = text_of(item.result)
             # The members appended in place of the closing brace; "{}" has none before them.
             tail = [] if len(text) == 2 else [""]
             if not names[0]:

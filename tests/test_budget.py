@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from typing import cast
 
 import pytest
 
 from afcheck import hookimpl
 from afcheck.budget import Budget, Clock, OverBudget, budgets_of, parse_change, resolve
 from afcheck.errors import UsageError
-from afcheck.method import Choice
+from afcheck.method import AnyMethod, Choice, MethodBase
 from afcheck.plugins import Plugins
 from afcheck.registry import PROVER
 from afcheck.runtime import Components, Runtime
@@ -165,19 +166,24 @@ def test_describe_says_what_holds_without_a_bound() -> None:
     assert Budget().describe() == "unbounded"
 
 
-class _Declares:
+class _Declares(MethodBase[object, object]):
+    name = "declares"
     budgets = {"prove": Budget(seconds=2)}
     settings = {"seed": int}
-    next_steps = None  # declared as nothing: the same as not declared
+
+
+class _Defaults(MethodBase[object, object]):
+    name = "defaults"
 
 
 def test_one_reader_of_a_methods_optional_declarations() -> None:
     from afcheck.method import next_steps_of, settings_of
 
-    method = _Declares()
+    method = cast(AnyMethod, _Declares())
     assert budgets_of(method) == {"prove": Budget(seconds=2)}
     assert settings_of(method) == {"seed": int}
-    assert next_steps_of(method) == {} and budgets_of(object()) == {}
+    bare = cast(AnyMethod, _Defaults())
+    assert next_steps_of(method) == {} and budgets_of(bare) == {} and settings_of(bare) == {}
     # A copy: what a reader does with it never changes the method's own declaration.
     assert budgets_of(method) is not _Declares.budgets
 
@@ -191,4 +197,4 @@ def test_a_declaration_of_the_wrong_type_is_one_line_naming_the_method() -> None
 
     with pytest.raises(AfcheckError, match=r"^method 'wrong' declares budgets\['prove'\] = 30; "
                        r"expected a Budget$"):
-        budgets_of(Wrong())
+        budgets_of(cast(AnyMethod, Wrong()))

@@ -34,7 +34,7 @@ def test_examples_suite_runs_and_writes_each_chain(tmp_path: Path) -> None:
     assert cases["t4-wrong-class"]["class"] == "T4"
     assert [s["label"] for s in cases["t4-wrong-class"]["steps"]] == ["False", "True"]
     assert cases["t1-gold-walk"]["method"] == "chains"
-    assert data["methods"]["chains"]["metrics"]["overall"]["step_label_macro_f1"] == 1.0
+    assert data["methods"]["chains"]["details"]["overall"]["step_label_macro_f1"] == 1.0
     # The formaliser is a component of the run like the prover: built, recorded, versioned.
     assert set(data["config"]["components"]) == {"fol_prover:z3-fol", "fol_formaliser:rules"}
     assert data["methods"]["chains"]["candidates"] == {"written_by": {"fol formaliser rules": 7},

@@ -58,7 +58,7 @@ def test_a_suite_runs_end_to_end(tmp_path: Path) -> None:
     assert "items.jsonl:5: missing or empty 'reference'" in done.stdout
     assert "outside the SMT fragment" in done.stdout
     record = json.loads(out.read_text(encoding="utf-8"))
-    sae = record["methods"]["equivalence"]["metrics"]["overall"]["sae"]
+    sae = record["methods"]["equivalence"]["details"]["overall"]["sae"]
     assert sae["coverage"]["count"] == 1 and sae["false_positive_rate"]["count"] == 1
     steps = {s["id"]: s for s in record["steps"] if "unreadable" not in s}
     [bad] = [s for s in record["steps"] if "unreadable" in s]

@@ -53,7 +53,7 @@ def test_the_summary_prints_the_share_of_statements_the_front_end_reads() -> Non
     assert share_read(results) == (1, 3)
     summary = EquivalenceSummary(summarise(results), {}, read=share_read(results))
     assert "  front end: read 1 of 3 statements (33.3%)" in summary.lines()
-    assert summary.sections()["metrics"]["read"] == {"statements": 3, "read": 1}
+    assert summary.sections()["details"]["read"] == {"statements": 3, "read": 1}
 
 
 def test_the_share_read_counts_what_the_decisions_record_without_reading_again() -> None:

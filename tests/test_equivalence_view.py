@@ -20,6 +20,8 @@ from afcheck_report.view import BrowseTables, RunSteps
 from report_fixtures import ROOT, afcheck_run, write
 from report_fixtures import equivalence_record as pair
 
+from afcheck.metrics import Metrics
+
 SECTION = EquivalenceView()
 
 PLAN = [("equivalent", "Eq")] * 4 + [("equivalent", "Noneq"), ("equivalent", "Inconclusive"),
@@ -27,9 +29,10 @@ PLAN = [("equivalent", "Eq")] * 4 + [("equivalent", "Noneq"), ("equivalent", "In
 
 
 def document(steps: list[dict[str, Any]]) -> dict[str, Any]:
-    overall = {k: v.to_json() for k, v in summary(steps).items()}
+    overall = {f"{k}.{name}": metric for k, v in summary(steps).items()
+               for name, metric in v.typed().items()}
     return {"schema": "afcheck-results", "version": 1, "config": {},
-            "methods": {"equivalence": {"metrics": {"overall": overall}}}, "steps": steps}
+            "methods": {"equivalence": {"metrics": Metrics(overall).to_json()}}, "steps": steps}
 
 
 def test_metrics_per_criterion() -> None:
@@ -119,7 +122,7 @@ def criteria(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 def test_recomputed_metrics_are_the_runs_own(criteria: tuple[Path, Path]) -> None:
     for path in criteria:
         run = load(path)
-        own = run.header["methods"]["equivalence"]["metrics"]["overall"]
+        own = run.header["methods"]["equivalence"]["details"]["overall"]
         mine = {k: v.to_json() for k, v in summary(run.steps_of("equivalence")).items()}
         assert mine == own
     sae = summary(load(criteria[0]).steps_of("equivalence"))["sae"]
@@ -135,7 +138,7 @@ def test_compare_two_criteria_on_the_same_pairs(criteria: tuple[Path, Path]) -> 
     assert expected and [c.case_id for c in result.newly_failed] == expected
     assert result.groups == ("sae", "syntactic")
     coverage = next(m for m in result.metrics if m.name == "coverage")
-    own = new.header["methods"]["equivalence"]["metrics"]["overall"]["syntactic"]
+    own = new.header["methods"]["equivalence"]["details"]["overall"]["syntactic"]
     assert coverage.new == own["coverage"]["value"] and coverage.base is not None
     done = subprocess.run([sys.executable, "-m", "afcheck", "compare", str(criteria[0]),
                            str(criteria[1]), "--fail-on-regression"], capture_output=True,

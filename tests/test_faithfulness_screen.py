@@ -95,6 +95,6 @@ def test_ineffective_bumps_are_excluded_unless_kept(arith: pytest.Pytester) -> N
     result.assert_outcomes(passed=1, skipped=1)
     assert "ineffective perturbation: the same edit applied to AF(x) is still provable: " \
            "theorem t : 3 < 10" in result.stdout.str()
-    assert json.loads(out.read_text())["metrics"]["overall"]["counts"]["excluded"] == 1
+    assert json.loads(out.read_text())["details"]["overall"]["counts"]["excluded"] == 1
     kept = arith.runpytest("demo", "--afcheck-plugin", "arith", "--afcheck-keep-ineffective")
     kept.assert_outcomes(passed=1, failed=1)  # 3 < 10 is provable: silent correction

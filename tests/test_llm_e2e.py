@@ -30,7 +30,7 @@ def test_frontier_run_on_the_examples_suite(llm_server_url: str, tmp_path: Path)
     assert done.returncode in (0, 1), done.stderr + done.stdout
     assert "Traceback" not in done.stdout + done.stderr
     doc = json.loads(out.read_text())
-    assert doc["metrics"]["overall"]["N"] == 2
+    assert doc["details"]["overall"]["N"] == 2
     for record in doc["steps"]:
         for side in ("original", "perturbed"):
             formalisation = record[side]

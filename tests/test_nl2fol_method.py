@@ -69,7 +69,7 @@ def test_a_run_judges_each_item_and_writes_the_metrics(suite: Path, tmp_path: Pa
     # is left out of the accuracy's denominator.
     assert steps["t5"]["decision"] == "gold-error" and steps["t5"]["status"] == "failed"
     assert steps["t5"]["gold_error"]["rule"] == "unbalanced-parentheses"
-    overall = data["methods"]["nl2fol"]["metrics"]["overall"]
+    overall = data["methods"]["nl2fol"]["details"]["overall"]
     assert (overall["N"], overall["decided"], overall["gold_errors"]) == (5, 4, 1)
     assert (overall["correct"], overall["mean_ted_semantic_errors"]) == (2, 1.0)
     # Tarski's World fixes its vocabulary: nothing is renamed, aligned equals exact.
@@ -207,7 +207,7 @@ def test_exact_and_aligned_side_by_side_on_open_vocabulary_outputs(tmp_path: Pat
     assert "exact [95% CI]" in done.stdout and "aligned [95% CI]" in done.stdout
     assert "[term-as-formula]" in done.stdout
     data = json.loads(out.read_text(encoding="utf-8"))
-    overall = data["methods"]["nl2fol"]["metrics"]["overall"]
+    overall = data["methods"]["nl2fol"]["details"]["overall"]
     assert (overall["correct"], overall["aligned_correct"], overall["decided"]) == (0, 4, 5)
     assert overall["aligned_accuracy"] == 0.8
     steps = {s["id"]: s for s in data["steps"]}
@@ -267,7 +267,7 @@ def test_shipped_open_vocabulary_examples_show_exact_and_aligned(tmp_path: Path)
     done = afcheck(str(ROOT / "suites" / "folio-nl2fol-examples"), "--no-cache", "-q",
                    "--json", str(out))
     assert "12 failed, 1 passed" in done.stdout, done.stdout + done.stderr
-    overall = json.loads(out.read_text(encoding="utf-8"))["methods"]["nl2fol"]["metrics"][
+    overall = json.loads(out.read_text(encoding="utf-8"))["methods"]["nl2fol"]["details"][
         "overall"]
     assert (overall["N"], overall["correct"], overall["aligned_correct"]) == (13, 1, 7)
     assert (overall["syntax_errors"], overall["semantic_errors"]) == (3, 9)

@@ -36,7 +36,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> RunFile:
 @pytest.mark.heavy
 def test_recomputed_metrics_are_the_runs_own(run: RunFile) -> None:
     recs = records(run.steps_of("nl2fol"))
-    own = run.header["methods"]["nl2fol"]["metrics"]
+    own = run.header["methods"]["nl2fol"]["details"]
     assert group(recs).to_json() == own["overall"]
     assert {k: v.to_json() for k, v in by_difficulty(recs).items()} == own["by_difficulty"]
     decisions = {r.status for r in recs}

@@ -82,7 +82,7 @@ def test_recorded_chains_get_every_outcome_from_the_recorded_translations(
 
 def test_recorded_chains_metrics_count_what_the_models_did(
         chains_run: dict[str, object]) -> None:
-    overall = chains_run["methods"]["chains"]["metrics"]["overall"]  # type: ignore[index]
+    overall = chains_run["methods"]["chains"]["details"]["overall"]  # type: ignore[index]
     assert overall["T2_valid_only_by_restating"]["count"] == 1
     assert overall["T2_valid_only_by_restating"]["total"] == 1
     assert overall["cut_off"]["count"] == 1 and overall["no_answer"]["count"] == 1
@@ -90,7 +90,7 @@ def test_recorded_chains_metrics_count_what_the_models_did(
     assert (overall["execution_rate"]["count"], overall["execution_rate"]["total"]) == (6, 6)
     assert (overall["logical_equivalence"]["count"],
             overall["logical_equivalence"]["total"]) == (5, 6)
-    groups = chains_run["methods"]["chains"]["metrics"]["by_dataset"]  # type: ignore[index]
+    groups = chains_run["methods"]["chains"]["details"]["by_dataset"]  # type: ignore[index]
     assert set(groups) == {"prontoqa/demo-model-a", "prontoqa/demo-model-b",
                            "proofwriter/demo-model-a"}
 
@@ -246,6 +246,6 @@ def test_recorded_chains_end_where_the_answer_ends_and_keep_what_the_model_wrote
     bare = steps["bare"]
     assert (bare["status"], bare["analysis"], bare["class"]) == ("skipped", "no_reasoning", None)
     assert bare["answer_correct"] is True
-    overall = run["methods"]["chains"]["metrics"]["overall"]  # type: ignore[index]
+    overall = run["methods"]["chains"]["details"]["overall"]  # type: ignore[index]
     assert overall["no_reasoning"]["count"] == 1
     assert overall["no_reasoning"]["total"] == 2

@@ -54,7 +54,7 @@ def test_replay_gives_the_metrics_of_the_recording(arith: pytest.Pytester) -> No
     # Raw outputs are kept on disk during the run and come back whole in the result file.
     assert steps["gsm8k::gsm8k-1/0"]["original"]["raw_output"] == RECORDS[0]["output"]
     assert steps["gsm8k::gsm8k-1/0"]["original"]["statement"] == "theorem a : 2 + 3 = 5 := by sorry"
-    m = doc["metrics"]["overall"]
+    m = doc["details"]["overall"]
     assert m["N"] == 3
     assert m["FPR"] == pytest.approx(1 / 3)
     assert m["FNR"] == 0

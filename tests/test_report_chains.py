@@ -30,7 +30,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> RunFile:
 
 def test_recomputed_metrics_are_the_runs_own(run: RunFile) -> None:
     recs = records(run.steps_of("chains"))
-    assert group(recs).to_json() == run.header["methods"]["chains"]["metrics"]["overall"]
+    assert group(recs).to_json() == run.header["methods"]["chains"]["details"]["overall"]
     assert sorted(r.chain_class or "" for r in recs) == ["F1", "F2", "T1", "T1", "T2", "T3",
                                                           "T4"]
 
@@ -98,7 +98,7 @@ def test_recorded_run_metrics_read_back_from_the_file(recorded: RunFile) -> None
     """FB, LE, the path-dependence counts and the no-answer / cut-off outcomes are counted from
     the result file exactly as the run counted them."""
     recs = records(recorded.steps_of("chains"))
-    overall = recorded.header["methods"]["chains"]["metrics"]["overall"]
+    overall = recorded.header["methods"]["chains"]["details"]["overall"]
     assert group(recs).to_json() == overall
     assert overall["T2_valid_only_by_restating"]["count"] == 1
     assert overall["logical_equivalence"]["total"] == 6

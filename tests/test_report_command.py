@@ -36,7 +36,7 @@ def test_report_of_a_real_run(examples_run: Path, tmp_path: Path) -> None:
     assert "<title>examples</title>" in html and 'data-method="faithfulness"' in html
     assert html.count('class="chart uflb"') == 1
     # the figures shown are the run's own
-    overall = json.loads(examples_run.read_text())["metrics"]["overall"]
+    overall = json.loads(examples_run.read_text())["details"]["overall"]
     assert re.search(rf"<td>all</td><td class=num>{overall['N']}</td>"
                      rf"<td class=num>{overall['FNR']:.3f} ", html)
 

@@ -35,7 +35,7 @@ def pair(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def test_pairs_cases_by_id_and_groups_the_changes(pair: tuple[Path, Path]) -> None:
-    result = compare(load(pair[0]), load(pair[1]))
+    result = compare(load(pair[0]), load(pair[1]), "faithfulness")
     assert result.paired == 33
     assert result.only_base == ("suites/s::gone/1",) and result.only_new == ("suites/s::added/1",)
     groups = {name: [c.case_id for c in cases] for name, cases in result.changes.items()}
@@ -48,7 +48,7 @@ def test_pairs_cases_by_id_and_groups_the_changes(pair: tuple[Path, Path]) -> No
 
 
 def test_metric_values_differences_and_mcnemar(pair: tuple[Path, Path]) -> None:
-    result = compare(load(pair[0]), load(pair[1]))
+    result = compare(load(pair[0]), load(pair[1]), "faithfulness")
     fpr = next(m for m in result.metrics if m.name == "FPR")
     assert fpr.base == pytest.approx(1 / 33) and fpr.new == pytest.approx(13 / 33)
     assert fpr.interval.low < fpr.difference < fpr.interval.high
@@ -65,13 +65,13 @@ def test_metric_values_differences_and_mcnemar(pair: tuple[Path, Path]) -> None:
 
 def test_recomputed_metrics_match_the_runs_own(pair: tuple[Path, Path]) -> None:
     run = load(pair[0])
-    assert metrics(map(from_json, run.steps)).to_json() == run.header["metrics"]["overall"]
+    assert metrics(map(from_json, run.steps)).to_json() == run.header["details"]["overall"]
 
 
 def test_no_change_is_no_regression(tmp_path: Path) -> None:
     cases = [case(f"p/{i}", "P", "P" if i % 3 else "R") for i in range(40)]
     a = write(tmp_path / "a.json", run_document(cases))
-    result = compare(load(a), load(a))
+    result = compare(load(a), load(a), "faithfulness")
     assert result.regressions(0.05) == []
     assert all(m.difference == 0 and m.interval.low < 0 < m.interval.high
                for m in result.metrics if 0 < m.base < 1 and m.interval is not None)
@@ -81,7 +81,7 @@ def test_unrelated_files_are_refused(tmp_path: Path) -> None:
     a = write(tmp_path / "a.json", run_document([case("p/1", "P", "R")]))
     b = write(tmp_path / "b.json", run_document([case("z/9", "P", "R")]))
     with pytest.raises(RunFileError, match="share no case id"):
-        compare(load(a), load(b))
+        compare(load(a), load(b), "faithfulness")
 
 
 @pytest.mark.heavy
@@ -119,7 +119,7 @@ def test_a_case_twice_in_one_file_is_refused(tmp_path: Path) -> None:
     data["steps"][1]["case_id"] = data["steps"][0]["case_id"]
     doubled = write(tmp_path / "d.json", data)
     with pytest.raises(RunFileError, match="case 'suites/s::p/1' appears twice"):
-        compare(load(doubled), load(doubled))
+        compare(load(doubled), load(doubled), "faithfulness")
 
 
 def test_fi_is_compared_by_value_from_tpr_and_fpr(pair: tuple[Path, Path]) -> None:
@@ -127,7 +127,7 @@ def test_fi_is_compared_by_value_from_tpr_and_fpr(pair: tuple[Path, Path]) -> No
     with no interval."""
     from afcheck_faithfulness.metrics import faithfulness_index
 
-    result = compare(load(pair[0]), load(pair[1]))
+    result = compare(load(pair[0]), load(pair[1]), "faithfulness")
     rows = {m.name: m for m in result.metrics}
     fi = rows["FI"]
     assert fi.interval is None

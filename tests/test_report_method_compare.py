@@ -11,10 +11,12 @@ from pathlib import Path
 
 import pytest
 from afcheck_report.compare import compare_runs
-from afcheck_report.method_compare import compare_method, run_metrics
+from afcheck_report.method_compare import compare_method, metric_pairs, run_metrics
 from afcheck_report.runfile import RunFileError, load
 from afcheck_report.stats import mcnemar_exact
 from report_fixtures import ROOT, afcheck_run, write, write_replay
+
+from afcheck.metrics import Count, Rate, Score
 
 
 def afcheck(*args: str) -> subprocess.CompletedProcess[str]:
@@ -55,7 +57,7 @@ def test_nl2fol_items_pair_by_case_id(tarski: tuple[Path, Path]) -> None:
     step = next(s for s in new.steps if s["case_id"] == change.case_id)
     assert (change.base_outcome, change.new_outcome) == ("correct", step["decision"])
     metrics = {m.name: m for m in result.metrics}
-    own = new.header["methods"]["nl2fol"]["metrics"]["overall"]
+    own = new.header["methods"]["nl2fol"]["details"]["overall"]
     assert metrics["accuracy"].base == 1.0 and metrics["accuracy"].new == own["accuracy"]
     assert metrics["accuracy"].difference == pytest.approx(own["accuracy"] - 1.0)
     assert metrics["accuracy"].new_interval is not None
@@ -107,12 +109,15 @@ def test_chains_against_a_doctored_run(chains: Path, tmp_path: Path) -> None:
     assert gated.returncode == 0 and "no significant regression" in gated.stdout
 
 
-def test_run_metrics_flatten_rates_and_their_intervals(chains: Path) -> None:
+def test_run_metrics_are_the_typed_metrics_the_run_wrote(chains: Path) -> None:
     metrics = run_metrics(load(chains), "chains")
-    t1 = metrics["classes.T1"]
-    assert t1.value == pytest.approx(2 / 7) and t1.interval is not None
-    assert metrics["N"].value == 7 and metrics["N"].count
-    assert metrics["step_label_macro_f1"].value == 1.0
+    t1 = metrics["T1_rate"]
+    assert isinstance(t1, Rate) and (t1.count, t1.total) == (2, 7)
+    assert metrics["N"] == Count(7)
+    assert metrics["step_label_macro_f1"] == Score(1.0)
+    pairs = {m.name: m for m in metric_pairs(metrics, metrics)}
+    assert pairs["N"].count and pairs["N"].base == 7
+    assert not pairs["T1_rate"].count and pairs["T1_rate"].base_interval == t1.interval
 
 
 @pytest.mark.heavy
@@ -125,14 +130,14 @@ def test_a_mixed_run_keeps_the_faithfulness_comparison(tarski: tuple[Path, Path]
                       "--fol-formaliser", "replay",
                       "--fol-formaliser-opt", f"path={replay}")
     result = compare_runs(load(base), load(new))
-    assert result.faithfulness is not None and result.faithfulness.paired > 0
+    assert result.events is not None and result.events.paired > 0
     assert [m.method for m in result.methods] == ["nl2fol"]
     assert len(result.tests) == 5
     assert [t.event for t in result.regressions(0.05)] == ["nl2fol: failed"]
     data = json.loads(afcheck("compare", str(base), str(new), "--json").stdout)
     assert set(data["events"]) == {"any failure", "error induction", "silent correction",
                                    "AF failure"}
-    assert data["paired"] == result.faithfulness.paired and "nl2fol" in data["methods"]
+    assert data["paired"] == result.events.paired and "nl2fol" in data["methods"]
     assert data["regressions"] == ["nl2fol: failed"]
 
 

@@ -9,13 +9,19 @@ import pytest
 from afcheck_report.runfile import RunFileError, load, unique_labels
 from report_fixtures import case, run_document, write
 
+from afcheck.metrics import Count, Rate
+
 
 def test_reads_what_the_json_reporter_writes(tmp_path: Path) -> None:
     run = load(write(tmp_path / "r.json", run_document([case("a/1", "P", "R")], "kimina")))
     assert run.label == "kimina"
     assert [s["case_id"] for s in run.steps] == ["suites/s::a/1"]
-    assert run.methods == ["faithfulness"]  # no "method" key: the faithfulness method
+    assert run.methods == ["faithfulness"]
     assert run.header["schema"] == "afcheck-results"
+    # The run's typed metrics, as it wrote them: a rate is a rate, not a number named so.
+    uflb = run.metrics["faithfulness"].overall["UFLB"]
+    assert isinstance(uflb, Rate) and (uflb.count, uflb.total) == (0, 2)
+    assert run.metrics["faithfulness"].overall["N"] == Count(1)
 
 
 def test_extra_keys_and_methods_pass_through(tmp_path: Path) -> None:
@@ -38,7 +44,16 @@ def test_extra_keys_and_methods_pass_through(tmp_path: Path) -> None:
     ('{"schema": "afcheck-results", "version": 1}', "'steps' is missing"),
     ('{"schema": "afcheck-results", "version": 1, "steps": [{"x": 1}]}',
      "step 0 has no 'case_id'"),
-], ids=["missing", "truncated", "list", "schema", "version", "no-steps", "no-case-id"])
+    ('{"schema": "afcheck-results", "version": 1, "steps": [{"case_id": "s::a"}]}',
+     "step 0 names no 'method': the file was written by an older afcheck; re-run afcheck"),
+    ('{"schema": "afcheck-results", "version": 1, "methods": {"m": {"metrics": '
+     '{"overall": {"N": 3, "FNR": 0.5, "FNR_ci95": [0.1, 0.9]}}}}, "steps": []}',
+     "methods.m.metrics are not typed metrics (rates, counts and scores, each with its "
+     "'type'): the file was written by an older afcheck; re-run afcheck"),
+    ('{"schema": "afcheck-results", "version": 1, "metrics": {"accuracy": 0.75, "N": 4}, '
+     '"steps": []}', ": metrics are not typed metrics"),
+], ids=["missing", "truncated", "list", "schema", "version", "no-steps", "no-case-id",
+        "no-method", "untyped-metrics", "untyped-top-level-metrics"])
 def test_unusable_files_give_one_line(tmp_path: Path, content: str | None, message: str) -> None:
     path = tmp_path / "r.json"
     if content is not None:

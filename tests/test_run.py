@@ -54,7 +54,10 @@ def test_a_third_party_method_runs_through_the_same_runner(toy: pytest.Pytester)
     assert "claims.jsonl:3: c3: expected proved, got refuted" in result.stdout.str()
     assert "verdicts: accuracy 0.750" in result.stdout.str()
     doc = json.loads(out.read_text())
-    assert doc["metrics"] == {"accuracy": 0.75, "N": 4}
+    assert doc["metrics"]["overall"] == {
+        "accuracy": {"type": "rate", "count": 3, "total": 4, "value": 0.75,
+                     "ci95": doc["metrics"]["overall"]["accuracy"]["ci95"]},
+        "N": {"type": "count", "value": 4}}
     assert list(doc["methods"]) == ["verdicts"]
     assert [s["status"] for s in doc["steps"]] == ["passed", "passed", "failed", "passed"]
     assert {s["method"] for s in doc["steps"]} == {"verdicts"}
@@ -123,7 +126,7 @@ def test_several_methods_in_one_run_are_reported_apart(toy: pytest.Pytester) -> 
     doc = json.loads(out.read_text())
     assert set(doc["methods"]) == {"verdicts", "faithfulness"}
     assert "metrics" not in doc  # several methods: each under its own name
-    assert doc["methods"]["faithfulness"]["metrics"]["overall"]["N"] == 2
+    assert doc["methods"]["faithfulness"]["metrics"]["overall"]["N"]["value"] == 2
     assert doc["config"]["suites"]["claims"]["method"] == "verdicts"
     from lxml import etree
 
@@ -169,7 +172,7 @@ def test_exitfirst_reports_agree_with_the_terminal(toy: pytest.Pytester) -> None
     result.assert_outcomes(passed=2, failed=1)
     doc = json.loads(out.read_text())
     assert [s["claim"] for s in doc["steps"]] == ["2 + 3 = 5", "2 + 3 = 6", "2 * 3 = 7"]
-    assert doc["metrics"]["N"] == 3
+    assert doc["metrics"]["overall"]["N"]["value"] == 3
 
 
 def _afcheck(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:

@@ -158,13 +158,14 @@ def test_json_result_file(demo: pytest.Pytester) -> None:
     doc = json.loads(out.read_text())
     assert doc["schema"] == "afcheck-results" and doc["version"] == 1
     overall = doc["metrics"]["overall"]
-    for key in ("N", "FNR", "FPR", "AFFR", "UFLB", "TPR", "FI", "contingency"):
-        assert key in overall
-    assert overall["N"] == 5
-    assert overall["FNR"] == pytest.approx(1 / 5)
-    assert overall["FPR"] == pytest.approx(1 / 5)
-    assert overall["AFFR"] == pytest.approx(1 / 10)
-    assert set(doc["metrics"]["by_dataset"]) == {"demo"}
+    assert list(overall) == ["N", "FNR", "FPR", "AFFR", "UFLB", "TPR", "FI", "excluded"]
+    assert overall["N"] == {"type": "count", "value": 5}
+    assert overall["FNR"]["type"] == "rate" and overall["FNR"]["value"] == pytest.approx(1 / 5)
+    assert (overall["FPR"]["count"], overall["FPR"]["total"]) == (1, 5)
+    assert (overall["AFFR"]["count"], overall["AFFR"]["total"]) == (1, 10)
+    assert overall["FI"]["type"] == "score"
+    assert set(doc["metrics"]["groups"]) == {"demo"}
+    assert "contingency" in doc["details"]["overall"]
     records = {r["case_id"]: r for r in doc["steps"]}
     sc = records["demo::p2/1"]
     assert sc["events"] == ["silent correction"] and sc["status"] == "failed"

@@ -130,7 +130,7 @@ def test_the_run_reports_each_bad_line_and_runs_the_rest(arith: pytest.Pytester)
     assert "steps.jsonl:4: 'perturbed' must be a string, not an integer" in text
     assert "steps.jsonl:5: 'node_id' must be a string or an integer, not a list" in text
     assert "steps.jsonl:7: not UTF-8 (byte 0xff at column 11)" in text
-    assert json.loads(out.read_text())["metrics"]["overall"]["N"] == 3
+    assert json.loads(out.read_text())["details"]["overall"]["N"] == 3
     # Every item is in every result file: the bad records are failed test cases there too.
     assert junit.read_text().count("<testcase") == 8
     assert 'tests="8" failures="5"' in junit.read_text()

@@ -11,7 +11,7 @@ from afcheck_faithfulness import synthetic
 from afcheck_faithfulness.method import Faithfulness
 
 from afcheck.errors import LoadError
-from afcheck.method import AnyMethod, Case, ItemOutcome, ItemResult, JsonObject
+from afcheck.method import AnyMethod, Case, ItemOutcome, ItemResult, JsonObject, MethodBase
 from afcheck.summary import RunSummary
 from afcheck.types import Location, Status
 
@@ -20,7 +20,7 @@ def _json(data: object) -> str:
     return json.dumps(data, ensure_ascii=False)
 
 
-class Plain:
+class Plain(MethodBase[object, Mapping[str, object]]):
     """A method whose records have no text of their own, and name their group."""
 
     name = "plain"
@@ -38,7 +38,7 @@ class Texted(Plain):
         return _json(self.to_json(result))
 
 
-class Empty:
+class Empty(MethodBase[object, object]):
     """A method whose records are empty, with their text."""
 
     name = "empty"

@@ -23,7 +23,7 @@ from afcheck_fol.tptp import Problem
 from afcheck.budget import Budget
 from afcheck.components import Built
 from afcheck.errors import LoadError
-from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, Selection
+from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, MethodBase, Selection
 from afcheck.runtime import Runtime
 from afcheck.suites import Record, SuiteSpec
 from afcheck_chains import outcome as outcomes
@@ -98,7 +98,7 @@ class _RuntimeFormaliser:
         return read_chains(records, answers, self.budget)
 
 
-class ChainsMethod:
+class ChainsMethod(MethodBase[ChainCase, ChainResult]):
     """MATP: label each step with a prover, build the proof path, classify the chain."""
 
     name = "chains"

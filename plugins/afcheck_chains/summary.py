@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from afcheck.metrics import Rate
+from afcheck.metrics import Count, Metric, Metrics, Rate, Score
 from afcheck_chains.classes import CLASS_NAMES
 from afcheck_chains.records import GOLD_LABELS, SentenceQuality
 
@@ -137,6 +137,30 @@ class ChainMetrics:
             "valid_only_by_restating": self.valid_restatement.to_json(),
         }
 
+    def typed(self) -> dict[str, Metric]:
+        """The group's figures as typed metrics: N, the analysis rates, each class's share
+        (``T1_rate`` …), execution rate and accuracy, expected-class accuracy and logical
+        equivalence, step-label macro-F1 and FOL-BLEU (scores), the path-dependence
+        diagnostic; each unmeasured (``None``) where the items give nothing to measure it
+        on."""
+        out: dict[str, Metric] = {"N": Count(self.n),
+                                  "analysis_failure_rate": self.analysis_failure,
+                                  "undecided_rate": self.undecided,
+                                  "no_answer_rate": self.no_answer,
+                                  "no_reasoning_rate": self.no_reasoning,
+                                  "cut_off_rate": self.cut_off}
+        # A rate the items do not measure (no gold formula, no expected class) is one over
+        # no item: its value is None, and a gate over it says so.
+        out["execution_rate"] = self.execution_rate or Rate(0, 0)
+        out["execution_accuracy"] = self.execution_accuracy or Rate(0, 0)
+        out["step_label_macro_f1"] = Score(self.step_macro_f1)
+        out["fol_bleu"] = Score(self.fol_bleu)
+        out["logical_equivalence"] = self.logical_equivalence or Rate(0, 0)
+        out.update({f"{name}_rate": rate for name, rate in self.classes.items()})
+        out["expected_class_accuracy"] = self.expected_accuracy or Rate(0, 0)
+        out["T2_valid_only_by_restating"] = self.t2_restatement
+        return out
+
 
 def macro_f1(pairs: Sequence[tuple[str, str]],
              classes: Sequence[str] = GOLD_LABELS) -> float | None:
@@ -238,37 +262,6 @@ class ChainsSummary:
     def evaluated(self) -> int:
         return self.overall.n
 
-    def metric(self, name: str) -> float | None:
-        m = self.overall
-        if name == "analysis_failure_rate":
-            return m.analysis_failure.value
-        if name == "undecided_rate":
-            return m.undecided.value
-        if name == "no_answer_rate":
-            return m.no_answer.value
-        if name == "no_reasoning_rate":
-            return m.no_reasoning.value
-        if name == "cut_off_rate":
-            return m.cut_off.value
-        if name == "execution_rate":
-            return m.execution_rate.value if m.execution_rate else None
-        if name == "execution_accuracy":
-            return m.execution_accuracy.value if m.execution_accuracy else None
-        if name == "step_label_macro_f1":
-            return m.step_macro_f1
-        if name == "fol_bleu":
-            return m.fol_bleu
-        if name == "logical_equivalence":
-            return m.logical_equivalence.value if m.logical_equivalence else None
-        if name == "T1_rate":
-            return m.classes["T1"].value
-        if name == "expected_class_accuracy":
-            accuracy = m.expected_accuracy
-            return accuracy.value if accuracy else None
-        if name.endswith("_rate") and name[:-5] in m.classes:
-            return m.classes[name[:-5]].value
-        return None
-
     def lines(self) -> list[str]:
         out = ["chains: " + _line(self.overall)]
         if len(self.by_dataset) > 1:
@@ -277,7 +270,7 @@ class ChainsSummary:
         return out
 
     def sections(self) -> dict[str, object]:
-        return {"metrics": {"overall": self.overall.to_json(),
+        return {"details": {"overall": self.overall.to_json(),
                             "by_dataset": {k: v.to_json() for k, v in self.by_dataset.items()}}}
 
     def properties(self, group: str) -> dict[str, str]:
@@ -301,6 +294,11 @@ class ChainsSummary:
             props["T2_valid_only_by_restating"] = (f"{m.t2_restatement.count}/"
                                                    f"{m.t2_restatement.total}")
         return props
+
+    def metrics(self) -> Metrics:
+        """The typed metrics (:meth:`ChainMetrics.typed`), overall and per dataset."""
+        return Metrics(self.overall.typed(),
+                       {name: m.typed() for name, m in self.by_dataset.items()})
 
 
 def _pct(rate: Rate | None) -> str:

@@ -28,7 +28,6 @@ from afcheck_report.view import (
     Metric,
     Record,
     RunSteps,
-    flatten,
 )
 
 from afcheck.metrics import Rate
@@ -65,7 +64,7 @@ class ChainsView(MethodView):
             str(step.get("status") or "")
 
     def metrics(self, steps: Sequence[Record]) -> Mapping[str, Metric]:
-        return flatten(group(from_json(steps)).to_json())
+        return group(from_json(steps)).typed()
 
     def render(self, runs: Sequence[RunSteps]) -> str:
         groups = [(item, from_json(item.steps)) for item in runs]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from afcheck.budget import Budget
-from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, Selection
+from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, MethodBase, Selection
 from afcheck.runtime import Runtime
 from afcheck_equivalence.decide import CaseSpec, decide_cases
 from afcheck_equivalence.metrics import GATES, EquivalenceSummary, summary_of
@@ -34,7 +34,7 @@ FORMALISER_LIMITS = ("the formaliser's own limits (an LLM over HTTP: timeout_s e
 """What bounds a formaliser's request when ``equivalence.formalise`` sets no bound."""
 
 
-class Equivalence:
+class Equivalence(MethodBase[CaseSpec, Result]):
     """A criterion decides each (reference, candidate) pair; the gold label decides the test."""
 
     name = "equivalence"

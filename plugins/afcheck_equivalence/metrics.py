@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from afcheck.method import JsonObject
-from afcheck.metrics import Rate
+from afcheck.metrics import Count, Metric, Metrics, Rate
 from afcheck_equivalence.records import Eq, Noneq, Result
 
 __all__ = ["GATES", "EquivalenceSummary", "Summary", "share_read", "standing_counts",
@@ -48,6 +48,11 @@ class Summary:
                 "false_positive_rate": self.false_positive_rate.to_json(),
                 "noneq_rate": self.noneq_rate.to_json(),
                 "confusion": {k: dict(v) for k, v in self.confusion.items()}}
+
+    def typed(self) -> dict[str, Metric]:
+        """The criterion's figures as typed metrics: N, and the rates a gate may bound."""
+        return {"N": Count(self.N), "coverage": self.coverage,
+                "false_positive_rate": self.false_positive_rate, "noneq_rate": self.noneq_rate}
 
 
 GATES = {"coverage": "min", "false_positive_rate": "max", "noneq_rate": "max"}
@@ -99,20 +104,6 @@ class EquivalenceSummary:
     def evaluated(self) -> int:
         return sum(s.N for s in self.overall.values())
 
-    def metric(self, name: str) -> float | None:
-        """``coverage``, ``false_positive_rate``, ``noneq_rate`` (one criterion in the run), or
-        ``<criterion>:<metric>``."""
-        criterion, _, metric = name.rpartition(":")
-        if not criterion:
-            if len(self.overall) != 1:
-                return None
-            criterion = next(iter(self.overall))
-        summary = self.overall.get(criterion)
-        if summary is None or metric not in GATES:
-            return None
-        rate: Rate = getattr(summary, metric)
-        return rate.value
-
     def lines(self) -> list[str]:
         out = ["equivalence: per criterion (95% Wilson intervals)"]
         done, total = self.read
@@ -137,7 +128,7 @@ class EquivalenceSummary:
         return out
 
     def sections(self) -> JsonObject:
-        return {"metrics": {
+        return {"details": {
             "read": {"statements": self.read[1], "read": self.read[0]},
             "overall": {k: v.to_json() for k, v in self.overall.items()},
             "by_group": {g: {k: v.to_json() for k, v in per.items()}
@@ -154,6 +145,20 @@ class EquivalenceSummary:
                     props[f"{name}.{metric}"] = f"{rate.value:.6f}"
         props.update({f"verdicts.{k}": str(v) for k, v in self.standing.get(group, {}).items()})
         return props
+
+    def metrics(self) -> Metrics:
+        """Each criterion's figures (:meth:`Summary.typed`) as ``<criterion>.<name>``, overall
+        and per group; a run of one criterion has them by their own names too (``coverage``),
+        the names its gates bound."""
+        def named(per: Mapping[str, Summary]) -> dict[str, Metric]:
+            out = {f"{criterion}.{name}": metric for criterion, summary in per.items()
+                   for name, metric in summary.typed().items()}
+            if len(self.overall) == 1 and len(per) == 1:
+                out.update(next(iter(per.values())).typed())
+            return out
+
+        return Metrics(named(self.overall),
+                       {group: named(per) for group, per in self.by_group.items()})
 
 
 def standing_counts(results: Iterable[Result]) -> dict[str, int]:

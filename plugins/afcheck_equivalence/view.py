@@ -27,7 +27,6 @@ from afcheck_report.view import (
     Metric,
     Record,
     RunSteps,
-    flatten,
 )
 
 from afcheck.metrics import Rate
@@ -72,7 +71,8 @@ class EquivalenceView(MethodView):
             str(step.get("status") or "")
 
     def metrics(self, steps: Sequence[Record]) -> Mapping[str, Metric]:
-        return flatten({name: s.to_json() for name, s in summary(steps).items()})
+        return {f"{name}.{key}": metric for name, s in summary(steps).items()
+                for key, metric in s.typed().items()}
 
     def render(self, runs: Sequence[RunSteps]) -> str:
         rows = [(item, name, s) for item in runs for name, s in summary(item.steps).items()]

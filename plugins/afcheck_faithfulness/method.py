@@ -7,7 +7,7 @@ import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from afcheck.budget import Budget
-from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, Selection
+from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, MethodBase, Selection
 from afcheck.registry import CHECKER, FORMALISER, PROVER
 from afcheck.runtime import Runtime
 from afcheck.suites import Record
@@ -68,7 +68,7 @@ def _detector_names(selection: Selection) -> list[str]:
     return [name.strip() for name in wanted.split(",") if name.strip()]
 
 
-class Faithfulness:
+class Faithfulness(MethodBase[CaseSpec, CaseResult]):
     """Faithful pair → passed; a failure event → failed; otherwise skipped with the reason."""
 
     name = "faithfulness"

@@ -22,12 +22,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from afcheck.method import JsonObject
 from afcheck.metrics import Interval, ratio, wilson
 from afcheck_faithfulness.records import CaseResult, Outcome
 
-NAMES = ("N", "FNR", "FPR", "AFFR", "UFLB", "TPR", "FI")
+if TYPE_CHECKING:
+    from afcheck.metrics import Metric
+    from afcheck.metrics import Metrics as TypedMetrics
 
 
 @dataclass(frozen=True)
@@ -103,6 +106,23 @@ class Metrics:
             "contingency": dict(self.contingency),
         }
 
+    def typed(self) -> dict[str, Metric]:
+        """The group's figures as typed metrics: FNR, FPR, TPR of the N cases, AFFR and UFLB
+        of the 2N sides (rates), FI (a score, unmeasured over no case), N and the excluded
+        cases (counts)."""
+        from afcheck.metrics import Count, Rate, Score
+
+        afs = self.af_fail_original + self.af_fail_perturbed
+        failures = self.error_induction + self.silent_correction + afs
+        return {"N": Count(self.N),
+                "FNR": Rate(self.error_induction, self.N),
+                "FPR": Rate(self.silent_correction, self.N),
+                "AFFR": Rate(afs, 2 * self.N),
+                "UFLB": Rate(failures, 2 * self.N),
+                "TPR": Rate(self.proved_original, self.N),
+                "FI": Score(self.FI if self.N else None),
+                "excluded": Count(self.excluded)}
+
 
 def faithfulness_index(tpr: float, fpr: float) -> float:
     """FI = 2·TPR·(1−FPR) / (TPR + 1 − FPR): the harmonic mean of TPR and 1 − FPR, 0 when
@@ -157,11 +177,6 @@ class FaithfulnessSummary:
     def evaluated(self) -> int:
         return self.overall.N
 
-    def metric(self, name: str) -> float | None:
-        if name not in NAMES:
-            return None
-        return float(getattr(self.overall, name))
-
     def lines(self) -> list[str]:
         from afcheck_faithfulness.terminal import summary_lines
 
@@ -169,7 +184,7 @@ class FaithfulnessSummary:
 
     def sections(self) -> JsonObject:
         return {
-            "metrics": {
+            "details": {
                 "overall": self.overall.to_json(),
                 "by_dataset": {name: m.to_json() for name, m in self.by_dataset.items()},
             },
@@ -184,13 +199,18 @@ class FaithfulnessSummary:
         metrics = self.by_dataset.get(group)
         if metrics is None:  # a group of unreadable records only: no metrics to give
             return {}
-        props = {name: f"{getattr(metrics, name):.6f}" for name in NAMES[1:]}
-        props["N"] = str(metrics.N)
-        props.update({f"contingency.{k}": str(v) for k, v in metrics.contingency.items()})
+        props = {f"contingency.{k}": str(v) for k, v in metrics.contingency.items()}
         props.update({f"warnings.{k}": str(v)
                       for k, v in self.by_dataset_warnings.get(group, {}).items()})
         props.update({f"verdicts.{k}": str(v) for k, v in self.standing.get(group, {}).items()})
         return props
+
+    def metrics(self) -> TypedMetrics:
+        """The typed metrics (:meth:`Metrics.typed`), overall and per dataset."""
+        from afcheck.metrics import Metrics as Typed
+
+        return Typed(self.overall.typed(),
+                     {name: m.typed() for name, m in self.by_dataset.items()})
 
 
 def summarise(results: Sequence[CaseResult]) -> FaithfulnessSummary:

@@ -32,7 +32,7 @@ from afcheck_fol.ted import BUDGET as TED_BUDGET
 
 from afcheck.budget import Budget
 from afcheck.errors import SuiteError, UsageError
-from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, Selection
+from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, MethodBase, Selection
 from afcheck.runtime import Runtime
 from afcheck.suites import Record
 from afcheck.types import Status
@@ -45,7 +45,7 @@ from afcheck_nl2fol.suite import Item
 DEFAULT_FORMALISER = "reference"
 
 
-class Nl2FolMethod:
+class Nl2FolMethod(MethodBase[Nl2FolCase, Decision]):
     """Parse → syntax-error class, or nearest gold by tree edit distance → z3 equivalence."""
 
     name = "nl2fol"

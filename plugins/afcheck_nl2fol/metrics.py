@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from afcheck_fol.taxonomy import ErrorClass
 
-from afcheck.metrics import Interval, wilson
+from afcheck.metrics import Count, Interval, Metric, Metrics, Rate, Score, wilson
 from afcheck_nl2fol.records import (
     CORRECT,
     GOLD_ERROR,
@@ -124,6 +124,20 @@ class Group:
             "correct_by_theory": dict(self.by_theory),
         }
 
+    def typed(self) -> dict[str, Metric]:
+        """The group's figures as typed metrics: accuracy, aligned accuracy and the error
+        rates of the decided items, the undecided rate of all, the mean tree edit distance of
+        the semantic errors (a score), the counts they come from."""
+        return {"N": Count(self.n),
+                "decided": Count(self.decided),
+                "correct": Count(self.correct),
+                "accuracy": Rate(self.correct, self.decided),
+                "aligned_accuracy": Rate(self.aligned_correct, self.aligned_decided),
+                "syntax_error_rate": Rate(self.syntax_errors, self.decided),
+                "semantic_error_rate": Rate(self.semantic_errors, self.decided),
+                "undecided_rate": Rate(self.undecided, self.n),
+                "mean_ted_semantic_errors": Score(self.mean_ted)}
+
 
 GATES: Mapping[str, str] = {
     "accuracy": "min",
@@ -152,20 +166,6 @@ class Nl2FolSummary:
     def evaluated(self) -> int:
         return self.overall.n
 
-    def metric(self, name: str) -> float | None:
-        group = self.overall
-        if name == "accuracy":
-            return group.accuracy
-        if name == "aligned_accuracy":
-            return group.aligned_accuracy
-        if name == "syntax_error_rate":
-            return group.syntax_error_rate
-        if name == "semantic_error_rate":
-            return group.semantic_errors / group.decided if group.decided else None
-        if name == "undecided_rate":
-            return group.undecided / group.n if group.n else None
-        return None
-
     def to_json(self) -> dict[str, object]:
         return {
             "overall": self.overall.to_json(),
@@ -178,7 +178,7 @@ class Nl2FolSummary:
         }
 
     def sections(self) -> dict[str, object]:
-        return {"metrics": self.to_json()}
+        return {"details": self.to_json()}
 
     def properties(self, group: str) -> dict[str, str]:
         metrics = self.by_dataset.get(group, self.overall)
@@ -251,6 +251,11 @@ class Nl2FolSummary:
                 f"{name} {count}" for name, count in self.overall.by_theory.items()
             ))
         return "\n".join(lines)
+
+    def metrics(self) -> Metrics:
+        """The typed metrics (:meth:`Group.typed`), overall and per dataset."""
+        return Metrics(self.overall.typed(),
+                       {name: g.typed() for name, g in self.by_dataset.items()})
 
 
 ERROR_CLASSES = tuple(c.value for c in ErrorClass)

@@ -29,7 +29,6 @@ from afcheck_report.view import (
     Metric,
     Record,
     RunSteps,
-    flatten,
 )
 
 from afcheck_nl2fol.records import Decision, from_json
@@ -83,7 +82,7 @@ class Nl2FolView(MethodView):
             str(step.get("status") or "")
 
     def metrics(self, steps: Sequence[Record]) -> Mapping[str, Metric]:
-        return flatten(group(decisions(steps)).to_json())
+        return group(decisions(steps)).typed()
 
     def render(self, runs: Sequence[RunSteps]) -> str:
         groups = [(item, decisions(item.steps)) for item in runs]

@@ -37,7 +37,7 @@ from afcheck.metrics import Interval
 from afcheck.printable import printable, printable_json
 from afcheck_report import method_compare
 from afcheck_report.method_compare import MethodComparison, StatusTest, pair_items
-from afcheck_report.runfile import DEFAULT_METHOD, Record, RunFile, RunFileError, load
+from afcheck_report.runfile import Record, RunFile, RunFileError, load
 from afcheck_report.stats import PairedCounts, mcnemar_exact, paired_difference_interval
 from afcheck_report.view import MethodView, Paired
 from afcheck_report.views import Views
@@ -94,7 +94,7 @@ class Comparison:
     metrics: tuple[MetricChange, ...]
     tests: tuple[EventTest, ...]
     changes: Mapping[str, tuple[CaseChange, ...]]
-    method: str = DEFAULT_METHOD
+    method: str
 
     def regressions(self, alpha: float) -> list[EventTest]:
         """The events that rose significantly at level ``alpha`` (Bonferroni over events)."""
@@ -111,9 +111,10 @@ class RunComparison:
 
     base: RunFile
     new: RunFile
-    faithfulness: Comparison | None
-    """The event comparison of :data:`~afcheck_report.runfile.DEFAULT_METHOD`, the method
-    whose comparison the JSON holds at its top level (as its first version did)."""
+    events: Comparison | None
+    """The event comparison of the first shared method (in the base run's order) whose view
+    names failure events: the comparison the JSON holds at its top level, its tests named
+    without the method."""
     methods: tuple[AnyComparison, ...]
     """Every other shared method's comparison."""
     unpaired: tuple[tuple[str, str, int], ...] = ()
@@ -121,8 +122,7 @@ class RunComparison:
 
     @property
     def tests(self) -> list[EventTest | StatusTest]:
-        out: list[EventTest | StatusTest] = list(self.faithfulness.tests) \
-            if self.faithfulness else []
+        out: list[EventTest | StatusTest] = list(self.events.tests) if self.events else []
         for method in self.methods:
             out.extend(method.tests if isinstance(method, Comparison) else [method.test])
         return out
@@ -144,30 +144,31 @@ def compare_runs(base: RunFile, new: RunFile, views: Views | None = None) -> Run
         raise RunFileError(
             f"{base.path} and {new.path} share no evaluation method "
             f"({', '.join(base.methods) or 'none'} vs {', '.join(new.methods) or 'none'})")
-    compared = {method: compare_one(base, new, method, views(method)) for method in shared}
-    top = compared.get(DEFAULT_METHOD)
-    if not isinstance(top, Comparison):
-        top = None
-    return RunComparison(
-        base, new, faithfulness=top,
-        methods=tuple(c for m, c in compared.items() if top is None or m != DEFAULT_METHOD),
-        unpaired=tuple(method_compare.unpaired_methods(base, new)),
-    )
+    first = next((method for method in shared if views(method).paired is not None), None)
+    top: Comparison | None = None
+    methods: list[AnyComparison] = []
+    for method in shared:
+        view = views(method)
+        if method == first and view.paired is not None:
+            top = compare_events(base, new, method, view, view.paired, "")
+        else:
+            methods.append(compare_one(base, new, method, view))
+    return RunComparison(base, new, events=top, methods=tuple(methods),
+                         unpaired=tuple(method_compare.unpaired_methods(base, new)))
 
 
 def compare_one(base: RunFile, new: RunFile, method: str, view: MethodView) -> AnyComparison:
     """One method's comparison: by its failure events when its view names them, else by the
     pass/fail status of its items."""
     if view.paired is not None:
-        label = "" if method == DEFAULT_METHOD else f"{method}: "
-        return compare_events(base, new, method, view, view.paired, label)
+        return compare_events(base, new, method, view, view.paired, f"{method}: ")
     return method_compare.compare_method(base, new, method, view)
 
 
-def compare(base: RunFile, new: RunFile, method: str = DEFAULT_METHOD,
+def compare(base: RunFile, new: RunFile, method: str,
             views: Views | None = None) -> Comparison:
-    """Pair the items of ``method`` (by default the faithfulness cases) of two runs and
-    compare them by the failure events of its view."""
+    """Pair the items of ``method`` of two runs and compare them by the failure events of
+    its view."""
     view = (views if views is not None else Views())(method)
     if view.paired is None:
         raise RunFileError(f"the {method} report view names no failure events to compare")
@@ -249,7 +250,7 @@ JsonObject = dict[str, object]
 
 
 def to_json(result: Comparison, alpha: float) -> JsonObject:
-    """An event comparison as the whole JSON document (the default method's, at the top)."""
+    """An event comparison as the whole JSON document (:attr:`RunComparison.events`)."""
     return {
         "schema": "afcheck-compare",
         "version": 1,
@@ -280,11 +281,11 @@ def events_to_json(result: Comparison) -> JsonObject:
 
 
 def run_to_json(result: RunComparison, alpha: float) -> JsonObject:
-    """The comparison as JSON: the default method's comparison's keys (when both runs have
-    that method and its view names failure events), ``methods`` with every other method's,
-    and the regressions over all tests."""
-    if result.faithfulness is not None:
-        doc = to_json(result.faithfulness, alpha)
+    """The comparison as JSON: the keys of the first event comparison
+    (:attr:`RunComparison.events`, when a shared method's view names failure events),
+    ``methods`` with every other method's, and the regressions over all tests."""
+    if result.events is not None:
+        doc = to_json(result.events, alpha)
     else:
         doc = {"schema": "afcheck-compare", "version": 1,
                "base": {"path": str(result.base.path), "label": result.base.label},
@@ -303,10 +304,10 @@ def write_text(result: RunComparison, alpha: float, show: int, out: TextIO) -> N
     b, n = result.base, result.new
     print(f"base: {b.path} ({b.label})", file=out)
     print(f"new:  {n.path} ({n.label})", file=out)
-    if result.faithfulness is not None:
+    if result.events is not None:
         if result.methods:
-            print(f"\n[{result.faithfulness.method}]", file=out)
-        _write_events(result.faithfulness, show, out)
+            print(f"\n[{result.events.method}]", file=out)
+        _write_events(result.events, show, out)
     for method in result.methods:
         print("", file=out)
         if isinstance(method, Comparison):
@@ -365,13 +366,13 @@ def write_markdown(result: RunComparison, alpha: float, show: int, out: TextIO) 
     """The comparison as Markdown, for a pull request comment or a CI page: per method its
     metric table (FI included) and failure events, the changed items folded away, and the
     verdict. Labels and case ids come from the files: escaped, never markup."""
-    from afcheck_reporters.markdown_report import md
+    from afcheck.markdown import md
 
     b, n = result.base, result.new
     print(f"### afcheck compare: {md(b.label)} → {md(n.label)}", file=out)
     print("", file=out)
     print(f"base: {md(str(b.path))}; new: {md(str(n.path))}", file=out)
-    events = [m for m in (result.faithfulness, *result.methods) if isinstance(m, Comparison)]
+    events = [m for m in (result.events, *result.methods) if isinstance(m, Comparison)]
     for method in events:
         print(f"\n#### {md(method.method)}: {method.paired} paired items\n", file=out)
         if method.metrics:

@@ -4,7 +4,7 @@ Items are paired by the keys the method's view names (:meth:`afcheck_report.view
 compare_keys`; by default the case id). Per metric: the two runs' values, with their
 intervals, and the difference: the view's own figures over the paired items
 (:meth:`~afcheck_report.view.MethodView.metrics`) or, for a view that counts none, each run's
-own figures (its ``methods.<name>.metrics``, overall). Per item: whether its status changed:
+own typed metrics (its ``methods.<name>.metrics``, overall). Per item: whether its status changed:
 newly failed (passed before, failed now), fixed (failed before, passed now), or another
 change (to or from skipped, or the method's outcome, :meth:`~afcheck_report.view.MethodView.
 outcome_of`, changed within the same status, such as chain class T3 → T4). McNemar's exact
@@ -22,10 +22,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
-from afcheck.metrics import Interval
+from afcheck.metrics import Count, Interval, Metric, Rate, Score, metric_value
 from afcheck_report.runfile import Record, RunFile, RunFileError
 from afcheck_report.stats import mcnemar_exact
-from afcheck_report.view import MethodView, Metric, flatten
+from afcheck_report.view import MethodView
 
 FAILED = ("failed", "xfailed")
 """Statuses that are a failure of the item (xfailed: a failure the baseline expected)."""
@@ -189,22 +189,11 @@ def compare_method(base: RunFile, new: RunFile, method: str,
     )
 
 
-_NONE = Metric(None)
-
-
 def run_metrics(run: RunFile, method: str) -> dict[str, Metric]:
-    """The run's own overall metrics of ``method`` (``methods.<method>.metrics``; the
-    top-level ``metrics`` of a file that holds that method only), flattened to dotted names
-    (:func:`afcheck_report.view.flatten`). Empty when the file has none."""
-    methods = run.header.get("methods")
-    sections = methods.get(method) if isinstance(methods, dict) else None
-    if not isinstance(sections, dict) and run.methods == [method]:
-        sections = {"metrics": run.header.get("metrics")}
-    metrics = sections.get("metrics") if isinstance(sections, dict) else None
-    if not isinstance(metrics, dict):
-        return {}
-    overall = metrics.get("overall")
-    return flatten(overall if isinstance(overall, dict) else metrics)
+    """The run's own overall typed metrics of ``method`` (``methods.<method>.metrics``);
+    empty when the file has none."""
+    metrics = run.metrics.get(method)
+    return dict(metrics.overall) if metrics is not None else {}
 
 
 def align_groups(base: Mapping[str, Metric], new: Mapping[str, Metric]
@@ -225,13 +214,24 @@ def align_groups(base: Mapping[str, Metric], new: Mapping[str, Metric]
 
 def metric_pairs(base: Mapping[str, Metric], new: Mapping[str, Metric]
                  ) -> tuple[MetricPair, ...]:
-    """Every metric of either run, the base run's order first."""
+    """Every metric of either run, the base run's order first: a count is shown whole, a
+    rate and a score with their intervals."""
     pairs = []
     for name in dict.fromkeys([*base, *new]):
-        b, n = base.get(name, _NONE), new.get(name, _NONE)
-        count = all(v.count for v in (b, n) if v.value is not None)
-        pairs.append(MetricPair(name, b.value, n.value, b.interval, n.interval, count))
+        b, n = base.get(name), new.get(name)
+        count = all(isinstance(m, Count) for m in (b, n) if m is not None)
+        pairs.append(MetricPair(name, _number(b), _number(n), _interval(b), _interval(n), count))
     return tuple(pairs)
+
+
+def _number(metric: Metric | None) -> float | None:
+    return None if metric is None else metric_value(metric)
+
+
+def _interval(metric: Metric | None) -> Interval | None:
+    if isinstance(metric, Rate):
+        return metric.interval if metric.total else None
+    return metric.interval if isinstance(metric, Score) else None
 
 
 # --- output -------------------------------------------------------------------------------

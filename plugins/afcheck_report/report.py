@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 
 from afcheck.errors import UsageError
 from afcheck.fileio import atomic_writer
@@ -80,5 +81,4 @@ def prepared(run: RunFile, views: Views, args: argparse.Namespace) -> RunFile:
                              f"{len(steps)}; a view's prepare() keeps every item")
         by_method[method] = ready
     order = {method: iter(steps) for method, steps in by_method.items()}
-    return RunFile(run.path, run.label, run.header,
-                   tuple(next(order[method_of(step)]) for step in run.steps))
+    return replace(run, steps=tuple(next(order[method_of(step)]) for step in run.steps))

@@ -1,9 +1,10 @@
 """Reading the JSON result files that ``afcheck … --json FILE`` writes.
 
 The reader checks only what the report and ``compare`` need (``schema``, ``version``, a list
-of ``steps`` with a ``case_id``, or a method's own ``id``, each) and keeps every record as
-written, so keys added later pass through untouched. A step without a ``method`` key belongs
-to ``faithfulness`` (files written before the run record named its methods).
+of ``steps`` with a ``case_id``, or a method's own ``id``, and its ``method`` each, and each
+method's typed ``metrics``, :class:`afcheck.metrics.Metrics`) and keeps every record as
+written, so keys added later pass through untouched. A file written before records named
+their method or before metrics were typed is refused with one line: re-run afcheck.
 """
 
 from __future__ import annotations
@@ -14,11 +15,10 @@ from pathlib import Path
 
 from afcheck.errors import AfcheckError
 from afcheck.jsonlines import read_json_document
+from afcheck.metrics import Metrics
 
 SCHEMA = "afcheck-results"
 VERSIONS = (1,)
-DEFAULT_METHOD = "faithfulness"
-"""The method of items whose record names none (files written before records named it)."""
 
 Record = Mapping[str, object]
 """One item's record as the result file holds it: its method's JSON object, with the run's
@@ -42,6 +42,8 @@ class RunFile:
     named: bool = False
     """Whether the label was given (``--label``); else each method's section names the run
     by that method's own formalisers (:func:`method_label`)."""
+    metrics: Mapping[str, Metrics] = field(default_factory=dict)
+    """Each method's typed metrics as the run wrote them (``methods.<name>.metrics``)."""
 
     @property
     def methods(self) -> list[str]:
@@ -53,8 +55,8 @@ class RunFile:
 
 
 def method_of(step: Record) -> str:
-    method = step.get("method")
-    return method if isinstance(method, str) and method else DEFAULT_METHOD
+    """The step's method (:func:`parse` refuses a file with a step that names none)."""
+    return str(step.get("method") or "")
 
 
 def case_id_of(step: Record) -> str:
@@ -114,9 +116,38 @@ def parse(data: object, path: Path, label: str | None = None) -> RunFile:
     for index, step in enumerate(steps):
         if not isinstance(step, dict) or not case_id_of(step):
             raise RunFileError(f"{path}: step {index} has no 'case_id' (or 'id') string")
+        method = step.get("method")
+        if not isinstance(method, str) or not method:
+            raise RunFileError(f"{path}: step {index} names no 'method': the file was written "
+                               f"by an older afcheck; re-run afcheck to write it again")
     header = {key: value for key, value in data.items() if key != "steps"}
     return RunFile(path, label or run_label(header, path), header, tuple(steps),
-                   named=bool(label))
+                   named=bool(label), metrics=typed_metrics(header, path))
+
+
+def typed_metrics(header: Mapping[str, object], path: Path) -> dict[str, Metrics]:
+    """Each method's typed metrics (``methods.<name>.metrics``); :class:`RunFileError` when
+    one (or the top-level copy of a one-method run's) is not typed metrics."""
+    methods = header.get("methods", {})
+    if not isinstance(methods, dict):
+        raise RunFileError(f"{path}: 'methods' is not an object of methods")
+    found = {str(name): (f"methods.{name}.metrics", entry.get("metrics"))
+             for name, entry in methods.items() if isinstance(entry, dict)}
+    out: dict[str, Metrics] = {}
+    for name, (where, data) in [*found.items(), ("", ("metrics", header.get("metrics")))]:
+        if data is None:
+            continue
+        try:
+            if not isinstance(data, dict) or not isinstance(data.get("overall"), dict):
+                raise ValueError("no 'overall' object")
+            metrics = Metrics.from_json(data)
+        except ValueError:
+            raise RunFileError(f"{path}: {where} are not typed metrics (rates, counts and "
+                               "scores, each with its 'type'): the file was written by an "
+                               "older afcheck; re-run afcheck to write it again") from None
+        if name:
+            out[name] = metrics
+    return out
 
 
 def run_label(header: Mapping[str, object], path: Path) -> str:
@@ -145,7 +176,7 @@ def unique_labels(runs: Sequence[RunFile]) -> list[RunFile]:
         while label in seen:
             label += "'"
         seen.add(label)
-        out.append(RunFile(run.path, label, run.header, run.steps, run.named))
+        out.append(RunFile(run.path, label, run.header, run.steps, run.named, run.metrics))
     return out
 
 

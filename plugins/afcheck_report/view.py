@@ -28,17 +28,16 @@ Every member has a default (subclass :class:`MethodView` to inherit them), excep
 from __future__ import annotations
 
 import argparse
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from afcheck.metrics import Interval
+from afcheck.metrics import Metric
 from afcheck_report.embed import Strings
 from afcheck_report.runfile import Record, RunFile, case_id_of
 
 __all__ = ["BrowseRecord", "BrowseTables", "Filter", "MethodView", "Metric", "Paired",
-           "PairedMetric", "Record", "RunSteps", "flatten"]
+           "PairedMetric", "Record", "RunSteps"]
 
 BrowseRecord = dict[str, object]
 """An item's record in the step browser (JSON). The page sets ``r`` (run), ``m`` (method),
@@ -70,17 +69,6 @@ class BrowseTables:
 
     strings: Strings = field(default_factory=Strings)
     raw: Strings = field(default_factory=Strings)
-
-
-@dataclass(frozen=True)
-class Metric:
-    """One figure of a method in ``afcheck compare``'s table."""
-
-    value: float | None
-    """``None``: nothing to measure (a rate over no item)."""
-    interval: Interval | None = None
-    count: bool = False
-    """A whole count (``N``, ``correct``), not a rate."""
 
 
 @dataclass(frozen=True)
@@ -163,9 +151,10 @@ class MethodView(Protocol):
         return outcome if isinstance(outcome, str) and outcome else str(step.get("status") or "")
 
     def metrics(self, steps: Sequence[Record]) -> Mapping[str, Metric]:
-        """The method's figures over ``steps`` (the items two runs share), by dotted name,
-        counted by the method's own code. Empty (the default): ``afcheck compare`` shows the
-        figures each run wrote, over all its items."""
+        """The method's typed figures (:data:`afcheck.metrics.Metric`) over ``steps`` (the
+        items two runs share), by name, counted by the method's own code. Empty (the
+        default): ``afcheck compare`` shows the typed metrics each run wrote
+        (``methods.<name>.metrics.overall``), over all its items."""
         return {}
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
@@ -176,43 +165,3 @@ class MethodView(Protocol):
         """The method's items of one run as the page should show them, after the view's
         options (``args``); default: unchanged."""
         return steps
-
-
-def flatten(data: Mapping[str, object], prefix: str = "") -> dict[str, Metric]:
-    """A method's metrics as its summary writes them (JSON), flattened to dotted names: a
-    number, or a rate object's ``value``, each with the interval written beside it
-    (``NAME_ci95``, a rate's ``ci95``). Flags and intervals themselves are left out."""
-    out: dict[str, Metric] = {}
-    for key, value in data.items():
-        name = f"{prefix}{key}"
-        if key.endswith("_ci95") or key in ("ci95", "ci_low", "ci_high") \
-                or isinstance(value, bool):
-            continue
-        if isinstance(value, Mapping):
-            if "value" in value and ("total" in value or _number(value["value"]) is not None):
-                # A rate ({count, total, value, ci95}; files written before rates had one
-                # form: ci_low and ci_high); its value is null when it counted nothing.
-                interval = _interval(value.get("ci95")) or _interval(
-                    (value.get("ci_low"), value.get("ci_high")))
-                out[name] = Metric(_number(value["value"]), interval)
-            else:
-                out.update(flatten(value, f"{name}."))
-        elif value is None or _number(value) is not None:
-            out[name] = Metric(_number(value), _interval(data.get(f"{key}_ci95")),
-                               isinstance(value, int))
-    return out
-
-
-def _number(value: object) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    number = float(value)
-    return None if math.isnan(number) else number
-
-
-def _interval(value: object) -> Interval | None:
-    if isinstance(value, (list, tuple)) and len(value) == 2:
-        low, high = _number(value[0]), _number(value[1])
-        if low is not None and high is not None:
-            return Interval(low, high)
-    return None

@@ -51,8 +51,9 @@ class Views:
         if not isinstance(view, MethodView):
             entry = self.plugins.registry(VIEW).get(method)
             raise UsageError(f"the report view '{method}' of plugin '{entry.plugin}' is no "
-                             "MethodView (afcheck_report.view): it has no "
-                             + ", ".join(_missing(view)))
+                             "MethodView (afcheck_report.view): a view has a title, render() "
+                             "and browse(); subclass MethodView for the other members' "
+                             "defaults")
         return view
 
 
@@ -78,12 +79,6 @@ class GenericView(MethodView):
 
     def browse(self, step: Record, tables: BrowseTables) -> BrowseRecord:
         return {"j": json.dumps(step, ensure_ascii=False, indent=1)}
-
-
-def _missing(view: object) -> list[str]:
-    members = ("title", "filters", "script", "paired", "render", "browse", "compare_keys",
-               "id_of", "outcome_of", "metrics", "add_arguments", "prepare")
-    return [name for name in members if not hasattr(view, name)]
 
 
 def _counts(counter: Counter[str]) -> str:

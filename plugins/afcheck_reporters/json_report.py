@@ -1,11 +1,13 @@
 """The versioned JSON result file, for any evaluation method.
 
 Top-level keys: ``schema`` (``"afcheck-results"``), ``version``, ``afcheck_version``,
-``config``, ``methods`` (each method's sections: ``metrics`` and its own, such as
+``config``, ``methods`` (each method's sections: ``metrics``, its typed metrics
+(:meth:`afcheck.metrics.Metrics.to_json`: ``overall`` and ``groups``, each figure an object
+whose ``type`` says whether it is a rate, a count or a score), and its own sections, such as
 ``perturbations``), ``gates``, ``timings`` and ``steps`` (one record per item, with its
 ``method`` and final ``status``). A run of one method also has that method's sections at the
-top level (``metrics.overall``, ``metrics.by_dataset.<name>`` …), so a file reads the same
-whether or not other methods could have been in it.
+top level (``metrics.overall.<name>``, ``metrics.groups.<group>.<name>`` …), so a file reads
+the same whether or not other methods could have been in it.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 import afcheck
 from afcheck import json_text
 from afcheck.fileio import atomic_bytes_writer
-from afcheck.method import JsonObject
+from afcheck.method import JsonObject, MethodSummary
 from afcheck.redact import redact_text
 from afcheck.summary import RunSummary
 
@@ -63,7 +65,7 @@ def document(summary: RunSummary) -> JsonObject:
 
 
 def header(summary: RunSummary) -> JsonObject:
-    methods = {name: s.sections() for name, s in summary.methods.items()}
+    methods = {name: sections(s) for name, s in summary.methods.items()}
     for name, source in summary.candidates.items():
         if name in methods:
             methods[name]["candidates"] = source.to_json()
@@ -80,3 +82,10 @@ def header(summary: RunSummary) -> JsonObject:
     head["gates"] = {"failures": list(summary.gate_failures), "held": list(summary.gates_held)}
     head["timings"] = dict(summary.timings)
     return head
+
+
+def sections(summary: MethodSummary) -> JsonObject:
+    """A method's entry under ``methods``: its typed ``metrics``, then its own sections (a
+    section of its own named ``metrics`` gives way to the typed one)."""
+    own = {key: value for key, value in summary.sections().items() if key != "metrics"}
+    return {"metrics": summary.metrics().to_json(), **own}

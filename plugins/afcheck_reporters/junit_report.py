@@ -1,5 +1,6 @@
 """JUnit XML: one testsuite per dataset (per method and dataset when a run has several),
-each method's metrics of that dataset as testsuite properties.
+each method's typed metrics of that dataset (and its own properties of it) as testsuite
+properties.
 
 The file validates against the schema Jenkins' xunit plugin uses: ``<testcase>`` carries
 ``name``, ``classname`` and ``time`` only. GitHub's annotators read ``file`` and ``line`` on
@@ -16,9 +17,11 @@ from __future__ import annotations
 import os
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Mapping
 
 from afcheck.fileio import write_atomic
 from afcheck.method import ItemResult
+from afcheck.metrics import Count, Metric, Metrics, metric_value
 from afcheck.redact import redact_text
 from afcheck.summary import RunSummary
 from afcheck.types import Status
@@ -38,6 +41,7 @@ def xml(summary: RunSummary, *, annotations: bool = False) -> str:
     several = len(summary.methods) > 1
     root = ET.Element("testsuites")
     total = 0.0
+    measured = {name: s.metrics() for name, s in summary.methods.items()}
     for (method, group), items in sorted(summary.groups().items()):
         cases = [_case(item, summary.rootdir, annotations) for item in items]
         seconds = sum(sum(item.timings.values()) for item in items)
@@ -52,15 +56,35 @@ def xml(summary: RunSummary, *, annotations: bool = False) -> str:
             "time": _time(seconds),
         })
         properties = ET.SubElement(suite, "properties")
-        # A group of unreadable records alone has no metrics.
-        measured = summary.methods.get(method)
-        for name, value in (measured.properties(group) if measured else {}).items():
+        for name, value in group_properties(summary, method, group, measured).items():
             ET.SubElement(properties, "property", {"name": name, "value": value})
         suite.extend(cases)
     root.set("time", _time(total))
     ET.indent(root)
     return xml_safe('<?xml version="1.0" encoding="utf-8"?>\n'
                     + ET.tostring(root, encoding="unicode"))
+
+
+def group_properties(summary: RunSummary, method: str, group: str,
+                     measured: Mapping[str, Metrics]) -> dict[str, str]:
+    """A testsuite's properties: its method's typed metrics of the group (a rate or a score
+    with six decimals, a count whole; a figure not measured there left out), then the
+    method's own properties of the group. A group of unreadable records alone has none."""
+    own = summary.methods.get(method)
+    metrics = measured.get(method)
+    if own is None or metrics is None:
+        return {}
+    props = {name: text for name, metric in metrics.groups.get(group, {}).items()
+             if (text := _value(metric)) is not None}
+    props.update(own.properties(group))
+    return props
+
+
+def _value(metric: Metric) -> str | None:
+    value = metric_value(metric)
+    if value is None:
+        return None
+    return str(metric.value) if isinstance(metric, Count) else f"{value:.6f}"
 
 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")

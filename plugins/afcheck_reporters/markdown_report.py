@@ -10,13 +10,12 @@ link, an image or markup on the page.
 
 from __future__ import annotations
 
-import html
 import os
-import re
 from collections import Counter
 from collections.abc import Mapping
 
 from afcheck.fileio import atomic_writer
+from afcheck.markdown import md
 from afcheck.printable import printable
 from afcheck.redact import redact_text
 from afcheck.summary import RunSummary
@@ -24,16 +23,6 @@ from afcheck.types import Status
 
 TOP_FAILURES = 10
 """Failed items listed per method; the rest are counted, and are in the JSON and JUnit."""
-
-_MARKDOWN = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
-
-
-def md(text: str) -> str:
-    """``text`` as inert Markdown: one line, controls shown as escapes, HTML escaped, and
-    every character Markdown gives a meaning backslash-escaped; redacted before it is
-    escaped (an escaped ``api\\_key=`` is no longer seen as a secret's name)."""
-    return _MARKDOWN.sub(r"\\\1", html.escape(printable(redact_text(text), newlines=False),
-                                              quote=False))
 
 
 def _short(text: str, limit: int = 200) -> str:
@@ -65,7 +54,8 @@ def render(summary: RunSummary, url: str | None = None) -> str:
                           if counts[status])
         out += [f"### afcheck: {md(name)}", "", f"{len(items)} items: {shown or 'none'}", ""]
         gates = summary.implementations[name].gates
-        values = [(metric, method.metric(metric)) for metric in gates]
+        metrics = method.metrics()
+        values = [(metric, metrics.value(metric)) for metric in gates]
         values = [(metric, value) for metric, value in values if value is not None]
         if values:
             out += ["| " + " | ".join(md(metric) for metric, _ in values) + " |",

@@ -17,14 +17,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from afcheck import hookimpl
 from afcheck.errors import LoadError
 from afcheck.hookspecs import hookspec
-from afcheck.method import Case, Choice, ItemOutcome, ItemResult, Selection
-from afcheck.metrics import wilson
+from afcheck.method import Case, Choice, ItemOutcome, ItemResult, MethodBase, Selection
+from afcheck.metrics import Count, Metric, Metrics, Rate, wilson
 from afcheck.options import OptionGroup
 from afcheck.registry import PROVER, REPORTER, Kind, Kinds, Register, lazy
 from afcheck.run import Run
@@ -123,29 +123,34 @@ class ToySummary:
     correct: int
     total: int
     method: str = "verdicts"
+    by_group: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    """Per group: (correct, total)."""
 
     @property
     def evaluated(self) -> int:
         return self.total
 
-    def metric(self, name: str) -> float | None:
-        if name != "accuracy":
-            return None
-        return self.correct / self.total if self.total else 0.0
+    def metrics(self) -> Metrics:
+        def figures(correct: int, total: int) -> dict[str, Metric]:
+            return {"accuracy": Rate(correct, total), "N": Count(total)}
+
+        return Metrics(figures(self.correct, self.total),
+                       {name: figures(*counts) for name, counts in self.by_group.items()})
 
     def lines(self) -> list[str]:
         interval = wilson(self.correct, self.total)
-        return [f"verdicts: accuracy {self.metric('accuracy'):.3f} "
+        accuracy = self.correct / self.total if self.total else 0.0
+        return [f"verdicts: accuracy {accuracy:.3f} "
                 f"[{interval.low:.3f}, {interval.high:.3f}] over {self.total} claims"]
 
     def sections(self) -> dict[str, object]:
-        return {"metrics": {"accuracy": self.metric("accuracy"), "N": self.total}}
+        return {}
 
     def properties(self, group: str) -> dict[str, str]:
-        return {"accuracy": f"{self.metric('accuracy'):.6f}"}
+        return {}
 
 
-class Verdicts:
+class Verdicts(MethodBase[ToyCase, ToyResult]):
     name = "verdicts"
     version = "1"
     kinds = ("prover", "grader")
@@ -200,7 +205,12 @@ class Verdicts:
 
     def summarise(self, items: Sequence[ItemResult[ToyResult]]) -> ToySummary:
         correct = sum(item.outcome.status is Status.PASSED for item in items)
-        return ToySummary(correct, len(items))
+        groups: dict[str, list[bool]] = {}
+        for item in items:
+            groups.setdefault(item.case.group, []).append(item.outcome.status is Status.PASSED)
+        return ToySummary(correct, len(items),
+                          by_group={name: (sum(passed), len(passed))
+                                    for name, passed in groups.items()})
 
 
 class CsvReporter:

@@ -19,7 +19,7 @@ from afcheck_report.view import (
     RunSteps,
 )
 
-from afcheck.metrics import Rate
+from afcheck.metrics import Count, Rate
 
 SCRIPT = """
 // A claim and its verdict, for the step browser of an afcheck report.
@@ -72,5 +72,4 @@ class VerdictsView(MethodView):
 
     def metrics(self, steps: Sequence[Record]) -> Mapping[str, Metric]:
         rate = _accuracy(steps)
-        return {"claims": Metric(len(steps), count=True),
-                "accuracy": Metric(rate.value, rate.interval if rate.total else None)}
+        return {"claims": Count(len(steps)), "accuracy": rate}
