@@ -33,14 +33,10 @@ def asserted_text(step_text: str) -> str:
 def step_numbers(step_text: str) -> list[Numeral]:
     """The numbers the step asserts, in order, each value (and percentage) once; their
     positions are in :func:`asserted_text`."""
-    seen: set[tuple[Fraction, bool]] = set()
-    found: list[Numeral] = []
+    first: dict[tuple[Fraction, bool], Numeral] = {}
     for number in find_numerals(asserted_text(step_text)):
-        if (number.value, number.percent) in seen:
-            continue
-        seen.add((number.value, number.percent))
-        found.append(number)
-    return found
+        first.setdefault((number.value, number.percent), number)
+    return list(first.values())
 
 
 _RELATION = re.compile(r"=|<|>|≤|≥|≠|\\(?:leq?|geq?|neq?|lt|gt)(?![a-zA-Z])")
