@@ -113,3 +113,5 @@ def test_the_session_is_the_lean_plugins_through_the_registry(fake: FakeLean) ->
     assert "repl" in plugins.registry("lean_session")
     with pytest.raises(Exception, match="criterion beq-plus: .*lean_session 'nope'"):
         make({"session": "nope"}, plugins.create)
+    with pytest.raises(Exception, match="not a Lean session"):
+        make({}, lambda kind, name, options: object())

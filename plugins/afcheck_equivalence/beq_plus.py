@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import cast
 
 from afcheck.errors import MissingDependency, UsageError
 from afcheck.lean.session import Answer, LeanSession, NoAnswer
@@ -131,4 +130,7 @@ def make(options: Mapping[str, str], build: Build) -> BeqPlus:
         raise MissingDependency(_NAME, error.missing, error.install) from None
     except UsageError as error:
         raise UsageError(f"{_NAME}: {error}") from None
-    return BeqPlus(cast(LeanSession, session))
+    if not isinstance(session, LeanSession):
+        raise UsageError(f"{_NAME}: the lean session '{options.get('session', 'repl')}' has no "
+                         "run(commands) and close(): not a Lean session")
+    return BeqPlus(session)
