@@ -42,8 +42,6 @@ def _texts(draw: st.DrawFn) -> tuple[str, list[Fraction]]:
     joins = [draw(_JOINS) for _ in numerals[1:]]
     body = numerals[0][0] + "".join(j + n for j, (n, _) in zip(joins, numerals[1:], strict=True))
     opener, closer = draw(_WRAPS)
-    if opener == "$" and body[:1].isdigit():
-        opener, closer = "$ x = ", "$"  # a `$` before a number is money, not math
     return f"Then {opener}{body}{closer} holds.", [value for _, value in numerals]
 
 

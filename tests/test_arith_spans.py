@@ -18,6 +18,11 @@ def _content(text: str) -> list[str]:
     ("\\$3 \\(y\\)", ["y"]),
     ("$x = \\$5$", ["x = \\$5"]),
     ("an unclosed \\( stays prose", []),
+    ("a remainder of $0$ when divided by $4$.", ["0", "4"]),
+    ("$120 = 2^3 \\times 15$ and $3x$", ["120 = 2^3 \\times 15", "3x"]),
+    ("so $10 + $5 = $15 in all", []),
+    ("$4 per hour and $5$", ["5"]),
+    ("the answer is $\\boxed{2800}$.", ["\\boxed{2800}"]),
 ])
 def test_delimiters_money_and_escapes(text: str, spans: list[str]) -> None:
     assert _content(text) == spans

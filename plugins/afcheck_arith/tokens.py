@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from afcheck_arith.numerals import NUMERAL, ORDINAL_SUFFIX, digits, numeral_value
-from afcheck_arith.spans import CURRENCY
+from afcheck_arith.spans import is_money
 
 
 class Kind(str, enum.Enum):
@@ -332,7 +332,7 @@ class _Scanner:
         return self.text[start : self.i].strip(" \t") == ""
 
     def dollar(self) -> None:
-        if not self.math and CURRENCY.match(self.text, self.i):
+        if not self.math and is_money(self.text, self.i):
             self.i += 1  # money (in math a `$` closes): the number after it is read as it stands
             self.currency = True
         else:
