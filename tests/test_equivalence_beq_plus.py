@@ -16,6 +16,8 @@ from afcheck_lean.pool import Failure  # noqa: E402
 from fake_repl.harness import FakeLean, make_fake_lean  # noqa: E402
 
 from afcheck.errors import MissingDependency  # noqa: E402
+from afcheck.lean.session import LeanSession  # noqa: E402
+from afcheck.plugins import get_plugins  # noqa: E402
 
 REF = "theorem r (x : ℝ) (h : 2 * x = 4) : x = 2 := by sorry"
 CAND = "theorem c (y : ℝ) (h : y * 2 = 4) : y = 2 := by sorry"
@@ -55,7 +57,7 @@ def test_both_directions_closed_is_eq_and_a_sorry_in_the_target_is_not(fake: Fak
     try:
         eq, cheat = criterion.decide([Pair("1", REF, CAND), Pair("2", REF, CHEAT)])
     finally:
-        criterion.pool.close()  # type: ignore[attr-defined]
+        criterion.session.close()
     assert isinstance(eq, Eq)
     proofs = {o.role: o.statement for o in eq.certificate}
     assert "convert afcheck_base using 1" in proofs["reference ⇒ candidate"]
@@ -73,6 +75,9 @@ class TimingOutPool:
     def run(self, commands: Sequence[str]) -> list[Failure]:
         return [Failure("timeout", "no answer within 60 s") for _ in commands]
 
+    def close(self) -> None:
+        pass
+
 
 def test_a_pair_whose_commands_got_no_answer_is_transient() -> None:
     (decision,) = BeqPlus(TimingOutPool()).decide([Pair("1", REF, CAND)])
@@ -83,11 +88,30 @@ def test_a_pair_whose_commands_got_no_answer_is_transient() -> None:
 def test_unreadable_pair_is_inconclusive_without_lean_work(fake: FakeLean) -> None:
     criterion = BeqPlus(fake.pool())
     (decision,) = criterion.decide([Pair("1", "theorem r : (", CAND)])
-    criterion.pool.close()  # type: ignore[attr-defined]
+    criterion.session.close()
     assert isinstance(decision, Inconclusive) and "cannot read" in decision.reason
     assert not [c for c in fake.commands() if "afcheck_target" in c]
 
 
 def test_factory_without_lean_names_the_setup_command(tmp_path: Path) -> None:
-    with pytest.raises(MissingDependency, match="afcheck lean setup"):
-        make({"lake": str(tmp_path / "no-lake")})
+    with pytest.raises(MissingDependency, match="criterion beq-plus needs .*afcheck lean setup"):
+        make({"lake": str(tmp_path / "no-lake")}, get_plugins().create)
+
+
+def test_the_session_is_the_lean_plugins_through_the_registry(fake: FakeLean) -> None:
+    built: list[tuple[str, str, dict[str, str]]] = []
+
+    def build(kind: str, name: str, options: object) -> object:
+        built.append((kind, name, dict(options)))  # type: ignore[call-overload]
+        return fake.pool()
+
+    criterion = make({"prover": "smt", "prover.timeout_ms": "9", "timeout_s": "30"}, build)
+    criterion.session.close()
+    assert built == [("lean_session", "repl", {"timeout_s": "30"})]
+    assert isinstance(criterion.session, LeanSession)
+    plugins = get_plugins()
+    assert "repl" in plugins.registry("lean_session")
+    with pytest.raises(Exception, match="criterion beq-plus: .*lean_session 'nope'"):
+        make({"session": "nope"}, plugins.create)
+    with pytest.raises(Exception, match="not a Lean session"):
+        make({}, lambda kind, name, options: object())

@@ -56,6 +56,15 @@ def test_rewrites_include_the_hard_cases() -> None:
     assert {f"hard/{kind}" for kind, _, _ in HARD_CASES} <= ids
 
 
+def test_the_generator_proves_with_the_registrys_smt_prover() -> None:
+    pytest.importorskip("z3")
+    from afcheck_equivalence.suitegen import smt_prover
+    from afcheck_smt.prover import SmtProver
+
+    # The prover the committed files were generated with: one process, 5 s per statement.
+    assert smt_prover() == SmtProver(timeout_ms=5000, jobs=1, deadline_s=30.0, isolate=False)
+
+
 @pytest.mark.realdata
 @pytest.mark.slow
 def test_the_generator_reproduces_the_committed_files(tmp_path: Path) -> None:

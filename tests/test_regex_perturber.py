@@ -6,11 +6,12 @@ import re
 from collections import Counter
 
 import pytest
+from afcheck_arith.numerals import numeral
 from afcheck_faithfulness.records import Perturbation, Step
 from afcheck_regex.judge import judge_claim
-from afcheck_regex.numerals import find_numerals, parse_units
 from afcheck_regex.operators import find_operators
 from afcheck_regex.perturber import PREFIX, RegexPerturber, make_perturber
+from afcheck_regex.shift import editable_numerals
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -102,13 +103,19 @@ def test_each_rule_edits_one_whole_token(text: str, seed: int) -> None:
         if edit.new:
             after = text[edit.start : edit.start + 1]
             assert text[edit.start - 1].isalpha() and not after.isalnum()
-        assert not find_numerals(text) and not find_operators(text)
+        assert not editable_numerals(text) and not find_operators(text)
     else:
         assert (edit.start, edit.end, edit.new) == (0, 0, PREFIX)
     # LaTeX commands other than a swapped operator survive untouched.
     removed = _commands(edit.old)
     added = _commands(edit.new)
     assert _commands(p.text) == _commands(text) - removed + added
+
+
+def parse_units(literal: str) -> tuple[int, int, str]:
+    """``(units, places, separator)`` of a literal, as afcheck_arith reads it."""
+    read = numeral(literal)
+    return read.units, read.places, read.separator
 
 
 def _check_number(text: str, start: int, end: int, old: str, new: str) -> None:
@@ -186,7 +193,7 @@ def test_one_becomes_a_half_step() -> None:
 
 def test_latex_numbers_and_fraction_arguments_are_numbers() -> None:
     p = PERTURBER.perturb([_step(r"\(\frac{1}{3} \times 18\)")], 0)
-    assert [n.text for n in find_numerals(r"\(\frac{1}{3} \times 18\)")] == ["1", "3", "18"]
+    assert [n.text for n in editable_numerals(r"\(\frac{1}{3} \times 18\)")] == ["1", "3", "18"]
     assert p[0].text is not None and p[0].text.startswith(r"\(\frac{")
 
 

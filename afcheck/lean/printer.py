@@ -1,11 +1,25 @@
-"""Print :mod:`afcheck.lean.ast` trees back to Lean 4 text.
+"""The one printer of Lean 4 text: statements, parsed trees and elaborated trees.
 
-Parentheses are inserted exactly where Lean's precedences need them, so
-``parse(print(t)) == t`` for every tree the parser produces.
+- :func:`print_statement` writes a statement from its printed parts; every theorem text
+  afcheck writes (:func:`print_theorem`, the equivalence method's obligations, the synthetic
+  runs' formalisations) is assembled there.
+- :func:`print_theorem`, :func:`print_expr`: :mod:`afcheck.lean.ast` trees. Parentheses are
+  inserted exactly where Lean's precedences need them, so ``parse(print(t)) == t`` for every
+  tree the parser produces.
+- :func:`print_term`, :func:`print_formula`: elaborated :mod:`afcheck.lean.typed` trees.
+  Every arithmetic node is written with its type ascribed and every coercion as an explicit
+  ``↑``, so the text elaborates to the same typed tree on its own, out of the context it came
+  from: ``(7 / 2 : ℝ)`` stays a real number even where a bare ``7 / 2`` would be read in ℕ.
+  ``elaborate(parse(print(t)))`` gives a tree with the same meaning as ``t`` (rational
+  constants come back as a division of two literals).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from fractions import Fraction
+
+from afcheck.lean import typed as T
 from afcheck.lean.ast import (
     App,
     Ascription,
@@ -27,7 +41,8 @@ from afcheck.lean.ast import (
 )
 from afcheck.lean.notation import BIG_BODY, INFIX, mixfix_precedence
 
-__all__ = ["print_binder_group", "print_expr", "print_theorem"]
+__all__ = ["print_binder_group", "print_expr", "print_formula", "print_statement", "print_term",
+           "print_theorem", "print_typed_binder"]
 
 _CLOSE = {"explicit": ")", "implicit": "}", "instance": "]", "strict": "⦄"}
 _OPEN = {"explicit": "(", "implicit": "{", "instance": "[", "strict": "⦃"}
@@ -35,11 +50,19 @@ _MAX = 1024
 _LEAD = 0
 
 
+def print_statement(name: str, binders: Sequence[str], conclusion: str,
+                    keyword: str = "theorem") -> str:
+    """``keyword name binders : conclusion := by sorry`` on one line, from printed binders and
+    conclusion (an ``example`` has no name)."""
+    head = keyword if keyword == "example" else f"{keyword} {name}"
+    return f"{' '.join([head, *binders])} : {conclusion} := by sorry"
+
+
 def print_theorem(theorem: Theorem) -> str:
     """``theorem name binders : conclusion := by sorry``, on one line."""
-    head = theorem.keyword if theorem.keyword == "example" else f"{theorem.keyword} {theorem.name}"
-    parts = [head] + [print_binder_group(g) for g in group_binders(theorem.binders)]
-    return f"{' '.join(parts)} : {print_expr(theorem.conclusion)} := by sorry"
+    return print_statement(theorem.name,
+                           [print_binder_group(g) for g in group_binders(theorem.binders)],
+                           print_expr(theorem.conclusion), theorem.keyword)
 
 
 def group_binders(binders: tuple[Binder, ...]) -> list[tuple[Binder, ...]]:
@@ -196,3 +219,101 @@ def _print_app(expr: App, ctx: int) -> str:
         return expr.fn
     args = " ".join(_print(a, _MAX + 1) for a in expr.args)
     return _paren(f"{expr.fn} {args}", _MAX, ctx)
+
+
+# --- elaborated trees (afcheck.lean.typed) ---------------------------------------------
+
+_FUNCTION = {
+    "sqrt": "Real.sqrt",
+    "floor": "Int.floor",
+    "ceil": "Int.ceil",
+    "natAbs": "Int.natAbs",
+    "toNat": "Int.toNat",
+    "factorial": "Nat.factorial",
+    "choose": "Nat.choose",
+    "gcd": "Nat.gcd",
+    "lcm": "Nat.lcm",
+    "min": "min",
+    "max": "max",
+    "exp": "Real.exp",
+    "log": "Real.log",
+    "sin": "Real.sin",
+    "cos": "Real.cos",
+    "logb": "Real.logb",
+}
+
+
+def _constant(value: Fraction, ty: str) -> str:
+    sign = "-" if value < 0 else ""
+    value = abs(value)
+    if value.denominator == 1:
+        return f"({sign}{value.numerator} : {ty})"
+    return f"({sign}{value.numerator} / {value.denominator} : {ty})"
+
+
+def print_term(term: T.Term) -> str:
+    """Lean text for ``term``, self-typed (parenthesised, its type ascribed)."""
+    if isinstance(term, T.Const):
+        return _constant(term.value, term.ty)
+    if isinstance(term, T.Sym):
+        return f"({term.name} : {term.ty})"
+    if isinstance(term, T.Cast):
+        return f"(↑{print_term(term.expr)} : {term.ty})"
+    if isinstance(term, T.Arith):
+        return f"({_chain(term)} : {term.ty})"
+    if isinstance(term, T.Neg):
+        return f"(-{print_term(term.operand)} : {term.ty})"
+    if isinstance(term, T.Pow):
+        return f"({print_term(term.base)} ^ {term.exponent} : {term.ty})"
+    if isinstance(term, T.Apply):
+        return f"({' '.join([term.fn, *(print_term(a) for a in term.args)])} : {term.ty})"
+    if term.fn in T.UNROLLED:
+        # Only the symbols fragment builds it, and its value past the unrolled terms has no
+        # text: the body is kept only as the terms it was unrolled to.
+        raise ValueError("an unrolled big operator has no Lean text of its own")
+    if term.fn == "abs":
+        return f"(|{print_term(term.args[0])}| : {term.ty})"
+    if term.fn == "npow":
+        return f"({print_term(term.args[0])} ^ {print_term(term.args[1])} : {term.ty})"
+    if term.fn == "pi":
+        return f"(Real.pi : {term.ty})"
+    args = " ".join(print_term(a) for a in term.args)
+    return f"({_FUNCTION[term.fn]} {args} : {term.ty})"
+
+
+_TYPED_PREC = {"+": 65, "-": 65, "*": 70, "/": 70, "%": 70}
+
+
+def _chain(term: T.Arith) -> str:
+    """``a + b + c`` without brackets or ascriptions around the inner sums: a left operand of
+    the same type and at least the same precedence reads back the same in Lean (one
+    ``binop%`` tree, one type), and a long sum must not nest one bracket per term (the
+    parser refuses nesting past :data:`afcheck.lean.parser.MAX_NESTING`)."""
+    rights: list[tuple[str, T.Term]] = []
+    left: T.Term = term
+    while (isinstance(left, T.Arith) and left.ty == term.ty
+           and (left is term or _TYPED_PREC[left.op] >= _TYPED_PREC[rights[-1][0]])):
+        rights.append((left.op, left.right))
+        left = left.left
+    parts = [print_term(left)]
+    for op, right in reversed(rights):
+        parts.append(f"{op} {print_term(right)}")
+    return " ".join(parts)
+
+
+def print_formula(formula: T.Formula) -> str:
+    """Lean text for ``formula``; bound variables carry their types."""
+    if isinstance(formula, T.Truth):
+        return "True" if formula.value else "False"
+    if isinstance(formula, T.Not):
+        return f"¬({print_formula(formula.operand)})"
+    if isinstance(formula, T.Logic):
+        return f"({print_formula(formula.left)}) {formula.op} ({print_formula(formula.right)})"
+    if isinstance(formula, T.Cmp):
+        return f"{print_term(formula.left)} {formula.op} {print_term(formula.right)}"
+    return f"{formula.q} {formula.name} : {formula.ty}, {print_formula(formula.body)}"
+
+
+def print_typed_binder(name: str, ty: str) -> str:
+    """The explicit binder ``(name : ty)`` of an elaborated variable."""
+    return f"({name} : {ty})"

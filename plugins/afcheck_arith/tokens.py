@@ -13,6 +13,9 @@ import re
 from fractions import Fraction
 from typing import NamedTuple
 
+from afcheck_arith.numerals import NUMERAL, ORDINAL_SUFFIX, digits, numeral_value
+from afcheck_arith.spans import is_money
+
 
 class Kind(str, enum.Enum):
     NUM = "num"
@@ -214,21 +217,17 @@ _BULLETS = frozenset("-*•+")
 _MIXED = re.compile(r"\s*\\[dt]?frac\s*\{\s*(\d+)\s*\}\s*\{\s*(\d+)\s*\}")
 """A fraction of two numerals right after a numeral: ``3\\frac{4}{5}`` is 3 + 4/5."""
 
-_NUMBER = re.compile(r"\d{1,3}(?:(?:,|\{,\}|\\,)\d{3})+(?![\d])(?:\.\d+)?|\d+(?:\.\d+)?")
-"""A numeral; thousands may be separated by ``,``, LaTeX's ``{,}`` or a thin space ``\\,``."""
 _BRACE = re.compile(r"[{}]")
 _ROOT_INDEX = re.compile(r" *\[")
 """The index of ``\\sqrt[3]{…}``, after blanks."""
 _COMMAND = re.compile(r"\\([A-Za-z]+|.)")
 """A LaTeX command's name: letters, or one other character (``\\,``, ``\\{``)."""
-_GROUPING = re.compile(r",|\{,\}|\\,")
 _ELLIPSES = {"dots", "ldots", "cdots", "dotsc", "dotsb", "dotso", "vdots", "ddots"}
-_ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)\b")
+_ORDINAL = re.compile(rf"[0-9]+{ORDINAL_SUFFIX}")
 _INDEX = re.compile(r"\d++(?![.,]\d|[^\W\d_])")
 """Digits written against a short word and ending there: the index of ``x1``, ``y2``."""
 _WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|'(?=[^\W\d_]))*")
 _HYPHENATED = re.compile(r"-[^\W\d_]+")
-_CURRENCY = re.compile(r"\$\s*(?=[\d.])")
 _SEPARATORS = set('.,;:!?\n"“”[]{}&→⇒⟹∴')
 
 
@@ -253,13 +252,6 @@ def _scanned(text: str) -> tuple[Token, ...] | str:
         return tuple(_Scanner(_environments(text), math=False).run())
     except ScanError as error:
         return str(error)
-
-
-@functools.lru_cache(maxsize=4096)
-def _value(digits: str) -> Fraction:
-    """The exact value of a numeral (digits and maybe a decimal point): one ``Fraction`` for
-    each numeral, which steps write again and again (parsing a string is its slowest path)."""
-    return Fraction(digits)
 
 
 def _environments(text: str) -> str:
@@ -340,8 +332,8 @@ class _Scanner:
         return self.text[start : self.i].strip(" \t") == ""
 
     def dollar(self) -> None:
-        if _CURRENCY.match(self.text, self.i):
-            self.i += 1  # currency: the number that follows is read as it stands
+        if not self.math and is_money(self.text, self.i):
+            self.i += 1  # money (in math a `$` closes): the number after it is read as it stands
             self.currency = True
         else:
             display = self.text.startswith("$$", self.i)
@@ -372,34 +364,32 @@ class _Scanner:
             self.emit(Kind.WORD, ordinal.group())
             self.i = ordinal.end()
             return
-        match = _NUMBER.match(self.text, self.i)
+        match = NUMERAL.match(self.text, self.i)
         assert match is not None
-        digits = match.group()
-        if "," in digits:  # every grouping separator (``,``, ``{,}``, ``\\,``) has one
-            digits = _GROUPING.sub("", digits)
+        plain = digits(match.group())
         self.i = match.end()
         mixed = _MIXED.match(self.text, self.i)
         exponent = bool(self.out) and self.out[-1].text == "^"
         if mixed is None or exponent:
-            self.emit(Kind.NUM, digits, _value(digits))
+            self.emit(Kind.NUM, plain, numeral_value(plain))
             return
         numerator, denominator = int(mixed.group(1)), int(mixed.group(2))
-        if "." in digits or not 0 < numerator < denominator:
+        if "." in plain or not 0 < numerator < denominator:
             raise ScanError(
-                f"'{digits}' before the fraction '{numerator}/{denominator}': neither a mixed "
+                f"'{plain}' before the fraction '{numerator}/{denominator}': neither a mixed "
                 f"number nor a product one can tell"
             )
-        self.mixed(digits, mixed.group(1), mixed.group(2))
+        self.mixed(plain, mixed.group(1), mixed.group(2))
         self.i = mixed.end()
 
     def mixed(self, whole: str, numerator: str, denominator: str) -> None:
         """``3\\frac{4}{5}``: the mixed number ``(3 + 4 / 5)``."""
         self.emit(Kind.LP, "(")
-        self.emit(Kind.NUM, whole, _value(whole))
+        self.emit(Kind.NUM, whole, numeral_value(whole))
         self.emit(Kind.OP, "+")
-        self.emit(Kind.NUM, numerator, _value(numerator))
+        self.emit(Kind.NUM, numerator, numeral_value(numerator))
         self.emit(Kind.OP, "/")
-        self.emit(Kind.NUM, denominator, _value(denominator))
+        self.emit(Kind.NUM, denominator, numeral_value(denominator))
         self.emit(Kind.RP, ")")
 
     def word(self, match: re.Match[str]) -> None:
@@ -465,7 +455,7 @@ class _Scanner:
             self.emit(Kind.OP, _UNICODE_OPS[ch])
         elif ch in _SUPERSCRIPTS:
             self.emit(Kind.OP, "^")
-            self.emit(Kind.NUM, _SUPERSCRIPTS[ch], _value(_SUPERSCRIPTS[ch]))
+            self.emit(Kind.NUM, _SUPERSCRIPTS[ch], numeral_value(_SUPERSCRIPTS[ch]))
         elif ch == "(":
             self.emit(Kind.LP, "(")
         elif ch == ")":

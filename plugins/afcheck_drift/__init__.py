@@ -5,6 +5,8 @@ that changed, ℕ where the step needs ℚ or ℤ).
 A warning never changes a verdict: it points a reader at a statement worth a look. Each
 detector is a plain function ``detect(step_text, statement, header) -> list[DriftWarning]``
 (see :mod:`afcheck_drift.detectors`); :func:`afcheck_drift.detectors.detect_all` runs them all.
+The numbers a step writes are read by :mod:`afcheck_arith` (a plain package, imported), and a
+statement's by the Lean front end: the plugin reads neither itself.
 """
 
 from __future__ import annotations

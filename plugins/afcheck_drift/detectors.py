@@ -23,21 +23,22 @@ FaithformBench (App. H) shows is a test in ``tests/test_drift_detectors.py``.
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from afcheck.lean import ast as A
-from afcheck.lean import typed as T
-from afcheck.lean.printer import print_expr
-from afcheck_drift.numbers import (
+from afcheck_arith.asserted import (
     has_fraction,
     has_negative,
     mentions_reals,
     result_numbers,
     step_numbers,
 )
+
+from afcheck.lean import ast as A
+from afcheck.lean import typed as T
+from afcheck.lean.lexer import ParseError, tokenize
+from afcheck.lean.printer import print_expr
 from afcheck_drift.warning import DriftWarning
 
 Detector = Callable[[str, str, str], list[DriftWarning]]
@@ -264,7 +265,7 @@ def _closed_and_true(formula: T.Formula) -> bool:
 
 
 def numeral_fidelity(step_text: str, statement: str, header: str = "") -> list[DriftWarning]:
-    """The value the step arrives at (:func:`~afcheck_drift.numbers.result_numbers`) does not
+    """The value the step arrives at (:func:`~afcheck_arith.asserted.result_numbers`) does not
     occur in the statement.
 
     A number counts as present when the statement has a numeral of that value, its negation,
@@ -286,7 +287,7 @@ def numeral_fidelity(step_text: str, statement: str, header: str = "") -> list[D
         return []
     ours = {n.value for n in step_numbers(step_text)}
     extra = sorted({v for v in _numerals_of_theorem(formal.theorem) if v not in ours})
-    message = ("the step's result " + ", ".join(n.text for n in missing)
+    message = ("the step's result " + ", ".join(n.text + "%" * n.percent for n in missing)
                + (" is" if len(missing) == 1 else " are") + " not in the statement")
     if extra:
         message += " (it has " + ", ".join(_show(v) for v in extra[:5]) + " instead)"
@@ -305,8 +306,19 @@ def _numerals(expr: A.Expr) -> Iterator[Fraction]:
         if isinstance(node, A.Num):
             yield node.value
         elif isinstance(node, A.Opaque):
-            for digits in re.findall(r"(?<![\w.])\d+(?:\.\d+)?", node.text):
-                yield Fraction(digits)
+            yield from _lean_numerals(node.text)
+
+
+def _lean_numerals(text: str) -> Iterator[Fraction]:
+    """The numerals of Lean text the parser keeps whole (set-builder, anonymous constructors),
+    read by the Lean lexer."""
+    try:
+        tokens = tokenize(text)
+    except ParseError:
+        return
+    for token in tokens:
+        if token.kind == "num":
+            yield Fraction(token.text)
 
 
 def _theorem_exprs(theorem: A.Theorem) -> Iterator[A.Expr]:

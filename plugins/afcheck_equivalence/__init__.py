@@ -31,7 +31,8 @@ def afcheck_register_criteria(register: Register) -> None:
              description="equal after α-renaming and notation normalisation")
     register("beq-plus", lazy("afcheck_equivalence.factories:make_beq_plus"),
              description="BEq+ tactic cascade in Lean, both directions",
-             details={"backend": "lean-interact"})
+             details={"backend": "a lean_session (default repl: lean-interact)",
+                      "options": "session (repl), and the session's Lean options"})
 
 
 @hookimpl

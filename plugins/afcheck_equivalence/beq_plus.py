@@ -5,22 +5,25 @@ with ``sorry`` under a fixed name and the target statement gets each proof of th
 turn: ``intros`` then ``exact?``-free closers on ``apply base``, ``have := base …`` and
 ``convert base using k`` (k = 0..4). A proof counts only if Lean reports no error and no
 ``sorry`` at the target. Both directions proved: Eq; otherwise Inconclusive — a failed tactic
-search refutes nothing. Needs Lean (``afcheck lean setup``): without it the factory fails in
-one line.
+search refutes nothing. The commands run in a Lean session (the ``lean_session`` kind,
+:mod:`afcheck.lean.session`; option ``session=NAME``, default ``repl``), built through the
+registry with the criterion's other options: without Lean (``afcheck lean setup``) the factory
+fails in one line.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from afcheck.errors import MissingDependency, UsageError
+from afcheck.lean.session import Answer, LeanSession, NoAnswer
+from afcheck.registry import Build
 from afcheck_equivalence.records import Decision, Eq, Inconclusive, Obligation, Pair
 
-if TYPE_CHECKING:
-    from afcheck_lean.replies import Reply
-
 __all__ = ["BeqPlus", "CASCADE", "make"]
+
+_NAME = "criterion beq-plus"
 
 _SORRY = " := by sorry"
 
@@ -47,18 +50,16 @@ def _rename(statement: str, name: str) -> str:
 
 @dataclass
 class BeqPlus:
-    pool: object
-    """An :class:`afcheck_lean.pool.ReplPool`."""
+    session: LeanSession
+    """Where the cascade's commands are checked."""
 
     name = "beq-plus"
     version = "1"
     contained = True
-    """Every Lean command runs in the pool's REPLs, each under its own timeout and memory cap:
-    a pair worker would only start one more REPL pool per worker."""
+    """Every Lean command runs in the session's REPLs, each under its own timeout and memory
+    cap: a pair worker would only start one more session per worker."""
 
     def decide(self, pairs: Sequence[Pair]) -> list[Decision]:
-        from afcheck_lean.pool import Failure
-
         plans: list[tuple[int, str, str]] = []
         out: list[Decision | None] = [None] * len(pairs)
         for i, pair in enumerate(pairs):
@@ -76,7 +77,7 @@ class BeqPlus:
         commands: list[str] = []
         for _, _, source in plans:
             commands.extend(source.removesuffix(_SORRY) + f" := by\n  {body}" for body in CASCADE)
-        replies = self.pool.run(commands)  # type: ignore[attr-defined]
+        replies = self.session.run(commands)
         done: dict[tuple[int, str], Obligation | None] = {}
         failed: dict[int, bool] = {}
         k = 0
@@ -86,10 +87,9 @@ class BeqPlus:
             for _ in CASCADE:
                 reply, command = replies[k], commands[k]
                 k += 1
-                if isinstance(reply, Failure):
+                if isinstance(reply, NoAnswer):
                     failed[i] = True
-                if found is None and not isinstance(reply, Failure) and _closed(reply,
-                                                                                target_line):
+                elif found is None and _closed(reply, target_line):
                     found = Obligation(direction, command)
             done[(i, direction)] = found
         for i in range(len(pairs)):
@@ -110,7 +110,7 @@ class BeqPlus:
         return [d for d in out if d is not None]
 
 
-def _closed(reply: Reply, target_line: int) -> bool:
+def _closed(reply: Answer, target_line: int) -> bool:
     """No error, and no ``sorry`` reported at or after the target's line (the base theorem
     above it is stated with ``sorry`` on purpose)."""
     if reply.errors or reply.refusal:
@@ -118,13 +118,19 @@ def _closed(reply: Reply, target_line: int) -> bool:
     return not any("sorry" in m.data and m.line >= target_line for m in reply.messages)
 
 
-def make(options: Mapping[str, str]) -> BeqPlus:
-    from afcheck_lean.pool import ReplPool
-    from afcheck_lean.session import lean_interact_starter, require_lean
-    from afcheck_lean.settings import parse_settings
-
-    # A run names its prover for every criterion; this one proves in Lean itself.
-    own = {k: v for k, v in options.items() if k != "prover" and not k.startswith("prover.")}
-    settings = parse_settings(own, "criterion beq-plus", set())
-    require_lean(settings, "criterion beq-plus")
-    return BeqPlus(ReplPool(lean_interact_starter(settings), settings))
+def make(options: Mapping[str, str], build: Build) -> BeqPlus:
+    """Options: ``session`` (the Lean session, default ``repl``) and the session's own (the
+    Lean options); a run names its prover for every criterion, and this one proves in Lean
+    itself, so ``prover`` and ``prover.K`` are not its."""
+    own = {k: v for k, v in options.items()
+           if k not in ("prover", "session") and not k.startswith("prover.")}
+    try:
+        session = build("lean_session", options.get("session", "repl"), own)
+    except MissingDependency as error:
+        raise MissingDependency(_NAME, error.missing, error.install) from None
+    except UsageError as error:
+        raise UsageError(f"{_NAME}: {error}") from None
+    if not isinstance(session, LeanSession):
+        raise UsageError(f"{_NAME}: the lean session '{options.get('session', 'repl')}' has no "
+                         "run(commands) and close(): not a Lean session")
+    return BeqPlus(session)

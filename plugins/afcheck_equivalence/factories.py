@@ -50,7 +50,7 @@ def make_syntactic(options: Mapping[str, str]) -> Syntactic:
     return Syntactic()
 
 
-def make_beq_plus(options: Mapping[str, str]) -> object:
+def make_beq_plus(options: Mapping[str, str], build: Build) -> object:
     from afcheck_equivalence.beq_plus import make
 
-    return make(options)
+    return make(options, build)

@@ -43,7 +43,15 @@ from dataclasses import dataclass, field, replace
 from afcheck.components import Prover
 from afcheck.lean import ast as A
 from afcheck.lean import typed as T
-from afcheck.lean.printer import print_expr, print_theorem
+from afcheck.lean.printer import (
+    print_binder_group,
+    print_expr,
+    print_formula,
+    print_statement,
+    print_term,
+    print_theorem,
+    print_typed_binder,
+)
 from afcheck.lean.rename import free_names, rename
 from afcheck.types import Verdict, VerdictKind
 from afcheck_equivalence.align import alignments
@@ -597,18 +605,13 @@ def _rewrite_lines(steps: Sequence[Step],
     """One certificate line per rewrite, each an instance of the Mathlib lemma it names."""
     lines: dict[str, Obligation] = {}
     for step in steps:
-        statement = (f"theorem sae_rewrite {' '.join(_binder_text(b) for b in binders)} : "
-                     f"{step.claim} := by sorry").replace("sae_rewrite  :", "sae_rewrite :")
+        statement = print_statement(
+            "sae_rewrite", [print_binder_group((b,)) for b in binders], step.claim)
         lines.setdefault(statement, Obligation(
             f"rewrite ({step.lemma})", statement,
             Verdict(VerdictKind.PROVED, "rewrite",
                     reason=f"Mathlib's {step.lemma}: {RULES[step.lemma]}")))
     return tuple(lines.values())
-
-
-def _binder_text(binder: A.Binder) -> str:
-    text = print_theorem(A.Theorem("theorem", "t", (binder,), A.Var("True")))
-    return text[len("theorem t "):text.rindex(" : True")]
 
 
 def _rewritten(left: A.Expr, right: A.Expr, forms: _Forms,
@@ -855,7 +858,6 @@ class _Matcher:
 
     def match(self, f: T.Formula, g: T.Formula, bound: tuple[tuple[str, str], ...]) -> None:
         from afcheck.lean.elaborate import rename as rename_formula
-        from afcheck.lean.typed_printer import print_formula
 
         if self.plan.mismatch is not None:
             return
@@ -886,8 +888,6 @@ class _Matcher:
             self.leaf(f, g, bound)
 
     def leaf(self, f: T.Cmp, g: T.Cmp, bound: tuple[tuple[str, str], ...]) -> None:
-        from afcheck.lean.typed_printer import print_formula, print_term
-
         index = len(self.plan.leaves) + 1
         label = f"leaf {index} ('{print_formula(f)}' vs '{print_formula(g)}')"
         options: list[tuple[tuple[T.Term, T.Term], ...]] = []
@@ -900,7 +900,7 @@ class _Matcher:
         if not options:
             self.mismatch(f"relation '{f.op}' vs '{g.op}' in {label}")
             return
-        context = " ".join(f"({n} : {t})" for n, t in self.params + bound)
+        context = [print_typed_binder(n, t) for n, t in self.params + bound]
         orientations: list[tuple[Obligation, ...]] = []
         note = ""
         for k, sides in enumerate(options):
@@ -933,8 +933,7 @@ class _Matcher:
             kind = "direct" if k == 0 and g.op == f.op else "reversed"
             equations = []
             for side, (a, b) in zip(("left", "right"), sides, strict=True):
-                head = f"theorem sae_leaf {context}" if context else "theorem sae_leaf"
-                text = f"{head} : {print_term(a)} = {print_term(b)} := by sorry"
+                text = print_statement("sae_leaf", context, f"{print_term(a)} = {print_term(b)}")
                 same = None
                 if _ground(a) and _ground(b):
                     same = Verdict(VerdictKind.PROVED, "normalisation",

@@ -26,8 +26,9 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
+from afcheck.components import Prover
 from afcheck.lean import ast as A
 from afcheck.lean.parser import parse_theorem
 from afcheck.lean.printer import print_theorem
@@ -281,15 +282,21 @@ def _item(id_: str, row: dict[str, Any], reference: str, candidate: str, gold: s
             "source": f"{LICENSE}, valid/{row['name']}" if row else "written for afcheck"}
 
 
-def build(rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    from afcheck_smt.prover import SmtProver
+def smt_prover() -> Prover:
+    """The ``smt`` prover, built through the registry as a run builds it, with a generous
+    limit (which statements count as provable must not depend on the load), in this process."""
+    from afcheck.plugins import get_plugins
 
+    return cast(Prover, get_plugins().create(
+        "prover", "smt", {"timeout_ms": "5000", "jobs": "1", "deadline_s": "30"}))
+
+
+def build(rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
     from afcheck.types import ProofTask, VerdictKind
 
     parsed = [(row, th) for row in rows if (th := _theorem(row)) is not None]
     parsed.sort(key=lambda p: p[0]["name"])
-    # A generous limit: which statements count as provable must not depend on the load.
-    prover = SmtProver(timeout_ms=5000)
+    prover = smt_prover()
     fragment = [(row, th) for row, th in parsed if _in_fragment(th, row["header"])]
     verdicts = prover.prove([ProofTask(row["name"], print_theorem(th), row["header"])
                              for row, th in fragment])
@@ -332,7 +339,7 @@ def build(rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
             "equivalence-rewrites": rewritten}
 
 
-def _pointwise_same(old: A.Theorem, new: A.Theorem, header: str, prover: object) -> bool:
+def _pointwise_same(old: A.Theorem, new: A.Theorem, header: str, prover: Prover) -> bool:
     """Whether the prover shows the edit changed nothing: same binders, and every component
     the edit touched still equivalent at every point — ``⋀Γ ↔ ⋀Γ'`` for an edited premise (a
     dropped hypothesis the others imply), ``C ↔ C'`` for an edited conclusion. Such an edit is
@@ -361,7 +368,7 @@ def _pointwise_same(old: A.Theorem, new: A.Theorem, header: str, prover: object)
     tasks = [ProofTask(f"same-{i}", print_theorem(A.Theorem("theorem", "same", left.binders(),
                                                             claim)), header)
              for i, claim in enumerate(claims)]
-    verdicts = prover.prove(tasks)  # type: ignore[attr-defined]
+    verdicts = prover.prove(tasks)
     return bool(tasks) and all(v.kind is VerdictKind.PROVED for v in verdicts)
 
 

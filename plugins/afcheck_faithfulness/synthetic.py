@@ -13,6 +13,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
+from afcheck.lean.printer import print_statement
 from afcheck.types import Formalisation, FormalisationStatus, Verdict, VerdictKind
 from afcheck_faithfulness.records import CaseResult, Edit, Perturbation, Step
 
@@ -112,8 +113,8 @@ def _formalisation(step: Step, side: str, formaliser: str, verdict: str | None, 
         return Formalisation(key, formaliser, FormalisationStatus.AF_FAIL,
                              raw_output="I cannot formalise this. " * rng.randint(2, 40),
                              reason="no Lean code block in the output")
-    statement = f"theorem step_{step.problem_id.replace('-', '_')}_{step.node_id} : {claim} " \
-                ":= by sorry"
+    statement = print_statement(f"step_{step.problem_id.replace('-', '_')}_{step.node_id}", (),
+                                claim)
     # Varied words, so that the outputs compress about as much as real model text does.
     thinking = " ".join(rng.choice(_WORDS) + rng.choice(("", "", "", ",", ".", f" {a}"))
                         for a in rng.choices(range(1000), k=rng.randint(100, 260)))

@@ -1,6 +1,6 @@
 """Built-in afcheck plugin: lean (checkers ``lean`` and ``kimina``, provers ``lean-tactics``
-and ``deepseek``, the ``judge`` kind and its judges, the ``afcheck lean setup|doctor|audit``
-command)."""
+and ``deepseek``, the ``judge`` kind and its judges, the ``lean_session`` kind and its
+``repl`` session, the ``afcheck lean setup|doctor|audit`` command)."""
 
 from __future__ import annotations
 
@@ -20,9 +20,17 @@ if TYPE_CHECKING:
 @hookimpl
 def afcheck_addkinds(kinds: Kinds) -> None:
     from afcheck_lean import hookspecs
-    from afcheck_lean.kinds import JUDGE
+    from afcheck_lean.kinds import JUDGE, LEAN_SESSION
 
     kinds.add(JUDGE, hookspecs)
+    kinds.add(LEAN_SESSION, hookspecs)
+
+
+@hookimpl
+def afcheck_register_lean_sessions(register: Register) -> None:
+    register("repl", lazy("afcheck_lean.factories:make_session"),
+             description="a pool of lean-interact REPLs in the pinned project",
+             details={"backend": "lean-interact"})
 
 
 @hookimpl

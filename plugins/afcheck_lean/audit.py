@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from afcheck.lean.lexer import Token, lex, line_column
 from afcheck_lean.integrity import (
     CORE_NAMES,
     Violation,
@@ -34,7 +35,6 @@ from afcheck_lean.integrity import (
 )
 from afcheck_lean.settings import DEFAULT_HEADER
 from afcheck_lean.source import SourceError, check_imports, parse_imports
-from afcheck_lean.tokens import Token, lex, line_column
 
 _DECLARATION_KEYWORDS = ("theorem", "lemma", "example")
 _SCOPE_COMMANDS = frozenset({"end", "namespace", "section", "open"})

@@ -16,6 +16,7 @@ from typing import IO, TYPE_CHECKING
 
 from afcheck.components import Prover
 from afcheck.errors import AfcheckError, UsageError
+from afcheck.lean.session import LeanSession
 from afcheck_lean.checker import LeanChecker
 from afcheck_lean.deepseek import DeepSeekProver, Generate
 from afcheck_lean.judge import Judge, JudgeUnavailable, default_trust
@@ -39,6 +40,15 @@ def _pool(settings: LeanSettings, component: str,
         return KiminaPool(replace(settings, kernel_checks="off"), kimina)
     require_lean(settings, component)
     settings = with_kernel_checks(settings)
+    return ReplPool(lean_interact_starter(settings), settings)
+
+
+def make_session(options: Mapping[str, str]) -> LeanSession:
+    """The ``repl`` Lean session: the pool's options (:mod:`afcheck_lean.settings`), its
+    commands checked as given (no kernel re-check: its user reads Lean's answers itself)."""
+    component = "lean session repl"
+    settings = parse_settings(options, component, set())
+    require_lean(settings, component)
     return ReplPool(lean_interact_starter(settings), settings)
 
 

@@ -3,7 +3,7 @@
 A proof body (the text after ``:=``) may be a term or a tactic block and nothing else: no
 command after it, no declaration inside it, no meta-level code, no hole, no proof search, no
 option that weakens checking. The text is first cut into tokens the way Lean's lexer cuts it
-(:mod:`afcheck_lean.tokens`): comments and strings are not code, ``«debug»`` is the name
+(:func:`afcheck.lean.lexer.lex`): comments and strings are not code, ``«debug»`` is the name
 ``debug``, and a character Lean would not read as whitespace, a name, a numeral or a symbol
 is rejected. The rules then judge tokens, so a ``--`` comment that says "this lemma" or a
 hypothesis named ``hint`` is not a cheat, while ``set_option «debug».skipKernelTC true in``
@@ -26,8 +26,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from afcheck.lean.chars import is_id_first, is_id_rest
+from afcheck.lean.lexer import Token, lex, line_column, symbol_char
 from afcheck_lean.lookalike import looks_latin
-from afcheck_lean.tokens import Token, lex, line_column, symbol_char
 
 STANDARD_AXIOMS = frozenset({"propext", "Classical.choice", "Quot.sound"})
 NATIVE_AXIOMS = frozenset({"Lean.ofReduceBool", "Lean.trustCompiler"})

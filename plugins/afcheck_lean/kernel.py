@@ -22,8 +22,8 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from afcheck.lean.lexer import lex
 from afcheck_lean.settings import LeanSettings
-from afcheck_lean.tokens import lex
 
 MODULE = "AfcheckKernel"
 REPLAY_COMMAND = "#afcheck_replay"

@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from afcheck.lean.lexer import lex
 from afcheck_lean.integrity import strip_resource_options
 from afcheck_lean.statement import TARGET_NAME
-from afcheck_lean.tokens import lex
 
 _PROVIDED_ROOTS = ("Mathlib", "Aesop", "Init", "Std", "Batteries", "Qq", "ProofWidgets", "Lean")
 

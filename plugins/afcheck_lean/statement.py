@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from afcheck.lean import ParseError, parse_theorem
+from afcheck.lean.lexer import Token, lex
 from afcheck_lean.integrity import declaration_start, opens_scope, word_of
-from afcheck_lean.tokens import Token, lex
 
 TARGET_NAME = "afcheck_target"
 """Name every rebuilt theorem gets, so that ``#print axioms`` can name it (``example`` has no

@@ -1,4 +1,7 @@
-"""Built-in afcheck plugin: regex, the templated perturber of FaithformBench App. C."""
+"""Built-in afcheck plugin: regex, the templated perturber of FaithformBench App. C.
+
+The numerals it shifts and the math spans it edits in are read by :mod:`afcheck_arith` (a
+plain package, imported), as its judge's claims are."""
 
 from __future__ import annotations
 

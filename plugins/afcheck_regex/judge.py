@@ -27,6 +27,7 @@ from typing import Literal
 
 from afcheck_arith.claims import Chain, read_parts
 from afcheck_arith.expr import Bin, Expr, Neg, Num, Paren, Pow, children, numerals
+from afcheck_arith.numerals import find_numerals
 from afcheck_arith.values import evaluate
 
 __all__ = ["Effectiveness", "Judgement", "Verdict", "effectiveness", "judge_claim"]
@@ -89,15 +90,16 @@ _INEXACT = re.compile(
 _ROUNDING_TOLERANCE = Fraction(1, 200)
 
 
-_DECIMALS = re.compile(r"\d\.\d\d")
-"""A decimal of two or more places, as the reader shows it."""
+def _has_decimals(link: _Link) -> bool:
+    """A decimal of two or more places on either side, as the reader shows it."""
+    return any(numeral.places >= 2 for side in (link.left, link.right)
+               for numeral in find_numerals(side.text))
 
 
 def _maybe_rounded(link: _Link) -> bool:
     """A failed relation over decimals of two or more places that misses by at most 0.5%:
     ``(2.8284)^2 = 8`` is a rounded value written with "=", not a wrong step."""
-    decimals = _DECIMALS.search(link.left.text) or _DECIMALS.search(link.right.text)
-    if link.rel != "=" or not decimals:
+    if link.rel != "=" or not _has_decimals(link):
         return False
     a, b = link.left.value, link.right.value
     return abs(a - b) <= _ROUNDING_TOLERANCE * max(abs(a), abs(b))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from afcheck_regex.spans import in_spans, math_spans
+from afcheck_arith.spans import in_spans, math_spans
 
 _LATEX_ARITH = ("+", "-", "\\times", "\\div")
 _ASCII_ARITH = ("+", "-", "*", "/")

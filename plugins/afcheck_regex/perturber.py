@@ -3,7 +3,7 @@
 Per step, in order of preference:
 
 1. ``number`` or ``operator``: shift the rightmost numeric literal by a non-zero offset of at most
-   half its magnitude (:mod:`afcheck_regex.numerals`), or swap an arithmetic or comparison
+   half its magnitude (:mod:`afcheck_regex.shift`), or swap an arithmetic or comparison
    operator, chosen with weights that double from left to right so the rightmost is most likely
    (:mod:`afcheck_regex.operators`). When both apply, one is picked at random (``prefer`` option).
 2. ``negation``: only when neither applies, remove an existing "not", else insert "not" after
@@ -28,8 +28,8 @@ from afcheck_faithfulness.records import Edit, Perturbation, Step
 from afcheck.errors import UsageError
 from afcheck_regex.judge import effectiveness
 from afcheck_regex.negation import negation_edit
-from afcheck_regex.numerals import find_numerals, shifted
 from afcheck_regex.operators import find_operators, replacement
+from afcheck_regex.shift import editable_numerals, shifted
 
 PREFIX = "It is false that "
 _PREFERENCES = ("random", "number", "operator")
@@ -75,7 +75,7 @@ class RegexPerturber:
         )
 
     def _edit(self, text: str, rng: random.Random) -> tuple[str, Edit]:
-        numerals = find_numerals(text)
+        numerals = editable_numerals(text)
         operators = find_operators(text)[-_MAX_OPERATORS:]
         use_number = bool(numerals) and (not operators or self._pick_number(rng))
         if use_number:

@@ -1,11 +1,11 @@
-"""Reading the numbers a step asserts."""
+"""Reading the numbers a step asserts (afcheck_arith.asserted)."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
 import pytest
-from afcheck_drift.numbers import (
+from afcheck_arith.asserted import (
     has_fraction,
     has_negative,
     mentions_reals,

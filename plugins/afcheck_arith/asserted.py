@@ -1,22 +1,21 @@
 """The numbers a natural-language step asserts, read from its text.
 
-A step written with math delimiters (``\\( … \\)``, ``\\[ … \\]``, ``$ … $``, ``$$ … $$``)
-asserts the numbers inside them; the prose around them (``Step 2:``, ``the 3rd row``) is not
-read. A step without delimiters asserts every number it writes. Digits that are part of a
-name (``x_1``, ``h2``) are not numbers. ``1,000`` and ``1{,}000`` are one thousand; ``2.50``
-is 5/2; ``25\\%`` is 25 with ``percent`` set.
+A step written with math delimiters (:mod:`afcheck_arith.spans`) asserts the numbers inside
+them; the prose around them (``Step 2:``, ``the 3rd row``) is not read. A step without
+delimiters asserts every number it writes. Its numbers are the numerals of
+:func:`afcheck_arith.numerals.find_numerals`: digits that are part of a name (``x_1``, ``h2``)
+are not numbers; ``1,000``, ``1{,}000`` and ``1\\,000`` are one thousand; ``2.50`` is 5/2;
+``25\\%`` is 25 with ``percent`` set.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from fractions import Fraction
 
-_MATH = re.compile(r"\\\((.*?)\\\)|\\\[(.*?)\\\]|\$\$(.*?)\$\$|\$(.*?)\$", re.S)
-_NUMBER = re.compile(
-    r"(?<![\w.])(?P<int>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<frac>\d+))?(?![\w])(?P<pct>\s*\\?%)?"
-)
+from afcheck_arith.numerals import GRAMMAR, Numeral, find_numerals
+from afcheck_arith.spans import math_spans
+
 _NEGATIVE = re.compile(r"(?:^|[(=,;\[{:<>≤≥+*/]|\\times|\\cdot|\bis|\bbe|\bof)\s*[-−]\s*\d")
 """A minus sign with no operand before it: ``= -3``, ``(-2)``, ``is −1`` (not ``5 - 3``)."""
 _FRACTION_MARKUP = re.compile(r"\\[dt]?frac\s*\{|\\over\b|\b(?:half|halves|third|quarter)\b")
@@ -24,47 +23,30 @@ _SLASH = re.compile(r"(?<![\w.])(\d+)\s*(?:/|\\div|÷)\s*(\d+)(?![\w.])")
 _REAL = re.compile(r"\\mathbb\s*\{?R\}?|ℝ|\breal numbers?\b|\breals\b", re.I)
 
 
-@dataclass(frozen=True)
-class StepNumber:
-    """A number written in the step: its exact value, its spelling and whether it is a
-    percentage."""
-
-    value: Fraction
-    text: str
-    percent: bool = False
-
-
 def asserted_text(step_text: str) -> str:
     """The part of the step whose numbers it asserts: its math spans, or all of it."""
     text = step_text.replace("\\$", " ").replace("{,}", ",")
-    spans = [next(g for g in m.groups() if g is not None) for m in _MATH.finditer(text)]
-    return " ; ".join(spans) if spans else text
+    spans = math_spans(text)
+    return " ; ".join(text[start:end] for start, end in spans) if spans else text
 
 
-def step_numbers(step_text: str) -> list[StepNumber]:
-    """The numbers the step asserts, in order, each value once."""
-    seen: set[tuple[Fraction, bool]] = set()
-    found: list[StepNumber] = []
-    for match in _NUMBER.finditer(asserted_text(step_text)):
-        whole = match.group("int").replace(",", "")
-        frac = match.group("frac") or ""
-        value = Fraction(f"{whole}.{frac}") if frac else Fraction(int(whole))
-        percent = bool(match.group("pct"))
-        if (value, percent) in seen:
-            continue
-        seen.add((value, percent))
-        found.append(StepNumber(value, match.group(0).strip(), percent))
-    return found
+def step_numbers(step_text: str) -> list[Numeral]:
+    """The numbers the step asserts, in order, each value (and percentage) once; their
+    positions are in :func:`asserted_text`."""
+    first: dict[tuple[Fraction, bool], Numeral] = {}
+    for number in find_numerals(asserted_text(step_text)):
+        first.setdefault((number.value, number.percent), number)
+    return list(first.values())
 
 
 _RELATION = re.compile(r"=|<|>|≤|≥|≠|\\(?:leq?|geq?|neq?|lt|gt)(?![a-zA-Z])")
 _RESULT_END = re.compile(r" ; |[,;:]\s|\\quad|\\qquad|\\text|\b(?:or|and|so|hence)\b")
 _NUMERIC = re.compile(
     r"\s*(?:\\\$|\$)?\s*[-−]?\s*"
-    r"(?:\\[dt]?frac\s*\{[\d.,]+\}\s*\{[\d.,]+\}|\d[\d,]*(?:\.\d+)?)(?:\s*\\?%)?")
+    rf"(?:\\[dt]?frac\s*\{{(?:{GRAMMAR})\}}\s*\{{(?:{GRAMMAR})\}}|(?:{GRAMMAR}))(?:\s*\\?%)?")
 
 
-def result_numbers(step_text: str) -> list[StepNumber]:
+def result_numbers(step_text: str) -> list[Numeral]:
     """The numbers of the value the step arrives at: the single number (or ``\\frac``)
     after its last relation (``=``, ``<``, ``\\ge`` …), or, for a step in prose with no
     relation and no math, its last number. Empty when the step ends on an expression
