@@ -8,8 +8,9 @@ equivalence against gold FOL and the path-dependence diagnostic; and the step br
 of each chain: premises, conclusion, each step with its FOL, its label (and gold label) and
 whether it is on the proof path, the steps dropped as repeats, each sentence's FB and LE and
 whether the path is valid only by restating the conclusion (drawn by ``view.js``). Items are
-read with :class:`afcheck_chains.records.ResultRecord` and counted by
-:func:`afcheck_chains.summary.metrics`, exactly as the run counts them; ``afcheck compare``
+read back as the run's own :class:`afcheck_chains.records.ChainResult`
+(:func:`afcheck_chains.records.from_json`) and counted by
+:func:`afcheck_chains.metrics.metrics`, exactly as the run counts them; ``afcheck compare``
 shows those figures over the items two runs share, and names an item's outcome by its class
 (else its analysis status).
 """
@@ -33,9 +34,9 @@ from afcheck_report.view import (
 
 from afcheck.metrics import Rate
 from afcheck_chains.classes import CLASS_NAMES, CLASS_TABLE
-from afcheck_chains.records import Label, ResultRecord, from_json
-from afcheck_chains.summary import ChainMetrics
-from afcheck_chains.summary import metrics as group
+from afcheck_chains.metrics import ChainMetrics
+from afcheck_chains.metrics import metrics as group
+from afcheck_chains.records import ChainResult, Label, from_json
 
 STEP_LABELS = tuple(label.value for label in Label)
 """Every label a step can get, in display order."""
@@ -65,10 +66,10 @@ class ChainsView(MethodView):
             str(step.get("status") or "")
 
     def metrics(self, steps: Sequence[Record]) -> Mapping[str, Metric]:
-        return flatten(group(from_json(steps)).to_json())
+        return flatten(group(_results(steps)).to_json())
 
     def render(self, runs: Sequence[RunSteps]) -> str:
-        groups = [(item, from_json(item.steps)) for item in runs]
+        groups = [(item, _results(item.steps)) for item in runs]
         multiple = len(runs) > 1
         datasets = sorted({r.dataset for _, recs in groups for r in recs})
         rows: list[tuple[str, str, ChainMetrics]] = []
@@ -94,7 +95,7 @@ class ChainsView(MethodView):
                self._quality(groups)]
         return "\n".join(part for part in out if part)
 
-    def _expected(self, groups: Sequence[tuple[RunSteps, list[ResultRecord]]]) -> str:
+    def _expected(self, groups: Sequence[tuple[RunSteps, list[ChainResult]]]) -> str:
         totals = [(item, group(recs)) for item, recs in groups]
         names = sorted({name for _, g in totals for name in g.expected})
         if not names:
@@ -116,7 +117,7 @@ class ChainsView(MethodView):
                 + "<p class=caption>For suites that know each chain's class: the share of "
                 "chains classified exactly as expected, with its 95% Wilson interval.</p>")
 
-    def _steps(self, groups: Sequence[tuple[RunSteps, list[ResultRecord]]]) -> str:
+    def _steps(self, groups: Sequence[tuple[RunSteps, list[ChainResult]]]) -> str:
         totals = [(item, group(recs)) for item, recs in groups]
         if not any(g.step_pairs for _, g in totals):
             return ("<h3>Step labels</h3><p class=note>No step has a gold label in these "
@@ -138,7 +139,7 @@ class ChainsView(MethodView):
                 "premises; False: its negation does; Unknown: neither; Error: both), against "
                 "the gold label; macro-F1 over True / False / Unknown.</p>")
 
-    def _analysis(self, groups: Sequence[tuple[RunSteps, list[ResultRecord]]]) -> str:
+    def _analysis(self, groups: Sequence[tuple[RunSteps, list[ChainResult]]]) -> str:
         rows = []
         for item, recs in groups:
             g = group(recs)
@@ -158,7 +159,7 @@ class ChainsView(MethodView):
                 "stopped at the generation limit (not analysed, not a translation "
                 "failure).</p>")
 
-    def _quality(self, groups: Sequence[tuple[RunSteps, list[ResultRecord]]]) -> str:
+    def _quality(self, groups: Sequence[tuple[RunSteps, list[ChainResult]]]) -> str:
         """FB and LE against gold FOL, and the path-dependence diagnostic."""
         totals = [(item, group(recs)) for item, recs in groups]
         rows = []
@@ -244,6 +245,10 @@ class ChainsView(MethodView):
             record["n"] = (f"{sum(1 for x in labelled if x == 'True')}/{len(labelled)} steps True"
                            f", path {len(path or [])}")
         return record
+
+
+def _results(steps: Sequence[Record]) -> list[ChainResult]:
+    return [from_json(step) for step in steps]
 
 
 def _quality_note(entry: Mapping[str, object]) -> str:

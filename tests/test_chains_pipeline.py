@@ -1,4 +1,4 @@
-"""The chains method end to end on small items: classes, retries, outcomes, metrics."""
+"""The chains pipeline end to end on small items: classes, retries, outcomes, metrics."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from collections.abc import Sequence
 import pytest
 from afcheck_chains.formalise import FolChains, RuleFormaliser, read_chain, task
 from afcheck_chains.llm import prompt_text
-from afcheck_chains.method import run_chains
-from afcheck_chains.outcome import outcome, to_json
-from afcheck_chains.records import ChainRecord, GoldFol, Label
-from afcheck_chains.summary import macro_f1, metrics, summarise
+from afcheck_chains.metrics import macro_f1, metrics, summarise
+from afcheck_chains.outcome import outcome
+from afcheck_chains.pipeline import run_chains
+from afcheck_chains.records import ChainRecord, GoldFol, Label, to_json
 from afcheck_fol.formaliser import read_answer
 from afcheck_fol.formalisers import PresetFormaliser, ReferenceFormaliser
 from afcheck_fol.presets import GENERIC
@@ -54,7 +54,7 @@ def test_classes_outcomes_and_metrics(prover) -> None:  # type: ignore[no-untype
     ]
     results = run_chains(items, FolChains(RuleFormaliser()), prover)
     assert [r.chain_class for r in results] == ["T1", "T2", "T3", "T4", "F1", "F2", None]
-    assert results[-1].status == "label_only"
+    assert results[-1].analysis == "label_only"
     statuses = [outcome(r).status.value for r in results]
     assert statuses == ["passed", "failed", "failed", "passed", "failed", "failed", "passed"]
     message = outcome(results[1]).message
@@ -78,8 +78,8 @@ def test_untranslatable_or_mismatched_items_are_analysis_failures(prover) -> Non
     items = [chain("odd", ("Max might be sour.",)),
              chain("wrong-gold", GOOD, label=T)]
     odd, wrong = run_chains(items, FolChains(RuleFormaliser()), prover)
-    assert odd.status == "analysis_failure" and "Max might be sour." in odd.reason
-    assert wrong.status == "analysis_failure"
+    assert odd.analysis == "analysis_failure" and "Max might be sour." in odd.reason
+    assert wrong.analysis == "analysis_failure"
     assert "labels the conclusion False, the gold label is True" in wrong.reason
     assert wrong.attempts == 1  # a deterministic formaliser is asked once
     assert outcome(odd).status.value == "failed"
@@ -103,9 +103,9 @@ def test_reference_fol_is_read_in_folio_syntax(prover) -> None:  # type: ignore[
     r_good, r_folio, r_broken = run_chains([good, folio, broken],
                                             FolChains(ReferenceFormaliser()), prover)
     assert r_good.chain_class == "T1"
-    assert r_folio.status == "analysis_failure" and "no reference FOL for the conclusion" in (
+    assert r_folio.analysis == "analysis_failure" and "no reference FOL for the conclusion" in (
         r_folio.reason)
-    assert r_broken.status == "analysis_failure" and "conclusion" in r_broken.reason
+    assert r_broken.analysis == "analysis_failure" and "conclusion" in r_broken.reason
 
 
 ENDLESS = ("∀x ¬Lt(x, x)", "∀x ∀y ∀z ((Lt(x, y) ∧ Lt(y, z)) → Lt(x, z))", "∀x ∃y Lt(x, y)")
@@ -122,9 +122,9 @@ def test_prover_limits_leave_items_undecided_not_unknown() -> None:
                              gold_fol=GoldFol(ENDLESS, "Quiet(ann)", ()))
     first, second = run_chains([step_limit, conclusion_limit],
                                FolChains(ReferenceFormaliser()), prover)
-    assert first.status == "undecided" and first.step_labels == (Label.LIMIT,)
+    assert first.analysis == "undecided" and first.step_labels == (Label.LIMIT,)
     assert first.reason.startswith("no decision for step(s) 1 (Limit")
-    assert second.status == "undecided" and "prover limit" in second.reason
+    assert second.analysis == "undecided" and "prover limit" in second.reason
     assert [outcome(r).status.value for r in (first, second)] == ["skipped", "skipped"]
     summary = metrics([first, second])
     assert summary.undecided.count == 2 and summary.analysis_failure.count == 0
@@ -177,7 +177,7 @@ def test_regenerates_up_to_three_times_then_gives_up(prover) -> None:  # type: i
     assert [len(c) for c in client.calls] == [2, 2, 2]  # one batched call per attempt
     assert ra.attempts == 3 and ra.chain_class == "T3"  # one True step, no path to ¬C
     assert not ra.first_executed
-    assert rb.status == "analysis_failure" and rb.attempts == 3
+    assert rb.analysis == "analysis_failure" and rb.attempts == 3
     assert "labels the conclusion True, the gold label is False" in rb.reason
     assert rb.first_executed and not rb.first_matched
     seeds = {p.seed for call in client.calls for p in call}
@@ -212,7 +212,8 @@ def test_a_cut_off_response_is_its_own_outcome_not_a_translation_failure(prover)
                    cut_off="finish_reason 'length'"),
              chain("ok", GOOD)]
     cut, ok = run_chains(items, FolChains(RuleFormaliser()), prover)
-    assert cut.status == "cut_off" and cut.formal is None and not cut.first_executed
+    assert cut.analysis == "cut_off" and not cut.verified and cut.translation is None
+    assert not cut.first_executed
     assert "generation limit (finish_reason 'length')" in cut.reason
     assert outcome(cut).status.value == "skipped"
     assert ok.chain_class == "T1"
@@ -224,7 +225,7 @@ def test_a_cut_off_response_is_its_own_outcome_not_a_translation_failure(prover)
 def test_a_chain_without_an_answer_says_so_and_keeps_its_step_labels(prover) -> None:  # type: ignore[no-untyped-def]
     [result] = run_chains([chain("silent", GOOD, answer=None, gold_step_labels=(T,) * 5)],
                           FolChains(RuleFormaliser()), prover)
-    assert result.status == "no_answer" and result.chain_class is None
+    assert result.analysis == "no_answer" and result.chain_class is None
     assert outcome(result).status.value == "skipped"
     assert outcome(result).message.startswith("no answer found in the response")
     assert result.step_labels == (T,) * 5
@@ -233,7 +234,7 @@ def test_a_chain_without_an_answer_says_so_and_keeps_its_step_labels(prover) -> 
     [cut] = run_chains([chain("cut?", GOOD, answer=None,
                               raw_steps=("Max is a jompus. Jompuses are yumpuses. Max is a",))],
                        FolChains(RuleFormaliser()), prover)
-    assert cut.status == "no_answer" and "ends mid-sentence" in cut.reason
+    assert cut.analysis == "no_answer" and "ends mid-sentence" in cut.reason
     assert "record its finish_reason" in cut.reason
 
 
@@ -245,7 +246,8 @@ def test_repeated_statements_are_dropped_in_fol_before_labelling(prover) -> None
     [result] = run_chains([chain("rep", steps, gold_step_labels=(T, T, U, T, T, T))],
                           FolChains(RuleFormaliser()), prover)
     assert result.repeated == ((3, 2, "Every jompus is a yumpus."),)
-    assert result.record.steps == GOOD and result.record.gold_step_labels == (T,) * 5
+    assert tuple(s.text for s in result.steps) == GOOD
+    assert tuple(s.gold for s in result.steps) == (T,) * 5
     assert result.chain_class == "T1" and result.step_labels == (T,) * 5
     assert "dropped step 3 (its FOL repeats step 2)" in outcome(result).details
     record = to_json(result)
@@ -261,7 +263,7 @@ def test_path_dependence_finds_paths_valid_only_by_restating_the_conclusion(prov
              chain("t1", GOOD)]
     echo, good = run_chains(items, FolChains(RuleFormaliser()), prover)
     assert echo.chain_class == "T2" and echo.valid_path
-    assert echo.verdict is not None and echo.verdict.restating == (1,)
+    assert echo.restating == (1,)
     assert echo.restatement_only is True
     assert "valid only by restating the conclusion" in outcome(echo).details
     assert good.chain_class == "T1" and good.restatement_only is False
