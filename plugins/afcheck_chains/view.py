@@ -36,7 +36,13 @@ from afcheck.metrics import Rate
 from afcheck_chains.classes import CLASS_NAMES, CLASS_TABLE
 from afcheck_chains.metrics import ChainMetrics
 from afcheck_chains.metrics import metrics as group
-from afcheck_chains.records import ChainResult, Label, from_json
+from afcheck_chains.records import (
+    ChainResult,
+    Label,
+    SentenceQuality,
+    StepResult,
+    from_json,
+)
 
 STEP_LABELS = tuple(label.value for label in Label)
 """Every label a step can get, in display order."""
@@ -182,68 +188,55 @@ class ChainsView(MethodView):
                 "gives the gold label: Algorithm 3 then says little about the chain.</p>")
 
     def browse(self, step: Record, tables: BrowseTables) -> BrowseRecord:
-        chain_class = step.get("class")
-        analysis = str(step.get("analysis") or "")
-        outcome = chain_class if isinstance(chain_class, str) and chain_class else analysis
-        found = step.get("conclusion")
-        conclusion: Mapping[str, object] = found if isinstance(found, dict) else {}
-        entries = step.get("steps")
-        steps = [_step(e) for e in (entries if isinstance(entries, list) else ())
-                 if isinstance(e, dict)]
+        result = from_json(step)
+        steps = [_step(s) for s in result.steps]
         record: BrowseRecord = {
-            "t": str(conclusion.get("text") or ""),
-            "an": analysis,
-            "why": str(step.get("reason") or ""),
-            "fx": {"class": outcome, "expected": str(step.get("expected_class") or "")},
+            "t": result.conclusion.text,
+            "an": result.analysis,
+            "why": result.reason,
+            "fx": {"class": result.chain_class or result.analysis,
+                   "expected": result.expected_class or ""},
             "sp": steps,
         }
-        premises = step.get("premises")
-        if isinstance(premises, list):
-            record["pm"] = [tables.strings.ref(str(p)) for p in premises]
-        for key, short in (("fol", "cf"), ("label", "cl")):
-            if conclusion.get(key):
-                record[short] = str(conclusion[key])
-        for key, short in (("gold_label", "gl"), ("answer", "ans"),
-                           ("path_conclusion_label", "pcl"), ("expected_class", "ecl")):
-            text = step.get(key)
-            if isinstance(text, str):
-                record[short] = text
-        for key, short in (("answer_correct", "ac"), ("valid_path", "vp")):
-            flag = step.get(key)
-            if isinstance(flag, bool):
+        if result.premises:
+            record["pm"] = [tables.strings.ref(p) for p in result.premises]
+        if result.conclusion.fol:
+            record["cf"] = result.conclusion.fol
+        for short, label in (("cl", result.conclusion.label), ("gl", result.gold_label),
+                             ("ans", result.answer),
+                             ("pcl", result.path_conclusion_label)):
+            if label is not None:
+                record[short] = label.value
+        if result.expected_class is not None:
+            record["ecl"] = result.expected_class
+        for short, flag in (("ac", result.answer_correct), ("vp", result.valid_path)):
+            if flag is not None:
                 record[short] = flag
-        if step.get("restatement_only") is True:
+        if result.restatement_only is True:
             record["rq"] = True
-        repeated = step.get("repeated_steps")
-        if isinstance(repeated, list) and repeated:
-            record["rp"] = [f"step {r.get('step')} ({r.get('text')}) repeats step "
-                            f"{r.get('repeats')}" for r in repeated if isinstance(r, dict)]
-        quality = step.get("fol_quality")
-        if isinstance(quality, list) and quality:
-            record["fq"] = [_quality_note(q) for q in quality if isinstance(q, dict)]
-        found_path = step.get("path")
-        path = [p for p in found_path if isinstance(p, int)] \
-            if isinstance(found_path, list) else None
-        if path is not None:
-            record["pa"] = path
-        if step.get("prover"):
-            record["pv"] = tables.strings.ref(str(step["prover"]))
-        attempts = step.get("attempts")
-        if isinstance(attempts, int):
-            record["at"] = attempts
+        if result.repeated:
+            record["rp"] = [f"step {position} ({text}) repeats step {earlier}"
+                            for position, earlier, text in result.repeated]
+        if result.quality:
+            record["fq"] = [_quality_note(q) for q in result.quality]
+        # A chain's result has a path and attempts; an unreadable item's record has neither.
+        if result.analysis:
+            record["pa"] = list(result.path)
+        if result.prover:
+            record["pv"] = tables.strings.ref(result.prover)
+        if result.analysis:
+            record["at"] = result.attempts
         # What the model wrote, so that an analysis failure can be looked at.
-        response = step.get("response")
-        if isinstance(response, str) and response:
-            record["raw"] = tables.raw.ref(response)
-        if isinstance(step.get("answer_cut"), str) and step["answer_cut"]:
-            record["cut"] = str(step["answer_cut"])
-        outputs = step.get("raw_outputs")
-        if isinstance(outputs, list) and outputs and isinstance(outputs[-1], str):
-            record["fr"] = tables.raw.ref(outputs[-1])
+        if result.response:
+            record["raw"] = tables.raw.ref(result.response)
+        if result.answer_cut:
+            record["cut"] = result.answer_cut
+        if result.raw_outputs:
+            record["fr"] = tables.raw.ref(result.raw_outputs[-1])
         if steps:
-            labelled = [s.get("l", "") for s in steps]
-            record["n"] = (f"{sum(1 for x in labelled if x == 'True')}/{len(labelled)} steps True"
-                           f", path {len(path or [])}")
+            labelled = [s.label for s in result.steps]
+            record["n"] = (f"{sum(1 for x in labelled if x is Label.TRUE)}/{len(labelled)} "
+                           f"steps True, path {len(result.path)}")
         return record
 
 
@@ -251,27 +244,24 @@ def _results(steps: Sequence[Record]) -> list[ChainResult]:
     return [from_json(step) for step in steps]
 
 
-def _quality_note(entry: Mapping[str, object]) -> str:
+def _quality_note(quality: SentenceQuality) -> str:
     """``premise 3: FB 0.61, equivalent``."""
-    bleu = entry.get("bleu")
-    shown = f"{bleu:.2f}" if isinstance(bleu, (int, float)) else "?"
-    found = entry.get("equivalent")
-    equivalent = "equivalence undecided" if not isinstance(found, bool) else \
-        "equivalent" if found else "not equivalent"
-    return f"{entry.get('role')}: FB {shown}, {equivalent}"
+    equivalent = {True: "equivalent", False: "not equivalent",
+                  None: "equivalence undecided"}[quality.equivalent]
+    return f"{quality.role}: FB {quality.bleu:.2f}, {equivalent}"
 
 
-def _step(entry: Mapping[str, object]) -> BrowseRecord:
-    out: BrowseRecord = {"x": str(entry.get("text") or "")}
-    for key, short in (("fol", "f"), ("label", "l"), ("gold", "g")):
-        value = entry.get(key)
-        if isinstance(value, str):
-            out[short] = value
-    if entry.get("in_path"):
+def _step(step: StepResult) -> BrowseRecord:
+    out: BrowseRecord = {"x": step.text}
+    if step.fol is not None:
+        out["f"] = step.fol
+    for short, label in (("l", step.label), ("g", step.gold)):
+        if label is not None:
+            out[short] = label.value
+    if step.in_path:
         out["p"] = 1
-    statuses = entry.get("statuses")
-    if isinstance(statuses, list) and statuses:
-        out["st"] = "/".join(str(s) for s in statuses)
+    if step.statuses:
+        out["st"] = "/".join(step.statuses)
     return out
 
 
