@@ -13,6 +13,8 @@ run's contract); its details still hold the evidence.
 
 from __future__ import annotations
 
+from functools import partial
+
 from afcheck.method import ItemOutcome
 from afcheck.types import Status
 from afcheck_chains.records import ChainResult
@@ -22,19 +24,19 @@ PASSED, FAILED, SKIPPED = Status.PASSED, Status.FAILED, Status.SKIPPED
 
 def outcome(result: ChainResult) -> ItemOutcome:
     if result.analysis == "analysis_failure":
-        return ItemOutcome(FAILED, result.reason, details(result))
+        return ItemOutcome(FAILED, result.reason, partial(details, result))
     if result.analysis in ("undecided", "no_answer", "no_reasoning", "cut_off"):
-        return ItemOutcome(SKIPPED, result.reason, details(result))
+        return ItemOutcome(SKIPPED, result.reason, partial(details, result))
     if result.analysis == "label_only":
-        return ItemOutcome(PASSED, "", details(result))
+        return ItemOutcome(PASSED, "", partial(details, result))
     labels = " ".join(label.value[0] if label.value != "Unknown" else "U"
                       for label in result.step_labels)
     want = result.expected_class or "T1"
     message = (f"class {result.chain_class} ({result.reason}); steps [{labels}]; "
                f"path {len(result.path)} step(s)")
     if result.chain_class == want:
-        return ItemOutcome(PASSED, "", details(result))
-    return ItemOutcome(FAILED, f"expected {want}, got {message}", details(result))
+        return ItemOutcome(PASSED, "", partial(details, result))
+    return ItemOutcome(FAILED, f"expected {want}, got {message}", partial(details, result))
 
 
 def details(result: ChainResult) -> str:

@@ -20,12 +20,17 @@ to classify either: *no reasoning* (its answer is still scored).
 An item without a chain (ProofWriter and FOLIO as released) checks only the formalisation:
 it passes when the prover reproduces the gold label. An item with a chain passes when its
 class is T1, or the suite's expected class when it gives one.
+
+:func:`analyse` leaves each chain as an :class:`Analysed` (the formulas and the prover's
+answers behind its labels); :func:`run_chains` writes each down as the method's one result
+type, :class:`~afcheck_chains.records.ChainResult` (:func:`result`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 
 from afcheck_fol.formula import Formula
 from afcheck_fol.printer import folio
@@ -327,18 +332,18 @@ def result(analysed: Analysed) -> ChainResult:
         restatement_only=analysed.restatement_only,
         prover_seconds=verdict.seconds if verdict is not None else 0.0,
         repeated=analysed.repeated, quality=analysed.quality,
-        translation=_translation(analysed.translation),
+        # Printed when first read (the result file): most runs' outcomes never show it.
+        translation=None if analysed.translation is None
+        else partial(_translation, analysed.translation),
         response=record.response, answer_cut=record.answer_cut,
         raw_outputs=analysed.raw_outputs, metadata=dict(record.metadata),
         fresh_seconds=verdict.fresh_seconds if verdict is not None else 0.0,
     )
 
 
-def _translation(chain: FormalChain | None) -> Translation | None:
+def _translation(chain: FormalChain) -> Translation:
     """The FOL of a translation as TPTP, in FOLIO's notation where TPTP has no form for a
     formula (one with a free variable)."""
-    if chain is None:
-        return None
     symbols = SymbolMap()
 
     def printed(formula: Formula) -> str:

@@ -8,7 +8,7 @@ view all read this one type, whether it was just decided or read from a file."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Literal
@@ -183,6 +183,36 @@ class Translation:
     conclusion: str
 
 
+Made = Callable[[], "Translation | None"]
+"""A function of no arguments that makes a chain's :class:`Translation`."""
+
+
+class LazyTranslation:
+    """The ``translation`` field of :class:`ChainResult`: given as a :class:`Translation` (or
+    ``None``) or as a function that makes one (``functools.partial(printed, chain)``), called
+    on the first read and kept. Only the result file reads it, so a run that writes none
+    never prints the translation.
+
+    A data descriptor, as :class:`afcheck.method.LazyText` is: the frozen dataclass's
+    ``__init__`` stores the value through :meth:`__set__`."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._slot = f"_{name}_value"
+
+    def __get__(self, instance: object | None, owner: type) -> Translation | None:
+        if instance is None:  # the class's attribute: dataclasses reads it as the default
+            return None
+        value: Translation | Made | None = instance.__dict__.get(self._slot)
+        if value is None or isinstance(value, Translation):
+            return value
+        made = value()
+        instance.__dict__[self._slot] = made
+        return made
+
+    def __set__(self, instance: object, value: Translation | Made | None) -> None:
+        instance.__dict__[self._slot] = value
+
+
 @dataclass(frozen=True)
 class ChainResult:
     """What a run decided for one chain: the item as analysed, how far the analysis got, the
@@ -235,9 +265,9 @@ class ChainResult:
     its text)."""
     quality: tuple[SentenceQuality, ...] = ()
     """FB and LE of the first translation against the data's gold FOL, where it has some."""
-    translation: Translation | None = None
+    translation: LazyTranslation = LazyTranslation()
     """The translation the analysis used: the accepted one, else the first that parsed (what
-    an analysis failure can be looked at in)."""
+    an analysis failure can be looked at in). Read as ``Translation | None``."""
     response: str = ""
     answer_cut: str = ""
     raw_outputs: tuple[str, ...] = ()
