@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Literal
+from typing import Literal, get_args
 
 from afcheck.method import Choice
 from afcheck.types import Location
@@ -143,8 +143,7 @@ Analysis = Literal["classified", "label_only", "analysis_failure", "undecided", 
 """How far a chain's analysis got (the record's ``analysis``); its test status is
 :func:`afcheck_chains.outcome.outcome`'s."""
 
-ANALYSES: tuple[Analysis, ...] = ("classified", "label_only", "analysis_failure", "undecided",
-                                  "no_answer", "no_reasoning", "cut_off")
+ANALYSES: tuple[Analysis, ...] = get_args(Analysis)
 
 
 @dataclass(frozen=True)
