@@ -11,8 +11,22 @@ from afcheck_chains.formalise import FolChains, RuleFormaliser
 from afcheck_chains.metrics import metrics
 from afcheck_chains.outcome import outcome
 from afcheck_chains.pipeline import run_chains
-from afcheck_chains.records import ChainRecord, ChainResult, GoldFol, Label, from_json, to_json
+from afcheck_chains.records import (
+    ANALYSES,
+    ChainRecord,
+    ChainResult,
+    ConclusionResult,
+    GoldFol,
+    Label,
+    SentenceQuality,
+    StepResult,
+    Translation,
+    from_json,
+    to_json,
+)
 from afcheck_fol.provers import make_fol_prover
+from hypothesis import given
+from hypothesis import strategies as st
 
 from afcheck.types import Location
 
@@ -94,3 +108,56 @@ def test_a_record_missing_parts_reads_as_unknown() -> None:
     assert result.first_executed is None and result.gold_label is None
     unreadable = from_json({"unreadable": {"file": "x", "line": 1, "message": "bad"}})
     assert unreadable.dataset == "(none)" and unreadable.analysis == ""
+
+
+# -- any result the type can hold ------------------------------------------------------------
+
+texts = st.text(max_size=12)
+labels = st.sampled_from(list(Label))
+maybe_label = st.none() | labels
+flags = st.none() | st.booleans()
+indices = st.integers(min_value=0, max_value=40)
+
+step_results = st.builds(
+    StepResult, text=texts, fol=st.none() | texts, label=maybe_label,
+    statuses=st.lists(texts, max_size=2).map(tuple), in_path=st.booleans(), gold=maybe_label)
+qualities = st.builds(SentenceQuality, role=texts,
+                      bleu=st.floats(min_value=0, max_value=1, allow_nan=False),
+                      equivalent=flags)
+translations = st.none() | st.builds(
+    Translation, premises=st.lists(texts, max_size=3).map(tuple),
+    steps=st.lists(texts, max_size=3).map(tuple), conclusion=texts)
+
+
+@st.composite
+def chain_results(draw: st.DrawFn) -> ChainResult:
+    return ChainResult(
+        id=draw(texts.filter(bool)), dataset=draw(texts.filter(bool)), location=draw(texts),
+        premises=tuple(draw(st.lists(texts, max_size=3))),
+        conclusion=draw(st.builds(ConclusionResult, text=texts, fol=st.none() | texts,
+                                  label=maybe_label)),
+        gold_label=draw(labels), answer=draw(maybe_label),
+        analysis=draw(st.sampled_from(ANALYSES)), reason=draw(texts),
+        attempts=draw(indices), first_executed=draw(flags), first_matched=draw(flags),
+        prover=draw(texts), chain_class=draw(st.none() | texts.filter(bool)),
+        expected_class=draw(st.none() | texts.filter(bool)),
+        answer_correct=draw(flags), valid_path=draw(flags),
+        steps=tuple(draw(st.lists(step_results, max_size=3))),
+        path=tuple(draw(st.lists(indices, max_size=3))),
+        path_conclusion_label=draw(maybe_label),
+        restating=tuple(draw(st.lists(indices, max_size=2))),
+        path_without_restating_label=draw(maybe_label),
+        restatement_only=draw(flags),
+        prover_seconds=draw(st.floats(min_value=0, max_value=1e4, allow_nan=False)),
+        repeated=tuple(draw(st.lists(st.tuples(indices, indices, texts), max_size=2))),
+        quality=tuple(draw(st.lists(qualities, max_size=2))),
+        translation=draw(translations), response=draw(texts), answer_cut=draw(texts),
+        raw_outputs=tuple(draw(st.lists(texts, max_size=2))),
+        metadata=draw(st.dictionaries(texts, texts, max_size=2)))
+
+
+@given(chain_results())
+def test_from_json_is_the_inverse_of_to_json(result: ChainResult) -> None:
+    data = json.loads(json.dumps(to_json(result)))
+    assert from_json(data) == result
+    assert to_json(from_json(data)) == data

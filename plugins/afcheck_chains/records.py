@@ -300,15 +300,23 @@ def to_json(result: ChainResult) -> dict[str, object]:
     steps: list[dict[str, object]] = []
     for step in result.steps:
         entry: dict[str, object] = {"text": step.text}
+        # A verified step has all four; a step of a chain never verified has none.
+        if step.fol is not None:
+            entry["fol"] = step.fol
         if step.label is not None:
-            entry.update(fol=step.fol, label=step.label.value, statuses=list(step.statuses),
-                         in_path=step.in_path)
+            entry["label"] = step.label.value
+        if step.label is not None or step.statuses:
+            entry["statuses"] = list(step.statuses)
+        if step.label is not None or step.in_path:
+            entry["in_path"] = step.in_path
         if step.gold is not None:
             entry["gold"] = step.gold.value
         steps.append(entry)
     conclusion: dict[str, object] = {"text": result.conclusion.text}
+    if result.conclusion.fol is not None:
+        conclusion["fol"] = result.conclusion.fol
     if result.conclusion.label is not None:
-        conclusion.update(fol=result.conclusion.fol, label=result.conclusion.label.value)
+        conclusion["label"] = result.conclusion.label.value
     data: dict[str, object] = {
         "id": result.id, "dataset": result.dataset, "location": result.location,
         "premises": list(result.premises), "conclusion": conclusion,
@@ -333,7 +341,7 @@ def to_json(result: ChainResult) -> dict[str, object]:
             "steps": list(result.translation.steps),
             "conclusion": result.translation.conclusion},
     }
-    if result.restating:
+    if result.restating or result.path_without_restating_label is not None:
         # Written only where the path has such steps: the diagnostic's evidence.
         data["restating"] = list(result.restating)
         data["path_without_restating_label"] = _value(result.path_without_restating_label)
@@ -357,8 +365,7 @@ def from_json(data: Mapping[str, object]) -> ChainResult:
         dataset=_text(data, "dataset", "group") or "(none)",
         location=_text(data, "location"),
         premises=tuple(str(p) for p in _list(data, "premises")),
-        conclusion=ConclusionResult(_text(conclusion, "text"),
-                                    _text(conclusion, "fol") or None,
+        conclusion=ConclusionResult(_text(conclusion, "text"), _maybe_text(conclusion, "fol"),
                                     _label(conclusion.get("label"))),
         gold_label=_label(data.get("gold_label")),
         answer=_label(data.get("answer")),
@@ -395,7 +402,7 @@ def from_json(data: Mapping[str, object]) -> ChainResult:
 def _step(entry: Mapping[str, object]) -> StepResult:
     statuses = entry.get("statuses")
     return StepResult(
-        text=_text(entry, "text"), fol=_text(entry, "fol") or None,
+        text=_text(entry, "text"), fol=_maybe_text(entry, "fol"),
         label=_label(entry.get("label")),
         statuses=tuple(str(s) for s in statuses) if isinstance(statuses, list) else (),
         in_path=entry.get("in_path") is True, gold=_label(entry.get("gold")))
@@ -441,6 +448,11 @@ def _number(value: object) -> float:
 def _list(data: Mapping[str, object], key: str) -> list[object]:
     value = data.get(key)
     return value if isinstance(value, list) else []
+
+
+def _maybe_text(data: Mapping[str, object], key: str) -> str | None:
+    value = data.get(key)
+    return value if isinstance(value, str) else None
 
 
 def _text(data: Mapping[str, object], *keys: str) -> str:
