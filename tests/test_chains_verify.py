@@ -126,3 +126,25 @@ def test_a_call_with_no_problem_asks_the_prover_nothing() -> None:
     prover = CountingProver()
     assert decide([], prover) == []
     assert prover.calls == []
+
+
+def test_a_step_stating_the_conclusion_is_not_asked_again() -> None:
+    """The last step of a gold chain is its conclusion: P ⊢ C and the path's conclusion are
+    decided once each, by the queries that already asked them."""
+    prover = CountingProver()
+    steps = tuple(translate(s) for s in (
+        "Max is a jompus.", "Jompuses are yumpuses.", "Max is a yumpus.",
+        "Each yumpus is a dumpus.", "Max is a dumpus.", "Dumpuses are not sour.",
+        "Max is not sour."))
+    chain = FormalChain(PREMISES, translate("Max is not sour."), steps)
+    [verdict] = verify_chains([chain], [Label.TRUE], prover)
+    # P ⊢ C; the six other steps; seven path rounds; no call for the path's conclusion.
+    assert prover.calls[:2] == [2, 12] and len(prover.calls) == 2 + 7
+    assert verdict.step_labels == (Label.TRUE,) * 7
+    assert verdict.steps[6].label is verdict.conclusion.label
+    assert verdict.path == (0, 1, 3, 5)
+    assert verdict.path_conclusion is not None
+    assert verdict.path_conclusion.label is Label.TRUE
+    # Given again, the answers cost no more prover time.
+    assert verdict.steps[6].fresh_seconds == 0 and verdict.path_conclusion.fresh_seconds == 0
+    assert verdict.steps[6].seconds == verdict.conclusion.seconds

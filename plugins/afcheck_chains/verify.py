@@ -20,13 +20,16 @@ Every query of a stage goes to the prover in one call: stage 1 holds the conclus
 steps of every chain; the path is built in rounds (round ``k`` decides step ``k`` of every
 chain), then one call decides every path's conclusion. Identical problems of a call are asked
 once; the run's prover keeps its answers in the run's result cache
-(:class:`afcheck_chains.backends.RuntimeProver`), by TPTP text.
+(:class:`afcheck_chains.backends.RuntimeProver`), by TPTP text. A query the algorithm has
+already decided is not asked again: a step that states the conclusion has the conclusion's
+verdict, and the path's conclusion is the verdict of the round that found a step stating it
+already decided, when no later step joined the path.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from afcheck_fol.formula import Formula, Not
 from afcheck_fol.provers import FolProver, ProverResult
@@ -127,6 +130,17 @@ def prove_once(prover: FolProver, problems: Sequence[Problem]) -> list[ProverRes
     return [answers[slot] for slot in slots]
 
 
+def again(verdict: Verdict) -> Verdict:
+    """The verdict of a query asked again, the same problem: its answers cost no more prover
+    time (marked ``cached``, as answers read back are)."""
+    return replace(verdict, positive=_again(verdict.positive),
+                   negative=_again(verdict.negative))
+
+
+def _again(result: ProverResult | None) -> ProverResult | None:
+    return None if result is None else replace(result, cached=True)
+
+
 @dataclass(frozen=True)
 class FormalChain:
     """A chain in FOL: premises, conclusion and kept steps, in one vocabulary."""
@@ -189,16 +203,20 @@ def verify_chains(
         conclusions = decide(
             [Query(c.premises, c.conclusion, s)
              for c, s in zip(chains, symbols, strict=True)], prover)
+    # A step that states the conclusion asks P ⊢ C again: it gets the conclusion's verdict.
     step_queries = [Query(c.premises, step, s)
-                    for c, s in zip(chains, symbols, strict=True) for step in c.steps]
-    flat = decide(step_queries, prover)
-    step_verdicts: list[tuple[Verdict, ...]] = []
-    offset = 0
-    for chain in chains:
-        step_verdicts.append(tuple(flat[offset:offset + len(chain.steps)]))
-        offset += len(chain.steps)
+                    for c, s in zip(chains, symbols, strict=True) for step in c.steps
+                    if step != c.conclusion]
+    answers = iter(decide(step_queries, prover))
+    step_verdicts = [tuple(again(conclusion) if step == chain.conclusion else next(answers)
+                           for step in chain.steps)
+                     for chain, conclusion in zip(chains, conclusions, strict=True)]
 
     paths: list[list[int]] = [[] for _ in chains]
+    settled: dict[int, tuple[int, Verdict]] = {}
+    """Per chain, the round in which the path decided a step stating the conclusion: the
+    path's length then and that verdict, which is the path's conclusion while the path
+    does not grow."""
     longest = max((len(c.steps) for c in chains), default=0)
     for k in range(longest):
         asked: list[int] = []
@@ -214,12 +232,15 @@ def verify_chains(
             # step joins the path.
             if verdict.label not in (Label.TRUE, Label.FALSE):
                 paths[n].append(k)
+            elif chains[n].steps[k] == chains[n].conclusion:
+                settled[n] = (len(paths[n]), verdict)
 
-    final = decide(
-        [Query(tuple(c.steps[i] for i in p), c.conclusion, s)
-         for c, p, s in zip(chains, paths, symbols, strict=True)],
-        prover,
-    )
+    pending = [n for n in range(len(chains))
+             if n not in settled or settled[n][0] != len(paths[n])]
+    decided = dict(zip(pending, decide(
+        [Query(tuple(chains[n].steps[i] for i in paths[n]), chains[n].conclusion, symbols[n])
+         for n in pending], prover), strict=True))
+    final = [decided[n] if n in decided else again(settled[n][1]) for n in range(len(chains))]
     # The path-dependence diagnostic: is the path still valid without the steps that merely
     # restate the conclusion? (Algorithm 3 lets such a step make any path valid.)
     from afcheck_chains.quality import restates
