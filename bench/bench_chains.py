@@ -28,9 +28,8 @@ from pathlib import Path
 from afcheck_chains.classification import TYPES, generate
 from afcheck_chains.formalise import FolChains, RuleFormaliser
 from afcheck_chains.loaders import load_logic_llm
-from afcheck_chains.method import ChainResult, run_chains
-from afcheck_chains.records import ChainRecord, Label
-from afcheck_chains.verify import ProofCache
+from afcheck_chains.pipeline import analyse, run_chains
+from afcheck_chains.records import ChainRecord, ChainResult, Label
 from afcheck_fol.provers import make_fol_prover
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -69,13 +68,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     items = records(list(generate(pronto_path, per_type=10 if args.quick else 50)))
     started = time.perf_counter()
-    results = run_chains(items, formaliser, prover, cache=ProofCache())
+    analysed = analyse(items, formaliser, prover)
     wall = time.perf_counter() - started
+    results = [r.verdict for r in analysed]
     for kind in TYPES:
-        group = [r for r in results if r.record.expected_class == kind]
+        group = [r for r in analysed if r.record.expected_class == kind]
         right = sum(1 for r in group if r.chain_class == kind)
         print(f"chains_classification_{kind}_accuracy {right / max(1, len(group)):.3f} 1")
-    step_ms = [v.seconds * 1000 for r in results if r.verdict for v in r.verdict.steps]
+    step_ms = [v.seconds * 1000 for r in results if r for v in r.steps]
     print(f"chains_classification_items {len(results)} -")
     print(f"chains_classification_wall_s {wall:.1f} -")
     print(f"chains_median_prover_ms_per_step {statistics.median(step_ms):.2f} -")
@@ -84,19 +84,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     # The label check alone: conclusions only, no chains.
     bare = [ChainRecord(r.id, r.dataset, r.premises, r.conclusion, r.label, (), None,
                         r.location) for r in pronto]
-    got = run_chains(bare, formaliser, prover, cache=ProofCache())
+    got = run_chains(bare, formaliser, prover)
     print(f"chains_prontoqa_label_reproduced {reproduced(got):.4f} 0.99")
 
     proof = records(list(load_logic_llm(proof_path, "proofwriter")))
     if args.quick:
         proof = proof[:200]
-    got = run_chains(proof, formaliser, prover, cache=ProofCache())
+    got = run_chains(proof, formaliser, prover)
     print(f"chains_proofwriter_label_reproduced {reproduced(got):.4f} 0.99")
-    decided = [r for r in got if r.record.label is not Label.UNKNOWN]
+    decided = [r for r in got if r.gold_label is not Label.UNKNOWN]
     print(f"chains_proofwriter_true_false_label_reproduced {reproduced(decided):.4f} -")
     for r in got:
         if not r.first_matched:
-            print(f"# not reproduced: {r.record.id}: {r.reason}", file=sys.stderr)
+            print(f"# not reproduced: {r.id}: {r.reason}", file=sys.stderr)
     return 0
 
 

@@ -204,9 +204,8 @@ def chains(quick: bool, rounds: int) -> None:
     from afcheck_chains.controlled import clear_cache
     from afcheck_chains.formalise import FolChains, RuleFormaliser
     from afcheck_chains.loaders import load_logic_llm
-    from afcheck_chains.method import run_chains
+    from afcheck_chains.pipeline import run_chains
     from afcheck_chains.records import ChainRecord
-    from afcheck_chains.verify import ProofCache
     from afcheck_fol.provers import EProver, make_fol_prover
 
     prover = make_fol_prover("eprover")
@@ -222,7 +221,7 @@ def chains(quick: bool, rounds: int) -> None:
         records = [r for r in load_logic_llm(path, dataset) if isinstance(r, ChainRecord)]
         records = records[: count if quick else None]
         recording = Recording(prover)
-        run_chains(records, formaliser, recording, cache=ProofCache())  # type: ignore[arg-type]
+        run_chains(records, formaliser, recording)  # type: ignore[arg-type]
         folder = Path(tempfile.mkdtemp(prefix="afcheck-floor-"))
         try:
             for n, text in enumerate(recording.texts):
@@ -241,7 +240,7 @@ def chains(quick: bool, rounds: int) -> None:
                 clear_cache()  # each round translates its sentences cold, as a first run does
                 started = own_cpu_s()
                 try:
-                    return run_chains(records, formaliser, prover, cache=ProofCache())
+                    return run_chains(records, formaliser, prover)
                 finally:
                     own.append(own_cpu_s() - started)
 

@@ -9,7 +9,7 @@ import chains_data
 import pytest
 from afcheck_chains.classification import command, generate, negate_sentence
 from afcheck_chains.formalise import FolChains, RuleFormaliser
-from afcheck_chains.method import run_chains
+from afcheck_chains.pipeline import run_chains
 from afcheck_chains.records import ChainRecord
 from afcheck_fol.provers import find_eprover, make_fol_prover
 

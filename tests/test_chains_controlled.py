@@ -70,7 +70,7 @@ def test_sentences_outside_the_grammar_are_refused_by_name(sentence: str) -> Non
 def test_every_released_sentence_translates_and_gold_labels_reproduce(data_dir: Path) -> None:
     from afcheck_chains.formalise import FolChains, RuleFormaliser
     from afcheck_chains.loaders import load_logic_llm
-    from afcheck_chains.method import run_chains
+    from afcheck_chains.pipeline import run_chains
     from afcheck_chains.records import ChainRecord, Label
     from afcheck_fol.provers import make_fol_prover
 
@@ -90,7 +90,7 @@ def test_every_released_sentence_translates_and_gold_labels_reproduce(data_dir: 
 
     prover = make_fol_prover("eprover" if find_eprover() is not None else "z3-fol")
     results = run_chains(bare + decided, FolChains(RuleFormaliser()), prover)
-    missed = [r.record.id for r in results if not r.first_matched]
+    missed = [r.id for r in results if not r.first_matched]
     assert missed == []
 
 
@@ -175,11 +175,11 @@ def test_no_sentence_yields_a_quantifier_word_as_a_predicate() -> None:
 
 def _label(premises: list[str], conclusion: str) -> str:
     from afcheck_chains.records import Label
-    from afcheck_chains.verify import FormalChain, ProofCache, check_conclusions
+    from afcheck_chains.verify import FormalChain, check_conclusions
     from afcheck_fol.provers import make_fol_prover
 
     chain = FormalChain(tuple(translate(p) for p in premises), translate(conclusion), ())
-    [verdict] = check_conclusions([chain], make_fol_prover("z3-fol"), ProofCache())
+    [verdict] = check_conclusions([chain], make_fol_prover("z3-fol"))
     assert verdict.label is not Label.INVALID
     return verdict.label.value
 

@@ -99,7 +99,7 @@ def test_the_model_under_test_reaches_the_chains_method(tmp_path: Path) -> None:
 
 
 def test_a_formalise_budget_reaches_the_chain_formaliser_and_rules_refuse_it() -> None:
-    from afcheck_chains.evaluation import ChainsMethod
+    from afcheck_chains.method import ChainsMethod
     from afcheck_fol.kinds import FOL_FORMALISER
 
     from afcheck.budget import resolve

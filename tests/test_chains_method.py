@@ -1,288 +1,211 @@
-"""The chains method end to end on small items: classes, retries, outcomes, metrics."""
+"""The chains method through the ``afcheck`` command: collection, the run, JSON, gates, cache."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import os
+import subprocess
+import sys
+from pathlib import Path
 
+import chains_data
 import pytest
-from afcheck_chains.formalise import FolChains, RuleFormaliser, read_chain, task
-from afcheck_chains.llm import prompt_text
-from afcheck_chains.method import run_chains
-from afcheck_chains.outcome import outcome, to_json
-from afcheck_chains.records import ChainRecord, GoldFol, Label
-from afcheck_chains.summary import macro_f1, metrics, summarise
-from afcheck_fol.formaliser import read_answer
-from afcheck_fol.formalisers import PresetFormaliser, ReferenceFormaliser
-from afcheck_fol.presets import GENERIC
-from afcheck_fol.provers import make_fol_prover
 
-from afcheck.llm import Completion, Prompt, Sampling
-from afcheck.types import Location
-
-PREMISES = ("Jompuses are yumpuses.", "Yumpuses are not sour.", "Numpuses are sour.",
-            "Max is a jompus.")
-T, F, U = Label.TRUE, Label.FALSE, Label.UNKNOWN
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "suites" / "chains-examples"
 
 
-def chain(rid: str, steps: Sequence[str], answer: Label | None = F, label: Label = F,
-          conclusion: str = "Max is sour.", **extra: object) -> ChainRecord:
-    return ChainRecord(id=rid, dataset="demo", premises=PREMISES, conclusion=conclusion,
-                       label=label, steps=tuple(steps), answer=answer,
-                       location=Location("demo.jsonl", 1), **extra)  # type: ignore[arg-type]
+def afcheck(*args: str, data_dir: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    if data_dir is not None:
+        env["AFCHECK_DATA_DIR"] = str(data_dir)
+    return subprocess.run([sys.executable, "-m", "afcheck", *args], capture_output=True,
+                          text=True, env=env, timeout=300, cwd=ROOT)
 
 
-GOOD = ("Max is a jompus.", "Jompuses are yumpuses.", "Max is a yumpus.",
-        "Yumpuses are not sour.", "Max is not sour.")
-
-
-@pytest.fixture(scope="module")
-def prover():  # type: ignore[no-untyped-def]
-    return make_fol_prover("z3-fol")
-
-
-def test_classes_outcomes_and_metrics(prover) -> None:  # type: ignore[no-untyped-def]
-    items = [
-        chain("t1", GOOD, gold_step_labels=(T,) * 5),
-        chain("t2", (*GOOD[:2], "Max is a wumpus.", *GOOD[2:]),
-              gold_step_labels=(T, T, U, T, T, T)),
-        chain("t3", ("Max is a jompus.", "Numpuses are sour.")),
-        chain("t4", ("Max is sour.",), expected_class="T4"),
-        chain("f1", GOOD, answer=T),
-        chain("f2", ("Max is sour.",), answer=T),
-        chain("only", (), answer=None),
-    ]
-    results = run_chains(items, FolChains(RuleFormaliser()), prover)
-    assert [r.chain_class for r in results] == ["T1", "T2", "T3", "T4", "F1", "F2", None]
-    assert results[-1].status == "label_only"
-    statuses = [outcome(r).status.value for r in results]
-    assert statuses == ["passed", "failed", "failed", "passed", "failed", "failed", "passed"]
-    message = outcome(results[1]).message
-    assert message.startswith("expected T1, got class T2") and "[T T U T T T]" in message
-    assert "*path*" in outcome(results[0]).details
-    record = to_json(results[1])
-    assert record["class"] == "T2" and record["steps"][2]["label"] == "Unknown"  # type: ignore[index]
-    assert record["steps"][2]["gold"] == "Unknown"  # type: ignore[index]
-    assert "z3" in str(record["prover"])
-    json.dumps(record)
-    summary = metrics(results)
-    assert summary.classes["T1"].count == 1 and summary.classes["T1"].total == 6
-    assert summary.step_macro_f1 == 1.0 and summary.step_pairs == 11
-    assert summary.execution_rate.value == 1.0 and summary.execution_accuracy.value == 1.0
-    assert summary.expected["T4"].count == 1
-    assert summary.analysis_failure.count == 0
-    assert 0 < summary.classes["T1"].interval.low < summary.classes["T1"].interval.high < 1
-
-
-def test_untranslatable_or_mismatched_items_are_analysis_failures(prover) -> None:  # type: ignore[no-untyped-def]
-    items = [chain("odd", ("Max might be sour.",)),
-             chain("wrong-gold", GOOD, label=T)]
-    odd, wrong = run_chains(items, FolChains(RuleFormaliser()), prover)
-    assert odd.status == "analysis_failure" and "Max might be sour." in odd.reason
-    assert wrong.status == "analysis_failure"
-    assert "labels the conclusion False, the gold label is True" in wrong.reason
-    assert wrong.attempts == 1  # a deterministic formaliser is asked once
-    assert outcome(odd).status.value == "failed"
-    summary = metrics([odd, wrong])
-    assert summary.analysis_failure.value == 1.0
-    assert summary.execution_rate.count == 1 and summary.execution_accuracy.count == 0
-    # Nothing executed: no accuracy is printed, rather than 0% in [0, 100].
-    (line,) = summarise([odd]).lines()
-    assert "EA: no chain was executed" in line and "EA 0.0%" not in line
-    assert summarise([]).lines() == ["chains: N=0: nothing was evaluated"]
-
-
-def test_reference_fol_is_read_in_folio_syntax(prover) -> None:  # type: ignore[no-untyped-def]
-    fol = GoldFol(premises=("∀x (Jompus(x) → Yumpus(x))", "∀x (Yumpus(x) → ¬Sour(x))",
-                            "∀x (Numpus(x) → Sour(x))", "Jompus(max)"),
-                  conclusion="Sour(max)", steps=("Yumpus(max)", "¬Sour(max)"))
-    good = chain("ref", ("Max is a yumpus.", "Max is not sour."), gold_fol=fol)
-    folio = chain("folio", (), answer=None, gold_fol=GoldFol(premises=fol.premises))
-    broken = chain("broken", ("Max is a yumpus.", "Max is not sour."),
-                   gold_fol=GoldFol(fol.premises, "Sour(max", fol.steps))
-    r_good, r_folio, r_broken = run_chains([good, folio, broken],
-                                            FolChains(ReferenceFormaliser()), prover)
-    assert r_good.chain_class == "T1"
-    assert r_folio.status == "analysis_failure" and "no reference FOL for the conclusion" in (
-        r_folio.reason)
-    assert r_broken.status == "analysis_failure" and "conclusion" in r_broken.reason
-
-
-ENDLESS = ("∀x ¬Lt(x, x)", "∀x ∀y ∀z ((Lt(x, y) ∧ Lt(y, z)) → Lt(x, z))", "∀x ∃y Lt(x, y)")
-"""A strict order without a largest element: only infinite models, which z3 cannot build."""
+def test_examples_suite_runs_and_writes_each_chain(tmp_path: Path) -> None:
+    out = tmp_path / "r.json"
+    done = afcheck(str(EXAMPLES), "--fol-prover", "z3-fol", "--no-cache", "--json", str(out))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "7 passed" in done.stdout
+    assert "chains: N=7" in done.stdout
+    data = json.loads(out.read_text())
+    cases = {c["id"]: c for c in data["steps"]}
+    assert cases["t4-wrong-class"]["class"] == "T4"
+    assert [s["label"] for s in cases["t4-wrong-class"]["steps"]] == ["False", "True"]
+    assert cases["t1-gold-walk"]["method"] == "chains"
+    assert data["methods"]["chains"]["details"]["overall"]["step_label_macro_f1"] == 1.0
+    # The formaliser is a component of the run like the prover: built, recorded, versioned.
+    assert set(data["config"]["components"]) == {"fol_prover:z3-fol", "fol_formaliser:rules"}
+    assert data["methods"]["chains"]["candidates"] == {"written_by": {"fol formaliser rules": 7},
+                                                       "fixed": 0}
 
 
 @pytest.mark.heavy
-def test_prover_limits_leave_items_undecided_not_unknown() -> None:
-    prover = make_fol_prover("z3-fol", {"timeout_ms": "300"})
-    step_limit = chain("step", ("Ann is quiet.",), answer=T, label=T,
-                       conclusion="Nothing is below itself.",
-                       gold_fol=GoldFol(ENDLESS, "∀x ¬Lt(x, x)", ("Quiet(ann)",)))
-    conclusion_limit = chain("conclusion", (), answer=None, label=U, conclusion="Ann is quiet.",
-                             gold_fol=GoldFol(ENDLESS, "Quiet(ann)", ()))
-    first, second = run_chains([step_limit, conclusion_limit],
-                               FolChains(ReferenceFormaliser()), prover)
-    assert first.status == "undecided" and first.step_labels == (Label.LIMIT,)
-    assert first.reason.startswith("no decision for step(s) 1 (Limit")
-    assert second.status == "undecided" and "prover limit" in second.reason
-    assert [outcome(r).status.value for r in (first, second)] == ["skipped", "skipped"]
-    summary = metrics([first, second])
-    assert summary.undecided.count == 2 and summary.analysis_failure.count == 0
+def test_collect_only_lists_the_items() -> None:
+    done = afcheck(str(EXAMPLES), "--co", "-q")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "chains-examples::t2-stray-rule" in done.stdout
 
 
-# -- the LLM formaliser: the seed's prompt, its output format and the retries ----------------
+@pytest.mark.heavy
+def test_a_wrong_expected_class_fails_and_a_gate_decides(tmp_path: Path) -> None:
+    suite = tmp_path / "mine"
+    suite.mkdir()
+    (suite / "suite.toml").write_text(
+        '[afcheck]\nschema = 1\nname = "mine"\nkind = "chains"\nsource = "responses"\n'
+        'data = "c.jsonl"\n')
+    rows = [
+        {"id": "claims-t1", "premises": ["Ann is a lorpus.", "Every lorpus is a gimpus."],
+         "conclusion": "Ann is a gimpus.", "label": "True", "steps": ["Ann is a lorpus."],
+         "answer": "True", "expected_class": "T1"},
+        {"id": "odd", "premises": ["Ann may be a lorpus."], "conclusion": "Ann is a gimpus.",
+         "label": "True", "steps": [], "answer": "True"},
+        {"id": "broken"},
+    ]
+    (suite / "c.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    run = (str(suite), "--fol-prover", "z3-fol", "--no-cache")
+    done = afcheck(*run)
+    text = done.stdout + done.stderr
+    assert done.returncode == 1, text
+    assert "expected T1, got class T3" in text
+    assert "analysis failure" in text and "Ann may be a lorpus." in text
+    assert "c.jsonl:3" in text
+    # A gate never passes over a record that could not be read.
+    unread = afcheck(*run, "--gate", "chains.analysis_failure_rate<=0.5")
+    assert unread.returncode == 1 and "could not be read" in unread.stdout
+    (suite / "c.jsonl").write_text("\n".join(json.dumps(r) for r in rows[:2]) + "\n")
+    # Gates given: they decide the exit status (one of two items is an analysis failure).
+    assert afcheck(*run, "--gate", "chains.analysis_failure_rate<=0.5").returncode == 0
+    held = afcheck(*run, "--gate", "chains.analysis_failure_rate<=0.4")
+    assert held.returncode == 1 and "analysis_failure_rate" in held.stdout + held.stderr
 
 
-def _answer(premises: Sequence[str], conclusions: Sequence[str]) -> str:
-    lines = ["Premises:"] + [f"{f} ::: ({i}) s" for i, f in enumerate(premises, 1)]
-    lines += ["Conclusions:"] + [f"{f} ::: ({i}) s" for i, f in enumerate(conclusions, 1)]
-    return "\n".join(lines)
+@pytest.mark.heavy
+def test_classification_suite_from_a_users_prontoqa_copy(tmp_path: Path) -> None:
+    (tmp_path / "prontoqa").mkdir()
+    chains_data.write(tmp_path / "prontoqa" / "dev.json", 8)
+    cache = tmp_path / "cache"
+    args = (str(ROOT / "suites" / "prontoqa-classification"), "--fol-prover", "eprover",
+            "--cache-dir", str(cache), "--json", str(tmp_path / "r.json"))
+    first = afcheck(*args, data_dir=tmp_path)
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert "8 passed" in first.stdout
+    again = afcheck(*args, data_dir=tmp_path)
+    assert again.returncode == 0
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert {c["expected_class"] for c in data["steps"]} == {"T1", "T2", "T3", "T4"}
+    assert all(c["class"] == c["expected_class"] for c in data["steps"])
+    # The second run read every prover answer from the cache.
+    assert data["timings"].get("fol-proof", 0.0) == 0.0
 
 
-FOL_PREMISES = ["∀x (Jompus(x) → Yumpus(x))", "∀x (Yumpus(x) → ¬Sour(x))",
-                "∀x (Numpus(x) → Sour(x))", "Jompus(max)"]
-RIGHT = _answer(FOL_PREMISES, ["Yumpus(max)", "Sour(max)"])
-WRONG = _answer(FOL_PREMISES[:2] + ["∀x (Numpus(x) → Sour(x))", "Numpus(max)"],
-                ["Yumpus(max)", "Sour(max)"])   # Max a numpus: the conclusion reads True
-UNPARSABLE = _answer(FOL_PREMISES[:3] + ["Jompus(max"], ["Yumpus(max)", "Sour(max)"])
+def test_generate_command_through_afcheck(tmp_path: Path) -> None:
+    data = chains_data.write(tmp_path / "dev.json", 8)
+    done = afcheck("chains", "generate", str(data), "--per-type", "2")
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [r["expected_class"] for r in rows] == ["T1", "T1", "T2", "T2", "T3", "T3", "T4", "T4"]
+    assert all(r["answer"] == r["label"] for r in rows)
+    missing = afcheck("chains", "generate", str(tmp_path / "none.json"))
+    assert missing.returncode == 2 and "no such file" in missing.stderr
 
 
-class ScriptedClient:
-    """Speaks :class:`afcheck.llm.LLMClient`; answers each prompt from a script per item."""
-
-    backend = "http"
-    model = "scripted"
-
-    def __init__(self, script: dict[str, list[str]]) -> None:
-        self.script = script
-        self.calls: list[list[Prompt]] = []
-
-    def generate(self, prompts: Sequence[Prompt], sampling: Sampling) -> list[list[Completion]]:
-        self.calls.append(list(prompts))
-        out = []
-        for prompt in prompts:
-            text = prompt.messages[-1].content
-            rid = "a" if "(1) Max is a yumpus." in text else "b"
-            answers = self.script[rid]
-            out.append([Completion(answers.pop(0) if answers else "", "stop")])
-        return out
+def _pigeon_fol(pigeons: int) -> list[str]:
+    """``pigeons`` pigeons in one hole fewer, one pigeon a hole: inconsistent, and slow for
+    E to find so (measured: 2.5 s for 6 pigeons, 9 s for 7)."""
+    holes = range(pigeons - 1)
+    axioms = [" ∨ ".join(f"In(p{i}, h{j})" for j in holes) for i in range(pigeons)]
+    axioms += [f"¬(In(p{i}, h{j}) ∧ In(p{k}, h{j}))"
+               for j in holes for i in range(pigeons) for k in range(i + 1, pigeons)]
+    return axioms
 
 
-def test_regenerates_up_to_three_times_then_gives_up(prover) -> None:  # type: ignore[no-untyped-def]
-    a = chain("a", ("Max is a yumpus.",))
-    b = chain("b", ("Max is a jompus.",))
-    client = ScriptedClient({"a": [UNPARSABLE, WRONG, RIGHT], "b": [WRONG, WRONG, WRONG]})
-    formaliser = FolChains(PresetFormaliser(GENERIC, client, Sampling(max_tokens=512)))
-    ra, rb = run_chains([a, b], formaliser, prover)
-    assert [len(c) for c in client.calls] == [2, 2, 2]  # one batched call per attempt
-    assert ra.attempts == 3 and ra.chain_class == "T3"  # one True step, no path to ¬C
-    assert not ra.first_executed
-    assert rb.status == "analysis_failure" and rb.attempts == 3
-    assert "labels the conclusion True, the gold label is False" in rb.reason
-    assert rb.first_executed and not rb.first_matched
-    seeds = {p.seed for call in client.calls for p in call}
-    assert len(seeds) == 6  # every attempt of every item has its own seed
-    assert len(rb.raw_outputs) == 3
+FAST = {"id": "fast", "premises": ["Every lorpus is a gimpus.", "Ann is a lorpus."],
+        "conclusion": "Ann is a gimpus.", "label": "True", "steps": ["So Ann is a gimpus."],
+        "answer": "True", "premises_fol": ["∀x (Lorpus(x) → Gimpus(x))", "Lorpus(ann)"],
+        "conclusion_fol": "Gimpus(ann)", "steps_fol": ["Gimpus(ann)"]}
+SLOW = {"id": "pigeons", "premises": ["Seven pigeons sit in six holes, one pigeon a hole."],
+        "conclusion": "Bob is happy.", "label": "True", "steps": ["So Bob is happy."],
+        "answer": "True", "premises_fol": _pigeon_fol(7), "conclusion_fol": "Happy(bob)",
+        "steps_fol": ["Happy(bob)"]}
 
 
-def test_prompt_lists_steps_then_conclusion_and_output_needs_every_line() -> None:
-    record = chain("a", ("Max is a yumpus.",))
-    text = prompt_text(record)
-    assert "Premises:\n(1) Jompuses are yumpuses." in text
-    assert text.endswith("Conclusions:\n(1) Max is a yumpus.\n(2) Max is sour.")
-    short = _answer(FOL_PREMISES, ["Yumpus(max)"])
-    assert "no formula for conclusions [2]" in read_answer(task(record), short).error
-
-    def read(text: str) -> object:
-        return read_chain(record, read_answer(task(record), text)).chain
-
-    assert read("<think>x</think>\n" + RIGHT) is not None
+def _suite(folder: Path, rows: list[dict[str, object]]) -> Path:
+    folder.mkdir()
+    (folder / "suite.toml").write_text(
+        '[afcheck]\nschema = 1\nname = "budgeted"\nkind = "chains"\nsource = "responses"\n'
+        'data = "c.jsonl"\n\n[afcheck.defaults]\nfol_formaliser = "reference"\n')
+    (folder / "c.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n"
+                                            for r in rows))
+    return folder
 
 
-def test_macro_f1_counts_misses_of_each_gold_class() -> None:
-    assert macro_f1([(T, T), (F, F), (U, U)]) == 1.0
-    assert macro_f1([(T, T), (F, Label.LIMIT)]) == pytest.approx((1.0 + 0.0) / 2)
-    assert macro_f1([]) is None
+@pytest.mark.heavy
+def test_a_step_over_the_prove_budget_is_its_own_outcome(tmp_path: Path) -> None:
+    alone = _suite(tmp_path / "alone", [FAST])
+    both = _suite(tmp_path / "both", [FAST, SLOW])
+    base, out = tmp_path / "base.json", tmp_path / "out.json"
+    first = afcheck(str(alone), "--no-cache", "--json", str(base))
+    assert first.returncode == 0, first.stdout + first.stderr
+    done = afcheck(str(both), "--no-cache", "--json", str(out), "-rs",
+                   "--budget", "chains.prove.seconds=0.5")
+    text = done.stdout + done.stderr
+    assert done.returncode == 0, text
+    assert "1 passed, 1 skipped" in text
+    assert ("c.jsonl:2: no decision for the conclusion under the premises (a prover limit: "
+            "wall-clock limit of 0.5 s)") in text
+    data = json.loads(out.read_text())
+    cases = {c["id"]: c for c in data["steps"]}
+    assert cases["pigeons"]["analysis"] == "undecided"
+    kept = {c["id"]: c for c in json.loads(base.read_text())["steps"]}["fast"]
+    for key in ("status", "analysis", "class", "steps"):
+        assert cases["fast"][key] == kept[key], key
+    assert data["config"]["budgets"]["chains"]["prove"]["seconds"] == 0.5
 
 
-def test_a_cut_off_response_is_its_own_outcome_not_a_translation_failure(prover) -> None:  # type: ignore[no-untyped-def]
-    """A response that stopped mid-sentence at the generation limit would fail translation;
-    it is reported as cut off instead, and is not formalised at all."""
-    items = [chain("cut", ("Max is a jompus.", "Jompuses are yum"), answer=None,
-                   cut_off="finish_reason 'length'"),
-             chain("ok", GOOD)]
-    cut, ok = run_chains(items, FolChains(RuleFormaliser()), prover)
-    assert cut.status == "cut_off" and cut.formal is None and not cut.first_executed
-    assert "generation limit (finish_reason 'length')" in cut.reason
-    assert outcome(cut).status.value == "skipped"
-    assert ok.chain_class == "T1"
-    summary = metrics([cut, ok])
-    assert summary.cut_off.count == 1 and summary.analysis_failure.count == 0
-    assert summary.execution_rate is not None and summary.execution_rate.count == 1
+@pytest.mark.heavy
+def test_the_prove_budget_and_the_provers_own_limit_are_not_both_given(tmp_path: Path
+                                                                       ) -> None:
+    suite = _suite(tmp_path / "s", [FAST])
+    done = afcheck(str(suite), "--no-cache", "--budget", "chains.prove.seconds=5",
+                   "--fol-prover-opt", "wall_limit_s=30")
+    assert done.returncode != 0
+    assert ("--budget chains.prove (seconds=5) sets eprover's option wall_limit_s=5, and "
+            "--fol-prover-opt gives wall_limit_s=30; keep one of them") in done.stdout
+    assert "Traceback" not in done.stdout + done.stderr
+    # The same limit given both ways is one limit.
+    same = afcheck(str(suite), "--no-cache", "--budget", "chains.prove.seconds=30",
+                   "--fol-prover-opt", "wall_limit_s=30.0")
+    assert same.returncode == 0, same.stdout + same.stderr
 
 
-def test_a_chain_without_an_answer_says_so_and_keeps_its_step_labels(prover) -> None:  # type: ignore[no-untyped-def]
-    [result] = run_chains([chain("silent", GOOD, answer=None, gold_step_labels=(T,) * 5)],
-                          FolChains(RuleFormaliser()), prover)
-    assert result.status == "no_answer" and result.chain_class is None
-    assert outcome(result).status.value == "skipped"
-    assert outcome(result).message.startswith("no answer found in the response")
-    assert result.step_labels == (T,) * 5
-    assert metrics([result]).no_answer.count == 1
-    assert "ends mid-sentence" not in result.reason
-    [cut] = run_chains([chain("cut?", GOOD, answer=None,
-                              raw_steps=("Max is a jompus. Jompuses are yumpuses. Max is a",))],
-                       FolChains(RuleFormaliser()), prover)
-    assert cut.status == "no_answer" and "ends mid-sentence" in cut.reason
-    assert "record its finish_reason" in cut.reason
+@pytest.mark.heavy
+def test_a_budget_for_a_stage_chains_has_not_lists_those_it_has() -> None:
+    done = afcheck(str(EXAMPLES), "--no-cache", "--budget", "chains.nosuch.seconds=1")
+    assert done.returncode != 0
+    assert ("--budget chains.nosuch.seconds=1: no stage 'chains.nosuch' in this run; stages "
+            "with a budget: chains.formalise, chains.prove, chains.translate"
+            ) in done.stdout + done.stderr
 
 
-def test_repeated_statements_are_dropped_in_fol_before_labelling(prover) -> None:  # type: ignore[no-untyped-def]
-    """Two wordings of one rule are one statement in FOL: the second goes before labelling,
-    with its gold label, and the record says which step it repeated."""
-    steps = ("Max is a jompus.", "Jompuses are yumpuses.", "Every jompus is a yumpus.",
-             "Max is a yumpus.", "Yumpuses are not sour.", "Max is not sour.")
-    [result] = run_chains([chain("rep", steps, gold_step_labels=(T, T, U, T, T, T))],
-                          FolChains(RuleFormaliser()), prover)
-    assert result.repeated == ((3, 2, "Every jompus is a yumpus."),)
-    assert result.record.steps == GOOD and result.record.gold_step_labels == (T,) * 5
-    assert result.chain_class == "T1" and result.step_labels == (T,) * 5
-    assert "dropped step 3 (its FOL repeats step 2)" in outcome(result).details
-    record = to_json(result)
-    assert record["repeated_steps"] == [{"step": 3, "repeats": 2,
-                                         "text": "Every jompus is a yumpus."}]
-    assert len(record["steps"]) == 5  # type: ignore[arg-type]
-
-
-def test_path_dependence_finds_paths_valid_only_by_restating_the_conclusion(prover) -> None:  # type: ignore[no-untyped-def]
-    """A T2 chain whose only path step is the conclusion itself (Algorithm 3 accepts it)
-    against a T1 chain whose path proves the conclusion from its own facts."""
-    items = [chain("echo", ("Max is a wumpus.", "Max is not sour.")),
-             chain("t1", GOOD)]
-    echo, good = run_chains(items, FolChains(RuleFormaliser()), prover)
-    assert echo.chain_class == "T2" and echo.valid_path
-    assert echo.verdict is not None and echo.verdict.restating == (1,)
-    assert echo.restatement_only is True
-    assert "valid only by restating the conclusion" in outcome(echo).details
-    assert good.chain_class == "T1" and good.restatement_only is False
-    summary = metrics([echo, good])
-    assert (summary.t2_restatement.count, summary.t2_restatement.total) == (1, 1)
-    assert (summary.valid_restatement.count, summary.valid_restatement.total) == (1, 2)
-    assert to_json(echo)["restatement_only"] is True
-
-
-def test_fol_bleu_and_logical_equivalence_where_the_data_gives_gold_fol(prover) -> None:  # type: ignore[no-untyped-def]
-    gold = GoldFol(("∀x (Jompus(x) → Yumpus(x))", "∀x (Yumpus(x) → ¬Sour(x))",
-                    "∀x (Numpus(x) → Sour(x))", "IsJompus(max)"), "Sour(max)",
-                   tuple(None for _ in GOOD))
-    [result] = run_chains([chain("g", GOOD, gold_fol=gold)], FolChains(RuleFormaliser()),
-                          prover)
-    assert [q.role for q in result.quality] == [
-        "premise 1", "premise 2", "premise 3", "premise 4", "conclusion"]
-    assert [q.equivalent for q in result.quality] == [True, True, True, False, True]
-    summary = metrics([result])
-    assert summary.logical_equivalence is not None
-    assert (summary.logical_equivalence.count, summary.logical_equivalence.total) == (4, 5)
-    assert summary.fol_bleu is not None and 0.6 < summary.fol_bleu < 1
-    assert to_json(result)["fol_quality"][3] == {  # type: ignore[index]
-        "role": "premise 4", "bleu": result.quality[3].bleu, "equivalent": False}
+@pytest.mark.heavy
+def test_a_formula_over_the_translate_budget_leaves_its_chain_undecided(tmp_path: Path
+                                                                         ) -> None:
+    atoms = " ∧ ".join(f"Red(a{i})" for i in range(40))
+    big = {**FAST, "id": "big", "premises_fol": [atoms, "∀x (Lorpus(x) → Gimpus(x))",
+                                                 "Lorpus(ann)"]}
+    suite = _suite(tmp_path / "s", [FAST, big])
+    out = tmp_path / "r.json"
+    done = afcheck(str(suite), "--no-cache", "-rs", "--json", str(out),
+                   "--budget", "chains.translate.size=300")
+    text = done.stdout + done.stderr
+    assert done.returncode == 0, text
+    assert "1 passed, 1 skipped" in text
+    size = len(atoms.encode())
+    assert (f"c.jsonl:2: premise 1: over budget: translate on {size:,} bytes (limit 300) "
+            "(--budget chains.translate.size)") in text
+    cases = {c["id"]: c for c in json.loads(out.read_text())["steps"]}
+    assert cases["big"]["analysis"] == "undecided" and cases["fast"]["status"] == "passed"
+    # The default budget reads it.
+    assert afcheck(str(suite), "--no-cache").returncode == 0

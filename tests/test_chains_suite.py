@@ -8,8 +8,8 @@ from pathlib import Path
 import chains_data
 import pytest
 from afcheck_chains.formalise import FolChains, RuleFormaliser
-from afcheck_chains.method import run_chains
 from afcheck_chains.outcome import outcome
+from afcheck_chains.pipeline import run_chains
 from afcheck_chains.records import ChainRecord
 from afcheck_chains.suite import load
 from afcheck_fol.provers import find_eprover, make_fol_prover
@@ -44,7 +44,7 @@ def test_examples_suite_passes_with_the_rule_translator(prover_name: str) -> Non
     assert [outcome(r).status.value for r in results] == ["passed"] * 7
     assert sorted({r.chain_class for r in results}) == ["F1", "F2", "T1", "T2", "T3", "T4"]
     for result in results:
-        assert result.step_labels == result.record.gold_step_labels
+        assert result.step_labels == tuple(s.gold for s in result.steps)
 
 
 def test_classification_build_reads_the_data_dir(

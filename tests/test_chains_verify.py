@@ -1,4 +1,5 @@
-"""Algorithms 1–3: step labels, the proof path, batching and the proof cache."""
+"""Algorithms 1–3: step labels, the proof path, batching (each distinct problem of a call
+asked once)."""
 
 from __future__ import annotations
 
@@ -9,13 +10,12 @@ from afcheck_chains.controlled import translate
 from afcheck_chains.records import Label
 from afcheck_chains.verify import (
     FormalChain,
-    ProofCache,
     Query,
     combine,
     decide,
     verify_chains,
 )
-from afcheck_fol.formula import Forall, Pred, Var
+from afcheck_fol.formula import Pred, Var
 from afcheck_fol.provers import FolProver, ProverResult, Szs, make_fol_prover
 from afcheck_fol.tptp import Problem, SymbolMap
 
@@ -59,7 +59,7 @@ def test_statements_get_true_false_unknown_and_error(prover: FolProver) -> None:
     inconsistent = PREMISES + (translate("Max is sour."),)
     queries.append(Query(inconsistent, translate("Max is a numpus."), SymbolMap()))
     free = Query(PREMISES, Pred("Sour", (Var("y"),)), SymbolMap())
-    labels = [v.label for v in decide([*queries, free], prover, ProofCache())]
+    labels = [v.label for v in decide([*queries, free], prover)]
     assert labels == [Label.TRUE, Label.FALSE, Label.UNKNOWN, Label.ERROR, Label.INVALID]
 
 
@@ -72,7 +72,7 @@ def test_proof_path_keeps_new_facts_and_skips_restatements(prover: FolProver) ->
         "Max is not sour.",
     ))
     chain = FormalChain(PREMISES, translate("Max is sour."), steps)
-    [verdict] = verify_chains([chain], [Label.FALSE], prover, ProofCache())
+    [verdict] = verify_chains([chain], [Label.FALSE], prover)
     assert verdict.conclusion.label is Label.FALSE
     assert verdict.step_labels[4] is Label.FALSE
     # 0 and 1 are new; 2 follows from them; 3 is a restatement; 5 new; 6 follows; 7 new;
@@ -86,7 +86,7 @@ def test_path_without_the_key_rule_cannot_decide_the_conclusion(prover: FolProve
     steps = tuple(translate(s) for s in ("Max is a jompus.", "Jompuses are yumpuses.",
                                          "Max is a yumpus.", "Numpuses are sour."))
     chain = FormalChain(PREMISES, translate("Max is sour."), steps)
-    [verdict] = verify_chains([chain], [Label.FALSE], prover, ProofCache())
+    [verdict] = verify_chains([chain], [Label.FALSE], prover)
     assert verdict.step_labels == (Label.TRUE,) * 4
     assert verdict.path_conclusion is not None
     assert verdict.path_conclusion.label is Label.UNKNOWN
@@ -110,31 +110,41 @@ class CountingProver:
 
 def test_one_call_per_stage_and_identical_problems_asked_once() -> None:
     prover = CountingProver()
-    cache = ProofCache()
     steps = tuple(translate(s) for s in ("Max is a yumpus.", "Max is a yumpus.",
                                          "Max is a dumpus."))
     chains = [FormalChain(PREMISES, translate("Max is sour."), steps)] * 3
-    verify_chains(chains, [Label.FALSE] * 3, prover, cache)
+    verdicts = verify_chains(chains, [Label.FALSE] * 3, prover)
     # conclusions, steps, three path rounds, the path's conclusion.
     assert len(prover.calls) == 6
     # Each distinct problem once: 2 for the conclusion and 2 for the two distinct steps.
     assert prover.calls[:2] == [2, 4]
-    first = list(prover.calls)
-    again = verify_chains(chains, [Label.FALSE] * 3, prover, cache)
-    assert prover.calls == first  # every answer came from the cache
-    assert all(r.cached for v in again for s in v.steps for r in (s.positive, s.negative) if r)
-    assert cache.hits > 0
+    # A repeated problem gets the one answer asked for it.
+    assert verdicts[0].steps[0].positive is verdicts[2].steps[1].positive
 
 
-def test_cache_is_keyed_by_prover_fingerprint_and_text() -> None:
-    cache = ProofCache()
+def test_a_call_with_no_problem_asks_the_prover_nothing() -> None:
     prover = CountingProver()
-    problem = Problem((), Forall(Var("x"), Pred("P", (Var("x"),))),
-                      "fof(c, conjecture, ![X]: p(X)).\n")
-    cache.prove(prover, [problem])
-    assert cache.misses == 1
-    [cached] = cache.prove(prover, [problem])
-    assert cached.cached and cached.status is Szs.COUNTER_SATISFIABLE
-    prover.fingerprint = "other"
-    [fresh] = cache.prove(prover, [problem])
-    assert not fresh.cached
+    assert decide([], prover) == []
+    assert prover.calls == []
+
+
+def test_a_step_stating_the_conclusion_is_not_asked_again() -> None:
+    """The last step of a gold chain is its conclusion: P ⊢ C and the path's conclusion are
+    decided once each, by the queries that already asked them."""
+    prover = CountingProver()
+    steps = tuple(translate(s) for s in (
+        "Max is a jompus.", "Jompuses are yumpuses.", "Max is a yumpus.",
+        "Each yumpus is a dumpus.", "Max is a dumpus.", "Dumpuses are not sour.",
+        "Max is not sour."))
+    chain = FormalChain(PREMISES, translate("Max is not sour."), steps)
+    [verdict] = verify_chains([chain], [Label.TRUE], prover)
+    # P ⊢ C; the six other steps; seven path rounds; no call for the path's conclusion.
+    assert prover.calls[:2] == [2, 12] and len(prover.calls) == 2 + 7
+    assert verdict.step_labels == (Label.TRUE,) * 7
+    assert verdict.steps[6].label is verdict.conclusion.label
+    assert verdict.path == (0, 1, 3, 5)
+    assert verdict.path_conclusion is not None
+    assert verdict.path_conclusion.label is Label.TRUE
+    # Given again, the answers cost no more prover time.
+    assert verdict.steps[6].fresh_seconds == 0 and verdict.path_conclusion.fresh_seconds == 0
+    assert verdict.steps[6].seconds == verdict.conclusion.seconds

@@ -2,7 +2,7 @@
 
 A reasoning chain over premises is formalised into first-order logic and every step is
 labelled by a theorem prover (True / False / Unknown / Error); the proof path and the chain's
-class T1–T4 / F1–F2 follow the seed's Algorithms 1–3 (see :mod:`afcheck_chains.method`).
+class T1–T4 / F1–F2 follow the seed's Algorithms 1–3 (see :mod:`afcheck_chains.pipeline`).
 
 Registered here: the method and suite kind ``chains`` and its report view, the FOL
 formaliser ``rules`` (the controlled-English translator), and the command ``afcheck chains
@@ -20,14 +20,15 @@ from afcheck import hookimpl
 from afcheck.registry import Register, lazy
 
 if TYPE_CHECKING:
-    from afcheck_chains.evaluation import ChainsMethod, ChainsSuite
+    from afcheck_chains.method import ChainsMethod
+    from afcheck_chains.suite import ChainsSuite
 
 
 def _method(options: Mapping[str, str]) -> ChainsMethod:
     from afcheck_fol import require
 
     require()
-    from afcheck_chains.evaluation import ChainsMethod
+    from afcheck_chains.method import ChainsMethod
 
     return ChainsMethod()
 
@@ -36,7 +37,7 @@ def _suite(options: Mapping[str, str]) -> ChainsSuite:
     from afcheck_fol import require
 
     require()
-    from afcheck_chains.evaluation import ChainsSuite
+    from afcheck_chains.suite import ChainsSuite
 
     return ChainsSuite()
 

@@ -45,7 +45,7 @@ then goes to the prover twice per query; the formulas of the data sets are under
 
 
 class ChainFormaliser(Protocol):
-    """What :func:`afcheck_chains.method.run_chains` asks: a whole chain per record."""
+    """What :func:`afcheck_chains.pipeline.run_chains` asks: a whole chain per record."""
 
     deterministic: bool
 
@@ -139,7 +139,7 @@ def read_chain(record: ChainRecord, answer: FolAnswer, budget: Budget = TRANSLAT
 
 class FolChains:
     """A FOL formaliser asked for whole chains, directly (the method asks through the run's
-    result cache instead; see :mod:`afcheck_chains.evaluation`)."""
+    result cache instead; see :mod:`afcheck_chains.backends`)."""
 
     def __init__(self, formaliser: FolFormaliser) -> None:
         self.formaliser = formaliser

@@ -1,311 +1,121 @@
-"""The chains method on a batch of items: formalise, verify, classify, judge.
+"""The ``chains`` evaluation method on the run API (:mod:`afcheck.method`).
 
-For every item (seed Fig. 2): NL→FOL of premises, conclusion and kept steps in one pass; the
-translation is accepted when every formula prints as TPTP and the prover's label of the
-conclusion under the premises equals the gold label. Otherwise the item is formalised again,
-up to ``max_attempts`` times in all (deterministic formalisers: once); exhausting them is the
-outcome *analysis failure*. When the last attempt stopped at a prover limit instead, or its
-request got no answer (a backend error), the item is *undecided* (a limit says nothing about
-the translation). Accepted items get Algorithms
-2–3 and a class T1–T4 / F1–F2; a limit on a step or on the path's conclusion also leaves the
-item undecided.
+Component kinds: ``fol_formaliser`` (NL → FOL of a whole chain: ``--fol-formaliser
+rules|reference|replay|llm``, else the model of ``--formaliser``, else the suite's, else
+``rules``) and ``fol_prover`` (``--fol-prover eprover|z3-fol``, default ``eprover``).
 
-A response that stopped at the generation limit (the record's ``finish_reason``) is *cut off*:
-it is not formalised, since its last step and its answer are missing, and it is no
-translation failure. A chain whose response gives no answer that
-:func:`afcheck_chains.segment.read_answer` reads is formalised and its steps labelled, but it
-gets no class: *no answer*. A response with an answer but no kept reasoning step is no chain
-to classify either: *no reasoning* (its answer is still scored).
-
-An item without a chain (ProofWriter and FOLIO as released) checks only the formalisation:
-it passes when the prover reproduces the gold label. An item with a chain passes when its
-class is T1, or the suite's expected class when it gives one.
+Every case of a run is decided in one batch (:func:`afcheck_chains.pipeline.run_chains`): one
+formaliser call per attempt, one prover call per stage, each distinct problem of a stage asked
+once, and every answer kept in the run's result cache by its TPTP text
+(:mod:`afcheck_chains.backends`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from typing import Literal
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from afcheck_fol.formula import Formula
-from afcheck_fol.provers import FolProver
-from afcheck_fol.tptp import SymbolMap, TptpError, problem
+from afcheck_fol.formaliser import FORMALISER_LIMITS
+from afcheck_fol.kinds import FOL_FORMALISER, FOL_PROVER
 
-from afcheck_chains.classes import classify, meaning
-from afcheck_chains.formalise import ChainFormaliser, Formalised
-from afcheck_chains.quality import canonical, compare
-from afcheck_chains.records import ChainRecord, Label, SentenceQuality
-from afcheck_chains.verify import (
-    ChainVerdict,
-    FormalChain,
-    ProofCache,
-    Verdict,
-    check_conclusions,
-    verify_chains,
-)
+from afcheck.budget import Budget
+from afcheck.method import Case, Choice, ItemOutcome, ItemResult, JsonObject, MethodBase, Selection
+from afcheck.runtime import Runtime
+from afcheck.suites import Record
+from afcheck_chains import outcome as outcomes
+from afcheck_chains import records
+from afcheck_chains.backends import RuntimeFormaliser, RuntimeProver
+from afcheck_chains.formalise import TRANSLATE_BUDGET
+from afcheck_chains.metrics import GATES, ChainsSummary, summarise
+from afcheck_chains.pipeline import run_chains
+from afcheck_chains.records import ChainCase, ChainRecord, ChainResult
 
-Analysis = Literal["classified", "label_only", "analysis_failure", "undecided", "no_answer",
-                   "no_reasoning", "cut_off"]
-"""How far a chain's analysis got (the record's ``analysis``); its test status is
-:func:`afcheck_chains.outcome.outcome`'s."""
+MAX_ATTEMPTS = 3
+"""NL→FOL attempts per chain (the seed's limit) for formalisers that sample."""
+
+PROVER_LIMITS = ("the prover's own limits (eprover: 10 s CPU, 25 s wall, 2,048 MiB a problem; "
+                 "z3-fol: 5 s a check)")
+"""What bounds a prover call when ``chains.prove`` sets no bound."""
 
 
-@dataclass(frozen=True)
-class ChainResult:
-    record: ChainRecord
-    status: Analysis
-    reason: str
-    attempts: int
-    first_executed: bool
-    """The first translation ran in the prover (the seed's execution rate counts these)."""
-    first_matched: bool
-    """… and its label of the conclusion equalled the gold label (execution accuracy)."""
-    formal: FormalChain | None = None
-    verdict: ChainVerdict | None = None
-    chain_class: str | None = None
-    answer_correct: bool | None = None
-    valid_path: bool | None = None
-    prover: str = ""
-    raw_outputs: tuple[str, ...] = ()
-    repeated: tuple[tuple[int, int, str], ...] = ()
-    """Steps dropped before labelling because their FOL repeats an earlier step's: (its
-    1-based position among the kept steps as segmented, the position of the step it repeats,
-    its text). ``record.steps`` holds the steps that remain."""
-    quality: tuple[SentenceQuality, ...] = ()
-    """FB and LE of the first translation against the data's gold FOL, where it has some."""
-    translation: FormalChain | None = None
-    """The translation the analysis used: the accepted one, else the first that parsed (what
-    an analysis failure can be looked at in)."""
+class ChainsMethod(MethodBase[ChainCase, ChainResult]):
+    """MATP: label each step with a prover, build the proof path, classify the chain."""
 
-    @property
-    def restatement_only(self) -> bool | None:
-        """The path is valid only because a path step restates the conclusion (the
-        path-dependence diagnostic); ``None`` when the path is not valid."""
-        if not self.valid_path or self.verdict is None:
-            return None
-        reduced = self.verdict.path_without_restating
-        return reduced is not None and reduced.label is not self.record.label
+    name = "chains"
+    version = "1"
+    kinds = ("fol_formaliser", "fol_prover")
+    defaults: Mapping[str, object] = {"fol_formaliser": "rules", "fol_prover": "eprover"}
+    gates: Mapping[str, str] = GATES
+    next_steps: Mapping[str, str] = {
+        "model run": "afcheck {paths} --formaliser frontier "
+                     "--formaliser-opt model=NAME,base_url=http://127.0.0.1:8000/v1",
+        "gate in CI": "afcheck {paths} --gate 'chains.execution_accuracy>=0.9' "
+                      "--json results.json --junitxml results.xml",
+    }
+    """What to try after a first run: a model's own formalisation of the chains (behind an
+    OpenAI-compatible server; FOLIO's training split needs one), a gate."""
+    budgets: Mapping[str, Budget] = {"prove": Budget(otherwise=PROVER_LIMITS),
+                                     "translate": TRANSLATE_BUDGET,
+                                     "formalise": Budget(otherwise=FORMALISER_LIMITS)}
+    """``formalise``: one FOL formaliser request for one chain (each attempt its own), its
+    ``seconds`` carried to the formaliser like ``prove``'s to the prover (an LLM over HTTP: the
+    whole request, retries included); a request stopped there is that attempt's backend
+    error, never cached, and leaves the chain undecided when it was the last attempt.
+    ``translate``: the size of one formula of the formaliser's answer, checked before it is
+    parsed; over it the item is undecided with the reason. ``prove``: one prover call on one
+    problem (a step, the conclusion under the premises or under the proof path). Its
+    ``seconds`` and ``memory_mb`` reach the prover as the options that bound it
+    (:meth:`afcheck.runtime.Runtime.budgeted`); unset, the prover's own limits hold. A problem
+    stopped at a limit labels its step ``Limit`` with the reason and leaves its chain
+    undecided; such a result is never cached."""
 
-    @property
-    def step_labels(self) -> tuple[Label, ...]:
-        return self.verdict.step_labels if self.verdict is not None else ()
+    def cases(self, record: Record, selection: Selection) -> Iterable[tuple[str, ChainCase]]:
+        if not isinstance(record, ChainRecord):
+            raise TypeError(f"the chains method reads chains, got {type(record).__name__}")
+        yield record.case_name, ChainCase(record, selection.choice("fol_formaliser"),
+                                          selection.choice("fol_prover"))
 
-    # What the metrics count (afcheck_chains.summary.Counted), named as a result file's
-    # record names it.
+    def choices(self, case: ChainCase) -> Iterable[tuple[str, Choice]]:
+        return (("fol_formaliser", case.formaliser), ("fol_prover", case.prover))
 
-    @property
-    def dataset(self) -> str:
-        return self.record.dataset
+    def run(self, cases: Sequence[Case[ChainCase]], runtime: Runtime,
+            notify: Callable[[ChainResult], None] | None) -> list[ChainResult]:
+        groups: dict[tuple[Choice, Choice], list[int]] = {}
+        for index, case in enumerate(cases):
+            groups.setdefault((case.spec.formaliser, case.spec.prover), []).append(index)
+        # The budget reaches each prover before anything is built: a budget the prover
+        # cannot hold is refused before a model is loaded.
+        provers = {prover: runtime.budgeted(FOL_PROVER, prover, self.name, "prove")
+                   for _, prover in groups}
+        formalisers = {formaliser: runtime.budgeted(FOL_FORMALISER, formaliser, self.name,
+                                                    "formalise")
+                       for formaliser, _ in groups}
+        out: dict[int, ChainResult] = {}
+        for (formaliser_choice, prover_choice), indices in groups.items():
+            formaliser = RuntimeFormaliser(runtime, formalisers[formaliser_choice],
+                                           runtime.budget(self.name, "translate"))
+            prover = RuntimeProver(runtime, provers[prover_choice])
+            results = run_chains([cases[i].spec.record for i in indices], formaliser, prover,
+                                 max_attempts=MAX_ATTEMPTS)
+            for index, result in zip(indices, results, strict=True):
+                out[index] = result
+                if notify is not None:
+                    notify(result)
+        return [out[i] for i in range(len(cases))]
 
-    @property
-    def analysis(self) -> str:
-        return self.status
+    def outcome(self, result: ChainResult) -> ItemOutcome:
+        return outcomes.outcome(result)
 
-    @property
-    def expected_class(self) -> str | None:
-        return self.record.expected_class
+    def timings(self, result: ChainResult) -> Mapping[str, float]:
+        if not result.verified:
+            return {}
+        return {"fol-proof": result.fresh_seconds}
 
-    @property
-    def step_pairs(self) -> tuple[tuple[str, str], ...]:
-        """(gold, predicted) label of each step, where the data gives gold labels and the
-        chain was verified."""
-        gold = self.record.gold_step_labels
-        if gold is None or self.verdict is None:
-            return ()
-        return tuple((g.value, p.value) for g, p in zip(gold, self.step_labels, strict=True))
+    def to_json(self, result: ChainResult) -> JsonObject:
+        return records.to_json(result)
 
-    @property
-    def conclusion_label(self) -> Label | None:
-        return self.verdict.conclusion.label if self.verdict is not None else None
+    def from_json(self, data: JsonObject) -> ChainResult:
+        """The inverse of :meth:`to_json` (:func:`afcheck_chains.records.from_json`)."""
+        return records.from_json(data)
 
-
-def _prints(chain: FormalChain) -> str:
-    """Why the chain has no TPTP form (free variables), or empty."""
-    symbols = SymbolMap()
-    try:
-        problem(chain.premises, chain.conclusion, symbols)
-        for index, step in enumerate(chain.steps, 1):
-            try:
-                problem((), step, symbols)
-            except TptpError as exc:
-                raise TptpError(f"step {index}: {exc}") from None
-    except TptpError as exc:
-        return str(exc)
-    return ""
-
-
-def run_chains(
-    records: Sequence[ChainRecord],
-    formaliser: ChainFormaliser,
-    prover: FolProver,
-    *,
-    cache: ProofCache | None = None,
-    max_attempts: int = 3,
-) -> list[ChainResult]:
-    """Every item of a run in one batch (formaliser and prover calls are per stage)."""
-    cache = cache or ProofCache()
-    attempts_allowed = 1 if formaliser.deterministic else max(1, max_attempts)
-    accepted: dict[int, tuple[FormalChain, Verdict, int]] = {}
-    last_reason: dict[int, str] = {}
-    limited: set[int] = set()
-    """Items whose last attempt stopped at a limit: the prover's on the conclusion, the
-    ``translate`` budget on a formula, or a request that got no answer."""
-    first: dict[int, tuple[bool, bool]] = {}
-    first_chain: dict[int, FormalChain] = {}
-    """The first translation that parsed, per item (scored against gold FOL)."""
-    raw: dict[int, list[str]] = {i: [] for i in range(len(records))}
-    pending = [i for i, r in enumerate(records) if not r.cut_off]
-    for attempt in range(attempts_allowed):
-        if not pending:
-            break
-        answers: list[Formalised] = formaliser.formalise([records[i] for i in pending], attempt)
-        runnable: list[tuple[int, FormalChain]] = []
-        for index, answer in zip(pending, answers, strict=True):
-            if answer.raw:
-                raw[index].append(answer.raw)
-            if answer.chain is not None:
-                first_chain.setdefault(index, answer.chain)
-            problem_text = answer.failure or ("" if answer.chain is None else
-                                              _prints(answer.chain))
-            if answer.chain is None or problem_text:
-                last_reason[index] = problem_text or "no formalisation"
-                if answer.unread:  # nothing known about the translation
-                    limited.add(index)
-                else:
-                    limited.discard(index)
-                first.setdefault(index, (False, False))
-                continue
-            runnable.append((index, answer.chain))
-        verdicts = check_conclusions([c for _, c in runnable], prover, cache)
-        still: list[int] = []
-        for (index, chain), verdict in zip(runnable, verdicts, strict=True):
-            gold = records[index].label
-            executed = verdict.label not in (Label.INVALID,)
-            first.setdefault(index, (executed, verdict.label is gold))
-            if verdict.label is gold:
-                accepted[index] = (chain, verdict, attempt + 1)
-            elif verdict.label is Label.LIMIT:
-                limited.add(index)
-                last_reason[index] = ("no decision for the conclusion under the premises "
-                                      f"(a prover limit: {verdict.detail or 'no detail'})")
-            else:
-                limited.discard(index)
-                last_reason[index] = _mismatch(verdict, gold)
-        for index in pending:
-            if index not in accepted:
-                still.append(index)
-        pending = still
-
-    order = sorted(accepted)
-    # Repeated statements go before labelling (seed §3.2.1: compared in FOL, where the
-    # wording no longer differs).
-    unique: dict[int, tuple[ChainRecord, FormalChain, tuple[tuple[int, int, str], ...]]] = {
-        i: _without_repeats(records[i], accepted[i][0]) for i in order}
-    verdicts_of = verify_chains(
-        [unique[i][1] for i in order], [records[i].label for i in order], prover, cache,
-        conclusions=[accepted[i][1] for i in order],
-    ) if order else []
-    by_index: dict[int, ChainVerdict] = dict(zip(order, verdicts_of, strict=True))
-    prover_name = f"{prover.name} ({prover.version})"
-    results: list[ChainResult] = []
-    for index, record in enumerate(records):
-        executed, matched = first.get(index, (False, False))
-        quality = compare(record, first_chain[index]) if index in first_chain else ()
-        if record.cut_off:
-            results.append(ChainResult(
-                record=record, status="cut_off", attempts=0, first_executed=False,
-                first_matched=False, prover=prover_name,
-                reason=f"the response stopped at the generation limit ({record.cut_off}): "
-                       "its last step and its answer are missing; not analysed"))
-            continue
-        base = ChainResult(record=record, status="analysis_failure", reason="",
-                           attempts=attempts_allowed, first_executed=executed,
-                           first_matched=matched, prover=prover_name,
-                           raw_outputs=tuple(raw[index]), quality=quality,
-                           translation=first_chain.get(index))
-        if index in limited and index not in accepted:
-            # A limit is not a wrong translation: the item is undecided, not a failure.
-            results.append(replace(base, status="undecided", reason=last_reason[index]))
-            continue
-        if index not in accepted:
-            results.append(replace(
-                base, reason=f"analysis failure after {attempts_allowed} attempt(s): "
-                             f"{last_reason.get(index, 'no formalisation')}"))
-            continue
-        _, _, used = accepted[index]
-        kept, chain, repeated = unique[index]
-        results.append(_judge(replace(base, record=kept, formal=chain,
-                                      verdict=by_index[index], attempts=used,
-                                      repeated=repeated, translation=chain)))
-    return results
-
-
-def _without_repeats(record: ChainRecord, chain: FormalChain
-                     ) -> tuple[ChainRecord, FormalChain, tuple[tuple[int, int, str], ...]]:
-    """The record and chain without the steps whose FOL (up to bound-variable names) repeats
-    an earlier step's, and which steps went."""
-    seen: dict[Formula, int] = {}
-    keep: list[int] = []
-    repeated: list[tuple[int, int, str]] = []
-    for index, step in enumerate(chain.steps):
-        key = canonical(step)
-        if key in seen:
-            repeated.append((index + 1, seen[key] + 1, record.steps[index]))
-            continue
-        seen[key] = index
-        keep.append(index)
-    if not repeated:
-        return record, chain, ()
-    gold = record.gold_step_labels
-    kept = replace(record, steps=tuple(record.steps[i] for i in keep),
-                   gold_step_labels=None if gold is None else tuple(gold[i] for i in keep))
-    return kept, replace(chain, steps=tuple(chain.steps[i] for i in keep)), tuple(repeated)
-
-
-def _mismatch(verdict: Verdict, gold: Label) -> str:
-    got = verdict.label.value
-    if verdict.label is Label.ERROR:
-        got += " (the premises are inconsistent)"
-    elif verdict.detail:
-        got += f" ({verdict.detail})"
-    return f"the prover labels the conclusion {got}, the gold label is {gold.value}"
-
-
-NO_ANSWER = ("no answer found in the response (read: 'Answer: True', 'The correct option "
-             "is: B', a final 'the statement is false', '**False**', a last line that is only "
-             "a label); the steps are labelled, the chain gets no class")
-
-
-def _judge(base: ChainResult) -> ChainResult:
-    record, verdict = base.record, base.verdict
-    assert verdict is not None
-    if not record.steps and record.answer is None:
-        return replace(base, status="label_only", reason="the prover reproduces the gold label")
-    if not record.steps:
-        assert record.answer is not None
-        right = "right" if record.answer is record.label else "wrong"
-        return replace(base, status="no_reasoning", answer_correct=record.answer is record.label,
-                       reason=f"no reasoning step kept: the response gives only its answer "
-                              f"({record.answer.value}, {right}); no chain to classify")
-    if record.answer is None:
-        last = record.raw_steps[-1].rstrip() if record.raw_steps else ""
-        hint = ("; the response ends mid-sentence: if the generation limit stopped it, "
-                "record its finish_reason") if last and last[-1] not in ".!?*)\"'`:" else ""
-        return replace(base, status="no_answer", reason=NO_ANSWER + hint)
-    labels = verdict.step_labels
-    undecided = [i for i, label in enumerate(labels, 1) if not label.decided]
-    if undecided:
-        return replace(base, status="undecided", reason="no decision for step(s) " + ", ".join(
-            f"{i} ({labels[i - 1].value}: {verdict.steps[i - 1].detail or 'no detail'})"
-            for i in undecided[:3]))
-    path_verdict = verdict.path_conclusion
-    if path_verdict is None or not path_verdict.label.decided:
-        detail = path_verdict.detail if path_verdict is not None else ""
-        return replace(base, status="undecided",
-                       reason=f"no decision for the conclusion under the proof path: {detail}")
-    valid = path_verdict.label is record.label
-    correct = record.answer is record.label
-    name = classify(correct, labels, valid)
-    return replace(base, status="classified", reason=meaning(name), chain_class=name,
-                   answer_correct=correct, valid_path=valid)
+    def summarise(self, items: Sequence[ItemResult[ChainResult]]) -> ChainsSummary:
+        return summarise([item.result for item in items])

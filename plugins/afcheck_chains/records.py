@@ -1,12 +1,19 @@
-"""The chains method's item: a reasoning chain over premises, with its gold label; and an
-item's result read back from a result file (:class:`ResultRecord`)."""
+"""The chains method's records: the item (a reasoning chain over premises, with its gold
+label), the case a run decides, and the one result type with its codec.
+
+:class:`ChainResult` is what a run decides for one chain and what a result file holds:
+:func:`to_json` writes it (the item's record in the file), :func:`from_json` reads it back.
+The run's outcome, its metrics (:mod:`afcheck_chains.metrics`), observers and the report's
+view all read this one type, whether it was just decided or read from a file."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Literal, get_args
 
+from afcheck.method import Choice
 from afcheck.types import Location
 
 
@@ -123,68 +130,334 @@ class ChainRecord:
 
 
 @dataclass(frozen=True)
-class ResultRecord:
-    """One item read back from a result file (the record :func:`afcheck_chains.outcome.
-    to_json` writes): what the metrics count (:class:`afcheck_chains.summary.Counted`, as a
-    run's :class:`~afcheck_chains.method.ChainResult` is). Only the record is read: no
-    prover."""
+class ChainCase:
+    """One chain of a run with the components that decide it."""
 
-    case_id: str
+    record: ChainRecord
+    formaliser: Choice
+    prover: Choice
+
+
+Analysis = Literal["classified", "label_only", "analysis_failure", "undecided", "no_answer",
+                   "no_reasoning", "cut_off"]
+"""How far a chain's analysis got (the record's ``analysis``); its test status is
+:func:`afcheck_chains.outcome.outcome`'s."""
+
+ANALYSES: tuple[Analysis, ...] = get_args(Analysis)
+
+
+@dataclass(frozen=True)
+class StepResult:
+    """One kept reasoning step: its text, and once the chain was verified its FOL (TPTP), its
+    label under the premises, the prover's statuses of both queries and whether it is on the
+    proof path; its gold label where the data gives one."""
+
+    text: str
+    fol: str | None = None
+    label: Label | None = None
+    """``None``: the chain was not verified (no accepted translation)."""
+    statuses: tuple[str, ...] = ()
+    """SZS statuses of ``P ⊢ s`` and ``P ⊢ ¬s`` (none for a formula the prover refused)."""
+    in_path: bool = False
+    gold: Label | None = None
+
+
+@dataclass(frozen=True)
+class ConclusionResult:
+    """The chain's conclusion: its text, and once verified its FOL and label under the
+    premises."""
+
+    text: str
+    fol: str | None = None
+    label: Label | None = None
+
+
+@dataclass(frozen=True)
+class Translation:
+    """The FOL of a translation, as TPTP (in FOLIO's notation where TPTP has no form for a
+    formula, such as one with a free variable)."""
+
+    premises: tuple[str, ...]
+    steps: tuple[str, ...]
+    conclusion: str
+
+
+Made = Callable[[], "Translation | None"]
+"""A function of no arguments that makes a chain's :class:`Translation`."""
+
+
+class LazyTranslation:
+    """The ``translation`` field of :class:`ChainResult`: given as a :class:`Translation` (or
+    ``None``) or as a function that makes one (``functools.partial(printed, chain)``), called
+    on the first read and kept. Only the result file reads it, so a run that writes none
+    never prints the translation.
+
+    A data descriptor, as :class:`afcheck.method.LazyText` is: the frozen dataclass's
+    ``__init__`` stores the value through :meth:`__set__`."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._slot = f"_{name}_value"
+
+    def __get__(self, instance: object | None, owner: type) -> Translation | None:
+        if instance is None:  # the class's attribute: dataclasses reads it as the default
+            return None
+        value: Translation | Made | None = instance.__dict__.get(self._slot)
+        if value is None or isinstance(value, Translation):
+            return value
+        made = value()
+        instance.__dict__[self._slot] = made
+        return made
+
+    def __set__(self, instance: object, value: Translation | Made | None) -> None:
+        instance.__dict__[self._slot] = value
+
+
+@dataclass(frozen=True)
+class ChainResult:
+    """What a run decided for one chain: the item as analysed, how far the analysis got, the
+    labels, the proof path and the class, and what the model and the formaliser wrote.
+
+    ``steps`` are the steps that were labelled (after the repeats went: ``repeated``).
+    """
+
+    id: str
     dataset: str
-    status: str
-    """The test's status (``passed``, ``failed`` …)."""
-    analysis: str
-    """``classified``, ``label_only``, ``analysis_failure``, ``undecided``, ``no_answer``,
-    ``no_reasoning`` or ``cut_off``."""
-    chain_class: str | None
-    expected_class: str | None
-    step_pairs: tuple[tuple[str, str], ...] = ()
-    """(gold, predicted) label of each step that has both."""
-    first_executed: bool | None = None
-    """The first translation ran (``None``: a file written before records said)."""
-    first_matched: bool | None = None
-    quality: tuple[SentenceQuality, ...] = ()
+    location: str
+    premises: tuple[str, ...]
+    conclusion: ConclusionResult
+    gold_label: Label | None
+    """``None`` only in a record read back without one (an unreadable item's)."""
+    answer: Label | None
+    analysis: Analysis | Literal[""]
+    """Empty only in a record read back without one (an unreadable item's): counted among
+    the items, in no analysis."""
+    reason: str
+    attempts: int
+    first_executed: bool | None
+    """The first translation ran in the prover (the seed's execution rate counts these);
+    ``None``: a file written before records said."""
+    first_matched: bool | None
+    """… and its label of the conclusion equalled the gold label (execution accuracy)."""
+    prover: str = ""
+    chain_class: str | None = None
+    expected_class: str | None = None
+    answer_correct: bool | None = None
+    valid_path: bool | None = None
+    steps: tuple[StepResult, ...] = ()
+    path: tuple[int, ...] = ()
+    """Indices of the steps on the proof path, in chain order."""
+    path_conclusion_label: Label | None = None
+    """The conclusion's label under the path alone."""
+    restating: tuple[int, ...] = ()
+    """Indices of the path's steps that state the conclusion or its negation."""
+    path_without_restating_label: Label | None = None
+    """The conclusion's label under the path without those steps (the path-dependence
+    diagnostic); ``None`` when there are none."""
     restatement_only: bool | None = None
-    """The path is valid only because a step restates the conclusion (``None``: no valid
-    path, or a file written before records said)."""
+    """The path is valid only because a path step restates the conclusion; ``None`` when the
+    path is not valid (or a file written before records said)."""
+    prover_seconds: float = 0.0
+    """Prover time of the conclusion's and the steps' labels, as first measured."""
+    repeated: tuple[tuple[int, int, str], ...] = ()
+    """Steps dropped before labelling because their FOL repeats an earlier step's: (its
+    1-based position among the kept steps as segmented, the position of the step it repeats,
+    its text)."""
+    quality: tuple[SentenceQuality, ...] = ()
+    """FB and LE of the first translation against the data's gold FOL, where it has some."""
+    translation: LazyTranslation = LazyTranslation()
+    """The translation the analysis used: the accepted one, else the first that parsed (what
+    an analysis failure can be looked at in). Read as ``Translation | None``."""
+    response: str = ""
+    answer_cut: str = ""
+    raw_outputs: tuple[str, ...] = ()
+    metadata: Mapping[str, str] = field(default_factory=dict, hash=False)
+    fresh_seconds: float = field(default=0.0, compare=False)
+    """Prover time this run spent on the chain (answers read from the cache cost nothing);
+    not written: a result read back from a file spent none."""
 
-    @classmethod
-    def from_json(cls, step: Mapping[str, object]) -> ResultRecord:
-        """Read one record; a part that is missing or of the wrong type reads as unknown."""
-        pairs = []
-        entries = step.get("steps")
-        for entry in entries if isinstance(entries, list) else ():
-            if isinstance(entry, dict):
-                gold, label = entry.get("gold"), entry.get("label")
-                if isinstance(gold, str) and isinstance(label, str):
-                    pairs.append((gold, label))
-        executed, matched = step.get("first_executed"), step.get("first_matched")
-        found = step.get("fol_quality")
-        quality = [SentenceQuality.from_json(q) for q in (found if isinstance(found, list)
-                                                          else ()) if isinstance(q, dict)]
-        restated = step.get("restatement_only")
-        return cls(
-            case_id=_text(step, "case_id", "id"),
-            dataset=_text(step, "dataset", "group") or "(none)",
-            status=str(step.get("status") or ""),
-            analysis=str(step.get("analysis") or ""),
-            chain_class=_text(step, "class") or None,
-            expected_class=_text(step, "expected_class") or None,
-            step_pairs=tuple(pairs),
-            first_executed=executed if isinstance(executed, bool) else None,
-            first_matched=matched if isinstance(matched, bool) else None,
-            quality=tuple(q for q in quality if q is not None),
-            restatement_only=restated if isinstance(restated, bool) else None,
-        )
+    @property
+    def verified(self) -> bool:
+        """The chain's steps were labelled (a translation was accepted)."""
+        return self.conclusion.label is not None
+
+    @property
+    def conclusion_label(self) -> Label | None:
+        return self.conclusion.label
+
+    @property
+    def step_labels(self) -> tuple[Label, ...]:
+        return tuple(s.label for s in self.steps if s.label is not None)
+
+    @property
+    def step_pairs(self) -> tuple[tuple[str, str], ...]:
+        """(gold, predicted) label of each step that has both."""
+        return tuple((s.gold.value, s.label.value) for s in self.steps
+                     if s.gold is not None and s.label is not None)
 
 
-def from_json(steps: Iterable[Mapping[str, object]]) -> list[ResultRecord]:
-    return [ResultRecord.from_json(step) for step in steps]
+def to_json(result: ChainResult) -> dict[str, object]:
+    """The item's record in a result file (:func:`from_json` reads it back)."""
+    steps: list[dict[str, object]] = []
+    for step in result.steps:
+        entry: dict[str, object] = {"text": step.text}
+        # A verified step has all four; a step of a chain never verified has none.
+        if step.fol is not None:
+            entry["fol"] = step.fol
+        if step.label is not None:
+            entry["label"] = step.label.value
+        if step.label is not None or step.statuses:
+            entry["statuses"] = list(step.statuses)
+        if step.label is not None or step.in_path:
+            entry["in_path"] = step.in_path
+        if step.gold is not None:
+            entry["gold"] = step.gold.value
+        steps.append(entry)
+    conclusion: dict[str, object] = {"text": result.conclusion.text}
+    if result.conclusion.fol is not None:
+        conclusion["fol"] = result.conclusion.fol
+    if result.conclusion.label is not None:
+        conclusion["label"] = result.conclusion.label.value
+    data: dict[str, object] = {
+        "id": result.id, "dataset": result.dataset, "location": result.location,
+        "premises": list(result.premises), "conclusion": conclusion,
+        "analysis": result.analysis, "reason": result.reason, "class": result.chain_class,
+        "expected_class": result.expected_class, "gold_label": _value(result.gold_label),
+        "answer": _value(result.answer),
+        "answer_correct": result.answer_correct, "valid_path": result.valid_path,
+        "conclusion_label": _value(result.conclusion_label),
+        "path": list(result.path),
+        "path_conclusion_label": _value(result.path_conclusion_label),
+        "attempts": result.attempts, "first_executed": result.first_executed,
+        "first_matched": result.first_matched, "prover": result.prover,
+        "prover_seconds": result.prover_seconds,
+        "steps": steps, "metadata": dict(result.metadata),
+        "repeated_steps": [{"step": p, "repeats": e, "text": t} for p, e, t in result.repeated],
+        "fol_quality": [q.to_json() for q in result.quality],
+        "restatement_only": result.restatement_only,
+        "response": result.response, "answer_cut": result.answer_cut,
+        "raw_outputs": list(result.raw_outputs),
+        "translation": None if result.translation is None else {
+            "premises": list(result.translation.premises),
+            "steps": list(result.translation.steps),
+            "conclusion": result.translation.conclusion},
+    }
+    if result.restating or result.path_without_restating_label is not None:
+        # Written only where the path has such steps: the diagnostic's evidence.
+        data["restating"] = list(result.restating)
+        data["path_without_restating_label"] = _value(result.path_without_restating_label)
+    return data
 
 
-def _text(step: Mapping[str, object], *keys: str) -> str:
+def from_json(data: Mapping[str, object]) -> ChainResult:
+    """Read one item's record back; a part that is missing or of the wrong type reads as
+    unknown (a file written before records said, or by hand), never as an error."""
+    found = data.get("conclusion")
+    conclusion: Mapping[str, object] = found if isinstance(found, dict) else {}
+    entries = data.get("steps")
+    steps = tuple(_step(e) for e in (entries if isinstance(entries, list) else ())
+                  if isinstance(e, dict))
+    quality = [SentenceQuality.from_json(q) for q in _list(data, "fol_quality")
+               if isinstance(q, dict)]
+    analysis = data.get("analysis")
+    metadata = data.get("metadata")
+    return ChainResult(
+        id=_text(data, "id", "case_id"),
+        dataset=_text(data, "dataset", "group") or "(none)",
+        location=_text(data, "location"),
+        premises=tuple(str(p) for p in _list(data, "premises")),
+        conclusion=ConclusionResult(_text(conclusion, "text"), _maybe_text(conclusion, "fol"),
+                                    _label(conclusion.get("label"))),
+        gold_label=_label(data.get("gold_label")),
+        answer=_label(data.get("answer")),
+        analysis=next((a for a in ANALYSES if a == analysis), ""),
+        reason=_text(data, "reason"),
+        attempts=_int(data.get("attempts")) or 0,
+        first_executed=_flag(data.get("first_executed")),
+        first_matched=_flag(data.get("first_matched")),
+        prover=_text(data, "prover"),
+        chain_class=_text(data, "class") or None,
+        expected_class=_text(data, "expected_class") or None,
+        answer_correct=_flag(data.get("answer_correct")),
+        valid_path=_flag(data.get("valid_path")),
+        steps=steps,
+        path=_ints(data.get("path")),
+        path_conclusion_label=_label(data.get("path_conclusion_label")),
+        restating=_ints(data.get("restating")),
+        path_without_restating_label=_label(data.get("path_without_restating_label")),
+        restatement_only=_flag(data.get("restatement_only")),
+        prover_seconds=_number(data.get("prover_seconds")),
+        repeated=tuple((_int(r.get("step")) or 0, _int(r.get("repeats")) or 0,
+                        str(r.get("text") or "")) for r in _list(data, "repeated_steps")
+                       if isinstance(r, dict)),
+        quality=tuple(q for q in quality if q is not None),
+        translation=_translation(data.get("translation")),
+        response=_text(data, "response"),
+        answer_cut=_text(data, "answer_cut"),
+        raw_outputs=tuple(o for o in _list(data, "raw_outputs") if isinstance(o, str)),
+        metadata={str(k): str(v) for k, v in metadata.items()}
+        if isinstance(metadata, dict) else {},
+    )
+
+
+def _step(entry: Mapping[str, object]) -> StepResult:
+    statuses = entry.get("statuses")
+    return StepResult(
+        text=_text(entry, "text"), fol=_maybe_text(entry, "fol"),
+        label=_label(entry.get("label")),
+        statuses=tuple(str(s) for s in statuses) if isinstance(statuses, list) else (),
+        in_path=entry.get("in_path") is True, gold=_label(entry.get("gold")))
+
+
+def _translation(found: object) -> Translation | None:
+    if not isinstance(found, dict):
+        return None
+    return Translation(tuple(str(f) for f in _list(found, "premises")),
+                       tuple(str(f) for f in _list(found, "steps")),
+                       _text(found, "conclusion"))
+
+
+def _value(label: Label | None) -> str | None:
+    return None if label is None else label.value
+
+
+_LABELS = {label.value: label for label in Label}
+
+
+def _label(value: object) -> Label | None:
+    return _LABELS.get(value) if isinstance(value, str) else None
+
+
+def _flag(value: object) -> bool | None:
+    return value if isinstance(value, bool) else None
+
+
+def _int(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _ints(value: object) -> tuple[int, ...]:
+    return tuple(i for i in (value if isinstance(value, list) else ())
+                 if isinstance(i, int) and not isinstance(i, bool))
+
+
+def _number(value: object) -> float:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) \
+        else 0.0
+
+
+def _list(data: Mapping[str, object], key: str) -> list[object]:
+    value = data.get(key)
+    return value if isinstance(value, list) else []
+
+
+def _maybe_text(data: Mapping[str, object], key: str) -> str | None:
+    value = data.get(key)
+    return value if isinstance(value, str) else None
+
+
+def _text(data: Mapping[str, object], *keys: str) -> str:
     for key in keys:
-        value = step.get(key)
+        value = data.get(key)
         if isinstance(value, str) and value:
             return value
     return ""

@@ -21,10 +21,11 @@ no model is called here.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
-from afcheck.errors import SuiteError
+from afcheck.errors import LoadError, SuiteError
+from afcheck.suites import Record, SuiteSpec
 from afcheck_chains import classification
 from afcheck_chains.loaders import (
     Loaded,
@@ -36,6 +37,16 @@ from afcheck_chains.loaders import (
 
 SOURCES = ("proofwriter", "prontoqa", "folio", "responses")
 BUILDS = ("classification",)
+
+
+class ChainsSuite:
+    """The suite kind ``chains``: a suite's records read by :func:`load`."""
+
+    name = "chains"
+    method = "chains"
+
+    def load(self, spec: SuiteSpec) -> Iterable[Record | LoadError]:
+        return load(spec.root, spec.source, spec.data, spec.options)
 
 
 def _int_option(manifest: Path, options: Mapping[str, object], key: str, default: int) -> int:

@@ -18,17 +18,21 @@ was valid only because a step restated the conclusion.
 
 Every query of a stage goes to the prover in one call: stage 1 holds the conclusion and all
 steps of every chain; the path is built in rounds (round ``k`` decides step ``k`` of every
-chain), then one call decides every path's conclusion. Identical problems are asked once and
-answers are kept by TPTP text in the :class:`ProofCache`.
+chain), then one call decides every path's conclusion. Identical problems of a call are asked
+once; the run's prover keeps its answers in the run's result cache
+(:class:`afcheck_chains.backends.RuntimeProver`), by TPTP text. A query the algorithm has
+already decided is not asked again: a step that states the conclusion has the conclusion's
+verdict, and the path's conclusion is the verdict of the round that found a step stating it
+already decided, when no later step joined the path.
 """
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 
 from afcheck_fol.formula import Formula, Not
-from afcheck_fol.provers import FolProver, ProverResult, Szs
+from afcheck_fol.provers import FolProver, ProverResult
 from afcheck_fol.tptp import Problem, SymbolMap, TptpError, problem
 
 from afcheck_chains.records import Label
@@ -80,50 +84,9 @@ def combine(positive: ProverResult, negative: ProverResult) -> Label:
     return Label.LIMIT
 
 
-class ProofCache:
-    """Prover answers keyed by the prover's fingerprint and the problem's TPTP text.
-
-    ``store`` is any mapping from key to a JSON-able record (a dict in memory, or a
-    persistent one); answers read back are marked ``cached``.
-    """
-
-    def __init__(self, store: MutableMapping[str, dict[str, object]] | None = None) -> None:
-        self.store: MutableMapping[str, dict[str, object]] = {} if store is None else store
-        self.hits = 0
-        self.misses = 0
-
-    def prove(self, prover: FolProver, problems: Sequence[Problem]) -> list[ProverResult]:
-        keys = [f"{prover.fingerprint}\n{p.text}" for p in problems]
-        todo: dict[str, Problem] = {}
-        for key, item in zip(keys, problems, strict=True):
-            if key not in self.store and key not in todo:
-                todo[key] = item
-        self.misses += len(todo)
-        self.hits += len(keys) - len(todo)
-        if todo:
-            fresh = prover.prove(list(todo.values()))
-            for key, result in zip(todo, fresh, strict=True):
-                # Limits depend on the machine's load: not worth keeping.
-                if not result.status.limit:
-                    self.store[key] = {"status": result.status.value, "prover": result.prover,
-                                       "seconds": result.seconds, "detail": result.detail}
-            answered = dict(zip(todo, fresh, strict=True))
-        else:
-            answered = {}
-        out: list[ProverResult] = []
-        for key in keys:
-            if key in answered:
-                out.append(answered[key])
-                continue
-            record = self.store[key]
-            out.append(ProverResult(Szs(str(record["status"])), str(record["prover"]),
-                                    float(str(record["seconds"])), str(record["detail"]),
-                                    cached=True))
-        return out
-
-
-def decide(queries: Sequence[Query], prover: FolProver, cache: ProofCache) -> list[Verdict]:
-    """Algorithm 1 for every query, in one prover call."""
+def decide(queries: Sequence[Query], prover: FolProver) -> list[Verdict]:
+    """Algorithm 1 for every query, in one prover call that asks each distinct problem (by
+    TPTP text) once."""
     problems: list[Problem] = []
     slots: list[int | str] = []
     for query in queries:
@@ -135,7 +98,7 @@ def decide(queries: Sequence[Query], prover: FolProver, cache: ProofCache) -> li
             continue
         slots.append(len(problems))
         problems.extend((pos, neg))
-    results = cache.prove(prover, problems)
+    results = prove_once(prover, problems)
     verdicts: list[Verdict] = []
     for slot in slots:
         if isinstance(slot, str):
@@ -147,6 +110,35 @@ def decide(queries: Sequence[Query], prover: FolProver, cache: ProofCache) -> li
         detail = "; ".join(dict.fromkeys(r.detail for r in (positive, negative) if r.detail))
         verdicts.append(Verdict(label, positive, negative, detail))
     return verdicts
+
+
+def prove_once(prover: FolProver, problems: Sequence[Problem]) -> list[ProverResult]:
+    """The prover's result of each problem, asking it each distinct TPTP text once: chains
+    built from one source share premises and steps, so a stage repeats many problems."""
+    unique: dict[str, int] = {}
+    asked: list[Problem] = []
+    slots: list[int] = []
+    for item in problems:
+        slot = unique.get(item.text)
+        if slot is None:
+            slot = unique[item.text] = len(asked)
+            asked.append(item)
+        slots.append(slot)
+    if not asked:
+        return []
+    answers = prover.prove(asked)
+    return [answers[slot] for slot in slots]
+
+
+def again(verdict: Verdict) -> Verdict:
+    """The verdict of a query asked again, the same problem: its answers cost no more prover
+    time (marked ``cached``, as answers read back are)."""
+    return replace(verdict, positive=_again(verdict.positive),
+                   negative=_again(verdict.negative))
+
+
+def _again(result: ProverResult | None) -> ProverResult | None:
+    return None if result is None else replace(result, cached=True)
 
 
 @dataclass(frozen=True)
@@ -191,17 +183,15 @@ class ChainVerdict:
         return sum(v.fresh_seconds for v in verdicts)
 
 
-def check_conclusions(
-    chains: Sequence[FormalChain], prover: FolProver, cache: ProofCache
-) -> list[Verdict]:
+def check_conclusions(chains: Sequence[FormalChain], prover: FolProver) -> list[Verdict]:
     """P ⊢ C for each chain (the gate of Algorithm 2 and of the formaliser's retries)."""
     queries = [Query(c.premises, c.conclusion, SymbolMap()) for c in chains]
-    return decide(queries, prover, cache)
+    return decide(queries, prover)
 
 
 def verify_chains(
     chains: Sequence[FormalChain], gold: Sequence[Label], prover: FolProver,
-    cache: ProofCache, conclusions: Sequence[Verdict] | None = None,
+    conclusions: Sequence[Verdict] | None = None,
 ) -> list[ChainVerdict]:
     """Algorithms 2 and 3 for every chain; ``conclusions`` reuses a P ⊢ C already decided.
 
@@ -212,17 +202,21 @@ def verify_chains(
     if conclusions is None:
         conclusions = decide(
             [Query(c.premises, c.conclusion, s)
-             for c, s in zip(chains, symbols, strict=True)], prover, cache)
+             for c, s in zip(chains, symbols, strict=True)], prover)
+    # A step that states the conclusion asks P ⊢ C again: it gets the conclusion's verdict.
     step_queries = [Query(c.premises, step, s)
-                    for c, s in zip(chains, symbols, strict=True) for step in c.steps]
-    flat = decide(step_queries, prover, cache)
-    step_verdicts: list[tuple[Verdict, ...]] = []
-    offset = 0
-    for chain in chains:
-        step_verdicts.append(tuple(flat[offset:offset + len(chain.steps)]))
-        offset += len(chain.steps)
+                    for c, s in zip(chains, symbols, strict=True) for step in c.steps
+                    if step != c.conclusion]
+    answers = iter(decide(step_queries, prover))
+    step_verdicts = [tuple(again(conclusion) if step == chain.conclusion else next(answers)
+                           for step in chain.steps)
+                     for chain, conclusion in zip(chains, conclusions, strict=True)]
 
     paths: list[list[int]] = [[] for _ in chains]
+    settled: dict[int, tuple[int, Verdict]] = {}
+    """Per chain, the round in which the path decided a step stating the conclusion: the
+    path's length then and that verdict, which is the path's conclusion while the path
+    does not grow."""
     longest = max((len(c.steps) for c in chains), default=0)
     for k in range(longest):
         asked: list[int] = []
@@ -232,18 +226,21 @@ def verify_chains(
                 asked.append(n)
                 path_axioms = tuple(chain.steps[i] for i in paths[n])
                 queries.append(Query(path_axioms, chain.steps[k], symbols[n]))
-        for n, verdict in zip(asked, decide(queries, prover, cache), strict=True):
+        for n, verdict in zip(asked, decide(queries, prover), strict=True):
             # A step the path already decides adds no fact. A limit here cannot change the
             # path's consequences (the step follows from the premises either way), so the
             # step joins the path.
             if verdict.label not in (Label.TRUE, Label.FALSE):
                 paths[n].append(k)
+            elif chains[n].steps[k] == chains[n].conclusion:
+                settled[n] = (len(paths[n]), verdict)
 
-    final = decide(
-        [Query(tuple(c.steps[i] for i in p), c.conclusion, s)
-         for c, p, s in zip(chains, paths, symbols, strict=True)],
-        prover, cache,
-    )
+    pending = [n for n in range(len(chains))
+             if n not in settled or settled[n][0] != len(paths[n])]
+    decided = dict(zip(pending, decide(
+        [Query(tuple(chains[n].steps[i] for i in paths[n]), chains[n].conclusion, symbols[n])
+         for n in pending], prover), strict=True))
+    final = [decided[n] if n in decided else again(settled[n][1]) for n in range(len(chains))]
     # The path-dependence diagnostic: is the path still valid without the steps that merely
     # restate the conclusion? (Algorithm 3 lets such a step make any path valid.)
     from afcheck_chains.quality import restates
@@ -253,7 +250,7 @@ def verify_chains(
     asked = [n for n, r in enumerate(restating) if r]
     reduced = dict(zip(asked, decide(
         [Query(tuple(chains[n].steps[i] for i in paths[n] if i not in restating[n]),
-               chains[n].conclusion, symbols[n]) for n in asked], prover, cache),
+               chains[n].conclusion, symbols[n]) for n in asked], prover),
         strict=True)) if asked else {}
     return [
         ChainVerdict(conclusion, steps, tuple(path), path_verdict, restating[n],

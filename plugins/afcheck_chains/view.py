@@ -8,8 +8,9 @@ equivalence against gold FOL and the path-dependence diagnostic; and the step br
 of each chain: premises, conclusion, each step with its FOL, its label (and gold label) and
 whether it is on the proof path, the steps dropped as repeats, each sentence's FB and LE and
 whether the path is valid only by restating the conclusion (drawn by ``view.js``). Items are
-read with :class:`afcheck_chains.records.ResultRecord` and counted by
-:func:`afcheck_chains.summary.metrics`, exactly as the run counts them; ``afcheck compare``
+read back as the run's own :class:`afcheck_chains.records.ChainResult`
+(:func:`afcheck_chains.records.from_json`) and counted by
+:func:`afcheck_chains.metrics.metrics`, exactly as the run counts them; ``afcheck compare``
 shows those figures over the items two runs share, and names an item's outcome by its class
 (else its analysis status).
 """
@@ -32,9 +33,15 @@ from afcheck_report.view import (
 
 from afcheck.metrics import Rate
 from afcheck_chains.classes import CLASS_NAMES, CLASS_TABLE
-from afcheck_chains.records import Label, ResultRecord, from_json
-from afcheck_chains.summary import ChainMetrics
-from afcheck_chains.summary import metrics as group
+from afcheck_chains.metrics import ChainMetrics
+from afcheck_chains.metrics import metrics as group
+from afcheck_chains.records import (
+    ChainResult,
+    Label,
+    SentenceQuality,
+    StepResult,
+    from_json,
+)
 
 STEP_LABELS = tuple(label.value for label in Label)
 """Every label a step can get, in display order."""
@@ -64,10 +71,10 @@ class ChainsView(MethodView):
             str(step.get("status") or "")
 
     def metrics(self, steps: Sequence[Record]) -> Mapping[str, Metric]:
-        return group(from_json(steps)).typed()
+        return group(_results(steps)).typed()
 
     def render(self, runs: Sequence[RunSteps]) -> str:
-        groups = [(item, from_json(item.steps)) for item in runs]
+        groups = [(item, _results(item.steps)) for item in runs]
         multiple = len(runs) > 1
         datasets = sorted({r.dataset for _, recs in groups for r in recs})
         rows: list[tuple[str, str, ChainMetrics]] = []
@@ -93,7 +100,7 @@ class ChainsView(MethodView):
                self._quality(groups)]
         return "\n".join(part for part in out if part)
 
-    def _expected(self, groups: Sequence[tuple[RunSteps, list[ResultRecord]]]) -> str:
+    def _expected(self, groups: Sequence[tuple[RunSteps, list[ChainResult]]]) -> str:
         totals = [(item, group(recs)) for item, recs in groups]
         names = sorted({name for _, g in totals for name in g.expected})
         if not names:
@@ -115,7 +122,7 @@ class ChainsView(MethodView):
                 + "<p class=caption>For suites that know each chain's class: the share of "
                 "chains classified exactly as expected, with its 95% Wilson interval.</p>")
 
-    def _steps(self, groups: Sequence[tuple[RunSteps, list[ResultRecord]]]) -> str:
+    def _steps(self, groups: Sequence[tuple[RunSteps, list[ChainResult]]]) -> str:
         totals = [(item, group(recs)) for item, recs in groups]
         if not any(g.step_pairs for _, g in totals):
             return ("<h3>Step labels</h3><p class=note>No step has a gold label in these "
@@ -137,7 +144,7 @@ class ChainsView(MethodView):
                 "premises; False: its negation does; Unknown: neither; Error: both), against "
                 "the gold label; macro-F1 over True / False / Unknown.</p>")
 
-    def _analysis(self, groups: Sequence[tuple[RunSteps, list[ResultRecord]]]) -> str:
+    def _analysis(self, groups: Sequence[tuple[RunSteps, list[ChainResult]]]) -> str:
         rows = []
         for item, recs in groups:
             g = group(recs)
@@ -157,7 +164,7 @@ class ChainsView(MethodView):
                 "stopped at the generation limit (not analysed, not a translation "
                 "failure).</p>")
 
-    def _quality(self, groups: Sequence[tuple[RunSteps, list[ResultRecord]]]) -> str:
+    def _quality(self, groups: Sequence[tuple[RunSteps, list[ChainResult]]]) -> str:
         """FB and LE against gold FOL, and the path-dependence diagnostic."""
         totals = [(item, group(recs)) for item, recs in groups]
         rows = []
@@ -180,92 +187,80 @@ class ChainsView(MethodView):
                 "gives the gold label: Algorithm 3 then says little about the chain.</p>")
 
     def browse(self, step: Record, tables: BrowseTables) -> BrowseRecord:
-        chain_class = step.get("class")
-        analysis = str(step.get("analysis") or "")
-        outcome = chain_class if isinstance(chain_class, str) and chain_class else analysis
-        found = step.get("conclusion")
-        conclusion: Mapping[str, object] = found if isinstance(found, dict) else {}
-        entries = step.get("steps")
-        steps = [_step(e) for e in (entries if isinstance(entries, list) else ())
-                 if isinstance(e, dict)]
+        result = from_json(step)
+        steps = [_step(s) for s in result.steps]
         record: BrowseRecord = {
-            "t": str(conclusion.get("text") or ""),
-            "an": analysis,
-            "why": str(step.get("reason") or ""),
-            "fx": {"class": outcome, "expected": str(step.get("expected_class") or "")},
+            "t": result.conclusion.text,
+            "an": result.analysis,
+            "why": result.reason,
+            "fx": {"class": result.chain_class or result.analysis,
+                   "expected": result.expected_class or ""},
             "sp": steps,
         }
-        premises = step.get("premises")
-        if isinstance(premises, list):
-            record["pm"] = [tables.strings.ref(str(p)) for p in premises]
-        for key, short in (("fol", "cf"), ("label", "cl")):
-            if conclusion.get(key):
-                record[short] = str(conclusion[key])
-        for key, short in (("gold_label", "gl"), ("answer", "ans"),
-                           ("path_conclusion_label", "pcl"), ("expected_class", "ecl")):
-            text = step.get(key)
-            if isinstance(text, str):
-                record[short] = text
-        for key, short in (("answer_correct", "ac"), ("valid_path", "vp")):
-            flag = step.get(key)
-            if isinstance(flag, bool):
+        if result.premises:
+            record["pm"] = [tables.strings.ref(p) for p in result.premises]
+        if result.conclusion.fol:
+            record["cf"] = result.conclusion.fol
+        for short, label in (("cl", result.conclusion.label), ("gl", result.gold_label),
+                             ("ans", result.answer),
+                             ("pcl", result.path_conclusion_label)):
+            if label is not None:
+                record[short] = label.value
+        if result.expected_class is not None:
+            record["ecl"] = result.expected_class
+        for short, flag in (("ac", result.answer_correct), ("vp", result.valid_path)):
+            if flag is not None:
                 record[short] = flag
-        if step.get("restatement_only") is True:
+        if result.restatement_only is True:
             record["rq"] = True
-        repeated = step.get("repeated_steps")
-        if isinstance(repeated, list) and repeated:
-            record["rp"] = [f"step {r.get('step')} ({r.get('text')}) repeats step "
-                            f"{r.get('repeats')}" for r in repeated if isinstance(r, dict)]
-        quality = step.get("fol_quality")
-        if isinstance(quality, list) and quality:
-            record["fq"] = [_quality_note(q) for q in quality if isinstance(q, dict)]
-        found_path = step.get("path")
-        path = [p for p in found_path if isinstance(p, int)] \
-            if isinstance(found_path, list) else None
-        if path is not None:
-            record["pa"] = path
-        if step.get("prover"):
-            record["pv"] = tables.strings.ref(str(step["prover"]))
-        attempts = step.get("attempts")
-        if isinstance(attempts, int):
-            record["at"] = attempts
+        if result.repeated:
+            record["rp"] = [f"step {position} ({text}) repeats step {earlier}"
+                            for position, earlier, text in result.repeated]
+        if result.quality:
+            record["fq"] = [_quality_note(q) for q in result.quality]
+        # A chain's result has a path and attempts; an unreadable item's record has neither.
+        if result.analysis:
+            record["pa"] = list(result.path)
+        if result.prover:
+            record["pv"] = tables.strings.ref(result.prover)
+        if result.analysis:
+            record["at"] = result.attempts
         # What the model wrote, so that an analysis failure can be looked at.
-        response = step.get("response")
-        if isinstance(response, str) and response:
-            record["raw"] = tables.raw.ref(response)
-        if isinstance(step.get("answer_cut"), str) and step["answer_cut"]:
-            record["cut"] = str(step["answer_cut"])
-        outputs = step.get("raw_outputs")
-        if isinstance(outputs, list) and outputs and isinstance(outputs[-1], str):
-            record["fr"] = tables.raw.ref(outputs[-1])
+        if result.response:
+            record["raw"] = tables.raw.ref(result.response)
+        if result.answer_cut:
+            record["cut"] = result.answer_cut
+        if result.raw_outputs:
+            record["fr"] = tables.raw.ref(result.raw_outputs[-1])
         if steps:
-            labelled = [s.get("l", "") for s in steps]
-            record["n"] = (f"{sum(1 for x in labelled if x == 'True')}/{len(labelled)} steps True"
-                           f", path {len(path or [])}")
+            labelled = [s.label for s in result.steps]
+            record["n"] = (f"{sum(1 for x in labelled if x is Label.TRUE)}/{len(labelled)} "
+                           f"steps True, path {len(result.path)}")
         return record
 
 
-def _quality_note(entry: Mapping[str, object]) -> str:
+def _results(steps: Sequence[Record]) -> list[ChainResult]:
+    return [from_json(step) for step in steps]
+
+
+def _quality_note(quality: SentenceQuality) -> str:
     """``premise 3: FB 0.61, equivalent``."""
-    bleu = entry.get("bleu")
-    shown = f"{bleu:.2f}" if isinstance(bleu, (int, float)) else "?"
-    found = entry.get("equivalent")
-    equivalent = "equivalence undecided" if not isinstance(found, bool) else \
-        "equivalent" if found else "not equivalent"
-    return f"{entry.get('role')}: FB {shown}, {equivalent}"
+    equivalent = {True: "equivalent", False: "not equivalent",
+                  None: "equivalence undecided"}[quality.equivalent]
+    return f"{quality.role}: FB {quality.bleu:.2f}, {equivalent}"
 
 
-def _step(entry: Mapping[str, object]) -> BrowseRecord:
-    out: BrowseRecord = {"x": str(entry.get("text") or "")}
-    for key, short in (("fol", "f"), ("label", "l"), ("gold", "g")):
-        value = entry.get(key)
-        if isinstance(value, str):
-            out[short] = value
-    if entry.get("in_path"):
+def _step(step: StepResult) -> BrowseRecord:
+    out: BrowseRecord = {"x": step.text}
+    if step.fol is not None:
+        out["f"] = step.fol
+    for short, label in (("l", step.label), ("g", step.gold)):
+        if label is not None:
+            out[short] = label.value
+    if step.in_path:
         out["p"] = 1
-    statuses = entry.get("statuses")
-    if isinstance(statuses, list) and statuses:
-        out["st"] = "/".join(str(s) for s in statuses)
+    if step.statuses:
+        out["st"] = "/".join(step.statuses)
     return out
 
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
-from afcheck_chains.records import ResultRecord as ChainRecord
-from afcheck_chains.records import from_json as records
-from afcheck_chains.summary import macro_f1
-from afcheck_chains.summary import metrics as group
+from afcheck_chains.metrics import macro_f1
+from afcheck_chains.metrics import metrics as group
+from afcheck_chains.records import ChainResult, from_json
 from afcheck_chains.view import ChainsView
 from afcheck_report.embed import Strings
 from afcheck_report.page import build
@@ -20,6 +20,10 @@ from afcheck_report.view import BrowseTables, RunSteps
 from report_fixtures import afcheck_run, write
 
 SECTION = ChainsView()
+
+
+def records(steps: Sequence[Mapping[str, object]]) -> list[ChainResult]:
+    return [from_json(step) for step in steps]
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +47,7 @@ def test_macro_f1_by_hand() -> None:
 
 
 def test_an_older_record_without_first_attempt_fields() -> None:
-    record = ChainRecord.from_json({"id": "c", "analysis": "classified", "class": "T2"})
+    record = from_json({"id": "c", "analysis": "classified", "class": "T2"})
     g = group([record])
     assert g.execution_rate is None and g.classes["T2"].count == 1
     assert g.to_json()["execution_rate"] is None

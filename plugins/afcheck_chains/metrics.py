@@ -25,49 +25,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
 
 from afcheck.metrics import Count, Metric, Metrics, Rate, Score
 from afcheck_chains.classes import CLASS_NAMES
-from afcheck_chains.records import GOLD_LABELS, SentenceQuality
+from afcheck_chains.records import GOLD_LABELS, ChainResult
 
-__all__ = ["GATES", "ChainMetrics", "ChainsSummary", "Counted", "Rate", "by_dataset",
-           "macro_f1", "metrics", "summarise"]
-
-
-class Counted(Protocol):
-    """What the metrics count of one item: a run's
-    :class:`~afcheck_chains.method.ChainResult`, or an item read back from a result file
-    (:class:`afcheck_chains.records.ResultRecord`; the report counts those with this code)."""
-
-    @property
-    def dataset(self) -> str: ...
-    @property
-    def analysis(self) -> str:
-        """``classified``, ``label_only``, ``analysis_failure`` or ``undecided``."""
-        ...
-    @property
-    def chain_class(self) -> str | None: ...
-    @property
-    def expected_class(self) -> str | None: ...
-    @property
-    def step_pairs(self) -> Sequence[tuple[str, str]]:
-        """(gold, predicted) label of each step that has both."""
-        ...
-    @property
-    def first_executed(self) -> bool | None:
-        """The first translation ran (``None``: a file written before records said)."""
-        ...
-    @property
-    def first_matched(self) -> bool | None: ...
-    @property
-    def quality(self) -> Sequence[SentenceQuality]:
-        """FB and LE of each sentence compared with gold FOL."""
-        ...
-    @property
-    def restatement_only(self) -> bool | None:
-        """A valid path that holds only through a step restating the conclusion."""
-        ...
+__all__ = ["GATES", "ChainMetrics", "ChainsSummary", "Rate", "by_dataset", "macro_f1",
+           "metrics", "summarise"]
 
 
 @dataclass(frozen=True)
@@ -165,8 +129,7 @@ class ChainMetrics:
 def macro_f1(pairs: Sequence[tuple[str, str]],
              classes: Sequence[str] = GOLD_LABELS) -> float | None:
     """Macro-F1 over ``classes`` of (gold, predicted) pairs; a class absent from both sides is
-    left out of the mean. Labels compare by value, so pairs read back from a result file
-    (plain strings) count as a run's :class:`Label` pairs do."""
+    left out of the mean."""
     if not pairs:
         return None
     scores: list[float] = []
@@ -180,7 +143,7 @@ def macro_f1(pairs: Sequence[tuple[str, str]],
     return sum(scores) / len(scores) if scores else None
 
 
-def metrics(results: Sequence[Counted]) -> ChainMetrics:
+def metrics(results: Sequence[ChainResult]) -> ChainMetrics:
     n = len(results)
     classified = [r for r in results if r.chain_class is not None]
     counts = Counter(r.chain_class for r in classified)
@@ -226,8 +189,8 @@ def metrics(results: Sequence[Counted]) -> ChainMetrics:
     )
 
 
-def by_dataset(results: Sequence[Counted]) -> dict[str, ChainMetrics]:
-    groups: dict[str, list[Counted]] = {}
+def by_dataset(results: Sequence[ChainResult]) -> dict[str, ChainMetrics]:
+    groups: dict[str, list[ChainResult]] = {}
     for r in results:
         groups.setdefault(r.dataset, []).append(r)
     return {name: metrics(group) for name, group in sorted(groups.items())}
@@ -341,5 +304,5 @@ def _line(m: ChainMetrics) -> str:
     return "; ".join(parts)
 
 
-def summarise(results: Sequence[Counted]) -> ChainsSummary:
+def summarise(results: Sequence[ChainResult]) -> ChainsSummary:
     return ChainsSummary(metrics(results), by_dataset(results))
