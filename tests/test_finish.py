@@ -37,7 +37,7 @@ def test_only_the_reported_items_are_summarised_in_their_order(tmp_path: Path) -
     assert [item.case.case_id for item in summary.items] == reported
     # The unreadable record is a failed item of the summary, not of the method's metrics.
     assert summary.unreadable == 1
-    assert summary.methods["verdicts"].metric("accuracy") == 0.0
+    assert summary.methods["verdicts"].metrics().value("accuracy") == 0.0
     assert summary.methods["verdicts"].total == 1  # type: ignore[attr-defined]
     assert summary.candidates["verdicts"].fixed == 2
 
