@@ -496,11 +496,11 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    from afcheck.terminal import summary_lines
-
     run = terminalreporter.config.stash.get(run_key, None)
     if run is None or run.summary is None:
         return
+    from afcheck.terminal import summary_lines
+
     terminalreporter.section("afcheck")
     for line in summary_lines(run, terminalreporter.config.args):
         terminalreporter.write_line(line)
