@@ -155,9 +155,11 @@ _NO_XDIST = ("afcheck runs every selected item in one batch and gates on all of 
 
 
 def _no_processes(config: pytest.Config) -> None:
-    """Refuse ``-n`` for a run of suites. Read through pytest's option API: the option is
-    there only where a plugin declares it, and its value is all that matters."""
-    if config.getoption("numprocesses", None):
+    """Refuse ``-n`` for a run of suites: the option's value, read through pytest's option
+    API (it is there only where a plugin declares it), or, in a worker process that collected
+    a suite no command-line path named, the environment variable pytest-xdist documents for
+    its workers."""
+    if config.getoption("numprocesses", None) or os.environ.get("PYTEST_XDIST_WORKER"):
         raise pytest.UsageError(_NO_XDIST)
 
 
