@@ -41,8 +41,10 @@ def test_a_suite_met_in_collection_starts_the_run(pytester: pytest.Pytester) -> 
 
 def test_an_afcheck_option_on_the_command_line_is_read(pytester: pytest.Pytester) -> None:
     write_suite(pytester.path, "demo", ROWS, BUILT_IN)
-    result = pytester.runpytest("demo", "-p", "no:cacheprovider", "--afcheck-limit", "2")
-    assert outcomes(result) < len(ROWS)
+    result = pytester.runpytest("demo", "-p", "no:cacheprovider", "--afcheck-limit", "2",
+                                "--afcheck-formaliser", "literal")
+    assert 0 < outcomes(result) < len(ROWS)
+    assert "formaliser literal" in result.stdout.str()
     bad = pytester.runpytest("demo", "-p", "no:cacheprovider", "--afcheck-formaliser",
                              "no-such-formaliser")
     assert bad.ret == pytest.ExitCode.USAGE_ERROR
