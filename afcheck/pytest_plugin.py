@@ -238,7 +238,7 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     no setup and no output, and pytest's setup, call and teardown hook chains (capture,
     logging, fixtures, thread and unraisable-exception checks) were most of the runner's own
     time at 25,000 items. Each keeps the reports the chain would have logged that anything
-    reads (:func:`_phases_read`), so ``-x``, ``--lf``, ``--junitxml`` and the terminal behave
+    reads (:attr:`_Plan.phases`), so ``-x``, ``--lf``, ``--junitxml`` and the terminal behave
     as usual; wrappers of this hook (pytest-timeout's, a conftest's) still see every item.
 
     pytest's protocol runs an item with a ``skip``, ``skipif`` or ``xfail`` mark
@@ -252,19 +252,20 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     run = item.config.stash.get(run_key, None)
     if plan is None or run is None or not run.executed or item in plan.marked:
         return None
-    hook = item.config.hook
-    if not (_pytests_own(hook.pytest_runtest_setup) and _pytests_own(hook.pytest_runtest_call)
-            and _pytests_own(hook.pytest_runtest_teardown)):
+    hooks = plan.hooks
+    if hooks.generation != _registered[0]:
+        hooks.read(item.config.hook)
+    if not hooks.phases_own:
         return None
     report = None
-    if _pytests_own(hook.pytest_runtest_makereport):
+    if hooks.report_own:
         report = _decided_report(item, run)
         if report is None:
             return None
-    ihook = plan.hooks.get(id(item.parent))
+    ihook = hooks.relays.get(id(item.parent))
     if ihook is None:
-        ihook = plan.hooks[id(item.parent)] = item.ihook
-    phases = plan.phases or not _pytests_own(hook.pytest_runtest_logreport)
+        ihook = hooks.relays[id(item.parent)] = item.ihook
+    phases = plan.phases or not hooks.listeners_own
     ihook.pytest_runtest_logstart(nodeid=item.nodeid, location=item.location)
     if phases:
         ihook.pytest_runtest_logreport(report=_passed(item, "setup"))
@@ -289,8 +290,37 @@ class _Plan:
     """Whether the passed setup and teardown reports are read whoever listens: under
     ``--durations`` (every report's duration), ``--junitxml`` (a test case's time and
     output) or the terminal's ``times`` style (it counts setup reports to find a file's end)."""
-    hooks: dict[int, pluggy.HookRelay] = field(default_factory=dict, compare=False)
-    """The hook relay of each suite's items (``Item.ihook``), looked up once per suite."""
+    hooks: _Hooks = field(default_factory=lambda: _Hooks(), compare=False)
+    """Who implements the hooks a case item's report may leave out."""
+
+
+class _Hooks:
+    """Whether only pytest's own plugins and this bridge implement the hooks of a test's
+    phases, of its report and of its reports' listeners, read again after a plugin is
+    registered (:func:`pytest_plugin_registered`); and the hook relay of each suite's items
+    (``Item.ihook``), looked up once per suite."""
+
+    def __init__(self) -> None:
+        self.generation = -1
+        self.phases_own = self.report_own = self.listeners_own = False
+        self.relays: dict[int, pluggy.HookRelay] = {}
+
+    def read(self, hook: pluggy.HookRelay) -> None:
+        self.generation = _registered[0]
+        self.phases_own = (_pytests_own(hook.pytest_runtest_setup)
+                           and _pytests_own(hook.pytest_runtest_call)
+                           and _pytests_own(hook.pytest_runtest_teardown))
+        self.report_own = _pytests_own(hook.pytest_runtest_makereport)
+        self.listeners_own = _pytests_own(hook.pytest_runtest_logreport)
+
+
+_registered = [0]
+"""How many plugins were registered in this process: a change means the hooks are read
+again."""
+
+
+def pytest_plugin_registered() -> None:
+    _registered[0] += 1
 
 
 plan_key = pytest.StashKey[_Plan]()
