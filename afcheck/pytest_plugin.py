@@ -249,19 +249,25 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     if not isinstance(item, CaseItem):
         return None
     plan = item.session.stash.get(plan_key, None)
+    return None if plan is None else _reported(item, plan) or None
+
+
+def _reported(item: CaseItem, plan: _Plan) -> bool:
+    """Report ``item`` if the run holds its result and nothing asks for pytest's protocol
+    (:func:`pytest_runtest_protocol`); whether it did."""
     run = item.config.stash.get(run_key, None)
-    if plan is None or run is None or not run.executed or item in plan.marked:
-        return None
+    if run is None or not run.executed or item in plan.marked:
+        return False
     hooks = plan.hooks
     if hooks.generation != _registered[0]:
         hooks.read(item.config.hook)
     if not hooks.phases_own:
-        return None
+        return False
     report = None
     if hooks.report_own:
         report = _decided_report(item, run)
         if report is None:
-            return None
+            return False
     ihook = hooks.relays.get(id(item.parent))
     if ihook is None:
         ihook = hooks.relays[id(item.parent)] = item.ihook
@@ -276,6 +282,36 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     if phases:
         ihook.pytest_runtest_logreport(report=_passed(item, "teardown"))
     ihook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)
+    return True
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session: pytest.Session) -> bool | None:
+    """pytest's own loop, except that a case item whose result the run holds is reported
+    without calling ``pytest_runtest_protocol`` at all, where only pytest's own plugins and
+    this bridge take part in that hook, in the reports and in their listeners: the
+    protocol's own wrappers watch a test's code while it runs (warnings, faulthandler's
+    timeout, the assertion rewriter's hooks), a decided item runs none, and at 25,000 items
+    their calls were most of what the bridge costs per item. Any other session, and a loop
+    that another plugin runs, is pytest's."""
+    plan = session.stash.get(plan_key, None)
+    config = session.config
+    if (plan is None or config.getoption("collectonly", False)
+            or (session.testsfailed
+                and not config.getoption("continue_on_collection_errors", False))):
+        return None
+    hooks = plan.hooks
+    items = session.items
+    for index, item in enumerate(items):
+        if hooks.generation != _registered[0]:
+            hooks.read(config.hook)
+        if not (hooks.loop_own and isinstance(item, CaseItem) and _reported(item, plan)):
+            nextitem = items[index + 1] if index + 1 < len(items) else None
+            config.hook.pytest_runtest_protocol(item=item, nextitem=nextitem)
+        if session.shouldfail:
+            raise session.Failed(session.shouldfail)
+        if session.shouldstop:
+            raise session.Interrupted(session.shouldstop)
     return True
 
 
@@ -302,7 +338,7 @@ class _Hooks:
 
     def __init__(self) -> None:
         self.generation = -1
-        self.phases_own = self.report_own = self.listeners_own = False
+        self.phases_own = self.report_own = self.listeners_own = self.loop_own = False
         self.relays: dict[int, pluggy.HookRelay] = {}
 
     def read(self, hook: pluggy.HookRelay) -> None:
@@ -312,6 +348,9 @@ class _Hooks:
                            and _pytests_own(hook.pytest_runtest_teardown))
         self.report_own = _pytests_own(hook.pytest_runtest_makereport)
         self.listeners_own = _pytests_own(hook.pytest_runtest_logreport)
+        self.loop_own = (self.report_own and self.listeners_own
+                         and _pytests_own(hook.pytest_runtest_protocol)
+                         and _pytests_own(hook.pytest_runtestloop, wrappers=False))
 
 
 _registered = [0]
@@ -341,13 +380,14 @@ def _plan(session: pytest.Session, collected: _Collected) -> _Plan | None:
     return _Plan(collected.marked, phases)
 
 
-def _pytests_own(hook: pluggy.HookCaller) -> bool:
+def _pytests_own(hook: pluggy.HookCaller, wrappers: bool = True) -> bool:
     """Whether every implementation of ``hook`` is pytest's own or this bridge's: a plugin
     of any other distribution, a conftest or a test's may act on a case item there, so it
     gets pytest's protocol. (What pytest's own implementations do for a case item, nothing,
     ``tests/test_pytest_plugin_reports.py`` holds against the installed pytest, and CI
     against the newest release.)"""
-    return all(_is_own(impl.function) for impl in hook.get_hookimpls())
+    return all(_is_own(impl.function) for impl in hook.get_hookimpls()
+               if wrappers or not (impl.wrapper or impl.hookwrapper))
 
 
 @cache

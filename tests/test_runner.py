@@ -278,6 +278,10 @@ def test_case_items_after_the_first_report_without_the_phase_hooks(
     args = ("demo", "--afcheck-plugin", "arith", "-p", "no:hypothesispytest")
     fast = demo.inline_run(*args)
     full = demo.inline_run(*args, "--afcheck-full-protocol")
+    # Only pytest's own plugins take part in the protocol: the later items are reported
+    # without its hook too.
+    assert len(fast.getcalls("pytest_runtest_protocol")) == 1
+    assert len(full.getcalls("pytest_runtest_protocol")) == 6
     for phase in ("setup", "call", "teardown"):
         assert len(fast.getcalls(f"pytest_runtest_{phase}")) == 1, phase
         assert len(full.getcalls(f"pytest_runtest_{phase}")) == 6, phase
