@@ -164,7 +164,11 @@ def _no_processes(config: pytest.Config) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    if config.pluginmanager in _plugins_of or _names_a_suite(config.args):
+    try:
+        names = config.pluginmanager in _plugins_of or _names_a_suite(config.args)
+    except OSError:  # a path pytest reports itself
+        names = False
+    if names:
         _start(config)
 
 
