@@ -1,14 +1,20 @@
 """The bridge between pytest and afcheck: pytest hooks and collection nodes, nothing more.
 
-Loaded in every pytest run (entry point ``pytest11``), so it imports nothing heavy and does
-nothing unless a suite folder (a ``suite.toml`` with an ``[afcheck]`` table) is collected:
-its options are all spelled ``--afcheck-*``.
+Loaded in every pytest run (entry point ``pytest11``), so it imports nothing heavy and stays
+inert in a session that names no afcheck option and collects no suite (a folder whose
+``suite.toml`` has an ``[afcheck]`` table): it builds neither afcheck's plugins nor a run
+there. Its options are all spelled ``--afcheck-*``, and are declared only where one is given
+(or where the ``afcheck`` command hands its plugins over, :func:`hand_over`).
 
-The run itself is an :class:`afcheck.run.Run`, created in ``pytest_configure`` with its own
-plugin manager. A suite becomes a :class:`SuiteDirectory` whose items are :class:`CaseItem`
+The run itself is an :class:`afcheck.run.Run` with its own plugin manager, made when the
+command line names a suite or an afcheck option, or else when collection meets the first
+suite folder. A suite becomes a :class:`SuiteDirectory` whose items are :class:`CaseItem`
 (one per case the suite's method makes of a record). Collection only reads files. The first
 item to run hands the run every selected item (after ``-k``, ``--lf``, deselection) for one
 batched execution, and each item then reports its own status, which the run decides.
+
+Only pytest's public API is used: hooks, ``pytest.Item``/``Directory``, ``pytest.TestReport``,
+``pytest.CallInfo``, ``pytest.StashKey``, options read with ``config.getoption``.
 """
 
 from __future__ import annotations
@@ -16,27 +22,18 @@ from __future__ import annotations
 import bdb
 import os
 import sys
+import time
 import traceback
-import types
-import warnings
 import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
+from functools import cache, cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, Protocol, cast
 
-import pluggy
 import pytest
-from _pytest import timing
-from _pytest._code.code import ExceptionInfo, ReprFileLocation, TerminalRepr
-from _pytest._io import TerminalWriter
-from _pytest.pathlib import absolutepath
-from _pytest.skipping import xfailed_key
-from pytest import CallInfo
 
-from afcheck import options as opts
 from afcheck.errors import AfcheckError, MissingDependency, UsageError
 from afcheck.method import BadRecord, Case, ItemResult, LazyText, Text
 from afcheck.printable import printable
@@ -44,12 +41,17 @@ from afcheck.suites import is_suite_dir
 from afcheck.types import Status
 
 if TYPE_CHECKING:
-    from _pytest._code.code import TracebackStyle
+    import pluggy
 
+    from afcheck.options import OptionSpec
     from afcheck.plugins import Plugins
     from afcheck.registry import Kind
     from afcheck.run import Run
     from afcheck.runtime.progress import Progress
+
+PREFIX = "--afcheck-"
+"""The prefix of every option of afcheck's under plain pytest (``afcheck.options.PREFIX``,
+kept here so that a session that gives none imports nothing of the options)."""
 
 run_key = pytest.StashKey["Run"]()
 _plugins_of: weakref.WeakKeyDictionary[object, Plugins] = weakref.WeakKeyDictionary()
@@ -64,21 +66,53 @@ def hand_over(plugins: Plugins) -> None:
     _handed[:] = [plugins]
 
 
-def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
+def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Parser,
+                                  args: list[str]) -> None:
+    """Declare afcheck's options where the session is afcheck's: the ``afcheck`` command
+    handed its plugins over, or the command line (with ``addopts``) gives an ``--afcheck-``
+    option or names a suite. Then load the ``--afcheck-plugin`` modules, so that the options
+    they add are known when pytest parses the command line. Any other session builds nothing."""
+    handed = _handed.pop() if _handed else None
+    if handed is None and not any(arg.startswith(PREFIX) for arg in args):
+        try:
+            if not _names_a_suite(args):
+                return
+        except OSError:
+            return
     from afcheck.plugins import Plugins
+
+    plugins = handed or Plugins()
+    _plugins_of[early_config.pluginmanager] = plugins
+    _declare(parser, plugins)
+    for module in plugin_modules(args):
+        try:
+            plugins.register_module(module)
+        except AfcheckError as exc:
+            raise pytest.UsageError(str(exc)) from None
+
+
+def _declare(parser: pytest.Parser, plugins: Plugins) -> None:
+    """Declare every option of ``plugins``, and those of a kind or plugin registered later
+    (a ``--afcheck-plugin`` module)."""
 
     group = parser.getgroup(
         "afcheck", "afcheck (the afcheck command also takes them without 'afcheck-')"
     )
 
-    def add(spec: opts.OptionSpec) -> None:
+    def add(spec: OptionSpec) -> None:
         group.addoption(spec.long, dest=spec.dest, **spec.kwargs)
 
-    plugins = _handed.pop() if _handed else Plugins()
-    _plugins_of[pluginmanager] = plugins
+    _each_option(plugins, add)
+
+
+def _each_option(plugins: Plugins, add: Callable[[OptionSpec], None]) -> None:
+    """Call ``add`` with each option of ``plugins``' kinds, the core's and its plugins', now
+    and for each one a kind or plugin registered later brings along."""
+    from afcheck import options as opts
+
     for spec in (*opts.component_options(list(plugins.kinds)), *opts.CORE_OPTIONS):
         add(spec)
-    # A kind a --afcheck-plugin module declares later brings its options along.
+
     def add_kind(kind: Kind[object]) -> None:
         for spec in opts.component_options([kind]):
             add(spec)
@@ -88,22 +122,22 @@ def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginMa
     plugins.pm.hook.afcheck_addoption.call_historic(kwargs={"group": opts.OptionGroup(add=add)})
 
 
-def pytest_load_initial_conftests(early_config: pytest.Config, args: list[str]) -> None:
-    """Load ``--afcheck-plugin`` modules before the command line is parsed, so that the
-    options they add are known."""
-    plugins = _plugins_of.get(early_config.pluginmanager)
-    if plugins is None:
-        return
-    for module in plugin_modules(args):
-        try:
-            plugins.register_module(module)
-        except AfcheckError as exc:
-            raise pytest.UsageError(str(exc)) from None
+def _defaults(plugins: Plugins) -> dict[str, object]:
+    """Each option's value where it was not declared: the default argparse gives it."""
+    found: dict[str, object] = {}
+
+    def add(spec: OptionSpec) -> None:
+        action = spec.kwargs.get("action")
+        fallback = False if action == "store_true" else True if action == "store_false" else None
+        found.setdefault(spec.dest, spec.kwargs.get("default", fallback))
+
+    _each_option(plugins, add)
+    return found
 
 
 def plugin_modules(args: list[str]) -> list[str]:
     """The modules named by ``--afcheck-plugin X`` / ``--afcheck-plugin=X`` in ``args``."""
-    flag = opts.PREFIX + "plugin"
+    flag = PREFIX + "plugin"
     found = []
     rest = iter(args)
     for arg in rest:
@@ -120,14 +154,41 @@ _NO_XDIST = ("afcheck runs every selected item in one batch and gates on all of 
              "pytest-xdist's -n would split across processes: run afcheck suites without -n")
 
 
+def _no_processes(config: pytest.Config) -> None:
+    """Refuse ``-n`` for a run of suites: the option's value, read through pytest's option
+    API (it is there only where a plugin declares it), or, in a worker process that collected
+    a suite no command-line path named, the environment variable pytest-xdist documents for
+    its workers."""
+    if config.getoption("numprocesses", None) or os.environ.get("PYTEST_XDIST_WORKER"):
+        raise pytest.UsageError(_NO_XDIST)
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    try:
+        names = config.pluginmanager in _plugins_of or _names_a_suite(config.args)
+    except OSError:  # a path pytest reports itself
+        names = False
+    if names:
+        _start(config)
+
+
+def _start(config: pytest.Config, session: pytest.Session | None = None) -> Run:
+    """Make this session's run (once): its plugins, options, terminal and configuration.
+    ``session``: the session under way when a suite is met in collection."""
+    run = config.stash.get(run_key, None)
+    if run is not None:
+        return run
+    _no_processes(config)
     from afcheck.plugins import Plugins
     from afcheck.run import Run
 
-    if config.getoption("numprocesses", None) and _names_a_suite(config.args):
-        raise pytest.UsageError(_NO_XDIST)
-    plugins = _plugins_of.get(config.pluginmanager) or Plugins()
-    run = Run(plugins, lambda name: config.getoption("afcheck_" + name, default=None),
+    plugins = _plugins_of.get(config.pluginmanager)
+    if plugins is None:
+        plugins = _plugins_of[config.pluginmanager] = Plugins()
+    defaults = _defaults(plugins)
+    run = Run(plugins,
+              lambda name: config.getoption("afcheck_" + name,
+                                            default=defaults.get("afcheck_" + name)),
               progress=lambda: _progress(config), rootdir=str(config.rootpath))
     config.stash[run_key] = run
     from afcheck.metadata import RunStart
@@ -135,16 +196,24 @@ def pytest_configure(config: pytest.Config) -> None:
     run.start = RunStart.now(config.args)
     from afcheck import terminal
 
-    config.pluginmanager.register(terminal.Terminal(config), "afcheck-terminal")
+    watch = terminal.Terminal(config)
+    config.pluginmanager.register(watch, "afcheck-terminal")
     try:
         run.configure()
     except AfcheckError as exc:
-        raise pytest.UsageError(str(exc)) from None
+        if session is None:
+            raise pytest.UsageError(str(exc)) from None
+        run.usage_errors.append(str(exc))
+    if session is not None:
+        watch.pytest_sessionstart(session)  # what it does at a session's start, late
+    return run
 
 
-def _names_a_suite(args: list[str]) -> bool:
+def _names_a_suite(args: Sequence[str]) -> bool:
     """Whether a command-line path is a suite folder or holds one directly."""
     for arg in args:
+        if arg.startswith("-"):
+            continue
         path = Path(arg.split("::", 1)[0])
         if not path.is_dir():
             continue
@@ -157,96 +226,197 @@ def _names_a_suite(args: list[str]) -> bool:
 @pytest.hookimpl(tryfirst=True)
 def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     if is_suite_dir(path):
+        _start(parent.config, parent.session)
         return SuiteDirectory.from_parent(parent, path=path)
     return None
 
 
 @pytest.hookimpl(tryfirst=True)
-def pytest_runtestloop(session: pytest.Session) -> bool | None:
-    """pytest's own loop, except that a case item whose result the run already holds reports it
-    without the ``pytest_runtest_protocol`` hook chain.
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> bool | None:
+    """A case item whose result the run already holds reports it here, and pytest's own
+    protocol is not run for it.
 
-    The whole run executes inside the first case item, which goes through the hook as any
-    item does: warnings capture, faulthandler's timeout and the assertion plugin's hooks see
-    all the work. Every later case item only reports a status decided already, with nothing
-    for those wrappers to watch, and at 25,000 items they were a large part of the runner's
-    own time; a warning raised while it reports (by a report hook, say) is still recorded
-    under its node id. Any other plugin that takes part in the protocol or in a test's setup,
-    call or teardown (:func:`_phases_known`), a session with ordinary tests in it,
-    ``--full-protocol`` or the setup-only options put every item through the hook, and so
-    does an item with a mark the skipping plugin evaluates (:func:`_collected`), alone; pytest's
-    collection-error and ``--collect-only`` paths are left to pytest's loop.
+    The run executes inside the first case item, which goes through pytest's protocol as any
+    item does: warnings capture, faulthandler's timeout and the assertion plugin see all the
+    work. Every later case item only reports a status decided already: it has no fixtures,
+    no setup and no output, and pytest's setup, call and teardown hook chains (capture,
+    logging, fixtures, thread and unraisable-exception checks) were most of the runner's own
+    time at 25,000 items. Each keeps the reports the chain would have logged that anything
+    reads (:attr:`_Plan.phases`), so ``-x``, ``--lf``, ``--junitxml`` and the terminal behave
+    as usual; wrappers of this hook (pytest-timeout's, a conftest's) still see every item.
+
+    pytest's protocol runs an item with a ``skip``, ``skipif`` or ``xfail`` mark
+    (:func:`_collected`), an expected failure of the baseline, every item where a plugin
+    other than pytest's own and afcheck's acts in a test's setup, call or teardown, where
+    the session has ordinary tests, and under ``--full-protocol`` or the setup-only options.
     """
-    config = session.config
-    if ((session.testsfailed and not config.option.continue_on_collection_errors)
-            or config.option.collectonly or not _shortcuts(session) or not _fast(config)):
+    if not isinstance(item, CaseItem):
         return None
-    from _pytest.warnings import catch_warnings_for_item
+    plan = item.session.stash.get(plan_key, None)
+    return None if plan is None else _reported(item, plan) or None
 
-    run = config.stash.get(run_key, None)
-    phases, fast, direct = _phases_read(config), True, _direct(config)
-    hooks: dict[Path, pluggy.HookRelay] = {}
-    items = session.items
-    marked = session.stash.get(marked_key, frozenset())
-    # pytest's own filters (ini, -W, its defaults) for the whole loop; the inner record keeps
-    # them and lets each item's warnings go out under its own node id.
-    with (catch_warnings_for_item(config, config.hook, "runtest", None),
-          warnings.catch_warnings(record=True) as caught):
-        for index, item in enumerate(items):
-            if (fast and isinstance(item, CaseItem) and run is not None and run.executed
-                    and item not in marked):
-                ihook = hooks.get(item.path)
-                if ihook is None:
-                    ihook = hooks[item.path] = item.ihook
-                _report(item, ihook, phases, run if direct else None)
-                if caught:
-                    for message in caught:
-                        ihook.pytest_warning_recorded.call_historic(kwargs={
-                            "warning_message": message, "nodeid": item.nodeid,
-                            "when": "runtest", "location": None})
-                    caught.clear()
-            else:
-                nextitem = items[index + 1] if index + 1 < len(items) else None
-                config.hook.pytest_runtest_protocol(item=item, nextitem=nextitem)
-                # The code that ran may have registered a plugin.
-                phases, fast, direct = _phases_read(config), _fast(config), _direct(config)
-            if session.shouldfail:
-                raise session.Failed(session.shouldfail)
-            if session.shouldstop:
-                raise session.Interrupted(session.shouldstop)
+
+def _reported(item: CaseItem, plan: _Plan) -> bool:
+    """Report ``item`` if the run holds its result and nothing asks for pytest's protocol
+    (:func:`pytest_runtest_protocol`); whether it did."""
+    run = item.config.stash.get(run_key, None)
+    if run is None or not run.executed or item in plan.marked:
+        return False
+    hooks = plan.hooks
+    if hooks.generation != _registered[0]:
+        hooks.read(item.config.hook)
+    if not hooks.phases_own:
+        return False
+    report = None
+    if hooks.report_own:
+        report = _decided_report(item, run)
+        if report is None:
+            return False
+    ihook = hooks.relays.get(id(item.parent))
+    if ihook is None:
+        ihook = hooks.relays[id(item.parent)] = item.ihook
+    phases = plan.phases or not hooks.listeners_own
+    ihook.pytest_runtest_logstart(nodeid=item.nodeid, location=item.location)
+    if phases:
+        ihook.pytest_runtest_logreport(report=_passed(item, "setup"))
+    if report is not None:
+        ihook.pytest_runtest_logreport(report=report)
+    else:
+        _call_and_report(item, ihook)
+    if phases:
+        ihook.pytest_runtest_logreport(report=_passed(item, "teardown"))
+    ihook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)
     return True
 
 
-def _fast(config: pytest.Config) -> bool:
-    """Whether only known plugins take part in the per-item protocol and in the loop."""
-    return (_only_known(config.hook.pytest_runtest_protocol, _PROTOCOL_PLUGINS)
-            and _only_known(config.hook.pytest_runtestloop, _LOOP_PLUGINS, wrappers=False)
-            and _phases_known(config))
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session: pytest.Session) -> bool | None:
+    """pytest's own loop, except that a case item whose result the run holds is reported
+    without calling ``pytest_runtest_protocol`` at all, where only pytest's own plugins and
+    this bridge take part in that hook, in the reports and in their listeners: the
+    protocol's own wrappers watch a test's code while it runs (warnings, faulthandler's
+    timeout, the assertion rewriter's hooks), a decided item runs none, and at 25,000 items
+    their calls were most of what the bridge costs per item. Any other session, and a loop
+    that another plugin runs, is pytest's."""
+    plan = session.stash.get(plan_key, None)
+    config = session.config
+    if (plan is None or config.getoption("collectonly", False)
+            or (session.testsfailed
+                and not config.getoption("continue_on_collection_errors", False))):
+        return None
+    hooks = plan.hooks
+    items = session.items
+    for index, item in enumerate(items):
+        if hooks.generation != _registered[0]:
+            hooks.read(config.hook)
+        if not (hooks.loop_own and isinstance(item, CaseItem) and _reported(item, plan)):
+            nextitem = items[index + 1] if index + 1 < len(items) else None
+            config.hook.pytest_runtest_protocol(item=item, nextitem=nextitem)
+        if session.shouldfail:
+            raise session.Failed(session.shouldfail)
+        if session.shouldstop:
+            raise session.Interrupted(session.shouldstop)
+    return True
 
 
-def _phases_known(config: pytest.Config) -> bool:
-    """Whether only known plugins implement a test's setup, call and teardown: the shorter
-    protocol has none of the three, so a plugin or conftest that acts in one of them (skips
-    an item in its setup, say) needs pytest's own."""
-    hook = config.hook
-    return all(_only_known(phase, _PHASE_PLUGINS) for phase in (
-        hook.pytest_runtest_setup, hook.pytest_runtest_call, hook.pytest_runtest_teardown))
+@dataclass(frozen=True)
+class _Plan:
+    """What a session of case items alone may leave out of pytest's protocol, decided once
+    collection is over."""
+
+    marked: frozenset[pytest.Item]
+    """The case items with a mark of :data:`_SETUP_MARKS`: pytest's protocol evaluates it."""
+    phases: bool
+    """Whether the passed setup and teardown reports are read whoever listens: under
+    ``--durations`` (every report's duration), ``--junitxml`` (a test case's time and
+    output) or the terminal's ``times`` style (it counts setup reports to find a file's end)."""
+    hooks: _Hooks = field(default_factory=lambda: _Hooks(), compare=False)
+    """Who implements the hooks a case item's report may leave out."""
 
 
-_PHASE_PLUGINS = frozenset({"_pytest.runner", "_pytest.skipping", "_pytest.threadexception",
-                            "_pytest.unraisableexception", "_pytest.capture.CaptureManager",
-                            "_pytest.logging.LoggingPlugin", "pytest_benchmark.plugin",
-                            "_hypothesis_pytestplugin"})
-"""The plugins whose setup, call and teardown hooks do nothing for a case item without
-:data:`_SETUP_MARKS`: pytest's setup state (a case item has no fixtures and its suite no
-setup), the skipping plugin (it reads those marks), the checks for exceptions raised in
-other threads or unraisable ones and the capture and logging of a test's code (a decided
-case item runs none), pytest-benchmark's check of its own ``benchmark`` mark and
-hypothesis's wrapper of a test function's call (a case item is none)."""
+class _Hooks:
+    """Whether only pytest's own plugins and this bridge implement the hooks of a test's
+    phases, of its report and of its reports' listeners, read again after a plugin is
+    registered (:func:`pytest_plugin_registered`); and the hook relay of each suite's items
+    (``Item.ihook``), looked up once per suite."""
+
+    def __init__(self) -> None:
+        self.generation = -1
+        self.phases_own = self.report_own = self.listeners_own = self.loop_own = False
+        self.relays: dict[int, pluggy.HookRelay] = {}
+
+    def read(self, hook: pluggy.HookRelay) -> None:
+        self.generation = _registered[0]
+        self.phases_own = (_pytests_own(hook.pytest_runtest_setup)
+                           and _pytests_own(hook.pytest_runtest_call)
+                           and _pytests_own(hook.pytest_runtest_teardown))
+        self.report_own = _pytests_own(hook.pytest_runtest_makereport)
+        self.listeners_own = _pytests_own(hook.pytest_runtest_logreport)
+        self.loop_own = (self.report_own and self.listeners_own
+                         and _pytests_own(hook.pytest_runtest_protocol)
+                         and _pytests_own(hook.pytest_runtestloop, wrappers=False))
+
+
+_registered = [0]
+"""How many plugins were registered in this process: a change means the hooks are read
+again."""
+
+
+def pytest_plugin_registered() -> None:
+    _registered[0] += 1
+
+
+plan_key = pytest.StashKey[_Plan]()
+
+
+def _plan(session: pytest.Session, collected: _Collected) -> _Plan | None:
+    """The plan of a session of case items alone, without ``--full-protocol``,
+    ``--setup-only``, ``--setup-plan`` or ``--setup-show``; None for any other (an ordinary
+    test's fixtures are set up and torn down by pytest's protocol around the items after it)."""
+    config = session.config
+    if (not collected.only_ours or config.getoption("afcheck_full_protocol", False)
+            or any(config.getoption(name, False)
+                   for name in ("setuponly", "setupplan", "setupshow"))):
+        return None
+    phases = (config.getoption("durations", None) is not None
+              or bool(config.getoption("xmlpath", None))
+              or config.getini("console_output_style") == "times")
+    return _Plan(collected.marked, phases)
+
+
+def _pytests_own(hook: pluggy.HookCaller, wrappers: bool = True) -> bool:
+    """Whether every implementation of ``hook`` is pytest's own or this bridge's: a plugin
+    of any other distribution, a conftest or a test's may act on a case item there, so it
+    gets pytest's protocol. (What pytest's own implementations do for a case item, nothing,
+    ``tests/test_pytest_plugin_reports.py`` holds against the installed pytest, and CI
+    against the newest release.)"""
+    return all(_is_own(impl.function) for impl in hook.get_hookimpls()
+               if wrappers or not (impl.wrapper or impl.hookwrapper))
+
+
+@cache
+def _is_own(function: Callable[..., object]) -> bool:
+    code = getattr(function, "__code__", None)
+    if code is None:
+        return False
+    module = getattr(function, "__module__", None)
+    return module in (__name__, "afcheck.terminal") or os.path.realpath(
+        code.co_filename) in _pytest_files()
+
+
+@cache
+def _pytest_files() -> frozenset[str]:
+    """The Python files of the installed pytest distribution."""
+    from importlib import metadata
+
+    dist = metadata.distribution("pytest")
+    return frozenset(os.path.realpath(str(dist.locate_file(path)))
+                     for path in dist.files or () if path.suffix == ".py")
+
+
 _SETUP_MARKS = frozenset({"skip", "skipif", "xfail"})
-"""The marks the skipping plugin evaluates in an item's setup and call: an item that has one
-(its own or its suite's) goes through pytest's protocol, which evaluates it."""
-marked_key = pytest.StashKey[frozenset[pytest.Item]]()
+"""The marks pytest evaluates in an item's setup and call: an item that has one (its own or
+its suite's) goes through pytest's protocol, which evaluates it."""
 
 
 @dataclass(frozen=True)
@@ -290,121 +460,10 @@ def _collected(items: Sequence[pytest.Item]) -> _Collected:
     return _Collected(tuple(cases), tuple(unreadable), only_ours, frozenset(marked))
 
 
-_PROTOCOL_PLUGINS = frozenset({"_pytest.runner", "_pytest.faulthandler", "_pytest.unittest",
-                               "_pytest.assertion", "_pytest.warnings", __name__})
-"""The plugins whose part in ``pytest_runtest_protocol`` a case item with a known result can
-skip: pytest's own loop runner, its wrappers that watch a test's code while it runs (none
-runs), and this module."""
-_LOOP_PLUGINS = frozenset({"_pytest.main", __name__})
-"""The plugins that may run the loop itself (a wrapper around it, such as the terminal's,
-sees the loop whole, however its items run)."""
-_PHASE_READERS = frozenset({"_pytest.terminal.TerminalReporter",
-                            "_pytest.terminal.TerminalProgressPlugin",
-                            "_pytest.cacheprovider.LFPlugin", "_pytest.main.Session",
-                            "_pytest.stepwise.StepwisePlugin", "_pytest.logging.LoggingPlugin"})
-"""Readers of ``pytest_runtest_logreport`` that do nothing with a passed setup or teardown
-report, except the terminal's ``times`` style and ``--durations`` (:func:`_phases_read`):
-with only these listening, a case item's setup and teardown reports, which always pass, are
-not made."""
-_REPORT_PLUGINS = frozenset({"_pytest.runner", "_pytest.skipping", "_pytest.unittest",
-                             "_pytest.tmpdir", "pytest_benchmark.plugin",
-                             "_hypothesis_pytestplugin"})
-"""The plugins whose ``pytest_runtest_makereport`` gives a case item with a decided result
-the report :func:`_decided_report` makes directly: pytest's own report
-(``TestReport.from_item_and_call``); the skipping plugin's wrapper, which changes a report
-only for an ``xfail`` exception (an XFAILED item, which keeps the hook) or an xfail mark
-evaluated in the item's setup (the stash entry :func:`_decided_report` checks); and
-wrappers that act only for items a case item is not: unittest's ``TestCaseFunction``, a
-test that takes pytest-benchmark's ``benchmark`` argument, a test hypothesis ran (the
-section and statistics it adds), and the record the ``tmp_path`` fixture reads when it is
-torn down (a case item requests no fixture)."""
-shortcuts_key = pytest.StashKey[bool]()
-
-
-def _plugin_name(plugin: object) -> str:
-    if isinstance(plugin, types.ModuleType):
-        return plugin.__name__
-    kind = type(plugin)
-    return f"{kind.__module__}.{kind.__qualname__}"
-
-
-def _only_known(hook: pluggy.HookCaller, known: frozenset[str], wrappers: bool = True) -> bool:
-    """Whether every implementation of ``hook`` (or every one but its wrappers) is one of
-    ``known`` plugins."""
-    return all(_plugin_name(impl.plugin) in known for impl in hook.get_hookimpls()
-               if wrappers or not (impl.wrapper or impl.hookwrapper))
-
-
-def _phases_read(config: pytest.Config) -> bool:
-    """Whether anything may read a case item's setup and teardown reports: a listener other
-    than pytest's terminal, caches and session, ``--durations`` (every report's duration) or
-    the terminal's ``times`` style (it counts setup reports to find a file's end)."""
-    return (config.getoption("durations", None) is not None
-            or config.getini("console_output_style") == "times"
-            or not _only_known(config.hook.pytest_runtest_logreport, _PHASE_READERS))
-
-
-def _direct(config: pytest.Config) -> bool:
-    """Whether a decided case item's call report may be made without the
-    ``pytest_runtest_makereport`` hook: only the plugins of :data:`_REPORT_PLUGINS`
-    implement it."""
-    return _only_known(config.hook.pytest_runtest_makereport, _REPORT_PLUGINS)
-
-
-def _shortcuts(session: pytest.Session) -> bool:
-    """Whether case items may skip parts of pytest's protocol: a session of case items alone
-    (an ordinary test's fixtures are set up and torn down by pytest's protocol around the
-    items that follow it) without ``--full-protocol``, ``--setup-only``, ``--setup-plan`` or
-    ``--setup-show``."""
-    option = session.config.option
-    return (session.stash.get(shortcuts_key, False)
-            and not session.config.getoption("afcheck_full_protocol", False)
-            and not (getattr(option, "setuponly", False) or getattr(option, "setupshow", False)))
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> bool | None:
-    """A shorter protocol for case items, which have no fixtures, no setup and no output.
-
-    pytest's own runs setup, call and teardown each through its hook chain (capture, logging,
-    fixtures, thread and unraisable-exception checks): at 25,000 items that chain was most of
-    the runner's own time. Case items keep every report the chain would have produced that
-    anything reads — setup and teardown pass, the call report is the one
-    ``pytest_runtest_makereport`` makes (made directly where only known plugins implement it,
-    :func:`_decided_report`) — so ``-x``, ``--lf``, ``--junitxml``, xfail and the terminal
-    behave as usual.
-    """
-    if (not isinstance(item, CaseItem) or not _shortcuts(item.session)
-            or item in item.session.stash.get(marked_key, frozenset())
-            or not _phases_known(item.config)):
-        return None
-    config = item.config
-    _report(item, item.ihook, _phases_read(config),
-            config.stash.get(run_key, None) if _direct(config) else None)
-    return True
-
-
-def _report(item: CaseItem, ihook: pluggy.HookRelay, phases: bool, run: Run | None) -> None:
-    """Run a case item's call and log its reports (the shorter protocol's body); with the
-    ``run`` whose results it may report without ``pytest_runtest_makereport``
-    (:func:`_direct`), a decided item's call report is made directly."""
-    ihook.pytest_runtest_logstart(nodeid=item.nodeid, location=item.location)
-    if phases:
-        ihook.pytest_runtest_logreport(report=_passed(item, "setup"))
-    report = None if run is None else _decided_report(item, run)
-    if report is not None:
-        ihook.pytest_runtest_logreport(report=report)
-    else:
-        _call_and_report(item, ihook)
-    if phases:
-        ihook.pytest_runtest_logreport(report=_passed(item, "teardown"))
-    ihook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)
-
-
 def _call_and_report(item: CaseItem, ihook: pluggy.HookRelay) -> None:
     """Run a case item's call through pytest's ``CallInfo`` and its report hook, and log it."""
-    call = CallInfo.from_call(item.runtest, "call", reraise=(pytest.exit.Exception,
-                                                              KeyboardInterrupt))
+    call = pytest.CallInfo.from_call(item.runtest, "call",
+                                     reraise=(pytest.exit.Exception, KeyboardInterrupt))
     report = ihook.pytest_runtest_makereport(item=item, call=call)
     ihook.pytest_runtest_logreport(report=report)
     if call.excinfo is not None:
@@ -418,23 +477,37 @@ def _call_and_report(item: CaseItem, ihook: pluggy.HookRelay) -> None:
     del call
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+        item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """A skipped case item's report points at its record's data line, not at the line of
+    this module that raised the skip."""
+    report: pytest.TestReport = yield
+    if (isinstance(item, CaseItem) and call.when == "call" and report.skipped
+            and isinstance(report.longrepr, tuple) and call.excinfo is not None
+            and type(call.excinfo.value) is pytest.skip.Exception):
+        path, line, _ = item.reportinfo()
+        if line is not None:
+            report.longrepr = (os.fspath(path), line + 1, report.longrepr[2])
+    return report
+
+
 def _decided_report(item: CaseItem, run: Run) -> pytest.TestReport | None:
-    """The call report ``pytest_runtest_makereport`` gives a case item whose result ``run``
-    holds, made without calling :meth:`CaseItem.runtest` and the hook: the same fields
-    ``TestReport.from_item_and_call`` fills from the exception ``runtest`` raises, without
-    raising one (``tests/test_pytest_plugin_reports.py`` holds the two equal). None where
-    the hook must make it: a run not executed yet, an XFAILED item (the skipping plugin turns
-    its exception into the report), an xfail mark evaluated for the item, a skipped item
-    without a line."""
-    if not run.executed or item.stash.get(xfailed_key, None):
+    """The call report of a case item whose result ``run`` holds, made without calling
+    :meth:`CaseItem.runtest`: the fields ``TestReport.from_item_and_call`` fills from the
+    exception ``runtest`` would raise, without raising one. None where pytest makes it: a run
+    not executed yet, an XFAILED item (pytest's skipping plugin turns its exception into the
+    report), a skipped item without a line."""
+    if not run.executed:
         return None
-    start, precise = timing.time(), timing.perf_counter()
+    start, precise = time.time(), time.perf_counter()
     try:
         result = run.item(item.case.case_id)
     except KeyError:  # not in the run: the hook reports the error ``runtest`` raises
         return None
     status = result.status
-    longrepr: tuple[str, int, str] | TerminalRepr | None = None
+    longrepr: tuple[str, int, str] | str | None = None
     outcome: Literal["passed", "failed", "skipped"]
     if status is Status.PASSED:
         outcome = "passed"
@@ -444,32 +517,16 @@ def _decided_report(item: CaseItem, run: Run) -> pytest.TestReport | None:
         path, line, _ = item.reportinfo()
         if line is None:
             return None
-        # pytest's text of a skip raised at the item's location (``ExceptionInfo.exconly``).
-        skip = pytest.skip.Exception(_message(result), _use_item_location=True)
+        # pytest's text of a skip (``ExceptionInfo.exconly``), at the record's data line.
+        skip = pytest.skip.Exception(_message(result))
         text = "".join(traceback.format_exception_only(type(skip), skip)).rstrip()
         outcome, longrepr = "skipped", (os.fspath(path), line + 1, text)
     else:
         return None
-    duration = timing.perf_counter() - precise
-    stop = timing.time()
-    return pytest.TestReport(
-        item.nodeid, item.location, _keywords(item), outcome, longrepr, "call",
-        [(f"Captured {key} {when}", content) for when, key, content in item._report_sections],
-        duration, start, stop, user_properties=item.user_properties)
-
-
-def _keywords(item: CaseItem) -> dict[str, Literal[1]]:
-    """A report's keywords, ``{x: 1 for x in item.keywords}`` as pytest makes them: the
-    item's own (its name, its marks), then its suite's and the suite's parents' (the same for
-    every item of the suite, read once per suite)."""
-    own = getattr(item.keywords, "_markers", None)  # pytest's NodeKeywords: the item's own
-    parent = item.parent
-    if not isinstance(own, dict) or not isinstance(parent, SuiteDirectory):
-        return dict.fromkeys(item.keywords, 1)
-    keywords: dict[str, Literal[1]] = dict.fromkeys(own, 1)
-    # Those of the suite the item has too keep their place, as in NodeKeywords' iteration.
-    keywords.update(parent.item_keywords)
-    return keywords
+    duration = time.perf_counter() - precise
+    return pytest.TestReport(item.nodeid, item.location, dict.fromkeys(item.keywords, 1),
+                             outcome, longrepr, "call", [], duration, start, time.time(),
+                             user_properties=item.user_properties)
 
 
 def _passed(item: pytest.Item, when: Literal["setup", "teardown"]) -> pytest.TestReport:
@@ -477,23 +534,24 @@ def _passed(item: pytest.Item, when: Literal["setup", "teardown"]) -> pytest.Tes
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    collected = _collected(session.items)
-    session.stash[shortcuts_key] = collected.only_ours
-    session.stash[marked_key] = collected.marked
     run = session.config.stash.get(run_key, None)
-    if run is not None and run.usage_errors:
+    if run is None:  # no suite collected, no afcheck option: not afcheck's session
+        return
+    if run.usage_errors:
         raise pytest.UsageError(run.usage_errors[0])
+    collected = _collected(session.items)
     cases, unreadable = collected.cases, collected.unreadable
     if not cases and not unreadable:
         return
-    if run is not None:
-        run.unreadable = len(unreadable)
     config = session.config
-    if hasattr(config, "workerinput"):
-        raise pytest.UsageError(_NO_XDIST)
+    _no_processes(config)
+    plan = _plan(session, collected)
+    if plan is not None:
+        session.stash[plan_key] = plan
+    run.unreadable = len(unreadable)
     try:
-        config.stash[run_key].validate(
-            cases, build=not config.getoption("collectonly", False), unreadable=unreadable)
+        run.validate(cases, build=not config.getoption("collectonly", False),
+                     unreadable=unreadable)
     except AfcheckError as exc:
         raise pytest.UsageError(str(exc)) from None
 
@@ -514,11 +572,11 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    from afcheck.terminal import summary_lines
-
     run = terminalreporter.config.stash.get(run_key, None)
     if run is None or run.summary is None:
         return
+    from afcheck.terminal import summary_lines
+
     terminalreporter.section("afcheck")
     for line in summary_lines(run, terminalreporter.config.args):
         terminalreporter.write_line(line)
@@ -548,6 +606,11 @@ def _progress(config: pytest.Config) -> Progress:
 class SuiteDirectory(pytest.Directory):
     """A suite folder: its items are the cases its method makes of each record."""
 
+    @cached_property
+    def relpaths(self) -> dict[Path | str, str]:
+        """Each data file's path relative to the rootdir, as its items' locations show it."""
+        return {}
+
     def collect(self) -> Iterator[pytest.Item]:
         run = self.config.stash[run_key]
         try:
@@ -557,7 +620,6 @@ class SuiteDirectory(pytest.Directory):
             # this suite's: the run stops with one line and exit status 4.
             run.usage_errors.append(str(exc))
             return
-        self.relpaths: dict[Path | str, str] = {}
         for entry in entries:
             if isinstance(entry, BadRecord):
                 yield BadRecordItem.from_parent(self, name=entry.case.name, record=entry)
@@ -565,18 +627,11 @@ class SuiteDirectory(pytest.Directory):
                 yield CaseItem.from_parent(self, name=entry.name, case=entry)
 
     def repr_failure(
-        self, excinfo: ExceptionInfo[BaseException], style: TracebackStyle | None = None
-    ) -> str | TerminalRepr:
+        self, excinfo: pytest.ExceptionInfo[BaseException], style: str | None = None
+    ) -> str:
         if isinstance(excinfo.value, AfcheckError):
             return printable(str(excinfo.value))
-        return super().repr_failure(excinfo)
-
-    @cached_property
-    def item_keywords(self) -> dict[str, Literal[1]]:
-        """The keywords each of its items' reports has from this folder and its parents,
-        read when the first item is reported (a mark added to the folder later is not in
-        them)."""
-        return dict.fromkeys(self.keywords, 1)
+        return cast(str, super().repr_failure(excinfo))
 
 
 class CaseFailed(Exception):
@@ -587,20 +642,49 @@ class CaseFailed(Exception):
         self.item = item
 
 
-class _CaseRepr(TerminalRepr):
-    """Full details in the long report, one line (``reprcrash``) under ``--tb=line``."""
+@dataclass(frozen=True)
+class CrashLine:
+    """Where an item failed and its one-line message: a long report's ``reprcrash``, which
+    pytest prints under ``--tb=line`` and JUnit XML takes as the failure's message."""
+
+    path: str
+    lineno: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.lineno}: {self.message}"
+
+
+class _LineWriter(Protocol):
+    def line(self, s: str = "", **markup: bool) -> None: ...
+
+
+class _CaseRepr:
+    """Full details in the long report, one line (``reprcrash``) under ``--tb=line``.
+
+    A long report is any object with ``toterminal`` to pytest (``TestReport.toterminal``);
+    its base class is not public, so this one stands alone."""
 
     text = LazyText()
     """The details, made when first shown: a run's failures beyond the few the terminal
     shows never are."""
 
-    def __init__(self, text: Text, crash: ReprFileLocation) -> None:
+    def __init__(self, text: Text, crash: CrashLine) -> None:
         self.text = text
         self.reprcrash = crash
 
-    def toterminal(self, tw: TerminalWriter) -> None:
+    def toterminal(self, tw: _LineWriter) -> None:
         for line in self.text.splitlines():
             tw.line(line)
+
+    def __str__(self) -> str:
+        return self.text.strip()
+
+
+def _long_report(report: _CaseRepr) -> str:
+    """``report`` where pytest's types ask for a long report: a string or pytest's own
+    (not public) class of them; pytest reads it by ``toterminal`` and ``str``."""
+    return cast(str, report)
 
 
 class CaseItem(pytest.Item):
@@ -624,31 +708,32 @@ class CaseItem(pytest.Item):
             return
         message = _message(item)
         if item.status is Status.SKIPPED:
-            # Reported at the record's data line, not at this module.
-            raise pytest.skip.Exception(message, _use_item_location=True)
+            # Reported at the record's data line (pytest_runtest_makereport).
+            pytest.skip(message)
         if item.status is Status.XFAILED:
             pytest.xfail(f"failed in the baseline: {message}")
         raise CaseFailed(item)
 
     def repr_failure(
-        self, excinfo: ExceptionInfo[BaseException], style: TracebackStyle | None = None
-    ) -> str | TerminalRepr:
+        self, excinfo: pytest.ExceptionInfo[BaseException], style: str | None = None
+    ) -> str:
         if isinstance(excinfo.value, CaseFailed):
             return self.failure_repr(excinfo.value.item)
         if isinstance(excinfo.value, AfcheckError):
             return printable(f"afcheck: {excinfo.value}")
-        return super().repr_failure(excinfo)
+        return cast(str, super().repr_failure(excinfo))
 
-    def failure_repr(self, item: ItemResult[object]) -> _CaseRepr:
+    def failure_repr(self, item: ItemResult[object]) -> str:
         """The long report of this item failed with ``item``: its details, and its message
         as the crash line."""
         path, line, _ = self.reportinfo()
-        crash = ReprFileLocation(
+        crash = CrashLine(
             str(path), int(line or 0) + 1,
             printable(f"{self.case.name}: {item.outcome.message}", newlines=False))
         # Under --tb=line pytest prints the long form and the crash line: keep it one line.
         short = self.config.getoption("tbstyle", "auto") in ("line", "no")
-        return _CaseRepr("" if short else lambda: printable(item.outcome.details), crash)
+        return _long_report(
+            _CaseRepr("" if short else lambda: printable(item.outcome.details), crash))
 
     def reportinfo(self) -> tuple[Path | str, int | None, str]:
         source = self.case.source
@@ -662,15 +747,12 @@ class CaseItem(pytest.Item):
         name), with the relative path worked out once per data file of the suite rather than
         once per item: the items of a suite share a handful of files."""
         path, line, name = self.reportinfo()
-        known = getattr(self.parent, "relpaths", None)
-        # pytest's own location goes through this private session method; a pytest without
-        # it gets its own location back, uncached.
-        relpath = getattr(self.session, "_node_location_to_relpath", None)
-        if known is None or relpath is None:
+        known = self.parent.relpaths if isinstance(self.parent, SuiteDirectory) else None
+        if known is None:
             return super().location
         relative = known.get(path)
         if relative is None:
-            relative = known[path] = relpath(absolutepath(path))
+            relative = known[path] = super().location[0]
         return (relative, line, name)
 
 
@@ -733,15 +815,16 @@ class BadRecordItem(pytest.Item):
         raise BadRecordError(str(self.error))
 
     def repr_failure(
-        self, excinfo: ExceptionInfo[BaseException], style: TracebackStyle | None = None
-    ) -> str | TerminalRepr:
+        self, excinfo: pytest.ExceptionInfo[BaseException], style: str | None = None
+    ) -> str:
         if isinstance(excinfo.value, BadRecordError):
             location = self.error.location
             short = self.config.getoption("tbstyle", "auto") in ("line", "no")
-            return _CaseRepr("" if short else printable(str(self.error)),
-                             ReprFileLocation(location.path, location.line,
-                                              printable(self.error.message, newlines=False)))
-        return super().repr_failure(excinfo)
+            return _long_report(_CaseRepr(
+                "" if short else printable(str(self.error)),
+                CrashLine(str(location.path), location.line,
+                          printable(self.error.message, newlines=False))))
+        return cast(str, super().repr_failure(excinfo))
 
     def reportinfo(self) -> tuple[Path | str, int | None, str]:
         return self.error.location.path, max(self.error.location.line - 1, 0), self.name

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shlex
 import textwrap
+import weakref
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -247,7 +248,7 @@ def redact_terminal(config: pytest.Config, applies: Callable[[], bool] = lambda:
     if reporter is None:
         return
     writer = config.get_terminal_writer()
-    if getattr(writer, "_afcheck_redacted", False):
+    if writer in _redacted:
         return
     write = writer.write
 
@@ -255,7 +256,11 @@ def redact_terminal(config: pytest.Config, applies: Callable[[], bool] = lambda:
         write(redact_text(msg) if applies() else msg, flush=flush, **markup)
 
     writer.write = redacted  # type: ignore[method-assign]
-    writer._afcheck_redacted = True  # type: ignore[attr-defined]
+    _redacted.add(writer)
+
+
+_redacted: weakref.WeakSet[object] = weakref.WeakSet()
+"""The terminal writers whose output :func:`redact_terminal` redacts already."""
 
 
 def cap_failures(config: pytest.Config, applies: Callable[[], bool] = lambda: True) -> None:

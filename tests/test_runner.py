@@ -269,18 +269,28 @@ def test_short_protocol_reports_like_the_full_one(demo: pytest.Pytester) -> None
         assert outcomes[logging, True] == outcomes[logging, False]
 
 
-def test_case_items_after_the_first_report_without_the_protocol_hook(
+def test_case_items_after_the_first_report_without_the_phase_hooks(
         demo: pytest.Pytester) -> None:
-    """The run executes inside the first case item; the others report a decided status
-    outside ``pytest_runtest_protocol``, and with only pytest's own listeners their passed
-    setup and teardown reports are not made. ``--full-protocol`` puts each through both."""
-    fast = demo.inline_run("demo", "--afcheck-plugin", "arith")
-    full = demo.inline_run("demo", "--afcheck-plugin", "arith", "--afcheck-full-protocol")
+    """The run executes inside the first case item, through pytest's whole protocol; the
+    others report a decided status without pytest's setup, call and teardown hooks, and with
+    only pytest's own listeners their passed setup and teardown reports are not made.
+    ``--full-protocol`` puts each through all of them. (hypothesis's plugin, when installed,
+    takes part in a test's call: left out as the ``afcheck`` command leaves it out.)"""
+    args = ("demo", "--afcheck-plugin", "arith", "-p", "no:hypothesispytest")
+    fast = demo.inline_run(*args)
+    full = demo.inline_run(*args, "--afcheck-full-protocol")
+    # Only pytest's own plugins take part in the protocol: the later items are reported
+    # without its hook too.
     assert len(fast.getcalls("pytest_runtest_protocol")) == 1
     assert len(full.getcalls("pytest_runtest_protocol")) == 6
-    assert {r.when for r in fast.getreports("pytest_runtest_logreport")} == {"call"}
+    for phase in ("setup", "call", "teardown"):
+        assert len(fast.getcalls(f"pytest_runtest_{phase}")) == 1, phase
+        assert len(full.getcalls(f"pytest_runtest_{phase}")) == 6, phase
+    assert [r.when for r in fast.getreports("pytest_runtest_logreport")] == [
+        "setup", "call", "teardown", *["call"] * 5]
     assert [len(x) for x in fast.listoutcomes()] == [len(x) for x in full.listoutcomes()]
-    assert ([(r.nodeid, r.outcome) for r in fast.getreports("pytest_runtest_logreport")]
+    assert ([(r.nodeid, r.outcome) for r in fast.getreports("pytest_runtest_logreport")
+             if r.when == "call"]
             == [(r.nodeid, r.outcome) for r in full.getreports("pytest_runtest_logreport")
                 if r.when == "call"])
 
@@ -333,7 +343,9 @@ def test_exitfirst_stops_at_the_first_failed_case_item(demo: pytest.Pytester) ->
 @pytest.mark.heavy
 def test_a_failed_case_item_leaves_no_reference_cycle(demo: pytest.Pytester,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    """Its own process, since an in-process run's hook recorder keeps every call alive."""
+    """Its own process, since an in-process run's hook recorder keeps every call alive.
+    (hypothesis's plugin, when installed, takes part in a test's call, which puts every item
+    through pytest's protocol: left out as the ``afcheck`` command leaves it out.)"""
     from conftest import TEST_PLUGINS
 
     monkeypatch.setenv("PYTHONPATH", str(TEST_PLUGINS))
@@ -345,7 +357,8 @@ def test_a_failed_case_item_leaves_no_reference_cycle(demo: pytest.Pytester,
         "    gc.collect()\n"
         "    kinds = {type(o).__name__ for o in gc.garbage}\n"
         "    print('CYCLES', sorted(kinds & {'CaseFailed', 'CallInfo', 'ExceptionInfo'}))\n")
-    result = demo.runpytest_subprocess("demo", "--afcheck-plugin", "arith", "-s")
+    result = demo.runpytest_subprocess("demo", "--afcheck-plugin", "arith", "-s",
+                                       "-p", "no:hypothesispytest")
     result.assert_outcomes(passed=1, failed=3, skipped=2)
     assert "CYCLES []" in result.stdout.str()
 
