@@ -110,11 +110,12 @@ def _each_option(plugins: Plugins, add: Callable[[OptionSpec], None]) -> None:
     and for each one a kind or plugin registered later brings along."""
     from afcheck import options as opts
 
-    for spec in (*opts.component_options(list(plugins.kinds)), *opts.CORE_OPTIONS):
+    for spec in (*opts.component_options(plugins.kinds), *opts.CORE_OPTIONS):
         add(spec)
 
     def add_kind(kind: Kind[object]) -> None:
-        for spec in opts.component_options([kind]):
+        for spec in (opts.kind_options(kind, plugins.kinds.model(kind.name))
+                     if kind.selectable else ()):
             add(spec)
 
     plugins.kinds.on_add(add_kind)

@@ -110,6 +110,8 @@ class Terminal:
         self.config = config
         self.stopped: str | None = None
         """Why the run stopped early (afcheck's own line), once pytest reported the stop."""
+        self.reported = False
+        """Whether that line is printed already."""
         self.session: pytest.Session | None = None
         self.afcheck_run: bool | None = None
         """Whether the session runs afcheck items, once collected (until then, unknown: what
@@ -185,14 +187,21 @@ class Terminal:
             return
         reporter = self.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:
-            # Where the terminal reporter would print the stop's traceback line, at the end
-            # of the session (after the afcheck section, so that the files are written).
+            # Where the terminal reporter prints the stop's traceback line, at the end of the
+            # session (after the afcheck section, so that the files are written). pytest has
+            # no public way to replace that line: this is the one private name the bridge
+            # sets, and a pytest without it prints its own line, then afcheck's at
+            # unconfigure (``pytest_unconfigure``).
             reporter._report_keyboardinterrupt = self._report
+
+    def pytest_unconfigure(self) -> None:
+        self._report()
 
     def _report(self) -> None:
         reporter = self.config.pluginmanager.get_plugin("terminalreporter")
-        if self.stopped is None or reporter is None:
+        if self.stopped is None or reporter is None or self.reported:
             return
+        self.reported = True
         from afcheck.runtime.interrupt import say
 
         line = self.stopped + (_interrupted(self.config)
