@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Literal, get_args
 
+from afcheck import fields
 from afcheck.method import Choice
 from afcheck.types import Location
 
@@ -356,44 +357,45 @@ def from_json(data: Mapping[str, object]) -> ChainResult:
     entries = data.get("steps")
     steps = tuple(_step(e) for e in (entries if isinstance(entries, list) else ())
                   if isinstance(e, dict))
-    quality = [SentenceQuality.from_json(q) for q in _list(data, "fol_quality")
+    quality = [SentenceQuality.from_json(q) for q in fields.listed(data.get("fol_quality"))
                if isinstance(q, dict)]
     analysis = data.get("analysis")
     metadata = data.get("metadata")
     return ChainResult(
-        id=_text(data, "id", "case_id"),
-        dataset=_text(data, "dataset", "group") or "(none)",
-        location=_text(data, "location"),
-        premises=tuple(str(p) for p in _list(data, "premises")),
-        conclusion=ConclusionResult(_text(conclusion, "text"), _maybe_text(conclusion, "fol"),
+        id=fields.text(data, "id", "case_id"),
+        dataset=fields.text(data, "dataset", "group") or "(none)",
+        location=fields.text(data, "location"),
+        premises=tuple(str(p) for p in fields.listed(data.get("premises"))),
+        conclusion=ConclusionResult(fields.text(conclusion, "text"),
+                                    fields.maybe_text(conclusion, "fol"),
                                     _label(conclusion.get("label"))),
         gold_label=_label(data.get("gold_label")),
         answer=_label(data.get("answer")),
         analysis=next((a for a in ANALYSES if a == analysis), ""),
-        reason=_text(data, "reason"),
-        attempts=_int(data.get("attempts")) or 0,
-        first_executed=_flag(data.get("first_executed")),
-        first_matched=_flag(data.get("first_matched")),
-        prover=_text(data, "prover"),
-        chain_class=_text(data, "class") or None,
-        expected_class=_text(data, "expected_class") or None,
-        answer_correct=_flag(data.get("answer_correct")),
-        valid_path=_flag(data.get("valid_path")),
+        reason=fields.text(data, "reason"),
+        attempts=fields.whole(data.get("attempts")) or 0,
+        first_executed=fields.flag(data.get("first_executed")),
+        first_matched=fields.flag(data.get("first_matched")),
+        prover=fields.text(data, "prover"),
+        chain_class=fields.text(data, "class") or None,
+        expected_class=fields.text(data, "expected_class") or None,
+        answer_correct=fields.flag(data.get("answer_correct")),
+        valid_path=fields.flag(data.get("valid_path")),
         steps=steps,
-        path=_ints(data.get("path")),
+        path=fields.wholes(data.get("path")),
         path_conclusion_label=_label(data.get("path_conclusion_label")),
-        restating=_ints(data.get("restating")),
+        restating=fields.wholes(data.get("restating")),
         path_without_restating_label=_label(data.get("path_without_restating_label")),
-        restatement_only=_flag(data.get("restatement_only")),
-        prover_seconds=_number(data.get("prover_seconds")),
-        repeated=tuple((_int(r.get("step")) or 0, _int(r.get("repeats")) or 0,
-                        str(r.get("text") or "")) for r in _list(data, "repeated_steps")
+        restatement_only=fields.flag(data.get("restatement_only")),
+        prover_seconds=fields.number(data.get("prover_seconds")),
+        repeated=tuple((fields.whole(r.get("step")) or 0, fields.whole(r.get("repeats")) or 0,
+                        str(r.get("text") or "")) for r in fields.listed(data.get("repeated_steps"))
                        if isinstance(r, dict)),
         quality=tuple(q for q in quality if q is not None),
         translation=_translation(data.get("translation")),
-        response=_text(data, "response"),
-        answer_cut=_text(data, "answer_cut"),
-        raw_outputs=tuple(o for o in _list(data, "raw_outputs") if isinstance(o, str)),
+        response=fields.text(data, "response"),
+        answer_cut=fields.text(data, "answer_cut"),
+        raw_outputs=tuple(o for o in fields.listed(data.get("raw_outputs")) if isinstance(o, str)),
         metadata={str(k): str(v) for k, v in metadata.items()}
         if isinstance(metadata, dict) else {},
     )
@@ -402,7 +404,7 @@ def from_json(data: Mapping[str, object]) -> ChainResult:
 def _step(entry: Mapping[str, object]) -> StepResult:
     statuses = entry.get("statuses")
     return StepResult(
-        text=_text(entry, "text"), fol=_maybe_text(entry, "fol"),
+        text=fields.text(entry, "text"), fol=fields.maybe_text(entry, "fol"),
         label=_label(entry.get("label")),
         statuses=tuple(str(s) for s in statuses) if isinstance(statuses, list) else (),
         in_path=entry.get("in_path") is True, gold=_label(entry.get("gold")))
@@ -411,9 +413,9 @@ def _step(entry: Mapping[str, object]) -> StepResult:
 def _translation(found: object) -> Translation | None:
     if not isinstance(found, dict):
         return None
-    return Translation(tuple(str(f) for f in _list(found, "premises")),
-                       tuple(str(f) for f in _list(found, "steps")),
-                       _text(found, "conclusion"))
+    return Translation(tuple(str(f) for f in fields.listed(found.get("premises"))),
+                       tuple(str(f) for f in fields.listed(found.get("steps"))),
+                       fields.text(found, "conclusion"))
 
 
 def _value(label: Label | None) -> str | None:
@@ -425,39 +427,3 @@ _LABELS = {label.value: label for label in Label}
 
 def _label(value: object) -> Label | None:
     return _LABELS.get(value) if isinstance(value, str) else None
-
-
-def _flag(value: object) -> bool | None:
-    return value if isinstance(value, bool) else None
-
-
-def _int(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _ints(value: object) -> tuple[int, ...]:
-    return tuple(i for i in (value if isinstance(value, list) else ())
-                 if isinstance(i, int) and not isinstance(i, bool))
-
-
-def _number(value: object) -> float:
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) \
-        else 0.0
-
-
-def _list(data: Mapping[str, object], key: str) -> list[object]:
-    value = data.get(key)
-    return value if isinstance(value, list) else []
-
-
-def _maybe_text(data: Mapping[str, object], key: str) -> str | None:
-    value = data.get(key)
-    return value if isinstance(value, str) else None
-
-
-def _text(data: Mapping[str, object], *keys: str) -> str:
-    for key in keys:
-        value = data.get(key)
-        if isinstance(value, str) and value:
-            return value
-    return ""

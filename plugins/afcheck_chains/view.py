@@ -59,16 +59,10 @@ COLOURS = {"T1": "#2e7d32", "T2": "#81c784", "T3": "#3b7dd8", "T4": "#90b8ee",
 class ChainsView(MethodView):
     title = "Reasoning chains (chains)"
     filters = (("class", "chain class"), ("expected", "expected class"))
+    outcome_keys = ("class", "analysis")
 
     def __init__(self) -> None:
         self.script = resources.files("afcheck_chains").joinpath("view.js").read_text("utf-8")
-
-    def outcome_of(self, step: Record) -> str:
-        chain_class, analysis = step.get("class"), step.get("analysis")
-        if isinstance(chain_class, str) and chain_class:
-            return chain_class
-        return analysis if isinstance(analysis, str) and analysis else \
-            str(step.get("status") or "")
 
     def metrics(self, steps: Sequence[Record]) -> Mapping[str, Metric]:
         return group(_results(steps)).typed()

@@ -60,15 +60,11 @@ _SHORT = {"coverage": "coverage", "false_positive_rate": "FP rate", "noneq_rate"
 class EquivalenceView(MethodView):
     title = "Equivalence of statements (equivalence)"
     filters = (("criterion", "criterion"), ("gold", "gold label"))
+    outcome_keys = ("decision",)
 
     def __init__(self) -> None:
         self.script = resources.files("afcheck_equivalence").joinpath("view.js") \
             .read_text("utf-8")
-
-    def outcome_of(self, step: Record) -> str:
-        decision = step.get("decision")
-        return decision if isinstance(decision, str) and decision else \
-            str(step.get("status") or "")
 
     def metrics(self, steps: Sequence[Record]) -> Mapping[str, Metric]:
         return {f"{name}.{key}": metric for name, s in summary(steps).items()

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, TypeVar
 from afcheck_fol.equiv import Equivalence
 from afcheck_fol.syntax import FolSyntaxError
 
+from afcheck import fields
 from afcheck_nl2fol.align import Alignment
 
 if TYPE_CHECKING:
@@ -176,27 +177,27 @@ def from_json(data: Mapping[str, object]) -> Decision:
     """The decision :func:`to_json` wrote. A part that is missing or cannot be read reads as
     unknown (``None``); ``dataset`` is the record's, else the ``group`` the result file adds
     to every item."""
-    gold = tuple(str(g) for g in _list(data.get("gold")))
+    gold = tuple(str(g) for g in fields.listed(data.get("gold")))
     item = Subject(
-        id=_text(data, "id", "case_id"),
-        sentence=_text(data, "sentence"),
-        language=_text(data, "language"),
-        difficulty=_text(data, "difficulty") or "(none)",
-        dataset=_text(data, "dataset", "group") or "(none)",
+        id=fields.text(data, "id", "case_id"),
+        sentence=fields.text(data, "sentence"),
+        language=fields.text(data, "language"),
+        difficulty=fields.text(data, "difficulty") or "(none)",
+        dataset=fields.text(data, "dataset", "group") or "(none)",
         gold=gold,
-        group=_text(data, "alignment_group", "id", "case_id"),
+        group=fields.text(data, "alignment_group", "id", "case_id"),
         gold_error=_part(data.get("gold_error"), lambda raw: _gold_error(raw, gold)),
     )
     formula = data.get("candidate")
     candidate = Candidate(item.id, formula if isinstance(formula, str) else None,
-                          _text(data, "output"), _text(data, "error"))
+                          fields.text(data, "output"), fields.text(data, "error"))
     return Decision(
-        item, candidate, _text(data, "decision"),
+        item, candidate, fields.text(data, "decision"),
         syntax_error=_part(data.get("syntax_error"), FolSyntaxError.from_json),
-        nearest=_number(data, "nearest_gold"), ted=_number(data, "ted"),
-        ted_skipped=_text(data, "ted_skipped"), gold=_number(data, "gold_index"),
+        nearest=fields.whole(data.get("nearest_gold")), ted=fields.whole(data.get("ted")),
+        ted_skipped=fields.text(data, "ted_skipped"), gold=fields.whole(data.get("gold_index")),
         verdict=_part(data.get("equivalence"), Equivalence.from_json),
-        seconds=_seconds(data.get("seconds")),
+        seconds=fields.number(data.get("seconds")),
         aligned=_part(data.get("aligned"), _aligned),
     )
 
@@ -227,14 +228,14 @@ def _aligned(data: Mapping[str, object]) -> Aligned:
     alignment = data.get("alignment")
     return Aligned(
         Alignment.from_json(alignment if isinstance(alignment, dict) else {}),
-        _text(data, "decision"), nearest=_number(data, "nearest_gold"),
-        ted=_number(data, "ted"), gold=_number(data, "gold_index"),
+        fields.text(data, "decision"), nearest=fields.whole(data.get("nearest_gold")),
+        ted=fields.whole(data.get("ted")), gold=fields.whole(data.get("gold_index")),
         verdict=_part(data.get("equivalence"), Equivalence.from_json),
     )
 
 
 def _gold_error(data: Mapping[str, object], gold: tuple[str, ...]) -> GoldError:
-    index = _number(data, "index")
+    index = fields.whole(data.get("index"))
     if index is None:
         raise ValueError("a gold error without its index")
     text = gold[index] if 0 <= index < len(gold) else ""
@@ -250,25 +251,3 @@ def _part(value: object, read: Callable[[Mapping[str, object]], T]) -> T | None:
         return read(value)
     except (ValueError, KeyError, TypeError, AssertionError):
         return None
-
-
-def _list(value: object) -> list[object]:
-    return value if isinstance(value, list) else []
-
-
-def _number(data: Mapping[str, object], key: str) -> int | None:
-    value = data.get(key)
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _seconds(value: object) -> float:
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) \
-        else 0.0
-
-
-def _text(data: Mapping[str, object], *keys: str) -> str:
-    for key in keys:
-        value = data.get(key)
-        if isinstance(value, str) and value:
-            return value
-    return ""

@@ -72,14 +72,10 @@ def by_dataset(items: Sequence[Decision]) -> dict[str, Group]:
 class Nl2FolView(MethodView):
     title = "NL→FOL (nl2fol)"
     filters = (("syntax", "syntax-error class"), ("difficulty", "difficulty"))
+    outcome_keys = ("decision",)
 
     def __init__(self) -> None:
         self.script = resources.files("afcheck_nl2fol").joinpath("view.js").read_text("utf-8")
-
-    def outcome_of(self, step: Record) -> str:
-        decision = step.get("decision")
-        return decision if isinstance(decision, str) and decision else \
-            str(step.get("status") or "")
 
     def metrics(self, steps: Sequence[Record]) -> Mapping[str, Metric]:
         return group(decisions(steps)).typed()

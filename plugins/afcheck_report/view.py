@@ -32,6 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
+from afcheck import fields
 from afcheck.metrics import Metric
 from afcheck_report.embed import Strings
 from afcheck_report.runfile import Record, RunFile, case_id_of
@@ -121,6 +122,9 @@ class MethodView(Protocol):
     text must go in with ``textContent`` (``el`` does), never as markup."""
     paired: Paired | None = None
     """Failure events for ``afcheck compare`` (``None``: it tests pass/fail)."""
+    outcome_keys: tuple[str, ...] = ("outcome",)
+    """The keys of an item's record that name its outcome, the first non-empty one winning
+    (:meth:`outcome_of`)."""
 
     def render(self, runs: Sequence[RunSteps]) -> str:
         """The section's HTML body (everything below its heading), for the method's items of
@@ -146,9 +150,9 @@ class MethodView(Protocol):
 
     def outcome_of(self, step: Record) -> str:
         """The method's own outcome of the item (the browser's outcome column, and what
-        ``afcheck compare`` says changed). Default: its ``outcome``, else its status."""
-        outcome = step.get("outcome")
-        return outcome if isinstance(outcome, str) and outcome else str(step.get("status") or "")
+        ``afcheck compare`` says changed). Default: the first of :attr:`outcome_keys` the
+        record names, else its status."""
+        return fields.text(step, *self.outcome_keys, "status")
 
     def metrics(self, steps: Sequence[Record]) -> Mapping[str, Metric]:
         """The method's typed figures (:data:`afcheck.metrics.Metric`) over ``steps`` (the
