@@ -3,60 +3,46 @@
 from __future__ import annotations
 
 import pytest
-from afcheck_fol.formula import (
-    And,
-    Const,
-    Eq,
-    Exists,
-    Forall,
-    Iff,
-    Implies,
-    Not,
-    Or,
-    Pred,
-    Truth,
-    Var,
-    Xor,
-)
+from afcheck_fol import formula as fo
 from afcheck_fol.language import FOLIO, TARSKI
 from afcheck_fol.syntax import FolSyntaxError, parse
 from afcheck_fol.taxonomy import ErrorClass
 
-x, y = Var("x"), Var("y")
-a, b = Const("a"), Const("b")
+x, y = fo.Var("x"), fo.Var("y")
+a, b = fo.Const("a"), fo.Const("b")
 
 
-def cube(t: Var | Const) -> Pred:
-    return Pred("Cube", (t,))
+def cube(t: fo.Var | fo.Const) -> fo.Pred:
+    return fo.Pred("Cube", (t,))
 
 
-def small(t: Var | Const) -> Pred:
-    return Pred("Small", (t,))
+def small(t: fo.Var | fo.Const) -> fo.Pred:
+    return fo.Pred("Small", (t,))
 
 
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("∀x (Cube(x) → Small(x))", Forall(x, Implies(cube(x), small(x)))),
-        ("Cube(a) ∧ Small(a) ∧ Cube(b)", And((cube(a), small(a), cube(b)))),
+        ("∀x (Cube(x) → Small(x))", fo.Forall(x, fo.Implies(cube(x), small(x)))),
+        ("Cube(a) ∧ Small(a) ∧ Cube(b)", fo.And((cube(a), small(a), cube(b)))),
         # A parenthesised chain of the same connective is the same chain.
-        ("Cube(a) ∧ (Small(a) ∧ Cube(b))", And((cube(a), small(a), cube(b)))),
-        ("Cube(a) ∨ Small(a) ∨ Cube(b)", Or((cube(a), small(a), cube(b)))),
-        ("(Cube(a) ∧ Small(a)) → Cube(b)", Implies(And((cube(a), small(a))), cube(b))),
-        ("Cube(a) ↔ ¬Small(a)", Iff(cube(a), Not(small(a)))),
-        ("¬∃x∃y (Larger(x, y))", Not(Exists(x, Exists(y, Pred("Larger", (x, y)))))),
-        ("a = b", Eq(a, b)),
-        ("a ≠ b", Not(Eq(a, b))),
-        ("⊥", Truth(False)),
+        ("Cube(a) ∧ (Small(a) ∧ Cube(b))", fo.And((cube(a), small(a), cube(b)))),
+        ("Cube(a) ∨ Small(a) ∨ Cube(b)", fo.Or((cube(a), small(a), cube(b)))),
+        ("(Cube(a) ∧ Small(a)) → Cube(b)", fo.Implies(fo.And((cube(a), small(a))), cube(b))),
+        ("Cube(a) ↔ ¬Small(a)", fo.Iff(cube(a), fo.Not(small(a)))),
+        ("¬∃x∃y (Larger(x, y))", fo.Not(fo.Exists(x, fo.Exists(y, fo.Pred("Larger", (x, y)))))),
+        ("a = b", fo.Eq(a, b)),
+        ("a ≠ b", fo.Not(fo.Eq(a, b))),
+        ("⊥", fo.Truth(False)),
         # The Grade Grinder's canonical ASCII and the common arrows.
-        ("@x (Cube(x) $ ~Small(x))", Forall(x, Implies(cube(x), Not(small(x))))),
-        ("/x (Cube(x) & Small(x))", Exists(x, And((cube(x), small(x))))),
-        ("Cube(a) % Small(a)", Iff(cube(a), small(a))),
-        ("Cube(a) -> Small(a)", Implies(cube(a), small(a))),
-        ("Cube(a) <-> Small(a)", Iff(cube(a), small(a))),
-        ("Cube(a) | Small(a)", Or((cube(a), small(a)))),
-        ("  ∀x(Cube(x))  ", Forall(x, cube(x))),
-        ("Between(a, b, a)", Pred("Between", (a, b, a))),
+        ("@x (Cube(x) $ ~Small(x))", fo.Forall(x, fo.Implies(cube(x), fo.Not(small(x))))),
+        ("/x (Cube(x) & Small(x))", fo.Exists(x, fo.And((cube(x), small(x))))),
+        ("Cube(a) % Small(a)", fo.Iff(cube(a), small(a))),
+        ("Cube(a) -> Small(a)", fo.Implies(cube(a), small(a))),
+        ("Cube(a) <-> Small(a)", fo.Iff(cube(a), small(a))),
+        ("Cube(a) | Small(a)", fo.Or((cube(a), small(a)))),
+        ("  ∀x(Cube(x))  ", fo.Forall(x, cube(x))),
+        ("Between(a, b, a)", fo.Pred("Between", (a, b, a))),
     ],
 )
 def test_tarski_sentences(text: str, expected: object) -> None:
@@ -103,21 +89,22 @@ def test_relation_errors_come_before_term_errors() -> None:
 
 FOLIO_CASES = [
     ("∀x (Drinks(x) → Dependent(x))",
-     Forall(x, Implies(Pred("Drinks", (x,)), Pred("Dependent", (x,))))),
+     fo.Forall(x, fo.Implies(fo.Pred("Drinks", (x,)), fo.Pred("Dependent", (x,))))),
     # Quantifiers scope as far right as they can.
     ("∀x Coding(x) → ¬Doctor(x)",
-     Forall(x, Implies(Pred("Coding", (x,)), Not(Pred("Doctor", (x,)))))),
+     fo.Forall(x, fo.Implies(fo.Pred("Coding", (x,)), fo.Not(fo.Pred("Doctor", (x,)))))),
     # ⊕ binds tighter than →.
     ("P(rina) → Q(rina) ⊕ R(rina)",
-     Implies(Pred("P", (Const("rina"),)), Xor(Pred("Q", (Const("rina"),)),
-                                              Pred("R", (Const("rina"),))))),
+     fo.Implies(fo.Pred("P", (fo.Const("rina"),)), fo.Xor(fo.Pred("Q", (fo.Const("rina"),)),
+                                              fo.Pred("R", (fo.Const("rina"),))))),
     # ∧ binds tighter than ∨, ∨ tighter than ⊕.
     ("A(a) ∧ B(a) ∨ C(a) ⊕ D(a)",
-     Xor(Or((And((Pred("A", (a,)), Pred("B", (a,)))), Pred("C", (a,)))), Pred("D", (a,)))),
+     fo.Xor(fo.Or((fo.And((fo.Pred("A", (a,)), fo.Pred("B", (a,)))), fo.Pred("C", (a,)))),
+            fo.Pred("D", (a,)))),
     ("WrittenIn(gpt-3, c++) ∧ Visited(mr.smith, two)",
-     And((Pred("WrittenIn", (Const("gpt-3"), Const("c++"))),
-          Pred("Visited", (Const("mr.smith"), Const("two")))))),
-    ("Eco-friendlyBrand(reformation)", Pred("Eco-friendlyBrand", (Const("reformation"),))),
+     fo.And((fo.Pred("WrittenIn", (fo.Const("gpt-3"), fo.Const("c++"))),
+          fo.Pred("Visited", (fo.Const("mr.smith"), fo.Const("two")))))),
+    ("Eco-friendlyBrand(reformation)", fo.Pred("Eco-friendlyBrand", (fo.Const("reformation"),))),
 ]
 
 
@@ -130,7 +117,7 @@ def test_folio_arity_is_fixed_by_first_use() -> None:
     with pytest.raises(FolSyntaxError) as caught:
         parse("P(a) ∧ P(a, b)", FOLIO)
     assert caught.value.rule == "arity"
-    assert parse("P(a, b)", FOLIO) == Pred("P", (a, b))
+    assert parse("P(a, b)", FOLIO) == fo.Pred("P", (a, b))
     with pytest.raises(FolSyntaxError):
         parse("P(a, b)", FOLIO, arities={"P": 1})
 

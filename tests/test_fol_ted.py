@@ -99,39 +99,25 @@ def test_the_nearest_gold_is_known_without_distances_only_when_one_is_identical(
 
 def _formulas():  # type: ignore[no-untyped-def]
     """Small formulas of every connective over a few names, quantifiers included."""
-    from afcheck_fol.formula import (
-        And,
-        Const,
-        Eq,
-        Exists,
-        Forall,
-        Iff,
-        Implies,
-        Not,
-        Or,
-        Pred,
-        Truth,
-        Var,
-        Xor,
-    )
+    from afcheck_fol import formula as fo
     from hypothesis import strategies as st
 
-    terms = st.one_of(st.sampled_from("abc").map(Const), st.sampled_from("xy").map(Var))
+    terms = st.one_of(st.sampled_from("abc").map(fo.Const), st.sampled_from("xy").map(fo.Var))
     atoms = st.one_of(
-        st.builds(Pred, st.sampled_from(["Cube", "Small", "Larger"]),
+        st.builds(fo.Pred, st.sampled_from(["Cube", "Small", "Larger"]),
                   st.lists(terms, max_size=2).map(tuple)),
-        st.builds(Eq, terms, terms), st.booleans().map(Truth))
+        st.builds(fo.Eq, terms, terms), st.booleans().map(fo.Truth))
 
     def bigger(inner):  # type: ignore[no-untyped-def]
         two = st.tuples(inner, inner)
         return st.one_of(
-            inner.map(Not),
-            st.lists(inner, min_size=2, max_size=3).map(lambda items: And(tuple(items))),
-            st.lists(inner, min_size=2, max_size=3).map(lambda items: Or(tuple(items))),
-            two.map(lambda p: Xor(*p)), two.map(lambda p: Implies(*p)),
-            two.map(lambda p: Iff(*p)),
-            st.builds(Forall, st.sampled_from("xy").map(Var), inner),
-            st.builds(Exists, st.sampled_from("xy").map(Var), inner),
+            inner.map(fo.Not),
+            st.lists(inner, min_size=2, max_size=3).map(lambda items: fo.And(tuple(items))),
+            st.lists(inner, min_size=2, max_size=3).map(lambda items: fo.Or(tuple(items))),
+            two.map(lambda p: fo.Xor(*p)), two.map(lambda p: fo.Implies(*p)),
+            two.map(lambda p: fo.Iff(*p)),
+            st.builds(fo.Forall, st.sampled_from("xy").map(fo.Var), inner),
+            st.builds(fo.Exists, st.sampled_from("xy").map(fo.Var), inner),
         )
 
     return st.recursive(atoms, bigger, max_leaves=12)
@@ -164,22 +150,22 @@ def test_distances_are_those_of_zss() -> None:
 
 def _random_formula(rng, size: int):  # type: ignore[no-untyped-def]
     """A formula of about ``size`` tree nodes, of mixed width and depth."""
-    from afcheck_fol.formula import And, Const, Exists, Forall, Implies, Not, Or, Pred, Var
+    from afcheck_fol import formula as fo
 
     if size <= 3:
-        return Pred(rng.choice(["Cube", "Tet", "Small"]), (Const(rng.choice("ab")),))
+        return fo.Pred(rng.choice(["Cube", "Tet", "Small"]), (fo.Const(rng.choice("ab")),))
     shape = rng.randrange(5)
     if shape == 0:
-        return Not(_random_formula(rng, size - 1))
+        return fo.Not(_random_formula(rng, size - 1))
     if shape == 1:
-        return Forall(Var("x"), _random_formula(rng, size - 2))
+        return fo.Forall(fo.Var("x"), _random_formula(rng, size - 2))
     if shape == 2:
-        return Exists(Var("y"), _random_formula(rng, size - 2))
+        return fo.Exists(fo.Var("y"), _random_formula(rng, size - 2))
     parts = rng.randrange(2, 5)
     if shape == 3:
-        return Implies(_random_formula(rng, size // 2), _random_formula(rng, size - size // 2))
+        return fo.Implies(_random_formula(rng, size // 2), _random_formula(rng, size - size // 2))
     items = tuple(_random_formula(rng, max(1, (size - 1) // parts)) for _ in range(parts))
-    return And(items) if rng.random() < 0.5 else Or(items)
+    return fo.And(items) if rng.random() < 0.5 else fo.Or(items)
 
 
 @pytest.mark.parametrize("seed", [pytest.param(s, marks=pytest.mark.slow) if s > 2 else s

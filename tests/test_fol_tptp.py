@@ -3,32 +3,18 @@
 from __future__ import annotations
 
 import pytest
-from afcheck_fol.formula import (
-    And,
-    Const,
-    Eq,
-    Exists,
-    Forall,
-    Formula,
-    Iff,
-    Implies,
-    Not,
-    Or,
-    Pred,
-    Truth,
-    Var,
-    Xor,
-)
+from afcheck_fol import formula as fo
 from afcheck_fol.tptp import SymbolMap, TptpError, formula_to_tptp, parse_fof, problem
 from hypothesis import given
 from hypothesis import strategies as st
 
-x, y = Var("x"), Var("y")
+x, y = fo.Var("x"), fo.Var("y")
 
 
 def test_prints_names_in_tptp_case_and_xor_as_its_connective() -> None:
-    formula = Forall(x, Implies(Pred("Drinks", (x,)),
-                                Xor(Pred("Jokes", (x,)), Not(Pred("Unaware", (Const("rina"),))))))
+    formula = fo.Forall(x, fo.Implies(fo.Pred("Drinks", (x,)),
+                                fo.Xor(fo.Pred("Jokes", (x,)),
+                                       fo.Not(fo.Pred("Unaware", (fo.Const("rina"),))))))
     assert formula_to_tptp(formula, SymbolMap()) == (
         "![X]: (drinks(X) => (jokes(X) <~> ~ unaware(rina)))"
     )
@@ -36,7 +22,8 @@ def test_prints_names_in_tptp_case_and_xor_as_its_connective() -> None:
 
 def test_clashing_names_get_distinct_words_and_map_back() -> None:
     symbols = SymbolMap()
-    text = formula_to_tptp(And((Pred("Cold", (Const("cold"),)), Pred("cold", ()))), symbols)
+    text = formula_to_tptp(fo.And((fo.Pred("Cold", (fo.Const("cold"),)), fo.Pred("cold", ()))),
+                           symbols)
     assert text == "(cold(cold_2) & cold_3)"
     assert symbols.reverse["cold_2"] == ("const", "cold")
     assert symbols.reverse["cold_3"] == ("pred", "cold")
@@ -44,13 +31,14 @@ def test_clashing_names_get_distinct_words_and_map_back() -> None:
 
 def test_same_map_prints_the_same_text_every_time() -> None:
     symbols = SymbolMap()
-    formula = Exists(y, And((Pred("Big", (y,)), Eq(y, Const("bob")))))
+    formula = fo.Exists(y, fo.And((fo.Pred("Big", (y,)), fo.Eq(y, fo.Const("bob")))))
     first = formula_to_tptp(formula, symbols)
     assert formula_to_tptp(formula, symbols) == first == "?[Y]: (big(Y) & (Y = bob))"
 
 
 def test_problem_has_one_conjecture_named_conclusion() -> None:
-    text = problem([Pred("P", (Const("a"),))], Pred("Q", (Const("a"),)), SymbolMap()).text
+    text = problem([fo.Pred("P", (fo.Const("a"),))], fo.Pred("Q", (fo.Const("a"),)),
+                   SymbolMap()).text
     assert text == "fof(premise_1, axiom, p(a)).\nfof(conclusion, conjecture, q(a)).\n"
     assert text.count("conjecture") == 1
 
@@ -58,15 +46,15 @@ def test_problem_has_one_conjecture_named_conclusion() -> None:
 def test_an_axiom_printed_again_reads_as_a_fresh_map_prints_it() -> None:
     # problem() keeps each axiom's text by identity in the map; a map that grew in between
     # must still print the same problem as a fresh map given the same history.
-    cold = Forall(x, Implies(Pred("Cold", (x,)), Pred("Blue", (x,))))
-    goal = Pred("Blue", (Const("bob"),))
+    cold = fo.Forall(x, fo.Implies(fo.Pred("Cold", (x,)), fo.Pred("Blue", (x,))))
+    goal = fo.Pred("Blue", (fo.Const("bob"),))
     kept, fresh = SymbolMap(), SymbolMap()
     first = problem([cold], goal, kept).text
-    assert problem([cold], Not(goal), kept).text == problem([cold], Not(goal), fresh).text
-    assert problem([Pred("Cold", (Const("cold"),)), cold], None, kept).text == \
+    assert problem([cold], fo.Not(goal), kept).text == problem([cold], fo.Not(goal), fresh).text
+    assert problem([fo.Pred("Cold", (fo.Const("cold"),)), cold], None, kept).text == \
         "fof(premise_1, axiom, cold(cold_2)).\nfof(premise_2, axiom, ![X]: (cold(X) => blue(X))).\n"
     assert problem([cold], goal, kept).text == first
-    loose = Pred("Cold", (y,))
+    loose = fo.Pred("Cold", (y,))
     with pytest.raises(TptpError, match="premise_1: free variable"):
         problem([loose], None, kept)
     with pytest.raises(TptpError, match="premise_1: free variable"):
@@ -75,30 +63,30 @@ def test_an_axiom_printed_again_reads_as_a_fresh_map_prints_it() -> None:
 
 def test_free_variables_are_refused_with_the_formula_name() -> None:
     with pytest.raises(TptpError, match=r"premise_2: free variable\(s\) x"):
-        problem([Truth(True), Pred("P", (x,))], None, SymbolMap())
+        problem([fo.Truth(True), fo.Pred("P", (x,))], None, SymbolMap())
     with pytest.raises(TptpError, match="conclusion: free variable"):
-        problem([], Forall(y, Pred("R", (x, y))), SymbolMap())
+        problem([], fo.Forall(y, fo.Pred("R", (x, y))), SymbolMap())
 
 
 # -- reversibility ---------------------------------------------------------------------------
 
-_terms = st.sampled_from([Var("x"), Var("y"), Const("max"), Const("bald_eagle")])
+_terms = st.sampled_from([fo.Var("x"), fo.Var("y"), fo.Const("max"), fo.Const("bald_eagle")])
 _atoms = st.one_of(
-    st.builds(lambda n, a: Pred(n, tuple(a)), st.sampled_from(["Cold", "Needs", "jompus"]),
+    st.builds(lambda n, a: fo.Pred(n, tuple(a)), st.sampled_from(["Cold", "Needs", "jompus"]),
               st.lists(_terms, min_size=0, max_size=2)),
-    st.builds(Eq, _terms, _terms),
-    st.builds(Truth, st.booleans()),
+    st.builds(fo.Eq, _terms, _terms),
+    st.builds(fo.Truth, st.booleans()),
 )
 
 
-def _compound(inner: st.SearchStrategy[Formula]) -> st.SearchStrategy[Formula]:
+def _compound(inner: st.SearchStrategy[fo.Formula]) -> st.SearchStrategy[fo.Formula]:
     many = st.lists(inner, min_size=2, max_size=3).map(tuple)
     return st.one_of(
-        st.builds(Not, inner), st.builds(And, many), st.builds(Or, many),
-        st.builds(Xor, inner, inner), st.builds(Implies, inner, inner),
-        st.builds(Iff, inner, inner),
-        st.builds(Forall, st.sampled_from([x, y]), inner),
-        st.builds(Exists, st.sampled_from([x, y]), inner),
+        st.builds(fo.Not, inner), st.builds(fo.And, many), st.builds(fo.Or, many),
+        st.builds(fo.Xor, inner, inner), st.builds(fo.Implies, inner, inner),
+        st.builds(fo.Iff, inner, inner),
+        st.builds(fo.Forall, st.sampled_from([x, y]), inner),
+        st.builds(fo.Exists, st.sampled_from([x, y]), inner),
     )
 
 
@@ -106,7 +94,7 @@ formulas = st.recursive(_atoms, _compound, max_leaves=8)
 
 
 @given(formulas)
-def test_printed_formulas_read_back_to_the_same_tree(formula: Formula) -> None:
+def test_printed_formulas_read_back_to_the_same_tree(formula: fo.Formula) -> None:
     symbols = SymbolMap()
     text = f"fof(f, axiom, {formula_to_tptp(formula, symbols)})."
     [annotated] = parse_fof(text, symbols)

@@ -10,20 +10,8 @@ from pathlib import Path
 
 import pytest
 import z3
+from afcheck_fol import formula as fo
 from afcheck_fol import z3_build as build
-from afcheck_fol.formula import (
-    And,
-    Eq,
-    Forall,
-    Formula,
-    Iff,
-    Implies,
-    Not,
-    Or,
-    Pred,
-    Truth,
-    Xor,
-)
 from afcheck_fol.grid import Board
 from afcheck_fol.language import TARSKI
 from afcheck_fol.z3_encode import Encoder
@@ -61,35 +49,35 @@ def test_each_builder_is_its_operator() -> None:
     assert same(build.apply_int(col, [x]), col(x))
 
 
-def _reference(encoder: Encoder, node: Formula, env: dict[str, z3.ExprRef]) -> z3.BoolRef:
+def _reference(encoder: Encoder, node: fo.Formula, env: dict[str, z3.ExprRef]) -> z3.BoolRef:
     """The encoding written with z3's operators (grid atoms as the board defines them)."""
-    if isinstance(node, Pred):
+    if isinstance(node, fo.Pred):
         return encoder.atom(node.name, [encoder.term(t, env) for t in node.args])
-    if isinstance(node, Eq):
+    if isinstance(node, fo.Eq):
         return encoder.term(node.left, env) == encoder.term(node.right, env)
-    if isinstance(node, Truth):
+    if isinstance(node, fo.Truth):
         return z3.BoolVal(node.value, encoder.ctx)
-    if isinstance(node, Not):
+    if isinstance(node, fo.Not):
         return z3.Not(_reference(encoder, node.body, env))
-    if isinstance(node, (And, Or)):
+    if isinstance(node, (fo.And, fo.Or)):
         if not node.items:
-            return z3.BoolVal(isinstance(node, And), encoder.ctx)
+            return z3.BoolVal(isinstance(node, fo.And), encoder.ctx)
         parts = [_reference(encoder, item, env) for item in node.items]
-        return z3.And(parts) if isinstance(node, And) else z3.Or(parts)
-    if isinstance(node, Xor):
+        return z3.And(parts) if isinstance(node, fo.And) else z3.Or(parts)
+    if isinstance(node, fo.Xor):
         return z3.Xor(_reference(encoder, node.left, env), _reference(encoder, node.right, env))
-    if isinstance(node, Implies):
+    if isinstance(node, fo.Implies):
         return z3.Implies(_reference(encoder, node.left, env),
                           _reference(encoder, node.right, env))
-    if isinstance(node, Iff):
+    if isinstance(node, fo.Iff):
         return _reference(encoder, node.left, env) == _reference(encoder, node.right, env)
     assert encoder.elements is not None
     expanded = [_reference(encoder, node.body, {**env, node.var.name: e})
                 for e in encoder.elements]
-    return z3.And(expanded) if isinstance(node, Forall) else z3.Or(expanded)
+    return z3.And(expanded) if isinstance(node, fo.Forall) else z3.Or(expanded)
 
 
-def _formulas() -> list[Formula]:
+def _formulas() -> list[fo.Formula]:
     folder = Path(__file__).resolve().parent.parent / "suites" / "tarski"
     return [formula for item in load_jsonl(folder / "sentences.jsonl", TARSKI).items
             for formula in item.formulas]

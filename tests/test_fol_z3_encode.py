@@ -6,61 +6,46 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
-from afcheck_fol.formula import (
-    And,
-    Const,
-    Eq,
-    Exists,
-    Forall,
-    Formula,
-    Iff,
-    Implies,
-    Not,
-    Or,
-    Pred,
-    Truth,
-    Var,
-    Xor,
-)
+from afcheck_fol import formula as fo
 from afcheck_fol.z3_encode import Encoder
 
 z3 = pytest.importorskip("z3")
 
-x, y = Var("x"), Var("y")
-a, b = Const("a"), Const("b")
+x, y = fo.Var("x"), fo.Var("y")
+a, b = fo.Const("a"), fo.Const("b")
 
 
-def _valid(encoder: Encoder, formula: Formula) -> bool:
+def _valid(encoder: Encoder, formula: fo.Formula) -> bool:
     solver = z3.Solver(ctx=encoder.ctx)
     solver.add(z3.Not(encoder.formula(formula)))
     return bool(solver.check() == z3.unsat)
 
 
 @pytest.mark.parametrize("formula", [
-    Forall(x, Or((Pred("P", (x,)), Not(Pred("P", (x,)))))),
-    Iff(Not(Forall(x, Pred("P", (x,)))), Exists(y, Not(Pred("P", (y,))))),
-    Implies(Forall(x, Pred("P", (x,))), Pred("P", (a,))),
-    Xor(Pred("Q"), Not(Pred("Q"))),
-    Implies(And((Eq(a, b), Pred("P", (a,)))), Pred("P", (b,))),
-    And(()),
-    Not(Or(())),
-    Truth(True),
+    fo.Forall(x, fo.Or((fo.Pred("P", (x,)), fo.Not(fo.Pred("P", (x,)))))),
+    fo.Iff(fo.Not(fo.Forall(x, fo.Pred("P", (x,)))), fo.Exists(y, fo.Not(fo.Pred("P", (y,))))),
+    fo.Implies(fo.Forall(x, fo.Pred("P", (x,))), fo.Pred("P", (a,))),
+    fo.Xor(fo.Pred("Q"), fo.Not(fo.Pred("Q"))),
+    fo.Implies(fo.And((fo.Eq(a, b), fo.Pred("P", (a,)))), fo.Pred("P", (b,))),
+    fo.And(()),
+    fo.Not(fo.Or(())),
+    fo.Truth(True),
     # The inner x shadows the outer one.
-    Iff(Forall(x, Exists(x, Pred("P", (x,)))), Exists(y, Pred("P", (y,)))),
+    fo.Iff(fo.Forall(x, fo.Exists(x, fo.Pred("P", (x,)))), fo.Exists(y, fo.Pred("P", (y,)))),
 ])
-def test_valid_formulas_are_valid(formula: Formula) -> None:
+def test_valid_formulas_are_valid(formula: fo.Formula) -> None:
     assert _valid(Encoder(), formula)
     assert _valid(Encoder(strict_arity=True), formula)
 
 
 def test_an_invalid_formula_has_a_counter_model() -> None:
-    formula = Implies(Exists(x, Pred("P", (x,))), Forall(x, Pred("P", (x,))))
+    formula = fo.Implies(fo.Exists(x, fo.Pred("P", (x,))), fo.Forall(x, fo.Pred("P", (x,))))
     assert not _valid(Encoder(), formula)
 
 
 def test_two_arities_are_two_predicates_unless_strict() -> None:
     # P(a) and P(a, a) are unrelated: neither follows from the other.
-    formula = Implies(Pred("P", (a,)), Pred("P", (a, a)))
+    formula = fo.Implies(fo.Pred("P", (a,)), fo.Pred("P", (a, a)))
     lenient = Encoder()
     assert not _valid(lenient, formula)
     assert set(lenient.predicates) == {("P", 1), ("P", 2)}
@@ -71,34 +56,34 @@ def test_two_arities_are_two_predicates_unless_strict() -> None:
 
 def test_strict_arity_holds_across_formulas_of_one_encoder() -> None:
     strict = Encoder(strict_arity=True)
-    strict.formula(Pred("P", (a,)))
+    strict.formula(fo.Pred("P", (a,)))
     with pytest.raises(ValueError, match="predicate P used with 1 and 0 arguments"):
-        strict.formula(Pred("P"))
+        strict.formula(fo.Pred("P"))
 
 
 @pytest.mark.parametrize("strict", [False, True])
 def test_a_free_variable_is_refused(strict: bool) -> None:
     with pytest.raises(ValueError, match="free variable x"):
-        Encoder(strict_arity=strict).formula(And((Pred("P", (a,)), Pred("P", (x,)))))
+        Encoder(strict_arity=strict).formula(fo.And((fo.Pred("P", (a,)), fo.Pred("P", (x,)))))
 
 
 def test_a_variable_bound_by_the_environment_is_not_free() -> None:
     encoder = Encoder()
     c = z3.Const("c", encoder.sort)
     solver = z3.Solver(ctx=encoder.ctx)
-    solver.add(z3.Not(encoder.formula(Eq(x, x), {"x": c})))
+    solver.add(z3.Not(encoder.formula(fo.Eq(x, x), {"x": c})))
     assert solver.check() == z3.unsat
 
 
 def test_a_bounded_domain_expands_quantifiers() -> None:
     encoder = Encoder(domain=2)
     assert encoder.elements is not None and len(encoder.elements) == 2
-    encoded = encoder.formula(Forall(x, Pred("P", (x,))))
+    encoded = encoder.formula(fo.Forall(x, fo.Pred("P", (x,))))
     # No quantifier is left: one conjunct per element.
     assert not z3.is_quantifier(encoded)
     assert z3.is_and(encoded) and encoded.num_args() == 2
     # ∀x∃y (x ≠ y) holds in a world of two distinct elements.
-    distinct = Forall(x, Exists(y, Not(Eq(x, y))))
+    distinct = fo.Forall(x, fo.Exists(y, fo.Not(fo.Eq(x, y))))
     solver = z3.Solver(ctx=encoder.ctx)
     solver.add(encoder.formula(distinct))
     assert solver.check() == z3.sat
@@ -128,16 +113,16 @@ def test_an_interpretation_gives_its_predicates_their_meaning() -> None:
     same = encoder.interpretation.number(encoder.term(a, {})) == encoder.interpretation.number(
         encoder.term(b, {}))
     solver = z3.Solver(ctx=encoder.ctx)
-    solver.add(same, z3.Not(encoder.formula(Iff(Pred("Even", (a,)), Pred("Even", (b,))))))
+    solver.add(same, z3.Not(encoder.formula(fo.Iff(fo.Pred("Even", (a,)), fo.Pred("Even", (b,))))))
     assert solver.check() == z3.unsat
     # Other predicates stay uninterpreted.
-    assert not _valid(encoder, Iff(Pred("Odd", (a,)), Pred("Odd", (b,))))
+    assert not _valid(encoder, fo.Iff(fo.Pred("Odd", (a,)), fo.Pred("Odd", (b,))))
     assert set(encoder.predicates) == {("Odd", 1)}
 
 
 def test_encoders_do_not_share_symbols() -> None:
     first, second = Encoder(), Encoder()
-    first.formula(Pred("P", (a,)))
+    first.formula(fo.Pred("P", (a,)))
     assert first.ctx is not second.ctx
     assert second.constants == {} and second.predicates == {}
 
@@ -147,12 +132,12 @@ def test_encoders_given_one_context_build_in_it_and_keep_their_own_arities() -> 
     first = Encoder(strict_arity=True, ctx=ctx)
     second = Encoder(strict_arity=True, ctx=ctx)
     assert first.ctx is ctx and second.ctx is ctx
-    one = first.formula(Pred("P", (a,)))
+    one = first.formula(fo.Pred("P", (a,)))
     # Strictness holds within one encoder's problem: another problem may use P/2.
-    two = second.formula(Pred("P", (a, a)))
+    two = second.formula(fo.Pred("P", (a, a)))
     solver = z3.Solver(ctx=ctx)
     solver.add(one, z3.Not(two))
     assert solver.check() == z3.sat
     # Equal names and signatures are the same z3 symbols in one context.
-    again = Encoder(ctx=ctx).formula(Pred("P", (a,)))
+    again = Encoder(ctx=ctx).formula(fo.Pred("P", (a,)))
     assert again.eq(one)
