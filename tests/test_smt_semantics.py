@@ -92,6 +92,17 @@ def test_pow_with_numeral_exponent() -> None:
     both("theorem t (x : ℤ) : x ^ 2 ≥ 0 := by sorry", "theorem t (x : ℤ) : x ^ 3 ≥ 0 := by sorry")
 
 
+def test_monoid_npow_of_a_numeral_quotient_is_its_exact_power() -> None:
+    """``Monoid.npow`` of a base made of numerals alone is that rational's power, however
+    large the literal exponent, with the base read by its type's rules first (``7 / 2`` is
+    ``3`` in ℕ): no fact about ``npow`` is needed to decide it."""
+    both("theorem t : ((7 : ℚ) / 16) ^ 111 * (16 / 7) ^ 111 = ((7 / 16) * (16 / 7)) ^ 111 := "
+         "by sorry",
+         "theorem t : ((7 : ℚ) / 16) ^ 111 * (16 / 7) ^ 111 = 2 := by sorry")
+    both("theorem t : ((7 : ℕ) / 2) ^ 70 = 3 ^ 70 := by sorry",
+         "theorem t : ((7 : ℕ) / 2) ^ 70 = 4 ^ 70 := by sorry")
+
+
 def test_nat_cast_is_nonnegative() -> None:
     both(
         "theorem t (n : ℕ) : (n : ℝ) ≥ 0 := by sorry", "theorem t (n : ℤ) : (n : ℝ) ≥ 0 := by sorry"

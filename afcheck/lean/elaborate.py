@@ -637,11 +637,26 @@ def _power(base: T.Term, exponent: A.Expr, ty: str, scope: _Scope) -> T.Term:
         n = int(power.value)
         if n <= _MAX_EXPONENT:
             return T.Pow(base, n, ty)
-        if isinstance(base, T.Const):
-            size = max(abs(base.value.numerator), base.value.denominator)
+        value = _ground(base)
+        if value is not None:
+            size = max(abs(value.numerator), value.denominator)
             if size <= 1 or n <= _MAX_DIGITS * 4 and n * math.log10(size) <= _MAX_DIGITS:
-                return T.Const(base.value ** n, ty)
+                return T.Const(value ** n, ty)
     return T.Call("npow", (base, power), ty)
+
+
+def _ground(term: T.Term) -> Fraction | None:
+    """The exact value of a term of numerals and arithmetic alone (``7 / 16``, read by
+    Lean's rules for its type), ``None`` for any other: a power of it is then that value's
+    power, as ``Monoid.npow`` computes it."""
+    from afcheck.lean.evaluate import NotExact, eval_term
+
+    if not isinstance(term, (T.Const, T.Arith, T.Neg, T.Cast, T.Pow)):
+        return None
+    try:
+        return eval_term(term, {})
+    except (NotExact, KeyError, ZeroDivisionError):
+        return None
 
 
 def _exponent(expr: A.Expr, scope: _Scope) -> int:
