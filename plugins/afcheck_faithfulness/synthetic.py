@@ -1,10 +1,11 @@
 """Synthetic result files of any size, for the report's tests and benchmark.
 
 The cases are real :class:`afcheck_faithfulness.records.CaseResult` records written by the
-JSON reporter's own functions, so the document has exactly the shape ``afcheck --json``
-writes; only the contents are made up (deterministically from ``seed``): ProcessBench-like
-chains of about eight steps over four datasets, a regex-style numeric edit, Lean statements,
-model outputs of about a kilobyte, and outcomes drawn with FaithformBench-like frequencies.
+result file's own functions (:mod:`afcheck.result_file`), so the document has exactly the
+shape ``afcheck --json`` writes; only the contents are made up (deterministically from
+``seed``): ProcessBench-like chains of about eight steps over four datasets, a regex-style
+numeric edit, Lean statements, model outputs of about a kilobyte, and outcomes drawn with
+FaithformBench-like frequencies.
 """
 
 from __future__ import annotations
@@ -85,10 +86,9 @@ def document(n: int, seed: int = 0, formaliser: str = "synthetic") -> dict[str, 
 
 def result_document(cases: Sequence[CaseResult], config: Mapping[str, object]) -> dict[str, Any]:
     """The JSON result document of faithfulness case results, written the way a run writes
-    it: through the run summary, the ``faithfulness`` method and the JSON reporter."""
-    from afcheck_reporters.json_report import document as json_document
-
+    it: through the run summary, the ``faithfulness`` method and the result file's document."""
     from afcheck.method import AnyMethod, Case, ItemResult, MethodSummary
+    from afcheck.result_file import document as json_document
     from afcheck.summary import RunSummary
     from afcheck_faithfulness.method import Faithfulness
     from afcheck_faithfulness.metrics import summarise

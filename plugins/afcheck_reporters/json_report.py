@@ -1,14 +1,5 @@
-"""The versioned JSON result file, for any evaluation method.
-
-Top-level keys: ``schema`` (``"afcheck-results"``), ``version``, ``afcheck_version``,
-``config``, ``methods`` (each method's sections: ``metrics``, its typed metrics
-(:meth:`afcheck.metrics.Metrics.to_json`: ``overall`` and ``groups``, each figure an object
-whose ``type`` says whether it is a rate, a count or a score), and its own sections, such as
-``perturbations``), ``gates``, ``timings`` and ``steps`` (one record per item, with its
-``method`` and final ``status``). A run of one method also has that method's sections at the
-top level (``metrics.overall.<name>``, ``metrics.groups.<group>.<name>`` …), so a file reads
-the same whether or not other methods could have been in it.
-"""
+"""The JSON reporter: the versioned result file (:mod:`afcheck.result_file`) written to a
+path, streamed."""
 
 from __future__ import annotations
 
@@ -16,14 +7,13 @@ import itertools
 import json
 from typing import Any
 
-import afcheck
 from afcheck import json_text
 from afcheck.fileio import atomic_bytes_writer
-from afcheck.method import JsonObject, MethodSummary
 from afcheck.redact import redact_text
+from afcheck.result_file import VERSION, document, header, sections
 from afcheck.summary import RunSummary
 
-VERSION = 1
+__all__ = ["VERSION", "JsonReporter", "document", "header", "sections"]
 
 
 class JsonReporter:
@@ -57,35 +47,3 @@ def _dumps(value: Any) -> str:
     (:func:`afcheck.json_text.utf8_safe`); the steps' records are written by
     :meth:`RunSummary.record_texts` the same way."""
     return json_text.utf8_safe(json.dumps(value, indent=1, ensure_ascii=False))
-
-
-def document(summary: RunSummary) -> JsonObject:
-    """The whole result document in memory (what :class:`JsonReporter` writes)."""
-    return {**header(summary), "steps": [summary.record(item) for item in summary.items]}
-
-
-def header(summary: RunSummary) -> JsonObject:
-    methods = {name: sections(s) for name, s in summary.methods.items()}
-    for name, source in summary.candidates.items():
-        if name in methods:
-            methods[name]["candidates"] = source.to_json()
-    head: JsonObject = {
-        "schema": "afcheck-results",
-        "version": VERSION,
-        "afcheck_version": afcheck.__version__,
-        "run": dict(summary.metadata),
-        "config": dict(summary.config),
-        "methods": methods,
-    }
-    if len(methods) == 1:
-        head.update(next(iter(methods.values())))
-    head["gates"] = {"failures": list(summary.gate_failures), "held": list(summary.gates_held)}
-    head["timings"] = dict(summary.timings)
-    return head
-
-
-def sections(summary: MethodSummary) -> JsonObject:
-    """A method's entry under ``methods``: its typed ``metrics``, then its own sections (a
-    section of its own named ``metrics`` gives way to the typed one)."""
-    own = {key: value for key, value in summary.sections().items() if key != "metrics"}
-    return {"metrics": summary.metrics().to_json(), **own}
