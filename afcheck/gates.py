@@ -33,7 +33,7 @@ from afcheck.types import Status
 
 BASELINE_VERSION = 1
 
-_GATE = re.compile(r"^\s*(?:(?P<method>[\w-]+)\.)?(?P<metric>[\w-]+)\s*(?P<op><=|>=)\s*"
+_GATE = re.compile(r"^\s*(?:(?P<method>[\w-]+)\.)?(?P<metric>[\w:-]+)\s*(?P<op><=|>=)\s*"
                    r"(?P<value>\S+)\s*$")
 
 
@@ -65,7 +65,8 @@ def threshold(value: object, origin: str) -> float:
 
 
 def parse(text: str) -> Gate:
-    """``[METHOD.]METRIC<=X`` or ``>=X`` as given to ``--gate``."""
+    """``[METHOD.]METRIC<=X`` or ``>=X`` as given to ``--gate``; a metric of one part of a
+    method is ``PART:METRIC`` (``sae:coverage``, a criterion's coverage)."""
     match = _GATE.match(text)
     if match is None:
         raise UsageError(f"--gate {text!r}: expected [METHOD.]METRIC<=X or METRIC>=X, "
@@ -93,10 +94,13 @@ def check_metrics(gates: Iterable[Gate], metrics: Mapping[str, Mapping[str, str]
                                  f"methods: {', '.join(sorted(methods))} "
                                  "(afcheck list methods)")
             continue  # a method with no item here: the gate fails at the end, never holds
+        # ``sae:coverage``: a part's figure (a criterion's) of a metric the method gates;
+        # which parts the run measures is known once it has run.
+        metric = gate.metric.rpartition(":")[2]
         if gate.method is not None:
-            known = gate.metric in metrics[gate.method]
+            known = metric in metrics[gate.method]
         else:
-            known = any(gate.metric in names for names in metrics.values())
+            known = any(metric in names for names in metrics.values())
         if known:
             continue
         if gate.method is None:
@@ -122,9 +126,9 @@ def evaluate(gates: Iterable[Gate], summaries: Mapping[str, MethodSummary]) -> t
     for gate in gates:
         found = _metrics_for(gate, measured)
         if found is None:
-            where = f"method '{gate.method}'" if gate.method else "no method of this run"
-            failures.append(f"{gate.metric}: {where} has no such metric or no item "
-                            f"in this run ({gate.origin})")
+            where = f"the method '{gate.method}'" if gate.method else "any method"
+            failures.append(f"{gate.metric}: not measured by {where} in this run (no item, "
+                            f"or no such part) ({gate.origin})")
             continue
         summary, metrics = found
         if summary.evaluated == 0:

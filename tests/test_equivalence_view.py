@@ -29,7 +29,7 @@ PLAN = [("equivalent", "Eq")] * 4 + [("equivalent", "Noneq"), ("equivalent", "In
 
 
 def document(steps: list[dict[str, Any]]) -> dict[str, Any]:
-    overall = {f"{k}.{name}": metric for k, v in summary(steps).items()
+    overall = {f"{k}:{name}": metric for k, v in summary(steps).items()
                for name, metric in v.typed().items()}
     return {"schema": "afcheck-results", "version": 1, "config": {},
             "methods": {"equivalence": {"metrics": Metrics(overall).to_json()}}, "steps": steps}
@@ -86,11 +86,11 @@ def test_compare_reads_rates_with_null_values(tmp_path: Path) -> None:
     base = load(write(tmp_path / "b.json", document(base_steps)))
     new = load(write(tmp_path / "n.json", document(new_steps)))
     metrics = run_metrics(base, "equivalence")
-    assert metrics["sae.coverage"].value == pytest.approx(4 / 6)
-    assert metrics["sae.coverage"].interval is not None
+    assert metrics["sae:coverage"].value == pytest.approx(4 / 6)
+    assert metrics["sae:coverage"].interval is not None
     result = compare_method(base, new, "equivalence")
     changed = {m.name: m for m in result.metrics}
-    assert changed["sae.false_positive_rate"].difference == pytest.approx(1.0 - 0.25)
+    assert changed["sae:false_positive_rate"].difference == pytest.approx(1.0 - 0.25)
     # gold-inequivalent pairs called Eq now fail; gold-equivalent ones called Eq now pass
     assert [c.case_id for c in result.newly_failed] == [f"suites/eq::p{i}" for i in (7, 8, 9)]
     assert [c.case_id for c in result.fixed] == ["suites/eq::p4"]

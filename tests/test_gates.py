@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from afcheck.gates import evaluate, held, parse
+import pytest
+
+from afcheck.errors import UsageError
+from afcheck.gates import check_metrics, evaluate, held, parse
 from afcheck.method import MethodSummary
 from afcheck.metrics import Count, Metric, Metrics, Rate, Score
 
@@ -57,7 +60,8 @@ def test_a_gate_finds_the_method_whose_metrics_name_it() -> None:
     runs = summaries(a=Measured({"accuracy": Rate(3, 4)}), b=Measured({"UFLB": Rate(0, 8)}))
     assert evaluate([parse("UFLB<=0.1")], runs) == ()
     assert evaluate([parse("a.UFLB<=0.1")], runs) == (
-        "UFLB: method 'a' has no such metric or no item in this run (--gate a.UFLB<=0.1)",)
+        "UFLB: not measured by the method 'a' in this run (no item, or no such part) "
+        "(--gate a.UFLB<=0.1)",)
 
 
 def test_a_method_with_no_item_holds_no_gate() -> None:
@@ -70,3 +74,16 @@ def test_the_metrics_are_computed_once_per_reading() -> None:
     summary = Measured({"UFLB": Rate(0, 8), "FPR": Rate(0, 4)})
     evaluate([parse("UFLB<=0.1"), parse("FPR<=0.1"), parse("m.FPR<=0.1")], {"m": summary})
     assert len(summary.asked) == 1
+
+
+def test_a_criterion_s_figure_is_gated_as_part_colon_metric() -> None:
+    runs = summaries(equivalence=Measured({"coverage": Rate(3, 4), "sae:coverage": Rate(3, 4),
+                                           "syntactic:coverage": Rate(1, 4)}))
+    check_metrics([parse("sae:coverage>=0.5"), parse("equivalence.syntactic:coverage>=0.1")],
+                  {"equivalence": {"coverage": "min"}})
+    assert evaluate([parse("sae:coverage>=0.5")], runs) == ()
+    assert evaluate([parse("equivalence.syntactic:coverage>=0.5")], runs) == (
+        "syntactic:coverage = 0.2500 < 0.5 (--gate equivalence.syntactic:coverage>=0.5)",)
+    with pytest.raises(UsageError, match="no metric 'sae:covrage'"):
+        check_metrics([parse("equivalence.sae:covrage>=0.5")],
+                      {"equivalence": {"coverage": "min"}})

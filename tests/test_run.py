@@ -137,7 +137,7 @@ def test_several_methods_in_one_run_are_reported_apart(toy: pytest.Pytester) -> 
 def test_a_gate_of_a_method_without_items_fails(toy: pytest.Pytester) -> None:
     result = toy.runpytest("claims", *PLUGINS, "--afcheck-max-uflb", "0.5")
     assert result.ret == 1
-    assert "GATE FAILED: UFLB: method 'faithfulness' has no such metric or no item" in (
+    assert "GATE FAILED: UFLB: not measured by the method 'faithfulness' in this run (no item" in (
         result.stdout.str())
 
 

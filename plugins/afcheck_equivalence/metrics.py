@@ -147,11 +147,11 @@ class EquivalenceSummary:
         return props
 
     def metrics(self) -> Metrics:
-        """Each criterion's figures (:meth:`Summary.typed`) as ``<criterion>.<name>``, overall
+        """Each criterion's figures (:meth:`Summary.typed`) as ``<criterion>:<name>``, overall
         and per group; a run of one criterion has them by their own names too (``coverage``),
         the names its gates bound."""
         def named(per: Mapping[str, Summary]) -> dict[str, Metric]:
-            out = {f"{criterion}.{name}": metric for criterion, summary in per.items()
+            out = {f"{criterion}:{name}": metric for criterion, summary in per.items()
                    for name, metric in summary.typed().items()}
             if len(self.overall) == 1 and len(per) == 1:
                 out.update(next(iter(per.values())).typed())

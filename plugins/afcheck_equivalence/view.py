@@ -67,7 +67,7 @@ class EquivalenceView(MethodView):
             .read_text("utf-8")
 
     def metrics(self, steps: Sequence[Record]) -> Mapping[str, Metric]:
-        return {f"{name}.{key}": metric for name, s in summary(steps).items()
+        return {f"{name}:{key}": metric for name, s in summary(steps).items()
                 for key, metric in s.typed().items()}
 
     def render(self, runs: Sequence[RunSteps]) -> str:

@@ -199,17 +199,17 @@ def run_metrics(run: RunFile, method: str) -> dict[str, Metric]:
 def align_groups(base: Mapping[str, Metric], new: Mapping[str, Metric]
                  ) -> tuple[dict[str, Metric], dict[str, Metric], tuple[str, str] | None]:
     """When each run's metrics sit under one group of its own and the groups differ (an
-    equivalence run per criterion: ``sae.coverage`` against ``syntactic.coverage``), the
+    equivalence run per criterion: ``sae:coverage`` against ``syntactic:coverage``), the
     metrics without the group, so that they pair; and the two groups. Otherwise as given."""
     def single(names: Mapping[str, Metric]) -> str | None:
-        heads = {name.split(".", 1)[0] for name in names}
-        return heads.pop() if len(heads) == 1 and all("." in n for n in names) else None
+        heads = {name.split(":", 1)[0] for name in names}
+        return heads.pop() if len(heads) == 1 and all(":" in n for n in names) else None
 
     left, right = single(base), single(new)
     if left is None or right is None or left == right:
         return dict(base), dict(new), None
-    return ({k.split(".", 1)[1]: v for k, v in base.items()},
-            {k.split(".", 1)[1]: v for k, v in new.items()}, (left, right))
+    return ({k.split(":", 1)[1]: v for k, v in base.items()},
+            {k.split(":", 1)[1]: v for k, v in new.items()}, (left, right))
 
 
 def metric_pairs(base: Mapping[str, Metric], new: Mapping[str, Metric]
