@@ -50,14 +50,14 @@ def finish(plan: Plan, results: Results, reported: Sequence[str], *,
             by_method.setdefault(item.case.method, []).append(item)
     summaries = {name: plan.methods[name].summarise(group)
                  for name, group in by_method.items()}
-    failures = gating.evaluate(plan.gates, summaries)
+    failures, held = gating.judge(plan.gates, summaries)
     if plan.gates and unreadable:
         # Metrics over the records that could be read are not the suite's metrics.
         failures += (f"{unreadable} record(s) of the suites could not be read "
                      "(each is a failed item above); fix or remove them",)
     return RunSummary(
         items=items, methods=summaries, config=dict(config or {}), gate_failures=failures,
-        gates_held=gating.held(plan.gates, summaries), timings=dict(timings or {}),
+        gates_held=held, timings=dict(timings or {}),
         implementations={name: plan.methods[name] for name in by_method},
         unreadable=len(bad),
         rootdir=rootdir,

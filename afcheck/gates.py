@@ -118,10 +118,16 @@ def check_metrics(gates: Iterable[Gate], metrics: Mapping[str, Mapping[str, str]
                          f"{has or 'nothing in this run'}{advice}")
 
 
-def evaluate(gates: Iterable[Gate], summaries: Mapping[str, MethodSummary]) -> tuple[str, ...]:
-    """One line per gate that fails; empty when all hold. A gate reads the overall typed
-    metrics of its method (:meth:`~afcheck.method.MethodSummary.metrics`)."""
-    failures = []
+def judge(gates: Iterable[Gate], summaries: Mapping[str, MethodSummary]
+          ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """One line per gate that fails, and one per gate that holds
+    (``UFLB = 0.2100 ≤ 0.35 (--max-uflb 0.35)``, so that a log under "53 failed" says why the
+    job is green). A gate reads the overall typed metrics of its method
+    (:meth:`~afcheck.method.MethodSummary.metrics`), each method's computed once."""
+    gates = list(gates)
+    if not gates:
+        return (), ()
+    failures, holding = [], []
     measured = _measured(summaries)
     for gate in gates:
         found = _metrics_for(gate, measured)
@@ -145,27 +151,21 @@ def evaluate(gates: Iterable[Gate], summaries: Mapping[str, MethodSummary]) -> t
             relation = ">" if gate.op == "<=" else "<"
             failures.append(f"{gate.metric} = {value:.4f} {relation} {gate.threshold:g} "
                             f"({gate.origin})")
-    return tuple(failures)
+        else:
+            relation = "≤" if gate.op == "<=" else "≥"
+            holding.append(f"{gate.metric} = {value:.4f} {relation} {gate.threshold:g} "
+                           f"({gate.origin})")
+    return tuple(failures), tuple(holding)
+
+
+def evaluate(gates: Iterable[Gate], summaries: Mapping[str, MethodSummary]) -> tuple[str, ...]:
+    """One line per gate that fails (:func:`judge`); empty when all hold."""
+    return judge(gates, summaries)[0]
 
 
 def held(gates: Iterable[Gate], summaries: Mapping[str, MethodSummary]) -> tuple[str, ...]:
-    """One line per gate that holds (``UFLB = 0.2100 ≤ 0.35 (--max-uflb 0.35)``), so that
-    a log under "53 failed" says why the job is green."""
-    lines = []
-    measured = _measured(summaries)
-    for gate in gates:
-        found = _metrics_for(gate, measured)
-        if found is None or found[0].evaluated == 0:
-            continue
-        value = found[1].value(gate.metric)
-        if value is None or math.isnan(value):
-            continue
-        holds = value <= gate.threshold if gate.op == "<=" else value >= gate.threshold
-        if holds:
-            relation = "≤" if gate.op == "<=" else "≥"
-            lines.append(f"{gate.metric} = {value:.4f} {relation} {gate.threshold:g} "
-                         f"({gate.origin})")
-    return tuple(lines)
+    """One line per gate that holds (:func:`judge`)."""
+    return judge(gates, summaries)[1]
 
 
 Measured = Mapping[str, tuple[MethodSummary, Metrics]]
