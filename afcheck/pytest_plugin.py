@@ -184,9 +184,12 @@ def _start(config: pytest.Config, session: pytest.Session | None = None) -> Run:
     from afcheck.run import Run
 
     plugins = _plugins_of.get(config.pluginmanager)
+    # Options declared at start-up (:func:`pytest_load_initial_conftests`) have their values
+    # in pytest's; only a run started by a suite met in collection reads argparse's defaults.
+    defaults: dict[str, object] = {}
     if plugins is None:
         plugins = _plugins_of[config.pluginmanager] = Plugins()
-    defaults = _defaults(plugins)
+        defaults = _defaults(plugins)
     run = Run(plugins,
               lambda name: config.getoption("afcheck_" + name,
                                             default=defaults.get("afcheck_" + name)),
