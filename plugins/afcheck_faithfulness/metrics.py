@@ -22,15 +22,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from afcheck.method import JsonObject
-from afcheck.metrics import Interval, ratio, wilson
+from afcheck.metrics import Count, Interval, Metric, Rate, Score, ratio, wilson
+from afcheck.metrics import Metrics as TypedMetrics
 from afcheck_faithfulness.records import CaseResult, Outcome
-
-if TYPE_CHECKING:
-    from afcheck.metrics import Metric
-    from afcheck.metrics import Metrics as TypedMetrics
 
 
 @dataclass(frozen=True)
@@ -110,8 +106,6 @@ class Metrics:
         """The group's figures as typed metrics: FNR, FPR, TPR of the N cases, AFFR and UFLB
         of the 2N sides (rates), FI (a score, unmeasured over no case), N and the excluded
         cases (counts)."""
-        from afcheck.metrics import Count, Rate, Score
-
         afs = self.af_fail_original + self.af_fail_perturbed
         failures = self.error_induction + self.silent_correction + afs
         return {"N": Count(self.N),
@@ -207,9 +201,7 @@ class FaithfulnessSummary:
 
     def metrics(self) -> TypedMetrics:
         """The typed metrics (:meth:`Metrics.typed`), overall and per dataset."""
-        from afcheck.metrics import Metrics as Typed
-
-        return Typed(self.overall.typed(),
+        return TypedMetrics(self.overall.typed(),
                      {name: m.typed() for name, m in self.by_dataset.items()})
 
 
