@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar, cast
 
 from afcheck.errors import LoadError
 from afcheck.types import Location, Status
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 CaseT = TypeVar("CaseT")
 ResultT = TypeVar("ResultT")
+DerivedT = TypeVar("DerivedT")
 
 JsonObject = dict[str, object]
 
@@ -69,6 +70,17 @@ class Selection:
     _made: dict[str, tuple[Choice, ...]] = field(default_factory=dict, compare=False,
                                                  repr=False)
     """Choices already made: a suite asks for the same ones for each of its records."""
+    _derived: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
+    """What methods made of the suite's settings (:meth:`derived`), by key."""
+
+    def derived(self, key: str, make: Callable[[Selection], DerivedT]) -> DerivedT:
+        """What a method makes of this suite's settings alone, such as the part of its cases
+        every record shares: ``make(self)``, called the first time ``key`` is asked. The
+        method object keeps nothing of a run; the selection lives as long as its suite's
+        collection."""
+        if key not in self._derived:
+            self._derived[key] = make(self)
+        return cast(DerivedT, self._derived[key])
 
     def setting(self, key: str) -> object:
         return self.suite.setting(key)

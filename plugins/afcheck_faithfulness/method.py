@@ -15,7 +15,7 @@ from afcheck.types import Status
 from afcheck_faithfulness import pipeline, records
 from afcheck_faithfulness.kinds import PERTURBER
 from afcheck_faithfulness.metrics import FaithfulnessSummary, summarise
-from afcheck_faithfulness.pipeline import CaseSpec
+from afcheck_faithfulness.pipeline import CaseSpec, CaseTemplate
 from afcheck_faithfulness.records import CaseResult, Step
 from afcheck_faithfulness.render import details, one_line
 
@@ -55,6 +55,15 @@ def _has_oracle(spec: object) -> bool:
     lean = spec.step.metadata.get("lean") or {}
     return (isinstance(lean, Mapping) and bool(lean.get("original"))
             and bool(lean.get("perturbed")) and spec.perturber.name == "given")
+
+
+def _template(selection: Selection) -> CaseTemplate:
+    """What every case of the suite shares, read from its selection once."""
+    return CaseTemplate(
+        selection.choices("perturber"), selection.choice("formaliser"),
+        selection.choice("checker"), selection.choice("prover"),
+        int(str(selection.setting("seed") or 0)), bool(selection.option("keep_ineffective")),
+        tuple(selection.choose("detector", name) for name in _detector_names(selection)))
 
 
 def _detector_names(selection: Selection) -> list[str]:
@@ -110,23 +119,18 @@ class Faithfulness(MethodBase[CaseSpec, CaseResult]):
         return steps
 
     def cases(self, record: Record, selection: Selection) -> Iterable[tuple[str, CaseSpec]]:
-        """One case per perturber of the suite. Everything but the step is read from the
-        selection again for each record (its choices are made once, by the selection): the
-        method object keeps nothing of a run, neither here nor in :meth:`run`."""
+        """One case per perturber of the suite: the step with the suite's template, which the
+        selection keeps (:func:`_template`), so that the method object keeps nothing of a run,
+        neither here nor in :meth:`run`."""
         if not isinstance(record, Step):
             raise TypeError(f"the faithfulness method reads steps, got {type(record).__name__}")
-        perturbers = selection.choices("perturber")
-        formaliser, checker = selection.choice("formaliser"), selection.choice("checker")
-        prover = selection.choice("prover")
-        seed = int(str(selection.setting("seed") or 0))
-        keep = bool(selection.option("keep_ineffective"))
-        detectors = tuple(selection.choose("detector", name)
-                          for name in _detector_names(selection))
-        several = len(perturbers) > 1
-        for perturber in perturbers:
+        shared = selection.derived("faithfulness.cases", _template)
+        several = len(shared.perturbers) > 1
+        for perturber in shared.perturbers:
             name = record.case_name + (f"[{perturber.name}]" if several else "")
-            yield name, CaseSpec("", record, perturber, formaliser, checker, prover, seed,
-                                 keep, detectors)
+            yield name, CaseSpec("", record, perturber, shared.formaliser, shared.checker,
+                                 shared.prover, shared.seed, shared.keep_ineffective,
+                                 shared.detectors)
 
     def choices(self, case: CaseSpec) -> Iterable[tuple[str, Choice]]:
         return (("perturber", case.perturber), ("formaliser", case.formaliser),

@@ -65,6 +65,20 @@ class CaseSpec:
     """The semantic-drift detectors run on both checked statements."""
 
 
+@dataclass(frozen=True)
+class CaseTemplate:
+    """What every case of a suite shares: a case is one of its perturbers and a step with the
+    rest of these (:meth:`afcheck.method.Selection.derived` makes it once per suite)."""
+
+    perturbers: tuple[Choice, ...]
+    formaliser: Choice
+    checker: Choice
+    prover: Choice
+    seed: int
+    keep_ineffective: bool
+    detectors: tuple[Choice, ...]
+
+
 def run(
     cases: Sequence[CaseSpec],
     rt: Runtime,
