@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -92,3 +93,19 @@ def test_a_restatement_under_another_name_shares_the_answer() -> None:
     assert elaborate(first, HEADER) is elaborate(again, HEADER)
     # A different header can open different names: its answer is its own.
     assert elaborate(first, HEADER) is not elaborate(first, "")
+
+
+def test_a_power_of_numerals_is_computed_and_a_power_of_anything_else_is_npow() -> None:
+    """``Monoid.npow`` of a base of numerals alone is its exact value; a base with a
+    variable, or whose exact value has no rational (``Real.sqrt 2``), stays ``npow``."""
+    def conclusion(text: str) -> T.Formula:
+        return elaborate(parse_theorem(text), "", symbols=True).conclusion
+
+    computed = conclusion("theorem t : ((7 : ℚ) / 16) ^ 111 = 0 := by sorry")
+    assert isinstance(computed, T.Cmp)
+    assert computed.left == T.Const(Fraction(7, 16) ** 111, "ℚ")
+    for text in ("theorem t (x : ℚ) : (x / 16) ^ 111 = 0 := by sorry",
+                 "theorem t : (Real.sqrt 2 / 2) ^ 111 = 0 := by sorry"):
+        left = conclusion(text)
+        assert isinstance(left, T.Cmp) and isinstance(left.left, T.Call), text
+        assert left.left.fn == "npow", text
